@@ -1,0 +1,192 @@
+//! The game-agnostic core of qiju.
+//!
+//! Every game (Xiangqi, and later chess, shogi, gomoku) implements [`Game`]: a
+//! position with its history, the legal moves, playing a move, and the outcome.
+//! The clock, the session, the server and the UI are written once against this
+//! trait, so they never learn the rules of a particular game. Moves cross this
+//! boundary as text in the game's coordinate notation (ICCS `h2e2` for
+//! Xiangqi, UCI `e2e4` for chess), because that is what travels over the wire
+//! and into the database anyway; the games keep their fast `Copy` move types
+//! inside.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The two sides of a two-player game. Xiangqi calls them red and black,
+/// chess white and black, shogi sente and gote; the first side moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::First, Side::Second];
+
+    #[must_use]
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for the first side, 1 for the second: handy for indexing pairs.
+    #[must_use]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How a game ended, from the point of view of the result table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Outcome {
+    Win { winner: Side },
+    Draw,
+}
+
+impl Outcome {
+    #[must_use]
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Outcome::Win { winner } => Some(winner),
+            Outcome::Draw => None,
+        }
+    }
+
+    /// Score of `side` on the usual 1 / ½ / 0 scale, in half points.
+    #[must_use]
+    pub fn half_points(self, side: Side) -> u32 {
+        match self {
+            Outcome::Win { winner } if winner == side => 2,
+            Outcome::Win { .. } => 0,
+            Outcome::Draw => 1,
+        }
+    }
+}
+
+/// An ending decided by the board itself (as opposed to the clock, a
+/// resignation or an agreement, which the session decides).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ending {
+    pub outcome: Outcome,
+    /// Machine-readable reason, e.g. `checkmate`, `stalemate`, `perpetual_check`.
+    pub reason: String,
+    /// Human-readable explanation, possibly with a rule-book article.
+    pub detail: String,
+    /// Rule-book article, when there is one (e.g. `26.4`).
+    pub article: Option<String>,
+}
+
+/// The state of a game after the last move, as its rules see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "state")]
+pub enum Status {
+    /// The game goes on.
+    Ongoing,
+    /// A repetition was ruled in which `side` plays a forbidden sequence: it
+    /// must vary its moves (变着) or lose when it repeats once more.
+    MustChange {
+        side: Side,
+        detail: String,
+        article: Option<String>,
+    },
+    /// The game is over.
+    Over(Ending),
+}
+
+/// A move as it is recorded: coordinate notation plus human notations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedMove {
+    /// Coordinate notation (ICCS for Xiangqi, UCI for chess).
+    pub coord: String,
+    /// The notation players read (Chinese for Xiangqi, SAN for chess).
+    pub display: String,
+    /// A second, international notation (WXF for Xiangqi).
+    pub alt: String,
+    pub capture: bool,
+    pub check: bool,
+}
+
+/// Errors a [`Game`] reports when asked to do something its rules forbid.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("cannot read move {text:?}: {reason}")]
+    BadMove { text: String, reason: String },
+    #[error("illegal move {text:?}: {reason}")]
+    IllegalMove { text: String, reason: String },
+    #[error("the game is already over")]
+    GameOver,
+    #[error("bad position: {0}")]
+    BadPosition(String),
+    #[error("unknown variant or rule set {0:?}")]
+    UnknownVariant(String),
+}
+
+/// A game with its history, refereed by its rules.
+///
+/// This is the one trait the session, the server and the UI know. It is
+/// object-safe so the server can hold `Box<dyn Game>` for whatever game a
+/// table plays.
+pub trait Game: Send + fmt::Debug {
+    /// Game family, e.g. `xiangqi`.
+    fn family(&self) -> &'static str;
+    /// Variant and rule set, e.g. `xiangqi/cxa`.
+    fn variant(&self) -> String;
+    /// The position the game started from.
+    fn initial_fen(&self) -> String;
+    /// The current position.
+    fn fen(&self) -> String;
+    fn side_to_move(&self) -> Side;
+    /// Legal moves in coordinate notation, sorted.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Validates and plays a move given in coordinate notation; on error
+    /// nothing changes.
+    fn play(&mut self, coord: &str) -> Result<PlayedMove, GameError>;
+    /// The moves played so far.
+    fn history(&self) -> &[PlayedMove];
+    /// What the rules say about the game now.
+    fn status(&self) -> Status;
+    /// Whether the side to move may claim a draw (e.g. by a move-count limit)
+    /// right now, and on what ground.
+    fn claimable_draw(&self) -> Option<Ending> {
+        None
+    }
+    /// Clones into a box (the trait is object-safe, so no `Clone` bound).
+    fn boxed_clone(&self) -> Box<dyn Game>;
+}
+
+impl Clone for Box<dyn Game> {
+    fn clone(&self) -> Self {
+        self.boxed_clone()
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::First => "first",
+            Side::Second => "second",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_points_sum_to_two() {
+        for o in [
+            Outcome::Draw,
+            Outcome::Win { winner: Side::First },
+            Outcome::Win { winner: Side::Second },
+        ] {
+            assert_eq!(o.half_points(Side::First) + o.half_points(Side::Second), 2);
+        }
+        assert_eq!(Outcome::Win { winner: Side::Second }.winner(), Some(Side::Second));
+        assert_eq!(Side::First.other(), Side::Second);
+    }
+}

@@ -1,0 +1,12 @@
+//! One module per subcommand.
+
+pub mod bench;
+pub mod moves;
+pub mod perft;
+
+use anyhow::Context;
+
+/// Reads a FEN argument (`startpos` allowed) into a position.
+pub fn position(fen: &str) -> anyhow::Result<xiangqi::Position> {
+    xiangqi::Position::from_fen(fen).with_context(|| format!("bad FEN {fen:?}"))
+}

@@ -1,0 +1,46 @@
+//! `qiju`: the one binary. Each subcommand lives in `cmd/` and only wires
+//! library crates together.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cmd;
+
+#[derive(Parser)]
+#[command(
+    name = "qiju",
+    version,
+    about = "qiju (棋局): Xiangqi platform, referee, engine and tools"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count leaf nodes of the legal-move tree.
+    Perft(cmd::perft::Args),
+    /// List the legal moves of a position in ICCS, one per line, sorted.
+    Moves(cmd::moves::Args),
+    /// Benchmark move generation (perft speed).
+    Bench(cmd::bench::Args),
+}
+
+/// Bad input (a malformed FEN, an illegal move) is reported on stderr with
+/// exit code 2; clap uses 2 for bad arguments too.
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Moves(a) => cmd::moves::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("qiju: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -151,6 +151,18 @@ pub fn cannon_captures(sq: Square, occ: u128, occ_t: u128) -> u128 {
     rank | file
 }
 
+/// Rook moves and cannon captures from `sq` at once, sharing the occupancy
+/// lookups (a cannon needs both; so does a check test).
+#[inline]
+#[must_use]
+pub fn slide_and_jump(sq: Square, occ: u128, occ_t: u128) -> (u128, u128) {
+    let (f, r) = (sq.file() as usize, sq.rank() as usize);
+    let (ro, fo) = (rank_occ(sq, occ), file_occ(sq, occ_t));
+    let slide = (RANK_SLIDE[f][ro] as u128) << (r * 9) | FILE_SPREAD[FILE_SLIDE[r][fo] as usize] << f;
+    let jump = (RANK_JUMP[f][ro] as u128) << (r * 9) | FILE_SPREAD[FILE_JUMP[r][fo] as usize] << f;
+    (slide, jump)
+}
+
 /// Targets of the steps whose blocking square is empty.
 #[inline]
 #[must_use]

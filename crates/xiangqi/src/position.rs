@@ -221,14 +221,12 @@ impl Position {
         Bitboard(self.targets(from, piece.color, piece.role) & !self.by_color[piece.color.index()])
     }
 
-    #[inline]
     fn targets(&self, from: Square, color: Color, role: Role) -> u128 {
         match role {
             Role::Rook => attacks::rook_attacks(from, self.occ, self.occ_t),
             Role::Cannon => {
-                (attacks::rook_attacks(from, self.occ, self.occ_t) & !self.occ)
-                    | (attacks::cannon_captures(from, self.occ, self.occ_t)
-                        & self.by_color[color.other().index()])
+                let (slide, jump) = attacks::slide_and_jump(from, self.occ, self.occ_t);
+                (slide & !self.occ) | (jump & self.by_color[color.other().index()])
             }
             Role::Horse => attacks::leaper_targets(attacks::horse_steps(from), self.occ),
             Role::Elephant => attacks::leaper_targets(attacks::elephant_steps(from), self.occ),
@@ -245,14 +243,6 @@ impl Position {
     #[inline]
     fn attacked(&self, sq: Square, by: Color, their: u128, occ: u128, occ_t: u128) -> bool {
         let r = &self.by_role;
-        if attacks::rook_attacks(sq, occ, occ_t) & (r[Role::Rook.index()] | r[Role::King.index()]) & their
-            != 0
-        {
-            return true;
-        }
-        if attacks::cannon_captures(sq, occ, occ_t) & r[Role::Cannon.index()] & their != 0 {
-            return true;
-        }
         if attacks::pawn_attackers(by, sq) & r[Role::Pawn.index()] & their != 0 {
             return true;
         }
@@ -264,7 +254,8 @@ impl Position {
                 }
             }
         }
-        false
+        let (slide, jump) = attacks::slide_and_jump(sq, occ, occ_t);
+        (slide & (r[Role::Rook.index()] | r[Role::King.index()]) | jump & r[Role::Cannon.index()]) & their != 0
     }
 
     /// Pieces of `by` that attack `sq` on the current board.
@@ -396,34 +387,52 @@ impl Position {
         (from, to)
     }
 
-    fn generate<S: Sink>(&self, sink: &mut S) {
-        let us = self.turn;
-        let own = self.by_color[us.index()];
-        let ksq = self.kings[us.index()];
-        let in_check = self.is_check();
-        let (danger_from, danger_to) = if in_check { (u128::MAX, 0) } else { self.danger() };
-        for role in [
-            Role::Rook,
-            Role::Horse,
-            Role::Cannon,
-            Role::Pawn,
-            Role::Advisor,
-            Role::Elephant,
-        ] {
-            for from in Bitboard(own & self.by_role[role.index()]) {
-                let targets = self.targets(from, us, role) & !own;
-                if danger_from >> from.index() & 1 == 0 {
-                    sink.add_all(from, targets & !danger_to);
-                } else {
-                    for to in Bitboard(targets) {
-                        if self.leaves_king_safe(from, to) {
-                            sink.add(Move::new(from, to));
-                        }
-                    }
+    /// Hands `targets` of the piece on `from` to the sink: in bulk when the
+    /// move cannot expose the king, one by one through the full test when it
+    /// might.
+    #[inline(always)]
+    fn emit<S: Sink>(&self, sink: &mut S, from: Square, targets: u128, danger: (u128, u128)) {
+        if danger.0 >> from.index() & 1 == 0 {
+            sink.add_all(from, targets & !danger.1);
+        } else {
+            for to in Bitboard(targets) {
+                if self.leaves_king_safe(from, to) {
+                    sink.add(Move::new(from, to));
                 }
             }
         }
-        for to in Bitboard(attacks::king_moves(ksq) & !own) {
+    }
+
+    fn generate<S: Sink>(&self, sink: &mut S) {
+        let us = self.turn;
+        let them = us.other();
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[them.index()];
+        let (occ, occ_t) = (self.occ, self.occ_t);
+        let not_own = !own & Bitboard::FULL.0;
+        let ksq = self.kings[us.index()];
+        let danger = if self.attacked(ksq, them, enemy, occ, occ_t) { (u128::MAX, 0) } else { self.danger() };
+        let mine = |role: Role| Bitboard(own & self.by_role[role.index()]);
+        for from in mine(Role::Rook) {
+            self.emit(sink, from, attacks::rook_attacks(from, occ, occ_t) & not_own, danger);
+        }
+        for from in mine(Role::Cannon) {
+            let (slide, jump) = attacks::slide_and_jump(from, occ, occ_t);
+            self.emit(sink, from, (slide & !occ) | (jump & enemy), danger);
+        }
+        for from in mine(Role::Horse) {
+            self.emit(sink, from, attacks::leaper_targets(attacks::horse_steps(from), occ) & not_own, danger);
+        }
+        for from in mine(Role::Pawn) {
+            self.emit(sink, from, attacks::pawn_moves(us, from) & not_own, danger);
+        }
+        for from in mine(Role::Advisor) {
+            self.emit(sink, from, attacks::advisor_moves(from) & not_own, danger);
+        }
+        for from in mine(Role::Elephant) {
+            self.emit(sink, from, attacks::leaper_targets(attacks::elephant_steps(from), occ) & not_own, danger);
+        }
+        for to in Bitboard(attacks::king_moves(ksq) & not_own) {
             if self.leaves_king_safe(ksq, to) {
                 sink.add(Move::new(ksq, to));
             }

@@ -1,0 +1,578 @@
+//! What one move does, in the terms of the repetition rules (棋例, 28.x):
+//! check 将, mate threat 杀, chase 捉, or an idle move 闲 (with its kinds
+//! 兑 exchange offer, 献 sacrifice, 拦 block, 跟 follow).
+//!
+//! The classification looks only at the position before the move and the
+//! move itself, so it can be asked of any move of any game. A chase is
+//! found the way the book defines it (28.3): let the opponent pass after
+//! the move, and ask whether the mover could now win a piece of material
+//! value (25.3) — by capturing it outright, through a complete exchange, or
+//! after a run of checks — where it could not before the move. Protection is
+//! judged by playing the capture and letting the opponent answer with legal
+//! moves only, so hidden roots (暗根), false roots (假根: the protector is
+//! pinned, or recapturing would expose its king) and insufficient roots
+//! (少根: a rook "protected" against a horse) come out of the search rather
+//! than out of special cases.
+
+use crate::RuleSet;
+use serde::{Deserialize, Serialize};
+use xiangqi::{Bitboard, Color, Move, MoveList, Piece, Position, Role, Square};
+
+/// The kinds of idle move (闲着) that the book names (25.2). All of them are
+/// allowed moves; the kind is reported for the record only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IdleKind {
+    /// 闲: nothing of the below.
+    Plain,
+    /// 兑: offers to exchange the moved piece for an equal one (28.5).
+    Exchange,
+    /// 献: puts the moved piece where it can be taken for nothing.
+    Sacrifice,
+    /// 拦: blocks an attack of the opponent on one of the own pieces.
+    Block,
+}
+
+/// A move's class. Where a move does several things it is named by the
+/// heaviest (27.4): check before mate threat before chase before idle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveClass {
+    /// 将 (28.1): the move attacks the opponent's king.
+    Check,
+    /// 杀 (28.2): the move threatens mate by a check or a run of checks.
+    MateThreat,
+    /// 捉 (28.3): the move threatens to win an unprotected piece.
+    Chase,
+    /// 闲 and its kinds (25.2).
+    Idle(IdleKind),
+}
+
+impl MoveClass {
+    /// Machine name, as the CLI prints it.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MoveClass::Check => "check",
+            MoveClass::MateThreat => "mate_threat",
+            MoveClass::Chase => "chase",
+            MoveClass::Idle(IdleKind::Plain) => "idle",
+            MoveClass::Idle(IdleKind::Exchange) => "exchange",
+            MoveClass::Idle(IdleKind::Sacrifice) => "sacrifice",
+            MoveClass::Idle(IdleKind::Block) => "block",
+        }
+    }
+
+    /// The rule book's mark: 将, 杀, 捉, 闲, 兑, 献, 拦.
+    #[must_use]
+    pub const fn chinese(self) -> char {
+        match self {
+            MoveClass::Check => '将',
+            MoveClass::MateThreat => '杀',
+            MoveClass::Chase => '捉',
+            MoveClass::Idle(IdleKind::Plain) => '闲',
+            MoveClass::Idle(IdleKind::Exchange) => '兑',
+            MoveClass::Idle(IdleKind::Sacrifice) => '献',
+            MoveClass::Idle(IdleKind::Block) => '拦',
+        }
+    }
+
+    /// Whether the move is an attack (打, 28.4): check, mate threat or chase.
+    #[must_use]
+    pub const fn is_attack(self) -> bool {
+        !matches!(self, MoveClass::Idle(_))
+    }
+}
+
+/// One move of a cycle with its class and, for a chase, the chased pieces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReport {
+    pub mv: Move,
+    pub side: Color,
+    pub class: MoveClass,
+    /// The chased pieces (where they stand after the move); the king's
+    /// square for a check; empty otherwise.
+    pub targets: Vec<Square>,
+}
+
+/// How deep the searches behind the classification go. The book's
+/// examples need at most three checks for a mate threat and two for a chase
+/// through checks; deeper runs are rare and cost much more.
+const MATE_CHECKS: u32 = 3;
+const CHASE_CHECKS: u32 = 2;
+const SEE_DEPTH: u32 = 6;
+const NONE: u8 = u8::MAX;
+
+/// Material value (子力价值, 25.3) in half-horses: rook = two horses = two
+/// cannons; horse = cannon; advisor = elephant; a crossed pawn counts as a
+/// weak piece; the king and an uncrossed pawn are not material.
+#[must_use]
+pub fn value(piece: Piece, sq: Square) -> i32 {
+    match piece.role {
+        Role::Rook => 4,
+        Role::Horse | Role::Cannon => 2,
+        Role::Advisor | Role::Elephant => 1,
+        Role::Pawn if !sq.on_own_half(piece.color) => 1,
+        Role::Pawn | Role::King => 0,
+    }
+}
+
+/// Classifies `mv` (legal in `before`) under `rules`.
+#[must_use]
+pub fn classify(before: &Position, mv: Move, rules: RuleSet) -> MoveReport {
+    let side = before.turn();
+    let mover = before.piece_at(mv.from()).expect("a legal move has a piece");
+    let mut after = before.clone();
+    after.play_unchecked(mv);
+    let report = |class, targets| MoveReport {
+        mv,
+        side,
+        class,
+        targets,
+    };
+    if after.is_check() {
+        return report(MoveClass::Check, vec![after.king(side.other())]);
+    }
+    if rules == RuleSet::Simple {
+        return report(MoveClass::Idle(IdleKind::Plain), Vec::new());
+    }
+    // The king stepping out of check does whatever it does by necessity:
+    // what it uncovers counts as idle (book diagram 17's note on 27.1).
+    let king_answering_check = mover.role == Role::King && before.is_check();
+    if !king_answering_check {
+        let mut threat_after = after.clone();
+        threat_after.play_null();
+        if mates_by_checks(&mut threat_after, MATE_CHECKS) {
+            let mut b = before.clone();
+            if !mates_by_checks(&mut b, MATE_CHECKS) {
+                return report(MoveClass::MateThreat, Vec::new());
+            }
+        }
+        let targets = chase_targets(before, &after, rules);
+        if !targets.is_empty() {
+            return report(MoveClass::Chase, targets);
+        }
+    }
+    report(MoveClass::Idle(idle_kind(before, &after, mv)), Vec::new())
+}
+
+/// The opponent pieces that the move just made (leading to `after`) newly
+/// threatens to win (28.3).
+fn chase_targets(before: &Position, after: &Position, rules: RuleSet) -> Vec<Square> {
+    let mut q = after.clone();
+    q.play_null();
+    let won_after = winnable(&mut q, rules);
+    if won_after == 0 {
+        return Vec::new();
+    }
+    let mut b = before.clone();
+    let won_before = winnable(&mut b, rules);
+    let mut fresh = won_after & !won_before;
+    if matches!(rules, RuleSet::Asian | RuleSet::Wxf) {
+        fresh &= !mutual_same_kind(after, fresh);
+    }
+    Bitboard(fresh).collect()
+}
+
+/// Targets that the side to move attacks with a piece of the same kind that
+/// attacks it back (rook facing rook): the opponent may take first, so the
+/// Asian and WXF rules do not call that a chase unless the target is pinned.
+fn mutual_same_kind(after: &Position, targets: u128) -> u128 {
+    let us = after.turn().other();
+    let mut out = 0u128;
+    for t in Bitboard(targets) {
+        let Some(victim) = after.piece_at(t) else {
+            continue;
+        };
+        for a in guards(after, t, us) {
+            let Some(att) = after.piece_at(a) else {
+                continue;
+            };
+            if att.role == victim.role
+                && guards(after, a, us.other()).contains(t)
+                && after.is_legal(Move::new(t, a))
+            {
+                out |= 1u128 << t.index();
+            }
+        }
+    }
+    out
+}
+
+/// Squares of opponent pieces the side to move can win now (gain > 0),
+/// directly or after a run of checks (28.3).
+fn winnable(pos: &mut Position, rules: RuleSet) -> u128 {
+    let them = pos.turn().other();
+    let mut ids = [NONE; 90];
+    let mut squares = [Square::new(0, 0); 16];
+    let mut n = 0;
+    for sq in pos.by_color(them) {
+        let p = pos.piece_at(sq).expect("occupied");
+        if value(p, sq) > 0 && n < 16 {
+            ids[sq.index()] = n as u8;
+            squares[n] = sq;
+            n += 1;
+        }
+    }
+    let mut best = [i32::MIN; 16];
+    wins(pos, &mut ids, 0, CHASE_CHECKS, true, rules, &mut best);
+    let mut out = 0u128;
+    for i in 0..n {
+        if best[i] > 0 {
+            out |= 1u128 << squares[i].index();
+        }
+    }
+    out
+}
+
+/// Fills `out[id]` with the best material balance the side to move reaches
+/// by finally capturing the opponent piece `id`: directly, or (while
+/// `checks` remain) after a check and any reply. `acc` is the balance so far.
+fn wins(
+    pos: &mut Position,
+    ids: &mut [u8; 90],
+    acc: i32,
+    checks: u32,
+    root: bool,
+    rules: RuleSet,
+    out: &mut [i32; 16],
+) {
+    let moves = pos.legal_moves();
+    let base = opponent_captures(pos);
+    for &m in &moves {
+        let id = ids[m.to().index()];
+        if id == NONE {
+            continue;
+        }
+        let role = pos.piece_at(m.from()).expect("legal").role;
+        // 27.1 / 27.2: the king or a pawn taking by itself is not a chase.
+        if root && matches!(role, Role::King | Role::Pawn) {
+            continue;
+        }
+        if let Some(g) = capture_gain(pos, m, &base) {
+            let slot = &mut out[id as usize];
+            *slot = (*slot).max(acc + g);
+        }
+    }
+    if checks == 0 {
+        return;
+    }
+    for &m in &moves {
+        if ids[m.to().index()] != NONE {
+            continue; // a capture of a target: counted above
+        }
+        let captured = pos.piece_at(m.to()).map_or(0, |p| value(p, m.to()));
+        let u = pos.play_unchecked(m);
+        if !pos.is_check() {
+            pos.undo(m, u);
+            continue;
+        }
+        let replies = pos.legal_moves();
+        if replies.is_empty() {
+            pos.undo(m, u);
+            continue; // mate: that is a mate threat, not a chase
+        }
+        let mut worst = [i32::MAX; 16];
+        for &r in &replies {
+            let lost = pos.piece_at(r.to()).map_or(0, |p| value(p, r.to()));
+            let moved = ids[r.from().index()];
+            ids[r.to().index()] = moved;
+            ids[r.from().index()] = NONE;
+            let ur = pos.play_unchecked(r);
+            let mut child = [i32::MIN; 16];
+            wins(
+                pos,
+                ids,
+                acc + captured - lost,
+                checks - 1,
+                false,
+                rules,
+                &mut child,
+            );
+            pos.undo(r, ur);
+            ids[r.from().index()] = moved;
+            ids[r.to().index()] = NONE;
+            for (w, c) in worst.iter_mut().zip(child) {
+                *w = (*w).min(c);
+            }
+        }
+        pos.undo(m, u);
+        for (o, w) in out.iter_mut().zip(worst) {
+            if w != i32::MIN && w != i32::MAX {
+                *o = (*o).max(w);
+            }
+        }
+    }
+    let _ = rules;
+}
+
+/// The captures the opponent could make if it were its turn: threats that
+/// exist whatever the side to move does, which a capture of ours neither
+/// creates nor answers.
+fn opponent_captures(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    if pos.is_check() {
+        return list;
+    }
+    let mut p = pos.clone();
+    p.play_null();
+    for m in p.legal_moves() {
+        if p.is_capture(m) {
+            list.push(m);
+        }
+    }
+    list
+}
+
+/// Material the side to move gains by the capture `m` once the opponent has
+/// answered: the victim's value minus the best related capture of the
+/// opponent (a recapture, a capture the move uncovered, or of a piece the
+/// capturer used to protect). `None` when the opponent then mates at once.
+fn capture_gain(pos: &mut Position, m: Move, base: &MoveList) -> Option<i32> {
+    let victim = pos.piece_at(m.to())?;
+    let gained = value(victim, m.to());
+    let us = pos.turn();
+    let mut protected_by_mover = 0u128;
+    for sq in pos.by_color(us) {
+        if sq != m.from() && guards(pos, sq, us).contains(m.from()) {
+            protected_by_mover |= 1u128 << sq.index();
+        }
+    }
+    let u = pos.play_unchecked(m);
+    if mates_at_once(pos) {
+        pos.undo(m, u);
+        return None;
+    }
+    let mut reply = 0;
+    for c in pos.legal_moves() {
+        if !pos.is_capture(c) {
+            continue;
+        }
+        let related = c.to() == m.to() || !base.contains(&c) || protected_by_mover >> c.to().index() & 1 != 0;
+        if !related {
+            continue;
+        }
+        let v = value(pos.piece_at(c.to()).expect("capture"), c.to());
+        let uc = pos.play_unchecked(c);
+        let r = v - see(pos, c.to(), SEE_DEPTH);
+        pos.undo(c, uc);
+        reply = reply.max(r);
+    }
+    pos.undo(m, u);
+    Some(gained - reply)
+}
+
+/// Whether the side to move can mate at once (or stalemate, which loses
+/// just the same in Xiangqi).
+fn mates_at_once(pos: &mut Position) -> bool {
+    for m in pos.legal_moves() {
+        let u = pos.play_unchecked(m);
+        let mate = !pos.has_legal_move();
+        pos.undo(m, u);
+        if mate {
+            return true;
+        }
+    }
+    false
+}
+
+/// Static exchange on one square with legal moves only: the most the side
+/// to move gains by capturing there and trading on, or 0 by not starting.
+fn see(pos: &mut Position, sq: Square, depth: u32) -> i32 {
+    if depth == 0 {
+        return 0;
+    }
+    let Some(victim) = pos.piece_at(sq) else {
+        return 0;
+    };
+    let v = value(victim, sq);
+    let mut best = 0;
+    for from in guards(pos, sq, pos.turn()) {
+        let m = Move::new(from, sq);
+        if !pos.is_legal(m) {
+            continue;
+        }
+        let u = pos.play_unchecked(m);
+        let r = v - see(pos, sq, depth - 1);
+        pos.undo(m, u);
+        best = best.max(r);
+    }
+    best
+}
+
+/// Pieces of `by` that attack or defend `sq` (whoever stands there),
+/// ignoring whether the capture would be legal.
+#[must_use]
+pub fn guards(pos: &Position, sq: Square, by: Color) -> Bitboard {
+    let mut g = pos.attackers(sq, by);
+    // Kings are counted along whole files by `attackers` (flying general);
+    // as a guard of a square other than the enemy king's only an adjacent
+    // step inside the palace counts.
+    let k = pos.king(by);
+    if g.contains(k) && !adjacent(k, sq) {
+        let enemy_king = pos.king(by.other()) == sq;
+        if !enemy_king {
+            g.clear(k);
+        }
+    }
+    if adjacent(k, sq) && sq.in_palace(by) {
+        g.set(k);
+    }
+    for role in [Role::Advisor, Role::Elephant] {
+        for from in pos.pieces(by, role) {
+            let (df, dr) = (
+                i32::from(sq.file()) - i32::from(from.file()),
+                i32::from(sq.rank()) - i32::from(from.rank()),
+            );
+            let ok = match role {
+                Role::Advisor => df.abs() == 1 && dr.abs() == 1 && sq.in_palace(by),
+                _ => {
+                    df.abs() == 2
+                        && dr.abs() == 2
+                        && sq.on_own_half(by)
+                        && Square::try_new(i32::from(from.file()) + df / 2, i32::from(from.rank()) + dr / 2)
+                            .is_some_and(|eye| pos.piece_at(eye).is_none())
+                }
+            };
+            if ok {
+                g.set(from);
+            }
+        }
+    }
+    g
+}
+
+fn adjacent(a: Square, b: Square) -> bool {
+    let df = (i32::from(a.file()) - i32::from(b.file())).abs();
+    let dr = (i32::from(a.rank()) - i32::from(b.rank())).abs();
+    df + dr == 1
+}
+
+/// Whether the side to move mates by a check, or a run of checks of at
+/// most `checks` moves, whatever the defender replies (杀, 28.2). A quiet
+/// move that leaves the defender without moves does not count: the book
+/// names only mates by checks.
+pub fn mates_by_checks(pos: &mut Position, checks: u32) -> bool {
+    if checks == 0 {
+        return false;
+    }
+    for m in pos.legal_moves() {
+        let u = pos.play_unchecked(m);
+        let mut mated = false;
+        if pos.is_check() {
+            let replies = pos.legal_moves();
+            mated = replies.is_empty()
+                || (checks > 1
+                    && replies.iter().all(|&r| {
+                        let ur = pos.play_unchecked(r);
+                        let ok = mates_by_checks(pos, checks - 1);
+                        pos.undo(r, ur);
+                        ok
+                    }));
+        }
+        pos.undo(m, u);
+        if mated {
+            return true;
+        }
+    }
+    false
+}
+
+/// Names an idle move: an exchange offer, a block, a sacrifice, or plain.
+fn idle_kind(before: &Position, after: &Position, mv: Move) -> IdleKind {
+    let us = before.turn();
+    let to = mv.to();
+    let mover = after.piece_at(to).expect("moved piece");
+    // 兑: the moved piece and an enemy piece of equal value attack each other.
+    for t in guards(after, to, us.other()) {
+        let Some(p) = after.piece_at(t) else { continue };
+        if p.role != Role::King && value(p, t) == value(mover, to) && guards(after, t, us).contains(to) {
+            return IdleKind::Exchange;
+        }
+    }
+    // 拦: an own piece the opponent could win before is safe now, and the
+    // move stands in the line of the attack.
+    let mut b = before.clone();
+    b.play_null();
+    let threatened_before = winnable(&mut b, RuleSet::Cxa);
+    let mut a = after.clone();
+    let threatened_after = winnable(&mut a, RuleSet::Cxa);
+    if threatened_before & !threatened_after != 0 {
+        return IdleKind::Block;
+    }
+    // 献: the moved piece can be taken at a profit.
+    let mut a = after.clone();
+    if see(&mut a, to, SEE_DEPTH) > 0 {
+        return IdleKind::Sacrifice;
+    }
+    IdleKind::Plain
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(fen: &str, mv: &str, rules: RuleSet) -> MoveReport {
+        let pos = Position::from_fen(fen).unwrap();
+        let m = Move::new(
+            Square::from_iccs(&mv[..2]).unwrap(),
+            Square::from_iccs(&mv[2..]).unwrap(),
+        );
+        assert!(pos.is_legal(m), "{mv} illegal in {fen}");
+        classify(&pos, m, rules)
+    }
+
+    #[test]
+    fn check_is_check() {
+        // 28.1: a rook move onto the king's file.
+        let r = class("3k5/9/9/9/9/9/9/9/9/R3K4 w", "a0a9", RuleSet::Cxa);
+        assert_eq!(r.class, MoveClass::Check);
+    }
+
+    #[test]
+    fn rook_chasing_unprotected_horse() {
+        // 28.3: the rook steps onto the horse's rank; nothing protects it.
+        let r = class("3k5/9/9/9/6n2/9/9/9/R8/4K4 w", "a1a5", RuleSet::Cxa);
+        assert_eq!(r.class, MoveClass::Chase);
+        assert_eq!(r.targets, vec![Square::from_iccs("g5").unwrap()]);
+    }
+
+    #[test]
+    fn rook_attacking_protected_horse_is_idle() {
+        // The horse on g5 is protected by the rook on g9: no chase.
+        let r = class("3k2r2/9/9/9/6n2/9/9/9/R8/4K4 w", "a1a5", RuleSet::Cxa);
+        assert!(matches!(r.class, MoveClass::Idle(_)), "{:?}", r.class);
+    }
+
+    #[test]
+    fn horse_attacking_protected_rook_is_chase() {
+        // 少根: a protected rook attacked by a horse still loses material.
+        let r = class("3k2r2/9/9/9/6r2/9/9/3N5/9/4K4 w", "d2f3", RuleSet::Cxa);
+        assert_eq!(r.class, MoveClass::Chase, "{r:?}");
+        assert_eq!(r.targets, vec![Square::from_iccs("g5").unwrap()]);
+    }
+
+    #[test]
+    fn pinned_protector_is_a_false_root() {
+        // 假根: the black rook on e5 guards the horse on g5 but is pinned
+        // on the e-file against its king, so the horse is chased.
+        let r = class("4k4/9/9/9/4r1n2/9/9/9/4R3R/4K4 w", "i1i5", RuleSet::Cxa);
+        assert_eq!(r.class, MoveClass::Chase, "{r:?}");
+        assert_eq!(r.targets, vec![Square::from_iccs("g5").unwrap()]);
+    }
+
+    #[test]
+    fn king_and_pawn_chasing_by_themselves_are_idle() {
+        // 27.2: a crossed pawn steps next to an unprotected horse.
+        let r = class("3k5/9/9/3n5/2P6/9/9/9/9/4K4 w", "c5c6", RuleSet::Cxa);
+        assert!(matches!(r.class, MoveClass::Idle(_)), "{r:?}");
+    }
+
+    #[test]
+    fn mate_threat() {
+        // 28.2: the rook swings to the open a-file and threatens Ra9 mate
+        // (the rook on i8 holds rank 8, the red king the d-file).
+        let r = class("4k4/8R/9/9/1P7/9/9/9/9/1R1K5 w", "b0a0", RuleSet::Cxa);
+        assert_eq!(r.class, MoveClass::MateThreat, "{r:?}");
+    }
+}

@@ -1,0 +1,418 @@
+//! Repetitions (循环重复) and their ruling (棋例, articles 24–26).
+//!
+//! A cycle is found on the Zobrist keys of the history: the position after
+//! the last move has stood on the board before, with the same side to move,
+//! and no capture came in between. Once it has stood there as often as the
+//! rule set asks (three times by default), each side's moves over the cycle
+//! are classified (see [`crate::classify`]) and summed up into a pattern —
+//! perpetual check 长将, perpetual mate threat 长杀, perpetual chase 长捉,
+//! their mixtures, or an allowed sequence — and the rule set turns the two
+//! patterns into a result.
+
+use crate::classify::{classify, MoveClass, MoveReport};
+use crate::{Config, RuleSet};
+use serde::{Deserialize, Serialize};
+use xiangqi::{Color, Move, Position, Square};
+
+/// What a side did over a cycle, summed up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pattern {
+    /// At least one idle move, or attacks that do not keep on one target:
+    /// allowed (允许着法, 25.2: 闲着, 数将一闲, 数捉一闲 …).
+    Allowed,
+    /// 长将: every move checks.
+    PerpetualCheck,
+    /// 长杀: every move threatens mate.
+    PerpetualMateThreat,
+    /// 长捉: every move chases, one piece throughout.
+    PerpetualChase,
+    /// 一将一杀: checks and mate threats.
+    CheckAndMateThreat,
+    /// 一将一捉: checks and chases of one piece.
+    CheckAndChase,
+    /// 一杀一捉 (with or without checks): mate threats and chases.
+    MateThreatAndChase,
+}
+
+impl Pattern {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Pattern::Allowed => "allowed",
+            Pattern::PerpetualCheck => "perpetual_check",
+            Pattern::PerpetualMateThreat => "perpetual_mate_threat",
+            Pattern::PerpetualChase => "perpetual_chase",
+            Pattern::CheckAndMateThreat => "check_and_mate_threat",
+            Pattern::CheckAndChase => "check_and_chase",
+            Pattern::MateThreatAndChase => "mate_threat_and_chase",
+        }
+    }
+
+    #[must_use]
+    pub const fn chinese(self) -> &'static str {
+        match self {
+            Pattern::Allowed => "允许着法",
+            Pattern::PerpetualCheck => "长将",
+            Pattern::PerpetualMateThreat => "长杀",
+            Pattern::PerpetualChase => "长捉",
+            Pattern::CheckAndMateThreat => "一将一杀",
+            Pattern::CheckAndChase => "一将一捉",
+            Pattern::MateThreatAndChase => "一杀一捉",
+        }
+    }
+
+    /// Whether the rule set forbids the pattern (禁止着法).
+    #[must_use]
+    pub fn forbidden(self, rules: RuleSet) -> bool {
+        match rules {
+            RuleSet::Cxa => self != Pattern::Allowed,
+            // WXF and AXF forbid perpetual check and perpetual chase; mate
+            // threats and mixtures with checks are allowed.
+            RuleSet::Wxf | RuleSet::Asian => {
+                matches!(self, Pattern::PerpetualCheck | Pattern::PerpetualChase)
+            }
+            RuleSet::Simple => self == Pattern::PerpetualCheck,
+        }
+    }
+}
+
+/// One side's part of a cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideRuling {
+    pub side: Color,
+    pub pattern: Pattern,
+    pub forbidden: bool,
+    /// The piece(s) chased on every chasing move, where they stand at the
+    /// end of the cycle.
+    pub chased: Vec<Square>,
+}
+
+/// The result of a ruled cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    Ongoing,
+    RedWins,
+    BlackWins,
+    Draw,
+    /// `side` plays a forbidden sequence and must vary (变着), or lose (26.4).
+    MustChange {
+        side: Color,
+    },
+}
+
+impl Decision {
+    /// The side that loses, for a win.
+    #[must_use]
+    pub fn loser(self) -> Option<Color> {
+        match self {
+            Decision::RedWins => Some(Color::Black),
+            Decision::BlackWins => Some(Color::Red),
+            _ => None,
+        }
+    }
+
+    #[must_use]
+    pub fn win_for(winner: Color) -> Decision {
+        match winner {
+            Color::Red => Decision::RedWins,
+            Color::Black => Decision::BlackWins,
+        }
+    }
+
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Decision::Ongoing => "ongoing",
+            Decision::RedWins => "red_wins",
+            Decision::BlackWins => "black_wins",
+            Decision::Draw => "draw",
+            Decision::MustChange { .. } => "must_change",
+        }
+    }
+}
+
+/// A ruled cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleRuling {
+    pub decision: Decision,
+    /// Machine-readable reason, e.g. `perpetual_chase`.
+    pub reason: String,
+    pub detail: String,
+    pub article: Option<String>,
+    /// The moves of the last cycle, classified.
+    pub moves: Vec<MoveReport>,
+    /// Red's and black's part, in that order.
+    pub sides: [SideRuling; 2],
+    /// How often the current position has now occurred.
+    pub occurrences: u32,
+}
+
+/// A game's positions and moves with the classifications worked out so far,
+/// so that a long cycle is classified once, not on every move.
+#[derive(Clone, Debug)]
+pub struct History {
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    captures: Vec<bool>,
+    reports: Vec<Option<MoveReport>>,
+    rules: RuleSet,
+}
+
+impl History {
+    #[must_use]
+    pub fn new(start: Position, rules: RuleSet) -> History {
+        History {
+            positions: vec![start],
+            moves: Vec::new(),
+            captures: Vec::new(),
+            reports: Vec::new(),
+            rules,
+        }
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("never empty")
+    }
+
+    #[must_use]
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    #[must_use]
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The position before ply `i` (0-based).
+    #[must_use]
+    pub fn position_before(&self, i: usize) -> &Position {
+        &self.positions[i]
+    }
+
+    /// Plays a legal move.
+    ///
+    /// # Errors
+    /// The move is illegal; nothing changes.
+    pub fn play(&mut self, m: Move) -> Result<(), xiangqi::IllegalMove> {
+        let mut next = self.position().clone();
+        let undo = next.play(m)?;
+        self.captures.push(undo.captured().is_some());
+        self.positions.push(next);
+        self.moves.push(m);
+        self.reports.push(None);
+        Ok(())
+    }
+
+    /// The ply indices (into positions) where the current position stood,
+    /// oldest first, the current one included; no capture lies between.
+    #[must_use]
+    pub fn occurrences(&self) -> Vec<usize> {
+        let n = self.moves.len();
+        let key = self.position().key();
+        let mut out = vec![n];
+        let mut i = n;
+        while i >= 2 && !self.captures[i - 1] && !self.captures[i - 2] {
+            i -= 2;
+            if self.positions[i].key() == key {
+                out.push(i);
+            }
+        }
+        out.reverse();
+        out
+    }
+
+    /// Classifies ply `i`, remembering the answer.
+    pub fn report(&mut self, i: usize) -> &MoveReport {
+        if self.reports[i].is_none() {
+            self.reports[i] = Some(classify(&self.positions[i], self.moves[i], self.rules));
+        }
+        self.reports[i].as_ref().expect("just filled")
+    }
+
+    /// Rules on the repetition the last move made, if the current position
+    /// has now occurred `config.repetitions` times or more.
+    pub fn rule(&mut self, config: &Config) -> Option<CycleRuling> {
+        let occ = self.occurrences();
+        let needed = config.repetitions.max(2) as usize;
+        if occ.len() < needed {
+            return None;
+        }
+        let span_start = occ[occ.len() - needed];
+        let last_cycle = occ[occ.len() - 2];
+        let n = self.moves.len();
+        for i in span_start..n {
+            self.report(i);
+        }
+        let reports: Vec<MoveReport> = (span_start..n)
+            .map(|i| self.reports[i].clone().expect("classified"))
+            .collect();
+        let sides = [Color::Red, Color::Black].map(|c| {
+            summarize(
+                c,
+                &self.positions[span_start],
+                &self.moves[span_start..n],
+                &reports,
+                config.rules,
+            )
+        });
+        let repeated_after_ruling = occ.len() > needed;
+        let (decision, reason, detail, article) = decide(&sides, config.rules, repeated_after_ruling);
+        Some(CycleRuling {
+            decision,
+            reason,
+            detail,
+            article,
+            moves: reports[last_cycle - span_start..].to_vec(),
+            sides,
+            occurrences: occ.len() as u32,
+        })
+    }
+}
+
+/// Sums up one side's moves over the cycle into a pattern. Chases must keep
+/// to one piece: the pieces are followed through the cycle by identity, so
+/// a chased horse that steps aside and is chased again is still the same.
+fn summarize(
+    side: Color,
+    start: &Position,
+    moves: &[Move],
+    reports: &[MoveReport],
+    rules: RuleSet,
+) -> SideRuling {
+    // ident[sq] = the square the piece now on sq stood on at the start.
+    let mut ident: [u8; 90] = [u8::MAX; 90];
+    for (sq, _) in start.pieces_iter() {
+        ident[sq.index()] = sq.index() as u8;
+    }
+    let (mut checks, mut threats, mut chases, mut idle) = (0, 0, 0, 0);
+    let mut common: Option<Vec<u8>> = None;
+    for (m, r) in moves.iter().zip(reports) {
+        ident[m.to().index()] = ident[m.from().index()];
+        ident[m.from().index()] = u8::MAX;
+        if r.side != side {
+            continue;
+        }
+        match r.class {
+            MoveClass::Check => checks += 1,
+            MoveClass::MateThreat => threats += 1,
+            MoveClass::Chase => {
+                chases += 1;
+                let ids: Vec<u8> = r.targets.iter().map(|t| ident[t.index()]).collect();
+                common = Some(match common {
+                    None => ids,
+                    Some(prev) => prev.into_iter().filter(|i| ids.contains(i)).collect(),
+                });
+            }
+            MoveClass::Idle(_) => idle += 1,
+        }
+    }
+    let chased_ids = common.unwrap_or_default();
+    let chase_kept = chases > 0 && !chased_ids.is_empty();
+    let total = checks + threats + chases + idle;
+    let pattern = if total == 0 || idle > 0 {
+        Pattern::Allowed
+    } else if checks == total {
+        Pattern::PerpetualCheck
+    } else if chases > 0 && !chase_kept {
+        // Attacks on different pieces by turns: not a perpetual chase.
+        Pattern::Allowed
+    } else if chases > 0 && threats > 0 {
+        Pattern::MateThreatAndChase
+    } else if chases > 0 && checks > 0 {
+        Pattern::CheckAndChase
+    } else if chases > 0 {
+        Pattern::PerpetualChase
+    } else if checks > 0 {
+        Pattern::CheckAndMateThreat
+    } else {
+        Pattern::PerpetualMateThreat
+    };
+    let chased = (0..90)
+        .filter(|&sq| ident[sq] != u8::MAX && chased_ids.contains(&ident[sq]))
+        .map(Square::from_index)
+        .collect();
+    SideRuling {
+        side,
+        pattern,
+        forbidden: pattern.forbidden(rules),
+        chased,
+    }
+}
+
+/// Articles 24 and 26: turns the two sides' patterns into a result.
+fn decide(
+    sides: &[SideRuling; 2],
+    rules: RuleSet,
+    repeated_after_ruling: bool,
+) -> (Decision, String, String, Option<String>) {
+    let [red, black] = sides;
+    let cxa = rules == RuleSet::Cxa;
+    let art = |a: &str| cxa.then(|| a.to_string());
+    let pc = |s: &SideRuling| s.pattern == Pattern::PerpetualCheck;
+    // 26.1: a one-sided perpetual check is never allowed, and loses at once.
+    if pc(red) != pc(black) {
+        let loser = if pc(red) { red } else { black };
+        return (
+            Decision::win_for(loser.side.other()),
+            Pattern::PerpetualCheck.as_str().to_string(),
+            format!("{} checks perpetually (长将) and loses", loser.side),
+            art("26.1"),
+        );
+    }
+    match (red.forbidden, black.forbidden) {
+        (false, false) => (
+            Decision::Draw,
+            if rules == RuleSet::Simple {
+                "threefold_repetition"
+            } else {
+                "repetition_both_allowed"
+            }
+            .to_string(),
+            "both sides play allowed moves: drawn (双方不变作和)".to_string(),
+            art("26.2"),
+        ),
+        (true, true) => (
+            Decision::Draw,
+            "repetition_both_forbidden".to_string(),
+            format!(
+                "red plays {} and black {}, both forbidden: drawn (双方不变作和)",
+                red.pattern.chinese(),
+                black.pattern.chinese()
+            ),
+            art("26.3"),
+        ),
+        (r, _) => {
+            let bad = if r { red } else { black };
+            if cxa && !repeated_after_ruling {
+                (
+                    Decision::MustChange { side: bad.side },
+                    bad.pattern.as_str().to_string(),
+                    format!(
+                        "{} plays a forbidden {} ({}) against allowed moves and must change (变着), or loses",
+                        bad.side,
+                        bad.pattern.as_str().replace('_', " "),
+                        bad.pattern.chinese()
+                    ),
+                    art("26.4"),
+                )
+            } else {
+                (
+                    Decision::win_for(bad.side.other()),
+                    bad.pattern.as_str().to_string(),
+                    format!(
+                        "{} keeps to a forbidden {} ({}) and loses",
+                        bad.side,
+                        bad.pattern.as_str().replace('_', " "),
+                        bad.pattern.chinese()
+                    ),
+                    art("26.4"),
+                )
+            }
+        }
+    }
+}

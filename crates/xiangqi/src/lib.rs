@@ -9,6 +9,7 @@ mod attacks;
 mod bitboard;
 pub mod fen;
 mod moves;
+pub mod notation;
 pub mod perft;
 mod position;
 mod square;

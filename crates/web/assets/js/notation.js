@@ -1,0 +1,160 @@
+// Move notation for the move list: Chinese (炮二平五, CXA 7.5), WXF (C2=5)
+// and ICCS (h2e2), switchable and remembered.
+//
+// The server records each move in ICCS (`move`) and in Chinese
+// (`display`, from the Rust notation module, the authority). Where the
+// server sends no Chinese or WXF text for a move (older records, or a
+// field it does not send yet) the text is worked out here from the
+// position before the move, following the same conventions as the Rust
+// module (crates/xiangqi/src/notation): files counted from the mover's
+// right, red in Chinese numerals, black in full-width digits, 前/中/后
+// for like pieces on one file, FSF-style tandem markers in WXF.
+
+import { FILES, colorOf, isRed, parseMove, roleOf } from './rules/xiangqi.js';
+
+export const STYLES = ['chinese', 'wxf', 'iccs'];
+const KEY = 'qiju.notation';
+
+export function getStyle() {
+  try {
+    const s = localStorage.getItem(KEY);
+    return STYLES.includes(s) ? s : 'chinese';
+  } catch {
+    return 'chinese';
+  }
+}
+
+export function setStyle(style) {
+  if (!STYLES.includes(style)) return;
+  try {
+    localStorage.setItem(KEY, style);
+  } catch {
+    /* private mode: not remembered */
+  }
+}
+
+const NAMES = {
+  red: { k: '帅', a: '仕', b: '相', n: '马', r: '车', c: '炮', p: '兵' },
+  black: { k: '将', a: '士', b: '象', n: '马', r: '车', c: '炮', p: '卒' },
+};
+const WXF_LETTER = { k: 'K', a: 'A', b: 'E', n: 'H', r: 'R', c: 'C', p: 'P' };
+const CN = '一二三四五六七八九';
+const FW = '１２３４５６７８９';
+
+/** The glyph of a piece letter (帅 for K, 卒 for p …). */
+export function glyph(piece) {
+  return NAMES[colorOf(piece)][roleOf(piece)];
+}
+
+const fileOf = (sq) => sq % FILES;
+const rankOf = (sq) => Math.floor(sq / FILES);
+/** File number counted from the mover's right, 1–9. */
+const fileNumber = (sq, red) => (red ? 9 - fileOf(sq) : fileOf(sq) + 1);
+const numeral = (n, red) => (red ? CN : FW)[n - 1];
+
+/** Squares on `file` holding `piece`, front (nearest the enemy) first. */
+function fileStack(board, piece, file) {
+  const out = [];
+  for (let r = 0; r < 10; r++) {
+    const sq = r * FILES + file;
+    if (board[sq] === piece) out.push(sq);
+  }
+  return isRed(piece) ? out.reverse() : out;
+}
+
+/** Files holding two or more of `piece`. */
+function tandemFiles(board, piece) {
+  let n = 0;
+  for (let f = 0; f < FILES; f++) if (fileStack(board, piece, f).length >= 2) n += 1;
+  return n;
+}
+
+function verb(from, to, red) {
+  const dr = rankOf(to) - rankOf(from);
+  if (dr === 0) return 0;
+  return (dr > 0) === red ? 1 : -1;
+}
+
+/** The number after the direction: the to-file after 平 and for the
+ *  diagonal movers (马相仕), else the number of steps. */
+function target(piece, from, to, red) {
+  const v = verb(from, to, red);
+  if (v === 0 || 'nba'.includes(roleOf(piece))) return fileNumber(to, red);
+  return Math.abs(rankOf(to) - rankOf(from));
+}
+
+function region(piece, sq) {
+  const f = fileOf(sq);
+  const r = rankOf(sq);
+  const red = isRed(piece);
+  switch (roleOf(piece)) {
+    case 'k':
+    case 'a':
+      return f >= 3 && f <= 5 && (red ? r <= 2 : r >= 7);
+    case 'b':
+      return red ? r <= 4 : r >= 5;
+    default:
+      return true;
+  }
+}
+
+function chinese(board, piece, from, to) {
+  const red = isRed(piece);
+  const stack = fileStack(board, piece, fileOf(from));
+  const index = stack.indexOf(from);
+  const role = roleOf(piece);
+  const name = glyph(piece);
+  let head;
+  if (stack.length >= 2 && !'ab'.includes(role)) {
+    const slot = stack.length <= 3 ? (index === 0 ? '前' : stack.length === 3 && index === 1 ? '中' : '后') : CN[index];
+    head = role === 'p' && tandemFiles(board, piece) >= 2 ? slot + numeral(fileNumber(from, red), red) : slot + name;
+  } else {
+    head = name + numeral(fileNumber(from, red), red);
+  }
+  const v = verb(from, to, red);
+  return head + (v > 0 ? '进' : v < 0 ? '退' : '平') + numeral(target(piece, from, to, red), red);
+}
+
+function wxf(board, piece, from, to) {
+  const red = isRed(piece);
+  const stack = fileStack(board, piece, fileOf(from));
+  const index = stack.indexOf(from);
+  const multi = tandemFiles(board, piece) >= 2;
+  let s;
+  if (stack.length >= 3 || (stack.length === 2 && multi)) s = String(index + 1);
+  else s = WXF_LETTER[roleOf(piece)];
+  let byRank = false;
+  if (stack.length === 2 && !multi) {
+    const other = stack[1 - index];
+    const f = fileOf(other) + fileOf(to) - fileOf(from);
+    const r = rankOf(other) + rankOf(to) - rankOf(from);
+    if (f >= 0 && f < FILES && r >= 0 && r < 10 && region(piece, r * FILES + f)) {
+      byRank = true;
+      s += index === 0 ? '+' : '-';
+    }
+  }
+  if (!byRank) s += fileNumber(from, red);
+  const v = verb(from, to, red);
+  return s + (v > 0 ? '+' : v < 0 ? '-' : '=') + target(piece, from, to, red);
+}
+
+/** A move in `style`, worked out from the position before it. */
+export function formatMove(pos, iccs, style) {
+  if (style === 'iccs') return iccs;
+  const mv = parseMove(iccs);
+  const piece = mv && pos.board[mv[0]];
+  if (!piece) return iccs;
+  return style === 'wxf' ? wxf(pos.board, piece, mv[0], mv[1]) : chinese(pos.board, piece, mv[0], mv[1]);
+}
+
+const HAS_CJK = /[\u4e00-\u9fff]/;
+
+/** The text of a recorded move in `style`: the server's own text when it
+ *  sent one, else worked out from `before` (the position before it). */
+export function moveText(m, before, style) {
+  if (style === 'iccs') return m.move;
+  if (style === 'chinese' && m.display && HAS_CJK.test(m.display)) return m.display;
+  const w = m.wxf || m.alt;
+  if (style === 'wxf' && w && w !== m.move) return w;
+  return before ? formatMove(before, m.move, style) : m.move;
+}

@@ -1,0 +1,90 @@
+// The browser's Xiangqi rules (crates/web/assets/js/rules/xiangqi.js)
+// against the published perft counts in data/perft.json, plus the
+// notation fallback against hand-checked records. Plain Node, no browser.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const rules = await import(path.join(root, 'crates/web/assets/js/rules/xiangqi.js'));
+
+let passed = 0;
+let failed = 0;
+async function test(name, fn) {
+  try {
+    await fn();
+    passed += 1;
+    console.log(`ok - ${name}`);
+  } catch (e) {
+    failed += 1;
+    console.log(`not ok - ${name}\n  ${String(e.stack || e).split('\n').join('\n  ')}`);
+  }
+}
+
+const data = JSON.parse(fs.readFileSync(path.join(root, 'data/perft.json'), 'utf8'));
+// Depths that run in well under a second each in Node.
+const LIMIT = 200000;
+for (const { fen, counts } of data.xiangqi) {
+  const entries = Array.isArray(counts) ? counts.map((c, i) => [i + 1, c]) : Object.entries(counts).map(([d, c]) => [Number(d), c]);
+  for (const [depth, count] of entries) {
+    if (count > LIMIT) continue;
+    await test(`perft ${depth} = ${count} for ${fen}`, () => {
+      assert.equal(rules.perft(rules.parseFen(fen), depth), count);
+    });
+  }
+}
+
+await test('FEN round trip and bad FENs', () => {
+  const pos = rules.parseFen('startpos');
+  assert.equal(rules.boardFen(pos), rules.STARTPOS.split(' ').slice(0, 2).join(' '));
+  assert.throws(() => rules.parseFen('rnbakabnr/9/1c5c1 w'), rules.FenError);
+  assert.throws(() => rules.parseFen('rnbakabnrr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w'), rules.FenError);
+  assert.throws(() => rules.parseFen('rnbakabnx/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w'), rules.FenError);
+});
+
+await test('check and flying general', () => {
+  // Red rook gives check on the e-file.
+  const a = rules.parseFen('4k4/9/9/9/9/9/9/9/9/3KR4 b');
+  assert.equal(rules.inCheck(a.board, 'black'), true);
+  // Kings facing on an open file: the black king may not stay on the d-file.
+  const b = rules.parseFen('3k5/9/9/9/9/9/9/9/9/4K4 b');
+  assert.ok(!rules.legalMoves(b).includes('d9e9'));
+  assert.ok(rules.legalMoves(b).includes('d9d8'));
+});
+
+await test('mate leaves no legal move', () => {
+  // Double-rook mate: black king on e9 boxed in.
+  const pos = rules.parseFen('R3k4/R8/9/9/9/9/9/9/9/3K5 b');
+  assert.equal(rules.inCheck(pos.board, 'black'), true);
+  assert.deepEqual(rules.legalMoves(pos), []);
+});
+
+const notation = await import(path.join(root, 'crates/web/assets/js/notation.js'));
+await test('notation fallback: Chinese, WXF and ICCS', () => {
+  const s = rules.parseFen('startpos');
+  const fmt = (pos, m, style) => notation.formatMove(pos, m, style);
+  assert.equal(fmt(s, 'h2e2', 'chinese'), '炮二平五');
+  assert.equal(fmt(s, 'h2e2', 'wxf'), 'C2=5');
+  assert.equal(fmt(s, 'h2e2', 'iccs'), 'h2e2');
+  assert.equal(fmt(s, 'h0g2', 'chinese'), '马二进三');
+  assert.equal(fmt(s, 'h0g2', 'wxf'), 'H2+3');
+  const b = rules.play(s, 'h2e2');
+  assert.equal(fmt(b, 'h7e7', 'chinese'), '炮８平５');
+  assert.equal(fmt(b, 'h7e7', 'wxf'), 'C8=5');
+  assert.equal(fmt(b, 'b9c7', 'chinese'), '马２进３');
+  assert.equal(fmt(s, 'i0i1', 'chinese'), '车一进一');
+  assert.equal(fmt(s, 'f0e1', 'chinese'), '仕四进五');
+  assert.equal(fmt(s, 'g0e2', 'wxf'), 'E3+5');
+  assert.equal(fmt(rules.play(s, 'g0e2'), 'e2g0', 'chinese'), '相五退三');
+  // Two rooks on one file: 前/后.
+  const two = rules.parseFen('4k4/9/9/9/4R4/9/4R4/9/9/3K5 w');
+  assert.equal(fmt(two, 'e5e8', 'chinese'), '前车进三');
+  assert.equal(fmt(two, 'e3a3', 'chinese'), '后车平九');
+  assert.equal(fmt(two, 'e5e8', 'wxf'), 'R++3');
+  assert.equal(fmt(two, 'e3a3', 'wxf'), 'R-=9');
+});
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -255,7 +255,8 @@ impl Position {
             }
         }
         let (slide, jump) = attacks::slide_and_jump(sq, occ, occ_t);
-        (slide & (r[Role::Rook.index()] | r[Role::King.index()]) | jump & r[Role::Cannon.index()]) & their != 0
+        (slide & (r[Role::Rook.index()] | r[Role::King.index()]) | jump & r[Role::Cannon.index()]) & their
+            != 0
     }
 
     /// Pieces of `by` that attack `sq` on the current board.
@@ -357,8 +358,9 @@ impl Position {
             };
             let b1 = 1u128 << p1.index();
             if cannons & b1 != 0 {
+                // A piece put between would be the cannon's screen. The
+                // cannon may also be a screen itself, so look further.
                 to |= ray & !attacks::ray(dir, p1) & !b1;
-                continue;
             }
             let b = b & !b1;
             let Some(p2) = attacks::nearest(dir, b) else {
@@ -411,17 +413,31 @@ impl Position {
         let (occ, occ_t) = (self.occ, self.occ_t);
         let not_own = !own & Bitboard::FULL.0;
         let ksq = self.kings[us.index()];
-        let danger = if self.attacked(ksq, them, enemy, occ, occ_t) { (u128::MAX, 0) } else { self.danger() };
+        let danger = if self.attacked(ksq, them, enemy, occ, occ_t) {
+            (u128::MAX, 0)
+        } else {
+            self.danger()
+        };
         let mine = |role: Role| Bitboard(own & self.by_role[role.index()]);
         for from in mine(Role::Rook) {
-            self.emit(sink, from, attacks::rook_attacks(from, occ, occ_t) & not_own, danger);
+            self.emit(
+                sink,
+                from,
+                attacks::rook_attacks(from, occ, occ_t) & not_own,
+                danger,
+            );
         }
         for from in mine(Role::Cannon) {
             let (slide, jump) = attacks::slide_and_jump(from, occ, occ_t);
             self.emit(sink, from, (slide & !occ) | (jump & enemy), danger);
         }
         for from in mine(Role::Horse) {
-            self.emit(sink, from, attacks::leaper_targets(attacks::horse_steps(from), occ) & not_own, danger);
+            self.emit(
+                sink,
+                from,
+                attacks::leaper_targets(attacks::horse_steps(from), occ) & not_own,
+                danger,
+            );
         }
         for from in mine(Role::Pawn) {
             self.emit(sink, from, attacks::pawn_moves(us, from) & not_own, danger);
@@ -430,7 +446,12 @@ impl Position {
             self.emit(sink, from, attacks::advisor_moves(from) & not_own, danger);
         }
         for from in mine(Role::Elephant) {
-            self.emit(sink, from, attacks::leaper_targets(attacks::elephant_steps(from), occ) & not_own, danger);
+            self.emit(
+                sink,
+                from,
+                attacks::leaper_targets(attacks::elephant_steps(from), occ) & not_own,
+                danger,
+            );
         }
         for to in Bitboard(attacks::king_moves(ksq) & not_own) {
             if self.leaves_king_safe(ksq, to) {

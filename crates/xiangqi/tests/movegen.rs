@@ -1,0 +1,167 @@
+//! Move-generation rules one by one, and the invariants of make/undo on
+//! random games.
+
+use xiangqi::{Color, Move, Piece, Position, Role, Square};
+
+fn sq(s: &str) -> Square {
+    Square::from_iccs(s).unwrap()
+}
+
+fn mv(s: &str) -> Move {
+    Move::new(sq(&s[..2]), sq(&s[2..]))
+}
+
+fn moves_from(pos: &Position, from: &str) -> Vec<String> {
+    let mut v: Vec<String> =
+        pos.legal_moves().iter().filter(|m| m.from() == sq(from)).map(|m| m.to().to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn horse_leg_blocks_蹩马腿() {
+    // A black rook on b1 stands on the leg of the red horse b0 towards a2
+    // and c2; only d1 (leg c0) is left.
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/1r7/1N2K4 w").unwrap();
+    assert_eq!(moves_from(&pos, "b0"), ["d1"]);
+}
+
+#[test]
+fn elephant_eye_blocks_塞象眼_and_the_river_stops_it() {
+    // A black pawn (crossed the river) on d3 blocks the c4 elephant's way to e2.
+    let pos = Position::from_fen("3k5/9/9/9/9/2B6/3p5/9/9/4K4 w").unwrap();
+    assert_eq!(moves_from(&pos, "c4"), ["a2"]);
+    assert!(Position::from_fen("3k5/9/9/9/9/4B4/9/9/9/4K4 w").is_err(), "e4 is not an elephant point");
+    let pos = Position::from_fen("3k5/9/9/9/9/6B2/9/9/9/4K4 w").unwrap();
+    assert_eq!(moves_from(&pos, "g4"), ["e2", "i2"], "never across the river");
+}
+
+#[test]
+fn cannon_needs_exactly_one_screen() {
+    // Red cannon c2; black pawn c5 is the screen, black rooks c7 and c9.
+    let pos = Position::from_fen("2rk5/9/2r6/9/2p6/9/9/2C6/9/4K4 w").unwrap();
+    let m = moves_from(&pos, "c2");
+    assert!(m.contains(&"c7".to_string()), "capture over one screen: {m:?}");
+    assert!(!m.contains(&"c5".to_string()), "cannot capture the screen");
+    assert!(!m.contains(&"c9".to_string()), "two screens");
+    assert!(m.contains(&"c4".to_string()) && m.contains(&"a2".to_string()));
+}
+
+#[test]
+fn flying_general_is_illegal_飞将() {
+    // The red cannon on e5 is the only piece between the kings: it may move
+    // along the file but not off it.
+    let pos = Position::from_fen("4k4/9/9/9/4C4/9/9/9/9/4K4 w").unwrap();
+    assert_eq!(moves_from(&pos, "e5"), ["e1", "e2", "e3", "e4", "e6", "e7", "e8"]);
+    // A king may not step onto an open file facing the other king.
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w").unwrap();
+    assert!(!pos.is_legal(mv("e0d0")));
+    assert!(pos.is_legal(mv("e0e1")));
+}
+
+#[test]
+fn moving_a_screen_onto_the_line_gives_the_cannon_a_check() {
+    // Black cannon e7 faces the red king e0 with nothing between: a red
+    // rook may not step onto the e-file between them.
+    let pos = Position::from_fen("3k5/9/4c4/9/9/9/9/9/R8/4K4 w").unwrap();
+    assert!(!pos.is_legal(mv("a1e1")));
+    assert!(pos.is_legal(mv("a1b1")));
+    // With one screen already there, taking it away exposes nothing, but
+    // the king is already in check... construct two screens: removing one
+    // is illegal.
+    let pos = Position::from_fen("3k5/9/4c4/9/4P4/9/9/9/4R4/4K4 w").unwrap();
+    assert!(!pos.is_legal(mv("e1d1")), "the rook is one of two screens");
+    assert!(pos.is_legal(mv("e1e2")), "staying on the file keeps two screens");
+}
+
+#[test]
+fn stalemate_loses_困毙() {
+    // Black king d9 cannot move and black has nothing else, not in check.
+    // Black king d9: d8 is covered by the a8 rook, e9 by the e7 rook.
+    let pos = Position::from_fen("3k5/R8/4R4/9/9/9/9/9/9/4K4 b").unwrap();
+    assert!(!pos.is_check());
+    assert_eq!(pos.count_legal_moves(), 0);
+    assert_eq!(pos.outcome(), Some(game::Outcome::Win { winner: game::Side::First }));
+}
+
+#[test]
+fn checkmate() {
+    // Double rook mate on the back rank.
+    let pos = Position::from_fen("3k5/R8/3R5/9/9/9/9/9/9/4K4 b").unwrap_or_else(|e| panic!("{e}"));
+    assert!(pos.is_check());
+    assert_eq!(pos.count_legal_moves(), 0);
+}
+
+/// A tiny deterministic generator, so the test needs no extra crate.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+#[test]
+fn random_games_keep_every_view_consistent() {
+    let mut rng = Lcg(7);
+    let mut positions = 0;
+    // QIJU_STRESS=N plays N games instead (a longer local run).
+    let games = std::env::var("QIJU_STRESS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        let mut played = Vec::new();
+        for _ in 0..150 {
+            let moves = pos.legal_moves();
+            assert_eq!(moves.len() as u64, pos.count_legal_moves());
+            // Every generated move is legal; every pseudo move not generated is not.
+            for (from, piece) in pos.pieces_iter().filter(|(_, p)| p.color == pos.turn()).collect::<Vec<_>>() {
+                for to in pos.pseudo_targets(from, piece) {
+                    let m = Move::new(from, to);
+                    let legal = moves.contains(&m);
+                    assert_eq!(legal, pos.is_legal(m), "{m} in {}", pos.fen());
+                    if legal {
+                        let mut after = pos.clone();
+                        after.play_unchecked(m);
+                        assert!(!after.is_attacked_king(pos.turn()), "{m} leaves the king attacked");
+                    }
+                }
+            }
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(rng.next() as usize) % moves.len()];
+            let before = pos.clone();
+            let undo = pos.play_unchecked(m);
+            assert!(pos.is_consistent(), "after {m}: {}", pos.fen());
+            assert_eq!(Position::from_fen(&pos.fen()).unwrap().key(), pos.key());
+            let mut back = pos.clone();
+            back.undo(m, undo);
+            assert_eq!(back, before);
+            played.push(m);
+            positions += 1;
+        }
+    }
+    assert!(positions > 10_000);
+}
+
+#[test]
+fn play_refuses_illegal_moves_and_changes_nothing() {
+    let mut pos = Position::startpos();
+    let before = pos.clone();
+    assert!(pos.play(mv("h2h7")).is_err(), "a cannon cannot capture without a screen");
+    assert!(pos.play(mv("a6a5")).is_err(), "black piece on red's turn");
+    assert!(pos.play(mv("e4e5")).is_err(), "empty square");
+    assert_eq!(pos, before);
+    assert!(pos.play(mv("h2e2")).is_ok());
+    assert_eq!(pos.piece_at(sq("e2")), Some(Piece::new(Color::Red, Role::Cannon)));
+}
+
+#[test]
+fn an_enemy_cannon_can_be_the_screen_of_another() {
+    // Found by the random-game test: black king e9, red cannons f9 and h9,
+    // black elephant g9 between them. Moving the elephant lets h9 check over
+    // the f9 cannon, so g9e7 is illegal.
+    let pos = Position::from_fen("4kCbC1/9/b8/p1p3p1n/P2R4P/4p4/2P1P1r2/7r1/4KR3/1NBA1A3 b - - 4 43").unwrap();
+    assert!(!pos.is_legal(mv("g9e7")));
+    assert!(!pos.legal_moves().contains(&mv("g9e7")));
+}

@@ -1,0 +1,70 @@
+// HTTP to the server's JSON API. Every state-changing request carries the
+// `X-Qiju-Csrf` header the server demands of cookie-authenticated POSTs
+// (crates/server/src/auth.rs: a page on another site cannot add a custom
+// header without a CORS preflight, which the server never grants).
+// Errors come back as ApiError with the server's `error` code and message.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  if (method !== 'GET') headers['X-Qiju-Csrf'] = '1';
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let resp;
+  try {
+    resp = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch (e) {
+    throw new ApiError(0, 'network', e.message);
+  }
+  if (resp.status === 204) return null;
+  const text = await resp.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!resp.ok) {
+    throw new ApiError(resp.status, data && data.error, (data && data.message) || text || resp.statusText);
+  }
+  return data;
+}
+
+export const get = (path) => request('GET', path);
+export const post = (path, body) => request('POST', path, body);
+export const del = (path) => request('DELETE', path);
+
+const enc = encodeURIComponent;
+
+export const api = {
+  account: () => get('/api/account'),
+  info: () => get('/api/info'),
+  login: (name, password) => post('/api/auth/login', { name, password }),
+  register: (name, password) => post('/api/auth/register', { name, password }),
+  guest: () => post('/api/auth/guest'),
+  logout: () => post('/api/auth/logout'),
+  seeks: () => get('/api/seeks'),
+  createSeek: (seek) => post('/api/seeks', seek),
+  cancelSeek: (id) => del(`/api/seeks/${enc(id)}`),
+  challenges: () => get('/api/challenges'),
+  challenge: (c) => post('/api/challenges', c),
+  acceptChallenge: (id) => post(`/api/challenges/${enc(id)}/accept`),
+  declineChallenge: (id) => post(`/api/challenges/${enc(id)}/decline`),
+  playComputer: (req) => post('/api/computer', req),
+  game: (id) => get(`/api/games/${enc(id)}`),
+  pgnUrl: (id) => `/api/games/${enc(id)}/pgn`,
+  user: (name) => get(`/api/users/${enc(name)}`),
+  userGames: (name) => get(`/api/users/${enc(name)}/games`),
+  ratingHistory: (name) => get(`/api/users/${enc(name)}/rating-history`),
+};

@@ -1,0 +1,198 @@
+// The app shell and router. Pages are modules with
+// `mount(main, params, ctx) → cleanup`; the router picks one by the path
+// (History API, so /game/abc and /@/name survive a reload: the server
+// answers every non-API path with index.html). The shell holds the
+// logged-in account, the language switch and the app-wide lobby feed.
+
+import { api } from './api.js';
+import { h } from './dom.js';
+import { getLang, onLangChange, setLang, t } from './i18n.js';
+import { onFeed, restartFeed } from './feed.js';
+import './boards/xiangqi.js';
+
+const routes = [
+  [/^\/$/, () => import('./pages/lobby.js')],
+  [/^\/login$/, () => import('./pages/login.js'), { mode: 'login' }],
+  [/^\/register$/, () => import('./pages/login.js'), { mode: 'register' }],
+  [/^\/game\/([A-Za-z0-9_-]+)$/, () => import('./pages/game.js')],
+  [/^\/replay\/([A-Za-z0-9_-]+)$/, () => import('./pages/replay.js')],
+  [/^\/@\/([A-Za-z0-9_-]+)$/, () => import('./pages/profile.js')],
+];
+
+const ctx = {
+  account: null,
+  t,
+  navigate,
+  /** Asks the server who is logged in — only when this browser logged in
+   *  before (a hint in localStorage; the session cookie itself is
+   *  HttpOnly), so a first visit makes no request that fails with 401. */
+  async refreshAccount() {
+    ctx.account = null;
+    if (loginHint()) {
+      try {
+        ctx.account = await api.account();
+      } catch {
+        setLoginHint(false);
+      }
+    }
+    renderHeader();
+    return ctx.account;
+  },
+  setAccount(a) {
+    ctx.account = a;
+    setLoginHint(!!a);
+    renderHeader();
+    restartFeed();
+  },
+  /** Mounts the current page again (after logging in, say). */
+  rerender: () => route(),
+  /** Shows a short message at the top of the page. */
+  toast(text, actions = [], timeoutMs = 6000) {
+    const box = document.getElementById('toasts');
+    const item = h('div', { class: 'toast', role: 'status' }, h('span', {}, text), ...actions);
+    box.append(item);
+    if (timeoutMs) setTimeout(() => item.remove(), timeoutMs);
+    return item;
+  },
+};
+
+const HINT = 'qiju.loggedIn';
+
+function loginHint() {
+  try {
+    return localStorage.getItem(HINT) === '1';
+  } catch {
+    return true; // no storage: ask every time
+  }
+}
+
+function setLoginHint(on) {
+  try {
+    if (on) localStorage.setItem(HINT, '1');
+    else localStorage.removeItem(HINT);
+  } catch {
+    /* nothing to remember it in */
+  }
+}
+
+let cleanup = null;
+let mountSeq = 0;
+
+export function navigate(path, { replace = false } = {}) {
+  if (path === location.pathname) return;
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  route();
+}
+
+async function route() {
+  const seq = ++mountSeq;
+  if (cleanup) {
+    try {
+      cleanup();
+    } catch (e) {
+      console.warn('page cleanup failed', e);
+    }
+    cleanup = null;
+  }
+  const main = document.getElementById('main');
+  main.replaceChildren();
+  const path = location.pathname;
+  for (const [re, load, extra] of routes) {
+    const m = path.match(re);
+    if (!m) continue;
+    const page = await load();
+    if (seq !== mountSeq) return; // navigated away meanwhile
+    cleanup = (await page.mount(main, { ...(extra || {}), id: m[1], name: m[1] }, ctx)) || null;
+    main.focus({ preventScroll: true });
+    return;
+  }
+  main.append(h('h1', {}, t('error.notFound')));
+}
+
+function renderHeader() {
+  const nav = document.getElementById('nav');
+  const a = ctx.account;
+  const link = (href, text, attrs = {}) => h('a', { href, 'data-link': '', ...attrs }, text);
+  const lang = h('select', {
+    id: 'lang',
+    'aria-label': t('nav.language'),
+    onchange: (e) => setLang(e.target.value),
+  },
+  h('option', { value: 'zh', selected: getLang() === 'zh' }, '中文'),
+  h('option', { value: 'en', selected: getLang() === 'en' }, 'English'));
+  const items = [link('/', t('nav.lobby'))];
+  if (a) {
+    items.push(link(`/@/${a.name}`, a.name, { class: 'me', 'aria-label': `${t('nav.profile')}: ${a.name}` }));
+    items.push(h('button', {
+      type: 'button',
+      class: 'link',
+      'aria-label': t('nav.logout'),
+      onclick: async () => {
+        await api.logout().catch(() => {});
+        ctx.setAccount(null);
+        navigate('/');
+        route();
+      },
+    }, t('nav.logout')));
+  } else {
+    items.push(link('/login', t('nav.login')));
+  }
+  items.push(lang);
+  nav.replaceChildren(...items);
+  document.getElementById('brand').replaceChildren(
+    h('a', { href: '/', 'data-link': '', 'aria-label': t('app.name') }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '棋'), ' ', t('app.name')),
+  );
+}
+
+// Personal events reach the player wherever they are.
+onFeed((msg) => {
+  if (msg.t === 'game_start' && msg.game) {
+    navigate(`/game/${msg.game}`);
+  } else if (msg.t === 'challenge' && msg.challenge && ctx.account && msg.challenge.to === ctx.account.name) {
+    const c = msg.challenge;
+    const mode = c.rated ? t('lobby.rated') : t('lobby.casual');
+    const item = ctx.toast(t('lobby.challengeFrom', { from: c.from, time: c.time, mode }), [
+      h('button', {
+        type: 'button',
+        'aria-label': `${t('lobby.accept')}: ${c.from}`,
+        onclick: async () => {
+          item.remove();
+          const r = await api.acceptChallenge(c.id).catch((e) => ctx.toast(e.message));
+          if (r && r.game) navigate(`/game/${r.game}`);
+        },
+      }, t('lobby.accept')),
+      h('button', {
+        type: 'button',
+        'aria-label': `${t('lobby.decline')}: ${c.from}`,
+        onclick: () => {
+          item.remove();
+          api.declineChallenge(c.id).catch(() => {});
+        },
+      }, t('lobby.decline')),
+    ], 0);
+  } else if (msg.t === 'challenge_declined' && ctx.account && msg.by !== ctx.account.name) {
+    ctx.toast(t('lobby.declined', { by: msg.by }));
+  }
+});
+
+document.addEventListener('click', (e) => {
+  const a = e.target.closest && e.target.closest('a[data-link]');
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  e.preventDefault();
+  navigate(a.getAttribute('href'));
+});
+window.addEventListener('popstate', route);
+onLangChange(() => {
+  document.title = `${t('app.name')} · qiju`;
+  renderHeader();
+  route();
+});
+
+document.documentElement.lang = getLang() === 'zh' ? 'zh-CN' : 'en';
+document.title = `${t('app.name')} · qiju`;
+renderHeader();
+ctx.refreshAccount().then(() => {
+  restartFeed();
+  route();
+});

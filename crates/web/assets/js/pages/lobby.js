@@ -1,0 +1,296 @@
+// The lobby: open seeks (live from the lobby feed), creating a seek,
+// playing the computer (levels 1–8), challenges sent and received, and a
+// way to watch a game by its id.
+
+import { api } from '../api.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { currentSeeks, onFeed } from '../feed.js';
+
+const PRESETS = ['1+0', '3+2', '5+3', '10+5', '15+10', '30+0', '90+30'];
+const OPPOSITE = { red: 'black', black: 'red', random: 'random' };
+
+function timeControl(prefix) {
+  let value = '10+5';
+  const custom = h('input', {
+    id: `${prefix}-time`, name: 'time', value, size: 7, pattern: '\\d+(\\.\\d+)?\\+\\d+',
+    'aria-label': t('lobby.timeCustom'),
+    oninput: () => {
+      value = custom.value.trim();
+      mark();
+    },
+  });
+  const buttons = PRESETS.map((p) => h('button', {
+    type: 'button', 'aria-pressed': p === value ? 'true' : 'false', 'aria-label': `${t('lobby.time')} ${p}`,
+    dataset: { tc: p },
+    onclick: () => {
+      value = p;
+      custom.value = p;
+      mark();
+    },
+  }, p));
+  function mark() {
+    for (const b of buttons) b.setAttribute('aria-pressed', b.dataset.tc === value ? 'true' : 'false');
+  }
+  const el = h('fieldset', { class: 'field' },
+    h('legend', {}, t('lobby.time')),
+    h('div', { class: 'tc-presets' }, buttons),
+    h('label', { for: `${prefix}-time`, class: 'row' }, h('span', { class: 'muted' }, t('lobby.timeCustom')), custom));
+  return { el, get: () => value };
+}
+
+function colorSelect(id) {
+  return h('select', { id, 'aria-label': t('lobby.color') },
+    ['random', 'red', 'black'].map((c) => h('option', { value: c }, t(`lobby.color.${c}`))));
+}
+
+function rulesSelect(id) {
+  return h('select', { id, 'aria-label': t('lobby.rules') },
+    ['cxa', 'wxf', 'asian', 'simple'].map((r) => h('option', { value: `xiangqi/${r}` }, t(`rules.${r}`))));
+}
+
+/** A small decorative board for the welcome card. */
+function heroSvg() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 120 120');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.innerHTML = '<circle cx="40" cy="60" r="32" fill="#f8e7c4" stroke="#8a5a2b" stroke-width="2"/>'
+    + '<circle cx="40" cy="60" r="27" fill="none" stroke="#b3261e" stroke-width="1.5"/>'
+    + '<text x="40" y="62" font-size="34" text-anchor="middle" dominant-baseline="central" fill="#b3261e" style="font-family:var(--cjk);font-weight:700">帅</text>'
+    + '<circle cx="84" cy="56" r="32" fill="#f8e7c4" stroke="#8a5a2b" stroke-width="2"/>'
+    + '<circle cx="84" cy="56" r="27" fill="none" stroke="#1f1f1f" stroke-width="1.5"/>'
+    + '<text x="84" y="58" font-size="34" text-anchor="middle" dominant-baseline="central" fill="#1f1f1f" style="font-family:var(--cjk);font-weight:700">将</text>';
+  return svg;
+}
+
+export function mount(main, _params, ctx) {
+  const me = ctx.account;
+  const message = h('p', { class: 'error', role: 'alert', id: 'lobby-message' });
+  const fail = (e) => {
+    message.textContent = t('error.generic', { message: e.message });
+  };
+  const go = (game) => game && ctx.navigate(`/game/${game}`);
+
+  // --- seeks -------------------------------------------------------------
+  const seekBody = h('tbody', { id: 'seek-rows' });
+  const seekTable = h('table', { class: 'seeks', 'aria-labelledby': 'seeks-title' },
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, t('lobby.player')),
+      h('th', { scope: 'col' }, t('lobby.rating')),
+      h('th', { scope: 'col' }, t('lobby.time')),
+      h('th', { scope: 'col' }, t('lobby.mode')),
+      h('th', { scope: 'col' }, t('lobby.color')),
+      h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('lobby.accept'))))),
+    seekBody);
+  const noSeeks = h('p', { class: 'muted', id: 'no-seeks' }, t('lobby.noSeeks'));
+
+  async function accept(s) {
+    message.textContent = '';
+    try {
+      // Pairing happens when a matching seek is made: answer with the
+      // mirror of this one, narrowed to its player's rating so it pairs
+      // with this seek and no other.
+      const r = await api.createSeek({
+        time: s.time, variant: s.variant, rated: s.rated, color: OPPOSITE[s.color] || 'random',
+        rating_min: s.rating - 0.5, rating_max: s.rating + 0.5,
+      });
+      if (r.game) go(r.game);
+      else if (r.seek) {
+        await api.cancelSeek(r.seek).catch(() => {});
+        message.textContent = t('error.generic', { message: 'seek gone' });
+      }
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  function drawSeeks() {
+    const seeks = currentSeeks();
+    noSeeks.hidden = seeks.length > 0;
+    seekTable.hidden = seeks.length === 0;
+    seekBody.replaceChildren(...seeks.map((s) => {
+      const mine = me && s.player === me.name;
+      const action = mine
+        ? h('button', {
+          type: 'button', 'aria-label': t('lobby.cancelSeek'), class: 'cancel-seek',
+          onclick: () => api.cancelSeek(s.id).catch(fail),
+        }, t('lobby.cancel'))
+        : h('button', {
+          type: 'button', class: 'primary accept-seek', disabled: !me || (s.rated && me.guest),
+          'aria-label': t('lobby.acceptSeek', { name: s.player, time: s.time }),
+          dataset: { seek: s.id, player: s.player },
+          onclick: () => accept(s),
+        }, t('lobby.accept'));
+      return h('tr', { class: mine ? 'seek-mine' : '', dataset: { seek: s.id } },
+        h('td', {}, h('a', { href: `/@/${s.player}`, 'data-link': '' }, s.player)),
+        h('td', {}, Math.round(s.rating)),
+        h('td', {}, s.time),
+        h('td', {}, s.rated ? t('lobby.rated') : t('lobby.casual')),
+        h('td', {}, t(`lobby.color.${s.color}`)),
+        h('td', {}, action));
+    }));
+  }
+
+  // --- create a seek -------------------------------------------------------
+  const seekTc = timeControl('seek');
+  const rated = h('input', { type: 'checkbox', id: 'seek-rated', disabled: !me || me.guest, checked: !!me && !me.guest });
+  const seekColor = colorSelect('seek-color');
+  const seekRules = rulesSelect('seek-rules');
+  const seekForm = h('form', {
+    class: 'card', id: 'seek-form', 'aria-labelledby': 'seek-title',
+    onsubmit: async (e) => {
+      e.preventDefault();
+      message.textContent = '';
+      try {
+        const r = await api.createSeek({
+          time: seekTc.get(), rated: rated.checked, color: seekColor.value, variant: seekRules.value,
+        });
+        if (r.game) go(r.game);
+      } catch (err) {
+        fail(err);
+      }
+    },
+  },
+  h('h2', { id: 'seek-title' }, t('lobby.create')),
+  seekTc.el,
+  h('div', { class: 'row' },
+    h('label', { for: 'seek-rated', class: 'row' }, rated, t('lobby.rated')),
+    h('label', { for: 'seek-color' }, h('span', { class: 'visually-hidden' }, t('lobby.color')), seekColor),
+    seekRules),
+  h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', id: 'create-seek', disabled: !me }, t('lobby.createSeek'))));
+
+  // --- play the computer ---------------------------------------------------
+  let level = 3;
+  const levelButtons = Array.from({ length: 8 }, (_, i) => i + 1).map((n) => h('button', {
+    type: 'button', 'aria-pressed': n === level ? 'true' : 'false',
+    'aria-label': `${t('lobby.level')} ${n}`, dataset: { level: n },
+    onclick: () => {
+      level = n;
+      for (const b of levelButtons) b.setAttribute('aria-pressed', Number(b.dataset.level) === level ? 'true' : 'false');
+    },
+  }, String(n)));
+  const cpuTc = timeControl('cpu');
+  const cpuColor = colorSelect('cpu-color');
+  const cpuForm = h('form', {
+    class: 'card', id: 'computer-form', 'aria-labelledby': 'cpu-title',
+    onsubmit: async (e) => {
+      e.preventDefault();
+      message.textContent = '';
+      try {
+        const r = await api.playComputer({ level, time: cpuTc.get(), color: cpuColor.value });
+        go(r.game);
+      } catch (err) {
+        fail(err);
+      }
+    },
+  },
+  h('h2', { id: 'cpu-title' }, t('lobby.computer')),
+  h('fieldset', { class: 'field' }, h('legend', {}, t('lobby.level')), h('div', { class: 'levels' }, levelButtons)),
+  cpuTc.el,
+  h('div', { class: 'row' },
+    h('label', { for: 'cpu-color' }, h('span', { class: 'visually-hidden' }, t('lobby.color')), cpuColor),
+    h('button', { type: 'submit', class: 'primary', id: 'play-computer', disabled: !me }, t('lobby.startComputer'))));
+
+  // --- challenges ------------------------------------------------------------
+  const challengeList = h('ul', { id: 'challenges' });
+  const challengeName = h('input', { id: 'challenge-name', autocomplete: 'off', 'aria-label': t('lobby.challengeName') });
+  const challengeTc = timeControl('challenge');
+  async function drawChallenges() {
+    if (!me) return;
+    let list = [];
+    try {
+      list = await api.challenges();
+    } catch {
+      list = [];
+    }
+    challengeList.replaceChildren(...(list.length ? list.map((c) => {
+      const mode = c.rated ? t('lobby.rated') : t('lobby.casual');
+      const incoming = c.to === me.name;
+      return h('li', { class: 'row', dataset: { challenge: c.id } },
+        incoming ? t('lobby.challengeFrom', { from: c.from, time: c.time, mode }) : t('lobby.challengeTo', { to: c.to, time: c.time, mode }),
+        incoming && h('button', {
+          type: 'button', class: 'primary', 'aria-label': `${t('lobby.accept')}: ${c.from}`,
+          onclick: async () => {
+            try {
+              go((await api.acceptChallenge(c.id)).game);
+            } catch (err) {
+              fail(err);
+            }
+          },
+        }, t('lobby.accept')),
+        h('button', {
+          type: 'button', 'aria-label': `${incoming ? t('lobby.decline') : t('lobby.withdraw')}: ${incoming ? c.from : c.to}`,
+          onclick: () => api.declineChallenge(c.id).then(drawChallenges, fail),
+        }, incoming ? t('lobby.decline') : t('lobby.withdraw')));
+    }) : [h('li', { class: 'muted' }, t('lobby.noChallenges'))]));
+  }
+  const challengeForm = h('form', {
+    class: 'card', id: 'challenge-form', 'aria-labelledby': 'challenge-title',
+    onsubmit: async (e) => {
+      e.preventDefault();
+      message.textContent = '';
+      try {
+        await api.challenge({ to: challengeName.value.trim(), time: challengeTc.get(), rated: false });
+        challengeName.value = '';
+        drawChallenges();
+      } catch (err) {
+        fail(err);
+      }
+    },
+  },
+  h('h2', { id: 'challenge-title' }, t('lobby.challenges')),
+  challengeList,
+  h('label', { class: 'field', for: 'challenge-name' }, h('span', {}, t('lobby.challengeName')), challengeName),
+  challengeTc.el,
+  h('button', { type: 'submit', disabled: !me }, t('lobby.sendChallenge')));
+
+  // --- watch ------------------------------------------------------------------
+  const watchId = h('input', { id: 'watch-id', 'aria-label': t('lobby.watchId'), size: 10, pattern: '[A-Za-z0-9_-]+' });
+  const watchForm = h('form', {
+    class: 'card row', 'aria-label': t('lobby.watch'),
+    onsubmit: (e) => {
+      e.preventDefault();
+      if (watchId.value.trim()) ctx.navigate(`/game/${watchId.value.trim()}`);
+    },
+  }, h('h2', {}, t('lobby.watch')), watchId, h('button', { type: 'submit' }, t('lobby.watchGo')));
+
+  const welcome = me ? null : h('section', { class: 'card hero', 'aria-labelledby': 'welcome-title' },
+    heroSvg(),
+    h('div', {},
+      h('h2', { id: 'welcome-title' }, t('app.tagline')),
+      h('p', {}, t('lobby.loginToPlay')),
+      h('div', { class: 'row' },
+        h('a', { class: 'button primary', href: '/login', 'data-link': '' }, t('nav.login')),
+        h('a', { class: 'button', href: '/register', 'data-link': '' }, t('login.register')),
+        h('button', {
+          type: 'button', id: 'lobby-guest',
+          onclick: async () => {
+            try {
+              ctx.setAccount(await api.guest());
+              ctx.rerender();
+            } catch (err) {
+              fail(err);
+            }
+          },
+        }, t('login.guest')))));
+
+  main.append(
+    h('h1', {}, t('lobby.title')),
+    message,
+    h('div', { class: 'lobby' },
+      h('div', {},
+        welcome,
+        h('section', { class: 'card', 'aria-labelledby': 'seeks-title' },
+          h('h2', { id: 'seeks-title' }, t('lobby.seeks')), noSeeks, seekTable),
+        watchForm),
+      h('div', {}, seekForm, cpuForm, me && challengeForm)));
+
+  drawSeeks();
+  drawChallenges();
+  const off = onFeed((msg) => {
+    if (msg.t === 'seeks' || msg.t === 'seek_added' || msg.t === 'seek_removed') drawSeeks();
+    if (msg.t === 'challenge' || msg.t === 'challenge_declined') drawChallenges();
+  });
+  return off;
+}

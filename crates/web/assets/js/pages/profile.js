@@ -1,0 +1,109 @@
+// A player's profile: rating, title (称号, by rating band after 20 games
+// against titled players), real-world title, the rating history drawn in
+// SVG, and the recent games.
+
+import { api } from '../api.js';
+import { formatDate, h } from '../dom.js';
+import { t } from '../i18n.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+
+function svgEl(name, attrs = {}, parent = null, text = null) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== null) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+/** A line chart of the rating after each rated game. */
+export function ratingChart(points) {
+  const W = 640;
+  const H = 240;
+  const L = 48;
+  const R = 12;
+  const T = 12;
+  const B = 28;
+  const values = [points[0].before, ...points.map((p) => p.after)];
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  if (hi - lo < 50) {
+    lo -= 25;
+    hi += 25;
+  }
+  lo = Math.floor(lo / 50) * 50;
+  hi = Math.ceil(hi / 50) * 50;
+  const x = (i) => L + (values.length === 1 ? 0 : (i * (W - L - R)) / (values.length - 1));
+  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  const first = Math.round(values[0]);
+  const last = Math.round(values[values.length - 1]);
+  const svg = svgEl('svg', {
+    viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', id: 'rating-chart',
+    'aria-label': t('profile.chart', { n: points.length, first, last }),
+  });
+  const step = (hi - lo) / 4;
+  for (let i = 0; i <= 4; i++) {
+    const v = lo + i * step;
+    svgEl('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }, svg);
+    svgEl('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, svg, String(Math.round(v)));
+  }
+  svgEl('line', { x1: L, x2: L, y1: T, y2: H - B, class: 'axis' }, svg);
+  svgEl('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'axis' }, svg);
+  svgEl('polyline', { points: values.map((v, i) => `${x(i)},${y(v)}`).join(' '), class: 'line' }, svg);
+  values.forEach((v, i) => {
+    const c = svgEl('circle', { cx: x(i), cy: y(v), r: 3.5, class: 'pt' }, svg);
+    if (i > 0) svgEl('title', {}, c, `${formatDate(points[i - 1].at_ms)}: ${Math.round(v)}`);
+  });
+  if (points.length) {
+    svgEl('text', { x: L, y: H - 8 }, svg, formatDate(points[0].at_ms).slice(0, 10));
+    svgEl('text', { x: W - R, y: H - 8, 'text-anchor': 'end' }, svg, formatDate(points[points.length - 1].at_ms).slice(0, 10));
+  }
+  return svg;
+}
+
+function resultCell(g) {
+  if (g.state === 'live') return '…';
+  if (g.state === 'aborted') return t('result.aborted');
+  return g.result ? `${g.result} · ${t(`result.${g.result}`)}` : '';
+}
+
+export async function mount(main, params) {
+  const name = params.name;
+  let user;
+  let games = [];
+  let history = [];
+  try {
+    [user, games, history] = await Promise.all([api.user(name), api.userGames(name), api.ratingHistory(name)]);
+  } catch (e) {
+    main.append(h('h1', {}, e.status === 404 ? t('profile.notFound') : t('error.generic', { message: e.message })));
+    return null;
+  }
+  const stat = (label, value, idAttr) => h('div', { class: 'stat' }, h('span', { class: 'muted' }, label), h('b', { id: idAttr }, value));
+  main.append(
+    h('h1', {}, t('profile.title', { name: user.name }), user.guest ? ` (${t('profile.guest')})` : ''),
+    h('section', { class: 'card', 'aria-label': t('profile.rating') },
+      h('div', { class: 'stats' },
+        stat(t('profile.rating'), String(Math.round(user.rating)), 'profile-rating'),
+        stat(t('profile.title_'), user.title || t('profile.noTitle'), 'profile-title'),
+        user.real_title ? stat(t('profile.realTitle'), user.real_title) : null,
+        stat(t('profile.games'), String(user.rated_games)),
+        stat(t('profile.titledGames'), `${user.titled_games} / 20`))),
+    h('section', { class: 'card', 'aria-labelledby': 'history-title' },
+      h('h2', { id: 'history-title' }, t('profile.history')),
+      history.length ? ratingChart(history) : h('p', { class: 'muted' }, t('profile.noHistory'))),
+    h('section', { class: 'card', 'aria-labelledby': 'recent-title' },
+      h('h2', { id: 'recent-title' }, t('profile.recent')),
+      games.length
+        ? h('table', { id: 'recent-games' },
+          h('thead', {}, h('tr', {},
+            ...['col.date', 'col.red', 'col.black', 'col.result', 'col.time', 'col.mode'].map((k) => h('th', { scope: 'col' }, t(k))))),
+          h('tbody', {}, games.map((g) => h('tr', {},
+            h('td', {}, h('a', { href: g.state === 'live' ? `/game/${g.id}` : `/replay/${g.id}`, 'data-link': '' }, formatDate(g.created_ms))),
+            h('td', {}, g.red),
+            h('td', {}, g.black),
+            h('td', {}, resultCell(g)),
+            h('td', {}, g.time_control),
+            h('td', {}, g.rated ? t('lobby.rated') : t('lobby.casual'))))))
+        : h('p', { class: 'muted' }, t('profile.noGames'))));
+  return null;
+}

@@ -1,0 +1,139 @@
+// Replay of a game: step through its moves with buttons or the arrow
+// keys, read the move list in any notation, download the PGN.
+
+import { api } from '../api.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { createBoard, gameFor } from '../boards/board.js';
+import * as notation from '../notation.js';
+import { reasonText, resultText } from '../result.js';
+import { formatClock, formatDate } from '../dom.js';
+
+export async function mount(main, params, ctx) {
+  const id = params.id;
+  let view;
+  try {
+    view = await api.game(id);
+  } catch (e) {
+    main.append(h('h1', {}, e.status === 404 ? t('game.notFound') : t('error.generic', { message: e.message })));
+    return null;
+  }
+  const spec = gameFor(view.variant);
+  const rules = spec.rules;
+  const positions = [rules.parseFen(view.initial_fen)];
+  for (const m of view.moves) positions.push(rules.play(positions[positions.length - 1], m.move));
+  let ply = view.moves.length;
+  let orientation = 'red';
+
+  const boardWrap = h('div', { class: 'board-wrap', id: 'board' });
+  const where = h('p', { id: 'replay-ply', 'aria-live': 'polite' });
+  const movesBox = h('div', { class: 'moves', id: 'moves' });
+  const clockLine = h('p', { class: 'muted', id: 'replay-clocks' });
+  const navButton = (label, text, fn, idAttr) => h('button', {
+    type: 'button', 'aria-label': label, id: idAttr, onclick: () => {
+      fn();
+      show();
+    },
+  }, text);
+  const styleButtons = notation.STYLES.map((s) => h('button', {
+    type: 'button', 'aria-pressed': String(notation.getStyle() === s), dataset: { style: s },
+    'aria-label': `${t('game.notation')}: ${t(`game.notation.${s}`)}`,
+    onclick: () => {
+      notation.setStyle(s);
+      for (const b of styleButtons) b.setAttribute('aria-pressed', String(b.dataset.style === s));
+      drawMoves();
+    },
+  }, t(`game.notation.${s}`)));
+  const players = `${view.red.name} – ${view.black.name}`;
+
+  main.append(
+    h('h1', {}, `${t('replay.title')}: ${players}`),
+    h('div', { class: 'game' },
+      h('div', { class: 'board-col' }, boardWrap,
+        h('div', { class: 'row', style: 'justify-content:space-between;margin-top:0.5rem' },
+          h('div', { class: 'nav-buttons', role: 'group', 'aria-label': t('replay.title') },
+            navButton(t('replay.first'), '⏮', () => { ply = 0; }, 'first'),
+            navButton(t('replay.prev'), '◀', () => { ply = Math.max(0, ply - 1); }, 'prev'),
+            navButton(t('replay.next'), '▶', () => { ply = Math.min(view.moves.length, ply + 1); }, 'next'),
+            navButton(t('replay.last'), '⏭', () => { ply = view.moves.length; }, 'last')),
+          h('button', {
+            type: 'button', 'aria-label': t('game.flip'), id: 'flip',
+            onclick: () => {
+              orientation = orientation === 'red' ? 'black' : 'red';
+              board.flip(orientation);
+            },
+          }, t('game.flip')))),
+      h('aside', { class: 'side-panel' },
+        h('div', { class: 'card' },
+          h('h2', { id: 'replay-result' }, view.state === 'live' ? t('replay.live') : resultText(view)),
+          view.state !== 'live' ? h('p', { class: 'ruling' }, reasonText(view)) : null,
+          view.detail ? h('p', { class: 'muted' }, view.detail) : null,
+          h('p', { class: 'muted' }, `${view.time_control} · ${view.rated ? t('lobby.rated') : t('lobby.casual')} · ${formatDate(view.created_ms)}`),
+          where, clockLine,
+          h('div', { class: 'row' },
+            h('a', { class: 'button primary', href: api.pgnUrl(id), download: `qiju-${id}.pgn`, id: 'pgn', 'aria-label': t('replay.pgn') }, t('replay.pgn')),
+            view.state === 'live' ? h('a', { class: 'button', href: `/game/${id}`, 'data-link': '' }, t('replay.watchLive')) : null),
+          h('p', { class: 'muted' }, t('replay.keys'))),
+        h('div', { class: 'card' },
+          h('div', { class: 'row', style: 'justify-content:space-between' },
+            h('h2', {}, t('game.moves')),
+            h('div', { class: 'notation-switch', role: 'group', 'aria-label': t('game.notation') }, styleButtons)),
+          movesBox))));
+
+  const board = createBoard(view.variant, boardWrap, { orientation, t });
+
+  function drawMoves() {
+    const style = notation.getStyle();
+    const items = [];
+    const startBlack = positions[0].turn === 'black';
+    const cells = startBlack ? [null, ...view.moves] : view.moves;
+    for (let i = 0; i < cells.length; i += 2) {
+      const cell = (m) => {
+        if (!m) return h('span', { class: 'mv' }, '…');
+        return h('button', {
+          type: 'button', class: `mv${m.ply === ply ? ' current' : ''}`, dataset: { ply: m.ply },
+          'aria-current': m.ply === ply ? 'step' : null,
+          onclick: () => {
+            ply = m.ply;
+            show();
+          },
+        }, notation.moveText(m, positions[m.ply - 1], style));
+      };
+      items.push(h('li', {}, h('span', { class: 'no' }, `${i / 2 + 1}.`), cell(cells[i]), cell(cells[i + 1])));
+    }
+    movesBox.replaceChildren(items.length ? h('ol', {}, items) : h('p', { class: 'muted' }, t('game.noMoves')));
+    movesBox.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  function show() {
+    const pos = positions[ply];
+    board.render(pos);
+    const last = ply > 0 ? view.moves[ply - 1].move : null;
+    const ks = rules.kingSquare(pos.board, pos.turn);
+    board.highlight(last ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null,
+      rules.inCheck(pos.board, pos.turn) && ks >= 0 ? rules.squareName(ks) : null);
+    where.textContent = ply === 0 ? t('replay.start') : t('replay.ply', { n: ply, total: view.moves.length });
+    const m = ply > 0 ? view.moves[ply - 1] : null;
+    clockLine.textContent = m && m.red_ms !== undefined
+      ? `${t('side.red')} ${formatClock(m.red_ms)} · ${t('side.black')} ${formatClock(m.black_ms)}` : '';
+    drawMoves();
+  }
+
+  const onKey = (e) => {
+    if (e.target.closest && e.target.closest('input, select, textarea')) return;
+    const before = ply;
+    if (e.key === 'ArrowLeft') ply = Math.max(0, ply - 1);
+    else if (e.key === 'ArrowRight') ply = Math.min(view.moves.length, ply + 1);
+    else if (e.key === 'Home') ply = 0;
+    else if (e.key === 'End') ply = view.moves.length;
+    else return;
+    e.preventDefault();
+    if (ply !== before) show();
+  };
+  document.addEventListener('keydown', onKey);
+  show();
+  return () => {
+    document.removeEventListener('keydown', onKey);
+    board.destroy();
+  };
+}

@@ -25,6 +25,8 @@ enum Command {
     Moves(cmd::moves::Args),
     /// Benchmark move generation (perft speed).
     Bench(cmd::bench::Args),
+    /// Rule on a game (mate, repetition 棋例, …) and print the ruling as JSON.
+    Judge(cmd::judge::Args),
 }
 
 /// Bad input (a malformed FEN, an illegal move) is reported on stderr with
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Moves(a) => cmd::moves::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Judge(a) => cmd::judge::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -93,6 +93,10 @@ pub struct MoveReport {
     /// The chased pieces (where they stand after the move); the king's
     /// square for a check; empty otherwise.
     pub targets: Vec<Square>,
+    /// The pieces the move chases, even where a heavier effect names it:
+    /// the AXF and WXF rules count a check that also chases one piece
+    /// toward a perpetual chase of it. Equal to `targets` for a chase.
+    pub chased: Vec<Square>,
 }
 
 /// How deep the searches behind the classification go. The book's
@@ -124,17 +128,23 @@ pub fn classify(before: &Position, mv: Move, rules: RuleSet) -> MoveReport {
     let mover = before.piece_at(mv.from()).expect("a legal move has a piece");
     let mut after = before.clone();
     after.play_unchecked(mv);
-    let report = |class, targets| MoveReport {
+    let report = |class, targets: Vec<Square>, chased: Vec<Square>| MoveReport {
         mv,
         side,
         class,
         targets,
+        chased,
     };
     if after.is_check() {
-        return report(MoveClass::Check, vec![after.king(side.other())]);
+        let chased = if matches!(rules, RuleSet::Asian | RuleSet::Wxf) {
+            chase_targets(before, &after, rules)
+        } else {
+            Vec::new()
+        };
+        return report(MoveClass::Check, vec![after.king(side.other())], chased);
     }
     if rules == RuleSet::Simple {
-        return report(MoveClass::Idle(IdleKind::Plain), Vec::new());
+        return report(MoveClass::Idle(IdleKind::Plain), Vec::new(), Vec::new());
     }
     // The king stepping out of check does whatever it does by necessity:
     // what it uncovers counts as idle (book diagram 17's note on 27.1).
@@ -145,29 +155,35 @@ pub fn classify(before: &Position, mv: Move, rules: RuleSet) -> MoveReport {
         if mates_by_checks(&mut threat_after, MATE_CHECKS) {
             let mut b = before.clone();
             if !mates_by_checks(&mut b, MATE_CHECKS) {
-                return report(MoveClass::MateThreat, Vec::new());
+                return report(MoveClass::MateThreat, Vec::new(), Vec::new());
             }
         }
         let targets = chase_targets(before, &after, rules);
         if !targets.is_empty() {
-            return report(MoveClass::Chase, targets);
+            return report(MoveClass::Chase, targets.clone(), targets);
         }
     }
-    report(MoveClass::Idle(idle_kind(before, &after, mv)), Vec::new())
+    report(
+        MoveClass::Idle(idle_kind(before, &after, mv)),
+        Vec::new(),
+        Vec::new(),
+    )
 }
 
 /// The opponent pieces that the move just made (leading to `after`) newly
-/// threatens to win (28.3).
+/// threatens to win (28.3). A piece won outright must not have been
+/// winnable outright before the move; one won only through checks must not
+/// have been winnable in any way before.
 fn chase_targets(before: &Position, after: &Position, rules: RuleSet) -> Vec<Square> {
     let mut q = after.clone();
     q.play_null();
-    let won_after = winnable(&mut q, rules);
-    if won_after == 0 {
+    let (direct_after, any_after) = winnable(&mut q, rules);
+    if any_after == 0 {
         return Vec::new();
     }
     let mut b = before.clone();
-    let won_before = winnable(&mut b, rules);
-    let mut fresh = won_after & !won_before;
+    let (direct_before, any_before) = winnable(&mut b, rules);
+    let mut fresh = (direct_after & !direct_before) | (any_after & !direct_after & !any_before);
     if matches!(rules, RuleSet::Asian | RuleSet::Wxf) {
         fresh &= !mutual_same_kind(after, fresh);
     }
@@ -199,9 +215,10 @@ fn mutual_same_kind(after: &Position, targets: u128) -> u128 {
     out
 }
 
-/// Squares of opponent pieces the side to move can win now (gain > 0),
-/// directly or after a run of checks (28.3).
-fn winnable(pos: &mut Position, rules: RuleSet) -> u128 {
+/// Squares of opponent pieces the side to move can win now (gain > 0):
+/// outright, and in any way including runs of checks (28.3; the CXA book
+/// counts wins through checks, the WXF and AXF rules only direct attacks).
+fn winnable(pos: &mut Position, rules: RuleSet) -> (u128, u128) {
     let them = pos.turn().other();
     let mut ids = [NONE; 90];
     let mut squares = [Square::new(0, 0); 16];
@@ -214,15 +231,25 @@ fn winnable(pos: &mut Position, rules: RuleSet) -> u128 {
             n += 1;
         }
     }
-    let mut best = [i32::MIN; 16];
-    wins(pos, &mut ids, 0, CHASE_CHECKS, true, rules, &mut best);
-    let mut out = 0u128;
-    for i in 0..n {
-        if best[i] > 0 {
-            out |= 1u128 << squares[i].index();
+    let to_set = |best: &[i32; 16]| {
+        let mut out = 0u128;
+        for i in 0..n {
+            if best[i] > 0 {
+                out |= 1u128 << squares[i].index();
+            }
         }
+        out
+    };
+    let mut best = [i32::MIN; 16];
+    wins(pos, &mut ids, 0, 0, true, rules, &mut best);
+    let direct = to_set(&best);
+    let checks = if rules == RuleSet::Cxa { CHASE_CHECKS } else { 0 };
+    if checks == 0 {
+        return (direct, direct);
     }
-    out
+    let mut best = [i32::MIN; 16];
+    wins(pos, &mut ids, 0, checks, true, rules, &mut best);
+    (direct, direct | to_set(&best))
 }
 
 /// Fills `out[id]` with the best material balance the side to move reaches
@@ -325,19 +352,15 @@ fn opponent_captures(pos: &Position) -> MoveList {
 }
 
 /// Material the side to move gains by the capture `m` once the opponent has
-/// answered: the victim's value minus the best related capture of the
-/// opponent (a recapture, a capture the move uncovered, or of a piece the
-/// capturer used to protect). `None` when the opponent then mates at once.
+/// answered: the victim's value minus the opponent's best related capture —
+/// a recapture on the square, or a capture the move made possible (the
+/// capturer was a screen, a blocker, or pinned: 被牵子捉子, 图23). Threats
+/// the opponent already had stay out of it, even against a piece the
+/// capturer used to protect (图22). `None` when the opponent then mates at
+/// once: such a piece cannot really be taken (28.3).
 fn capture_gain(pos: &mut Position, m: Move, base: &MoveList) -> Option<i32> {
     let victim = pos.piece_at(m.to())?;
     let gained = value(victim, m.to());
-    let us = pos.turn();
-    let mut protected_by_mover = 0u128;
-    for sq in pos.by_color(us) {
-        if sq != m.from() && guards(pos, sq, us).contains(m.from()) {
-            protected_by_mover |= 1u128 << sq.index();
-        }
-    }
     let u = pos.play_unchecked(m);
     if mates_at_once(pos) {
         pos.undo(m, u);
@@ -345,11 +368,7 @@ fn capture_gain(pos: &mut Position, m: Move, base: &MoveList) -> Option<i32> {
     }
     let mut reply = 0;
     for c in pos.legal_moves() {
-        if !pos.is_capture(c) {
-            continue;
-        }
-        let related = c.to() == m.to() || !base.contains(&c) || protected_by_mover >> c.to().index() & 1 != 0;
-        if !related {
+        if !pos.is_capture(c) || (c.to() != m.to() && base.contains(&c)) {
             continue;
         }
         let v = value(pos.piece_at(c.to()).expect("capture"), c.to());
@@ -494,9 +513,9 @@ fn idle_kind(before: &Position, after: &Position, mv: Move) -> IdleKind {
     // move stands in the line of the attack.
     let mut b = before.clone();
     b.play_null();
-    let threatened_before = winnable(&mut b, RuleSet::Cxa);
+    let threatened_before = winnable(&mut b, RuleSet::Wxf).0;
     let mut a = after.clone();
-    let threatened_after = winnable(&mut a, RuleSet::Cxa);
+    let threatened_after = winnable(&mut a, RuleSet::Wxf).0;
     if threatened_before & !threatened_after != 0 {
         return IdleKind::Block;
     }

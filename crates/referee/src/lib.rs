@@ -43,7 +43,7 @@ pub struct Judgement {
 /// Why a game could not be judged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum JudgeError {
-    #[error("bad position: {0}")]
+    #[error("bad position")]
     Fen(#[from] xiangqi::FenError),
     #[error("move {ply} {text:?} is not a coordinate move like h2e2")]
     BadMove { ply: usize, text: String },

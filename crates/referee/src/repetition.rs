@@ -290,8 +290,10 @@ fn summarize(
         ident[sq.index()] = sq.index() as u8;
     }
     let (mut checks, mut threats, mut chases, mut idle) = (0, 0, 0, 0);
+    let mut chasing_moves = 0;
     let mut common: Option<Vec<u8>> = None;
     for (m, r) in moves.iter().zip(reports) {
+        // Targets are named where they stand after the move.
         ident[m.to().index()] = ident[m.from().index()];
         ident[m.from().index()] = u8::MAX;
         if r.side != side {
@@ -300,26 +302,36 @@ fn summarize(
         match r.class {
             MoveClass::Check => checks += 1,
             MoveClass::MateThreat => threats += 1,
-            MoveClass::Chase => {
-                chases += 1;
-                let ids: Vec<u8> = r.targets.iter().map(|t| ident[t.index()]).collect();
-                common = Some(match common {
-                    None => ids,
-                    Some(prev) => prev.into_iter().filter(|i| ids.contains(i)).collect(),
-                });
-            }
+            MoveClass::Chase => chases += 1,
             MoveClass::Idle(_) => idle += 1,
+        }
+        if !r.chased.is_empty() {
+            chasing_moves += 1;
+            let ids: Vec<u8> = r.chased.iter().map(|t| ident[t.index()]).collect();
+            common = Some(match common {
+                None => ids,
+                Some(prev) => prev.into_iter().filter(|i| ids.contains(i)).collect(),
+            });
         }
     }
     let chased_ids = common.unwrap_or_default();
-    let chase_kept = chases > 0 && !chased_ids.is_empty();
+    let chase_kept = !chased_ids.is_empty();
     let total = checks + threats + chases + idle;
-    let pattern = if total == 0 || idle > 0 {
+    let pattern = if total == 0 {
         Pattern::Allowed
     } else if checks == total {
         Pattern::PerpetualCheck
-    } else if chases > 0 && !chase_kept {
-        // Attacks on different pieces by turns: not a perpetual chase.
+    } else if rules != RuleSet::Cxa {
+        // WXF / AXF: a perpetual chase is every move chasing one piece
+        // (a check that also chases it counts); anything else is allowed.
+        if chasing_moves == total && chase_kept {
+            Pattern::PerpetualChase
+        } else {
+            Pattern::Allowed
+        }
+    } else if idle > 0 || (chases > 0 && !chase_kept) {
+        // 25.2: an idle move among the attacks (数将一闲 …), or chases of
+        // different pieces by turns, is allowed.
         Pattern::Allowed
     } else if chases > 0 && threats > 0 {
         Pattern::MateThreatAndChase

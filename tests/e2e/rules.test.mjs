@@ -86,5 +86,29 @@ await test('notation fallback: Chinese, WXF and ICCS', () => {
   assert.equal(fmt(two, 'e3a3', 'wxf'), 'R-=9');
 });
 
+const i18n = await import(path.join(root, 'crates/web/assets/js/i18n.js'));
+const result = await import(path.join(root, 'crates/web/assets/js/result.js'));
+await test('game-end texts, repetition rulings with their article', () => {
+  i18n.setLang('zh');
+  const chase = { state: 'over', result: '0-1', winner: 'black', reason: 'perpetual_chase', article: '26.4' };
+  assert.equal(result.resultText(chase), '黑胜');
+  assert.equal(result.reasonText(chase), '红方长捉，判负 — 第26.4条');
+  assert.equal(result.reasonText({ reason: 'perpetual_check', winner: 'red', article: '26.1' }), '黑方长将，判负 — 第26.1条');
+  assert.equal(result.reasonText({ reason: 'checkmate', winner: 'red', article: '4.1' }), '将死 — 第4.1条');
+  assert.equal(result.reasonText({ reason: 'repetition_both_allowed', article: '26.2' }), '双方均为允许着法，不变作和 — 第26.2条');
+  assert.equal(result.mustChangeText('red', result.patternIn('red plays a forbidden perpetual chase (长捉) against allowed moves'), '26.4'),
+    '红方长捉，必须变着 — 第26.4条');
+  assert.equal(result.resultText({ state: 'aborted' }), '对局已中止');
+  i18n.setLang('en');
+  assert.equal(result.reasonText(chase), 'Red: perpetual chase, loses — Article 26.4');
+  assert.equal(result.resultText(chase), 'Black wins');
+  // Every key exists in both languages.
+  const zhKeys = Object.keys(i18n.LANGS.zh);
+  const enKeys = Object.keys(i18n.LANGS.en);
+  const optionalZh = new Set(['lang.zh', 'lang.en', 'game.notation.chinese', 'game.notation.wxf', 'game.notation.iccs']);
+  assert.deepEqual(enKeys.filter((k) => !zhKeys.includes(k) && !optionalZh.has(k)), []);
+  assert.deepEqual(zhKeys.filter((k) => !enKeys.includes(k)), []);
+});
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

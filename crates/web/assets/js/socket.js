@@ -70,6 +70,15 @@ export class Socket {
     this.stopped = true;
     clearTimeout(this.timer);
     clearInterval(this.ping);
-    if (this.ws) this.ws.close();
+    const ws = this.ws;
+    if (!ws) return;
+    if (ws.readyState === WebSocket.CONNECTING) {
+      // Closing a socket that is still connecting makes the browser log
+      // an error; let it open, then close it.
+      ws.onopen = () => ws.close();
+      ws.onmessage = null;
+    } else {
+      ws.close();
+    }
   }
 }

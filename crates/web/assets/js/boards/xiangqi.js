@@ -13,7 +13,7 @@ import * as notation from '../notation.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const CELL = 100;
-const MARGIN = 70;
+const MARGIN = 90;
 const WIDTH = 8 * CELL + 2 * MARGIN;
 const HEIGHT = 9 * CELL + 2 * MARGIN;
 const RADIUS = 44;
@@ -151,8 +151,8 @@ export class XiangqiBoard extends Board {
     // numerals, black in digits (as records are written).
     const red = this.orientation === 'red';
     for (let c = 0; c < 9; c++) {
-      const bottom = el('text', { x: X(c), y: HEIGHT - 16, class: 'xq-coord', 'text-anchor': 'middle' }, g);
-      const top = el('text', { x: X(c), y: 40, class: 'xq-coord', 'text-anchor': 'middle' }, g);
+      const bottom = el('text', { x: X(c), y: HEIGHT - 20, class: 'xq-coord', 'text-anchor': 'middle' }, g);
+      const top = el('text', { x: X(c), y: 44, class: 'xq-coord', 'text-anchor': 'middle' }, g);
       bottom.textContent = red ? '九八七六五四三二一'[c] : String(9 - c);
       top.textContent = red ? String(c + 1) : '一二三四五六七八九'[c];
     }

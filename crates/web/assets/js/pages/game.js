@@ -60,7 +60,7 @@ export function mount(main, params, ctx) {
     const clockEl = h('div', {
       class: 'clock', role: 'timer', 'aria-live': 'off', dataset: { pos },
     }, h('span', { class: 'clock-time' }, '–:––'), h('span', { class: 'clock-info' }));
-    return { el: h('div', { class: `player-bar ${pos}` }, name, clockEl), name, clockEl };
+    return { el: h('div', { class: `player-bar seat-${pos}` }, name, clockEl), name, clockEl };
   };
   const topBar = bar('top');
   const bottomBar = bar('bottom');
@@ -260,7 +260,7 @@ export function mount(main, params, ctx) {
 
   function drawStatus() {
     let text = '';
-    if (!live()) text = resultText(view);
+    if (!live()) text = '';
     else if (!you) text = t('game.spectating');
     else if (view.turn === you) text = t('game.yourTurn');
     else if (isComputer(view.turn)) text = t('game.computerThinking');
@@ -268,6 +268,7 @@ export function mount(main, params, ctx) {
     const pos = shownPosition();
     if (live() && rules.inCheck(pos.board, pos.turn)) text += ` · ${t('game.check')}`;
     status.textContent = text;
+    status.hidden = !text;
     const notes = [];
     if (live() && view.draw_offer) {
       notes.push(view.draw_offer === you ? t('game.drawYouOffered') : t('game.drawOffered', { side: t(`side.${view.draw_offer}`) }));

@@ -52,10 +52,10 @@ export async function mount(main, params, ctx) {
       h('div', { class: 'board-col' }, boardWrap,
         h('div', { class: 'row', style: 'justify-content:space-between;margin-top:0.5rem' },
           h('div', { class: 'nav-buttons', role: 'group', 'aria-label': t('replay.title') },
-            navButton(t('replay.first'), '⏮', () => { ply = 0; }, 'first'),
+            navButton(t('replay.first'), '«', () => { ply = 0; }, 'first'),
             navButton(t('replay.prev'), '◀', () => { ply = Math.max(0, ply - 1); }, 'prev'),
             navButton(t('replay.next'), '▶', () => { ply = Math.min(view.moves.length, ply + 1); }, 'next'),
-            navButton(t('replay.last'), '⏭', () => { ply = view.moves.length; }, 'last')),
+            navButton(t('replay.last'), '»', () => { ply = view.moves.length; }, 'last')),
           h('button', {
             type: 'button', 'aria-label': t('game.flip'), id: 'flip',
             onclick: () => {

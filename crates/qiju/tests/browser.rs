@@ -1,0 +1,148 @@
+//! End-to-end tests of the browser UI in real headless Chromium.
+//!
+//! Starts the real binary (`qiju serve` on a free loopback port with a
+//! fresh SQLite file), waits until it answers, then runs
+//! `tests/e2e/rules.test.mjs` (the browser's rules module against the
+//! published perft counts) and `tests/e2e/run.mjs` (two players, a
+//! spectator and the computer, driven by playwright-core; screenshots go
+//! to `docs/screenshots/`).
+//!
+//! Needs node, `tests/e2e/node_modules` (`cd tests/e2e && npm install`)
+//! and Chromium (`apt-get install chromium`, or `QIJU_CHROMIUM`). When
+//! one is missing the test says so loudly and passes, unless
+//! `QIJU_REQUIRE_ORACLES=1` (as `.ci/run` sets), where it fails.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn required() -> bool {
+    std::env::var("QIJU_REQUIRE_ORACLES").is_ok_and(|v| v == "1")
+}
+
+/// What is missing to run the browser tests, if anything.
+fn missing_tools(root: &Path) -> Option<String> {
+    let node = Command::new("node")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !node.is_ok_and(|s| s.success()) {
+        return Some("node is not installed".into());
+    }
+    if !root.join("tests/e2e/node_modules/playwright-core").is_dir() {
+        return Some("tests/e2e/node_modules is missing (run `cd tests/e2e && npm install`)".into());
+    }
+    if chromium().is_none() {
+        return Some("Chromium is not installed (apt-get install chromium, or set QIJU_CHROMIUM)".into());
+    }
+    None
+}
+
+fn chromium() -> Option<String> {
+    if let Ok(p) = std::env::var("QIJU_CHROMIUM") {
+        if !p.is_empty() && Path::new(&p).exists() {
+            return Some(p);
+        }
+    }
+    ["chromium", "chromium-browser"].iter().find_map(|name| {
+        let out = Command::new("which").arg(name).output().ok()?;
+        let path = String::from_utf8(out.stdout).ok()?.trim().to_string();
+        (out.status.success() && !path.is_empty()).then_some(path)
+    })
+}
+
+/// The server process; killed when dropped, even if the test panics.
+struct Server {
+    child: Child,
+    dir: PathBuf,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+/// Whether `GET /api/health` answers 204.
+fn healthy(port: u16) -> bool {
+    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+    let req = format!("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    if s.write_all(req.as_bytes()).is_err() {
+        return false;
+    }
+    let mut buf = [0u8; 64];
+    let n = s.read(&mut buf).unwrap_or(0);
+    String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 204")
+}
+
+fn start_server() -> (Server, u16) {
+    let port = free_port();
+    let dir = std::env::temp_dir().join(format!("qiju-browser-{}-{port}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let db = dir.join("e2e.db");
+    let child = Command::new(env!("CARGO_BIN_EXE_qiju"))
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database"])
+        .arg(format!("sqlite://{}", db.display()))
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("qiju serve starts");
+    let mut server = Server { child, dir };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !healthy(port) {
+        if let Ok(Some(status)) = server.child.try_wait() {
+            panic!("qiju serve exited early: {status}");
+        }
+        assert!(Instant::now() < deadline, "qiju serve did not answer within 60 s");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (server, port)
+}
+
+fn node(root: &Path, args: &[&str]) -> bool {
+    let mut cmd = Command::new("node");
+    cmd.args(args).current_dir(root);
+    if let Some(c) = chromium() {
+        cmd.env("QIJU_CHROMIUM", c);
+    }
+    cmd.status().is_ok_and(|s| s.success())
+}
+
+#[test]
+fn browser_end_to_end() {
+    let root = repo_root();
+    if let Some(why) = missing_tools(&root) {
+        assert!(!required(), "browser tests required (QIJU_REQUIRE_ORACLES=1) but {why}");
+        eprintln!("\n*** SKIPPED browser end-to-end tests: {why} ***\n");
+        return;
+    }
+    assert!(
+        node(&root, &["tests/e2e/rules.test.mjs"]),
+        "the browser rules module failed its tests (output above)"
+    );
+    let (_server, port) = start_server();
+    let base = format!("http://127.0.0.1:{port}");
+    assert!(
+        node(&root, &["tests/e2e/run.mjs", &base]),
+        "the browser end-to-end run failed (output above)"
+    );
+}

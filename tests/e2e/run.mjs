@@ -1,0 +1,383 @@
+// qiju's end-to-end tests in a real headless Chromium (Debian's), driven
+// by playwright-core. Started by crates/qiju/tests/browser.rs against a
+// freshly started `qiju serve`:
+//
+//   node tests/e2e/run.mjs http://127.0.0.1:PORT
+//
+// Environment: QIJU_CHROMIUM (the browser; else `chromium` on PATH),
+// QIJU_SCREENSHOTS (where screenshots go; default docs/screenshots).
+//
+// Scenarios: two players register in two browser contexts, one seeks and
+// the other accepts, they play to checkmate by clicking while a spectator
+// watches; one reloads mid-game and the game resumes; both see the
+// result; the replay steps with the arrow keys and downloads the PGN; the
+// profile shows the rating history; one plays the computer. Every page
+// must log no console error, and every button must have a name.
+
+import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const rules = await import(path.join(root, 'crates/web/assets/js/rules/xiangqi.js'));
+
+const base = (process.argv[2] || process.env.QIJU_BASE_URL || '').replace(/\/$/, '');
+if (!base) {
+  console.error('usage: node run.mjs BASE_URL');
+  process.exit(2);
+}
+const shots = path.resolve(root, process.env.QIJU_SCREENSHOTS || 'docs/screenshots');
+fs.mkdirSync(shots, { recursive: true });
+
+function findChromium() {
+  if (process.env.QIJU_CHROMIUM) return process.env.QIJU_CHROMIUM;
+  for (const name of ['chromium', 'chromium-browser']) {
+    try {
+      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
+    } catch {
+      /* try the next */
+    }
+  }
+  throw new Error('no Chromium: install Debian\'s chromium or set QIJU_CHROMIUM');
+}
+
+const TIMEOUT = 20000;
+const problems = [];
+let passed = 0;
+let failed = 0;
+
+async function step(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    passed += 1;
+    console.log(`ok - ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed += 1;
+    console.log(`not ok - ${name}\n  ${String(e.stack || e).split('\n').slice(0, 12).join('\n  ')}`);
+    throw e;
+  }
+}
+
+// playwright-core gives each launch a fresh, temporary --user-data-dir.
+const browser = await chromium.launch({
+  executablePath: findChromium(),
+  headless: true,
+  timeout: 60000,
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+    '--no-first-run', '--disable-component-update', '--disable-sync',
+  ],
+});
+
+/** A fresh browser context (its own cookies: a separate person). */
+async function person(label, locale) {
+  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  context.setDefaultTimeout(TIMEOUT);
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`${label}: console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
+  return { context, page, label };
+}
+
+/** Every button and link on the page has an accessible name. */
+async function checkLabels(page, where) {
+  const unnamed = await page.evaluate(() => [...document.querySelectorAll('button, a[href], select, input:not([type=hidden])')]
+    .filter((e) => e.offsetParent !== null || e.closest('dialog[open]'))
+    .filter((e) => {
+      const label = e.getAttribute('aria-label') || e.textContent.trim() || e.getAttribute('title')
+        || (e.id && document.querySelector(`label[for="${e.id}"]`)) || e.closest('label');
+      return !label;
+    })
+    .map((e) => e.outerHTML.slice(0, 120)));
+  assert.deepEqual(unnamed, [], `${where}: controls without an accessible name`);
+}
+
+async function register(p, name) {
+  await p.page.goto(`${base}/register`);
+  await p.page.fill('#login-name', name);
+  await p.page.fill('#login-password', 'correct horse battery');
+  await checkLabels(p.page, `${p.label} register`);
+  await p.page.click('#login-submit');
+  await p.page.waitForSelector('#seek-form');
+  await p.page.waitForFunction((n) => document.querySelector('#nav .me')?.textContent === n, name);
+}
+
+/** The position the board shows, read from its pieces. */
+async function boardPosition(page) {
+  const pieces = await page.$$eval('#board [data-piece]', (els) => els.map((e) => [e.dataset.square, e.dataset.piece]));
+  const board = new Array(90).fill(null);
+  for (const [sq, p] of pieces) board[rules.parseSquare(sq)] = p;
+  return board;
+}
+
+/** Clicks a move: the piece's point, then the destination point. */
+async function clickMove(page, move) {
+  await page.click(`#board .xq-hits [data-square="${move.slice(0, 2)}"]`);
+  await page.waitForSelector(`#board [data-dest="${move.slice(2, 4)}"]`);
+  await page.click(`#board .xq-hits [data-square="${move.slice(2, 4)}"]`);
+}
+
+/** Waits until the page's move list has `n` confirmed moves. */
+async function waitPly(page, n) {
+  await page.waitForFunction((k) => {
+    const mvs = document.querySelectorAll('#moves [data-ply]');
+    return mvs.length >= k && mvs[mvs.length - 1].dataset.ply === String(k);
+  }, n);
+}
+
+async function clockSeconds(page, side) {
+  const text = await page.textContent(`.player-bar[data-side="${side}"] .clock-time`);
+  const parts = text.split(':').map(Number);
+  return parts.reduce((acc, x) => acc * 60 + x, 0);
+}
+
+const stamp = Date.now().toString(36).slice(-5);
+const nameA = `hong_${stamp}`; // plays red, browser in Chinese
+const nameB = `hei_${stamp}`; // plays black, browser in English
+let gameId = null;
+
+try {
+  const A = await person('A', 'zh-CN');
+  const B = await person('B', 'en-US');
+  const C = await person('spectator', 'en-US');
+
+  await step('the lobby loads for a visitor, in the browser\'s language', async () => {
+    await C.page.goto(`${base}/`);
+    await C.page.waitForSelector('#seeks-title');
+    assert.equal(await C.page.textContent('#seeks-title'), 'Open seeks');
+    await checkLabels(C.page, 'visitor lobby');
+  });
+
+  await step('two players register in two browser contexts', async () => {
+    await register(A, nameA);
+    await register(B, nameB);
+    assert.equal(await A.page.textContent('#seeks-title'), '等待中的约战');
+  });
+
+  await step('B creates a seek; A sees it in the lobby and accepts', async () => {
+    await B.page.click('[data-tc="10+5"]');
+    await B.page.selectOption('#seek-color', 'black');
+    await B.page.click('#create-seek');
+    await A.page.waitForSelector(`.accept-seek[data-player="${nameB}"]`);
+    await B.page.waitForSelector('.cancel-seek');
+    await checkLabels(A.page, 'lobby');
+    await A.page.screenshot({ path: path.join(shots, 'lobby.png') });
+    await A.page.click(`.accept-seek[data-player="${nameB}"]`);
+    await A.page.waitForURL(/\/game\//);
+    await B.page.waitForURL(/\/game\//);
+    gameId = A.page.url().split('/game/')[1];
+    assert.equal(B.page.url().split('/game/')[1], gameId);
+    await A.page.waitForSelector('#board [data-piece]');
+    await B.page.waitForSelector('#board [data-piece]');
+    // Each sees the board from their own side.
+    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'red');
+    assert.equal(await B.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'black');
+  });
+
+  await step('a spectator opens the game', async () => {
+    await C.page.goto(`${base}/game/${gameId}`);
+    await C.page.waitForSelector('#board [data-piece]');
+    await C.page.waitForFunction(() => document.querySelector('#status')?.textContent.includes('watching'));
+    assert.equal(await C.page.$('#move-form:not([hidden])'), null, 'a spectator gets no move form');
+  });
+
+  // A mate in four for red against a black rook that shuffles i9–i8:
+  // 炮八进二, 炮二平五, 炮五进四 (takes the central pawn), 炮八平五 —
+  // doubled cannons on the e-file (重炮), the advisors block the king.
+  // Found and checked with the browser rules module.
+  const line = ['b2b4', 'i9i8', 'h2e2', 'i8i9', 'e2e6', 'i9i8', 'b4e4'];
+  let pos = rules.parseFen('startpos');
+  for (const m of line) {
+    assert.ok(rules.legalMoves(pos).includes(m), `${m} is legal`);
+    pos = rules.play(pos, m);
+  }
+  assert.ok(rules.inCheck(pos.board, 'black') && rules.legalMoves(pos).length === 0, 'the line ends in mate');
+
+  await step('legal destinations are shown, illegal ones are not', async () => {
+    await A.page.click('#board .xq-hits [data-square="h2"]');
+    const dests = await A.page.$$eval('#board [data-dest]', (els) => els.map((e) => e.dataset.dest).sort());
+    const want = rules.destsBySquare(rules.legalMoves(rules.parseFen('startpos'))).h2.sort();
+    assert.deepEqual(dests, want);
+    await A.page.click('#board .xq-hits [data-square="h2"]'); // let go again
+    assert.equal(await A.page.$('#board [data-dest]'), null);
+    // Black cannot move while red is to move.
+    await B.page.click('#board .xq-hits [data-square="h7"]');
+    assert.equal(await B.page.$('#board [data-dest]'), null);
+  });
+
+  let ply = 0;
+  const play = async (who, move) => {
+    await clickMove(who.page, move);
+    ply += 1;
+    await Promise.all([waitPly(A.page, ply), waitPly(B.page, ply), waitPly(C.page, ply)]);
+  };
+
+  await step('moves by clicking reach the opponent and the spectator', async () => {
+    await play(A, line[0]);
+    await play(B, line[1]);
+    await play(A, line[2]);
+    const spectatorMoves = await C.page.$$eval('#moves [data-move]', (els) => els.map((e) => e.dataset.move));
+    assert.deepEqual(spectatorMoves, line.slice(0, 3));
+    // Chinese notation in the move list, switchable to WXF and ICCS.
+    const first = await A.page.textContent('#moves [data-ply="1"]');
+    assert.equal(first, '炮八进二');
+    await C.page.click('[data-style="wxf"]');
+    assert.equal(await C.page.textContent('#moves [data-ply="3"]'), 'C2=5');
+    await C.page.click('[data-style="iccs"]');
+    assert.equal(await C.page.textContent('#moves [data-ply="3"]'), 'h2e2');
+    await C.page.click('[data-style="chinese"]');
+    assert.equal(await C.page.textContent('#moves [data-ply="2"]'), '车９进１');
+  });
+
+  await step('the clocks run for the side to move and tick locally', async () => {
+    // Both sides have moved, so black's clock runs now.
+    await B.page.waitForSelector('.player-bar[data-side="black"] .clock.running');
+    const t1 = await clockSeconds(B.page, 'black');
+    await B.page.waitForTimeout(2200);
+    const t2 = await clockSeconds(B.page, 'black');
+    assert.ok(t2 < t1, `black's clock ticks down (${t1} → ${t2})`);
+    assert.ok(await A.page.$('.player-bar[data-side="red"] .clock.running') === null, 'red\'s clock stands');
+  });
+
+  await step('reloading mid-game resumes the same position and clocks', async () => {
+    await play(B, line[3]);
+    await A.page.click('#board .xq-hits [data-square="e2"]'); // a piece selected, dots shown
+    await A.page.waitForSelector('#board [data-dest]');
+    await A.page.screenshot({ path: path.join(shots, 'game.png') });
+    await A.page.click('#board .xq-hits [data-square="e2"]');
+    const before = await boardPosition(A.page);
+    const redBefore = await clockSeconds(A.page, 'red');
+    await A.page.reload();
+    await A.page.waitForSelector('#board [data-piece]');
+    await waitPly(A.page, ply);
+    assert.deepEqual(await boardPosition(A.page), before);
+    const redAfter = await clockSeconds(A.page, 'red');
+    assert.ok(Math.abs(redAfter - redBefore) <= 3, `red's clock resumes (${redBefore} → ${redAfter})`);
+    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'red');
+    await checkLabels(A.page, 'game');
+  });
+
+  await step('the game is played to checkmate by clicking; everyone sees the result', async () => {
+    await play(A, line[4]);
+    await play(B, line[5]);
+    // The last move by dragging the cannon, not clicking.
+    const centre = async (sq) => {
+      const b = await A.page.locator(`#board .xq-hits [data-square="${sq}"]`).boundingBox();
+      return [b.x + b.width / 2, b.y + b.height / 2];
+    };
+    const [x1, y1] = await centre('b4');
+    const [x2, y2] = await centre('e4');
+    await A.page.mouse.move(x1, y1);
+    await A.page.mouse.down();
+    await A.page.mouse.move((x1 + x2) / 2, (y1 + y2) / 2, { steps: 6 });
+    await A.page.mouse.move(x2, y2, { steps: 6 });
+    await A.page.mouse.up();
+    ply += 1;
+    for (const p of [A, B]) {
+      await p.page.waitForSelector('#end-dialog[open]');
+    }
+    assert.equal(await A.page.textContent('#end-title'), '红胜');
+    assert.match(await A.page.textContent('#end-reason'), /将死/);
+    assert.equal(await B.page.textContent('#end-title'), 'Red wins');
+    assert.match(await B.page.textContent('#end-reason'), /Checkmate/);
+    await C.page.waitForFunction(() => document.querySelector('#result-title')?.textContent === 'Red wins');
+    // The same page on a phone.
+    await C.page.setViewportSize({ width: 390, height: 844 });
+    await C.page.screenshot({ path: path.join(shots, 'game-phone.png'), fullPage: true });
+    // The checked king is marked.
+    assert.ok(await B.page.$('#board .xq-check'), 'the mated king is highlighted');
+    await checkLabels(B.page, 'end dialog');
+    await B.page.screenshot({ path: path.join(shots, 'end.png') });
+    await B.page.click('#end-close');
+  });
+
+  await step('the replay steps with buttons and arrow keys and downloads the PGN', async () => {
+    await A.page.click('#end-close');
+    await A.page.click('#to-replay');
+    await A.page.waitForSelector('#replay-ply');
+    assert.equal(await A.page.textContent('#replay-ply'), `第 ${ply} / ${ply} 着`);
+    await A.page.keyboard.press('Home');
+    assert.equal(await A.page.textContent('#replay-ply'), '开局局面');
+    assert.deepEqual(await boardPosition(A.page), rules.parseFen('startpos').board);
+    await A.page.keyboard.press('ArrowRight');
+    await A.page.keyboard.press('ArrowRight');
+    await A.page.click('#next');
+    assert.equal(await A.page.textContent('#replay-ply'), `第 3 / ${ply} 着`);
+    let p = rules.parseFen('startpos');
+    for (const m of line.slice(0, 3)) p = rules.play(p, m);
+    assert.deepEqual(await boardPosition(A.page), p.board);
+    await A.page.keyboard.press('End');
+    await A.page.keyboard.press('ArrowLeft');
+    assert.equal(await A.page.textContent('#replay-ply'), `第 ${ply - 1} / ${ply} 着`);
+    await checkLabels(A.page, 'replay');
+    await A.page.screenshot({ path: path.join(shots, 'replay.png') });
+    const [download] = await Promise.all([A.page.waitForEvent('download'), A.page.click('#pgn')]);
+    const pgn = fs.readFileSync(await download.path(), 'utf8');
+    assert.match(pgn, /1-0/);
+    assert.ok(pgn.includes(nameA) && pgn.includes(nameB), 'the PGN names the players');
+  });
+
+  await step('the profile shows rating, title, history chart and recent games', async () => {
+    await A.page.click('#nav .me');
+    await A.page.waitForSelector('#profile-rating');
+    const rating = Number(await A.page.textContent('#profile-rating'));
+    assert.ok(rating > 1400, `the winner gained rating (${rating})`);
+    await A.page.waitForSelector('#rating-chart');
+    assert.equal(await A.page.$$eval('#rating-chart circle', (c) => c.length), 2);
+    assert.ok((await A.page.textContent('#recent-games')).includes(nameB));
+    await checkLabels(A.page, 'profile');
+    await A.page.screenshot({ path: path.join(shots, 'profile.png') });
+  });
+
+  await step('a player plays the computer: makes moves and sees replies', async () => {
+    await B.page.goto(`${base}/`);
+    await B.page.waitForSelector('#computer-form');
+    await B.page.click('[data-level="1"]');
+    await B.page.click('#computer-form [data-tc="10+5"]');
+    await B.page.selectOption('#cpu-color', 'red');
+    await B.page.click('#play-computer');
+    await B.page.waitForURL(/\/game\//);
+    await B.page.waitForSelector('#board [data-piece]');
+    for (let n = 0; n < 3; n++) {
+      const board = await boardPosition(B.page);
+      const legal = rules.legalMoves({ board, turn: 'red' });
+      // A quiet developing move when there is one, else any.
+      const move = ['h2e2', 'h0g2', 'b0c2', 'i0h0', 'a0b0'].find((m) => legal.includes(m)) || legal[0];
+      await clickMove(B.page, move);
+      await waitPly(B.page, 2 * n + 2); // the computer's reply arrived
+    }
+    const replies = await B.page.$$eval('#moves [data-ply]', (els) => els.filter((e) => Number(e.dataset.ply) % 2 === 0).length);
+    assert.equal(replies, 3);
+  });
+
+  await step('the language switch changes the texts and is remembered', async () => {
+    await B.page.selectOption('#lang', 'zh');
+    await B.page.waitForFunction(() => document.querySelector('#status')?.textContent.includes('轮到你走棋'));
+    await B.page.reload();
+    await B.page.waitForSelector('#board [data-piece]');
+    await B.page.waitForFunction(() => document.querySelector('#status')?.textContent.includes('轮到你走棋'));
+    await B.page.selectOption('#lang', 'en');
+  });
+
+  await step('no page logged a console error', async () => {
+    assert.deepEqual(problems, []);
+  });
+} catch (e) {
+  if (problems.length) console.log(`console problems so far:\n  ${problems.join('\n  ')}`);
+  if (!failed) {
+    failed += 1;
+    console.log(`not ok - ${e.stack || e}`);
+  }
+} finally {
+  await browser.close();
+}
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -54,7 +54,11 @@ pub fn get(path: &str) -> Option<Asset> {
 /// climb out (`..`) or is otherwise malformed.
 fn normalize(path: &str) -> Option<String> {
     let path = path.trim_start_matches('/');
-    if path.split('/').any(|seg| seg == ".." || seg == "." || seg.contains('\\')) || path.contains('\0') {
+    if path
+        .split('/')
+        .any(|seg| seg == ".." || seg == "." || seg.contains('\\'))
+        || path.contains('\0')
+    {
         return None;
     }
     Some(if path.is_empty() || path.ends_with('/') {
@@ -173,7 +177,11 @@ mod tests {
             "css/app.css",
         ] {
             let a = get(file).unwrap_or_else(|| panic!("{file} is not embedded"));
-            let want = if file.ends_with(".css") { "text/css" } else { "text/javascript" };
+            let want = if file.ends_with(".css") {
+                "text/css"
+            } else {
+                "text/javascript"
+            };
             assert!(a.content_type.starts_with(want), "{file}: {}", a.content_type);
         }
     }
@@ -191,10 +199,16 @@ mod tests {
         let mut files = Vec::new();
         walk(&ASSETS, &mut files);
         let mut checked = 0;
-        for f in files.iter().filter(|f| f.path().extension().is_some_and(|e| e == "js")) {
+        for f in files
+            .iter()
+            .filter(|f| f.path().extension().is_some_and(|e| e == "js"))
+        {
             let text = f.contents_utf8().expect("modules are UTF-8");
             let base = f.path().parent().unwrap_or(Path::new(""));
-            for spec in text.split(['\'', '"']).filter(|s| s.starts_with("./") || s.starts_with("../")) {
+            for spec in text
+                .split(['\'', '"'])
+                .filter(|s| s.starts_with("./") || s.starts_with("../"))
+            {
                 if !spec.ends_with(".js") {
                     continue;
                 }
@@ -208,7 +222,11 @@ mod tests {
                         s => p.push(s),
                     }
                 }
-                assert!(ASSETS.get_file(&p).is_some(), "{} imports {spec}: not found", f.path().display());
+                assert!(
+                    ASSETS.get_file(&p).is_some(),
+                    "{} imports {spec}: not found",
+                    f.path().display()
+                );
                 checked += 1;
             }
         }

@@ -298,8 +298,52 @@ try {
     await B.page.click('#end-close');
   });
 
-  await step('the replay steps with buttons and arrow keys and downloads the PGN', async () => {
+  await step('rematch: the winner asks, the loser accepts, colours swap', async () => {
+    await A.page.click('#dialog-rematch');
+    const accept = B.page.getByRole('button', { name: `Accept: ${nameA}` });
+    await accept.click();
+    await A.page.waitForURL((u) => /\/game\//.test(u.pathname) && !u.pathname.endsWith(gameId));
+    await B.page.waitForURL((u) => /\/game\//.test(u.pathname) && !u.pathname.endsWith(gameId));
+    assert.equal(A.page.url(), B.page.url());
+    await A.page.waitForSelector('#board [data-piece]');
+    await B.page.waitForSelector('#board [data-piece]');
+    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'black');
+    assert.equal(await B.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'red');
+  });
+
+  await step('draw offer and decline, then resignation, with the buttons', async () => {
+    // Game two: B is red now.
+    const both = (n) => Promise.all([waitPly(A.page, n), waitPly(B.page, n)]);
+    await clickMove(B.page, 'h2e2');
+    await both(1);
+    await clickMove(A.page, 'h7e7');
+    await both(2);
+    await clickMove(B.page, 'b0c2');
+    await both(3);
+    // A draw is offered right after one's own move (CXA 23.1).
+    assert.equal(await A.page.isDisabled('#draw-offer'), true, 'not after the opponent\'s move');
+    await B.page.click('#draw-offer');
+    await A.page.waitForSelector('#draw-accept');
+    assert.match(await A.page.textContent('#notice'), /红方提和/);
+    await A.page.click('#draw-decline');
+    await B.page.waitForFunction(() => document.querySelector('#notice')?.textContent.includes('declined'));
+    await A.page.waitForSelector('#draw-offer');
+    // Resigning asks once more before it counts.
+    await A.page.click('#resign');
+    await A.page.click('#resign-confirm');
+    await B.page.waitForSelector('#end-dialog[open]');
+    assert.equal(await B.page.textContent('#end-title'), 'Red wins');
+    assert.match(await B.page.textContent('#end-reason'), /Resignation/);
+    await A.page.waitForSelector('#end-dialog[open]');
+    assert.match(await A.page.textContent('#end-reason'), /认输/);
     await A.page.click('#end-close');
+    await B.page.click('#end-close');
+  });
+
+  await step('the replay steps with buttons and arrow keys and downloads the PGN', async () => {
+    // The finished game's page shows its result after a fresh load.
+    await A.page.goto(`${base}/game/${gameId}`);
+    await A.page.waitForFunction(() => document.querySelector('#result-title')?.textContent === '红胜');
     await A.page.click('#to-replay');
     await A.page.waitForSelector('#replay-ply');
     assert.equal(await A.page.textContent('#replay-ply'), `第 ${ply} / ${ply} 着`);
@@ -327,10 +371,15 @@ try {
   await step('the profile shows rating, title, history chart and recent games', async () => {
     await A.page.click('#nav .me');
     await A.page.waitForSelector('#profile-rating');
+    // Two rated games: a win, then a loss by resignation.
+    const history = await (await A.page.request.get(`${base}/api/users/${nameA}/rating-history`)).json();
+    assert.equal(history.length, 2);
+    assert.ok(history[0].after > history[0].before && history[1].after < history[1].before, 'won, then lost');
     const rating = Number(await A.page.textContent('#profile-rating'));
-    assert.ok(rating > 1400, `the winner gained rating (${rating})`);
+    assert.equal(rating, Math.round(history[1].after));
     await A.page.waitForSelector('#rating-chart');
-    assert.equal(await A.page.$$eval('#rating-chart circle', (c) => c.length), 2);
+    assert.equal(await A.page.$$eval('#rating-chart circle', (c) => c.length), 3);
+    assert.equal(await A.page.$$eval('#recent-games tbody tr', (r) => r.length), 2);
     assert.ok((await A.page.textContent('#recent-games')).includes(nameB));
     await checkLabels(A.page, 'profile');
     await A.page.screenshot({ path: path.join(shots, 'profile.png') });

@@ -27,6 +27,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Rule on a game (mate, repetition 棋例, …) and print the ruling as JSON.
     Judge(cmd::judge::Args),
+    /// Run the game server (HTTP API, WebSockets, browser UI).
+    Serve(cmd::serve::Args),
 }
 
 /// Bad input (a malformed FEN, an illegal move) is reported on stderr with
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Moves(a) => cmd::moves::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Judge(a) => cmd::judge::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod judge;
 pub mod moves;
 pub mod perft;
+pub mod serve;
 
 use anyhow::Context;
 

@@ -1,0 +1,98 @@
+//! `qiju serve`: runs the game server (HTTP API, WebSockets, browser UI)
+//! until Ctrl-C or SIGTERM.
+
+use anyhow::Context;
+use std::net::SocketAddr;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Address and port to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Database: an SQLite file (created and migrated automatically) or
+    /// postgres://user:password@host/db.
+    #[arg(long, default_value = "sqlite://qiju.db")]
+    database: String,
+    /// This node's name: it owns the games it creates.
+    #[arg(long, default_value = "main")]
+    node_id: String,
+    /// Rating system: elo or glicko2.
+    #[arg(long, default_value = "elo")]
+    rating: String,
+    /// An external UCI/UCCI engine players may choose, as NAME=COMMAND
+    /// (repeatable), e.g. --engine pikafish=/usr/local/bin/pikafish.
+    #[arg(long = "engine", value_name = "NAME=COMMAND")]
+    engines: Vec<String>,
+    /// Seconds both sides have to make their first moves before the game
+    /// is aborted.
+    #[arg(long, default_value_t = 60)]
+    abort_after: u64,
+    /// Mark the session cookie Secure (when served over HTTPS).
+    #[arg(long)]
+    secure_cookies: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let mut engines = Vec::new();
+    for e in &a.engines {
+        let (name, cmd) = e
+            .split_once('=')
+            .with_context(|| format!("--engine {e:?}: expected NAME=COMMAND"))?;
+        engines.push((name.trim().to_string(), cmd.trim().to_string()));
+    }
+    let config = server::Config {
+        listen: a.listen,
+        database: a.database,
+        node_id: a.node_id,
+        rating_system: a.rating.parse()?,
+        abort_after_ms: i64::try_from(a.abort_after.saturating_mul(1000)).unwrap_or(i64::MAX),
+        secure_cookies: a.secure_cookies,
+        engines,
+        ..server::Config::default()
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    rt.block_on(async move {
+        let running = server::start(config).await?;
+        println!("qiju serving on http://{}/", running.addr);
+        let stop = running.stopper();
+        tokio::spawn(async move {
+            shutdown_signal().await;
+            let _ = stop.send(true);
+        });
+        running.wait().await?;
+        anyhow::Ok(())
+    })
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => {
+                let _ = ctrl_c.await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}

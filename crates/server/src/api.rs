@@ -1,0 +1,360 @@
+//! The REST side of games and players: game state, PGN download, the bot
+//! API (an NDJSON event stream per game and per player, and one POST per
+//! action), player profiles and rating history.
+
+use crate::auth::{Auth, UserView};
+use crate::error::ApiError;
+use crate::live::{self, ActError, Action, GameView};
+use crate::store::RatingPoint;
+use crate::AppState;
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
+use utoipa::{IntoParams, ToSchema};
+
+fn act_status(e: &ActError) -> ApiError {
+    match e {
+        ActError::NotAPlayer => ApiError::Forbidden(e.to_string()),
+        ActError::Gone => ApiError::NotFound("live game".into()),
+        ActError::Storage => ApiError::Unavailable,
+        ActError::Table(t) => match t {
+            crate::table::TableError::Rules(_) => ApiError::bad(e.code(), e.to_string()),
+            _ => ApiError::conflict(e.code(), e.to_string()),
+        },
+    }
+}
+
+/// The answer to an action: the game's ply after it.
+#[derive(Serialize, ToSchema)]
+pub struct Acted {
+    pub ply: u32,
+}
+
+async fn act(
+    state: &AppState,
+    id: &str,
+    user: &crate::store::User,
+    action: Action,
+) -> Result<Json<Acted>, ApiError> {
+    live::act_on(state, id, &user.id, action)
+        .await
+        .map(|ply| Json(Acted { ply }))
+        .map_err(|e| act_status(&e))
+}
+
+/// A game's full state, live or archived.
+#[utoipa::path(get, path = "/api/games/{id}", tag = "games", params(("id" = String, Path)),
+    responses((status = 200, body = GameView), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    live::view(&state, &id)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))
+}
+
+/// Download a game as PGN (Xiangqi PGN with ICCS moves).
+#[utoipa::path(get, path = "/api/games/{id}/pgn", tag = "games", params(("id" = String, Path)),
+    responses((status = 200, description = "PGN text", content_type = "application/x-chess-pgn"), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get_pgn(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let view = live::view(&state, &id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+    let pgn = crate::pgn::write(&view);
+    Ok((
+        [
+            (CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8".to_string()),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"qiju-{id}.pgn\""),
+            ),
+        ],
+        pgn,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct MoveQuery {
+    /// The number the move will have (1 = red's first): makes a resent move
+    /// harmless.
+    pub ply: Option<u32>,
+}
+
+/// Play a move (bots and scripts; browsers use the WebSocket). Answers once
+/// the move is stored.
+#[utoipa::path(post, path = "/api/games/{id}/move/{mv}", tag = "games",
+    params(("id" = String, Path), ("mv" = String, Path, description = "ICCS move, e.g. h2e2"), MoveQuery),
+    responses((status = 200, body = Acted), (status = 400, description = "Illegal move", body = crate::error::ErrorBody),
+              (status = 403, description = "Not your game", body = crate::error::ErrorBody), (status = 409, description = "Not your turn, game over", body = crate::error::ErrorBody)))]
+pub async fn post_move(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path((id, mv)): Path<(String, String)>,
+    Query(q): Query<MoveQuery>,
+) -> Result<Json<Acted>, ApiError> {
+    act(
+        &state,
+        &id,
+        &user,
+        Action::Move {
+            coord: mv,
+            ply: q.ply,
+        },
+    )
+    .await
+}
+
+macro_rules! simple_action {
+    ($name:ident, $path:literal, $action:expr, $doc:literal) => {
+        #[doc = $doc]
+        #[utoipa::path(post, path = $path, tag = "games", params(("id" = String, Path)),
+            responses((status = 200, body = Acted), (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
+        pub async fn $name(
+            State(state): State<AppState>,
+            Auth(user): Auth,
+            Path(id): Path<String>,
+        ) -> Result<Json<Acted>, ApiError> {
+            act(&state, &id, &user, $action).await
+        }
+    };
+}
+
+simple_action!(post_resign, "/api/games/{id}/resign", Action::Resign, "Resign.");
+simple_action!(
+    post_draw_offer,
+    "/api/games/{id}/draw/offer",
+    Action::OfferDraw,
+    "Offer a draw (right after your own move, CXA 23.1)."
+);
+simple_action!(
+    post_draw_accept,
+    "/api/games/{id}/draw/accept",
+    Action::AcceptDraw,
+    "Accept the opponent's draw offer."
+);
+simple_action!(
+    post_draw_decline,
+    "/api/games/{id}/draw/decline",
+    Action::DeclineDraw,
+    "Decline the opponent's draw offer."
+);
+simple_action!(
+    post_claim_draw,
+    "/api/games/{id}/claim-draw",
+    Action::ClaimDraw,
+    "Claim a draw the rules allow (e.g. the natural move limit)."
+);
+simple_action!(
+    post_abort,
+    "/api/games/{id}/abort",
+    Action::Abort,
+    "Abort the game before both sides have moved."
+);
+
+/// Lines of NDJSON from a broadcast receiver, with an empty keep-alive line
+/// every 20 s; ends when the source closes, after an `end` event, or when
+/// the server shuts down.
+fn ndjson<T, F>(
+    first: Option<String>,
+    rx: tokio::sync::broadcast::Receiver<T>,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+    line: F,
+) -> Body
+where
+    T: Clone + Send + 'static,
+    F: Fn(&T) -> (String, bool) + Send + 'static,
+{
+    let stream = futures_util::stream::unfold(
+        (first, rx, shutdown, false, line),
+        |(first, mut rx, mut shutdown, done, line)| async move {
+            if let Some(f) = first {
+                return Some((
+                    Ok::<_, std::io::Error>(f + "\n"),
+                    (None, rx, shutdown, done, line),
+                ));
+            }
+            if done || *shutdown.borrow() {
+                return None;
+            }
+            loop {
+                let got = tokio::select! {
+                    r = tokio::time::timeout(Duration::from_secs(20), rx.recv()) => r,
+                    _ = shutdown.changed() => return None,
+                };
+                match got {
+                    Err(_) => return Some((Ok("\n".to_string()), (None, rx, shutdown, false, line))),
+                    Ok(Ok(ev)) => {
+                        let (text, last) = line(&ev);
+                        return Some((Ok(text + "\n"), (None, rx, shutdown, last, line)));
+                    }
+                    Ok(Err(RecvError::Lagged(_))) => continue,
+                    Ok(Err(RecvError::Closed)) => return None,
+                }
+            }
+        },
+    );
+    Body::from_stream(stream)
+}
+
+fn ndjson_response(body: Body) -> Response {
+    ([(CONTENT_TYPE, "application/x-ndjson")], body).into_response()
+}
+
+/// Stream a game's events as NDJSON: first the full state, then one line per
+/// event (`move`, `draw_offer`, `end` …, as on the WebSocket); the stream
+/// ends after `end`.
+#[utoipa::path(get, path = "/api/games/{id}/stream", tag = "games", params(("id" = String, Path)),
+    responses((status = 200, description = "NDJSON event stream", content_type = "application/x-ndjson"), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn stream_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    if let Some((view, rx)) = live::join(&state, &id).await {
+        let first = serde_json::json!({"t": "full", "game": view}).to_string();
+        let ended = view.state != "live";
+        let body = if ended {
+            Body::from(first + "\n")
+        } else {
+            ndjson(
+                Some(first),
+                rx,
+                state.shutdown_signal(),
+                |ev: &std::sync::Arc<live::Event>| (ev.json.clone(), ev.kind == "end"),
+            )
+        };
+        return Ok(ndjson_response(body));
+    }
+    let view = live::stored_view(&state, &id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+    let first = serde_json::json!({"t": "full", "game": view}).to_string();
+    Ok(ndjson_response(Body::from(first + "\n")))
+}
+
+/// Stream your own events as NDJSON (`game_start`, `challenge`,
+/// `challenge_declined`); empty lines keep the connection alive.
+#[utoipa::path(get, path = "/api/stream/event", tag = "lobby",
+    responses((status = 200, description = "NDJSON event stream", content_type = "application/x-ndjson"), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn stream_events(State(state): State<AppState>, Auth(user): Auth) -> Response {
+    let rx = state.lobby().subscribe(&user.id);
+    ndjson_response(ndjson(
+        None,
+        rx,
+        state.shutdown_signal(),
+        |s: &std::sync::Arc<str>| (s.to_string(), false),
+    ))
+}
+
+/// A player's public profile: rating, title, real-world title.
+#[utoipa::path(get, path = "/api/users/{name}", tag = "players", params(("name" = String, Path)),
+    responses((status = 200, body = UserView), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get_user(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<UserView>, ApiError> {
+    let u = state
+        .store()
+        .user_by_name(&name)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("player {name}")))?;
+    Ok(Json(UserView::of(&u)))
+}
+
+/// A game in a player's list.
+#[derive(Serialize, ToSchema)]
+pub struct GameSummary {
+    pub id: String,
+    pub variant: String,
+    pub rated: bool,
+    pub time_control: String,
+    pub red: String,
+    pub black: String,
+    pub state: String,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub created_ms: i64,
+}
+
+/// A player's games, newest first (at most 100).
+#[utoipa::path(get, path = "/api/users/{name}/games", tag = "players", params(("name" = String, Path)),
+    responses((status = 200, body = [GameSummary]), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn user_games(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Vec<GameSummary>>, ApiError> {
+    let u = state
+        .store()
+        .user_by_name(&name)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("player {name}")))?;
+    let games = state.store().games_of(&u.id, 100).await?;
+    Ok(Json(
+        games
+            .into_iter()
+            .map(|g| GameSummary {
+                id: g.id,
+                variant: g.variant,
+                rated: g.rated,
+                time_control: g.time_control,
+                red: g.red_name,
+                black: g.black_name,
+                state: g.state,
+                result: g.result,
+                reason: g.reason,
+                created_ms: g.created_ms,
+            })
+            .collect(),
+    ))
+}
+
+/// A player's rating history, one point per rated game.
+#[utoipa::path(get, path = "/api/users/{name}/rating-history", tag = "players", params(("name" = String, Path)),
+    responses((status = 200, body = [RatingPoint]), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn rating_history(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Vec<RatingPoint>>, ApiError> {
+    let u = state
+        .store()
+        .user_by_name(&name)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("player {name}")))?;
+    Ok(Json(state.store().rating_history(&u.id).await?))
+}
+
+/// Server facts a client needs: rating system, computer players.
+#[derive(Serialize, ToSchema)]
+pub struct ServerInfo {
+    pub version: String,
+    pub rating_system: String,
+    pub computer_levels: Vec<u8>,
+    pub engines: Vec<String>,
+    pub variants: Vec<String>,
+}
+
+#[utoipa::path(get, path = "/api/info", tag = "players", responses((status = 200, body = ServerInfo)))]
+pub async fn info(State(state): State<AppState>) -> Json<ServerInfo> {
+    Json(ServerInfo {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        rating_system: format!("{:?}", state.config().rating_system).to_lowercase(),
+        computer_levels: (1..=8).collect(),
+        engines: state.computers().external_names(),
+        variants: ["xiangqi/cxa", "xiangqi/wxf", "xiangqi/asian", "xiangqi/simple"]
+            .map(String::from)
+            .to_vec(),
+    })
+}
+
+/// Liveness probe.
+pub async fn health() -> StatusCode {
+    StatusCode::NO_CONTENT
+}

@@ -1,0 +1,536 @@
+//! Accounts and who is asking: registration, login, logout, guests, bot
+//! tokens, the session cookie, CSRF protection and the login rate limit.
+//!
+//! * Passwords are hashed with argon2id (the `argon2` crate's defaults:
+//!   19 MiB, 2 passes), off the async threads.
+//! * A session is a random 256-bit token. The browser holds it in an
+//!   `HttpOnly; SameSite=Lax` cookie; the database stores only its SHA-256,
+//!   so a leaked database does not leak sessions. Logout deletes the row:
+//!   the same cookie replayed afterwards is refused.
+//! * Bots use a bearer token (`Authorization: Bearer …`) made by
+//!   `POST /api/account/token`, stored the same way.
+//! * CSRF: every state-changing request authenticated by the cookie must
+//!   carry the header `X-Qiju-Csrf` (a page on another site cannot add a
+//!   custom header without a CORS preflight, which we never grant), and an
+//!   `Origin` header, when present, must name this server's host.
+//! * Login attempts are limited per client IP and per account name.
+
+use crate::error::ApiError;
+use crate::store::User;
+use crate::AppState;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::header::{AUTHORIZATION, COOKIE, HOST, ORIGIN, SET_COOKIE};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::{HashMap, VecDeque};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Mutex;
+use utoipa::ToSchema;
+
+/// Name of the session cookie.
+pub const SESSION_COOKIE: &str = "qiju_session";
+/// The header every cookie-authenticated state change must carry.
+pub const CSRF_HEADER: &str = "x-qiju-csrf";
+const SESSION_DAYS: i64 = 30;
+const DAY_MS: i64 = 86_400_000;
+
+/// Fills `buf` from the operating system's random source.
+pub fn random_bytes(buf: &mut [u8]) -> Result<(), ApiError> {
+    getrandom::fill(buf).map_err(|e| ApiError::Internal(format!("no randomness: {e}")))
+}
+
+/// A random id of `len` characters from `[0-9a-zA-Z]`.
+pub fn random_id(len: usize) -> Result<String, ApiError> {
+    const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut bytes = vec![0u8; len];
+    random_bytes(&mut bytes)?;
+    // 62 does not divide 256; the bias (< 2%) does not matter for ids.
+    Ok(bytes
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What the database stores for a token.
+#[must_use]
+pub fn token_hash(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+fn new_token() -> Result<String, ApiError> {
+    let mut b = [0u8; 32];
+    random_bytes(&mut b)?;
+    Ok(hex(&b))
+}
+
+/// Reads one cookie's value from the `Cookie` headers.
+#[must_use]
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+/// The session token of a request and whether it came as a bearer token.
+fn request_token(headers: &HeaderMap) -> Option<(&str, bool)> {
+    if let Some(v) = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+        if let Some(t) = v.strip_prefix("Bearer ") {
+            return Some((t.trim(), true));
+        }
+    }
+    cookie(headers, SESSION_COOKIE).map(|t| (t, false))
+}
+
+/// Finds the user a request is authenticated as, if any.
+pub async fn user_of(state: &AppState, headers: &HeaderMap) -> Result<Option<User>, ApiError> {
+    let Some((token, _)) = request_token(headers) else {
+        return Ok(None);
+    };
+    if token.len() != 64 {
+        return Ok(None);
+    }
+    Ok(state
+        .store()
+        .session_user(&token_hash(token), crate::now_ms())
+        .await?)
+}
+
+/// Extractor: the logged-in user (or guest), else 401.
+pub struct Auth(pub User);
+
+impl FromRequestParts<AppState> for Auth {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        user_of(state, &parts.headers)
+            .await?
+            .map(Auth)
+            .ok_or(ApiError::Unauthorized)
+    }
+}
+
+/// Extractor: the user if logged in; spectators need not be.
+pub struct MaybeAuth(pub Option<User>);
+
+impl FromRequestParts<AppState> for MaybeAuth {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        Ok(MaybeAuth(user_of(state, &parts.headers).await?))
+    }
+}
+
+/// Whether an `Origin` header (when there is one) names this server.
+#[must_use]
+pub fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true; // not a browser request (curl, a bot)
+    };
+    let Some(host) = headers.get(HOST).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let origin_host = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+        .unwrap_or("");
+    origin_host == host
+}
+
+/// Middleware refusing cross-site state changes (see the module doc).
+pub async fn csrf_guard(req: Request, next: Next) -> Response {
+    let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if !safe {
+        let h = req.headers();
+        if !same_origin(h) {
+            return ApiError::Forbidden("cross-origin request refused".into()).into_response();
+        }
+        let bearer = h
+            .get(AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("Bearer "));
+        if !bearer && !h.contains_key(CSRF_HEADER) {
+            return (
+                StatusCode::FORBIDDEN,
+                Json(crate::error::ErrorBody {
+                    error: "csrf".into(),
+                    message: format!("state-changing requests need the {CSRF_HEADER} header"),
+                }),
+            )
+                .into_response();
+        }
+    }
+    next.run(req).await
+}
+
+/// A sliding-window counter of attempts per key.
+#[derive(Debug)]
+pub struct RateLimiter {
+    max: usize,
+    window_ms: i64,
+    hits: Mutex<HashMap<String, VecDeque<i64>>>,
+}
+
+impl RateLimiter {
+    #[must_use]
+    pub fn new(max: usize, window_ms: i64) -> RateLimiter {
+        RateLimiter {
+            max,
+            window_ms,
+            hits: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Err(seconds to wait) when `key` has used up its attempts.
+    pub fn check(&self, key: &str, now_ms: i64) -> Result<(), u64> {
+        let mut map = self
+            .hits
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(q) = map.get_mut(key) else {
+            return Ok(());
+        };
+        while q.front().is_some_and(|&t| t <= now_ms - self.window_ms) {
+            q.pop_front();
+        }
+        if q.len() >= self.max {
+            let oldest = q.front().copied().unwrap_or(now_ms);
+            let wait = (oldest + self.window_ms - now_ms).max(1000) / 1000;
+            return Err(u64::try_from(wait).unwrap_or(1));
+        }
+        Ok(())
+    }
+
+    pub fn hit(&self, key: &str, now_ms: i64) {
+        let mut map = self
+            .hits
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if map.len() > 100_000 {
+            // Bound memory under a flood of distinct keys.
+            let cutoff = now_ms - self.window_ms;
+            map.retain(|_, q| q.back().is_some_and(|&t| t > cutoff));
+        }
+        map.entry(key.to_string()).or_default().push_back(now_ms);
+    }
+
+    pub fn clear(&self, key: &str) {
+        let mut map = self
+            .hits
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        map.remove(key);
+    }
+}
+
+/// The login limits: per client IP (all attempts) and per account (failed
+/// attempts), each within a sliding window.
+#[derive(Clone, Copy, Debug)]
+pub struct LoginLimits {
+    pub per_ip: usize,
+    pub per_account: usize,
+    pub window_ms: i64,
+}
+
+impl Default for LoginLimits {
+    fn default() -> Self {
+        LoginLimits {
+            per_ip: 30,
+            per_account: 10,
+            window_ms: 5 * 60_000,
+        }
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Credentials {
+    /// 2–20 letters, digits, `_` or `-`; unique ignoring case.
+    pub name: String,
+    /// 8–256 characters.
+    pub password: String,
+}
+
+/// A player as others see them.
+#[derive(Serialize, ToSchema, Clone, Debug)]
+pub struct UserView {
+    pub id: String,
+    pub name: String,
+    pub guest: bool,
+    pub rating: f64,
+    pub rated_games: u32,
+    /// Rating title, e.g. 五级棋士; `null` = 无称号 (no title yet).
+    pub title: Option<String>,
+    /// Rated games against titled players (20 needed for a title).
+    pub titled_games: u32,
+    /// Real-world title, shown separately (国家大师 …).
+    pub real_title: Option<String>,
+}
+
+impl UserView {
+    #[must_use]
+    pub fn of(u: &User) -> UserView {
+        let awarded = u.awarded_title.as_deref().and_then(|t| t.parse().ok());
+        let real: Option<rating::RealTitle> = u.real_title.as_deref().and_then(|t| t.parse().ok());
+        UserView {
+            id: u.id.clone(),
+            name: u.name.clone(),
+            guest: u.guest,
+            rating: u.rating.rating.round(),
+            rated_games: u.rating.games,
+            title: rating::title(u.rating.rating, u.titled_games, awarded).map(|t| t.chinese().to_string()),
+            titled_games: u.titled_games,
+            real_title: real.map(|t| t.chinese().to_string()),
+        }
+    }
+}
+
+fn valid_name(name: &str) -> bool {
+    (2..=20).contains(&name.chars().count())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+fn session_cookie(state: &AppState, token: &str, max_age_s: i64) -> HeaderValue {
+    let secure = if state.config().secure_cookies {
+        "; Secure"
+    } else {
+        ""
+    };
+    let v = format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_s}{secure}");
+    HeaderValue::from_str(&v).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+async fn open_session(state: &AppState, user: &User, kind: &str) -> Result<String, ApiError> {
+    let token = new_token()?;
+    let now = crate::now_ms();
+    state
+        .store()
+        .create_session(
+            &token_hash(&token),
+            &user.id,
+            kind,
+            now,
+            now + SESSION_DAYS * DAY_MS,
+        )
+        .await?;
+    Ok(token)
+}
+
+fn logged_in(state: &AppState, status: StatusCode, user: &User, token: &str) -> Response {
+    let mut resp = (status, Json(UserView::of(user))).into_response();
+    resp.headers_mut()
+        .insert(SET_COOKIE, session_cookie(state, token, SESSION_DAYS * 86_400));
+    resp
+}
+
+async fn hash_password(password: String) -> Result<String, ApiError> {
+    let mut salt = [0u8; 16];
+    random_bytes(&mut salt)?;
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::encode_b64(&salt).map_err(|e| ApiError::Internal(e.to_string()))?;
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| ApiError::Internal(e.to_string()))
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?
+}
+
+async fn verify_password(password: String, hash: String) -> bool {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash)
+            .is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+    })
+    .await
+    .unwrap_or(false)
+}
+
+/// Register an account and log in.
+#[utoipa::path(post, path = "/api/auth/register", tag = "auth",
+    request_body = Credentials,
+    responses((status = 201, description = "Registered and logged in (sets the session cookie)", body = UserView),
+              (status = 400, body = crate::error::ErrorBody), (status = 409, description = "Name taken", body = crate::error::ErrorBody)))]
+pub async fn register(
+    State(state): State<AppState>,
+    Json(c): Json<Credentials>,
+) -> Result<Response, ApiError> {
+    if !valid_name(&c.name) || c.name.to_ascii_lowercase().starts_with("guest") {
+        return Err(ApiError::bad(
+            "bad_name",
+            "a name has 2-20 letters, digits, '_' or '-' and does not start with 'guest'",
+        ));
+    }
+    if !(8..=256).contains(&c.password.chars().count()) {
+        return Err(ApiError::bad("bad_password", "a password has 8-256 characters"));
+    }
+    let hash = hash_password(c.password).await?;
+    let id = random_id(12)?;
+    let user = state
+        .store()
+        .create_user(&id, &c.name, Some(&hash), false, crate::now_ms())
+        .await?
+        .ok_or_else(|| ApiError::conflict("name_taken", format!("the name {} is taken", c.name)))?;
+    let token = open_session(&state, &user, "cookie").await?;
+    Ok(logged_in(&state, StatusCode::CREATED, &user, &token))
+}
+
+/// Log in with a name and password.
+#[utoipa::path(post, path = "/api/auth/login", tag = "auth",
+    request_body = Credentials,
+    responses((status = 200, description = "Logged in (sets the session cookie)", body = UserView),
+              (status = 401, body = crate::error::ErrorBody), (status = 429, description = "Too many attempts", body = crate::error::ErrorBody)))]
+pub async fn login(
+    State(state): State<AppState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<SocketAddr>,
+    Json(c): Json<Credentials>,
+) -> Result<Response, ApiError> {
+    let now = crate::now_ms();
+    let ip_key = ip_key(peer.ip());
+    let account_key = c.name.to_lowercase();
+    let limits = state.login_limiters();
+    limits
+        .0
+        .check(&ip_key, now)
+        .map_err(|s| ApiError::TooManyRequests { retry_after_s: s })?;
+    limits
+        .1
+        .check(&account_key, now)
+        .map_err(|s| ApiError::TooManyRequests { retry_after_s: s })?;
+    limits.0.hit(&ip_key, now);
+    let user = state.store().user_by_name(&c.name).await?;
+    let ok = match &user {
+        Some(u) => match &u.password_hash {
+            Some(h) => verify_password(c.password, h.clone()).await,
+            None => false,
+        },
+        None => {
+            // Spend the same time as a real check, so timing does not tell
+            // which names exist.
+            let _ = hash_password(c.password).await;
+            false
+        }
+    };
+    let (Some(user), true) = (user, ok) else {
+        limits.1.hit(&account_key, now);
+        return Err(ApiError::Unauthorized);
+    };
+    limits.1.clear(&account_key);
+    let token = open_session(&state, &user, "cookie").await?;
+    Ok(logged_in(&state, StatusCode::OK, &user, &token))
+}
+
+fn ip_key(ip: IpAddr) -> String {
+    ip.to_string()
+}
+
+/// Log out: the session is deleted, the cookie cleared.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "auth",
+    responses((status = 204, description = "Logged out")))]
+pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    if let Some((token, _)) = request_token(&headers) {
+        state.store().delete_session(&token_hash(token)).await?;
+    }
+    let mut resp = StatusCode::NO_CONTENT.into_response();
+    resp.headers_mut()
+        .insert(SET_COOKIE, session_cookie(&state, "", 0));
+    Ok(resp)
+}
+
+/// Play as a guest (casual games only): makes a guest identity and logs it in.
+#[utoipa::path(post, path = "/api/auth/guest", tag = "auth",
+    responses((status = 201, description = "Guest created (sets the session cookie)", body = UserView)))]
+pub async fn guest(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let id = random_id(12)?;
+    let name = format!("Guest-{}", random_id(8)?);
+    let user = state
+        .store()
+        .create_user(&id, &name, None, true, crate::now_ms())
+        .await?
+        .ok_or_else(|| ApiError::Internal("guest name clash".into()))?;
+    let token = open_session(&state, &user, "cookie").await?;
+    Ok(logged_in(&state, StatusCode::CREATED, &user, &token))
+}
+
+/// The logged-in account.
+#[utoipa::path(get, path = "/api/account", tag = "auth",
+    responses((status = 200, body = UserView), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn account(Auth(user): Auth) -> Json<UserView> {
+    Json(UserView::of(&user))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TokenView {
+    /// Send as `Authorization: Bearer <token>`; shown only once.
+    pub token: String,
+}
+
+/// Make a bearer token for a bot or script (no cookie, no CSRF header needed).
+#[utoipa::path(post, path = "/api/account/token", tag = "auth",
+    responses((status = 201, body = TokenView), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn make_token(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+) -> Result<(StatusCode, Json<TokenView>), ApiError> {
+    let token = open_session(&state, &user, "token").await?;
+    Ok((StatusCode::CREATED, Json(TokenView { token })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cookies_parse() {
+        let mut h = HeaderMap::new();
+        h.insert(COOKIE, HeaderValue::from_static("a=1; qiju_session=abc; b=2"));
+        assert_eq!(cookie(&h, SESSION_COOKIE), Some("abc"));
+        assert_eq!(cookie(&h, "c"), None);
+    }
+
+    #[test]
+    fn rate_limiter_blocks_then_frees() {
+        let r = RateLimiter::new(2, 1000);
+        assert!(r.check("k", 0).is_ok());
+        r.hit("k", 0);
+        r.hit("k", 10);
+        assert!(r.check("k", 20).is_err());
+        assert!(r.check("other", 20).is_ok());
+        assert!(r.check("k", 999).is_err());
+        // The first attempt has left the window.
+        assert!(r.check("k", 1001).is_ok());
+    }
+
+    #[test]
+    fn origin_must_match_host() {
+        let mut h = HeaderMap::new();
+        assert!(same_origin(&h));
+        h.insert(HOST, HeaderValue::from_static("127.0.0.1:8080"));
+        h.insert(ORIGIN, HeaderValue::from_static("http://127.0.0.1:8080"));
+        assert!(same_origin(&h));
+        h.insert(ORIGIN, HeaderValue::from_static("http://evil.example"));
+        assert!(!same_origin(&h));
+    }
+
+    #[test]
+    fn names_are_checked() {
+        assert!(valid_name("wang_wei-2"));
+        assert!(!valid_name("a"));
+        assert!(!valid_name("bad name"));
+        assert!(!valid_name("王伟"));
+    }
+}

@@ -1,0 +1,91 @@
+//! The one error type of the HTTP API: each variant is a status code and a
+//! stable machine-readable `error` code, sent as `{"error", "message"}`.
+
+use crate::store::StoreError;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{message}")]
+    BadRequest { code: &'static str, message: String },
+    #[error("you are not logged in")]
+    Unauthorized,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0} not found")]
+    NotFound(String),
+    #[error("{message}")]
+    Conflict { code: &'static str, message: String },
+    #[error("too many attempts; try again in {retry_after_s} s")]
+    TooManyRequests { retry_after_s: u64 },
+    #[error("the server is busy; try again")]
+    Unavailable,
+    #[error("storage failed")]
+    Store(#[from] StoreError),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// The JSON body of every error response.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// Stable code, e.g. `illegal_move`, `unauthorized`, `csrf`.
+    pub error: String,
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::BadRequest {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::Conflict {
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::BadRequest { code, .. } => (StatusCode::BAD_REQUEST, code),
+            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::Conflict { code, .. } => (StatusCode::CONFLICT, code),
+            ApiError::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            ApiError::Store(_) | ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(error = %self, detail = ?self, "request failed");
+        }
+        let mut resp = (
+            status,
+            Json(ErrorBody {
+                error: code.to_string(),
+                message: self.to_string(),
+            }),
+        )
+            .into_response();
+        if let ApiError::TooManyRequests { retry_after_s } = self {
+            if let Ok(v) = HeaderValue::from_str(&retry_after_s.to_string()) {
+                resp.headers_mut().insert("retry-after", v);
+            }
+        }
+        resp
+    }
+}

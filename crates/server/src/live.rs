@@ -1,0 +1,842 @@
+//! Live games. Each game is owned by one tokio task (an actor, as lichess's
+//! round actors): every move, offer, flag and resignation for that game goes
+//! through its channel, so nothing else ever mutates it. A move takes one
+//! straight path:
+//!
+//! client message → game task → [`Table`] (rules + clock) → database write →
+//! broadcast to players and spectators → reply to the sender.
+//!
+//! The move is broadcast (and so acknowledged) only after the database has
+//! stored it. If the write fails the task reloads the game from the database
+//! and the move is refused, so memory never runs ahead of storage.
+//!
+//! Crash recovery: on start the node resumes every live game it owns from the
+//! stored moves. The side to move is charged the time from its last move up
+//! to the node's last heartbeat (written every second), i.e. up to the
+//! moment of the crash, but not the time the server was down; its clock
+//! resumes when the server is back. Draw offers lapse on a restart.
+
+use crate::computer::ComputerMove;
+use crate::store::{GameEnd, GameRow, MoveRow, RatingUpdate, Store, User};
+use crate::table::{side_name, End, Table, TableError, TimeControl};
+use crate::AppState;
+use game::{Outcome, Side};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, oneshot};
+use utoipa::ToSchema;
+
+/// One seat at a game: a person or the computer.
+#[derive(Clone, Debug)]
+pub struct Seat {
+    pub user: Option<User>,
+    pub name: String,
+    /// `level:N` or `engine:NAME` when the computer sits here.
+    pub computer: Option<String>,
+}
+
+impl Seat {
+    #[must_use]
+    pub fn person(u: &User) -> Seat {
+        Seat {
+            user: Some(u.clone()),
+            name: u.name.clone(),
+            computer: None,
+        }
+    }
+}
+
+/// Everything needed to start a game.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    pub variant: String,
+    pub fen: Option<String>,
+    pub time_control: TimeControl,
+    pub time_control_text: String,
+    pub rated: bool,
+    pub red: Seat,
+    pub black: Seat,
+}
+
+/// A player as a game shows them.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayerView {
+    /// User id; `null` for the computer.
+    pub id: Option<String>,
+    pub name: String,
+    /// Rating when the game began (rated or not).
+    pub rating: Option<f64>,
+    /// `level:N` or `engine:NAME` for a computer player.
+    pub computer: Option<String>,
+}
+
+/// A move as clients see it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MoveView {
+    pub ply: u32,
+    /// ICCS coordinates, e.g. `h2e2`.
+    #[serde(rename = "move")]
+    pub coord: String,
+    /// Chinese notation (when the rules library provides it).
+    pub display: String,
+    /// Clocks right after the move, in ms.
+    pub red_ms: i64,
+    pub black_ms: i64,
+}
+
+/// Both clocks.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct ClockView {
+    pub red_ms: i64,
+    pub black_ms: i64,
+    /// Whether the clock of the side to move is running.
+    pub running: bool,
+}
+
+/// The full state of a game: what a client gets on (re)connecting.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameView {
+    pub id: String,
+    pub variant: String,
+    pub rated: bool,
+    pub time_control: String,
+    pub initial_ms: i64,
+    pub increment_ms: i64,
+    pub red: PlayerView,
+    pub black: PlayerView,
+    pub initial_fen: String,
+    pub fen: String,
+    /// `red` or `black`.
+    pub turn: String,
+    pub ply: u32,
+    pub moves: Vec<MoveView>,
+    /// Clocks as they read when this view was made.
+    pub clocks: ClockView,
+    /// `live`, `over` or `aborted`.
+    pub state: String,
+    /// `1-0`, `0-1`, `1/2-1/2`; `null` while live or when aborted.
+    pub result: Option<String>,
+    pub winner: Option<String>,
+    pub reason: Option<String>,
+    pub detail: Option<String>,
+    pub article: Option<String>,
+    /// Side with a draw offer on the table.
+    pub draw_offer: Option<String>,
+    /// A repetition ruling in force: this side must change its moves.
+    pub must_change: Option<String>,
+    pub created_ms: i64,
+}
+
+/// What a player asks a game to do.
+#[derive(Clone, Debug)]
+pub enum Action {
+    Move { coord: String, ply: Option<u32> },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    ClaimDraw,
+    Abort,
+}
+
+/// Why an action was refused.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ActError {
+    #[error("you are not a player in this game")]
+    NotAPlayer,
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("the move could not be stored; it was not played")]
+    Storage,
+    #[error("the game is not running on this server")]
+    Gone,
+}
+
+impl ActError {
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            ActError::NotAPlayer => "not_a_player",
+            ActError::Table(e) => e.code(),
+            ActError::Storage => "storage",
+            ActError::Gone => "gone",
+        }
+    }
+}
+
+/// Messages to a game task.
+pub enum Cmd {
+    Act {
+        user_id: String,
+        action: Action,
+        reply: oneshot::Sender<Result<u32, ActError>>,
+    },
+    /// Subscribe to the game: the current view and, atomically with it, the
+    /// stream of what happens next (so no event falls in between).
+    Join {
+        reply: oneshot::Sender<(GameView, broadcast::Receiver<Arc<Event>>)>,
+    },
+    View {
+        reply: oneshot::Sender<GameView>,
+    },
+    Computer(ComputerMove),
+}
+
+/// A running game task's mailbox.
+#[derive(Clone, Debug)]
+pub struct GameHandle {
+    pub tx: mpsc::Sender<Cmd>,
+}
+
+/// The live games this node owns.
+#[derive(Default, Debug)]
+pub struct Registry {
+    games: Mutex<HashMap<String, GameHandle>>,
+}
+
+impl Registry {
+    #[must_use]
+    pub fn get(&self, id: &str) -> Option<GameHandle> {
+        self.lock().get(id).cloned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, GameHandle>> {
+        self.games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn insert(&self, id: String, h: GameHandle) {
+        self.lock().insert(id, h);
+    }
+
+    fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn side_str(s: Side) -> String {
+    side_name(s).to_string()
+}
+
+/// The game state a task owns.
+struct LiveGame {
+    row: GameRow,
+    table: Table,
+    events: broadcast::Sender<Arc<Event>>,
+    /// When the current abort window began (game start, or red's first move).
+    abort_from_ms: i64,
+    computer_thinking: bool,
+}
+
+/// Builds the view of a game from its row and table.
+fn view_of(row: &GameRow, table: &Table, now_ms: i64) -> GameView {
+    let clocks = table.clocks_at(now_ms);
+    let end = table.end();
+    let (state, result, winner) = match end {
+        None => ("live".to_string(), None, None),
+        Some(e) => match e.outcome {
+            None => ("aborted".to_string(), None, None),
+            Some(o) => (
+                "over".to_string(),
+                Some(e.result().to_string()),
+                o.winner().map(side_str),
+            ),
+        },
+    };
+    let game = table.game();
+    GameView {
+        id: row.id.clone(),
+        variant: row.variant.clone(),
+        rated: row.rated,
+        time_control: row.time_control.clone(),
+        initial_ms: row.initial_ms,
+        increment_ms: row.increment_ms,
+        red: PlayerView {
+            id: row.red_id.clone(),
+            name: row.red_name.clone(),
+            rating: row.red_rating.map(f64::round),
+            computer: row.computer.clone().filter(|_| row.red_id.is_none()),
+        },
+        black: PlayerView {
+            id: row.black_id.clone(),
+            name: row.black_name.clone(),
+            rating: row.black_rating.map(f64::round),
+            computer: row.computer.clone().filter(|_| row.black_id.is_none()),
+        },
+        initial_fen: row.initial_fen.clone(),
+        fen: game.fen(),
+        turn: side_str(game.side_to_move()),
+        ply: table.ply(),
+        moves: table
+            .moves()
+            .iter()
+            .map(|m| MoveView {
+                ply: m.ply,
+                coord: m.coord.clone(),
+                display: m.display.clone(),
+                red_ms: m.red_ms,
+                black_ms: m.black_ms,
+            })
+            .collect(),
+        clocks: ClockView {
+            red_ms: clocks[0],
+            black_ms: clocks[1],
+            running: table.clock_running(),
+        },
+        state,
+        result,
+        winner,
+        reason: end.map(|e| e.reason.clone()),
+        detail: end.map(|e| e.detail.clone()),
+        article: end.and_then(|e| e.article.clone()),
+        draw_offer: table.draw_offer().map(side_str),
+        must_change: table.must_change().map(|m| side_str(m.side)),
+        created_ms: row.created_ms,
+    }
+}
+
+/// The view of a game that no task owns (finished, or another node's),
+/// rebuilt from the database.
+pub async fn stored_view(state: &AppState, id: &str) -> Result<Option<GameView>, crate::ApiError> {
+    let Some((row, moves)) = state.store().game(id).await? else {
+        return Ok(None);
+    };
+    let table = rebuild(&row, &moves, crate::now_ms(), crate::now_ms())
+        .map_err(|e| crate::ApiError::Internal(format!("game {id} cannot be replayed: {e}")))?;
+    let mut view = view_of(&row, &table, crate::now_ms());
+    if row.state != "live" {
+        view.state.clone_from(&row.state);
+        view.result.clone_from(&row.result);
+        view.winner.clone_from(&row.winner);
+        view.reason.clone_from(&row.reason);
+        view.detail.clone_from(&row.detail);
+        view.article.clone_from(&row.article);
+        view.clocks = ClockView {
+            red_ms: row.red_ms,
+            black_ms: row.black_ms,
+            running: false,
+        };
+        view.draw_offer = None;
+    }
+    Ok(Some(view))
+}
+
+fn rebuild(row: &GameRow, moves: &[MoveRow], stopped_ms: i64, now_ms: i64) -> Result<Table, String> {
+    let game = crate::variants::new_game(&row.variant, Some(&row.initial_fen)).map_err(|e| e.to_string())?;
+    let tc = TimeControl {
+        initial_ms: row.initial_ms,
+        increment_ms: row.increment_ms,
+    };
+    Table::restore(game, tc, moves, stopped_ms, now_ms).map_err(|e| e.to_string())
+}
+
+/// Something that happened in a game, serialised once for every listener.
+#[derive(Debug)]
+pub struct Event {
+    /// The message type (`move`, `end`, …), the `t` field of `json`.
+    pub kind: &'static str,
+    pub json: String,
+}
+
+/// A game event: `body`'s fields plus `t = kind`.
+fn event(kind: &'static str, mut body: serde_json::Value) -> Arc<Event> {
+    if let Some(m) = body.as_object_mut() {
+        m.insert("t".into(), serde_json::Value::from(kind));
+    }
+    Arc::new(Event {
+        kind,
+        json: body.to_string(),
+    })
+}
+
+/// Creates a game: stores it, starts its task, and returns its id.
+pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, crate::ApiError> {
+    let game = crate::variants::new_game(&setup.variant, setup.fen.as_deref())
+        .map_err(|e| crate::ApiError::bad("bad_game", e.to_string()))?;
+    let id = crate::auth::random_id(8)?;
+    let now = crate::now_ms();
+    let seat_rating = |s: &Seat| s.user.as_ref().map(|u| u.rating.rating);
+    let row = GameRow {
+        id: id.clone(),
+        node: state.config().node_id.clone(),
+        variant: setup.variant.clone(),
+        initial_fen: game.initial_fen(),
+        time_control: setup.time_control_text.clone(),
+        initial_ms: setup.time_control.initial_ms,
+        increment_ms: setup.time_control.increment_ms,
+        rated: setup.rated,
+        red_id: setup.red.user.as_ref().map(|u| u.id.clone()),
+        black_id: setup.black.user.as_ref().map(|u| u.id.clone()),
+        red_name: setup.red.name.clone(),
+        black_name: setup.black.name.clone(),
+        red_rating: seat_rating(&setup.red),
+        black_rating: seat_rating(&setup.black),
+        computer: setup
+            .red
+            .computer
+            .clone()
+            .or_else(|| setup.black.computer.clone()),
+        state: "live".into(),
+        result: None,
+        winner: None,
+        reason: None,
+        detail: None,
+        article: None,
+        created_ms: now,
+        ended_ms: None,
+        red_ms: setup.time_control.initial_ms,
+        black_ms: setup.time_control.initial_ms,
+    };
+    state.store().insert_game(&row).await?;
+    let table = Table::new(game, setup.time_control);
+    spawn(state, row, table, now);
+    Ok(id)
+}
+
+/// Resumes every live game this node owns (after a restart or crash).
+pub async fn resume_all(state: &AppState, stopped_ms: i64) -> Result<usize, crate::store::StoreError> {
+    let ids = state.store().live_game_ids(&state.config().node_id).await?;
+    let now = crate::now_ms();
+    let mut n = 0;
+    for id in ids {
+        let Some((row, moves)) = state.store().game(&id).await? else {
+            continue;
+        };
+        match rebuild(&row, &moves, stopped_ms, now) {
+            Ok(table) => {
+                spawn(state, row, table, now);
+                n += 1;
+            }
+            Err(e) => tracing::error!(game = %id, error = %e, "cannot resume game"),
+        }
+    }
+    Ok(n)
+}
+
+fn spawn(state: &AppState, row: GameRow, table: Table, now_ms: i64) {
+    let (tx, rx) = mpsc::channel(64);
+    let (events, _) = broadcast::channel(256);
+    let id = row.id.clone();
+    state.games().insert(id.clone(), GameHandle { tx: tx.clone() });
+    let live = LiveGame {
+        row,
+        table,
+        events,
+        abort_from_ms: now_ms,
+        computer_thinking: false,
+    };
+    let st = state.clone();
+    tokio::spawn(async move {
+        run(st.clone(), live, rx, tx).await;
+        st.games().remove(&id);
+    });
+}
+
+/// The game task.
+async fn run(state: AppState, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc::Sender<Cmd>) {
+    let linger = state.config().finished_linger;
+    let abort_after = state.config().abort_after_ms;
+    // A game resumed already over (its end not yet archived) is finished now.
+    if g.table.end().is_some() {
+        finish(&state, &mut g).await;
+    }
+    maybe_computer(&state, &mut g, &me);
+    let mut shutdown = state.shutdown_signal();
+    loop {
+        let now = crate::now_ms();
+        let deadline_ms = if g.table.end().is_some() {
+            None
+        } else if let Some(d) = g.table.flag_deadline() {
+            Some(d)
+        } else if g.table.ply() < 2 {
+            Some(g.abort_from_ms + abort_after)
+        } else {
+            None
+        };
+        let sleep_for = match (g.table.end().is_some(), deadline_ms) {
+            (true, _) => linger,
+            (false, Some(d)) => Duration::from_millis(u64::try_from((d - now).max(0)).unwrap_or(0)),
+            (false, None) => Duration::from_secs(3600),
+        };
+        tokio::select! {
+            cmd = rx.recv() => {
+                let Some(cmd) = cmd else { break };
+                handle(&state, &mut g, cmd, &me).await;
+            }
+            () = tokio::time::sleep(sleep_for) => {
+                if g.table.end().is_some() {
+                    break; // lingered long enough after the end
+                }
+                let now = crate::now_ms();
+                if g.table.check_flag(now) {
+                    finish(&state, &mut g).await;
+                } else if g.table.ply() < 2
+                    && !g.table.clock_running()
+                    && now >= g.abort_from_ms + abort_after
+                    && g.table.abort(None, "no first move in time").is_ok()
+                {
+                    finish(&state, &mut g).await;
+                }
+            }
+            _ = shutdown.changed() => break,
+        }
+    }
+}
+
+async fn handle(state: &AppState, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>) {
+    match cmd {
+        Cmd::Join { reply } => {
+            let rx = g.events.subscribe();
+            let _ = reply.send((view_of(&g.row, &g.table, crate::now_ms()), rx));
+        }
+        Cmd::View { reply } => {
+            let _ = reply.send(view_of(&g.row, &g.table, crate::now_ms()));
+        }
+        Cmd::Act {
+            user_id,
+            action,
+            reply,
+        } => {
+            let side = if g.row.red_id.as_deref() == Some(&user_id) {
+                Some(Side::First)
+            } else if g.row.black_id.as_deref() == Some(&user_id) {
+                Some(Side::Second)
+            } else {
+                None
+            };
+            let result = match side {
+                None => Err(ActError::NotAPlayer),
+                Some(side) => act(state, g, side, action).await,
+            };
+            let _ = reply.send(result);
+            maybe_computer(state, g, me);
+        }
+        Cmd::Computer(cm) => {
+            g.computer_thinking = false;
+            let side = computer_side(&g.row);
+            if let (Some(side), Some(coord)) = (side, cm.coord.clone()) {
+                if cm.ply == g.table.ply() {
+                    let r = act(
+                        state,
+                        g,
+                        side,
+                        Action::Move {
+                            coord,
+                            ply: Some(cm.ply + 1),
+                        },
+                    )
+                    .await;
+                    if let Err(e) = r {
+                        tracing::warn!(game = %g.row.id, error = %e, "computer move refused");
+                    }
+                }
+            } else if let (Some(side), None) = (side, cm.coord) {
+                // The computer found no move or failed: it resigns rather
+                // than hanging the game.
+                let now = crate::now_ms();
+                if g.table.resign(side, now).is_ok() {
+                    finish(state, g).await;
+                }
+            }
+            maybe_computer(state, g, me);
+        }
+    }
+}
+
+fn computer_side(row: &GameRow) -> Option<Side> {
+    row.computer.as_ref()?;
+    if row.red_id.is_none() {
+        Some(Side::First)
+    } else if row.black_id.is_none() {
+        Some(Side::Second)
+    } else {
+        None
+    }
+}
+
+fn maybe_computer(state: &AppState, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
+    if g.computer_thinking || g.table.end().is_some() {
+        return;
+    }
+    let (Some(side), Some(spec)) = (computer_side(&g.row), g.row.computer.clone()) else {
+        return;
+    };
+    if g.table.side_to_move() != side {
+        return;
+    }
+    g.computer_thinking = true;
+    let now = crate::now_ms();
+    let clocks = g.table.clocks_at(now);
+    let request = crate::computer::Request {
+        spec,
+        fen: g.row.initial_fen.clone(),
+        moves: g.table.moves().iter().map(|m| m.coord.clone()).collect(),
+        ply: g.table.ply(),
+        my_ms: clocks[side.index()],
+        increment_ms: g.row.increment_ms,
+    };
+    state.computers().think(request, me.clone());
+}
+
+async fn act(state: &AppState, g: &mut LiveGame, side: Side, action: Action) -> Result<u32, ActError> {
+    let now = crate::now_ms();
+    let r = match action {
+        Action::Move { coord, ply } => {
+            // A resent move (after a reconnect) that is already stored is
+            // acknowledged again instead of refused.
+            if let Some(p) = ply {
+                if let Some(m) = g.table.moves().get((p as usize).wrapping_sub(1)) {
+                    if p == g.table.ply() && m.coord == coord && side_of_ply(p) == side {
+                        return Ok(p);
+                    }
+                }
+            }
+            match g.table.play(side, &coord, ply, now) {
+                Ok(row) => {
+                    if let Err(e) = state.store().append_move(&g.row.id, &row).await {
+                        tracing::error!(game = %g.row.id, error = %e, "move not stored; reloading");
+                        reload(state, g).await;
+                        return Err(ActError::Storage);
+                    }
+                    if row.ply == 1 {
+                        g.abort_from_ms = now;
+                    }
+                    let _ = g.events.send(event("move", serde_json::json!({"ply": row.ply,
+                        "move": row.coord,
+                        "display": row.display,
+                        "fen": g.table.game().fen(),
+                        "turn": side_str(g.table.side_to_move()),
+                        "clocks": {"red_ms": row.red_ms, "black_ms": row.black_ms, "running": g.table.clock_running()},
+                    })));
+                    if let Some(mc) = g.table.must_change() {
+                        let _ = g.events.send(event(
+                            "must_change",
+                            serde_json::json!({"side": side_str(mc.side),
+                                "detail": mc.detail,
+                                "article": mc.article,
+                            }),
+                        ));
+                    }
+                    Ok(row.ply)
+                }
+                Err(e) => Err(e),
+            }
+        }
+        Action::Resign => g.table.resign(side, now).map(|()| g.table.ply()),
+        Action::OfferDraw => g.table.offer_draw(side, now).map(|()| {
+            if g.table.end().is_none() {
+                let _ = g
+                    .events
+                    .send(event("draw_offer", serde_json::json!({"by": side_str(side)})));
+            }
+            g.table.ply()
+        }),
+        Action::AcceptDraw => g.table.accept_draw(side, now).map(|()| g.table.ply()),
+        Action::DeclineDraw => g.table.decline_draw(side, now).map(|()| {
+            let _ = g
+                .events
+                .send(event("draw_declined", serde_json::json!({"by": side_str(side)})));
+            g.table.ply()
+        }),
+        Action::ClaimDraw => g.table.claim_draw(side, now).map(|()| g.table.ply()),
+        Action::Abort => g.table.abort(Some(side), "").map(|()| g.table.ply()),
+    };
+    // Ended by this action, or by a flag noticed while handling it.
+    if g.table.end().is_some() && !already_archived(g) {
+        finish(state, g).await;
+    }
+    r.map_err(ActError::from)
+}
+
+fn side_of_ply(ply: u32) -> Side {
+    if ply % 2 == 1 {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
+fn already_archived(g: &LiveGame) -> bool {
+    g.row.state != "live"
+}
+
+/// Reloads the game from the database after a failed write.
+async fn reload(state: &AppState, g: &mut LiveGame) {
+    let now = crate::now_ms();
+    if let Ok(Some((row, moves))) = state.store().game(&g.row.id).await {
+        if let Ok(t) = rebuild(&row, &moves, now, now) {
+            g.table = t;
+            g.row = row;
+            let view = view_of(&g.row, &g.table, now);
+            let _ = g.events.send(event("full", serde_json::json!({"game": view})));
+        }
+    }
+}
+
+/// Archives the ended game (with its rating changes) and broadcasts the end.
+async fn finish(state: &AppState, g: &mut LiveGame) {
+    let Some(end) = g.table.end().cloned() else {
+        return;
+    };
+    if already_archived(g) {
+        return;
+    }
+    let now = crate::now_ms();
+    let clocks = g.table.clocks_at(now);
+    let stored = GameEnd {
+        state: if end.outcome.is_some() { "over" } else { "aborted" },
+        result: end.outcome.map(|_| end.result().to_string()),
+        winner: end.outcome.and_then(Outcome::winner).map(side_str),
+        reason: end.reason.clone(),
+        detail: end.detail.clone(),
+        article: end.article.clone(),
+        ended_ms: now,
+        red_ms: clocks[0],
+        black_ms: clocks[1],
+    };
+    let updates = match rating_updates(state.store(), &g.row, &end, state.config().rating_system).await {
+        Ok(u) => u,
+        Err(e) => {
+            tracing::error!(game = %g.row.id, error = %e, "cannot read ratings");
+            Vec::new()
+        }
+    };
+    let system = match state.config().rating_system {
+        rating::RatingSystem::Elo => "elo",
+        rating::RatingSystem::Glicko2 => "glicko2",
+    };
+    let mut ratings = serde_json::Map::new();
+    match state
+        .store()
+        .finish_game(&g.row.id, &stored, system, &updates)
+        .await
+    {
+        Ok(()) => {
+            for u in &updates {
+                let color = if g.row.red_id.as_deref() == Some(&u.user_id) {
+                    "red"
+                } else {
+                    "black"
+                };
+                ratings.insert(
+                    color.into(),
+                    serde_json::json!({"before": u.before.rating.round(), "after": u.after.rating.round()}),
+                );
+            }
+        }
+        Err(e) => tracing::error!(game = %g.row.id, error = %e, "cannot archive finished game"),
+    }
+    g.row.state = stored.state.to_string();
+    g.row.result.clone_from(&stored.result);
+    g.row.winner.clone_from(&stored.winner);
+    g.row.reason = Some(stored.reason.clone());
+    g.row.detail = Some(stored.detail.clone());
+    g.row.article.clone_from(&stored.article);
+    g.row.ended_ms = Some(now);
+    let _ = g.events.send(event(
+        "end",
+        serde_json::json!({"state": stored.state,
+            "result": stored.result,
+            "winner": stored.winner,
+            "reason": stored.reason,
+            "detail": stored.detail,
+            "article": stored.article,
+            "clocks": {"red_ms": clocks[0], "black_ms": clocks[1], "running": false},
+            "ratings": ratings,
+        }),
+    ));
+}
+
+/// The rating changes a finished game causes: rated games between two
+/// registered players only.
+async fn rating_updates(
+    store: &Store,
+    row: &GameRow,
+    end: &End,
+    system: rating::RatingSystem,
+) -> Result<Vec<RatingUpdate>, crate::store::StoreError> {
+    let (Some(outcome), true, Some(red_id), Some(black_id)) =
+        (end.outcome, row.rated, row.red_id.as_ref(), row.black_id.as_ref())
+    else {
+        return Ok(Vec::new());
+    };
+    let (Some(red), Some(black)) = (store.user_by_id(red_id).await?, store.user_by_id(black_id).await?)
+    else {
+        return Ok(Vec::new());
+    };
+    if red.guest || black.guest {
+        return Ok(Vec::new());
+    }
+    let score = match outcome {
+        Outcome::Win { winner: Side::First } => rating::Score::Win,
+        Outcome::Win { winner: Side::Second } => rating::Score::Loss,
+        Outcome::Draw => rating::Score::Draw,
+    };
+    let titled = |u: &User| {
+        let awarded = u.awarded_title.as_deref().and_then(|t| t.parse().ok());
+        rating::title(u.rating.rating, u.titled_games, awarded).is_some()
+    };
+    let (r, b) = system.rate(&red.rating, &black.rating, score);
+    Ok(vec![
+        RatingUpdate {
+            user_id: red.id.clone(),
+            before: red.rating,
+            after: r,
+            against_titled: titled(&black),
+        },
+        RatingUpdate {
+            user_id: black.id.clone(),
+            before: black.rating,
+            after: b,
+            against_titled: titled(&red),
+        },
+    ])
+}
+
+/// Sends an action to a game's task and waits for the answer.
+pub async fn act_on(state: &AppState, game_id: &str, user_id: &str, action: Action) -> Result<u32, ActError> {
+    let h = state.games().get(game_id).ok_or(ActError::Gone)?;
+    let (reply, rx) = oneshot::channel();
+    h.tx.send(Cmd::Act {
+        user_id: user_id.to_string(),
+        action,
+        reply,
+    })
+    .await
+    .map_err(|_| ActError::Gone)?;
+    rx.await.map_err(|_| ActError::Gone)?
+}
+
+/// Joins a live game: its view and its event stream.
+pub async fn join(state: &AppState, game_id: &str) -> Option<(GameView, broadcast::Receiver<Arc<Event>>)> {
+    let h = state.games().get(game_id)?;
+    let (reply, rx) = oneshot::channel();
+    h.tx.send(Cmd::Join { reply }).await.ok()?;
+    rx.await.ok()
+}
+
+/// The current view of a game, live or stored.
+pub async fn view(state: &AppState, game_id: &str) -> Result<Option<GameView>, crate::ApiError> {
+    if let Some(h) = state.games().get(game_id) {
+        let (reply, rx) = oneshot::channel();
+        if h.tx.send(Cmd::View { reply }).await.is_ok() {
+            if let Ok(v) = rx.await {
+                return Ok(Some(v));
+            }
+        }
+    }
+    stored_view(state, game_id).await
+}

@@ -1,0 +1,671 @@
+//! The lobby: seeks (open offers to play), automatic pairing of matching
+//! seeks, direct challenges, games against the computer, and the per-player
+//! event stream that tells a player a game has started for them.
+//!
+//! Seeks and challenges are short-lived and kept in this node's memory (as
+//! lichess keeps its hooks); games are stored the moment they are created.
+
+use crate::auth::{random_id, Auth};
+use crate::error::ApiError;
+use crate::live::{self, GameSetup, Seat};
+use crate::store::User;
+use crate::table::TimeControl;
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+use utoipa::ToSchema;
+
+/// Which colour a player asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ColorChoice {
+    Red,
+    Black,
+    #[default]
+    Random,
+}
+
+/// A new seek.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+pub struct SeekRequest {
+    /// `xiangqi/cxa` (default), `xiangqi/wxf`, `xiangqi/asian`, `xiangqi/simple`.
+    pub variant: Option<String>,
+    /// Minutes + increment seconds, e.g. `10+5`.
+    pub time: String,
+    #[serde(default)]
+    pub rated: bool,
+    /// Opponent rating range (inclusive).
+    pub rating_min: Option<f64>,
+    pub rating_max: Option<f64>,
+    #[serde(default)]
+    pub color: ColorChoice,
+}
+
+/// A seek as the lobby shows it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeekView {
+    pub id: String,
+    pub player: String,
+    pub rating: f64,
+    pub variant: String,
+    pub time: String,
+    pub rated: bool,
+    pub rating_min: Option<f64>,
+    pub rating_max: Option<f64>,
+    pub color: ColorChoice,
+}
+
+#[derive(Clone, Debug)]
+struct Seek {
+    view: SeekView,
+    user: User,
+    tc: TimeControl,
+}
+
+/// Answer to a seek: either it was paired at once (`game`) or it waits in
+/// the lobby (`seek`); the game's start is then announced on the player's
+/// event stream.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeekResult {
+    pub seek: Option<String>,
+    pub game: Option<String>,
+    /// Your colour in the game, when paired.
+    pub color: Option<String>,
+}
+
+/// A direct challenge.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+pub struct ChallengeRequest {
+    /// The challenged player's name.
+    pub to: String,
+    pub variant: Option<String>,
+    pub time: String,
+    #[serde(default)]
+    pub rated: bool,
+    #[serde(default)]
+    pub color: ColorChoice,
+    /// Start from this position (FEN) instead of the usual one; casual only.
+    pub fen: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ChallengeView {
+    pub id: String,
+    pub from: String,
+    pub to: String,
+    pub variant: String,
+    pub time: String,
+    pub rated: bool,
+    pub color: ColorChoice,
+    pub fen: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+struct Challenge {
+    view: ChallengeView,
+    from: User,
+    to_id: String,
+    tc: TimeControl,
+}
+
+/// A game against the computer.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+pub struct ComputerRequest {
+    /// Built-in engine strength 1–8.
+    pub level: Option<u8>,
+    /// Or the name of an external engine the operator configured.
+    pub engine: Option<String>,
+    pub variant: Option<String>,
+    pub time: String,
+    #[serde(default)]
+    pub color: ColorChoice,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameStarted {
+    pub game: String,
+    /// Your colour.
+    pub color: String,
+}
+
+/// Seeks, challenges and the per-user event channels.
+#[derive(Debug)]
+pub struct Lobby {
+    seeks: Mutex<Vec<Seek>>,
+    challenges: Mutex<HashMap<String, Challenge>>,
+    users: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
+    /// Seek list changes, for everyone in the lobby.
+    pub public: broadcast::Sender<Arc<str>>,
+}
+
+impl Default for Lobby {
+    fn default() -> Self {
+        Lobby {
+            seeks: Mutex::new(Vec::new()),
+            challenges: Mutex::new(HashMap::new()),
+            users: Mutex::new(HashMap::new()),
+            public: broadcast::channel(256).0,
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Lobby {
+    /// Subscribes to a player's personal events (game started, challenged).
+    pub fn subscribe(&self, user_id: &str) -> broadcast::Receiver<Arc<str>> {
+        let mut users = lock(&self.users);
+        users.retain(|_, tx| tx.receiver_count() > 0);
+        users
+            .entry(user_id.to_string())
+            .or_insert_with(|| broadcast::channel(64).0)
+            .subscribe()
+    }
+
+    /// Sends a personal event to a player, if they listen.
+    pub fn notify(&self, user_id: &str, event: &serde_json::Value) {
+        if let Some(tx) = lock(&self.users).get(user_id) {
+            let _ = tx.send(Arc::from(event.to_string()));
+        }
+    }
+
+    /// The open seeks.
+    #[must_use]
+    pub fn seeks(&self) -> Vec<SeekView> {
+        lock(&self.seeks).iter().map(|s| s.view.clone()).collect()
+    }
+
+    fn announce(&self, event: &serde_json::Value) {
+        let _ = self.public.send(Arc::from(event.to_string()));
+    }
+
+    /// Removes every seek of a player (when they start a game).
+    fn drop_seeks_of(&self, user_id: &str) {
+        let removed: Vec<String> = {
+            let mut seeks = lock(&self.seeks);
+            let ids = seeks
+                .iter()
+                .filter(|s| s.user.id == user_id)
+                .map(|s| s.view.id.clone())
+                .collect();
+            seeks.retain(|s| s.user.id != user_id);
+            ids
+        };
+        for id in removed {
+            self.announce(&serde_json::json!({"t": "seek_removed", "id": id}));
+        }
+    }
+}
+
+fn in_range(rating: f64, min: Option<f64>, max: Option<f64>) -> bool {
+    min.is_none_or(|m| rating >= m) && max.is_none_or(|m| rating <= m)
+}
+
+fn colors_fit(a: ColorChoice, b: ColorChoice) -> bool {
+    !matches!(
+        (a, b),
+        (ColorChoice::Red, ColorChoice::Red) | (ColorChoice::Black, ColorChoice::Black)
+    )
+}
+
+/// Whether `a` (already waiting) and `b` (just made) can be paired.
+fn matches(a: &Seek, b: &Seek) -> bool {
+    a.user.id != b.user.id
+        && a.view.variant == b.view.variant
+        && a.tc == b.tc
+        && a.view.rated == b.view.rated
+        && in_range(b.user.rating.rating, a.view.rating_min, a.view.rating_max)
+        && in_range(a.user.rating.rating, b.view.rating_min, b.view.rating_max)
+        && colors_fit(a.view.color, b.view.color)
+}
+
+fn random_bit() -> Result<bool, ApiError> {
+    let mut b = [0u8; 1];
+    crate::auth::random_bytes(&mut b)?;
+    Ok(b[0] & 1 == 1)
+}
+
+/// Whether the player asking with `mine` gets red against `theirs`.
+fn gets_red(mine: ColorChoice, theirs: ColorChoice) -> Result<bool, ApiError> {
+    Ok(match (mine, theirs) {
+        (ColorChoice::Red, _) | (ColorChoice::Random, ColorChoice::Black) => true,
+        (ColorChoice::Black, _) | (ColorChoice::Random, ColorChoice::Red) => false,
+        (ColorChoice::Random, ColorChoice::Random) => random_bit()?,
+    })
+}
+
+fn parse_tc(text: &str) -> Result<TimeControl, ApiError> {
+    text.parse::<TimeControl>()
+        .map_err(|e| ApiError::bad("bad_time_control", e.to_string()))
+}
+
+fn parse_variant(v: Option<&str>) -> Result<String, ApiError> {
+    crate::variants::canonical(v).map_err(|e| ApiError::bad("bad_variant", e.to_string()))
+}
+
+/// Starts a game between two people and tells both.
+async fn start_between(
+    state: &AppState,
+    red: &User,
+    black: &User,
+    variant: String,
+    tc: TimeControl,
+    tc_text: String,
+    rated: bool,
+    fen: Option<String>,
+) -> Result<String, ApiError> {
+    let id = live::create_game(
+        state,
+        GameSetup {
+            variant,
+            fen,
+            time_control: tc,
+            time_control_text: tc_text,
+            rated,
+            red: Seat::person(red),
+            black: Seat::person(black),
+        },
+    )
+    .await?;
+    let lobby = state.lobby();
+    lobby.drop_seeks_of(&red.id);
+    lobby.drop_seeks_of(&black.id);
+    lobby.notify(
+        &red.id,
+        &serde_json::json!({"t": "game_start", "game": id, "color": "red"}),
+    );
+    lobby.notify(
+        &black.id,
+        &serde_json::json!({"t": "game_start", "game": id, "color": "black"}),
+    );
+    Ok(id)
+}
+
+/// Create a seek; it is paired at once with a matching one when there is.
+#[utoipa::path(post, path = "/api/seeks", tag = "lobby", request_body = SeekRequest,
+    responses((status = 200, body = SeekResult), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn create_seek(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(req): Json<SeekRequest>,
+) -> Result<Json<SeekResult>, ApiError> {
+    let tc = parse_tc(&req.time)?;
+    let variant = parse_variant(req.variant.as_deref())?;
+    if req.rated && user.guest {
+        return Err(ApiError::Forbidden("guests play casual games only".into()));
+    }
+    let seek = Seek {
+        view: SeekView {
+            id: random_id(8)?,
+            player: user.name.clone(),
+            rating: user.rating.rating.round(),
+            variant,
+            time: req.time.trim().to_string(),
+            rated: req.rated,
+            rating_min: req.rating_min,
+            rating_max: req.rating_max,
+            color: req.color,
+        },
+        user,
+        tc,
+    };
+    let partner = {
+        let mut seeks = state
+            .lobby()
+            .seeks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match seeks.iter().position(|s| matches(s, &seek)) {
+            Some(i) => Some(seeks.remove(i)),
+            None => {
+                seeks.push(seek.clone());
+                None
+            }
+        }
+    };
+    let Some(other) = partner else {
+        state
+            .lobby()
+            .announce(&serde_json::json!({"t": "seek_added", "seek": seek.view}));
+        return Ok(Json(SeekResult {
+            seek: Some(seek.view.id),
+            game: None,
+            color: None,
+        }));
+    };
+    state
+        .lobby()
+        .announce(&serde_json::json!({"t": "seek_removed", "id": other.view.id}));
+    let me_red = gets_red(seek.view.color, other.view.color)?;
+    let (red, black) = if me_red {
+        (&seek.user, &other.user)
+    } else {
+        (&other.user, &seek.user)
+    };
+    let id = start_between(
+        &state,
+        red,
+        black,
+        seek.view.variant.clone(),
+        tc,
+        seek.view.time.clone(),
+        seek.view.rated,
+        None,
+    )
+    .await?;
+    Ok(Json(SeekResult {
+        seek: None,
+        game: Some(id),
+        color: Some(if me_red { "red" } else { "black" }.into()),
+    }))
+}
+
+/// The open seeks.
+#[utoipa::path(get, path = "/api/seeks", tag = "lobby", responses((status = 200, body = [SeekView])))]
+pub async fn list_seeks(State(state): State<AppState>) -> Json<Vec<SeekView>> {
+    Json(state.lobby().seeks())
+}
+
+/// Withdraw one of your seeks.
+#[utoipa::path(delete, path = "/api/seeks/{id}", tag = "lobby", params(("id" = String, Path)),
+    responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn delete_seek(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let removed = {
+        let mut seeks = lock(&state.lobby().seeks);
+        let before = seeks.len();
+        seeks.retain(|s| !(s.view.id == id && s.user.id == user.id));
+        before != seeks.len()
+    };
+    if !removed {
+        return Err(ApiError::NotFound(format!("seek {id}")));
+    }
+    state
+        .lobby()
+        .announce(&serde_json::json!({"t": "seek_removed", "id": id}));
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Challenge a player directly.
+#[utoipa::path(post, path = "/api/challenges", tag = "lobby", request_body = ChallengeRequest,
+    responses((status = 201, body = ChallengeView), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn create_challenge(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(req): Json<ChallengeRequest>,
+) -> Result<(StatusCode, Json<ChallengeView>), ApiError> {
+    let tc = parse_tc(&req.time)?;
+    let variant = parse_variant(req.variant.as_deref())?;
+    let to = state
+        .store()
+        .user_by_name(&req.to)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("player {}", req.to)))?;
+    if to.id == user.id {
+        return Err(ApiError::bad("self_challenge", "you cannot challenge yourself"));
+    }
+    if req.rated && (user.guest || to.guest) {
+        return Err(ApiError::Forbidden("guests play casual games only".into()));
+    }
+    if let Some(fen) = &req.fen {
+        if req.rated {
+            return Err(ApiError::bad(
+                "rated_from_position",
+                "rated games start from the usual position",
+            ));
+        }
+        crate::variants::new_game(&variant, Some(fen))
+            .map_err(|e| ApiError::bad("bad_fen", e.to_string()))?;
+    }
+    let view = ChallengeView {
+        id: random_id(8)?,
+        from: user.name.clone(),
+        to: to.name.clone(),
+        variant,
+        time: req.time.trim().to_string(),
+        rated: req.rated,
+        color: req.color,
+        fen: req.fen.clone(),
+    };
+    lock(&state.lobby().challenges).insert(
+        view.id.clone(),
+        Challenge {
+            view: view.clone(),
+            from: user,
+            to_id: to.id.clone(),
+            tc,
+        },
+    );
+    state
+        .lobby()
+        .notify(&to.id, &serde_json::json!({"t": "challenge", "challenge": view}));
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+/// Challenges waiting for your answer, and yours waiting for others.
+#[utoipa::path(get, path = "/api/challenges", tag = "lobby", responses((status = 200, body = [ChallengeView])))]
+pub async fn list_challenges(State(state): State<AppState>, Auth(user): Auth) -> Json<Vec<ChallengeView>> {
+    Json(
+        lock(&state.lobby().challenges)
+            .values()
+            .filter(|c| c.to_id == user.id || c.from.id == user.id)
+            .map(|c| c.view.clone())
+            .collect(),
+    )
+}
+
+/// Accept a challenge addressed to you: the game starts.
+#[utoipa::path(post, path = "/api/challenges/{id}/accept", tag = "lobby", params(("id" = String, Path)),
+    responses((status = 200, body = GameStarted), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn accept_challenge(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+) -> Result<Json<GameStarted>, ApiError> {
+    let c = {
+        let mut all = lock(&state.lobby().challenges);
+        match all.get(&id) {
+            Some(c) if c.to_id == user.id => all.remove(&id),
+            _ => None,
+        }
+    }
+    .ok_or_else(|| ApiError::NotFound(format!("challenge {id}")))?;
+    // The challenger's colour choice decides.
+    let challenger_red = gets_red(c.view.color, ColorChoice::Random)?;
+    let (red, black) = if challenger_red {
+        (&c.from, &user)
+    } else {
+        (&user, &c.from)
+    };
+    let game = start_between(
+        &state,
+        red,
+        black,
+        c.view.variant.clone(),
+        c.tc,
+        c.view.time.clone(),
+        c.view.rated,
+        c.view.fen.clone(),
+    )
+    .await?;
+    Ok(Json(GameStarted {
+        game,
+        color: if challenger_red { "black" } else { "red" }.into(),
+    }))
+}
+
+/// Decline (or, as the challenger, withdraw) a challenge.
+#[utoipa::path(post, path = "/api/challenges/{id}/decline", tag = "lobby", params(("id" = String, Path)),
+    responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn decline_challenge(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let c = {
+        let mut all = lock(&state.lobby().challenges);
+        match all.get(&id) {
+            Some(c) if c.to_id == user.id || c.from.id == user.id => all.remove(&id),
+            _ => None,
+        }
+    }
+    .ok_or_else(|| ApiError::NotFound(format!("challenge {id}")))?;
+    let ev = serde_json::json!({"t": "challenge_declined", "id": id, "by": user.name});
+    state.lobby().notify(&c.from.id, &ev);
+    state.lobby().notify(&c.to_id, &ev);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Play the computer (built-in levels 1–8, or an operator-configured engine).
+#[utoipa::path(post, path = "/api/computer", tag = "lobby", request_body = ComputerRequest,
+    responses((status = 200, body = GameStarted), (status = 400, body = crate::error::ErrorBody)))]
+pub async fn play_computer(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(req): Json<ComputerRequest>,
+) -> Result<Json<GameStarted>, ApiError> {
+    let tc = parse_tc(&req.time)?;
+    let variant = parse_variant(req.variant.as_deref())?;
+    let spec = match (req.level, &req.engine) {
+        (Some(l), None) => format!("level:{l}"),
+        (None, Some(e)) => format!("engine:{e}"),
+        _ => {
+            return Err(ApiError::bad(
+                "bad_computer",
+                "give either a level (1-8) or an engine name",
+            ))
+        }
+    };
+    if !state.computers().knows(&spec) {
+        return Err(ApiError::bad(
+            "bad_computer",
+            format!("no computer player {spec}"),
+        ));
+    }
+    let me_red = gets_red(req.color, ColorChoice::Random)?;
+    let cpu = Seat {
+        user: None,
+        name: match (req.level, &req.engine) {
+            (Some(l), _) => format!("Computer level {l}"),
+            (_, Some(e)) => e.clone(),
+            _ => "Computer".into(),
+        },
+        computer: Some(spec),
+    };
+    let me = Seat::person(&user);
+    let (red, black) = if me_red { (me, cpu) } else { (cpu, me) };
+    let game = live::create_game(
+        &state,
+        GameSetup {
+            variant,
+            fen: None,
+            time_control: tc,
+            time_control_text: req.time.trim().to_string(),
+            rated: false,
+            red,
+            black,
+        },
+    )
+    .await?;
+    state.lobby().notify(
+        &user.id,
+        &serde_json::json!({"t": "game_start", "game": game, "color": if me_red {"red"} else {"black"}}),
+    );
+    Ok(Json(GameStarted {
+        game,
+        color: if me_red { "red" } else { "black" }.into(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seek(
+        user: &str,
+        rating: f64,
+        rated: bool,
+        range: (Option<f64>, Option<f64>),
+        color: ColorChoice,
+    ) -> Seek {
+        let mut u = User {
+            id: user.into(),
+            name: user.into(),
+            password_hash: None,
+            guest: false,
+            created_ms: 0,
+            rating: rating::PlayerRating::default(),
+            titled_games: 0,
+            awarded_title: None,
+            real_title: None,
+        };
+        u.rating.rating = rating;
+        Seek {
+            view: SeekView {
+                id: format!("s-{user}"),
+                player: user.into(),
+                rating,
+                variant: "xiangqi/cxa".into(),
+                time: "10+5".into(),
+                rated,
+                rating_min: range.0,
+                rating_max: range.1,
+                color,
+            },
+            user: u,
+            tc: "10+5".parse().unwrap(),
+        }
+    }
+
+    #[test]
+    fn pairing_respects_range_rated_and_colour() {
+        let a = seek(
+            "a",
+            1500.0,
+            true,
+            (Some(1400.0), Some(1600.0)),
+            ColorChoice::Random,
+        );
+        assert!(matches(
+            &a,
+            &seek("b", 1450.0, true, (None, None), ColorChoice::Random)
+        ));
+        assert!(!matches(
+            &a,
+            &seek("b", 1700.0, true, (None, None), ColorChoice::Random)
+        ));
+        assert!(!matches(
+            &a,
+            &seek("b", 1450.0, false, (None, None), ColorChoice::Random)
+        ));
+        assert!(!matches(
+            &a,
+            &seek("b", 1450.0, true, (Some(1600.0), None), ColorChoice::Random)
+        ));
+        assert!(!matches(
+            &a,
+            &seek("a", 1450.0, true, (None, None), ColorChoice::Random)
+        ));
+        let red = seek("c", 1500.0, true, (None, None), ColorChoice::Red);
+        assert!(!matches(
+            &red,
+            &seek("d", 1500.0, true, (None, None), ColorChoice::Red)
+        ));
+        assert!(matches(
+            &red,
+            &seek("d", 1500.0, true, (None, None), ColorChoice::Black)
+        ));
+        assert!(gets_red(ColorChoice::Random, ColorChoice::Black).unwrap());
+        assert!(!gets_red(ColorChoice::Black, ColorChoice::Random).unwrap());
+    }
+}

@@ -1,0 +1,608 @@
+//! The database: one [`Store`] over SQLite (the default, an embedded file)
+//! or PostgreSQL, through sqlx's `Any` driver so every query is written once.
+//!
+//! The SQL sticks to what both understand: `$1` placeholders, BIGINT,
+//! DOUBLE PRECISION and TEXT columns, ids made by the server (no
+//! auto-increment). Migrations live in `migrations/sqlite` and
+//! `migrations/postgres` and run on every start.
+
+use rating::PlayerRating;
+use serde::Serialize;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::migrate::Migrator;
+use sqlx::{AnyPool, Row};
+use std::time::Duration;
+
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
+
+/// What can go wrong talking to the database.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("unsupported database URL {0:?} (expected sqlite://FILE or postgres://...)")]
+    BadUrl(String),
+    #[error("database error: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("corrupt row in {table}: {detail}")]
+    Corrupt { table: &'static str, detail: String },
+}
+
+/// Which database the store talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Turns what the operator typed into a sqlx URL: a bare file name means an
+/// SQLite file, created when missing.
+pub fn normalise_url(url: &str) -> Result<(String, Backend), StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok((url.to_string(), Backend::Postgres));
+    }
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    if path.is_empty() || path.contains("://") {
+        return Err(StoreError::BadUrl(url.to_string()));
+    }
+    let sep = if path.contains('?') { '&' } else { '?' };
+    let with_mode = if path.contains("mode=") {
+        path.to_string()
+    } else {
+        format!("{path}{sep}mode=rwc")
+    };
+    Ok((format!("sqlite://{with_mode}"), Backend::Sqlite))
+}
+
+/// A registered player or a guest.
+#[derive(Clone, Debug, Serialize)]
+pub struct User {
+    pub id: String,
+    pub name: String,
+    #[serde(skip)]
+    pub password_hash: Option<String>,
+    pub guest: bool,
+    pub created_ms: i64,
+    pub rating: PlayerRating,
+    pub titled_games: u32,
+    pub awarded_title: Option<String>,
+    pub real_title: Option<String>,
+}
+
+/// A game as its row stores it.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub id: String,
+    pub node: String,
+    pub variant: String,
+    pub initial_fen: String,
+    pub time_control: String,
+    pub initial_ms: i64,
+    pub increment_ms: i64,
+    pub rated: bool,
+    pub red_id: Option<String>,
+    pub black_id: Option<String>,
+    pub red_name: String,
+    pub black_name: String,
+    pub red_rating: Option<f64>,
+    pub black_rating: Option<f64>,
+    pub computer: Option<String>,
+    pub state: String,
+    pub result: Option<String>,
+    pub winner: Option<String>,
+    pub reason: Option<String>,
+    pub detail: Option<String>,
+    pub article: Option<String>,
+    pub created_ms: i64,
+    pub ended_ms: Option<i64>,
+    pub red_ms: i64,
+    pub black_ms: i64,
+}
+
+/// A stored move with the clocks right after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveRow {
+    pub ply: u32,
+    pub coord: String,
+    pub display: String,
+    pub played_ms: i64,
+    pub red_ms: i64,
+    pub black_ms: i64,
+}
+
+/// How a game ended, as stored.
+#[derive(Clone, Debug)]
+pub struct GameEnd {
+    pub state: &'static str,
+    pub result: Option<String>,
+    pub winner: Option<String>,
+    pub reason: String,
+    pub detail: String,
+    pub article: Option<String>,
+    pub ended_ms: i64,
+    pub red_ms: i64,
+    pub black_ms: i64,
+}
+
+/// A rating change to store with the game that caused it.
+#[derive(Clone, Debug)]
+pub struct RatingUpdate {
+    pub user_id: String,
+    pub before: PlayerRating,
+    pub after: PlayerRating,
+    /// Whether the opponent held a title: counts toward the 20 games.
+    pub against_titled: bool,
+}
+
+/// One point of a player's rating history.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct RatingPoint {
+    pub game_id: String,
+    pub system: String,
+    pub before: f64,
+    pub after: f64,
+    pub at_ms: i64,
+}
+
+/// The database handle, cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+const USER_COLS: &str = "id, name, password_hash, guest, created_ms, rating, deviation, volatility, rated_games, titled_games, awarded_title, real_title";
+const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, red_id, black_id, red_name, black_name, red_rating, black_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, red_ms, black_ms";
+
+fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
+    Ok(User {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        password_hash: row.try_get("password_hash")?,
+        guest: row.try_get::<i64, _>("guest")? != 0,
+        created_ms: row.try_get("created_ms")?,
+        rating: PlayerRating {
+            rating: row.try_get("rating")?,
+            deviation: row.try_get("deviation")?,
+            volatility: row.try_get("volatility")?,
+            games: u32::try_from(row.try_get::<i64, _>("rated_games")?).unwrap_or(u32::MAX),
+        },
+        titled_games: u32::try_from(row.try_get::<i64, _>("titled_games")?).unwrap_or(u32::MAX),
+        awarded_title: row.try_get("awarded_title")?,
+        real_title: row.try_get("real_title")?,
+    })
+}
+
+fn game_from(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: row.try_get("id")?,
+        node: row.try_get("node")?,
+        variant: row.try_get("variant")?,
+        initial_fen: row.try_get("initial_fen")?,
+        time_control: row.try_get("time_control")?,
+        initial_ms: row.try_get("initial_ms")?,
+        increment_ms: row.try_get("increment_ms")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        red_id: row.try_get("red_id")?,
+        black_id: row.try_get("black_id")?,
+        red_name: row.try_get("red_name")?,
+        black_name: row.try_get("black_name")?,
+        red_rating: row.try_get("red_rating")?,
+        black_rating: row.try_get("black_rating")?,
+        computer: row.try_get("computer")?,
+        state: row.try_get("state")?,
+        result: row.try_get("result")?,
+        winner: row.try_get("winner")?,
+        reason: row.try_get("reason")?,
+        detail: row.try_get("detail")?,
+        article: row.try_get("article")?,
+        created_ms: row.try_get("created_ms")?,
+        ended_ms: row.try_get("ended_ms")?,
+        red_ms: row.try_get("red_ms")?,
+        black_ms: row.try_get("black_ms")?,
+    })
+}
+
+fn move_from(row: &AnyRow) -> Result<MoveRow, sqlx::Error> {
+    Ok(MoveRow {
+        ply: u32::try_from(row.try_get::<i64, _>("ply")?).unwrap_or(0),
+        coord: row.try_get("coord")?,
+        display: row.try_get("display")?,
+        played_ms: row.try_get("played_ms")?,
+        red_ms: row.try_get("red_ms")?,
+        black_ms: row.try_get("black_ms")?,
+    })
+}
+
+impl Store {
+    /// Connects, creating the SQLite file if needed, and migrates.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let (url, backend) = normalise_url(url)?;
+        let options = AnyPoolOptions::new()
+            .acquire_timeout(Duration::from_secs(10))
+            // SQLite has one writer anyway; a few connections serve reads.
+            .max_connections(match backend {
+                Backend::Sqlite => 4,
+                Backend::Postgres => 16,
+            });
+        let options = if backend == Backend::Sqlite {
+            options.after_connect(|conn, _| {
+                Box::pin(async move {
+                    // WAL + synchronous=NORMAL: a committed move survives a
+                    // killed process (it is in the WAL); only a power cut
+                    // may lose the last few. busy_timeout waits for the
+                    // single writer instead of failing.
+                    sqlx::query("PRAGMA journal_mode=WAL").execute(&mut *conn).await?;
+                    sqlx::query("PRAGMA synchronous=NORMAL")
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query("PRAGMA busy_timeout=10000")
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query("PRAGMA foreign_keys=ON").execute(&mut *conn).await?;
+                    Ok(())
+                })
+            })
+        } else {
+            options
+        };
+        let pool = options.connect(&url).await?;
+        match backend {
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&pool).await?,
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&pool).await?,
+        }
+        Ok(Store { pool, backend })
+    }
+
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    // ----- users -----
+
+    /// Inserts a user; `Ok(None)` when the name is taken.
+    pub async fn create_user(
+        &self,
+        id: &str,
+        name: &str,
+        password_hash: Option<&str>,
+        guest: bool,
+        now_ms: i64,
+    ) -> Result<Option<User>, StoreError> {
+        let r = PlayerRating::default();
+        let res = sqlx::query(
+            "INSERT INTO users (id, name, name_key, password_hash, guest, created_ms, rating, deviation, volatility, rated_games, titled_games)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0)",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(name.to_lowercase())
+        .bind(password_hash.map(str::to_string))
+        .bind(i64::from(guest))
+        .bind(now_ms)
+        .bind(r.rating)
+        .bind(r.deviation)
+        .bind(r.volatility)
+        .execute(&self.pool)
+        .await;
+        match res {
+            Ok(_) => self.user_by_id(id).await,
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub async fn user_by_id(&self, id: &str) -> Result<Option<User>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {USER_COLS} FROM users WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(user_from).transpose()?)
+    }
+
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {USER_COLS} FROM users WHERE name_key = $1"))
+            .bind(name.to_lowercase())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(user_from).transpose()?)
+    }
+
+    /// Sets or clears the awarded and real-world titles (operator action).
+    pub async fn set_titles(
+        &self,
+        user_id: &str,
+        awarded: Option<&str>,
+        real: Option<&str>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE users SET awarded_title = $1, real_title = $2 WHERE id = $3")
+            .bind(awarded.map(str::to_string))
+            .bind(real.map(str::to_string))
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // ----- sessions -----
+
+    pub async fn create_session(
+        &self,
+        token_hash: &str,
+        user_id: &str,
+        kind: &str,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, user_id, kind, created_ms, expires_ms) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(token_hash)
+        .bind(user_id)
+        .bind(kind)
+        .bind(now_ms)
+        .bind(expires_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The user a live session token belongs to.
+    pub async fn session_user(&self, token_hash: &str, now_ms: i64) -> Result<Option<User>, StoreError> {
+        let row = sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1 AND expires_ms > $2")
+            .bind(token_hash)
+            .bind(now_ms)
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            Some(r) => self.user_by_id(&r.try_get::<String, _>("user_id")?).await,
+            None => Ok(None),
+        }
+    }
+
+    pub async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // ----- games -----
+
+    pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        sqlx::query(&format!(
+            "INSERT INTO games ({GAME_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)"
+        ))
+        .bind(&g.id)
+        .bind(&g.node)
+        .bind(&g.variant)
+        .bind(&g.initial_fen)
+        .bind(&g.time_control)
+        .bind(g.initial_ms)
+        .bind(g.increment_ms)
+        .bind(i64::from(g.rated))
+        .bind(g.red_id.clone())
+        .bind(g.black_id.clone())
+        .bind(&g.red_name)
+        .bind(&g.black_name)
+        .bind(g.red_rating)
+        .bind(g.black_rating)
+        .bind(g.computer.clone())
+        .bind(&g.state)
+        .bind(g.result.clone())
+        .bind(g.winner.clone())
+        .bind(g.reason.clone())
+        .bind(g.detail.clone())
+        .bind(g.article.clone())
+        .bind(g.created_ms)
+        .bind(g.ended_ms)
+        .bind(g.red_ms)
+        .bind(g.black_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Stores one move. The primary key (game, ply) refuses a second move
+    /// at the same ply, so two writers can never fork a game.
+    pub async fn append_move(&self, game_id: &str, m: &MoveRow) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, coord, display, played_ms, red_ms, black_ms) VALUES ($1,$2,$3,$4,$5,$6,$7)",
+        )
+        .bind(game_id)
+        .bind(i64::from(m.ply))
+        .bind(&m.coord)
+        .bind(&m.display)
+        .bind(m.played_ms)
+        .bind(m.red_ms)
+        .bind(m.black_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Archives a finished game and, in the same transaction, applies the
+    /// rating changes it caused.
+    pub async fn finish_game(
+        &self,
+        game_id: &str,
+        end: &GameEnd,
+        system: &str,
+        ratings: &[RatingUpdate],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE games SET state=$1, result=$2, winner=$3, reason=$4, detail=$5, article=$6, ended_ms=$7, red_ms=$8, black_ms=$9 WHERE id=$10 AND state='live'",
+        )
+        .bind(end.state)
+        .bind(end.result.clone())
+        .bind(end.winner.clone())
+        .bind(&end.reason)
+        .bind(&end.detail)
+        .bind(end.article.clone())
+        .bind(end.ended_ms)
+        .bind(end.red_ms)
+        .bind(end.black_ms)
+        .bind(game_id)
+        .execute(&mut *tx)
+        .await?;
+        for u in ratings {
+            sqlx::query(
+                "UPDATE users SET rating=$1, deviation=$2, volatility=$3, rated_games=$4, titled_games=titled_games+$5 WHERE id=$6",
+            )
+            .bind(u.after.rating)
+            .bind(u.after.deviation)
+            .bind(u.after.volatility)
+            .bind(i64::from(u.after.games))
+            .bind(i64::from(u.against_titled))
+            .bind(&u.user_id)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO rating_history (game_id, user_id, system, rating_before, rating_after, at_ms) VALUES ($1,$2,$3,$4,$5,$6)",
+            )
+            .bind(game_id)
+            .bind(&u.user_id)
+            .bind(system)
+            .bind(u.before.rating)
+            .bind(u.after.rating)
+            .bind(end.ended_ms)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Option<(GameRow, Vec<MoveRow>)>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {GAME_COLS} FROM games WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let g = game_from(&row)?;
+        let moves = self.moves(id).await?;
+        Ok(Some((g, moves)))
+    }
+
+    pub async fn moves(&self, game_id: &str) -> Result<Vec<MoveRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT ply, coord, display, played_ms, red_ms, black_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
+        let moves = rows.iter().map(move_from).collect::<Result<Vec<_>, _>>()?;
+        for (i, m) in moves.iter().enumerate() {
+            if m.ply as usize != i + 1 {
+                return Err(StoreError::Corrupt {
+                    table: "moves",
+                    detail: format!("game {game_id} is missing ply {}", i + 1),
+                });
+            }
+        }
+        Ok(moves)
+    }
+
+    /// Ids of the live games a node owns (to resume after a restart).
+    pub async fn live_game_ids(&self, node: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE state = 'live' AND node = $1")
+            .bind(node)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get::<String, _>("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// A player's games, newest first.
+    pub async fn games_of(&self, user_id: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLS} FROM games WHERE red_id = $1 OR black_id = $1 ORDER BY created_ms DESC LIMIT $2"
+        ))
+        .bind(user_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
+    }
+
+    pub async fn rating_history(&self, user_id: &str) -> Result<Vec<RatingPoint>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT game_id, system, rating_before, rating_after, at_ms FROM rating_history WHERE user_id = $1 ORDER BY at_ms",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(RatingPoint {
+                    game_id: r.try_get("game_id")?,
+                    system: r.try_get("system")?,
+                    before: r.try_get("rating_before")?,
+                    after: r.try_get("rating_after")?,
+                    at_ms: r.try_get("at_ms")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    // ----- nodes -----
+
+    pub async fn heartbeat(&self, node: &str, now_ms: i64) -> Result<(), StoreError> {
+        let updated = sqlx::query("UPDATE nodes SET heartbeat_ms = $1 WHERE id = $2")
+            .bind(now_ms)
+            .bind(node)
+            .execute(&self.pool)
+            .await?;
+        if updated.rows_affected() == 0 {
+            sqlx::query("INSERT INTO nodes (id, heartbeat_ms) VALUES ($1, $2)")
+                .bind(node)
+                .bind(now_ms)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The node's last heartbeat: when it was last known to be running.
+    pub async fn last_heartbeat(&self, node: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT heartbeat_ms FROM nodes WHERE id = $1")
+            .bind(node)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get::<i64, _>("heartbeat_ms")).transpose()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_normalise() {
+        assert_eq!(
+            normalise_url("qiju.db").unwrap(),
+            ("sqlite://qiju.db?mode=rwc".to_string(), Backend::Sqlite)
+        );
+        assert_eq!(
+            normalise_url("sqlite://x.db?mode=ro").unwrap().0,
+            "sqlite://x.db?mode=ro"
+        );
+        assert_eq!(normalise_url("postgres://u@h/db").unwrap().1, Backend::Postgres);
+        assert!(normalise_url("mysql://h/db").is_err());
+    }
+}

@@ -1,0 +1,263 @@
+//! The WebSocket protocol (documented in `docs/websocket.md`): one JSON
+//! message enum from the client, one handler per message, and the game's
+//! events forwarded as they happen.
+//!
+//! * `/api/games/{id}/ws`: play or watch one game. The first message is the
+//!   full state (`full`); a reconnecting client simply connects again and
+//!   gets it anew (resume). Players are recognised by their session cookie;
+//!   everyone else is a spectator and may only listen.
+//! * `/api/lobby/ws`: the seek list and the player's own events
+//!   (`game_start`, `challenge`).
+
+use crate::auth::{same_origin, MaybeAuth};
+use crate::error::ApiError;
+use crate::live::{self, ActError, Action, GameView};
+use crate::store::User;
+use crate::AppState;
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+
+/// A message from a client on a game socket.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Play a move in ICCS; `ply` (optional) is the number the move will
+    /// have, so a move resent after a reconnect is not played twice.
+    Move {
+        #[serde(rename = "move")]
+        coord: String,
+        ply: Option<u32>,
+    },
+    Resign,
+    DrawOffer,
+    DrawAccept,
+    DrawDecline,
+    ClaimDraw,
+    Abort,
+    Ping,
+}
+
+fn you(view: &GameView, user: Option<&User>) -> Option<&'static str> {
+    let uid = user.map(|u| u.id.as_str())?;
+    if view.red.id.as_deref() == Some(uid) {
+        Some("red")
+    } else if view.black.id.as_deref() == Some(uid) {
+        Some("black")
+    } else {
+        None
+    }
+}
+
+fn full_msg(view: &GameView, user: Option<&User>) -> String {
+    serde_json::json!({"t": "full", "game": view, "you": you(view, user)}).to_string()
+}
+
+fn error_msg(code: &str, message: &str) -> String {
+    serde_json::json!({"t": "error", "code": code, "message": message}).to_string()
+}
+
+/// Play or watch a game over WebSocket.
+#[utoipa::path(get, path = "/api/games/{id}/ws", tag = "games", params(("id" = String, Path)),
+    responses((status = 101, description = "WebSocket; see docs/websocket.md"), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn game_socket(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    MaybeAuth(user): MaybeAuth,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    if !same_origin(&headers) {
+        return Err(ApiError::Forbidden("cross-origin WebSocket refused".into()));
+    }
+    let joined = live::join(&state, &id).await;
+    let stored = if joined.is_none() {
+        Some(
+            live::stored_view(&state, &id)
+                .await?
+                .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?,
+        )
+    } else {
+        None
+    };
+    let limit = state.config().max_message_bytes;
+    Ok(ws
+        .max_message_size(limit)
+        .max_frame_size(limit)
+        .on_upgrade(move |socket| async move {
+            match (joined, stored) {
+                (Some((view, rx)), _) => play(state, id, user, socket, view, rx).await,
+                (None, Some(view)) => {
+                    let mut socket = socket;
+                    let _ = socket
+                        .send(Message::Text(full_msg(&view, user.as_ref()).into()))
+                        .await;
+                    let _ = socket.close().await;
+                }
+                (None, None) => {}
+            }
+        }))
+}
+
+/// Serves one connection to a live game until either side closes.
+async fn play(
+    state: AppState,
+    id: String,
+    user: Option<User>,
+    socket: WebSocket,
+    view: GameView,
+    mut rx: tokio::sync::broadcast::Receiver<std::sync::Arc<live::Event>>,
+) {
+    let (mut tx, mut incoming) = socket.split();
+    if tx
+        .send(Message::Text(full_msg(&view, user.as_ref()).into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let mut shutdown = state.shutdown_signal();
+    loop {
+        tokio::select! {
+            msg = incoming.next() => {
+                let text = match msg {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Binary(_))) => {
+                        let _ = tx.send(text_msg(error_msg("bad_message", "binary messages are not part of the protocol"))).await;
+                        continue;
+                    }
+                    // Closed, or a protocol error such as an oversized
+                    // message: the connection ends, the game is untouched.
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                };
+                let reply = handle(&state, &id, user.as_ref(), &text).await;
+                if let Some(r) = reply {
+                    if tx.send(text_msg(r)).await.is_err() {
+                        break;
+                    }
+                }
+            }
+            ev = rx.recv() => {
+                let out = match ev {
+                    Ok(ev) => ev.json.clone(),
+                    // Too slow to keep up: send the whole state again.
+                    Err(RecvError::Lagged(_)) => match live::view(&state, &id).await {
+                        Ok(Some(v)) => full_msg(&v, user.as_ref()),
+                        _ => break,
+                    },
+                    Err(RecvError::Closed) => break,
+                };
+                if tx.send(text_msg(out)).await.is_err() {
+                    break;
+                }
+            }
+            _ = shutdown.changed() => {
+                let _ = tx.send(Message::Close(None)).await;
+                break;
+            }
+        }
+    }
+}
+
+fn text_msg(s: String) -> Message {
+    Message::Text(Utf8Bytes::from(s))
+}
+
+/// Handles one client message; returns what to send back to this client
+/// only (events for everyone come through the game's broadcast).
+async fn handle(state: &AppState, id: &str, user: Option<&User>, text: &str) -> Option<String> {
+    let msg: ClientMsg = match serde_json::from_str(text) {
+        Ok(m) => m,
+        Err(e) => return Some(error_msg("bad_message", &format!("cannot read message: {e}"))),
+    };
+    let action = match msg {
+        ClientMsg::Ping => return Some(r#"{"t":"pong"}"#.to_string()),
+        ClientMsg::Move { coord, ply } => Action::Move { coord, ply },
+        ClientMsg::Resign => Action::Resign,
+        ClientMsg::DrawOffer => Action::OfferDraw,
+        ClientMsg::DrawAccept => Action::AcceptDraw,
+        ClientMsg::DrawDecline => Action::DeclineDraw,
+        ClientMsg::ClaimDraw => Action::ClaimDraw,
+        ClientMsg::Abort => Action::Abort,
+    };
+    let Some(user) = user else {
+        return Some(error_msg("not_a_player", "spectators cannot act; log in to play"));
+    };
+    match live::act_on(state, id, &user.id, action).await {
+        Ok(_) => None,
+        Err(e) => Some(act_error(&e)),
+    }
+}
+
+fn act_error(e: &ActError) -> String {
+    error_msg(e.code(), &e.to_string())
+}
+
+/// The lobby: seek list changes and your own events.
+#[utoipa::path(get, path = "/api/lobby/ws", tag = "lobby",
+    responses((status = 101, description = "WebSocket; see docs/websocket.md")))]
+pub async fn lobby_socket(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    MaybeAuth(user): MaybeAuth,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    if !same_origin(&headers) {
+        return Err(ApiError::Forbidden("cross-origin WebSocket refused".into()));
+    }
+    let limit = state.config().max_message_bytes;
+    Ok(ws
+        .max_message_size(limit)
+        .max_frame_size(limit)
+        .on_upgrade(move |socket| lobby(state, user, socket)))
+}
+
+async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
+    let (mut tx, mut incoming) = socket.split();
+    let mut public = state.lobby().public.subscribe();
+    // A spectator gets a personal channel that stays silent (its sender
+    // lives as long as the connection).
+    let (_silent, mut personal) = match &user {
+        Some(u) => (None, state.lobby().subscribe(&u.id)),
+        None => {
+            let (t, r) = tokio::sync::broadcast::channel(1);
+            (Some(t), r)
+        }
+    };
+    let hello = serde_json::json!({"t": "seeks", "seeks": state.lobby().seeks()}).to_string();
+    if tx.send(text_msg(hello)).await.is_err() {
+        return;
+    }
+    let mut shutdown = state.shutdown_signal();
+    loop {
+        let out = tokio::select! {
+            msg = incoming.next() => match msg {
+                Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMsg>(&t) {
+                    Ok(ClientMsg::Ping) => r#"{"t":"pong"}"#.to_string(),
+                    _ => error_msg("bad_message", "the lobby socket only answers ping; use the HTTP API to seek or challenge"),
+                },
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(_)) => continue,
+            },
+            ev = public.recv() => match ev {
+                Ok(s) => s.to_string(),
+                Err(RecvError::Lagged(_)) => serde_json::json!({"t": "seeks", "seeks": state.lobby().seeks()}).to_string(),
+                Err(RecvError::Closed) => break,
+            },
+            ev = personal.recv() => match ev {
+                Ok(s) => s.to_string(),
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => break,
+            },
+            _ = shutdown.changed() => break,
+        };
+        if tx.send(text_msg(out)).await.is_err() {
+            break;
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! Test helpers: a server started in-process on a loopback port (SQLite in a
+//! temporary folder, or PostgreSQL when `QIJU_TEST_POSTGRES` is set), and
+//! HTTP + WebSocket clients that talk to it as a browser or bot would.
+
+#![allow(dead_code)]
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+pub struct TestServer {
+    pub server: Option<server::RunningServer>,
+    pub base: String,
+    pub ws_base: String,
+    pub database: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// The database for a test: PostgreSQL when `QIJU_TEST_POSTGRES` is set,
+/// else an SQLite file in a fresh temporary folder.
+pub fn database() -> (String, Option<tempfile::TempDir>) {
+    match std::env::var("QIJU_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => (url, None),
+        _ => {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let url = format!("sqlite://{}", dir.path().join("qiju.db").display());
+            (url, Some(dir))
+        }
+    }
+}
+
+pub async fn start() -> TestServer {
+    start_with(|_| {}).await
+}
+
+pub async fn start_with(tweak: impl FnOnce(&mut server::Config)) -> TestServer {
+    let (database, dir) = database();
+    let mut config = server::Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        database: database.clone(),
+        // Each test server is its own node, so tests sharing one PostgreSQL
+        // database never resume each other's games.
+        node_id: format!("test-{}", unique("")),
+        ..server::Config::default()
+    };
+    tweak(&mut config);
+    let running = server::start(config).await.expect("server starts");
+    let addr = running.addr;
+    TestServer {
+        server: Some(running),
+        base: format!("http://{addr}"),
+        ws_base: format!("ws://{addr}"),
+        database,
+        _dir: dir,
+    }
+}
+
+impl TestServer {
+    pub async fn stop(&mut self) {
+        if let Some(s) = self.server.take() {
+            s.shutdown().await.expect("clean shutdown");
+        }
+    }
+}
+
+/// A name unique across test runs (tests may share a PostgreSQL database).
+pub fn unique(prefix: &str) -> String {
+    let mut b = [0u8; 5];
+    getrandom::fill(&mut b).unwrap();
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!("{prefix}{hex}")
+}
+
+pub struct Client {
+    pub http: reqwest::Client,
+    pub base: String,
+    pub ws_base: String,
+    pub name: String,
+    pub cookie: Option<String>,
+}
+
+fn session_cookie(resp: &reqwest::Response) -> Option<String> {
+    resp.headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("qiju_session="))
+        .map(|v| v.split(';').next().unwrap_or("").to_string())
+}
+
+impl Client {
+    pub fn anonymous(s: &TestServer) -> Client {
+        Client {
+            http: reqwest::Client::new(),
+            base: s.base.clone(),
+            ws_base: s.ws_base.clone(),
+            name: String::new(),
+            cookie: None,
+        }
+    }
+
+    /// Registers a fresh account (name `prefix` + random) and logs it in.
+    pub async fn register(s: &TestServer, prefix: &str) -> Client {
+        let mut c = Client::anonymous(s);
+        c.name = unique(prefix);
+        let resp = c
+            .post(
+                "/api/auth/register",
+                &serde_json::json!({"name": c.name, "password": "correct horse"}),
+            )
+            .await;
+        assert_eq!(resp.status(), 201, "register {}", c.name);
+        c.cookie = session_cookie(&resp);
+        assert!(c.cookie.is_some());
+        c
+    }
+
+    pub async fn guest(s: &TestServer) -> Client {
+        let mut c = Client::anonymous(s);
+        let resp = c.post("/api/auth/guest", &serde_json::json!({})).await;
+        assert_eq!(resp.status(), 201);
+        c.cookie = session_cookie(&resp);
+        let v: Value = resp.json().await.unwrap();
+        c.name = v["name"].as_str().unwrap().to_string();
+        c
+    }
+
+    pub async fn login(&mut self, password: &str) -> reqwest::Response {
+        let resp = self
+            .post(
+                "/api/auth/login",
+                &serde_json::json!({"name": self.name, "password": password}),
+            )
+            .await;
+        if let Some(c) = session_cookie(&resp) {
+            self.cookie = Some(c);
+        }
+        resp
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> reqwest::Response {
+        let mut req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("x-qiju-csrf", "1")
+            .json(body);
+        if let Some(c) = &self.cookie {
+            req = req.header("cookie", c);
+        }
+        req.send().await.expect("request")
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        let mut req = self.http.get(format!("{}{path}", self.base));
+        if let Some(c) = &self.cookie {
+            req = req.header("cookie", c);
+        }
+        req.send().await.expect("request")
+    }
+
+    pub async fn get_json(&self, path: &str) -> Value {
+        let r = self.get(path).await;
+        assert!(r.status().is_success(), "GET {path}: {}", r.status());
+        r.json().await.unwrap()
+    }
+
+    /// Opens a game's WebSocket and reads the `full` message.
+    pub async fn ws(&self, game: &str) -> (Ws, Value) {
+        let mut req = format!("{}/api/games/{game}/ws", self.ws_base)
+            .into_client_request()
+            .unwrap();
+        if let Some(c) = &self.cookie {
+            req.headers_mut().insert("cookie", c.parse().unwrap());
+        }
+        let (stream, _) = tokio_tungstenite::connect_async(req).await.expect("ws connects");
+        let mut ws = Ws { stream };
+        let full = ws.expect("full").await;
+        (ws, full)
+    }
+
+    /// Seeks a game against another client (who must seek second); returns
+    /// (game id, this client's colour).
+    pub async fn pair(&self, other: &Client, time: &str, rated: bool) -> (String, String) {
+        let body = serde_json::json!({"time": time, "rated": rated});
+        let a: Value = self.post("/api/seeks", &body).await.json().await.unwrap();
+        assert!(a["seek"].is_string(), "{a}");
+        let b: Value = other.post("/api/seeks", &body).await.json().await.unwrap();
+        let game = b["game"].as_str().expect("paired").to_string();
+        let other_color = b["color"].as_str().unwrap();
+        let mine = if other_color == "red" { "black" } else { "red" };
+        (game, mine.to_string())
+    }
+}
+
+pub struct Ws {
+    pub stream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+}
+
+impl Ws {
+    pub async fn send(&mut self, v: &Value) {
+        self.stream
+            .send(Message::Text(v.to_string().into()))
+            .await
+            .expect("ws send");
+    }
+
+    pub async fn send_raw(&mut self, text: String) -> Result<(), tokio_tungstenite::tungstenite::Error> {
+        self.stream.send(Message::Text(text.into())).await
+    }
+
+    /// The next JSON message, or `None` if the socket closed or 10 s passed.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
+                .await
+                .ok()??;
+            match m {
+                Ok(Message::Text(t)) => return Some(serde_json::from_str(&t).expect("json")),
+                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(_) => continue,
+            }
+        }
+    }
+
+    /// Reads until a message of type `t`, panicking on timeout.
+    pub async fn expect(&mut self, t: &str) -> Value {
+        loop {
+            let m = self.next().await.unwrap_or_else(|| panic!("no {t} message"));
+            if m["t"] == t {
+                return m;
+            }
+        }
+    }
+
+    /// Plays a move and waits for its broadcast.
+    pub async fn play(&mut self, mv: &str) -> Value {
+        self.send(&serde_json::json!({"t": "move", "move": mv})).await;
+        loop {
+            let m = self.next().await.expect("move echo");
+            if m["t"] == "move" && m["move"] == mv {
+                return m;
+            }
+            assert_ne!(m["t"], "error", "move {mv} refused: {m}");
+        }
+    }
+}
+
+/// A 27-ply game from the start position that ends in checkmate (found by
+/// random play with Fairy-Stockfish, ranks converted to ICCS).
+pub const MATE_GAME: &str = "h2d2 h7h4 d2d7 h4h2 b2g2 a9a7 d7d5 b7b3 d5e5 a7e7 d0e1 b3e3 g2e2 h2h3 a0a2 e7e8 a2a1 g9i7 e5i5 h3h4 i5a5 i9i8 e0d0 e3e4 e2e6 e8b8 a5e5";

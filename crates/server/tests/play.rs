@@ -1,0 +1,445 @@
+//! Whole games over real HTTP and WebSocket on loopback: checkmate, flag
+//! fall, draw by agreement, a repetition ruled under CXA, a game against the
+//! computer, spectators, the bot API, ratings and PGN.
+
+mod common;
+
+use common::{Client, TestServer, MATE_GAME};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// Red's and black's clients for a paired game.
+async fn paired(s: &TestServer, time: &str, rated: bool) -> (String, Client, Client) {
+    let a = Client::register(s, "a").await;
+    let b = Client::register(s, "b").await;
+    let (game, a_color) = a.pair(&b, time, rated).await;
+    if a_color == "red" {
+        (game, a, b)
+    } else {
+        (game, b, a)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_accounts_play_to_checkmate_and_spectators_see_every_move() {
+    let mut s = common::start().await;
+    let (game, red, black) = paired(&s, "10+5", true).await;
+    let (mut rws, full) = red.ws(&game).await;
+    assert_eq!(full["you"], "red");
+    assert_eq!(full["game"]["state"], "live");
+    let (mut bws, full) = black.ws(&game).await;
+    assert_eq!(full["you"], "black");
+    let watcher = Client::anonymous(&s);
+    let (mut sws, full) = watcher.ws(&game).await;
+    assert_eq!(full["you"], Value::Null);
+
+    let moves: Vec<&str> = MATE_GAME.split(' ').collect();
+    for (i, mv) in moves.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 {
+            (&mut rws, &mut bws)
+        } else {
+            (&mut bws, &mut rws)
+        };
+        let echo = mover.play(mv).await;
+        assert_eq!(echo["ply"], i + 1);
+        let seen = other.expect("move").await;
+        assert_eq!(seen["move"], *mv);
+        let watched = sws.expect("move").await;
+        assert_eq!(watched["move"], *mv, "spectator sees ply {}", i + 1);
+        assert_eq!(watched["ply"], i + 1);
+    }
+    for ws in [&mut rws, &mut bws, &mut sws] {
+        let end = ws.expect("end").await;
+        assert_eq!(end["result"], "1-0", "{end}");
+        assert_eq!(end["winner"], "red");
+        assert_eq!(end["reason"], "checkmate");
+    }
+    // The archive, the PGN and the ratings.
+    let view = red.get_json(&format!("/api/games/{game}")).await;
+    assert_eq!(view["state"], "over");
+    assert_eq!(view["moves"].as_array().unwrap().len(), moves.len());
+    let pgn = red
+        .get(&format!("/api/games/{game}/pgn"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains(&format!("[Red \"{}\"]", red.name)));
+    assert!(pgn.contains("1. H2-D2 H7-H4"), "{pgn}");
+    assert!(
+        pgn.trim_end().ends_with("{checkmate}") || pgn.contains("1-0\n"),
+        "{pgn}"
+    );
+    let r = red.get_json(&format!("/api/users/{}", red.name)).await;
+    let b = red.get_json(&format!("/api/users/{}", black.name)).await;
+    // Elo, K = 40 for new players, equal ratings: ±20.
+    assert_eq!(r["rating"], 1420.0);
+    assert_eq!(b["rating"], 1380.0);
+    assert_eq!(
+        r["title"],
+        Value::Null,
+        "no title before 20 games against titled players"
+    );
+    let hist = red
+        .get_json(&format!("/api/users/{}/rating-history", red.name))
+        .await;
+    assert_eq!(hist.as_array().unwrap().len(), 1);
+    assert_eq!(hist[0]["game_id"], game.as_str());
+    assert_eq!(hist[0]["before"], 1400.0);
+    let games = red.get_json(&format!("/api/users/{}/games", black.name)).await;
+    assert_eq!(games[0]["id"], game.as_str());
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_flags_a_player_whose_time_runs_out() {
+    let mut s = common::start().await;
+    // 3 seconds each, no increment.
+    let (game, red, black) = paired(&s, "0.05+0", false).await;
+    let (mut rws, _) = red.ws(&game).await;
+    let (mut bws, _) = black.ws(&game).await;
+    rws.play("h2e2").await;
+    bws.expect("move").await;
+    let started = Instant::now();
+    let m = bws.play("h9g7").await;
+    assert_eq!(m["clocks"]["running"], true);
+    // Red does nothing: the server must end the game by itself.
+    let end = rws.expect("end").await;
+    let waited = started.elapsed();
+    assert_eq!(end["reason"], "timeout", "{end}");
+    assert_eq!(end["winner"], "black");
+    assert_eq!(end["clocks"]["red_ms"], 0);
+    assert!(waited >= Duration::from_millis(2900), "flagged after {waited:?}");
+    assert!(
+        waited < Duration::from_millis(4500),
+        "flagged late, after {waited:?}"
+    );
+    let end_b = bws.expect("end").await;
+    assert_eq!(end_b["result"], "0-1");
+    // A move after the flag is refused.
+    rws.send(&json!({"t": "move", "move": "h0g2"})).await;
+    let err = rws.expect("error").await;
+    assert!(err["code"] == "game_over" || err["code"] == "gone", "{err}");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draw_by_agreement() {
+    let mut s = common::start().await;
+    let (game, red, black) = paired(&s, "10+0", false).await;
+    let (mut rws, _) = red.ws(&game).await;
+    let (mut bws, _) = black.ws(&game).await;
+    // Black may not offer on red's move: only right after one's own move.
+    bws.send(&json!({"t": "draw_offer"})).await;
+    assert_eq!(bws.expect("error").await["code"], "cannot_offer");
+    rws.play("h2e2").await;
+    rws.send(&json!({"t": "draw_offer"})).await;
+    let offer = bws.expect("draw_offer").await;
+    assert_eq!(offer["by"], "red");
+    bws.send(&json!({"t": "draw_accept"})).await;
+    let end = rws.expect("end").await;
+    assert_eq!(end["result"], "1/2-1/2");
+    assert_eq!(end["reason"], "agreement");
+    assert_eq!(bws.expect("end").await["result"], "1/2-1/2");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_offer_may_not_be_repeated_until_the_opponent_offers() {
+    let mut s = common::start().await;
+    let (game, red, black) = paired(&s, "10+0", false).await;
+    let (mut rws, _) = red.ws(&game).await;
+    let (mut bws, _) = black.ws(&game).await;
+    rws.play("h2e2").await;
+    rws.send(&json!({"t": "draw_offer"})).await;
+    bws.expect("draw_offer").await;
+    bws.send(&json!({"t": "draw_decline"})).await;
+    rws.expect("draw_declined").await;
+    bws.play("h9g7").await;
+    rws.play("h0g2").await;
+    rws.send(&json!({"t": "draw_offer"})).await;
+    let err = rws.expect("error").await;
+    assert_eq!(err["code"], "cannot_offer", "{err}");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repetition_is_ruled_under_cxa() {
+    let mut s = common::start().await;
+    // Idle shuffling by both sides: both allowed, a draw (CXA 26.2).
+    let (game, red, black) = paired(&s, "10+0", false).await;
+    let view = red.get_json(&format!("/api/games/{game}")).await;
+    assert_eq!(view["variant"], "xiangqi/cxa");
+    let (mut rws, _) = red.ws(&game).await;
+    let (mut bws, _) = black.ws(&game).await;
+    let cycle = ["b0c2", "b9c7", "c2b0", "c7b9", "b0c2", "b9c7", "c2b0", "c7b9"];
+    for (i, mv) in cycle.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 {
+            (&mut rws, &mut bws)
+        } else {
+            (&mut bws, &mut rws)
+        };
+        mover.play(mv).await;
+        other.expect("move").await;
+    }
+    let end = rws.expect("end").await;
+    assert_eq!(end["result"], "1/2-1/2", "{end}");
+    println!("idle cycle ruled: {end}");
+
+    // One-sided perpetual check loses (CXA 26.1), from a set-up position
+    // reached by a direct challenge.
+    let a = Client::register(&s, "pc").await;
+    let b = Client::register(&s, "pd").await;
+    let ch: Value = a
+        .post(
+            "/api/challenges",
+            &json!({"to": b.name, "time": "10+0", "color": "red", "variant": "xiangqi/cxa",
+                    "fen": "3k5/9/9/9/9/9/9/9/9/R4K3 w"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let acc: Value = b
+        .post(
+            &format!("/api/challenges/{}/accept", ch["id"].as_str().unwrap()),
+            &json!({}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(acc["color"], "black");
+    let game = acc["game"].as_str().unwrap().to_string();
+    let (mut rws, full) = a.ws(&game).await;
+    assert_eq!(
+        full["game"]["initial_fen"].as_str().unwrap().split(' ').next(),
+        Some("3k5/9/9/9/9/9/9/9/9/R4K3")
+    );
+    let (mut bws, _) = b.ws(&game).await;
+    let checks = [
+        "a0d0", "d9e9", "d0e0", "e9d9", "e0d0", "d9e9", "d0e0", "e9d9", "e0d0",
+    ];
+    for (i, mv) in checks.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 {
+            (&mut rws, &mut bws)
+        } else {
+            (&mut bws, &mut rws)
+        };
+        mover.play(mv).await;
+        other.expect("move").await;
+    }
+    let end = bws.expect("end").await;
+    assert_eq!(end["winner"], "black", "{end}");
+    assert_eq!(end["reason"], "perpetual_check");
+    assert!(
+        end["article"].as_str().is_some_and(|a| a.starts_with("2")),
+        "{end}"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_computer() {
+    let mut s = common::start().await;
+    let me = Client::register(&s, "h").await;
+    let r = me
+        .post(
+            "/api/computer",
+            &json!({"level": 3, "time": "5+2", "color": "red"}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let started: Value = r.json().await.unwrap();
+    assert_eq!(started["color"], "red");
+    let game = started["game"].as_str().unwrap().to_string();
+    let (mut ws, full) = me.ws(&game).await;
+    assert_eq!(full["game"]["black"]["computer"], "level:3");
+    let mut fen = full["game"]["fen"].as_str().unwrap().to_string();
+    for ply in (1..=9).step_by(2) {
+        // Play the first legal move the rules library gives.
+        let pos = xiangqi::Position::from_fen(&fen).unwrap();
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[0].iccs();
+        let echo = ws.play(&mv).await;
+        assert_eq!(echo["ply"], ply);
+        let reply = loop {
+            let m = ws.next().await.expect("computer replies");
+            if m["t"] == "move" || m["t"] == "end" {
+                break m;
+            }
+        };
+        if reply["t"] == "end" {
+            break;
+        }
+        assert_eq!(reply["ply"], ply + 1, "{reply}");
+        // The computer's move is legal where it was played.
+        let after_mine = pos.clone();
+        let mut p = after_mine;
+        p.play(legal[0]).unwrap();
+        let theirs = reply["move"].as_str().unwrap();
+        assert!(
+            p.legal_moves().iter().any(|m| m.iccs() == theirs),
+            "{theirs} legal"
+        );
+        fen = reply["fen"].as_str().unwrap().to_string();
+    }
+    ws.send(&json!({"t": "resign"})).await;
+    let end = ws.expect("end").await;
+    assert_eq!(end["winner"], "black");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_plays_over_the_rest_api_with_an_event_stream() {
+    let mut s = common::start().await;
+    let (game, red, black) = paired(&s, "10+0", false).await;
+    // The bot (black) uses a bearer token and the NDJSON stream, no cookie.
+    let token: Value = black
+        .post("/api/account/token", &json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let token = token["token"].as_str().unwrap().to_string();
+    let bot = reqwest::Client::new();
+    let mut stream = bot
+        .get(format!("{}/api/games/{game}/stream", s.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    let mut buf = String::new();
+    let mut lines = Vec::<Value>::new();
+    async fn more(stream: &mut reqwest::Response, buf: &mut String, lines: &mut Vec<Value>) {
+        while !buf.contains('\n') {
+            let chunk = tokio::time::timeout(Duration::from_secs(10), stream.chunk())
+                .await
+                .expect("stream line in time")
+                .unwrap()
+                .expect("stream open");
+            buf.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+        while let Some(i) = buf.find('\n') {
+            let line: String = buf.drain(..=i).collect();
+            if !line.trim().is_empty() {
+                lines.push(serde_json::from_str(&line).unwrap());
+            }
+        }
+    }
+    more(&mut stream, &mut buf, &mut lines).await;
+    assert_eq!(lines[0]["t"], "full");
+    let (mut rws, _) = red.ws(&game).await;
+    rws.play("h2e2").await;
+    while lines.len() < 2 {
+        more(&mut stream, &mut buf, &mut lines).await;
+    }
+    assert_eq!(lines[1]["move"], "h2e2");
+    let r = bot
+        .post(format!("{}/api/games/{game}/move/h9g7?ply=2", s.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    // Resending the same move with its ply is harmless.
+    let r = bot
+        .post(format!("{}/api/games/{game}/move/h9g7?ply=2", s.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(rws.expect("move").await["move"], "h9g7");
+    let view = red.get_json(&format!("/api/games/{game}")).await;
+    assert_eq!(view["ply"], 2);
+    let r = bot
+        .post(format!("{}/api/games/{game}/resign", s.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    loop {
+        more(&mut stream, &mut buf, &mut lines).await;
+        if lines.last().unwrap()["t"] == "end" {
+            break;
+        }
+    }
+    assert_eq!(lines.last().unwrap()["winner"], "red");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_socket_announces_pairing_and_guests_play_casual() {
+    let mut s = common::start().await;
+    let g1 = Client::guest(&s).await;
+    let g2 = Client::guest(&s).await;
+    // Guests may not seek rated games.
+    let r = g1
+        .post("/api/seeks", &json!({"time": "5+0", "rated": true}))
+        .await;
+    assert_eq!(r.status(), 403);
+    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+        "{}/api/lobby/ws",
+        s.ws_base
+    ))
+    .unwrap();
+    req.headers_mut()
+        .insert("cookie", g1.cookie.clone().unwrap().parse().unwrap());
+    let (stream, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let mut lobby = common::Ws { stream };
+    assert_eq!(lobby.expect("seeks").await["t"], "seeks");
+    let a: Value = g1
+        .post("/api/seeks", &json!({"time": "5+0"}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let seek_id = a["seek"].as_str().unwrap().to_string();
+    assert_eq!(lobby.expect("seek_added").await["seek"]["id"], seek_id.as_str());
+    let list = g2.get_json("/api/seeks").await;
+    assert!(list
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|x| x["id"] == seek_id.as_str()));
+    let b: Value = g2
+        .post("/api/seeks", &json!({"time": "5+0"}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let game = b["game"].as_str().unwrap();
+    let started = lobby.expect("game_start").await;
+    assert_eq!(started["game"], game);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openapi_document_lists_the_api() {
+    let mut s = common::start().await;
+    let c = Client::anonymous(&s);
+    let doc = c.get_json("/api/openapi.json").await;
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    for p in [
+        "/api/auth/login",
+        "/api/seeks",
+        "/api/games/{id}/move/{mv}",
+        "/api/games/{id}/stream",
+    ] {
+        assert!(doc["paths"].get(p).is_some(), "{p} documented");
+    }
+    let index = c.get("/").await;
+    assert_eq!(index.status(), 200);
+    assert!(index.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    s.stop().await;
+}

@@ -258,8 +258,12 @@ try {
     await A.page.waitForSelector('#board [data-piece]');
     await waitPly(A.page, ply);
     assert.deepEqual(await boardPosition(A.page), before);
+    // Red's clock ran on through the reload; it shows what the server says.
     const redAfter = await clockSeconds(A.page, 'red');
-    assert.ok(Math.abs(redAfter - redBefore) <= 3, `red's clock resumes (${redBefore} → ${redAfter})`);
+    const server = await (await A.page.request.get(`${base}/api/games/${gameId}`)).json();
+    assert.ok(Math.abs(redAfter - server.clocks.red_ms / 1000) <= 2, `red's clock ${redAfter} s, server ${server.clocks.red_ms} ms`);
+    assert.ok(redAfter <= redBefore + 1, `red's clock resumes where it was (${redBefore} → ${redAfter})`);
+    assert.ok(await A.page.$('.player-bar[data-side="red"] .clock.running'), 'and runs');
     assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'red');
     await checkLabels(A.page, 'game');
   });

@@ -14,6 +14,7 @@
 //! [`Control`]. Eight strength [`Level`]s limit depth and nodes and add
 //! deliberate noise for casual players; level 8 is full strength.
 
+pub mod bench;
 pub mod eval;
 mod level;
 pub mod repetition;

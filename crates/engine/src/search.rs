@@ -96,6 +96,18 @@ impl Engine {
         self.tt.clear();
     }
 
+    /// What the transposition table knows about a position (UCCI `probe`).
+    #[must_use]
+    pub fn probe(&self, pos: &Position) -> Option<crate::tt::Entry> {
+        self.tt.probe(pos.key())
+    }
+
+    /// The transposition table itself, to probe while a search runs.
+    #[must_use]
+    pub fn table(&self) -> Arc<Table> {
+        self.tt.clone()
+    }
+
     /// Static evaluation of a position from the side to move's view.
     #[must_use]
     pub fn evaluate(&self, pos: &Position) -> i32 {
@@ -728,6 +740,12 @@ impl<'a> Worker<'a> {
         if let Some(i) = best_index {
             let rm = self.root_moves.remove(i);
             self.root_moves.insert(0, rm);
+            if !self.stopped {
+                let bound = if best >= beta { Bound::Lower } else { Bound::Exact };
+                self.sh
+                    .tt
+                    .store(self.pos.key(), rm.mv, to_tt(best, 0), 0, depth, bound);
+            }
         }
         best
     }

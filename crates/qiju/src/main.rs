@@ -27,6 +27,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Rule on a game (mate, repetition 棋例, …) and print the ruling as JSON.
     Judge(cmd::judge::Args),
+    /// The engine over UCI/UCCI on stdin/stdout; also `engine bench|selfplay|tune`.
+    Engine(cmd::engine::Args),
     /// Run the game server (HTTP API, WebSockets, browser UI).
     Serve(cmd::serve::Args),
 }
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Judge(a) => cmd::judge::run(a),
         Command::Serve(a) => cmd::serve::run(a),
+        Command::Engine(a) => cmd::engine::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod engine;
 pub mod judge;
 pub mod moves;
 pub mod perft;

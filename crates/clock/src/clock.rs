@@ -199,6 +199,12 @@ impl Clock {
         matches!(self.run, Run::Running { .. })
     }
 
+    /// Whether the clock has stopped for good (stopped or flagged).
+    #[must_use]
+    pub fn is_stopped(&self) -> bool {
+        matches!(self.run, Run::Stopped | Run::Flagged { .. })
+    }
+
     #[must_use]
     pub fn is_started(&self) -> bool {
         !matches!(self.run, Run::NotStarted)

@@ -1,0 +1,679 @@
+//! A refereed game session, written once for every game behind
+//! [`game::Game`]: the moves with their times and clock readings, the clock,
+//! draw offers and claims, fouls, resignation and abort, the flag, and the
+//! final result with its reason and article.
+//!
+//! A [`Session`] is a state machine driven by [`Command`]s, each carrying
+//! the server's time. Every command is validated: a refused one returns a
+//! [`SessionError`] and leaves the session exactly as it was. An accepted
+//! one returns the [`Event`]s it caused and is appended to the log, from
+//! which [`Session::replay`] rebuilds the identical session (the server
+//! stores the log, not the session, and replays it after a crash).
+//!
+//! Time-driven things — a flag falling, a per-move overstep in seed 001's
+//! mode — happen at their own moment, not when someone notices: each
+//! command first brings the clock up to its time and rules on everything
+//! that happened in between, in order. That is CXA 22.5: a flag that fell
+//! before the command still loses, unless the game had already ended.
+
+#[cfg(test)]
+mod tests;
+mod types;
+
+pub use types::{
+    ClaimPenalty, Command, Event, FoulKind, FoulRecord, GameResult, MoveRecord, ReplayError, SessionConfig,
+    SessionError, Termination,
+};
+
+use clock::{Clock, ClockEvent, Millis, SideView};
+use game::{Ending, Game, Outcome, Side, Status};
+use serde::{Deserialize, Serialize};
+
+/// Where the session stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "phase")]
+pub enum Phase {
+    NotStarted,
+    Playing,
+    Over(GameResult),
+}
+
+/// A snapshot for display: what a client needs to draw the game's state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionView {
+    pub phase: Phase,
+    pub to_move: Side,
+    pub moves: usize,
+    pub clocks: [SideView; 2],
+    pub fouls: [u32; 2],
+    pub pending_offer: Option<Side>,
+    pub must_change: Option<Side>,
+    /// When the server should next send [`Command::Tick`].
+    pub next_deadline: Option<Millis>,
+}
+
+/// A live game: the game itself, its clock and the referee's bookkeeping.
+#[derive(Clone, Debug)]
+pub struct Session {
+    game: Box<dyn Game>,
+    config: SessionConfig,
+    clock: Clock,
+    phase: Phase,
+    moves: Vec<MoveRecord>,
+    fouls: Vec<FoulRecord>,
+    /// A draw offer on the table, by this side.
+    pending_offer: Option<Side>,
+    /// The side whose last offer was refused: it may not offer again until
+    /// the other side has offered (23.1 "提和必须轮流进行", 9.1.3).
+    refused_offer_by: Option<Side>,
+    must_change: Option<Side>,
+    /// Each side's clock total at its last press, to time the next move.
+    used_before: [Millis; 2],
+    log: Vec<Command>,
+    last_at: Millis,
+}
+
+impl Session {
+    /// A session for `game` (fresh, or set up from a position) under
+    /// `config`. Nothing runs until [`Command::Start`].
+    pub fn new(game: Box<dyn Game>, config: SessionConfig) -> Result<Session, SessionError> {
+        if matches!(game.status(), Status::Over(_)) {
+            return Err(SessionError::Game(game::GameError::GameOver));
+        }
+        let clock = Clock::new(config.time_control.clone())?;
+        Ok(Session {
+            game,
+            config,
+            clock,
+            phase: Phase::NotStarted,
+            moves: Vec::new(),
+            fouls: Vec::new(),
+            pending_offer: None,
+            refused_offer_by: None,
+            must_change: None,
+            used_before: [0; 2],
+            log: Vec::new(),
+            last_at: 0,
+        })
+    }
+
+    /// Rebuilds a session from a fresh `game` and the log of a previous
+    /// one: the same commands give the same session, event for event.
+    pub fn replay(
+        game: Box<dyn Game>,
+        config: SessionConfig,
+        log: &[Command],
+    ) -> Result<Session, ReplayError> {
+        let mut s = Session::new(game, config).map_err(|error| ReplayError { index: 0, error })?;
+        for (index, cmd) in log.iter().enumerate() {
+            s.apply(cmd.clone())
+                .map_err(|error| ReplayError { index, error })?;
+        }
+        Ok(s)
+    }
+
+    /// Applies one command. On error nothing changes.
+    pub fn apply(&mut self, cmd: Command) -> Result<Vec<Event>, SessionError> {
+        let mut next = self.clone();
+        let events = next.apply_inner(&cmd)?;
+        next.last_at = cmd.at().max(next.last_at);
+        next.log.push(cmd);
+        *self = next;
+        Ok(events)
+    }
+
+    // ---- reading -------------------------------------------------------
+
+    #[must_use]
+    pub fn game(&self) -> &dyn Game {
+        self.game.as_ref()
+    }
+
+    #[must_use]
+    pub fn config(&self) -> &SessionConfig {
+        &self.config
+    }
+
+    #[must_use]
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    #[must_use]
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    #[must_use]
+    pub fn result(&self) -> Option<&GameResult> {
+        match &self.phase {
+            Phase::Over(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Over(_))
+    }
+
+    #[must_use]
+    pub fn moves(&self) -> &[MoveRecord] {
+        &self.moves
+    }
+
+    #[must_use]
+    pub fn foul_records(&self) -> &[FoulRecord] {
+        &self.fouls
+    }
+
+    #[must_use]
+    pub fn fouls(&self, side: Side) -> u32 {
+        self.fouls.iter().filter(|f| f.side == side).count() as u32
+    }
+
+    #[must_use]
+    pub fn pending_offer(&self) -> Option<Side> {
+        self.pending_offer
+    }
+
+    /// The side the referee has told to change its moves (变着), if any.
+    #[must_use]
+    pub fn must_change(&self) -> Option<Side> {
+        self.must_change
+    }
+
+    /// Every accepted command, in order: what the server stores.
+    #[must_use]
+    pub fn log(&self) -> &[Command] {
+        &self.log
+    }
+
+    /// When the passing of time will next change something (a flag or an
+    /// overstep): the server sends [`Command::Tick`] then.
+    #[must_use]
+    pub fn next_deadline(&self) -> Option<Millis> {
+        match self.phase {
+            Phase::Playing => self.clock.next_event_at(),
+            _ => None,
+        }
+    }
+
+    #[must_use]
+    pub fn view(&self, at: Millis) -> SessionView {
+        SessionView {
+            phase: self.phase.clone(),
+            to_move: self.game.side_to_move(),
+            moves: self.moves.len(),
+            clocks: self.clock.views(at),
+            fouls: [self.fouls(Side::First), self.fouls(Side::Second)],
+            pending_offer: self.pending_offer,
+            must_change: self.must_change,
+            next_deadline: self.next_deadline(),
+        }
+    }
+
+    // ---- the state machine ---------------------------------------------
+
+    fn apply_inner(&mut self, cmd: &Command) -> Result<Vec<Event>, SessionError> {
+        let at = cmd.at();
+        if at < self.last_at {
+            return Err(SessionError::TimeWentBackwards {
+                at,
+                last: self.last_at,
+            });
+        }
+        if self.is_over() {
+            return Err(SessionError::GameOver);
+        }
+        let mut events = Vec::new();
+        if self.phase == Phase::NotStarted {
+            return match cmd {
+                Command::Start { at } => {
+                    let side = self.game.side_to_move();
+                    self.clock.start(side, *at)?;
+                    self.phase = Phase::Playing;
+                    events.push(Event::Started { side, at: *at });
+                    Ok(events)
+                }
+                Command::Abort { side, at } => {
+                    self.abort(*side, *at, &mut events)?;
+                    Ok(events)
+                }
+                Command::Adjudicate {
+                    at,
+                    outcome,
+                    reason,
+                    article,
+                } => {
+                    self.adjudicate(*at, *outcome, reason, article, &mut events);
+                    Ok(events)
+                }
+                _ => Err(SessionError::NotStarted),
+            };
+        }
+        self.run_time(at, &mut events)?;
+        if self.is_over() {
+            if !matches!(cmd, Command::Tick { .. }) {
+                events.push(Event::CommandDropped {
+                    reason: "the game ended before this command took effect".into(),
+                });
+            }
+            return Ok(events);
+        }
+        match cmd {
+            Command::Start { .. } => return Err(SessionError::AlreadyStarted),
+            Command::Tick { .. } => {}
+            Command::Move {
+                side,
+                coord,
+                at,
+                pressed_at,
+            } => self.play(*side, coord, *at, pressed_at.unwrap_or(*at), &mut events)?,
+            Command::OfferDraw { side, at } => self.offer_draw(*side, *at, &mut events)?,
+            Command::AcceptDraw { side, at } => {
+                self.answer_offer(*side)?;
+                let ending = Ending {
+                    outcome: Outcome::Draw,
+                    reason: "agreement".into(),
+                    detail: "drawn by agreement (提议作和，对方同意)".into(),
+                    article: Some("4.2.2".into()),
+                };
+                self.end_with(Termination::Agreement, ending, *at, &mut events);
+            }
+            Command::DeclineDraw { side, at } => {
+                let offerer = self.answer_offer(*side)?;
+                self.pending_offer = None;
+                self.refused_offer_by = Some(offerer);
+                events.push(Event::DrawDeclined {
+                    side: offerer,
+                    at: *at,
+                    by_move: false,
+                });
+            }
+            Command::WithdrawDraw { side, .. } => {
+                return Err(if self.pending_offer == Some(*side) {
+                    SessionError::CannotWithdrawOffer
+                } else {
+                    SessionError::NoOfferToWithdraw { side: *side }
+                });
+            }
+            Command::ClaimDraw { side, at } => self.claim(*side, *at, &mut events)?,
+            Command::Resign { side, at } => {
+                let ending = Ending {
+                    outcome: Outcome::Win { winner: side.other() },
+                    reason: "resignation".into(),
+                    detail: format!("{side} resigned (自己宣布认输)"),
+                    article: Some("4.1.9".into()),
+                };
+                self.end_with(Termination::Resignation, ending, *at, &mut events);
+            }
+            Command::Abort { side, at } => self.abort(*side, *at, &mut events)?,
+            Command::Foul {
+                side,
+                at,
+                reason,
+                article,
+            } => self.foul(
+                FoulRecord {
+                    side: *side,
+                    at: *at,
+                    kind: FoulKind::Arbiter,
+                    detail: reason.clone(),
+                    article: article.clone(),
+                },
+                &mut events,
+            ),
+            Command::Adjudicate {
+                at,
+                outcome,
+                reason,
+                article,
+            } => self.adjudicate(*at, *outcome, reason, article, &mut events),
+            Command::PauseClock { at } => {
+                self.clock.pause(*at)?;
+                events.push(Event::ClockPaused { at: *at });
+            }
+            Command::ResumeClock { at } => {
+                self.clock.resume(*at)?;
+                events.push(Event::ClockResumed { at: *at });
+            }
+            Command::GiveTime { side, ms, at } => {
+                self.clock.give(*side, *ms, *at)?;
+                events.push(Event::TimeGiven {
+                    side: *side,
+                    ms: *ms,
+                    at: *at,
+                });
+            }
+        }
+        Ok(events)
+    }
+
+    /// Lets time run to `at`, ruling on every overstep and flag on the way,
+    /// each at the moment it happened.
+    fn run_time(&mut self, at: Millis, events: &mut Vec<Event>) -> Result<(), SessionError> {
+        while let Some(t) = self.clock.next_event_at() {
+            if t > at || self.is_over() {
+                break;
+            }
+            let t = t.max(self.last_at);
+            for e in self.clock.poll(t)? {
+                if self.is_over() {
+                    break;
+                }
+                self.clock_event(e, events);
+            }
+            self.last_at = t;
+        }
+        if !self.is_over() {
+            for e in self.clock.poll(at)? {
+                if self.is_over() {
+                    break;
+                }
+                self.clock_event(e, events);
+            }
+        }
+        Ok(())
+    }
+
+    fn clock_event(&mut self, e: ClockEvent, events: &mut Vec<Event>) {
+        match e {
+            ClockEvent::Overstep { side, at, count } => self.foul(
+                FoulRecord {
+                    side,
+                    at,
+                    kind: FoulKind::Overstep,
+                    detail: format!("overstep {count}: a move took longer than the per-move limit"),
+                    article: Some("seed 001".into()),
+                },
+                events,
+            ),
+            ClockEvent::Flag { side, at } => self.flag(side, at, events),
+        }
+    }
+
+    /// `side`'s time ran out at `at`: it loses (4.1.4, 22.5).
+    fn flag(&mut self, side: Side, at: Millis, events: &mut Vec<Event>) {
+        let ending = Ending {
+            outcome: Outcome::Win { winner: side.other() },
+            reason: "time_forfeit".into(),
+            detail: format!("{side}'s time ran out (超时)"),
+            article: Some("4.1.4".into()),
+        };
+        self.end_with(Termination::TimeForfeit, ending, at, events);
+    }
+
+    fn play(
+        &mut self,
+        side: Side,
+        coord: &str,
+        at: Millis,
+        pressed_at: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), SessionError> {
+        if pressed_at < at {
+            return Err(SessionError::PressBeforeMove { at, pressed_at });
+        }
+        if side != self.game.side_to_move() {
+            return Err(SessionError::NotYourTurn { side });
+        }
+        if !self.clock.is_running() {
+            // Paused by the arbiter: no moves until the clock runs again.
+            return Err(SessionError::Clock(clock::ClockError::Paused));
+        }
+        let played = self.game.play(coord)?;
+        let status = self.game.status();
+        let mut record = MoveRecord {
+            ply: self.moves.len() as u32 + 1,
+            side,
+            coord: played.coord,
+            display: played.display,
+            alt: played.alt,
+            capture: played.capture,
+            check: played.check,
+            at,
+            pressed_at,
+            spent_ms: 0,
+            clock_ms: None,
+            overtime: None,
+        };
+        // Moving refuses the opponent's offer (23.1 "走出轮走的一着棋，则为拒绝和棋").
+        let declined = self.pending_offer == Some(side.other());
+        self.pending_offer = None;
+        let mut later = Vec::new();
+        let board_ending = match status.clone() {
+            Status::Over(ending) => {
+                // The board decided at the moment of the move; a late press
+                // does not matter (22.5 "除非已经出现将死、困毙…").
+                self.clock.stop(at)?;
+                Some(ending)
+            }
+            _ => {
+                // A late press: whatever the clock did meanwhile counts, the
+                // flag included (22.5), and the move stays in the record.
+                if pressed_at > at {
+                    self.run_time(pressed_at, &mut later)?;
+                }
+                if !self.is_over() {
+                    self.clock.press(side, pressed_at)?;
+                }
+                None
+            }
+        };
+        self.finish_record(&mut record);
+        self.moves.push(record.clone());
+        events.push(Event::Moved(record));
+        if declined {
+            self.refused_offer_by = Some(side.other());
+            events.push(Event::DrawDeclined {
+                side: side.other(),
+                at,
+                by_move: true,
+            });
+        }
+        events.append(&mut later);
+        if let Some(ending) = board_ending {
+            self.end_with(Termination::Rules, ending, at, events);
+            return Ok(());
+        }
+        if self.is_over() {
+            return Ok(());
+        }
+        match status {
+            Status::MustChange {
+                side: culprit,
+                detail,
+                article,
+            } => {
+                self.must_change = Some(culprit);
+                events.push(Event::MustChange {
+                    side: culprit,
+                    detail,
+                    article,
+                });
+            }
+            _ => self.must_change = None,
+        }
+        Ok(())
+    }
+
+    /// Fills in the clock's view of the move just recorded.
+    fn finish_record(&mut self, record: &mut MoveRecord) {
+        let v = self.clock.view(record.side, record.pressed_at);
+        record.spent_ms = v.used_ms - self.used_before[record.side.index()];
+        self.used_before[record.side.index()] = v.used_ms;
+        if self.config.time_control.is_timed() {
+            record.clock_ms = Some(v.main_ms);
+            record.overtime = v.overtime;
+        }
+    }
+
+    fn offer_draw(&mut self, side: Side, at: Millis, events: &mut Vec<Event>) -> Result<(), SessionError> {
+        // Only after one's own move, before the opponent replies (23.1
+        // "提议作和必须在自己走棋后提出").
+        let moved_last = self.moves.last().is_some_and(|m| m.side == side);
+        if !moved_last || self.game.side_to_move() == side {
+            return Err(SessionError::OfferOnlyAfterOwnMove { side });
+        }
+        if self.pending_offer.is_some() {
+            return Err(SessionError::OfferPending { side });
+        }
+        if self.refused_offer_by == Some(side) {
+            // Offers alternate; offering again after a refusal is a foul
+            // (9.1.3 "提议作和经对方拒绝后连续提出"). The offer is not made.
+            self.foul(
+                FoulRecord {
+                    side,
+                    at,
+                    kind: FoulKind::RepeatedDrawOffer,
+                    detail: "offered a draw again after a refusal (连续提和)".into(),
+                    article: Some("9.1.3".into()),
+                },
+                events,
+            );
+            return Ok(());
+        }
+        if self.refused_offer_by == Some(side.other()) {
+            self.refused_offer_by = None;
+        }
+        self.pending_offer = Some(side);
+        events.push(Event::DrawOffered { side, at });
+        Ok(())
+    }
+
+    /// Checks `side` has an offer to answer and returns the offerer.
+    fn answer_offer(&self, side: Side) -> Result<Side, SessionError> {
+        match self.pending_offer {
+            Some(offerer) if offerer == side.other() => Ok(offerer),
+            _ => Err(SessionError::NoOfferToAnswer { side }),
+        }
+    }
+
+    fn claim(&mut self, side: Side, at: Millis, events: &mut Vec<Event>) -> Result<(), SessionError> {
+        if side != self.game.side_to_move() {
+            return Err(SessionError::ClaimOnlyOnOwnTurn { side });
+        }
+        if let Some(ending) = self.game.claimable_draw() {
+            self.end_with(Termination::Claim, ending, at, events);
+            return Ok(());
+        }
+        // A false claim: a foul (9.1.4), and 5 minutes (23.3).
+        self.foul(
+            FoulRecord {
+                side,
+                at,
+                kind: FoulKind::FalseClaim,
+                detail: "claimed a draw by the natural limit that was not true".into(),
+                article: Some("9.1.4, 23.3".into()),
+            },
+            events,
+        );
+        if self.is_over() {
+            return Ok(());
+        }
+        let ms = self.config.false_claim_penalty_ms;
+        match self.config.claim_penalty {
+            ClaimPenalty::ChargeClaimant => {
+                if !self.config.time_control.is_timed() {
+                    return Ok(());
+                }
+                let flag = self.clock.charge(side, ms, at)?;
+                events.push(Event::TimePenalty { side, ms, at });
+                if let Some(ClockEvent::Flag { side, at }) = flag {
+                    self.flag(side, at, events);
+                }
+            }
+            ClaimPenalty::CreditOpponent => {
+                if !self.config.time_control.is_timed() {
+                    return Ok(());
+                }
+                self.clock.give(side.other(), ms, at)?;
+                events.push(Event::TimeGiven {
+                    side: side.other(),
+                    ms,
+                    at,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn abort(&mut self, side: Side, at: Millis, events: &mut Vec<Event>) -> Result<(), SessionError> {
+        let moved = |s: Side| self.moves.iter().any(|m| m.side == s);
+        if moved(Side::First) && moved(Side::Second) {
+            return Err(SessionError::TooLateToAbort);
+        }
+        let result = GameResult {
+            outcome: None,
+            termination: Termination::Aborted,
+            reason: "aborted".into(),
+            detail: format!("{side} aborted the game before both sides had moved"),
+            article: None,
+            at,
+        };
+        self.end(result, events);
+        Ok(())
+    }
+
+    fn adjudicate(
+        &mut self,
+        at: Millis,
+        outcome: Outcome,
+        reason: &str,
+        article: &Option<String>,
+        events: &mut Vec<Event>,
+    ) {
+        let ending = Ending {
+            outcome,
+            reason: "adjudication".into(),
+            detail: reason.to_string(),
+            article: article.clone(),
+        };
+        self.end_with(Termination::Adjudication, ending, at, events);
+    }
+
+    /// Records a foul; the side loses when it reaches the limit (4.1.8
+    /// "在同一棋局中三次犯规").
+    fn foul(&mut self, foul: FoulRecord, events: &mut Vec<Event>) {
+        let (side, at) = (foul.side, foul.at);
+        self.fouls.push(foul.clone());
+        let count = self.fouls(side);
+        events.push(Event::Foul { foul, count });
+        let limit = self.config.foul_limit;
+        if limit > 0 && count >= limit {
+            let ending = Ending {
+                outcome: Outcome::Win { winner: side.other() },
+                reason: "fouls".into(),
+                detail: format!("{side} committed {count} fouls (犯规)"),
+                article: Some("4.1.8".into()),
+            };
+            self.end_with(Termination::Fouls, ending, at, events);
+        }
+    }
+
+    fn end_with(&mut self, termination: Termination, ending: Ending, at: Millis, events: &mut Vec<Event>) {
+        let result = GameResult {
+            outcome: Some(ending.outcome),
+            termination,
+            reason: ending.reason,
+            detail: ending.detail,
+            article: ending.article,
+            at,
+        };
+        self.end(result, events);
+    }
+
+    fn end(&mut self, result: GameResult, events: &mut Vec<Event>) {
+        // A flagged or stopped clock stands still already; otherwise stop
+        // it now. Every caller has brought the clock up to `result.at`, so
+        // stopping cannot fail.
+        if !self.clock.is_stopped() {
+            let stopped = self.clock.stop(result.at);
+            debug_assert!(stopped.is_ok(), "{stopped:?}");
+        }
+        self.pending_offer = None;
+        self.phase = Phase::Over(result.clone());
+        events.push(Event::Ended(result));
+    }
+}

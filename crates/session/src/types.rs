@@ -1,0 +1,357 @@
+//! The vocabulary of a session: its settings, the commands it accepts, the
+//! events it reports, the moves it records and the result it ends with. All
+//! of it is `serde`, because all of it travels to browsers and databases.
+
+use clock::{Millis, OvertimeState, TimeControl};
+use game::{GameError, Outcome, Side};
+use serde::{Deserialize, Serialize};
+
+/// Who pays for a false natural-limit claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimPenalty {
+    /// CXA 23.3: "判提出方犯规一次，并在其棋钟上加计5分钟" — the time is
+    /// charged to the claimant's own clock; if that runs it out, it loses.
+    ChargeClaimant,
+    /// The FIDE habit: the opponent's clock gets the time instead.
+    CreditOpponent,
+}
+
+/// How a session is refereed, beyond the rules of the game itself.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionConfig {
+    pub time_control: TimeControl,
+    /// Fouls (犯规) that lose the game: three in CXA 4.1.8, two in seed 001
+    /// ("同一局棋技术犯规两次判负"). 0 means fouls never lose.
+    pub foul_limit: u32,
+    /// The time a false natural-limit claim costs (5 minutes, CXA 23.3).
+    pub false_claim_penalty_ms: Millis,
+    pub claim_penalty: ClaimPenalty,
+}
+
+impl SessionConfig {
+    /// CXA rules with the given time control: three fouls lose, a false
+    /// claim costs the claimant 5 minutes.
+    #[must_use]
+    pub fn cxa(time_control: TimeControl) -> SessionConfig {
+        SessionConfig {
+            time_control,
+            foul_limit: 3,
+            false_claim_penalty_ms: 5 * 60_000,
+            claim_penalty: ClaimPenalty::ChargeClaimant,
+        }
+    }
+
+    /// Seed 001's office rules: 30 minutes free, then 30 s a move, each
+    /// overstep a technical foul, two fouls lose.
+    #[must_use]
+    pub fn seed_001() -> SessionConfig {
+        SessionConfig {
+            foul_limit: 2,
+            ..SessionConfig::cxa(TimeControl::free_then_foul_per_move(30 * 60_000, 30_000))
+        }
+    }
+}
+
+/// Something a player, the arbiter or the server's timer asks of the
+/// session. Every command carries the server's time in milliseconds; the
+/// session never reads the wall clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Command {
+    /// Both players are there: the first side's clock starts.
+    Start {
+        at: Millis,
+    },
+    /// `side` plays `coord` at `at` and presses its clock at `pressed_at`
+    /// (the same moment when absent, as online). A later press models
+    /// CXA 22.5: a move made in time whose clock was pressed too late.
+    Move {
+        side: Side,
+        coord: String,
+        at: Millis,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pressed_at: Option<Millis>,
+    },
+    /// Propose a draw (提和), right after one's own move (23.1).
+    OfferDraw {
+        side: Side,
+        at: Millis,
+    },
+    AcceptDraw {
+        side: Side,
+        at: Millis,
+    },
+    DeclineDraw {
+        side: Side,
+        at: Millis,
+    },
+    /// Always refused: "提和方不得撤回提议" (23.1).
+    WithdrawDraw {
+        side: Side,
+        at: Millis,
+    },
+    /// Claim a draw the rules allow on request (natural limit 自然限着, 23.3).
+    ClaimDraw {
+        side: Side,
+        at: Millis,
+    },
+    Resign {
+        side: Side,
+        at: Millis,
+    },
+    /// Call the game off before both sides have moved; no result.
+    Abort {
+        side: Side,
+        at: Millis,
+    },
+    /// The arbiter rules a foul (犯规, CXA 9.1).
+    Foul {
+        side: Side,
+        at: Millis,
+        reason: String,
+        #[serde(default)]
+        article: Option<String>,
+    },
+    /// The arbiter decides the game (e.g. 4.2.1 a simple position neither
+    /// side can win, 4.1.10 refusing to obey the rules).
+    Adjudicate {
+        at: Millis,
+        outcome: Outcome,
+        reason: String,
+        #[serde(default)]
+        article: Option<String>,
+    },
+    PauseClock {
+        at: Millis,
+    },
+    ResumeClock {
+        at: Millis,
+    },
+    GiveTime {
+        side: Side,
+        ms: Millis,
+        at: Millis,
+    },
+    /// Only lets time pass: what the server sends when its timer fires at
+    /// the clock's next deadline.
+    Tick {
+        at: Millis,
+    },
+}
+
+impl Command {
+    #[must_use]
+    pub fn at(&self) -> Millis {
+        match self {
+            Command::Start { at }
+            | Command::Move { at, .. }
+            | Command::OfferDraw { at, .. }
+            | Command::AcceptDraw { at, .. }
+            | Command::DeclineDraw { at, .. }
+            | Command::WithdrawDraw { at, .. }
+            | Command::ClaimDraw { at, .. }
+            | Command::Resign { at, .. }
+            | Command::Abort { at, .. }
+            | Command::Foul { at, .. }
+            | Command::Adjudicate { at, .. }
+            | Command::PauseClock { at }
+            | Command::ResumeClock { at }
+            | Command::GiveTime { at, .. }
+            | Command::Tick { at } => *at,
+        }
+    }
+}
+
+/// One move as the session recorded it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// 1 for the first move of the game.
+    pub ply: u32,
+    pub side: Side,
+    /// Coordinate notation (ICCS for Xiangqi).
+    pub coord: String,
+    pub display: String,
+    pub alt: String,
+    pub capture: bool,
+    pub check: bool,
+    /// When the move was made, and when the clock was pressed.
+    pub at: Millis,
+    pub pressed_at: Millis,
+    /// Clock time the move took (`[%emt]`).
+    pub spent_ms: Millis,
+    /// Main time left after the move (`[%clk]`); `None` when untimed.
+    pub clock_ms: Option<Millis>,
+    /// Byo-yomi state after the move, when in overtime.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overtime: Option<OvertimeState>,
+}
+
+/// What kind of foul (犯规) was ruled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FoulKind {
+    /// Offering a draw again after a refusal (9.1.3, 23.1).
+    RepeatedDrawOffer,
+    /// A natural-limit claim that was not true (9.1.4, 23.3).
+    FalseClaim,
+    /// Overstepping the per-move time in seed 001's mode.
+    Overstep,
+    /// Anything else the arbiter rules (9.1.x).
+    Arbiter,
+}
+
+/// One foul, as recorded (9.2: "凡判处犯规裁判员应当场明确宣布并及时记录").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FoulRecord {
+    pub side: Side,
+    pub at: Millis,
+    pub kind: FoulKind,
+    pub detail: String,
+    pub article: Option<String>,
+}
+
+/// How the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    /// The game's rules ended it on the board (mate, stalemate, repetition).
+    Rules,
+    Resignation,
+    Agreement,
+    /// A draw claimed and found true (natural limit).
+    Claim,
+    /// Time ran out (4.1.4, 22.x).
+    TimeForfeit,
+    /// The foul limit was reached (4.1.8).
+    Fouls,
+    Adjudication,
+    /// Called off before both sides moved: no result.
+    Aborted,
+}
+
+/// The final result with its reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// `None` for an aborted game.
+    pub outcome: Option<Outcome>,
+    pub termination: Termination,
+    /// Machine-readable, e.g. `checkmate`, `resignation`, `time_forfeit`.
+    pub reason: String,
+    /// For people, with the rule where there is one.
+    pub detail: String,
+    pub article: Option<String>,
+    pub at: Millis,
+}
+
+impl GameResult {
+    /// The PGN result token: `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted
+    /// game.
+    #[must_use]
+    pub fn pgn(&self) -> &'static str {
+        match self.outcome {
+            Some(Outcome::Win { winner: Side::First }) => "1-0",
+            Some(Outcome::Win { winner: Side::Second }) => "0-1",
+            Some(Outcome::Draw) => "1/2-1/2",
+            None => "*",
+        }
+    }
+}
+
+/// What a command (or the passing of time it brought) did, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Event {
+    Started {
+        side: Side,
+        at: Millis,
+    },
+    Moved(MoveRecord),
+    DrawOffered {
+        side: Side,
+        at: Millis,
+    },
+    /// `side`'s offer was refused, by a word or by a move (23.1).
+    DrawDeclined {
+        side: Side,
+        at: Millis,
+        by_move: bool,
+    },
+    Foul {
+        foul: FoulRecord,
+        /// The side's fouls so far, this one included.
+        count: u32,
+    },
+    TimePenalty {
+        side: Side,
+        ms: Millis,
+        at: Millis,
+    },
+    TimeGiven {
+        side: Side,
+        ms: Millis,
+        at: Millis,
+    },
+    /// The referee ruled a forbidden repetition: `side` must change (变着).
+    MustChange {
+        side: Side,
+        detail: String,
+        article: Option<String>,
+    },
+    ClockPaused {
+        at: Millis,
+    },
+    ClockResumed {
+        at: Millis,
+    },
+    Ended(GameResult),
+    /// The game ended (by time) before the command could take effect.
+    CommandDropped {
+        reason: String,
+    },
+}
+
+/// Why a command was refused. The session is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    #[error("the game has not started")]
+    NotStarted,
+    #[error("the game has already started")]
+    AlreadyStarted,
+    #[error("the game is over")]
+    GameOver,
+    #[error("time went backwards: {at} ms is before {last} ms")]
+    TimeWentBackwards { at: Millis, last: Millis },
+    #[error("it is not {side}'s turn")]
+    NotYourTurn { side: Side },
+    #[error("the clock cannot be pressed ({pressed_at} ms) before the move is made ({at} ms)")]
+    PressBeforeMove { at: Millis, pressed_at: Millis },
+    #[error(transparent)]
+    Game(#[from] GameError),
+    #[error("{side} may offer a draw only right after making its own move (23.1)")]
+    OfferOnlyAfterOwnMove { side: Side },
+    #[error("{side}'s draw offer is already on the table")]
+    OfferPending { side: Side },
+    #[error("there is no draw offer for {side} to answer")]
+    NoOfferToAnswer { side: Side },
+    #[error("a draw offer cannot be withdrawn (23.1: 提和方不得撤回提议)")]
+    CannotWithdrawOffer,
+    #[error("{side} has no draw offer to withdraw")]
+    NoOfferToWithdraw { side: Side },
+    #[error("{side} may claim only in its own time, when it is to move (8.5)")]
+    ClaimOnlyOnOwnTurn { side: Side },
+    #[error("the game can no longer be aborted: both sides have moved")]
+    TooLateToAbort,
+    #[error("clock: {0}")]
+    Clock(#[from] clock::ClockError),
+    #[error("time control: {0}")]
+    TimeControl(#[from] clock::TimeControlError),
+}
+
+/// A command of a stored log that could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("log entry {index}: {error}")]
+pub struct ReplayError {
+    pub index: usize,
+    pub error: SessionError,
+}

@@ -398,7 +398,15 @@ try {
     await B.page.click('#play-computer');
     await B.page.waitForURL(/\/game\//);
     await B.page.waitForSelector('#board [data-piece]');
-    for (let n = 0; n < 3; n++) {
+    // The first move with the keyboard: the cursor starts on the king's
+    // point (e0); three right and two up is h2, three left is e2.
+    await B.page.focus('#board svg');
+    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowUp', 'Enter', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'Enter']) {
+      await B.page.keyboard.press(key);
+    }
+    await waitPly(B.page, 2);
+    assert.equal(await B.page.getAttribute('#moves [data-ply="1"]', 'data-move'), 'h2e2');
+    for (let n = 1; n < 3; n++) {
       const board = await boardPosition(B.page);
       const legal = rules.legalMoves({ board, turn: 'red' });
       // A quiet developing move when there is one, else any.

@@ -131,6 +131,8 @@ const en = {
   'game.lowTime': 'low time',
   'game.close': 'Close',
   'game.over': 'Game over',
+  'game.actions': 'Game actions',
+  'game.clock': '{side} clock',
 
   'result.1-0': 'Red wins',
   'result.0-1': 'Black wins',
@@ -323,6 +325,8 @@ const zh = {
   'game.lowTime': '时间不足',
   'game.close': '关闭',
   'game.over': '对局结束',
+  'game.actions': '对局操作',
+  'game.clock': '{side}计时',
 
   'result.1-0': '红胜',
   'result.0-1': '黑胜',

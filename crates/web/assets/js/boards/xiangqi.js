@@ -39,6 +39,7 @@ export class XiangqiBoard extends Board {
     this.check = null;
     this.premove = null;
     this.drag = null;
+    this.cursor = null; // keyboard cursor (a square), shown while focused
 
     const svg = el('svg', {
       viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
@@ -53,7 +54,15 @@ export class XiangqiBoard extends Board {
     this.pieces = el('g', { class: 'xq-pieces' }, svg);
     this.dots = el('g', { class: 'xq-dots' }, svg);
     this.hits = el('g', { class: 'xq-hits' }, svg);
-    container.replaceChildren(svg);
+    // Keyboard play: arrows move a cursor, Enter/Space picks up and puts
+    // down, Escape lets go; each step is read out through `live`.
+    this.live = document.createElement('div');
+    this.live.className = 'visually-hidden';
+    this.live.setAttribute('aria-live', 'polite');
+    container.replaceChildren(svg, this.live);
+    svg.addEventListener('keydown', (e) => this.keyDown(e));
+    svg.addEventListener('focus', () => this.drawPieces());
+    svg.addEventListener('blur', () => this.drawPieces());
 
     svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
     svg.addEventListener('pointermove', (e) => this.pointerMove(e));
@@ -193,6 +202,7 @@ export class XiangqiBoard extends Board {
       mark(this.premove.to, 'xq-premove');
     }
     if (this.selected !== null) mark(rules.squareName(this.selected), 'xq-selected');
+    if (this.cursor !== null && document.activeElement === this.svg) mark(rules.squareName(this.cursor), 'xq-cursor');
     if (this.check) {
       const sq = rules.parseSquare(this.check);
       if (sq !== null) {
@@ -251,6 +261,8 @@ export class XiangqiBoard extends Board {
       this.selected = null;
     }
     this.svg.classList.toggle('interactive', !!this.dests);
+    if (this.dests) this.svg.setAttribute('tabindex', '0');
+    else this.svg.removeAttribute('tabindex');
     this.drawPieces();
     this.drawDots();
   }
@@ -346,6 +358,52 @@ export class XiangqiBoard extends Board {
     } else if (d.wasSelected) {
       this.select(null); // a click on the selected piece lets it go
     }
+  }
+
+  /** What is on a square, for the screen reader. */
+  describe(sq) {
+    const p = this.position && this.position.board[sq];
+    const name = rules.squareName(sq);
+    return p ? `${name} ${this.t(`piece.${rules.colorOf(p)}.${rules.roleOf(p)}`)}` : name;
+  }
+
+  keyDown(e) {
+    if (!this.dests) return;
+    if (this.cursor === null) {
+      // Start on the own king's point of the side at the bottom.
+      this.cursor = this.orientation === 'red' ? 4 : 85;
+    }
+    const file = this.cursor % 9;
+    const rank = Math.floor(this.cursor / 9);
+    const up = this.orientation === 'red' ? 1 : -1; // screen up in ranks
+    const right = this.orientation === 'red' ? 1 : -1; // screen right in files
+    let next = null;
+    switch (e.key) {
+      case 'ArrowUp': next = [file, rank + up]; break;
+      case 'ArrowDown': next = [file, rank - up]; break;
+      case 'ArrowLeft': next = [file - right, rank]; break;
+      case 'ArrowRight': next = [file + right, rank]; break;
+      case 'Enter':
+      case ' ':
+        e.preventDefault();
+        if (this.selected !== null && this.selected !== this.cursor && this.tryMove(this.selected, this.cursor)) return;
+        if (this.movable(this.cursor)) {
+          this.select(this.selected === this.cursor ? null : this.cursor);
+          this.live.textContent = this.selected === null ? '' : `${this.describe(this.cursor)} ✓`;
+        }
+        return;
+      case 'Escape':
+        this.select(null);
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    const [f, r] = next;
+    if (f < 0 || f > 8 || r < 0 || r > 9) return;
+    this.cursor = r * 9 + f;
+    this.drawPieces();
+    this.live.textContent = this.describe(this.cursor);
   }
 
   cancelDrag() {

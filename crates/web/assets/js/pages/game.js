@@ -67,7 +67,7 @@ export function mount(main, params, ctx) {
   const status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('game.connecting'));
   const notice = h('div', { class: 'notice', id: 'notice', hidden: true, role: 'alert' });
   const movesBox = h('div', { class: 'moves', id: 'moves', tabindex: '0', 'aria-label': t('game.moves') });
-  const actions = h('div', { class: 'actions', id: 'actions', role: 'group', 'aria-label': t('game.over') });
+  const actions = h('div', { class: 'actions', id: 'actions', role: 'group', 'aria-label': t('game.actions') });
   const resultBox = h('div', { class: 'card', id: 'result', hidden: true, 'aria-live': 'polite' });
   const styleButtons = notation.STYLES.map((s) => h('button', {
     type: 'button', 'aria-pressed': String(notation.getStyle() === s), dataset: { style: s },
@@ -156,7 +156,7 @@ export function mount(main, params, ctx) {
         : h('span', {}, p.name);
       b.name.replaceChildren(h('span', { class: `dot ${side}`, 'aria-hidden': 'true' }), nameEl, rating);
       b.name.setAttribute('aria-label', `${t(`side.${side}`)}: ${p.name}`);
-      b.clockEl.setAttribute('aria-label', `${t(`side.${side}`)} clock`);
+      b.clockEl.setAttribute('aria-label', t('game.clock', { side: t(`side.${side}`) }));
       b.el.dataset.side = side;
     }
     // The clock objects follow their side's bar.

@@ -283,8 +283,9 @@ export function mount(main, _params, ctx) {
         welcome,
         h('section', { class: 'card', 'aria-labelledby': 'seeks-title' },
           h('h2', { id: 'seeks-title' }, t('lobby.seeks')), noSeeks, seekTable),
+        me && challengeForm,
         watchForm),
-      h('div', {}, seekForm, cpuForm, me && challengeForm)));
+      h('div', {}, seekForm, cpuForm)));
 
   drawSeeks();
   drawChallenges();

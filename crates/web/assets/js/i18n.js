@@ -132,6 +132,9 @@ const en = {
   'game.close': 'Close',
   'game.over': 'Game over',
   'game.actions': 'Game actions',
+  'game.foul': '{side}: foul no. {count} — {detail}{article}',
+  'game.timePenalty': '{side}: {s} s time penalty',
+  'game.timeGiven': '{side} is given {s} s',
   'game.clock': '{side} clock',
 
   'result.1-0': 'Red wins',
@@ -326,6 +329,9 @@ const zh = {
   'game.close': '关闭',
   'game.over': '对局结束',
   'game.actions': '对局操作',
+  'game.foul': '{side}第{count}次犯规：{detail}{article}',
+  'game.timePenalty': '{side}罚时 {s} 秒',
+  'game.timeGiven': '{side}加时 {s} 秒',
   'game.clock': '{side}计时',
 
   'result.1-0': '红胜',

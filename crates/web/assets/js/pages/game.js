@@ -511,6 +511,28 @@ export function mount(main, params, ctx) {
           refresh();
         }
         break;
+      case 'foul':
+        if (view) {
+          const article = msg.article ? t('article.suffix', { n: msg.article }) : '';
+          showNotice(t('game.foul', { side: t(`side.${msg.side}`), count: msg.count, detail: msg.detail || msg.kind, article }), true);
+        }
+        break;
+      case 'time_penalty':
+      case 'time_given':
+        if (view) {
+          if (msg.clocks) view.clocks = msg.clocks;
+          setClocks(view.clocks, view.turn);
+          const key = msg.t === 'time_penalty' ? 'game.timePenalty' : 'game.timeGiven';
+          showNotice(t(key, { side: t(`side.${msg.side}`), s: Math.round(msg.ms / 1000) }), true);
+        }
+        break;
+      case 'clock':
+        // The clocks were paused or resumed (e.g. across a server restart).
+        if (view) {
+          view.clocks = { ...view.clocks, red_ms: msg.red_ms, black_ms: msg.black_ms, running: msg.running };
+          setClocks(view.clocks, view.turn);
+        }
+        break;
       case 'error':
         if (pending) pending = null;
         showNotice(msg.message || msg.code, true);

@@ -13,7 +13,7 @@ const OPPOSITE = { red: 'black', black: 'red', random: 'random' };
 function timeControl(prefix) {
   let value = '10+5';
   const custom = h('input', {
-    id: `${prefix}-time`, name: 'time', value, size: 7, pattern: '\\d+(\\.\\d+)?\\+\\d+',
+    id: `${prefix}-time`, name: 'time', value, size: 12,
     'aria-label': t('lobby.timeCustom'),
     oninput: () => {
       value = custom.value.trim();

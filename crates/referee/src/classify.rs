@@ -190,9 +190,10 @@ fn chase_targets(before: &Position, after: &Position, rules: RuleSet) -> Vec<Squ
     Bitboard(fresh).collect()
 }
 
-/// Targets that the side to move attacks with a piece of the same kind that
-/// attacks it back (rook facing rook): the opponent may take first, so the
-/// Asian and WXF rules do not call that a chase unless the target is pinned.
+/// Targets that the mover attacks only with pieces of their own kind that
+/// attack them back (rook facing rook): the opponent may take first, so the
+/// AXF and WXF rules do not call that a chase. Another attacker, or a
+/// target that cannot legally take back (it is pinned), keeps the chase.
 fn mutual_same_kind(after: &Position, targets: u128) -> u128 {
     let us = after.turn().other();
     let mut out = 0u128;
@@ -200,16 +201,20 @@ fn mutual_same_kind(after: &Position, targets: u128) -> u128 {
         let Some(victim) = after.piece_at(t) else {
             continue;
         };
+        let mut only_mutual = true;
         for a in guards(after, t, us) {
             let Some(att) = after.piece_at(a) else {
                 continue;
             };
-            if att.role == victim.role
+            let mutual = att.role == victim.role
                 && guards(after, a, us.other()).contains(t)
-                && after.is_legal(Move::new(t, a))
-            {
-                out |= 1u128 << t.index();
+                && after.is_legal(Move::new(t, a));
+            if !mutual && att.role != Role::King && att.role != Role::Pawn {
+                only_mutual = false;
             }
+        }
+        if only_mutual {
+            out |= 1u128 << t.index();
         }
     }
     out
@@ -276,6 +281,11 @@ fn wins(
         if root && matches!(role, Role::King | Role::Pawn) {
             continue;
         }
+        // WXF / AXF: a piece pinned to its own king (even by a horse whose
+        // leg it blocks) does not chase, though it may take the pinner.
+        if root && matches!(rules, RuleSet::Wxf | RuleSet::Asian) && pinned(pos, m.from()) {
+            continue;
+        }
         if let Some(g) = capture_gain(pos, m, &base) {
             let slot = &mut out[id as usize];
             *slot = (*slot).max(acc + g);
@@ -330,7 +340,6 @@ fn wins(
             }
         }
     }
-    let _ = rules;
 }
 
 /// The captures the opponent could make if it were its turn: threats that
@@ -459,6 +468,25 @@ pub fn guards(pos: &Position, sq: Square, by: Color) -> Bitboard {
         }
     }
     g
+}
+
+/// Whether the piece on `sq` shields its own king: lifted off the board,
+/// the king would stand attacked.
+fn pinned(pos: &Position, sq: Square) -> bool {
+    let Some(p) = pos.piece_at(sq) else {
+        return false;
+    };
+    if p.role == Role::King {
+        return false;
+    }
+    let mut occ = pos.occupied().0;
+    let mut occ_t = 0u128;
+    occ &= !(1u128 << sq.index());
+    for s in Bitboard(occ) {
+        occ_t |= 1u128 << (usize::from(s.file()) * 10 + usize::from(s.rank()));
+    }
+    pos.attackers_with(pos.king(p.color), p.color.other(), occ, occ_t)
+        .any()
 }
 
 fn adjacent(a: Square, b: Square) -> bool {

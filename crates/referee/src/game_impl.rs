@@ -3,6 +3,7 @@
 
 use crate::{ending, judge_history, parse_iccs, Config, Decision, History, Judgement, RuleSet};
 use game::{Ending, Game, GameError, Outcome, PlayedMove, Side, Status};
+use xiangqi::notation::{format_move, Notation};
 use xiangqi::{Color, Position};
 
 /// A Xiangqi game under a rule set: the start position, the moves, and the
@@ -125,15 +126,17 @@ impl Game for XiangqiGame {
             reason: e.to_string(),
         })?;
         let iccs = m.iccs();
+        let display = format_move(before, m, Notation::Chinese);
+        let alt = format_move(before, m, Notation::Wxf);
         self.history.play(m).map_err(|e| GameError::IllegalMove {
             text: coord.to_string(),
             reason: e.to_string(),
         })?;
         let check = self.position().is_check();
         let played = PlayedMove {
-            coord: iccs.clone(),
-            display: iccs.clone(),
-            alt: iccs,
+            coord: iccs,
+            display,
+            alt,
             capture,
             check,
         };
@@ -195,6 +198,8 @@ mod tests {
         assert_eq!(g.legal_moves().len(), 44);
         let pm = g.play("h2e2").unwrap();
         assert_eq!(pm.coord, "h2e2");
+        assert_eq!(pm.display, "炮二平五");
+        assert_eq!(pm.alt, "C2=5");
         assert!(!pm.capture && !pm.check);
         assert_eq!(g.side_to_move(), Side::Second);
         let fen = g.fen();

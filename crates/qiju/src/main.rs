@@ -23,12 +23,16 @@ enum Command {
     Perft(cmd::perft::Args),
     /// List the legal moves of a position in ICCS, one per line, sorted.
     Moves(cmd::moves::Args),
+    /// Write a move in ICCS, WXF or Chinese notation (the move may be given in any).
+    Notation(cmd::notation::Args),
     /// Benchmark move generation (perft speed).
     Bench(cmd::bench::Args),
     /// Rule on a game (mate, repetition 棋例, …) and print the ruling as JSON.
     Judge(cmd::judge::Args),
     /// The engine over UCI/UCCI on stdin/stdout; also `engine bench|selfplay|tune`.
     Engine(cmd::engine::Args),
+    /// Engine-vs-engine match: Elo with error bars, SPRT, PGN.
+    Match(cmd::match_::Args),
     /// Run the game server (HTTP API, WebSockets, browser UI).
     Serve(cmd::serve::Args),
 }
@@ -40,10 +44,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Moves(a) => cmd::moves::run(a),
+        Command::Notation(a) => cmd::notation::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Judge(a) => cmd::judge::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Engine(a) => cmd::engine::run(a),
+        Command::Match(a) => cmd::match_::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -61,7 +61,7 @@ fn mutate(text: &str, edits: &[(u8, usize, char)], alphabet: &str) -> String {
     let pool: Vec<char> = alphabet.chars().collect();
     for &(kind, at, c) in edits {
         // Half the time pick from the alphabet, half any char at all.
-        let c = if (c as u32) % 2 == 0 {
+        let c = if (c as u32).is_multiple_of(2) {
             pool[(c as usize) % pool.len()]
         } else {
             c

@@ -11,11 +11,10 @@ fn pos(fen: &str) -> Position {
 }
 
 fn mv(s: &str) -> Move {
-    let m = Move::new(
+    Move::new(
         Square::from_iccs(&s[0..2]).unwrap(),
         Square::from_iccs(&s[2..4]).unwrap(),
-    );
-    m
+    )
 }
 
 /// Checks that `iccs` is written `text` and that `text` reads back as it.

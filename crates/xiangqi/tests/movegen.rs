@@ -12,8 +12,12 @@ fn mv(s: &str) -> Move {
 }
 
 fn moves_from(pos: &Position, from: &str) -> Vec<String> {
-    let mut v: Vec<String> =
-        pos.legal_moves().iter().filter(|m| m.from() == sq(from)).map(|m| m.to().to_string()).collect();
+    let mut v: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from() == sq(from))
+        .map(|m| m.to().to_string())
+        .collect();
     v.sort();
     v
 }
@@ -31,7 +35,10 @@ fn elephant_eye_blocks_塞象眼_and_the_river_stops_it() {
     // A black pawn (crossed the river) on d3 blocks the c4 elephant's way to e2.
     let pos = Position::from_fen("3k5/9/9/9/9/2B6/3p5/9/9/4K4 w").unwrap();
     assert_eq!(moves_from(&pos, "c4"), ["a2"]);
-    assert!(Position::from_fen("3k5/9/9/9/9/4B4/9/9/9/4K4 w").is_err(), "e4 is not an elephant point");
+    assert!(
+        Position::from_fen("3k5/9/9/9/9/4B4/9/9/9/4K4 w").is_err(),
+        "e4 is not an elephant point"
+    );
     let pos = Position::from_fen("3k5/9/9/9/9/6B2/9/9/9/4K4 w").unwrap();
     assert_eq!(moves_from(&pos, "g4"), ["e2", "i2"], "never across the river");
 }
@@ -81,7 +88,12 @@ fn stalemate_loses_困毙() {
     let pos = Position::from_fen("3k5/R8/4R4/9/9/9/9/9/9/4K4 b").unwrap();
     assert!(!pos.is_check());
     assert_eq!(pos.count_legal_moves(), 0);
-    assert_eq!(pos.outcome(), Some(game::Outcome::Win { winner: game::Side::First }));
+    assert_eq!(
+        pos.outcome(),
+        Some(game::Outcome::Win {
+            winner: game::Side::First
+        })
+    );
 }
 
 #[test]
@@ -96,7 +108,10 @@ fn checkmate() {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
 }
@@ -106,7 +121,10 @@ fn random_games_keep_every_view_consistent() {
     let mut rng = Lcg(7);
     let mut positions = 0;
     // QIJU_STRESS=N plays N games instead (a longer local run).
-    let games = std::env::var("QIJU_STRESS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let games = std::env::var("QIJU_STRESS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
     for _ in 0..games {
         let mut pos = Position::startpos();
         let mut played = Vec::new();
@@ -114,7 +132,11 @@ fn random_games_keep_every_view_consistent() {
             let moves = pos.legal_moves();
             assert_eq!(moves.len() as u64, pos.count_legal_moves());
             // Every generated move is legal; every pseudo move not generated is not.
-            for (from, piece) in pos.pieces_iter().filter(|(_, p)| p.color == pos.turn()).collect::<Vec<_>>() {
+            for (from, piece) in pos
+                .pieces_iter()
+                .filter(|(_, p)| p.color == pos.turn())
+                .collect::<Vec<_>>()
+            {
                 for to in pos.pseudo_targets(from, piece) {
                     let m = Move::new(from, to);
                     let legal = moves.contains(&m);
@@ -122,7 +144,10 @@ fn random_games_keep_every_view_consistent() {
                     if legal {
                         let mut after = pos.clone();
                         after.play_unchecked(m);
-                        assert!(!after.is_attacked_king(pos.turn()), "{m} leaves the king attacked");
+                        assert!(
+                            !after.is_attacked_king(pos.turn()),
+                            "{m} leaves the king attacked"
+                        );
                     }
                 }
             }
@@ -148,7 +173,10 @@ fn random_games_keep_every_view_consistent() {
 fn play_refuses_illegal_moves_and_changes_nothing() {
     let mut pos = Position::startpos();
     let before = pos.clone();
-    assert!(pos.play(mv("h2h7")).is_err(), "a cannon cannot capture without a screen");
+    assert!(
+        pos.play(mv("h2h7")).is_err(),
+        "a cannon cannot capture without a screen"
+    );
     assert!(pos.play(mv("a6a5")).is_err(), "black piece on red's turn");
     assert!(pos.play(mv("e4e5")).is_err(), "empty square");
     assert_eq!(pos, before);
@@ -161,7 +189,8 @@ fn an_enemy_cannon_can_be_the_screen_of_another() {
     // Found by the random-game test: black king e9, red cannons f9 and h9,
     // black elephant g9 between them. Moving the elephant lets h9 check over
     // the f9 cannon, so g9e7 is illegal.
-    let pos = Position::from_fen("4kCbC1/9/b8/p1p3p1n/P2R4P/4p4/2P1P1r2/7r1/4KR3/1NBA1A3 b - - 4 43").unwrap();
+    let pos =
+        Position::from_fen("4kCbC1/9/b8/p1p3p1n/P2R4P/4p4/2P1P1r2/7r1/4KR3/1NBA1A3 b - - 4 43").unwrap();
     assert!(!pos.is_legal(mv("g9e7")));
     assert!(!pos.legal_moves().contains(&mv("g9e7")));
 }

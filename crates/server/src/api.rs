@@ -23,10 +23,8 @@ fn act_status(e: &ActError) -> ApiError {
         ActError::NotAPlayer => ApiError::Forbidden(e.to_string()),
         ActError::Gone => ApiError::NotFound("live game".into()),
         ActError::Storage => ApiError::Unavailable,
-        ActError::Table(t) => match t {
-            crate::table::TableError::Rules(_) => ApiError::bad(e.code(), e.to_string()),
-            _ => ApiError::conflict(e.code(), e.to_string()),
-        },
+        ActError::Table(_) if e.code() == "illegal_move" => ApiError::bad(e.code(), e.to_string()),
+        ActError::Table(_) => ApiError::conflict(e.code(), e.to_string()),
     }
 }
 

@@ -3,25 +3,30 @@
 //! through its channel, so nothing else ever mutates it. A move takes one
 //! straight path:
 //!
-//! client message → game task → [`Table`] (rules + clock) → database write →
-//! broadcast to players and spectators → reply to the sender.
+//! client message → game task → [`Table`] (the refereed `session::Session`:
+//! rules + clock) → database write → broadcast to players and spectators →
+//! reply to the sender.
 //!
 //! The move is broadcast (and so acknowledged) only after the database has
-//! stored it. If the write fails the task reloads the game from the database
-//! and the move is refused, so memory never runs ahead of storage.
+//! stored it (the session's command and the move row, in one transaction).
+//! If the write fails the task reloads the game from the database and the
+//! move is refused, so memory never runs ahead of storage.
 //!
-//! Crash recovery: on start the node resumes every live game it owns from the
-//! stored moves. The side to move is charged the time from its last move up
-//! to the node's last heartbeat (written every second), i.e. up to the
-//! moment of the crash, but not the time the server was down; its clock
-//! resumes when the server is back. Draw offers lapse on a restart.
+//! Crash recovery: on start the node resumes every live game it owns by
+//! replaying its stored command log. If a clock was running, the session's
+//! clock is paused at the node's last heartbeat (written every second: the
+//! moment of the crash, to within a second) and resumed at the restart, so
+//! the side to move is charged its thinking time up to the crash but not the
+//! time the server was down. Both commands are stored like any other.
 
 use crate::computer::ComputerMove;
 use crate::store::{GameEnd, GameRow, MoveRow, RatingUpdate, Store, User};
-use crate::table::{side_name, End, Table, TableError, TimeControl};
+pub use crate::table::Action;
+use crate::table::{side_name, Applied, End, Table, TableError};
 use crate::AppState;
 use game::{Outcome, Side};
 use serde::Serialize;
+use session::Event as SessionEvent;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -53,8 +58,7 @@ impl Seat {
 pub struct GameSetup {
     pub variant: String,
     pub fen: Option<String>,
-    pub time_control: TimeControl,
-    pub time_control_text: String,
+    pub time_control: clock::TimeControl,
     pub rated: bool,
     pub red: Seat,
     pub black: Seat,
@@ -127,18 +131,6 @@ pub struct GameView {
     /// A repetition ruling in force: this side must change its moves.
     pub must_change: Option<String>,
     pub created_ms: i64,
-}
-
-/// What a player asks a game to do.
-#[derive(Clone, Debug)]
-pub enum Action {
-    Move { coord: String, ply: Option<u32> },
-    Resign,
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    ClaimDraw,
-    Abort,
 }
 
 /// Why an action was refused.
@@ -236,6 +228,8 @@ struct LiveGame {
     row: GameRow,
     table: Table,
     events: broadcast::Sender<Arc<Event>>,
+    /// Commands stored so far: the next one's number.
+    seq: u64,
     /// When the current abort window began (game start, or red's first move).
     abort_from_ms: i64,
     computer_thinking: bool,
@@ -245,6 +239,7 @@ struct LiveGame {
 fn view_of(row: &GameRow, table: &Table, now_ms: i64) -> GameView {
     let clocks = table.clocks_at(now_ms);
     let end = table.end();
+    let end = end.as_ref();
     let (state, result, winner) = match end {
         None => ("live".to_string(), None, None),
         Some(e) => match e.outcome {
@@ -314,9 +309,11 @@ pub async fn stored_view(state: &AppState, id: &str) -> Result<Option<GameView>,
     let Some((row, moves)) = state.store().game(id).await? else {
         return Ok(None);
     };
-    let table = rebuild(&row, &moves, crate::now_ms(), crate::now_ms())
+    let log = state.store().commands(id).await?;
+    let now = crate::now_ms();
+    let (table, _) = rebuild(&row, &log, moves, now, now)
         .map_err(|e| crate::ApiError::Internal(format!("game {id} cannot be replayed: {e}")))?;
-    let mut view = view_of(&row, &table, crate::now_ms());
+    let mut view = view_of(&row, &table, now);
     if row.state != "live" {
         view.state.clone_from(&row.state);
         view.result.clone_from(&row.result);
@@ -334,13 +331,23 @@ pub async fn stored_view(state: &AppState, id: &str) -> Result<Option<GameView>,
     Ok(Some(view))
 }
 
-fn rebuild(row: &GameRow, moves: &[MoveRow], stopped_ms: i64, now_ms: i64) -> Result<Table, String> {
+/// Replays a stored game (see [`Table::restore`]).
+fn rebuild(
+    row: &GameRow,
+    log: &[String],
+    moves: Vec<MoveRow>,
+    stopped_ms: i64,
+    now_ms: i64,
+) -> Result<(Table, Applied), String> {
     let game = crate::variants::new_game(&row.variant, Some(&row.initial_fen)).map_err(|e| e.to_string())?;
-    let tc = TimeControl {
-        initial_ms: row.initial_ms,
-        increment_ms: row.increment_ms,
-    };
-    Table::restore(game, tc, moves, stopped_ms, now_ms).map_err(|e| e.to_string())
+    let tc = crate::table::parse_time_control(&row.time_control)?;
+    let log = log
+        .iter()
+        .map(|c| {
+            serde_json::from_str::<session::Command>(c).map_err(|e| format!("bad stored command {c:?}: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Table::restore(game, tc, &log, moves, stopped_ms, now_ms)
 }
 
 /// Something that happened in a game, serialised once for every listener.
@@ -366,17 +373,21 @@ fn event(kind: &'static str, mut body: serde_json::Value) -> Arc<Event> {
 pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, crate::ApiError> {
     let game = crate::variants::new_game(&setup.variant, setup.fen.as_deref())
         .map_err(|e| crate::ApiError::bad("bad_game", e.to_string()))?;
+    let initial_fen = game.initial_fen();
+    let table = Table::new(game, setup.time_control.clone())
+        .map_err(|e| crate::ApiError::bad("bad_game", e.to_string()))?;
     let id = crate::auth::random_id(8)?;
     let now = crate::now_ms();
     let seat_rating = |s: &Seat| s.user.as_ref().map(|u| u.rating.rating);
+    let (main_ms, increment_ms) = crate::table::headline(&setup.time_control);
     let row = GameRow {
         id: id.clone(),
         node: state.config().node_id.clone(),
         variant: setup.variant.clone(),
-        initial_fen: game.initial_fen(),
-        time_control: setup.time_control_text.clone(),
-        initial_ms: setup.time_control.initial_ms,
-        increment_ms: setup.time_control.increment_ms,
+        initial_fen,
+        time_control: setup.time_control.to_string(),
+        initial_ms: main_ms,
+        increment_ms,
         rated: setup.rated,
         red_id: setup.red.user.as_ref().map(|u| u.id.clone()),
         black_id: setup.black.user.as_ref().map(|u| u.id.clone()),
@@ -397,12 +408,11 @@ pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, c
         article: None,
         created_ms: now,
         ended_ms: None,
-        red_ms: setup.time_control.initial_ms,
-        black_ms: setup.time_control.initial_ms,
+        red_ms: main_ms,
+        black_ms: main_ms,
     };
     state.store().insert_game(&row).await?;
-    let table = Table::new(game, setup.time_control);
-    spawn(state, row, table, now);
+    spawn(state, row, table, 0, now);
     Ok(id)
 }
 
@@ -415,9 +425,15 @@ pub async fn resume_all(state: &AppState, stopped_ms: i64) -> Result<usize, crat
         let Some((row, moves)) = state.store().game(&id).await? else {
             continue;
         };
-        match rebuild(&row, &moves, stopped_ms, now) {
-            Ok(table) => {
-                spawn(state, row, table, now);
+        let log = state.store().commands(&id).await?;
+        let seq = log.len() as u64;
+        match rebuild(&row, &log, moves, stopped_ms, now) {
+            Ok((table, extra)) => {
+                // The pause at the crash and the resume now are stored like
+                // any other commands, so a second crash replays them too.
+                let bodies = bodies(&extra);
+                state.store().append(&id, seq, &bodies, &extra.moves).await?;
+                spawn(state, row, table, seq + bodies.len() as u64, now);
                 n += 1;
             }
             Err(e) => tracing::error!(game = %id, error = %e, "cannot resume game"),
@@ -426,7 +442,14 @@ pub async fn resume_all(state: &AppState, stopped_ms: i64) -> Result<usize, crat
     Ok(n)
 }
 
-fn spawn(state: &AppState, row: GameRow, table: Table, now_ms: i64) {
+fn bodies(a: &Applied) -> Vec<String> {
+    a.commands
+        .iter()
+        .map(|c| serde_json::to_string(c).unwrap_or_default())
+        .collect()
+}
+
+fn spawn(state: &AppState, row: GameRow, table: Table, seq: u64, now_ms: i64) {
     let (tx, rx) = mpsc::channel(64);
     let (events, _) = broadcast::channel(256);
     let id = row.id.clone();
@@ -435,6 +458,7 @@ fn spawn(state: &AppState, row: GameRow, table: Table, now_ms: i64) {
         row,
         table,
         events,
+        seq,
         abort_from_ms: now_ms,
         computer_thinking: false,
     };
@@ -449,24 +473,21 @@ fn spawn(state: &AppState, row: GameRow, table: Table, now_ms: i64) {
 async fn run(state: AppState, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc::Sender<Cmd>) {
     let linger = state.config().finished_linger;
     let abort_after = state.config().abort_after_ms;
-    // A game resumed already over (its end not yet archived) is finished now.
-    if g.table.end().is_some() {
+    // A game resumed already over (e.g. its flag fell before the crash) is
+    // archived now.
+    if g.table.is_over() {
         finish(&state, &mut g).await;
     }
     maybe_computer(&state, &mut g, &me);
     let mut shutdown = state.shutdown_signal();
     loop {
         let now = crate::now_ms();
-        let deadline_ms = if g.table.end().is_some() {
-            None
-        } else if let Some(d) = g.table.flag_deadline() {
-            Some(d)
-        } else if g.table.ply() < 2 {
-            Some(g.abort_from_ms + abort_after)
-        } else {
-            None
-        };
-        let sleep_for = match (g.table.end().is_some(), deadline_ms) {
+        let over = g.table.is_over();
+        // The clock's next event (a flag), or the end of the abort window
+        // while a side has not made its first move.
+        let abort_at = (g.table.ply() < 2).then_some(g.abort_from_ms + abort_after);
+        let deadline = [g.table.deadline(), abort_at].into_iter().flatten().min();
+        let sleep_for = match (over, deadline) {
             (true, _) => linger,
             (false, Some(d)) => Duration::from_millis(u64::try_from((d - now).max(0)).unwrap_or(0)),
             (false, None) => Duration::from_secs(3600),
@@ -477,18 +498,21 @@ async fn run(state: AppState, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: 
                 handle(&state, &mut g, cmd, &me).await;
             }
             () = tokio::time::sleep(sleep_for) => {
-                if g.table.end().is_some() {
+                if over {
                     break; // lingered long enough after the end
                 }
                 let now = crate::now_ms();
-                if g.table.check_flag(now) {
-                    finish(&state, &mut g).await;
-                } else if g.table.ply() < 2
-                    && !g.table.clock_running()
-                    && now >= g.abort_from_ms + abort_after
-                    && g.table.abort(None, "no first move in time").is_ok()
-                {
-                    finish(&state, &mut g).await;
+                let mut applied = g.table.tick(now);
+                if !g.table.is_over() && g.table.ply() < 2 && now >= g.abort_from_ms + abort_after {
+                    if let Ok(a) = g.table.abort_idle(now) {
+                        applied.commands.extend(a.commands);
+                        applied.events.extend(a.events);
+                    }
+                }
+                if !applied.commands.is_empty() {
+                    if let Err(e) = store_and_broadcast(&state, &mut g, &applied).await {
+                        tracing::error!(game = %g.row.id, error = %e, "cannot store timer event");
+                    }
                 }
             }
             _ = shutdown.changed() => break,
@@ -527,29 +551,22 @@ async fn handle(state: &AppState, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<
         Cmd::Computer(cm) => {
             g.computer_thinking = false;
             let side = computer_side(&g.row);
-            if let (Some(side), Some(coord)) = (side, cm.coord.clone()) {
-                if cm.ply == g.table.ply() {
-                    let r = act(
-                        state,
-                        g,
-                        side,
-                        Action::Move {
-                            coord,
-                            ply: Some(cm.ply + 1),
-                        },
-                    )
-                    .await;
-                    if let Err(e) = r {
+            match (side, cm.coord) {
+                (Some(side), Some(coord)) if cm.ply == g.table.ply() => {
+                    let action = Action::Move {
+                        coord,
+                        ply: Some(cm.ply + 1),
+                    };
+                    if let Err(e) = act(state, g, side, action).await {
                         tracing::warn!(game = %g.row.id, error = %e, "computer move refused");
                     }
                 }
-            } else if let (Some(side), None) = (side, cm.coord) {
-                // The computer found no move or failed: it resigns rather
-                // than hanging the game.
-                let now = crate::now_ms();
-                if g.table.resign(side, now).is_ok() {
-                    finish(state, g).await;
+                (Some(side), None) if !g.table.is_over() => {
+                    // The computer found no move or failed: it resigns
+                    // rather than hanging the game.
+                    let _ = act(state, g, side, Action::Resign).await;
                 }
+                _ => {}
             }
             maybe_computer(state, g, me);
         }
@@ -568,7 +585,7 @@ fn computer_side(row: &GameRow) -> Option<Side> {
 }
 
 fn maybe_computer(state: &AppState, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
-    if g.computer_thinking || g.table.end().is_some() {
+    if g.computer_thinking || g.table.is_over() {
         return;
     }
     let (Some(side), Some(spec)) = (computer_side(&g.row), g.row.computer.clone()) else {
@@ -592,73 +609,122 @@ fn maybe_computer(state: &AppState, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
 }
 
 async fn act(state: &AppState, g: &mut LiveGame, side: Side, action: Action) -> Result<u32, ActError> {
-    let now = crate::now_ms();
-    let r = match action {
-        Action::Move { coord, ply } => {
-            // A resent move (after a reconnect) that is already stored is
-            // acknowledged again instead of refused.
-            if let Some(p) = ply {
-                if let Some(m) = g.table.moves().get((p as usize).wrapping_sub(1)) {
-                    if p == g.table.ply() && m.coord == coord && side_of_ply(p) == side {
-                        return Ok(p);
-                    }
+    // A resent move (after a reconnect) that is already stored is
+    // acknowledged again instead of refused.
+    if let Action::Move { coord, ply: Some(p) } = &action {
+        if *p >= 1 && *p == g.table.ply() {
+            if let Some(m) = g.table.moves().last() {
+                if &m.coord == coord && side_of_ply(*p) == side {
+                    return Ok(*p);
                 }
-            }
-            match g.table.play(side, &coord, ply, now) {
-                Ok(row) => {
-                    if let Err(e) = state.store().append_move(&g.row.id, &row).await {
-                        tracing::error!(game = %g.row.id, error = %e, "move not stored; reloading");
-                        reload(state, g).await;
-                        return Err(ActError::Storage);
-                    }
-                    if row.ply == 1 {
-                        g.abort_from_ms = now;
-                    }
-                    let _ = g.events.send(event("move", serde_json::json!({"ply": row.ply,
-                        "move": row.coord,
-                        "display": row.display,
-                        "fen": g.table.game().fen(),
-                        "turn": side_str(g.table.side_to_move()),
-                        "clocks": {"red_ms": row.red_ms, "black_ms": row.black_ms, "running": g.table.clock_running()},
-                    })));
-                    if let Some(mc) = g.table.must_change() {
-                        let _ = g.events.send(event(
-                            "must_change",
-                            serde_json::json!({"side": side_str(mc.side),
-                                "detail": mc.detail,
-                                "article": mc.article,
-                            }),
-                        ));
-                    }
-                    Ok(row.ply)
-                }
-                Err(e) => Err(e),
             }
         }
-        Action::Resign => g.table.resign(side, now).map(|()| g.table.ply()),
-        Action::OfferDraw => g.table.offer_draw(side, now).map(|()| {
-            if g.table.end().is_none() {
-                let _ = g
-                    .events
-                    .send(event("draw_offer", serde_json::json!({"by": side_str(side)})));
+    }
+    let applied = g.table.act(side, action, crate::now_ms())?;
+    store_and_broadcast(state, g, &applied).await?;
+    Ok(g.table.ply())
+}
+
+/// Stores what an accepted command did, then tells everyone; archives the
+/// game if it ended.
+async fn store_and_broadcast(state: &AppState, g: &mut LiveGame, applied: &Applied) -> Result<(), ActError> {
+    let bodies = bodies(applied);
+    if let Err(e) = state
+        .store()
+        .append(&g.row.id, g.seq, &bodies, &applied.moves)
+        .await
+    {
+        tracing::error!(game = %g.row.id, error = %e, "command not stored; reloading");
+        reload(state, g).await;
+        return Err(ActError::Storage);
+    }
+    g.seq += bodies.len() as u64;
+    let running = g.table.clock_running();
+    let now = crate::now_ms();
+    for e in &applied.events {
+        let ev = match e {
+            SessionEvent::Moved(m) => {
+                if m.ply == 1 {
+                    g.abort_from_ms = now;
+                }
+                let row = applied.moves.iter().find(|r| r.ply == m.ply);
+                let (red_ms, black_ms) = row.map_or((0, 0), |r| (r.red_ms, r.black_ms));
+                Some(event(
+                    "move",
+                    serde_json::json!({
+                        "ply": m.ply,
+                        "move": m.coord,
+                        "display": m.display,
+                        "check": m.check,
+                        "capture": m.capture,
+                        "fen": g.table.game().fen(),
+                        "turn": side_str(g.table.side_to_move()),
+                        "clocks": {"red_ms": red_ms, "black_ms": black_ms, "running": running},
+                    }),
+                ))
             }
-            g.table.ply()
-        }),
-        Action::AcceptDraw => g.table.accept_draw(side, now).map(|()| g.table.ply()),
-        Action::DeclineDraw => g.table.decline_draw(side, now).map(|()| {
-            let _ = g
-                .events
-                .send(event("draw_declined", serde_json::json!({"by": side_str(side)})));
-            g.table.ply()
-        }),
-        Action::ClaimDraw => g.table.claim_draw(side, now).map(|()| g.table.ply()),
-        Action::Abort => g.table.abort(Some(side), "").map(|()| g.table.ply()),
-    };
-    // Ended by this action, or by a flag noticed while handling it.
-    if g.table.end().is_some() && !already_archived(g) {
+            SessionEvent::DrawOffered { side, .. } => {
+                Some(event("draw_offer", serde_json::json!({"by": side_str(*side)})))
+            }
+            SessionEvent::DrawDeclined { side, by_move, .. } => (!by_move).then(|| {
+                event(
+                    "draw_declined",
+                    serde_json::json!({"by": side_str(side.other()), "offer_by": side_str(*side)}),
+                )
+            }),
+            SessionEvent::Foul { foul, count } => Some(event(
+                "foul",
+                serde_json::json!({
+                    "side": side_str(foul.side),
+                    "kind": foul.kind,
+                    "detail": foul.detail,
+                    "article": foul.article,
+                    "count": count,
+                }),
+            )),
+            SessionEvent::TimePenalty { side, ms, .. } => {
+                let c = g.table.clocks_at(now);
+                Some(event(
+                    "time_penalty",
+                    serde_json::json!({"side": side_str(*side), "ms": ms,
+                        "clocks": {"red_ms": c[0], "black_ms": c[1], "running": running}}),
+                ))
+            }
+            SessionEvent::TimeGiven { side, ms, .. } => {
+                let c = g.table.clocks_at(now);
+                Some(event(
+                    "time_given",
+                    serde_json::json!({"side": side_str(*side), "ms": ms,
+                        "clocks": {"red_ms": c[0], "black_ms": c[1], "running": running}}),
+                ))
+            }
+            SessionEvent::MustChange {
+                side,
+                detail,
+                article,
+            } => Some(event(
+                "must_change",
+                serde_json::json!({"side": side_str(*side), "detail": detail, "article": article}),
+            )),
+            SessionEvent::ClockPaused { .. } | SessionEvent::ClockResumed { .. } => {
+                let c = g.table.clocks_at(now);
+                Some(event(
+                    "clock",
+                    serde_json::json!({"red_ms": c[0], "black_ms": c[1], "running": running}),
+                ))
+            }
+            SessionEvent::Started { .. } | SessionEvent::Ended(_) | SessionEvent::CommandDropped { .. } => {
+                None
+            }
+        };
+        if let Some(ev) = ev {
+            let _ = g.events.send(ev);
+        }
+    }
+    if g.table.is_over() && !already_archived(g) {
         finish(state, g).await;
     }
-    r.map_err(ActError::from)
+    Ok(())
 }
 
 fn side_of_ply(ply: u32) -> Side {
@@ -676,19 +742,24 @@ fn already_archived(g: &LiveGame) -> bool {
 /// Reloads the game from the database after a failed write.
 async fn reload(state: &AppState, g: &mut LiveGame) {
     let now = crate::now_ms();
-    if let Ok(Some((row, moves))) = state.store().game(&g.row.id).await {
-        if let Ok(t) = rebuild(&row, &moves, now, now) {
-            g.table = t;
-            g.row = row;
-            let view = view_of(&g.row, &g.table, now);
-            let _ = g.events.send(event("full", serde_json::json!({"game": view})));
-        }
+    let Ok(Some((row, moves))) = state.store().game(&g.row.id).await else {
+        return;
+    };
+    let Ok(log) = state.store().commands(&g.row.id).await else {
+        return;
+    };
+    if let Ok((t, _)) = rebuild(&row, &log, moves, now, now) {
+        g.seq = log.len() as u64;
+        g.table = t;
+        g.row = row;
+        let view = view_of(&g.row, &g.table, now);
+        let _ = g.events.send(event("full", serde_json::json!({"game": view})));
     }
 }
 
 /// Archives the ended game (with its rating changes) and broadcasts the end.
 async fn finish(state: &AppState, g: &mut LiveGame) {
-    let Some(end) = g.table.end().cloned() else {
+    let Some(end) = g.table.end() else {
         return;
     };
     if already_archived(g) {

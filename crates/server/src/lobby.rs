@@ -9,11 +9,11 @@ use crate::auth::{random_id, Auth};
 use crate::error::ApiError;
 use crate::live::{self, GameSetup, Seat};
 use crate::store::User;
-use crate::table::TimeControl;
 use crate::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
+use clock::TimeControl;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -242,33 +242,30 @@ fn gets_red(mine: ColorChoice, theirs: ColorChoice) -> Result<bool, ApiError> {
 }
 
 fn parse_tc(text: &str) -> Result<TimeControl, ApiError> {
-    text.parse::<TimeControl>()
-        .map_err(|e| ApiError::bad("bad_time_control", e.to_string()))
+    crate::table::parse_time_control(text).map_err(|e| ApiError::bad("bad_time_control", e))
 }
 
 fn parse_variant(v: Option<&str>) -> Result<String, ApiError> {
     crate::variants::canonical(v).map_err(|e| ApiError::bad("bad_variant", e.to_string()))
 }
 
-/// Starts a game between two people and tells both.
-async fn start_between(
-    state: &AppState,
-    red: &User,
-    black: &User,
+/// What two people agreed to play.
+struct Terms {
     variant: String,
     tc: TimeControl,
-    tc_text: String,
     rated: bool,
     fen: Option<String>,
-) -> Result<String, ApiError> {
+}
+
+/// Starts a game between two people and tells both.
+async fn start_between(state: &AppState, red: &User, black: &User, terms: Terms) -> Result<String, ApiError> {
     let id = live::create_game(
         state,
         GameSetup {
-            variant,
-            fen,
-            time_control: tc,
-            time_control_text: tc_text,
-            rated,
+            variant: terms.variant,
+            fen: terms.fen,
+            time_control: terms.tc,
+            rated: terms.rated,
             red: Seat::person(red),
             black: Seat::person(black),
         },
@@ -314,7 +311,7 @@ pub async fn create_seek(
             color: req.color,
         },
         user,
-        tc,
+        tc: tc.clone(),
     };
     let partner = {
         let mut seeks = state
@@ -349,17 +346,13 @@ pub async fn create_seek(
     } else {
         (&other.user, &seek.user)
     };
-    let id = start_between(
-        &state,
-        red,
-        black,
-        seek.view.variant.clone(),
+    let terms = Terms {
+        variant: seek.view.variant.clone(),
         tc,
-        seek.view.time.clone(),
-        seek.view.rated,
-        None,
-    )
-    .await?;
+        rated: seek.view.rated,
+        fen: None,
+    };
+    let id = start_between(&state, red, black, terms).await?;
     Ok(Json(SeekResult {
         seek: None,
         game: Some(id),
@@ -487,17 +480,13 @@ pub async fn accept_challenge(
     } else {
         (&user, &c.from)
     };
-    let game = start_between(
-        &state,
-        red,
-        black,
-        c.view.variant.clone(),
-        c.tc,
-        c.view.time.clone(),
-        c.view.rated,
-        c.view.fen.clone(),
-    )
-    .await?;
+    let terms = Terms {
+        variant: c.view.variant.clone(),
+        tc: c.tc.clone(),
+        rated: c.view.rated,
+        fen: c.view.fen.clone(),
+    };
+    let game = start_between(&state, red, black, terms).await?;
     Ok(Json(GameStarted {
         game,
         color: if challenger_red { "black" } else { "red" }.into(),
@@ -570,7 +559,6 @@ pub async fn play_computer(
             variant,
             fen: None,
             time_control: tc,
-            time_control_text: req.time.trim().to_string(),
             rated: false,
             red,
             black,

@@ -414,22 +414,62 @@ impl Store {
         Ok(())
     }
 
-    /// Stores one move. The primary key (game, ply) refuses a second move
-    /// at the same ply, so two writers can never fork a game.
-    pub async fn append_move(&self, game_id: &str, m: &MoveRow) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, coord, display, played_ms, red_ms, black_ms) VALUES ($1,$2,$3,$4,$5,$6,$7)",
-        )
-        .bind(game_id)
-        .bind(i64::from(m.ply))
-        .bind(&m.coord)
-        .bind(&m.display)
-        .bind(m.played_ms)
-        .bind(m.red_ms)
-        .bind(m.black_ms)
-        .execute(&self.pool)
-        .await?;
+    /// Stores accepted session commands (JSON, numbered from `first_seq`)
+    /// and the moves they made, in one transaction. The primary keys
+    /// (game, seq) and (game, ply) refuse a second write at the same place,
+    /// so two writers can never fork a game.
+    pub async fn append(
+        &self,
+        game_id: &str,
+        first_seq: u64,
+        commands: &[String],
+        moves: &[MoveRow],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for (i, body) in commands.iter().enumerate() {
+            sqlx::query("INSERT INTO commands (game_id, seq, body) VALUES ($1, $2, $3)")
+                .bind(game_id)
+                .bind(i64::try_from(first_seq + i as u64).unwrap_or(i64::MAX))
+                .bind(body)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for m in moves {
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, coord, display, played_ms, red_ms, black_ms) VALUES ($1,$2,$3,$4,$5,$6,$7)",
+            )
+            .bind(game_id)
+            .bind(i64::from(m.ply))
+            .bind(&m.coord)
+            .bind(&m.display)
+            .bind(m.played_ms)
+            .bind(m.red_ms)
+            .bind(m.black_ms)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
         Ok(())
+    }
+
+    /// A game's command log, in order.
+    pub async fn commands(&self, game_id: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT seq, body FROM commands WHERE game_id = $1 ORDER BY seq")
+            .bind(game_id)
+            .fetch_all(&self.pool)
+            .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for (i, r) in rows.iter().enumerate() {
+            let seq: i64 = r.try_get("seq")?;
+            if seq != i as i64 {
+                return Err(StoreError::Corrupt {
+                    table: "commands",
+                    detail: format!("game {game_id} is missing command {i}"),
+                });
+            }
+            out.push(r.try_get::<String, _>("body")?);
+        }
+        Ok(out)
     }
 
     /// Archives a finished game and, in the same transaction, applies the

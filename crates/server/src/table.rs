@@ -1,71 +1,35 @@
-//! One game at the table: the rules (a `Box<dyn Game>`), the two clocks,
-//! draw offers, claims, resignation and abort. Pure and synchronous: every
-//! command carries the server time in milliseconds, so the game task (see
-//! `live.rs`) owns the only clock reading and tests can drive time by hand.
-//! A command that is refused returns an error and changes nothing.
+//! One game at the table: a thin adapter from what players ask (an
+//! [`Action`] by a side at a time) to the commands of the refereed
+//! [`session::Session`] (rules, clock, draw offers 23.1, claims 23.3, fouls,
+//! flag 22.5), and from the session's events back to what the server
+//! stores and broadcasts. Pure and synchronous: the game task (`live.rs`)
+//! owns the only clock reading and passes it in.
 //!
-//! Clock policy: the clocks start once both sides have made their first move
-//! (before that either player may abort, and a game whose first moves do not
-//! come within the abort window is aborted). After that the clock of the
-//! side to move runs; a move adds the Fischer increment. The server flags a
-//! player whose clock reaches zero (loss on time, CXA 4.1 / 22.5).
+//! Every accepted command is returned so the caller can store it: the
+//! stored command log replays to the identical session after a restart.
+//!
+//! Clock policy: red's clock is started at the moment red makes its first
+//! move (so that move is free, and a player who has not arrived yet loses
+//! no time); from then on the side to move's clock runs. Until both sides
+//! have moved either player may abort, and the server aborts a game whose
+//! first moves do not come in time.
 
 use crate::store::MoveRow;
-use game::{Game, GameError, Outcome, Side, Status};
+use clock::{Millis, TimeControl};
+use game::{Game, Outcome, Side};
 use serde::Serialize;
-use std::fmt;
-use std::str::FromStr;
+use session::{Command, Event, GameResult, Session, SessionConfig, SessionError};
 
-/// A Fischer time control: `M+S` = M minutes (decimals allowed, e.g. `0.5`)
-/// plus S seconds per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct TimeControl {
-    pub initial_ms: i64,
-    pub increment_ms: i64,
-}
-
-/// A time control that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad time control {text:?}: {reason} (expected minutes+seconds, e.g. 10+5)")]
-pub struct BadTimeControl {
-    pub text: String,
-    pub reason: &'static str,
-}
-
-impl FromStr for TimeControl {
-    type Err = BadTimeControl;
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let bad = |reason| BadTimeControl {
-            text: text.to_string(),
-            reason,
-        };
-        let (m, s) = text.trim().split_once('+').ok_or_else(|| bad("no '+'"))?;
-        let minutes: f64 = m.trim().parse().map_err(|_| bad("minutes are not a number"))?;
-        let seconds: f64 = s.trim().parse().map_err(|_| bad("seconds are not a number"))?;
-        if !(0.0..=180.0).contains(&minutes) || !minutes.is_finite() {
-            return Err(bad("minutes must be between 0 and 180"));
-        }
-        if !(0.0..=180.0).contains(&seconds) || !seconds.is_finite() {
-            return Err(bad("increment must be between 0 and 180 seconds"));
-        }
-        #[allow(clippy::cast_possible_truncation)]
-        let tc = TimeControl {
-            initial_ms: (minutes * 60_000.0).round() as i64,
-            increment_ms: (seconds * 1000.0).round() as i64,
-        };
-        if tc.initial_ms < 1000 && tc.increment_ms == 0 {
-            return Err(bad("less than one second to play"));
-        }
-        Ok(tc)
-    }
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let m = self.initial_ms as f64 / 60_000.0;
-        let s = self.increment_ms as f64 / 1000.0;
-        write!(f, "{m}+{s}")
-    }
+/// What a player asks of a game.
+#[derive(Clone, Debug)]
+pub enum Action {
+    Move { coord: String, ply: Option<u32> },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    ClaimDraw,
+    Abort,
 }
 
 /// How a game ended. `outcome == None` means aborted (no result).
@@ -78,6 +42,15 @@ pub struct End {
 }
 
 impl End {
+    fn of(r: &GameResult) -> End {
+        End {
+            outcome: r.outcome,
+            reason: r.reason.clone(),
+            detail: r.detail.clone(),
+            article: r.article.clone(),
+        }
+    }
+
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` when aborted.
     #[must_use]
     pub fn result(&self) -> &'static str {
@@ -98,113 +71,186 @@ pub struct MustChange {
     pub article: Option<String>,
 }
 
-/// Why a command was refused.
+/// Why a command was refused; nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
-    #[error("the game is over")]
-    GameOver,
-    #[error("it is not your turn")]
-    NotYourTurn,
     #[error("the move is for ply {got} but the game is at ply {expected}")]
     WrongPly { expected: u32, got: u32 },
-    #[error(transparent)]
-    Rules(#[from] GameError),
-    #[error("cannot offer a draw: {0}")]
-    CannotOffer(&'static str),
-    #[error("there is no draw offer from your opponent")]
-    NoOffer,
-    #[error("no draw can be claimed now")]
-    NoClaim,
-    #[error("the game can be aborted only before both sides have moved")]
-    CannotAbort,
+    #[error("{0}")]
+    Session(#[from] SessionError),
+    #[error("cannot offer a draw before the game has started: offer right after your own move (23.1)")]
+    OfferBeforeStart,
+    #[error("there is no draw offer to answer")]
+    NoOfferBeforeStart,
 }
 
 impl TableError {
     /// A stable machine-readable code for clients.
     #[must_use]
     pub fn code(&self) -> &'static str {
+        use game::GameError;
         match self {
-            TableError::GameOver => "game_over",
-            TableError::NotYourTurn => "not_your_turn",
             TableError::WrongPly { .. } => "wrong_ply",
-            TableError::Rules(GameError::IllegalMove { .. } | GameError::BadMove { .. }) => "illegal_move",
-            TableError::Rules(_) => "rules",
-            TableError::CannotOffer(_) => "cannot_offer",
-            TableError::NoOffer => "no_offer",
-            TableError::NoClaim => "no_claim",
-            TableError::CannotAbort => "cannot_abort",
+            TableError::OfferBeforeStart => "cannot_offer",
+            TableError::NoOfferBeforeStart => "no_offer",
+            TableError::Session(e) => match e {
+                SessionError::GameOver => "game_over",
+                SessionError::NotYourTurn { .. } | SessionError::ClaimOnlyOnOwnTurn { .. } => "not_your_turn",
+                SessionError::Game(GameError::IllegalMove { .. } | GameError::BadMove { .. }) => {
+                    "illegal_move"
+                }
+                SessionError::Game(GameError::GameOver) => "game_over",
+                SessionError::OfferOnlyAfterOwnMove { .. } | SessionError::OfferPending { .. } => {
+                    "cannot_offer"
+                }
+                SessionError::NoOfferToAnswer { .. } => "no_offer",
+                SessionError::TooLateToAbort => "cannot_abort",
+                SessionError::NotStarted => "not_started",
+                _ => "refused",
+            },
         }
     }
 }
 
-/// A game with its clocks and offers.
+/// What an accepted action did: the commands to store (in order), the
+/// session's events, and the moves to record.
+#[derive(Debug, Default)]
+pub struct Applied {
+    pub commands: Vec<Command>,
+    pub events: Vec<Event>,
+    pub moves: Vec<MoveRow>,
+}
+
+/// A game with its session.
 #[derive(Debug)]
 pub struct Table {
-    game: Box<dyn Game>,
-    tc: TimeControl,
-    /// Remaining time of each side when its clock last stopped.
-    clocks: [i64; 2],
-    /// When the clock of the side to move started; `None` while the clocks
-    /// do not run (before both first moves, and after the end).
-    turn_started: Option<i64>,
+    session: Session,
     moves: Vec<MoveRow>,
-    draw_offer: Option<Side>,
-    /// A side whose offer was refused may not offer again until the
-    /// opponent has offered: offers alternate (CXA 23.1, 9.1.3).
-    refused: [bool; 2],
     must_change: Option<MustChange>,
-    end: Option<End>,
+}
+
+/// Reads a time control as players write it (`10+5`, `90/40+15/10`,
+/// `5|30s x3`, `-` …; see `clock::parse`).
+pub fn parse_time_control(text: &str) -> Result<TimeControl, String> {
+    text.trim().parse::<TimeControl>().map_err(|e| e.to_string())
+}
+
+/// The first stage's main time and the increment, for display.
+#[must_use]
+pub fn headline(tc: &TimeControl) -> (i64, i64) {
+    let main = tc.stages.first().map_or(0, |s| s.time_ms);
+    (
+        i64::try_from(main).unwrap_or(i64::MAX),
+        i64::try_from(tc.increment_ms).unwrap_or(i64::MAX),
+    )
+}
+
+fn ms(t: i64) -> Millis {
+    Millis::try_from(t.max(0)).unwrap_or(0)
+}
+
+fn signed(t: Millis) -> i64 {
+    i64::try_from(t).unwrap_or(i64::MAX)
 }
 
 impl Table {
-    #[must_use]
-    pub fn new(game: Box<dyn Game>, tc: TimeControl) -> Table {
-        Table {
-            game,
-            tc,
-            clocks: [tc.initial_ms; 2],
-            turn_started: None,
+    pub fn new(game: Box<dyn Game>, tc: TimeControl) -> Result<Table, TableError> {
+        Ok(Table {
+            session: Session::new(game, SessionConfig::cxa(tc))?,
             moves: Vec::new(),
-            draw_offer: None,
-            refused: [false; 2],
             must_change: None,
-            end: None,
-        }
+        })
     }
 
-    /// Rebuilds a game from its stored moves after a restart. The stored
-    /// clocks are those right after the last move, at `last.played_ms`; the
-    /// side to move is charged the time from then until `stopped_ms` (when
-    /// the server was last known alive), not the time the server was down.
-    /// Its clock resumes at `now_ms`.
+    /// Rebuilds a game from its stored command log after a restart. If the
+    /// clock was running, the time from the crash (`stopped_ms`, the node's
+    /// last heartbeat) to `now_ms` is not charged: the clock is paused at
+    /// the crash and resumed now. Returns the table and those two extra
+    /// commands (to store).
     pub fn restore(
         game: Box<dyn Game>,
         tc: TimeControl,
-        moves: &[MoveRow],
+        log: &[Command],
+        moves: Vec<MoveRow>,
         stopped_ms: i64,
         now_ms: i64,
-    ) -> Result<Table, GameError> {
-        let mut t = Table::new(game, tc);
-        for m in moves {
-            t.game.play(&m.coord)?;
-            t.status_after_move();
-        }
-        t.moves = moves.to_vec();
-        if let Some(last) = moves.last() {
-            t.clocks = [last.red_ms, last.black_ms];
-            if moves.len() >= 2 && t.end.is_none() {
-                let stm = t.game.side_to_move().index();
-                let used = (stopped_ms - last.played_ms).max(0);
-                t.clocks[stm] -= used;
-                t.turn_started = Some(now_ms);
+    ) -> Result<(Table, Applied), String> {
+        let session = Session::replay(game, SessionConfig::cxa(tc), log).map_err(|e| e.to_string())?;
+        let mut t = Table {
+            session,
+            moves,
+            must_change: None,
+        };
+        t.must_change = t.session.must_change().map(|side| MustChange {
+            side,
+            detail: "a repetition ruling is in force".into(),
+            article: None,
+        });
+        let mut applied = Applied::default();
+        if t.session.clock().is_running() && !t.session.is_over() {
+            let pause_at = t.at(stopped_ms);
+            t.apply(Command::PauseClock { at: pause_at }, &mut applied)
+                .map_err(|e| e.to_string())?;
+            if !t.session.is_over() {
+                let resume_at = t.at(now_ms).max(pause_at);
+                t.apply(Command::ResumeClock { at: resume_at }, &mut applied)
+                    .map_err(|e| e.to_string())?;
             }
         }
-        Ok(t)
+        Ok((t, applied))
+    }
+
+    /// A session time not before the last command's.
+    fn at(&self, now_ms: i64) -> Millis {
+        let last = self.session.log().last().map_or(0, Command::at);
+        ms(now_ms).max(last)
+    }
+
+    fn apply(&mut self, cmd: Command, out: &mut Applied) -> Result<(), TableError> {
+        let events = self.session.apply(cmd.clone())?;
+        out.commands.push(cmd);
+        for e in &events {
+            match e {
+                Event::Moved(m) => {
+                    let views = self.session.clock().views(m.pressed_at);
+                    let row = MoveRow {
+                        ply: m.ply,
+                        coord: m.coord.clone(),
+                        display: m.display.clone(),
+                        played_ms: signed(m.at),
+                        red_ms: signed(views[0].main_ms),
+                        black_ms: signed(views[1].main_ms),
+                    };
+                    self.moves.push(row.clone());
+                    out.moves.push(row);
+                    self.must_change = None;
+                }
+                Event::MustChange {
+                    side,
+                    detail,
+                    article,
+                } => {
+                    self.must_change = Some(MustChange {
+                        side: *side,
+                        detail: detail.clone(),
+                        article: article.clone(),
+                    });
+                }
+                _ => {}
+            }
+        }
+        out.events.extend(events);
+        Ok(())
     }
 
     #[must_use]
     pub fn game(&self) -> &dyn Game {
-        self.game.as_ref()
+        self.session.game()
+    }
+
+    #[must_use]
+    pub fn session(&self) -> &Session {
+        &self.session
     }
 
     #[must_use]
@@ -218,13 +264,18 @@ impl Table {
     }
 
     #[must_use]
-    pub fn end(&self) -> Option<&End> {
-        self.end.as_ref()
+    pub fn end(&self) -> Option<End> {
+        self.session.result().map(End::of)
+    }
+
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.session.is_over()
     }
 
     #[must_use]
     pub fn draw_offer(&self) -> Option<Side> {
-        self.draw_offer
+        self.session.pending_offer()
     }
 
     #[must_use]
@@ -233,263 +284,123 @@ impl Table {
     }
 
     #[must_use]
-    pub fn time_control(&self) -> TimeControl {
-        self.tc
-    }
-
-    #[must_use]
     pub fn side_to_move(&self) -> Side {
-        self.game.side_to_move()
+        self.session.game().side_to_move()
     }
 
-    /// Whether the clock of the side to move is running.
+    /// Whether a clock is running.
     #[must_use]
     pub fn clock_running(&self) -> bool {
-        self.turn_started.is_some()
+        self.session.clock().is_running() && !self.session.is_over()
     }
 
-    /// Both clocks as they read at `now_ms` (red, black).
+    /// Both sides' main time as it reads at `now_ms` (red, black).
     #[must_use]
     pub fn clocks_at(&self, now_ms: i64) -> [i64; 2] {
-        let mut c = self.clocks;
-        if let Some(start) = self.turn_started {
-            let stm = self.side_to_move().index();
-            c[stm] = (c[stm] - (now_ms - start)).max(0);
-        }
-        c
+        let v = self.session.clock().views(self.at(now_ms));
+        [signed(v[0].main_ms), signed(v[1].main_ms)]
     }
 
-    /// When the side to move's flag falls, if its clock runs.
+    /// When the passing of time will next change something (a flag, an
+    /// overstep): the game task ticks the session then.
     #[must_use]
-    pub fn flag_deadline(&self) -> Option<i64> {
-        let start = self.turn_started?;
-        Some(start + self.clocks[self.side_to_move().index()])
+    pub fn deadline(&self) -> Option<i64> {
+        self.session.next_deadline().map(signed)
     }
 
-    /// Ends the game on time if the side to move's flag has fallen by
-    /// `now_ms`; returns whether it did. Loss on time: CXA 4.1, 22.5.
-    pub fn check_flag(&mut self, now_ms: i64) -> bool {
-        if self.end.is_some() {
-            return false;
+    /// Lets time pass to `now_ms` (the timer fired): a flag falls, an
+    /// overstep is ruled. Only a tick that changed something is kept.
+    pub fn tick(&mut self, now_ms: i64) -> Applied {
+        let mut out = Applied::default();
+        if self.session.is_over() || self.session.phase() == &session::Phase::NotStarted {
+            return out;
         }
-        match self.flag_deadline() {
-            Some(deadline) if now_ms >= deadline => {
-                let side = self.side_to_move();
-                self.clocks[side.index()] = 0;
-                self.finish(End {
-                    outcome: Some(Outcome::Win { winner: side.other() }),
-                    reason: "timeout".into(),
-                    detail: format!("{} ran out of time", side_name(side)),
-                    article: Some("22.5".into()),
-                });
-                true
+        let at = self.at(now_ms);
+        if self.apply(Command::Tick { at }, &mut out).is_err() || out.events.is_empty() {
+            // Nothing happened: nothing to store (the clock reaches the
+            // same state when the next command brings it to its time).
+            return Applied::default();
+        }
+        out
+    }
+
+    /// Aborts a game whose first moves did not come in time.
+    pub fn abort_idle(&mut self, now_ms: i64) -> Result<Applied, TableError> {
+        let mut out = Applied::default();
+        let side = self.side_to_move();
+        let at = self.at(now_ms);
+        self.apply(Command::Abort { side, at }, &mut out)?;
+        Ok(out)
+    }
+
+    /// Plays `side`'s action at `now_ms`.
+    pub fn act(&mut self, side: Side, action: Action, now_ms: i64) -> Result<Applied, TableError> {
+        let at = self.at(now_ms);
+        let not_started = self.session.phase() == &session::Phase::NotStarted;
+        let mut out = Applied::default();
+        match action {
+            Action::Move { coord, ply } => {
+                let next = self.ply() + 1;
+                if let Some(p) = ply {
+                    if p != next {
+                        return Err(TableError::WrongPly {
+                            expected: next,
+                            got: p,
+                        });
+                    }
+                }
+                if not_started {
+                    // Red's first move starts the clocks; if the move is
+                    // refused the start is undone with it.
+                    if side != self.side_to_move() {
+                        return Err(SessionError::NotYourTurn { side }.into());
+                    }
+                    let saved = (self.session.clone(), self.moves.clone(), self.must_change.clone());
+                    self.apply(Command::Start { at }, &mut out)?;
+                    if let Err(e) = self.apply(
+                        Command::Move {
+                            side,
+                            coord,
+                            at,
+                            pressed_at: None,
+                        },
+                        &mut out,
+                    ) {
+                        (self.session, self.moves, self.must_change) = saved;
+                        return Err(e);
+                    }
+                } else {
+                    self.apply(
+                        Command::Move {
+                            side,
+                            coord,
+                            at,
+                            pressed_at: None,
+                        },
+                        &mut out,
+                    )?;
+                }
             }
-            _ => false,
-        }
-    }
-
-    fn finish(&mut self, end: End) {
-        self.turn_started = None;
-        self.draw_offer = None;
-        self.end = Some(end);
-    }
-
-    /// Clock stop on the side to move at `now_ms` (charging its time).
-    fn stop_clock(&mut self, now_ms: i64) {
-        if let Some(start) = self.turn_started {
-            let stm = self.side_to_move().index();
-            self.clocks[stm] = (self.clocks[stm] - (now_ms - start)).max(0);
-            self.turn_started = None;
-        }
-    }
-
-    fn status_after_move(&mut self) {
-        match self.game.status() {
-            Status::Ongoing => self.must_change = None,
-            Status::MustChange {
-                side,
-                detail,
-                article,
-            } => {
-                self.must_change = Some(MustChange {
-                    side,
-                    detail,
-                    article,
-                });
+            Action::Resign if not_started => self.apply(Command::Abort { side, at }, &mut out)?,
+            Action::Resign => self.apply(Command::Resign { side, at }, &mut out)?,
+            Action::OfferDraw if not_started => return Err(TableError::OfferBeforeStart),
+            Action::OfferDraw => {
+                // A standing offer from the opponent is accepted instead.
+                if self.session.pending_offer() == Some(side.other()) {
+                    self.apply(Command::AcceptDraw { side, at }, &mut out)?;
+                } else {
+                    self.apply(Command::OfferDraw { side, at }, &mut out)?;
+                }
             }
-            Status::Over(e) => {
-                self.must_change = None;
-                self.turn_started = None;
-                self.draw_offer = None;
-                self.end = Some(End {
-                    outcome: Some(e.outcome),
-                    reason: e.reason,
-                    detail: e.detail,
-                    article: e.article,
-                });
+            Action::AcceptDraw | Action::DeclineDraw if not_started => {
+                return Err(TableError::NoOfferBeforeStart)
             }
+            Action::AcceptDraw => self.apply(Command::AcceptDraw { side, at }, &mut out)?,
+            Action::DeclineDraw => self.apply(Command::DeclineDraw { side, at }, &mut out)?,
+            Action::ClaimDraw => self.apply(Command::ClaimDraw { side, at }, &mut out)?,
+            Action::Abort => self.apply(Command::Abort { side, at }, &mut out)?,
         }
-    }
-
-    /// Plays `side`'s move at `now_ms`. `ply`, when given, is the number the
-    /// move will have (1 for red's first): a client that resends a move after
-    /// a reconnect cannot play it twice.
-    pub fn play(
-        &mut self,
-        side: Side,
-        coord: &str,
-        ply: Option<u32>,
-        now_ms: i64,
-    ) -> Result<MoveRow, TableError> {
-        if self.end.is_some() || self.check_flag(now_ms) {
-            return Err(TableError::GameOver);
-        }
-        if side != self.side_to_move() {
-            return Err(TableError::NotYourTurn);
-        }
-        let next = self.ply() + 1;
-        if let Some(p) = ply {
-            if p != next {
-                return Err(TableError::WrongPly {
-                    expected: next,
-                    got: p,
-                });
-            }
-        }
-        let played = self.game.play(coord)?;
-        if let Some(start) = self.turn_started {
-            let i = side.index();
-            self.clocks[i] = self.clocks[i] - (now_ms - start) + self.tc.increment_ms;
-        }
-        // The opponent's standing offer is refused by moving (23.1).
-        if self.draw_offer == Some(side.other()) {
-            self.draw_offer = None;
-            self.refused[side.other().index()] = true;
-        }
-        self.turn_started = (next >= 2).then_some(now_ms);
-        let row = MoveRow {
-            ply: next,
-            coord: played.coord,
-            display: played.display,
-            played_ms: now_ms,
-            red_ms: self.clocks[0],
-            black_ms: self.clocks[1],
-        };
-        self.moves.push(row.clone());
-        self.status_after_move();
-        Ok(row)
-    }
-
-    pub fn resign(&mut self, side: Side, now_ms: i64) -> Result<(), TableError> {
-        if self.end.is_some() || self.check_flag(now_ms) {
-            return Err(TableError::GameOver);
-        }
-        self.stop_clock(now_ms);
-        self.finish(End {
-            outcome: Some(Outcome::Win { winner: side.other() }),
-            reason: "resign".into(),
-            detail: format!("{} resigned", side_name(side)),
-            article: Some("4.1".into()),
-        });
-        Ok(())
-    }
-
-    /// A draw offer (提和, CXA 23.1): only right after one's own move (while
-    /// the opponent is to move), and offers alternate: a side whose offer was
-    /// refused must wait for an offer from the opponent before offering
-    /// again (a repeated offer is a foul, 9.1.3).
-    pub fn offer_draw(&mut self, side: Side, now_ms: i64) -> Result<(), TableError> {
-        if self.end.is_some() || self.check_flag(now_ms) {
-            return Err(TableError::GameOver);
-        }
-        if self.draw_offer == Some(side.other()) {
-            return self.accept_draw(side, now_ms);
-        }
-        if self.draw_offer == Some(side) {
-            return Err(TableError::CannotOffer("your offer is already on the table"));
-        }
-        if side == self.side_to_move() || self.moves.is_empty() {
-            return Err(TableError::CannotOffer(
-                "a draw may be offered only right after your own move (23.1)",
-            ));
-        }
-        if self.refused[side.index()] {
-            return Err(TableError::CannotOffer(
-                "your last offer was refused; offers alternate (23.1, 9.1.3)",
-            ));
-        }
-        self.draw_offer = Some(side);
-        self.refused[side.other().index()] = false;
-        Ok(())
-    }
-
-    pub fn accept_draw(&mut self, side: Side, now_ms: i64) -> Result<(), TableError> {
-        if self.end.is_some() || self.check_flag(now_ms) {
-            return Err(TableError::GameOver);
-        }
-        if self.draw_offer != Some(side.other()) {
-            return Err(TableError::NoOffer);
-        }
-        self.stop_clock(now_ms);
-        self.finish(End {
-            outcome: Some(Outcome::Draw),
-            reason: "agreement".into(),
-            detail: "draw agreed".into(),
-            article: Some("4.2".into()),
-        });
-        Ok(())
-    }
-
-    pub fn decline_draw(&mut self, side: Side, now_ms: i64) -> Result<(), TableError> {
-        if self.end.is_some() || self.check_flag(now_ms) {
-            return Err(TableError::GameOver);
-        }
-        if self.draw_offer != Some(side.other()) {
-            return Err(TableError::NoOffer);
-        }
-        self.draw_offer = None;
-        self.refused[side.other().index()] = true;
-        Ok(())
-    }
-
-    /// A draw claim by the side to move on a ground the rules recognise
-    /// (e.g. the natural move limit, 自然限着).
-    pub fn claim_draw(&mut self, side: Side, now_ms: i64) -> Result<(), TableError> {
-        if self.end.is_some() || self.check_flag(now_ms) {
-            return Err(TableError::GameOver);
-        }
-        if side != self.side_to_move() {
-            return Err(TableError::NotYourTurn);
-        }
-        let ending = self.game.claimable_draw().ok_or(TableError::NoClaim)?;
-        self.stop_clock(now_ms);
-        self.finish(End {
-            outcome: Some(ending.outcome),
-            reason: ending.reason,
-            detail: ending.detail,
-            article: ending.article,
-        });
-        Ok(())
-    }
-
-    /// Aborts a game before both sides have moved: no result, no rating.
-    pub fn abort(&mut self, side: Option<Side>, reason: &str) -> Result<(), TableError> {
-        if self.end.is_some() {
-            return Err(TableError::GameOver);
-        }
-        if self.moves.len() >= 2 {
-            return Err(TableError::CannotAbort);
-        }
-        self.finish(End {
-            outcome: None,
-            reason: "aborted".into(),
-            detail: match side {
-                Some(s) => format!("{} aborted the game", side_name(s)),
-                None => reason.to_string(),
-            },
-            article: None,
-        });
-        Ok(())
+        Ok(out)
     }
 }
 
@@ -499,5 +410,168 @@ pub fn side_name(side: Side) -> &'static str {
     match side {
         Side::First => "red",
         Side::Second => "black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(tc: &str) -> Table {
+        let g = crate::variants::new_game("xiangqi/cxa", None).unwrap();
+        Table::new(g, parse_time_control(tc).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn first_move_starts_the_clock_and_refusals_change_nothing() {
+        let mut t = table("0.05+0");
+        assert!(!t.clock_running());
+        let err = t.act(
+            Side::First,
+            Action::Move {
+                coord: "h2e9".into(),
+                ply: None,
+            },
+            1000,
+        );
+        assert_eq!(err.unwrap_err().code(), "illegal_move");
+        assert!(
+            t.session().log().is_empty(),
+            "a refused first move does not start the clock"
+        );
+        let err = t.act(
+            Side::Second,
+            Action::Move {
+                coord: "h9g7".into(),
+                ply: None,
+            },
+            1000,
+        );
+        assert_eq!(err.unwrap_err().code(), "not_your_turn");
+        let a = t
+            .act(
+                Side::First,
+                Action::Move {
+                    coord: "h2e2".into(),
+                    ply: Some(1),
+                },
+                1000,
+            )
+            .unwrap();
+        assert_eq!(a.commands.len(), 2, "start + move");
+        assert_eq!(a.moves.len(), 1);
+        assert_eq!(a.moves[0].red_ms, 3000, "red's first move is free");
+        assert!(t.clock_running());
+        assert_eq!(t.deadline(), Some(4000));
+        let a = t
+            .act(
+                Side::Second,
+                Action::Move {
+                    coord: "h9g7".into(),
+                    ply: Some(2),
+                },
+                1500,
+            )
+            .unwrap();
+        assert_eq!(a.moves[0].black_ms, 2500);
+        assert_eq!(t.clocks_at(2000), [2500, 2500]);
+        // Wrong ply numbers are refused.
+        let err = t.act(
+            Side::First,
+            Action::Move {
+                coord: "h0g2".into(),
+                ply: Some(2),
+            },
+            1600,
+        );
+        assert_eq!(err.unwrap_err().code(), "wrong_ply");
+    }
+
+    #[test]
+    fn the_flag_falls_by_the_timer() {
+        let mut t = table("0.05+0");
+        t.act(
+            Side::First,
+            Action::Move {
+                coord: "h2e2".into(),
+                ply: None,
+            },
+            0,
+        )
+        .unwrap();
+        assert!(t.tick(2000).events.is_empty(), "nothing yet");
+        let a = t.tick(3000);
+        assert!(t.is_over());
+        assert!(a.events.iter().any(|e| matches!(e, Event::Ended(_))));
+        let end = t.end().unwrap();
+        assert_eq!(end.reason, "time_forfeit");
+        assert_eq!(end.outcome.and_then(Outcome::winner), Some(Side::First));
+    }
+
+    #[test]
+    fn restore_replays_and_does_not_charge_the_downtime() {
+        let mut t = table("10+0");
+        let mut log = Vec::new();
+        let mut moves = Vec::new();
+        for (i, (side, mv)) in [
+            (Side::First, "h2e2"),
+            (Side::Second, "h9g7"),
+            (Side::First, "h0g2"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let a = t
+                .act(
+                    side,
+                    Action::Move {
+                        coord: mv.into(),
+                        ply: None,
+                    },
+                    1000 * (i as i64 + 1),
+                )
+                .unwrap();
+            log.extend(a.commands);
+            moves.extend(a.moves);
+        }
+        // Black thinks 1.5 s, the server crashes (last heartbeat 4500),
+        // comes back at 60 000.
+        let g = crate::variants::new_game("xiangqi/cxa", None).unwrap();
+        let (r, extra) =
+            Table::restore(g, parse_time_control("10+0").unwrap(), &log, moves, 4500, 60_000).unwrap();
+        assert_eq!(extra.commands.len(), 2, "pause + resume");
+        assert_eq!(r.ply(), 3);
+        assert_eq!(r.game().fen(), t.game().fen());
+        let black_before = t.clocks_at(3000)[1];
+        assert_eq!(r.clocks_at(60_000)[1], black_before - 1500);
+        assert_eq!(r.clocks_at(61_000)[1], black_before - 2500);
+    }
+
+    #[test]
+    fn offers_follow_23_1() {
+        let mut t = table("10+0");
+        assert_eq!(
+            t.act(Side::Second, Action::OfferDraw, 0).unwrap_err().code(),
+            "cannot_offer"
+        );
+        t.act(
+            Side::First,
+            Action::Move {
+                coord: "h2e2".into(),
+                ply: None,
+            },
+            0,
+        )
+        .unwrap();
+        assert_eq!(
+            t.act(Side::Second, Action::OfferDraw, 10).unwrap_err().code(),
+            "cannot_offer"
+        );
+        t.act(Side::First, Action::OfferDraw, 20).unwrap();
+        assert_eq!(t.draw_offer(), Some(Side::First));
+        t.act(Side::Second, Action::AcceptDraw, 30).unwrap();
+        let end = t.end().unwrap();
+        assert_eq!(end.outcome, Some(Outcome::Draw));
+        assert_eq!(end.reason, "agreement");
     }
 }

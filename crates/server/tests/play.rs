@@ -107,7 +107,7 @@ async fn the_server_flags_a_player_whose_time_runs_out() {
     // Red does nothing: the server must end the game by itself.
     let end = rws.expect("end").await;
     let waited = started.elapsed();
-    assert_eq!(end["reason"], "timeout", "{end}");
+    assert_eq!(end["reason"], "time_forfeit", "{end}");
     assert_eq!(end["winner"], "black");
     assert_eq!(end["clocks"]["red_ms"], 0);
     assert!(waited >= Duration::from_millis(2900), "flagged after {waited:?}");
@@ -158,9 +158,19 @@ async fn a_refused_offer_may_not_be_repeated_until_the_opponent_offers() {
     rws.expect("draw_declined").await;
     bws.play("h9g7").await;
     rws.play("h0g2").await;
+    // Offering again after a refusal is a foul (9.1.3), and no offer is made.
     rws.send(&json!({"t": "draw_offer"})).await;
-    let err = rws.expect("error").await;
-    assert_eq!(err["code"], "cannot_offer", "{err}");
+    let foul = bws.expect("foul").await;
+    assert_eq!(foul["side"], "red", "{foul}");
+    assert_eq!(foul["kind"], "repeated_draw_offer");
+    assert_eq!(foul["article"], "9.1.3");
+    assert_eq!(foul["count"], 1);
+    let view = red.get_json(&format!("/api/games/{game}")).await;
+    assert_eq!(view["draw_offer"], Value::Null);
+    // Black may offer; then red may again.
+    bws.play("h7h0").await;
+    bws.send(&json!({"t": "draw_offer"})).await;
+    assert_eq!(rws.expect("draw_offer").await["by"], "black");
     s.stop().await;
 }
 

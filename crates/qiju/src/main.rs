@@ -31,6 +31,8 @@ enum Command {
     Judge(cmd::judge::Args),
     /// The engine over UCI/UCCI on stdin/stdout; also `engine bench|selfplay|tune`.
     Engine(cmd::engine::Args),
+    /// Engine-vs-engine match: Elo with error bars, SPRT, PGN.
+    Match(cmd::match_::Args),
     /// Run the game server (HTTP API, WebSockets, browser UI).
     Serve(cmd::serve::Args),
 }
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Judge(a) => cmd::judge::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Engine(a) => cmd::engine::run(a),
+        Command::Match(a) => cmd::match_::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -149,10 +149,9 @@ impl Session {
                     "option name Move Overhead type spin default 30 min 0 max 5000".to_string(),
                     "option name Ponder type check default false".to_string(),
                     "option name Clear Hash type button".to_string(),
-                    "option name Repetition Rule type combo default Chinese var Chinese var PerpetualCheck"
+                    "option name RepetitionRule type combo default Chinese var Chinese var PerpetualCheck"
                         .to_string(),
-                    "option name Eval Weights type combo default tuned var tuned var hand".to_string(),
-                    "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
+                    "option name EvalWeights type combo default tuned var tuned var hand".to_string(),
                 ] {
                     self.say(&o);
                 }
@@ -286,7 +285,9 @@ impl Session {
                 | "clear hash"
                 | "newgame"
                 | "repetition rule"
+                | "repetitionrule"
                 | "eval weights"
+                | "evalweights"
                 | "move overhead"
         );
         if needs_engine && self.searching() {
@@ -320,12 +321,12 @@ impl Session {
             "ponder" => self.ponder_option = flag(),
             "usemillisec" => self.millisec = flag(),
             "clear hash" | "newgame" => self.engine().new_game(),
-            "repetition rule" => match v.to_ascii_lowercase().as_str() {
+            "repetitionrule" | "repetition rule" => match v.to_ascii_lowercase().as_str() {
                 "chinese" => self.engine().set_rule(RepetitionRule::Chinese),
                 "perpetualcheck" => self.engine().set_rule(RepetitionRule::PerpetualCheck),
                 _ => self.info_string(&format!("{name}: {v:?} is not Chinese or PerpetualCheck")),
             },
-            "eval weights" => match v {
+            "evalweights" | "eval weights" => match v {
                 "tuned" => self.engine().set_params(engine::eval::Params::tuned()),
                 "hand" => self.engine().set_params(engine::eval::Params::hand()),
                 _ => self.info_string(&format!("{name}: {v:?} is not tuned or hand")),

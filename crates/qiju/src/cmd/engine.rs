@@ -49,6 +49,9 @@ enum Action {
         epochs: usize,
         #[arg(long, default_value_t = 1.0)]
         rate: f64,
+        /// L2 pull towards the starting weights.
+        #[arg(long, default_value_t = 1e-4)]
+        l2: f64,
         /// Start from the hand weights instead of the current tuned ones.
         #[arg(long)]
         from_hand: bool,
@@ -72,9 +75,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             data,
             epochs,
             rate,
+            l2,
             from_hand,
             out,
-        }) => tune(&data, epochs, rate, from_hand, &out),
+        }) => tune(&data, epochs, rate, l2, from_hand, &out),
     }
 }
 
@@ -153,6 +157,7 @@ fn tune(
     data: &[std::path::PathBuf],
     epochs: usize,
     rate: f64,
+    l2: f64,
     from_hand: bool,
     out: &std::path::Path,
 ) -> anyhow::Result<()> {
@@ -180,9 +185,9 @@ fn tune(
         engine::eval::Params::tuned()
     };
     eprintln!("{} positions, {} weights", samples.len(), start.weights.len());
-    let (params, report) = engine::tune::tune(&samples, &start, epochs, rate);
+    let (params, report) = engine::tune::tune(&samples, &start, epochs, rate, l2);
     let note = format!(
-        "Texel-tuned on {} self-play positions, {} epochs: K = {:.3}, MSE {:.5} -> {:.5}.",
+        "Texel-tuned on {} self-play positions, {} epochs, rate {rate}, L2 {l2}: K = {:.3}, MSE {:.5} -> {:.5}.",
         samples.len(),
         report.epochs,
         report.k,

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod engine;
 pub mod judge;
+pub mod match_;
 pub mod moves;
 pub mod notation;
 pub mod perft;

@@ -1,0 +1,705 @@
+//! Runs an external UCI or UCCI engine as a player.
+//!
+//! The engine is a child process spoken to over its stdin/stdout. Every wait
+//! has a deadline: an engine that hangs, dies or answers garbage produces an
+//! [`AdapterError`] instead of blocking the caller, and [`EnginePlayer`]
+//! restarts it, so a game is never lost through a fault on our side — the
+//! caller (the match runner, or the game server) learns exactly what the
+//! engine did and rules on it.
+//!
+//! Dialects: UCI engines for Xiangqi write ICCS-like coordinates, but
+//! Fairy-Stockfish numbers ranks 1–10 where Pikafish and ICCS use 0–9;
+//! the adapter converts (detected from the `UCI_Variant` option, or set in
+//! the [`EngineSpec`]). UCCI engines (ElephantEye) get times in
+//! milliseconds (`usemillisec`).
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+use xiangqi::{Move, Square};
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Uci,
+    Ucci,
+}
+
+/// How an engine numbers ranks in its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ranks {
+    /// Decide at the handshake: 1–10 for an engine with a `UCI_Variant`
+    /// option (Fairy-Stockfish), else 0–9.
+    Auto,
+    /// ICCS, Pikafish, ElephantEye: `h2e2`.
+    Zero,
+    /// Fairy-Stockfish: `h3e3`.
+    One,
+}
+
+/// How to start an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// Shown in results and PGN; the engine's `id name` when empty.
+    pub name: String,
+    pub program: String,
+    pub args: Vec<String>,
+    pub protocol: Protocol,
+    pub ranks: Ranks,
+    /// Options set after the handshake (`setoption`).
+    pub options: Vec<(String, String)>,
+}
+
+/// Why an engine could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum AdapterError {
+    #[error("cannot start {program:?}: {source}")]
+    Spawn { program: String, source: std::io::Error },
+    #[error("{what}: no answer within {waited:?}")]
+    Timeout { what: String, waited: Duration },
+    #[error("the engine exited or closed its output ({what})")]
+    Crashed { what: String },
+    #[error("the engine answered garbage: {line:?}")]
+    Garbage { line: String },
+    #[error("cannot write to the engine: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl AdapterError {
+    /// A timeout (as opposed to a crash or garbage).
+    #[must_use]
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, AdapterError::Timeout { .. })
+    }
+}
+
+/// The clock information sent with `go`, from red's and black's sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoLimit {
+    Clock {
+        red: Duration,
+        black: Duration,
+        red_inc: Duration,
+        black_inc: Duration,
+        moves_to_go: Option<u32>,
+    },
+    MoveTime(Duration),
+    Depth(u32),
+    Nodes(u64),
+}
+
+/// An engine's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineMove {
+    pub mv: Move,
+    pub ponder: Option<Move>,
+    /// The last score it reported, from its side (centipawns; mates as
+    /// ±(30000 − plies)).
+    pub score: Option<i32>,
+    pub depth: Option<u32>,
+    /// The time from sending `go` to reading `bestmove`.
+    pub elapsed: Duration,
+}
+
+/// How long the handshake may take.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A running engine process.
+pub struct ExternalEngine {
+    spec: EngineSpec,
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::UnboundedReceiver<String>,
+    one_based: bool,
+    /// From `id name`, or the spec's name.
+    pub name: String,
+}
+
+/// Writes a square with the engine's rank numbering.
+fn square_text(sq: Square, one_based: bool) -> String {
+    let file = (b'a' + sq.file()) as char;
+    let rank = u32::from(sq.rank()) + u32::from(one_based);
+    format!("{file}{rank}")
+}
+
+/// Writes a move with the engine's rank numbering.
+#[must_use]
+pub fn move_text(m: Move, one_based: bool) -> String {
+    format!(
+        "{}{}",
+        square_text(m.from(), one_based),
+        square_text(m.to(), one_based)
+    )
+}
+
+/// Reads a move with the engine's rank numbering (`h2e2`, or `a10a9` for
+/// 1–10 ranks); `None` for anything else.
+#[must_use]
+pub fn parse_move_text(s: &str, one_based: bool) -> Option<Move> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut sq = || -> Option<Square> {
+        let file = b.get(i)?.to_ascii_lowercase().checked_sub(b'a')?;
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let rank: u32 = std::str::from_utf8(&b[start..i]).ok()?.parse().ok()?;
+        let rank = rank.checked_sub(u32::from(one_based))?;
+        Square::try_new(i32::from(file), i32::try_from(rank).ok()?)
+    };
+    let from = sq()?;
+    let to = sq()?;
+    (i == b.len() && from != to).then(|| Move::new(from, to))
+}
+
+impl ExternalEngine {
+    /// Starts the engine and completes the handshake.
+    ///
+    /// # Errors
+    /// The program cannot be started, or does not complete the handshake in
+    /// time.
+    pub async fn start(spec: &EngineSpec) -> Result<ExternalEngine, AdapterError> {
+        let mut child = Command::new(&spec.program)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|source| AdapterError::Spawn {
+                program: spec.program.clone(),
+                source,
+            })?;
+        let stdin = child.stdin.take().expect("stdin was piped");
+        let stdout = child.stdout.take().expect("stdout was piped");
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        // Garbage bytes must not kill the reader.
+                        let line = String::from_utf8_lossy(&buf).trim().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut e = ExternalEngine {
+            spec: spec.clone(),
+            child,
+            stdin,
+            lines: rx,
+            one_based: spec.ranks == Ranks::One,
+            name: spec.name.clone(),
+        };
+        e.handshake().await?;
+        Ok(e)
+    }
+
+    async fn send(&mut self, line: &str) -> Result<(), AdapterError> {
+        self.stdin.write_all(line.as_bytes()).await?;
+        self.stdin.write_all(b"\n").await?;
+        self.stdin.flush().await?;
+        Ok(())
+    }
+
+    /// Next line before `deadline`.
+    async fn line(&mut self, deadline: Instant, what: &str) -> Result<String, AdapterError> {
+        let now = Instant::now();
+        let left = deadline.saturating_duration_since(now);
+        match tokio::time::timeout(left, self.lines.recv()).await {
+            Ok(Some(l)) => Ok(l),
+            Ok(None) => Err(AdapterError::Crashed {
+                what: what.to_string(),
+            }),
+            Err(_) => Err(AdapterError::Timeout {
+                what: what.to_string(),
+                waited: left,
+            }),
+        }
+    }
+
+    async fn expect(&mut self, word: &str, timeout: Duration) -> Result<Vec<String>, AdapterError> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let l = self.line(deadline, &format!("waiting for {word}")).await?;
+            if l == word {
+                return Ok(seen);
+            }
+            seen.push(l);
+        }
+    }
+
+    async fn handshake(&mut self) -> Result<(), AdapterError> {
+        let (hello, ok) = match self.spec.protocol {
+            Protocol::Uci => ("uci", "uciok"),
+            Protocol::Ucci => ("ucci", "ucciok"),
+        };
+        self.send(hello).await?;
+        let lines = self.expect(ok, HANDSHAKE_TIMEOUT).await?;
+        let mut has_variant = false;
+        for l in &lines {
+            if let Some(n) = l.strip_prefix("id name ") {
+                if self.name.is_empty() {
+                    self.name = n.trim().to_string();
+                }
+            }
+            if l.starts_with("option name UCI_Variant ") {
+                has_variant = true;
+            }
+        }
+        if self.name.is_empty() {
+            self.name.clone_from(&self.spec.program);
+        }
+        if self.spec.ranks == Ranks::Auto {
+            self.one_based = has_variant;
+        }
+        if has_variant {
+            self.send("setoption name UCI_Variant value xiangqi").await?;
+        }
+        if self.spec.protocol == Protocol::Ucci {
+            self.send("setoption usemillisec true").await?;
+        }
+        for (k, v) in self.spec.options.clone() {
+            let line = match self.spec.protocol {
+                Protocol::Uci => format!("setoption name {k} value {v}"),
+                Protocol::Ucci => format!("setoption {k} {v}"),
+            };
+            self.send(&line).await?;
+        }
+        self.ready().await
+    }
+
+    /// `isready` … `readyok`.
+    ///
+    /// # Errors
+    /// The engine does not answer in time or died.
+    pub async fn ready(&mut self) -> Result<(), AdapterError> {
+        self.send("isready").await?;
+        self.expect("readyok", HANDSHAKE_TIMEOUT).await.map(|_| ())
+    }
+
+    /// Tells the engine a new game starts.
+    ///
+    /// # Errors
+    /// As [`ExternalEngine::ready`].
+    pub async fn new_game(&mut self) -> Result<(), AdapterError> {
+        match self.spec.protocol {
+            Protocol::Uci => self.send("ucinewgame").await?,
+            Protocol::Ucci => self.send("setoption newgame").await?,
+        }
+        self.ready().await
+    }
+
+    /// Asks for a move in the position reached from `fen` by `moves`, with
+    /// an overall deadline of `timeout` for the answer.
+    ///
+    /// # Errors
+    /// Timeout, crash, or a `bestmove` that is not a move.
+    pub async fn go(
+        &mut self,
+        fen: &str,
+        moves: &[Move],
+        limit: GoLimit,
+        timeout: Duration,
+    ) -> Result<EngineMove, AdapterError> {
+        // Drop anything left from an earlier search (late info lines).
+        while self.lines.try_recv().is_ok() {}
+        let mut pos = format!("position fen {fen}");
+        if !moves.is_empty() {
+            pos.push_str(" moves");
+            for &m in moves {
+                pos.push(' ');
+                pos.push_str(&move_text(m, self.one_based));
+            }
+        }
+        self.send(&pos).await?;
+        let ms = |d: Duration| d.as_millis();
+        let go = match (limit, self.spec.protocol) {
+            (
+                GoLimit::Clock {
+                    red,
+                    black,
+                    red_inc,
+                    black_inc,
+                    moves_to_go,
+                },
+                Protocol::Uci,
+            ) => {
+                let mut g = format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    ms(red),
+                    ms(black),
+                    ms(red_inc),
+                    ms(black_inc)
+                );
+                if let Some(n) = moves_to_go {
+                    g += &format!(" movestogo {n}");
+                }
+                g
+            }
+            (
+                GoLimit::Clock {
+                    red,
+                    black,
+                    red_inc,
+                    black_inc,
+                    moves_to_go,
+                },
+                Protocol::Ucci,
+            ) => {
+                let red_to_move =
+                    fen.split_whitespace().nth(1).is_none_or(|t| t != "b") == (moves.len() % 2 == 0);
+                let (t, i, ot, oi) = if red_to_move {
+                    (red, red_inc, black, black_inc)
+                } else {
+                    (black, black_inc, red, red_inc)
+                };
+                let mut g = format!(
+                    "go time {} increment {} opptime {} oppincrement {}",
+                    ms(t),
+                    ms(i),
+                    ms(ot),
+                    ms(oi)
+                );
+                if let Some(n) = moves_to_go {
+                    g += &format!(" movestogo {n}");
+                }
+                g
+            }
+            (GoLimit::MoveTime(t), Protocol::Uci) => format!("go movetime {}", ms(t)),
+            (GoLimit::MoveTime(t), Protocol::Ucci) => format!("go time {} movestogo 1", ms(t)),
+            (GoLimit::Depth(d), _) => format!("go depth {d}"),
+            (GoLimit::Nodes(n), _) => format!("go nodes {n}"),
+        };
+        let started = Instant::now();
+        self.send(&go).await?;
+        let deadline = started + timeout;
+        let (mut score, mut depth) = (None, None);
+        loop {
+            let l = self.line(deadline, "waiting for bestmove").await?;
+            let mut t = l.split_whitespace();
+            match t.next() {
+                Some("info") => {
+                    let words: Vec<&str> = t.collect();
+                    for w in words.windows(3) {
+                        match (w[0], w[1]) {
+                            ("score", "cp") => score = w[2].parse().ok().or(score),
+                            ("score", "mate") => {
+                                if let Ok(n) = w[2].parse::<i32>() {
+                                    score = Some(if n > 0 {
+                                        30_000 - (2 * n - 1)
+                                    } else {
+                                        -30_000 - 2 * n
+                                    });
+                                }
+                            }
+                            ("depth", d) => depth = d.parse().ok().or(depth),
+                            _ => {}
+                        }
+                    }
+                    // UCCI: `info depth 5 score 20 pv …` (no cp).
+                    for w in words.windows(2) {
+                        if w[0] == "score" {
+                            if let Ok(v) = w[1].parse() {
+                                score = Some(v);
+                            }
+                        }
+                    }
+                }
+                Some("bestmove") => {
+                    let text = t.next().unwrap_or("");
+                    let mv = parse_move_text(text, self.one_based)
+                        .ok_or_else(|| AdapterError::Garbage { line: l.clone() })?;
+                    let ponder = match (t.next(), t.next()) {
+                        (Some("ponder"), Some(p)) => parse_move_text(p, self.one_based),
+                        _ => None,
+                    };
+                    return Ok(EngineMove {
+                        mv,
+                        ponder,
+                        score,
+                        depth,
+                        elapsed: started.elapsed(),
+                    });
+                }
+                Some("nobestmove") => return Err(AdapterError::Garbage { line: l }),
+                _ => {}
+            }
+        }
+    }
+
+    /// Asks the engine to quit, and kills it if it does not within a second.
+    pub async fn quit(mut self) {
+        let _ = self.send("quit").await;
+        if tokio::time::timeout(Duration::from_secs(1), self.child.wait())
+            .await
+            .is_err()
+        {
+            let _ = self.child.kill().await;
+        }
+    }
+
+    /// Kills the process at once.
+    pub async fn kill(mut self) {
+        let _ = self.child.kill().await;
+    }
+
+    /// Whether moves are written with ranks 1–10.
+    #[must_use]
+    pub fn one_based(&self) -> bool {
+        self.one_based
+    }
+}
+
+/// What went wrong when a player was asked for a move, after recovery was
+/// tried; the engine, not our side, is at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerFailure {
+    #[error("{name} ran out of time ({source})")]
+    Timeout { name: String, source: AdapterError },
+    #[error("{name} failed: {source}")]
+    Failed { name: String, source: AdapterError },
+}
+
+/// An external engine that restarts itself: the unit the match runner and
+/// the server use.
+pub struct EnginePlayer {
+    spec: EngineSpec,
+    engine: Option<ExternalEngine>,
+    /// How many times the process was restarted.
+    pub restarts: u32,
+    name: String,
+}
+
+impl EnginePlayer {
+    /// Starts the engine once (so that a broken command fails early).
+    ///
+    /// # Errors
+    /// The engine cannot be started or does not complete the handshake.
+    pub async fn start(spec: EngineSpec) -> Result<EnginePlayer, AdapterError> {
+        let e = ExternalEngine::start(&spec).await?;
+        let name = e.name.clone();
+        Ok(EnginePlayer {
+            spec,
+            engine: Some(e),
+            restarts: 0,
+            name,
+        })
+    }
+
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    async fn engine(&mut self) -> Result<&mut ExternalEngine, AdapterError> {
+        if self.engine.is_none() {
+            self.restarts += 1;
+            self.engine = Some(ExternalEngine::start(&self.spec).await?);
+        }
+        Ok(self.engine.as_mut().expect("just started"))
+    }
+
+    /// Throws the process away; the next request starts a fresh one.
+    pub async fn reset(&mut self) {
+        if let Some(e) = self.engine.take() {
+            e.kill().await;
+        }
+    }
+
+    /// Prepares for a new game (restarting a dead engine).
+    ///
+    /// # Errors
+    /// The engine cannot be (re)started.
+    pub async fn new_game(&mut self) -> Result<(), AdapterError> {
+        let r = self.engine().await?.new_game().await;
+        if r.is_err() {
+            self.reset().await;
+            self.engine().await?.new_game().await?;
+        }
+        Ok(())
+    }
+
+    /// Asks for a move; a hung, crashed or garbling engine is killed so that
+    /// the next request starts a fresh process, and the caller is told.
+    ///
+    /// # Errors
+    /// The engine timed out, died or answered garbage.
+    pub async fn best_move(
+        &mut self,
+        fen: &str,
+        moves: &[Move],
+        limit: GoLimit,
+        timeout: Duration,
+    ) -> Result<EngineMove, PlayerFailure> {
+        let name = self.name.clone();
+        let e = match self.engine().await {
+            Ok(e) => e,
+            Err(source) => return Err(PlayerFailure::Failed { name, source }),
+        };
+        match e.go(fen, moves, limit, timeout).await {
+            Ok(m) => Ok(m),
+            Err(source) => {
+                self.reset().await;
+                Err(if source.is_timeout() {
+                    PlayerFailure::Timeout { name, source }
+                } else {
+                    PlayerFailure::Failed { name, source }
+                })
+            }
+        }
+    }
+
+    /// Shuts the engine down.
+    pub async fn quit(mut self) {
+        if let Some(e) = self.engine.take() {
+            e.quit().await;
+        }
+    }
+}
+
+/// Splits on whitespace, keeping double-quoted stretches together
+/// (`"option.Skill Level=3"`).
+fn split_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in text.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if quoted {
+        return Err("unbalanced double quote".into());
+    }
+    if any {
+        words.push(cur);
+    }
+    Ok(words)
+}
+
+/// Reads an engine description: either a plain command line
+/// (`"/usr/bin/pikafish"`, `"qiju engine"`), or key=value words in the
+/// style of fastchess: `cmd=PATH arg=ARG name=NAME proto=uci|ucci
+/// ranks=0|1|auto option.Hash=64`; double quotes group words
+/// (`"option.Skill Level=3"`).
+///
+/// # Errors
+/// A word that is not understood, or no command.
+pub fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
+    let owned = split_words(text)?;
+    let words: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let mut spec = EngineSpec {
+        name: String::new(),
+        program: String::new(),
+        args: Vec::new(),
+        protocol: Protocol::Uci,
+        ranks: Ranks::Auto,
+        options: Vec::new(),
+    };
+    if !words.first().is_some_and(|w| w.starts_with("cmd=")) {
+        let (p, rest) = words.split_first().ok_or("empty engine command")?;
+        spec.program = (*p).to_string();
+        spec.args = rest.iter().map(|s| (*s).to_string()).collect();
+        return Ok(spec);
+    }
+    for w in words {
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| format!("expected key=value, found {w:?}"))?;
+        match k {
+            "cmd" => spec.program = v.to_string(),
+            "arg" => spec.args.push(v.to_string()),
+            "name" => spec.name = v.to_string(),
+            "proto" | "protocol" => {
+                spec.protocol = match v {
+                    "uci" => Protocol::Uci,
+                    "ucci" => Protocol::Ucci,
+                    _ => return Err(format!("proto must be uci or ucci, not {v:?}")),
+                }
+            }
+            "ranks" => {
+                spec.ranks = match v {
+                    "0" => Ranks::Zero,
+                    "1" => Ranks::One,
+                    "auto" => Ranks::Auto,
+                    _ => return Err(format!("ranks must be 0, 1 or auto, not {v:?}")),
+                }
+            }
+            _ => match k.strip_prefix("option.") {
+                Some(name) if !name.is_empty() => spec.options.push((name.to_string(), v.to_string())),
+                _ => return Err(format!("unknown engine setting {k:?}")),
+            },
+        }
+    }
+    if spec.program.is_empty() {
+        return Err("engine description has no cmd=".into());
+    }
+    Ok(spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_text_in_both_numberings() {
+        let m = Move::new(Square::from_iccs("a9").unwrap(), Square::from_iccs("a8").unwrap());
+        assert_eq!(move_text(m, false), "a9a8");
+        assert_eq!(move_text(m, true), "a10a9");
+        assert_eq!(parse_move_text("a10a9", true), Some(m));
+        assert_eq!(parse_move_text("a9a8", false), Some(m));
+        assert_eq!(parse_move_text("a10a9", false), None);
+        assert_eq!(parse_move_text("a0a1", true), None);
+        assert_eq!(parse_move_text("(none)", false), None);
+        assert_eq!(parse_move_text("h2e2x", false), None);
+        assert_eq!(parse_move_text("", false), None);
+        assert_eq!(parse_move_text("h2h2", false), None);
+    }
+
+    #[test]
+    fn engine_specs() {
+        let s = parse_engine_spec("qiju engine").unwrap();
+        assert_eq!(
+            (s.program.as_str(), s.args.clone()),
+            ("qiju", vec!["engine".to_string()])
+        );
+        let s = parse_engine_spec("cmd=/x/fsf name=fsf proto=uci ranks=1 option.Hash=64 arg=--v").unwrap();
+        assert_eq!(s.program, "/x/fsf");
+        assert_eq!(s.ranks, Ranks::One);
+        assert_eq!(s.options, vec![("Hash".to_string(), "64".to_string())]);
+        assert_eq!(s.args, vec!["--v".to_string()]);
+        assert!(parse_engine_spec("").is_err());
+        assert!(parse_engine_spec("cmd=x proto=xboard").is_err());
+        assert!(parse_engine_spec("cmd=x bogus=1").is_err());
+        let s = parse_engine_spec("cmd=x \"option.Skill Level=3\"").unwrap();
+        assert_eq!(s.options, vec![("Skill Level".to_string(), "3".to_string())]);
+        assert!(parse_engine_spec("cmd=x \"option.A=1").is_err());
+    }
+}

@@ -1,0 +1,20 @@
+//! Engine-vs-engine matches for Xiangqi, and external engines as players.
+//!
+//! - [`adapter`]: runs any UCI/UCCI engine as a child process, with deadlines
+//!   on every answer and restarts after a hang, crash or garbage;
+//! - [`runner`]: the match (`qiju match`): colour alternation over an opening
+//!   set, the referee's adjudication, clocks, concurrency;
+//! - [`stats`]: Elo with error bars, LOS, SPRT;
+//! - [`pgn`], [`openings`], [`tc`]: the file formats and time controls.
+
+pub mod adapter;
+pub mod openings;
+pub mod pgn;
+pub mod runner;
+pub mod stats;
+pub mod tc;
+
+pub use adapter::{parse_engine_spec, EnginePlayer, EngineSpec, ExternalEngine, GoLimit, Protocol, Ranks};
+pub use runner::{run_match, GameReport, MatchConfig, MatchError, MatchReport};
+pub use stats::{Sprt, SprtState, Tally};
+pub use tc::TimeControl;

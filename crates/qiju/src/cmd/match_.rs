@@ -1,0 +1,207 @@
+//! `qiju match`: engine-vs-engine matches (like cutechess-cli / fastchess
+//! for Xiangqi). The logic lives in the `arena` crate.
+
+use anyhow::Context;
+use clap::Args as ClapArgs;
+use std::io::Write;
+use std::time::Duration;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// An engine: a command line (`"target/release/qiju engine"`; `self` is
+    /// this program's engine), or fastchess-style words `cmd=PATH name=NAME
+    /// proto=uci|ucci ranks=0|1|auto option.Hash=64 arg=ARG`. Give it twice;
+    /// the score is the first engine's.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Time control `[moves/]seconds[+increment]`, e.g. 10+0.1 or 40/60.
+    #[arg(long, default_value = "10+0.1")]
+    tc: String,
+    /// Openings file (FEN or ICCS move lines); the shipped set by default.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Write the games here as PGN.
+    #[arg(long)]
+    pgn: Option<std::path::PathBuf>,
+    /// Repetition rules of the referee: asian (as Fairy-Stockfish and
+    /// Pikafish play), cxa, wxf or simple.
+    #[arg(long, default_value = "asian")]
+    rules: String,
+    /// SPRT: H0 Elo (enables the test together with --elo1).
+    #[arg(long, requires = "elo1")]
+    elo0: Option<f64>,
+    /// SPRT: H1 Elo.
+    #[arg(long, requires = "elo0")]
+    elo1: Option<f64>,
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Clock tolerance in milliseconds before a flag falls.
+    #[arg(long, default_value_t = 100)]
+    margin_ms: u64,
+    /// Draw after this many plies.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Adjudicate a win when both engines agree on a score of at least this
+    /// many centipawns for --resign-moves moves each.
+    #[arg(long)]
+    resign_score: Option<i32>,
+    #[arg(long, default_value_t = 3)]
+    resign_moves: u32,
+    #[arg(long, default_value = "qiju match")]
+    event: String,
+}
+
+fn spec(text: &str) -> anyhow::Result<arena::EngineSpec> {
+    let mut s = arena::parse_engine_spec(text).map_err(|e| anyhow::anyhow!("--engine {text:?}: {e}"))?;
+    if s.program == "self" {
+        s.program = std::env::current_exe()
+            .context("locating this program")?
+            .to_string_lossy()
+            .into_owned();
+        if s.args.is_empty() {
+            s.args.push("engine".into());
+        }
+    }
+    Ok(s)
+}
+
+fn today() -> String {
+    // Days since the epoch to a civil date (Howard Hinnant's algorithm).
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    anyhow::ensure!(a.engines.len() == 2, "give --engine exactly twice");
+    let engines = [spec(&a.engines[0])?, spec(&a.engines[1])?];
+    let tc: arena::TimeControl = a.tc.parse()?;
+    let openings = match &a.openings {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            arena::openings::parse(&text).with_context(|| p.display().to_string())?
+        }
+        None => arena::openings::parse(arena::openings::BASIC)?,
+    };
+    anyhow::ensure!(!openings.is_empty(), "the openings file has no openings");
+    let rules: referee::RuleSet = a.rules.parse()?;
+    anyhow::ensure!(a.concurrency >= 1, "--concurrency must be at least 1");
+    let sprt = match (a.elo0, a.elo1) {
+        (Some(elo0), Some(elo1)) => {
+            anyhow::ensure!(elo0 < elo1, "--elo0 must be below --elo1");
+            anyhow::ensure!(
+                a.alpha > 0.0 && a.alpha < 1.0 && a.beta > 0.0 && a.beta < 1.0,
+                "alpha and beta must lie in (0, 1)"
+            );
+            Some(arena::Sprt {
+                elo0,
+                elo1,
+                alpha: a.alpha,
+                beta: a.beta,
+            })
+        }
+        _ => None,
+    };
+    let mut pgn = match &a.pgn {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+        )),
+        None => None,
+    };
+    let cfg = arena::MatchConfig {
+        engines,
+        games: a.games,
+        tc,
+        openings,
+        concurrency: a.concurrency,
+        rules,
+        sprt,
+        max_plies: a.max_plies,
+        margin: Duration::from_millis(a.margin_ms),
+        resign_score: a.resign_score,
+        resign_moves: a.resign_moves.max(1),
+    };
+    let date = today();
+    let tc_text = tc.to_string();
+    let event = a.event.clone();
+    let total = a.games;
+    let rt = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let mut pgn_error = None;
+    let report = rt.block_on(arena::run_match(cfg, |g, t, names| {
+        let r = &g.record;
+        println!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            r.round,
+            r.red,
+            r.black,
+            r.result.pgn(),
+            r.reason
+        );
+        println!(
+            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}/{}",
+            names[0],
+            names[1],
+            t.wins,
+            t.losses,
+            t.draws,
+            t.score(),
+            t.games(),
+            total
+        );
+        let (elo, err) = t.elo();
+        println!(
+            "Elo difference: {elo:.1} +/- {err:.1}, LOS: {:.1} %",
+            t.los() * 100.0
+        );
+        if let Some(s) = sprt {
+            let (lo, hi) = s.bounds();
+            println!(
+                "SPRT ({:.1}, {:.1}): LLR {:.2} ({lo:.2}, {hi:.2})",
+                s.elo0,
+                s.elo1,
+                s.llr(t)
+            );
+        }
+        if let Some(w) = pgn.as_mut() {
+            let text = arena::pgn::write_game(r, &event, &date, &tc_text);
+            if let Err(e) = w.write_all(text.as_bytes()).and_then(|()| w.flush()) {
+                pgn_error.get_or_insert(e);
+            }
+        }
+    }))?;
+    if let Some(e) = pgn_error {
+        return Err(e).context("writing the PGN");
+    }
+    let t = report.tally;
+    let (elo, err) = t.elo();
+    println!(
+        "Result: {} vs {}: +{} -{} ={} in {} games, score {:.1} %, Elo {elo:.1} +/- {err:.1}",
+        report.names[0],
+        report.names[1],
+        t.wins,
+        t.losses,
+        t.draws,
+        t.games(),
+        t.score() * 100.0
+    );
+    if let (Some(st), Some(s)) = (report.sprt, sprt) {
+        println!("SPRT: {st:?} (LLR {:.2})", s.llr(&t));
+    }
+    Ok(())
+}

@@ -35,6 +35,8 @@ enum Command {
     Match(cmd::match_::Args),
     /// Run the game server (HTTP API, WebSockets, browser UI).
     Serve(cmd::serve::Args),
+    /// Xiangqi PGN files: `pgn convert --to chinese|wxf|iccs FILE`, `pgn check FILE`.
+    Pgn(cmd::pgn::Args),
 }
 
 /// Bad input (a malformed FEN, an illegal move) is reported on stderr with
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => cmd::serve::run(a),
         Command::Engine(a) => cmd::engine::run(a),
         Command::Match(a) => cmd::match_::run(a),
+        Command::Pgn(a) => cmd::pgn::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,7 +5,7 @@ use clock::Millis;
 use xiangqi::notation::{format_move, Notation};
 use xiangqi::Color;
 
-/// Lines of move text are wrapped before this many characters, as PGN's
+/// Lines of move text are wrapped before this many columns, as PGN's
 /// export format asks (80).
 const WIDTH: usize = 80;
 
@@ -15,6 +15,25 @@ fn format_name(n: Notation) -> &'static str {
         Notation::Iccs => "ICCS",
         Notation::Wxf => "WXF",
         Notation::Chinese => "Chinese",
+    }
+}
+
+/// Columns a character takes in a terminal or editor: CJK characters and
+/// full-width forms take two, so Chinese move text wraps at the same
+/// visual width as ASCII.
+fn columns(c: char) -> usize {
+    match c as u32 {
+        0x1100..=0x115F
+        | 0x2E80..=0x303E
+        | 0x3041..=0x33FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6 => 2,
+        _ => 1,
     }
 }
 
@@ -119,7 +138,7 @@ pub fn write_pgn(record: &Record, notation: Notation) -> Result<String, RecordEr
     let mut line = String::new();
     let mut width = 0;
     for t in tokens {
-        let w = t.chars().count();
+        let w: usize = t.chars().map(columns).sum();
         if width > 0 && width + 1 + w > WIDTH {
             out.push_str(&line);
             out.push('\n');

@@ -7,6 +7,7 @@ pub mod match_;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
 pub mod serve;
 
 use anyhow::Context;

@@ -360,7 +360,7 @@ impl ExternalEngine {
                 Protocol::Ucci,
             ) => {
                 let red_to_move =
-                    fen.split_whitespace().nth(1).is_none_or(|t| t != "b") == (moves.len() % 2 == 0);
+                    fen.split_whitespace().nth(1).is_none_or(|t| t != "b") == moves.len().is_multiple_of(2);
                 let (t, i, ot, oi) = if red_to_move {
                     (red, red_inc, black, black_inc)
                 } else {

@@ -182,7 +182,7 @@ async fn play_game(
     g: u32,
 ) -> GameReport {
     let opening = &cfg.openings[(g as usize / 2) % cfg.openings.len()];
-    let first_is_red = g % 2 == 0;
+    let first_is_red = g.is_multiple_of(2);
     // Index into `pair` of the engine playing each colour.
     let engine_of = |c: Color| usize::from((c == Color::Red) != first_is_red);
     let config = Config::new(cfg.rules);

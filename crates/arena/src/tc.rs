@@ -21,7 +21,7 @@ pub struct TimeControlError {
 
 fn secs(s: &str) -> Option<Duration> {
     let v: f64 = s.parse().ok()?;
-    (v.is_finite() && v >= 0.0 && v < 1e7).then(|| Duration::from_secs_f64(v))
+    (v.is_finite() && (0.0..1e7).contains(&v)).then(|| Duration::from_secs_f64(v))
 }
 
 impl std::str::FromStr for TimeControl {

@@ -318,18 +318,16 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
                             }
                         }
                     }
-                    Role::Pawn => {
-                        if crossed(color, sq) {
-                            let t = pos.pseudo_targets(sq, piece);
-                            if (t & their_palace).any() || their_palace.contains(sq) {
-                                attackers[them.index()] += 1;
-                                sink.add(term::ATTACKERS + 3, -sign);
-                            }
-                            if sq.file() < 8 {
-                                let right = Square::new(sq.file() + 1, sq.rank());
-                                if own_pawns.contains(right) {
-                                    sink.add(term::CONNECTED_PAWNS, sign);
-                                }
+                    Role::Pawn if crossed(color, sq) => {
+                        let t = pos.pseudo_targets(sq, piece);
+                        if (t & their_palace).any() || their_palace.contains(sq) {
+                            attackers[them.index()] += 1;
+                            sink.add(term::ATTACKERS + 3, -sign);
+                        }
+                        if sq.file() < 8 {
+                            let right = Square::new(sq.file() + 1, sq.rank());
+                            if own_pawns.contains(right) {
+                                sink.add(term::CONNECTED_PAWNS, sign);
                             }
                         }
                     }

@@ -446,9 +446,10 @@ impl<'a> Worker<'a> {
                 .nodes
                 .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
             self.flushed = self.nodes;
-            if self.sh.stop.load(Ordering::Relaxed) || self.sh.done.load(Ordering::Relaxed) {
-                self.stopped = true;
-            } else if self.id == 0 && self.out_of_time() {
+            if self.sh.stop.load(Ordering::Relaxed)
+                || self.sh.done.load(Ordering::Relaxed)
+                || (self.id == 0 && self.out_of_time())
+            {
                 self.stopped = true;
             }
         }
@@ -492,7 +493,7 @@ impl<'a> Worker<'a> {
                 check: self.stack[k].in_check,
                 chase: false,
             };
-            if (n - k) % 2 == 0 {
+            if (n - k).is_multiple_of(2) {
                 theirs.push(m);
             } else {
                 ours.push(m);
@@ -516,7 +517,7 @@ impl<'a> Worker<'a> {
             let m = self.stack[k].mv;
             let chase = !self.stack[k].in_check && repetition::creates_chase(&p, m);
             p.play_unchecked(m);
-            if (n - k) % 2 == 0 {
+            if (n - k).is_multiple_of(2) {
                 theirs[ti].chase = chase;
                 ti += 1;
             } else {
@@ -535,6 +536,25 @@ impl<'a> Worker<'a> {
             | self.pos.pieces(us, Role::Horse)
             | self.pos.pieces(us, Role::Cannon))
         .any()
+    }
+
+    /// The legal captures of the side to move.
+    fn captures(&self) -> MoveList {
+        let us = self.pos.turn();
+        let enemy = self.pos.by_color(us.other());
+        let mut list = MoveList::new();
+        for (from, piece) in self.pos.pieces_iter() {
+            if piece.color != us {
+                continue;
+            }
+            for to in self.pos.pseudo_targets(from, piece) & enemy {
+                let m = Move::new(from, to);
+                if self.pos.is_legal(m) {
+                    list.push(m);
+                }
+            }
+        }
+        list
     }
 
     fn is_bad_capture(&self, m: Move) -> bool {
@@ -872,14 +892,14 @@ impl<'a> Worker<'a> {
             let hist = if capture { 0 } else { order_score };
             self.make(m);
             let gives_check = self.top().in_check;
-            if prunable && !gives_check {
-                if depth <= 5 && count > lmp_limit
+            if prunable
+                && !gives_check
+                && (depth <= 5 && count > lmp_limit
                     || depth <= 6 && static_eval + 120 + 110 * depth <= alpha
-                    || depth <= 3 && hist < -3000 * depth
-                {
-                    self.unmake();
-                    continue;
-                }
+                    || depth <= 3 && hist < -3000 * depth)
+            {
+                self.unmake();
+                continue;
             }
             let new_depth = depth - 1;
             let mut v;
@@ -980,10 +1000,17 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
-        let moves = self.pos.legal_moves();
-        if moves.is_empty() {
-            return -MATE + ply as i32;
-        }
+        // In check every evasion is tried (and none means mate); otherwise
+        // only captures, generated directly (a stalemate this deep is missed).
+        let moves = if in_check {
+            let moves = self.pos.legal_moves();
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            moves
+        } else {
+            self.captures()
+        };
         let orig_alpha = alpha;
         let mut best;
         let stand_pat;

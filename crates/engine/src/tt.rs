@@ -73,7 +73,7 @@ impl Table {
     /// Size in mebibytes.
     #[must_use]
     pub fn mb(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>() >> 20
+        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
     }
 
     pub fn clear(&self) {

@@ -14,6 +14,7 @@
 //! (少根: a rook "protected" against a horse) come out of the search rather
 //! than out of special cases.
 
+use crate::exchange::{self, ChaseKind, Reading};
 use crate::RuleSet;
 use serde::{Deserialize, Serialize};
 use xiangqi::{Bitboard, Color, Move, MoveList, Piece, Position, Role, Square};
@@ -31,6 +32,10 @@ pub enum IdleKind {
     Sacrifice,
     /// 拦: blocks an attack of the opponent on one of the own pieces.
     Block,
+    /// 跟: follows (pins or watches) an opponent piece without a real
+    /// threat — here the key defensive move of 27.3, whose incidental
+    /// chase of an advisor or elephant counts as idle.
+    Follow,
 }
 
 /// A move's class. Where a move does several things it is named by the
@@ -60,6 +65,7 @@ impl MoveClass {
             MoveClass::Idle(IdleKind::Exchange) => "exchange",
             MoveClass::Idle(IdleKind::Sacrifice) => "sacrifice",
             MoveClass::Idle(IdleKind::Block) => "block",
+            MoveClass::Idle(IdleKind::Follow) => "follow",
         }
     }
 
@@ -74,6 +80,7 @@ impl MoveClass {
             MoveClass::Idle(IdleKind::Exchange) => '兑',
             MoveClass::Idle(IdleKind::Sacrifice) => '献',
             MoveClass::Idle(IdleKind::Block) => '拦',
+            MoveClass::Idle(IdleKind::Follow) => '跟',
         }
     }
 
@@ -97,14 +104,17 @@ pub struct MoveReport {
     /// the AXF and WXF rules count a check that also chases one piece
     /// toward a perpetual chase of it. Equal to `targets` for a chase.
     pub chased: Vec<Square>,
+    /// For a CXA chase: the heaviest way a target is won (rook, unprotected
+    /// piece, or joint chase of a protected one).
+    pub kind: Option<ChaseKind>,
 }
 
 /// How deep the searches behind the classification go. The book's
 /// examples need at most three checks for a mate threat and two for a chase
 /// through checks; deeper runs are rare and cost much more.
-const MATE_CHECKS: u32 = 3;
+const MATE_CHECKS: u32 = 5;
 const CHASE_CHECKS: u32 = 2;
-const SEE_DEPTH: u32 = 6;
+pub(crate) const SEE_DEPTH: u32 = 6;
 const NONE: u8 = u8::MAX;
 
 /// Material value (子力价值, 25.3) in half-horses: rook = two horses = two
@@ -128,12 +138,13 @@ pub fn classify(before: &Position, mv: Move, rules: RuleSet) -> MoveReport {
     let mover = before.piece_at(mv.from()).expect("a legal move has a piece");
     let mut after = before.clone();
     after.play_unchecked(mv);
-    let report = |class, targets: Vec<Square>, chased: Vec<Square>| MoveReport {
+    let report = |class, targets: Vec<Square>, chased: Vec<Square>, kind| MoveReport {
         mv,
         side,
         class,
         targets,
         chased,
+        kind,
     };
     if after.is_check() {
         let chased = if matches!(rules, RuleSet::Asian | RuleSet::Wxf) {
@@ -141,10 +152,14 @@ pub fn classify(before: &Position, mv: Move, rules: RuleSet) -> MoveReport {
         } else {
             Vec::new()
         };
-        return report(MoveClass::Check, vec![after.king(side.other())], chased);
+        return report(MoveClass::Check, vec![after.king(side.other())], chased, None);
     }
     if rules == RuleSet::Simple {
-        return report(MoveClass::Idle(IdleKind::Plain), Vec::new(), Vec::new());
+        return report(MoveClass::Idle(IdleKind::Plain), Vec::new(), Vec::new(), None);
+    }
+    if rules == RuleSet::Cxa {
+        let (class, targets, kind) = classify_cxa(before, &after, mv);
+        return report(class, targets.clone(), targets, kind);
     }
     // The king stepping out of check does whatever it does by necessity:
     // what it uncovers counts as idle (book diagram 17's note on 27.1).
@@ -155,19 +170,140 @@ pub fn classify(before: &Position, mv: Move, rules: RuleSet) -> MoveReport {
         if mates_by_checks(&mut threat_after, MATE_CHECKS) {
             let mut b = before.clone();
             if !mates_by_checks(&mut b, MATE_CHECKS) {
-                return report(MoveClass::MateThreat, Vec::new(), Vec::new());
+                return report(MoveClass::MateThreat, Vec::new(), Vec::new(), None);
             }
         }
         let targets = chase_targets(before, &after, rules);
         if !targets.is_empty() {
-            return report(MoveClass::Chase, targets.clone(), targets);
+            return report(MoveClass::Chase, targets.clone(), targets, None);
         }
     }
     report(
         MoveClass::Idle(idle_kind(before, &after, mv)),
         Vec::new(),
         Vec::new(),
+        None,
     )
+}
+
+/// The CXA book's reading of a move that does not check (28.2–28.5, 27.x,
+/// 29.x): its class, the chased pieces and how they are won.
+fn classify_cxa(
+    before: &Position,
+    after: &Position,
+    mv: Move,
+) -> (MoveClass, Vec<Square>, Option<ChaseKind>) {
+    let mover = after.piece_at(mv.to()).expect("moved piece");
+    let idle = |kind| (MoveClass::Idle(kind), Vec::new(), None);
+    // 27.1 (and the note of 图17): the king answering a check does so by
+    // necessity; whatever it uncovers is idle.
+    if mover.role == Role::King && before.is_check() {
+        return idle(idle_kind(before, after, mv));
+    }
+    let mut threat = after.clone();
+    threat.play_null();
+    // An attack the opponent can meet by exchanging the attacked piece for
+    // an equal one is only an offer to exchange (兑, 28.5: 图2, 图9, 图21,
+    // 图29, 图30).
+    let mut offered = false;
+    // 28.2 杀: the move threatens mate by a check or a run of checks, where
+    // none was threatened before.
+    let mating = mating_moves(&mut threat, MATE_CHECKS);
+    if !mating.is_empty() && !mates_by_checks(&mut before.clone(), MATE_CHECKS) {
+        if mating.iter().all(|m| exchanges_itself(after, m.to())) {
+            offered = true;
+        } else {
+            return (MoveClass::MateThreat, Vec::new(), None);
+        }
+    }
+    // 28.3 / 29.x 捉: a piece the mover can now win and could not before.
+    let won = exchange::wins(&threat, Reading::After, true);
+    if !won.is_empty() {
+        // A win by capture and exchange is new if there was none before, a
+        // win through checks if there was none through checks: the threat
+        // changed its nature (图30: the rook joins the attack on the horse,
+        // which a run of checks could already have won).
+        let before_won = exchange::wins(before, Reading::Before, true);
+        let mut fresh: Vec<exchange::Win> = won
+            .into_iter()
+            .filter(|w| {
+                !before_won
+                    .iter()
+                    .any(|b| b.target == w.target && b.by_checks == w.by_checks)
+            })
+            .collect();
+        fresh.retain(|w| {
+            let offer = exchanges_itself(after, w.target);
+            offered |= offer;
+            !offer
+        });
+        if !fresh.is_empty() {
+            // 27.3: occupying a key defensive point (the move parries a
+            // mate the opponent threatened) with an incidental chase of an
+            // advisor or elephant is idle.
+            let weak_only = fresh.iter().all(|w| {
+                after
+                    .piece_at(w.target)
+                    .is_some_and(|p| matches!(p.role, Role::Advisor | Role::Elephant))
+            });
+            if weak_only && parries_mate(before, after) {
+                return idle(IdleKind::Follow);
+            }
+            let kind = fresh.iter().map(|w| w.kind).max();
+            let mut targets: Vec<Square> = fresh.iter().map(|w| w.target).collect();
+            targets.sort();
+            return (MoveClass::Chase, targets, kind);
+        }
+    }
+    if offered {
+        return idle(IdleKind::Exchange);
+    }
+    idle(idle_kind(before, after, mv))
+}
+
+/// Whether the opponent threatened mate before the move (had it been its
+/// turn) and no longer does.
+fn parries_mate(before: &Position, after: &Position) -> bool {
+    let mut b = before.clone();
+    b.play_null();
+    mates_by_checks(&mut b, MATE_CHECKS) && !mates_by_checks(&mut after.clone(), MATE_CHECKS)
+}
+
+/// Whether the opponent piece on `target` (opponent to move in `after`)
+/// can take a piece of at least its own value without losing on the
+/// exchange and without being mated for it: then an attack on it is an
+/// offer to exchange (兑), not a chase.
+fn exchanges_itself(after: &Position, target: Square) -> bool {
+    let Some(piece) = after.piece_at(target) else {
+        return false;
+    };
+    if piece.color != after.turn() {
+        return false;
+    }
+    let worth = value(piece, target);
+    let mut p = after.clone();
+    for m in p.legal_moves() {
+        if m.from() != target {
+            continue;
+        }
+        let Some(victim) = p.piece_at(m.to()) else {
+            continue;
+        };
+        let gained = value(victim, m.to());
+        if gained < worth || piece.role == Role::King {
+            continue;
+        }
+        let u = p.play_unchecked(m);
+        // The exchange must not cost it more than it took (图17: taking the
+        // rook would lose both rooks), nor a mate.
+        let ok = exchange::Balance::of(victim, m.to()).score() >= exchange::best_gain(&p)
+            && !mates_by_checks(&mut p.clone(), MATE_CHECKS);
+        p.undo(m, u);
+        if ok {
+            return true;
+        }
+    }
+    false
 }
 
 /// The opponent pieces that the move just made (leading to `after`) newly
@@ -406,7 +542,7 @@ fn mates_at_once(pos: &mut Position) -> bool {
 
 /// Static exchange on one square with legal moves only: the most the side
 /// to move gains by capturing there and trading on, or 0 by not starting.
-fn see(pos: &mut Position, sq: Square, depth: u32) -> i32 {
+pub(crate) fn see(pos: &mut Position, sq: Square, depth: u32) -> i32 {
     if depth == 0 {
         return 0;
     }
@@ -493,6 +629,34 @@ fn adjacent(a: Square, b: Square) -> bool {
     let df = (i32::from(a.file()) - i32::from(b.file())).abs();
     let dr = (i32::from(a.rank()) - i32::from(b.rank())).abs();
     df + dr == 1
+}
+
+/// The first moves of the side to move that mate by a check or a run of
+/// checks of at most `checks` moves, whatever the defender replies.
+pub fn mating_moves(pos: &mut Position, checks: u32) -> MoveList {
+    let mut out = MoveList::new();
+    if checks == 0 {
+        return out;
+    }
+    for m in pos.legal_moves() {
+        let u = pos.play_unchecked(m);
+        let mated = pos.is_check() && {
+            let replies = pos.legal_moves();
+            replies.is_empty()
+                || (checks > 1
+                    && replies.iter().all(|&r| {
+                        let ur = pos.play_unchecked(r);
+                        let ok = mates_by_checks(pos, checks - 1);
+                        pos.undo(r, ur);
+                        ok
+                    }))
+        };
+        pos.undo(m, u);
+        if mated {
+            out.push(m);
+        }
+    }
+    out
 }
 
 /// Whether the side to move mates by a check, or a run of checks of at
@@ -622,4 +786,26 @@ mod tests {
         let r = class("4k4/8R/9/9/1P7/9/9/9/9/1R1K5 w", "b0a0", RuleSet::Cxa);
         assert_eq!(r.class, MoveClass::MateThreat, "{r:?}");
     }
+}
+
+/// Debugging aid: what the side to move could win now (direct, any).
+#[doc(hidden)]
+#[must_use]
+pub fn debug_winnable(pos: &Position, rules: RuleSet) -> (Vec<Square>, Vec<Square>) {
+    let mut p = pos.clone();
+    let (d, a) = winnable(&mut p, rules);
+    let base = opponent_captures(&p);
+    for m in p.legal_moves() {
+        if p.is_capture(m) {
+            let mut q = p.clone();
+            eprintln!("      capture {} gain {:?}", m, capture_gain(&mut q, m, &base));
+            q.play_unchecked(m);
+            for c in q.legal_moves() {
+                if q.is_capture(c) {
+                    eprintln!("         reply {} base {}", c, base.contains(&c));
+                }
+            }
+        }
+    }
+    (Bitboard(d).collect(), Bitboard(a).collect())
 }

@@ -12,11 +12,13 @@
 
 pub mod classify;
 pub mod ending;
+pub mod exchange;
 mod game_impl;
 pub mod repetition;
 pub mod rules;
 
 pub use classify::{classify, IdleKind, MoveClass, MoveReport};
+pub use exchange::ChaseKind;
 pub use game_impl::XiangqiGame;
 pub use repetition::{CycleRuling, Decision, History, Pattern, SideRuling};
 pub use rules::{Config, RuleSet, UnknownRuleSet};

@@ -86,6 +86,10 @@ pub struct SideRuling {
     /// The piece(s) chased on every chasing move, where they stand at the
     /// end of the cycle.
     pub chased: Vec<Square>,
+    /// CXA: some chase of the cycle wins a protected piece by several
+    /// attackers together (联合捉) rather than a rook or an unprotected
+    /// piece; between two perpetual attackers the other side must change.
+    pub joint: bool,
 }
 
 /// The result of a ruled cycle.
@@ -290,6 +294,7 @@ fn summarize(
         ident[sq.index()] = sq.index() as u8;
     }
     let (mut checks, mut threats, mut chases, mut idle) = (0, 0, 0, 0);
+    let mut joint = false;
     let mut chasing_moves = 0;
     let mut common: Option<Vec<u8>> = None;
     for (m, r) in moves.iter().zip(reports) {
@@ -302,7 +307,10 @@ fn summarize(
         match r.class {
             MoveClass::Check => checks += 1,
             MoveClass::MateThreat => threats += 1,
-            MoveClass::Chase => chases += 1,
+            MoveClass::Chase => {
+                chases += 1;
+                joint |= r.kind == Some(crate::ChaseKind::Joint);
+            }
             MoveClass::Idle(_) => idle += 1,
         }
         if !r.chased.is_empty() {
@@ -329,9 +337,10 @@ fn summarize(
         } else {
             Pattern::Allowed
         }
-    } else if idle > 0 || (chases > 0 && !chase_kept) {
-        // 25.2: an idle move among the attacks (数将一闲 …), or chases of
-        // different pieces by turns, is allowed.
+    } else if idle > 0 {
+        // 25.2: an idle move among the attacks (数将一闲 …) is allowed.
+        // Chases need not keep to one piece: 长捉 is "连续追捉一子或数子"
+        // (28.x), chasing one piece or several (图4).
         Pattern::Allowed
     } else if chases > 0 && threats > 0 {
         Pattern::MateThreatAndChase
@@ -353,6 +362,7 @@ fn summarize(
         pattern,
         forbidden: pattern.forbidden(rules),
         chased,
+        joint: joint && pattern != Pattern::Allowed,
     }
 }
 
@@ -388,6 +398,38 @@ fn decide(
             "both sides play allowed moves: drawn (双方不变作和)".to_string(),
             art("26.2"),
         ),
+        (true, true) if cxa && red.joint != black.joint => {
+            // Both attack without pause, but one side only by joint chases
+            // of protected pieces (联合捉): the side that chases a rook or an
+            // unprotected piece (or checks and threatens mate) must change
+            // (图10, 图11, 图25–图28: "凡单方长捉车，对方联合捉车，前者变着").
+            let bad = if red.joint { black } else { red };
+            if repeated_after_ruling {
+                (
+                    Decision::win_for(bad.side.other()),
+                    bad.pattern.as_str().to_string(),
+                    format!(
+                        "{} keeps to a forbidden {} ({}) against joint chases and loses",
+                        bad.side,
+                        bad.pattern.as_str().replace('_', " "),
+                        bad.pattern.chinese()
+                    ),
+                    art("26.4"),
+                )
+            } else {
+                (
+                    Decision::MustChange { side: bad.side },
+                    bad.pattern.as_str().to_string(),
+                    format!(
+                        "{} plays a forbidden {} ({}) against joint chases (联合捉) and must change (变着), or loses",
+                        bad.side,
+                        bad.pattern.as_str().replace('_', " "),
+                        bad.pattern.chinese()
+                    ),
+                    art("26.4"),
+                )
+            }
+        }
         (true, true) => (
             Decision::Draw,
             "repetition_both_forbidden".to_string(),

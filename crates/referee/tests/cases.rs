@@ -90,7 +90,7 @@ fn repetition_cases() {
                 let classes: Vec<String> = j
                     .moves
                     .iter()
-                    .map(|r| format!("{}{}", r.mv, r.class.chinese()))
+                    .map(|r| format!("{}{}{}", r.mv, r.class.chinese(), detail(r)))
                     .collect();
                 (
                     verdict(j.decision),
@@ -142,6 +142,21 @@ fn repetition_cases() {
         fixed.is_empty(),
         "cases {fixed:?} now pass: remove them from tests/known_misjudged.txt"
     );
+}
+
+/// A chase's targets and how they are won (R rook, U unprotected, J joint).
+fn detail(r: &referee::MoveReport) -> String {
+    if r.class != MoveClass::Chase {
+        return String::new();
+    }
+    let kind = match r.kind {
+        Some(referee::ChaseKind::Rook) => "R",
+        Some(referee::ChaseKind::Unprotected) => "U",
+        Some(referee::ChaseKind::Joint) => "J",
+        None => "",
+    };
+    let t: Vec<String> = r.targets.iter().map(|s| s.iccs()).collect();
+    format!("({kind}:{})", t.join(","))
 }
 
 /// The indices listed in `tests/known_misjudged.txt`.
@@ -208,8 +223,9 @@ fn cxa_classification_agrees_with_the_book() {
                 exact += 1;
             }
             line.push(format!(
-                "{m}{}{}",
+                "{m}{}{}{}",
                 ours,
+                detail(&r),
                 if family(ours) == family(marks[k]) {
                     String::new()
                 } else {

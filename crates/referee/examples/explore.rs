@@ -1,0 +1,47 @@
+//! Debugging aid: classifies each move of a line.
+//! `cargo run -p referee --release --example explore -- RULES FEN MOVE...`
+
+use referee::{classify, parse_iccs, RuleSet};
+use xiangqi::Position;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let rules: RuleSet = args[1].parse().unwrap();
+    let mut pos = Position::from_fen(&args[2].replace("[]", "")).unwrap();
+    println!("{pos}");
+    for m in &args[3..] {
+        let m = parse_iccs(m).unwrap();
+        let r = classify(&pos, m, rules);
+        let nb = pos.clone();
+        let b = referee::classify::debug_winnable(&nb, rules);
+        let mut na = pos.clone();
+        na.play(m).unwrap();
+        na.play_null();
+        let a = referee::classify::debug_winnable(&na, rules);
+        let mut t1 = pos.clone();
+        t1.play_null();
+        let th_b = referee::classify::mates_by_checks(&mut t1, 5);
+        let mut t2 = pos.clone();
+        t2.play(m).unwrap();
+        let th_a = referee::classify::mates_by_checks(&mut t2, 5);
+        println!("   opponent mate threat before {th_b} after {th_a}");
+        println!("   mover could win before {:?} after {:?}", sq(&b), sq(&a));
+        println!(
+            "{} {:?} {:?} targets {:?} chased {:?}",
+            m,
+            r.side,
+            r.class,
+            r.targets.iter().map(|s| s.iccs()).collect::<Vec<_>>(),
+            r.chased.iter().map(|s| s.iccs()).collect::<Vec<_>>()
+        );
+        pos.play(m).unwrap();
+    }
+    println!("{pos}");
+}
+
+fn sq(v: &(Vec<xiangqi::Square>, Vec<xiangqi::Square>)) -> (Vec<String>, Vec<String>) {
+    (
+        v.0.iter().map(|s| s.iccs()).collect(),
+        v.1.iter().map(|s| s.iccs()).collect(),
+    )
+}

@@ -1,0 +1,561 @@
+//! Winning material (得子) as the CXA book counts it, for the chase (捉,
+//! 28.3 and 29.1–29.4).
+//!
+//! 29.1 names three ways to win a piece: capture it outright, win it "by a
+//! run of checks" (连续照将), or "through a complete exchange" (完整的交换过程).
+//! All three are one small search here: the side to move (the mover) starts
+//! with a capture — or, where checks are allowed, a check — and then both
+//! sides capture, check (a limited number of times) or stop; a side in check
+//! must answer it with any legal move. The balance is kept in pieces and in
+//! crossed pawns apart, because 25.3 lets the pawn's value float: "一兵换取
+//! 数子或一子换取数兵均不算得子" — a pawn given for pieces, or a piece for
+//! pawns, is neither a gain nor a loss.
+//!
+//! Two readings of the same search serve 29.2 ("the chase arises from the
+//! move just made and did not exist before"):
+//! - after the move (the mover to move again, as if the opponent passed),
+//!   the opponent may answer only with captures the mover's play made
+//!   possible: a threat it already had stays out of it, even against a piece
+//!   the capturer used to protect (图22) — each side's threats are judged
+//!   on their own;
+//! - before the move, every answer counts: the chase is new when the piece
+//!   could not really have been won before (图12: taking the pawn would have
+//!   left the cannon to the rook).
+//!
+//! 29.4: a gain after which the mover is mated by checks is no gain.
+
+use crate::classify::{guards, mates_by_checks, see, value, SEE_DEPTH};
+use xiangqi::{Color, Move, MoveList, Piece, Position, Role, Square};
+
+/// Material in the book's units (25.3), pieces and crossed pawns apart:
+/// rook 4, horse and cannon 2, advisor and elephant 1; a crossed pawn is one
+/// pawn; the king and an uncrossed pawn are no material.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Balance {
+    pub pieces: i32,
+    pub pawns: i32,
+}
+
+impl Balance {
+    #[must_use]
+    pub fn of(piece: Piece, sq: Square) -> Balance {
+        match piece.role {
+            Role::Rook => Balance { pieces: 4, pawns: 0 },
+            Role::Horse | Role::Cannon => Balance { pieces: 2, pawns: 0 },
+            Role::Advisor | Role::Elephant => Balance { pieces: 1, pawns: 0 },
+            Role::Pawn if !sq.on_own_half(piece.color) => Balance { pieces: 0, pawns: 1 },
+            Role::Pawn | Role::King => Balance::default(),
+        }
+    }
+
+    fn add(self, o: Balance) -> Balance {
+        Balance {
+            pieces: self.pieces + o.pieces,
+            pawns: self.pawns + o.pawns,
+        }
+    }
+
+    fn sub(self, o: Balance) -> Balance {
+        Balance {
+            pieces: self.pieces - o.pieces,
+            pawns: self.pawns - o.pawns,
+        }
+    }
+
+    /// One number to compare by. 25.3 lets the crossed pawn's value float
+    /// between a weak piece's and a strong piece's ("一兵换取数子或一子换取
+    /// 数兵均不算得子"), so a gain must hold at either end: pawns won count
+    /// as weak pieces (1), pawns given as strong ones (2). A pawn given for
+    /// a horse is no gain (图24: 送兵换马, 闲); a pawn given for a rook is
+    /// (图24: 弃兵得车, 捉); an even trade plus a pawn is (图4).
+    #[must_use]
+    pub fn score(self) -> i32 {
+        self.pieces
+            + if self.pawns > 0 {
+                self.pawns
+            } else {
+                2 * self.pawns
+            }
+    }
+}
+
+/// Far beyond any material balance: a side is mated.
+const MATE: i32 = 1_000;
+/// Plies the exchange search looks ahead, and how many nodes it may visit
+/// for one root move (a bound on the referee's cost per move).
+const DEPTH: u32 = 8;
+const NODE_BUDGET: u32 = 6_000;
+/// Checks each side may give inside an exchange (a check that also
+/// captures is counted as a capture).
+const MOVER_CHECKS: u32 = 2;
+const OPPONENT_CHECKS: u32 = 1;
+/// Depth of the mate search of 29.4.
+const MATE_AFTER_GAIN: u32 = 3;
+
+/// How a chased piece is won, for the rulings between two perpetual
+/// attackers: the book forbids chasing a rook or an unprotected piece
+/// more heavily than chasing a protected piece by several pieces together
+/// (联合捉: 图10, 图11, 图25–图28).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChaseKind {
+    /// 联合捉 / 少根子: a protected piece (not a rook) won through an
+    /// exchange in which the mover has more attackers than it has roots.
+    Joint,
+    /// 捉无根子: an unprotected piece, or one whose roots are false (假根).
+    Unprotected,
+    /// 捉车: a rook, protected or not.
+    Rook,
+}
+
+/// A piece the mover can win, with how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Win {
+    /// The piece the line takes first (for a run of checks: the richest).
+    pub target: Square,
+    pub gain: i32,
+    /// How the richest piece of the line is won.
+    pub kind: ChaseKind,
+    /// Won through a run of checks (the line starts with a check that takes
+    /// nothing of value) rather than by a capture and exchange.
+    pub by_checks: bool,
+}
+
+/// Whose answers count (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Only answers the mover's play made possible.
+    After,
+    /// Every answer.
+    Before,
+}
+
+/// The opponent pieces the side to move in `pos` can win, best gain per
+/// piece (only gains > 0 are returned). `checks` lets the mover start with
+/// a check (29.1's run of checks).
+#[must_use]
+pub fn wins(pos: &Position, reading: Reading, checks: bool) -> Vec<Win> {
+    let mover = pos.turn();
+    let mut p = pos.clone();
+    let base = match reading {
+        Reading::After => opponent_captures(&p),
+        Reading::Before => opponent_winning_captures(&p),
+    };
+    // Pieces the mover wins outright anyway are chased (or not) in their
+    // own right: taking them later in a line does not make the line's first
+    // capture a chase.
+    let own = winning_captures(&p);
+    if trace_on() {
+        eprintln!(
+            "base {reading:?}: {:?}",
+            base.iter().map(|m| m.iccs()).collect::<Vec<_>>()
+        );
+    }
+    // (target, richest prize, by checks, gain)
+    let mut best: Vec<(Square, Square, bool, i32)> = Vec::new();
+    let mut note = |sq: Square, prize: Square, by_checks: bool, v: i32| {
+        if let Some(e) = best.iter_mut().find(|e| e.0 == sq && e.2 == by_checks) {
+            if v > e.3 {
+                *e = (sq, prize, by_checks, v);
+            }
+        } else {
+            best.push((sq, prize, by_checks, v));
+        }
+    };
+    for m in p.legal_moves() {
+        let role = p.piece_at(m.from()).expect("legal").role;
+        // 27.1 / 27.2: the king or a pawn taking by itself is not a chase.
+        if matches!(role, Role::King | Role::Pawn) {
+            continue;
+        }
+        // The line starts by taking a piece of material value (the king and
+        // an uncrossed pawn are none), or by a check.
+        let victim = p
+            .piece_at(m.to())
+            .filter(|&v| Balance::of(v, m.to()) != Balance::default());
+        if victim.is_none() && !(checks && p.gives_check(m)) {
+            continue;
+        }
+        let mut s = Search {
+            base: &base,
+            own: &own,
+            nodes: 0,
+            trace: trace_on(),
+            ply: 1,
+        };
+        let gained = victim.map_or(Balance::default(), |v| Balance::of(v, m.to()));
+        let checks_left = if victim.is_none() {
+            MOVER_CHECKS - 1
+        } else {
+            MOVER_CHECKS
+        };
+        let u = p.play_unchecked(m);
+        let (v, prize) = s.opponent(&mut p, gained, m.to(), checks_left, DEPTH - 1);
+        p.undo(m, u);
+        if s.trace {
+            eprintln!(
+                "root {m} -> {v} prize {:?} ({reading:?})",
+                prize.map(|f| f.0.iccs())
+            );
+        }
+        // The chased piece: the one taken at once, or the richest one the
+        // line wins.
+        let root_prize = victim.map(|v| (m.to(), Balance::of(v, m.to()).score()));
+        let richest = richer(root_prize, prize).map(|p| p.0);
+        let target = if victim.is_some() { Some(m.to()) } else { richest };
+        if let (Some(t), Some(r)) = (target, richest) {
+            if victim.is_some() || v > 0 {
+                note(t, r, victim.is_none(), v);
+            }
+        }
+    }
+    best.into_iter()
+        .filter(|&(_, _, _, v)| v > 0)
+        .map(|(t, prize, by_checks, gain)| Win {
+            target: t,
+            gain,
+            kind: kind_of(pos, prize, mover),
+            by_checks,
+        })
+        .collect()
+}
+
+/// The most the side to move can win by captures, exchanges and checks
+/// (0 if nothing): how an exchange it is offered would end for it.
+#[must_use]
+pub fn best_gain(pos: &Position) -> i32 {
+    let none = MoveList::new();
+    let mut p = pos.clone();
+    let mut s = Search {
+        base: &none,
+        own: &none,
+        nodes: 0,
+        trace: false,
+        ply: 1,
+    };
+    let last = Square::new(0, 0);
+    s.mover(
+        &mut p,
+        Balance::default(),
+        last,
+        MOVER_CHECKS,
+        OPPONENT_CHECKS,
+        DEPTH,
+        0,
+        MATE + 1,
+    )
+    .0
+    .max(0)
+}
+
+/// 28.16: a rook is a rook; a piece the mover can take outright without
+/// losing the capturer (no real root, or only false ones) is unprotected;
+/// anything else was won by several attackers together.
+fn kind_of(pos: &Position, target: Square, mover: Color) -> ChaseKind {
+    if pos.piece_at(target).is_some_and(|p| p.role == Role::Rook) {
+        return ChaseKind::Rook;
+    }
+    let mut p = pos.clone();
+    for from in guards(&p, target, mover) {
+        let m = Move::new(from, target);
+        if p.piece_at(from).is_some_and(|q| q.role == Role::King) || !p.is_legal(m) {
+            continue;
+        }
+        let u = p.play_unchecked(m);
+        let recapture = p.legal_moves().iter().any(|c| c.to() == target);
+        p.undo(m, u);
+        if !recapture {
+            return ChaseKind::Unprotected;
+        }
+    }
+    ChaseKind::Joint
+}
+
+/// The captures the opponent could make if it were its turn.
+#[must_use]
+pub fn opponent_captures(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    if pos.is_check() {
+        return list;
+    }
+    let mut p = pos.clone();
+    p.play_null();
+    for m in p.legal_moves() {
+        if p.is_capture(m) {
+            list.push(m);
+        }
+    }
+    list
+}
+
+/// The opponent's captures that win material as things stand: pieces of
+/// the mover that were lost anyway, whatever its capture.
+fn opponent_winning_captures(pos: &Position) -> MoveList {
+    if pos.is_check() {
+        return MoveList::new();
+    }
+    let mut p = pos.clone();
+    p.play_null();
+    winning_captures(&p)
+}
+
+/// The captures of the side to move that win material outright (by the
+/// static exchange on the square).
+fn winning_captures(pos: &Position) -> MoveList {
+    let mut p = pos.clone();
+    let mut out = MoveList::new();
+    for c in pos.legal_moves() {
+        let Some(victim) = p.piece_at(c.to()) else {
+            continue;
+        };
+        let u = p.play_unchecked(c);
+        let net = value(victim, c.to()) - see(&mut p, c.to(), SEE_DEPTH);
+        p.undo(c, u);
+        if net > 0 {
+            out.push(c);
+        }
+    }
+    out
+}
+
+struct Search<'a> {
+    /// Opponent captures that were there anyway (only for [`Reading::After`]).
+    base: &'a MoveList,
+    /// The mover's captures that won outright at the root.
+    own: &'a MoveList,
+    nodes: u32,
+    trace: bool,
+    ply: usize,
+}
+
+fn trace_on() -> bool {
+    std::env::var_os("REFEREE_TRACE").is_some()
+}
+
+/// The most valuable piece the mover takes on a line, with its value.
+type Prize = Option<(Square, i32)>;
+
+fn richer(a: Prize, b: Prize) -> Prize {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y.1 > x.1 { y } else { x }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+impl Search<'_> {
+    /// The mover to move, `bal` won so far: the best score within
+    /// (`alpha`, `beta`) and the richest prize of that line.
+    #[allow(clippy::too_many_arguments)]
+    fn mover(
+        &mut self,
+        pos: &mut Position,
+        bal: Balance,
+        last: Square,
+        checks: u32,
+        opp_checks: u32,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Prize) {
+        self.nodes += 1;
+        let in_check = pos.is_check();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return (-MATE, None);
+        }
+        let stand = bal.score();
+        if depth == 0 || self.nodes > NODE_BUDGET {
+            return (stand, None);
+        }
+        let mut best = (i32::MIN, None);
+        if !in_check {
+            best = (stand, None);
+            if stand >= beta {
+                return best;
+            }
+            alpha = alpha.max(stand);
+        }
+        for m in ordered(pos, &moves) {
+            let victim = pos.piece_at(m.to());
+            let check = victim.is_none() && !in_check && checks > 0 && pos.gives_check(m);
+            if !in_check && victim.is_none() && !check {
+                continue;
+            }
+            if !in_check && victim.is_some() && m.to() != last && self.own.contains(&m) {
+                continue;
+            }
+            let prize = victim.map(|v| (m.to(), Balance::of(v, m.to()).score()));
+            let gained = victim.map_or(bal, |v| bal.add(Balance::of(v, m.to())));
+            let u = pos.play_unchecked(m);
+            let next_checks = if check { checks - 1 } else { checks };
+            self.ply += 1;
+            let (v, child) = self.opponent_inner(
+                pos,
+                gained,
+                m.to(),
+                next_checks,
+                opp_checks,
+                depth - 1,
+                alpha,
+                beta,
+            );
+            self.ply -= 1;
+            pos.undo(m, u);
+            if self.trace {
+                eprintln!("{:w$}M {m} -> {v}", "", w = 2 * self.ply);
+            }
+            if v > best.0 {
+                best = (v, richer(prize, child));
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        if best.0 == i32::MIN {
+            best.0 = stand;
+        }
+        best
+    }
+
+    /// The opponent to move after the mover's root move.
+    fn opponent(
+        &mut self,
+        pos: &mut Position,
+        bal: Balance,
+        last: Square,
+        checks: u32,
+        depth: u32,
+    ) -> (i32, Prize) {
+        // 29.4: no gain counts after which the mover is mated by checks. (A
+        // capture that checks is answered first; the search sees what
+        // follows.)
+        if bal.score() > 0 && !pos.is_check() && mates_by_checks(&mut pos.clone(), MATE_AFTER_GAIN) {
+            return (-MATE, None);
+        }
+        self.opponent_inner(pos, bal, last, checks, OPPONENT_CHECKS, depth, 0, MATE + 1)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn opponent_inner(
+        &mut self,
+        pos: &mut Position,
+        bal: Balance,
+        last: Square,
+        checks: u32,
+        opp_checks: u32,
+        depth: u32,
+        alpha: i32,
+        mut beta: i32,
+    ) -> (i32, Prize) {
+        self.nodes += 1;
+        let in_check = pos.is_check();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return (MATE, None);
+        }
+        let stand = bal.score();
+        if depth == 0 || self.nodes > NODE_BUDGET {
+            return (stand, None);
+        }
+        let mut best = (i32::MAX, None);
+        if !in_check {
+            best = (stand, None);
+            if stand <= alpha {
+                return best;
+            }
+            beta = beta.min(stand);
+        }
+        for m in ordered(pos, &moves) {
+            let victim = pos.piece_at(m.to());
+            if !in_check {
+                if victim.is_some() {
+                    if m.to() != last && self.base.contains(&m) {
+                        continue;
+                    }
+                } else if opp_checks == 0 || !pos.gives_check(m) {
+                    continue;
+                }
+            }
+            let check = victim.is_none() && !in_check;
+            let lost = victim.map_or(bal, |v| bal.sub(Balance::of(v, m.to())));
+            let u = pos.play_unchecked(m);
+            let next = if check { opp_checks - 1 } else { opp_checks };
+            self.ply += 1;
+            let (v, child) = self.mover(pos, lost, m.to(), checks, next, depth - 1, alpha, beta);
+            self.ply -= 1;
+            pos.undo(m, u);
+            if self.trace {
+                eprintln!("{:w$}O {m} -> {v}", "", w = 2 * self.ply);
+            }
+            if v < best.0 {
+                best = (v, child);
+            }
+            if v < beta {
+                beta = v;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        if best.0 == i32::MAX {
+            best.0 = stand;
+        }
+        best
+    }
+}
+
+/// Captures first, the most valuable victims first; then the rest.
+fn ordered(pos: &Position, moves: &MoveList) -> MoveList {
+    let mut v: MoveList = moves.clone();
+    v.sort_by_key(|m| {
+        std::cmp::Reverse(
+            pos.piece_at(m.to())
+                .map_or(-1, |p| Balance::of(p, m.to()).score()),
+        )
+    });
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_line() {
+        let pos = Position::from_fen("2P1kn3/5r3/9/9/p3p3R/9/4P4/4B4/9/2BAKA3 w").unwrap();
+        let w = wins(&pos, Reading::After, true);
+        eprintln!("{w:?}");
+        let mut p = pos.clone();
+        for m in ["i5e5", "f8e8", "c9d9", "e9d9", "e5e8"] {
+            p.play(crate::parse_iccs(m).unwrap()).unwrap();
+        }
+        eprintln!("{p}");
+        let base = MoveList::new();
+        let own = MoveList::new();
+        let mut s = Search {
+            base: &base,
+            own: &own,
+            nodes: 0,
+            trace: true,
+            ply: 1,
+        };
+        let bal = Balance { pieces: 4, pawns: 0 };
+        eprintln!(
+            "{:?}",
+            s.opponent_inner(
+                &mut p,
+                bal,
+                Square::from_iccs("e8").unwrap(),
+                1,
+                1,
+                3,
+                0,
+                MATE + 1
+            )
+        );
+    }
+}

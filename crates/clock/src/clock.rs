@@ -199,6 +199,13 @@ impl Clock {
         matches!(self.run, Run::Running { .. })
     }
 
+    /// The time of the latest call that moved the clock on; earlier times
+    /// are refused.
+    #[must_use]
+    pub fn last_at(&self) -> Millis {
+        self.last_at
+    }
+
     /// Whether the clock has stopped for good (stopped or flagged).
     #[must_use]
     pub fn is_stopped(&self) -> bool {

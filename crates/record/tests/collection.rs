@@ -81,3 +81,47 @@ fn many_games_in_one_file_convert_and_read_back() {
         assert_eq!(a.moves, b.moves);
     }
 }
+
+#[test]
+fn a_session_exports_with_its_clock_comments_and_reads_back() {
+    use session::{Command, Session, SessionConfig};
+    let game = referee::XiangqiGame::new("startpos", referee::RuleSet::Cxa).unwrap();
+    let mut s = Session::new(Box::new(game), SessionConfig::cxa("10+5".parse().unwrap())).unwrap();
+    s.apply(Command::Start { at: 0 }).unwrap();
+    let moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"];
+    for (i, m) in moves.iter().enumerate() {
+        let side = if i % 2 == 0 {
+            game::Side::First
+        } else {
+            game::Side::Second
+        };
+        s.apply(Command::Move {
+            side,
+            coord: (*m).into(),
+            at: 1_234 * (i as u64 + 1),
+            pressed_at: None,
+        })
+        .unwrap();
+    }
+    s.apply(Command::Resign {
+        side: game::Side::Second,
+        at: 20_000,
+    })
+    .unwrap();
+    let r = Record::from_session(&s, &[("Red", "甲"), ("Black", "乙")]).unwrap();
+    assert_eq!(r.result, PgnResult::RedWins);
+    assert_eq!(r.tag("Termination"), Some("resignation"));
+    let text = write_pgn(&r, Notation::Chinese).unwrap();
+    assert!(
+        text.contains("1. 炮二平五 {[%clk 0:10:03.766] [%emt 0:00:01.234]}"),
+        "{text}"
+    );
+    let back = record::read_one(&text).unwrap();
+    assert_eq!(back, {
+        let mut r = r.clone();
+        r.set_tag("Format", "Chinese");
+        r
+    });
+    let iccs: Vec<String> = back.moves.iter().map(|m| m.mv.iccs()).collect();
+    assert_eq!(iccs, moves);
+}

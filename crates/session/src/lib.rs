@@ -357,7 +357,9 @@ impl Session {
             if t > at || self.is_over() {
                 break;
             }
-            let t = t.max(self.last_at);
+            // Never before what the clock has already seen (a correction
+            // can move a deadline into the past; it is ruled on now).
+            let t = t.max(self.clock.last_at());
             for e in self.clock.poll(t)? {
                 if self.is_over() {
                     break;

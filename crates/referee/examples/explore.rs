@@ -25,6 +25,14 @@ fn main() {
         t2.play(m).unwrap();
         let th_a = referee::classify::mates_by_checks(&mut t2, 5);
         println!("   opponent mate threat before {th_b} after {th_a}");
+        let mut t3 = pos.clone();
+        t3.play(m).unwrap();
+        t3.play_null();
+        let mm: Vec<String> = referee::classify::mating_moves(&mut t3, 5)
+            .iter()
+            .map(|m| m.iccs())
+            .collect();
+        println!("   mover's mating moves after {mm:?}");
         println!("   mover could win before {:?} after {:?}", sq(&b), sq(&a));
         println!(
             "{} {:?} {:?} targets {:?} chased {:?}",

@@ -210,27 +210,40 @@ fn classify_cxa(
     // none was threatened before.
     let mating = mating_moves(&mut threat, MATE_CHECKS);
     if !mating.is_empty() && !mates_by_checks(&mut before.clone(), MATE_CHECKS) {
-        if mating.iter().all(|m| exchanges_itself(after, m.to())) {
+        // The moved piece can be exchanged for an equal one, after which
+        // no mate is left: the book calls that an offer (图29: 车一平二,
+        // 兑); where taking the piece loses to a mate, the threat stands
+        // (图29 variation: 车五平二, 杀).
+        if exchange_offered(after, mv.to()) {
             offered = true;
         } else {
             return (MoveClass::MateThreat, Vec::new(), None);
         }
     }
     // 28.3 / 29.x 捉: a piece the mover can now win and could not before.
-    let won = exchange::wins(&threat, Reading::After, true);
+    let won = exchange::wins(&threat, Reading::After, true, Some(mv.to()));
     if !won.is_empty() {
-        // A win by capture and exchange is new if there was none before, a
-        // win through checks if there was none through checks: the threat
-        // changed its nature (图30: the rook joins the attack on the horse,
-        // which a run of checks could already have won).
-        let before_won = exchange::wins(before, Reading::Before, true);
+        // New: not to be had before (each kind of win — by capture and
+        // exchange, or through checks — on its own: 图30, where a run of
+        // checks could already have won the horse the rook now joins in
+        // attacking). Before the move, pieces that were lost anyway are left
+        // out of the answers (the horse escaping on 图9 does not make the
+        // old attack on the cannon new), but not the moved piece when the
+        // line needs it (图27: the cannon steps out of the horse's reach
+        // and joins the rook against the horse).
+        let before_won = exchange::wins(before, Reading::Before, true, None);
+        let had = |list: &[exchange::Win], w: &exchange::Win| {
+            list.iter()
+                .any(|b| b.target == w.target && b.by_checks == w.by_checks)
+        };
+        let strict = if won.iter().any(|w| w.uses_moved && had(&before_won, w)) {
+            exchange::wins(before, Reading::Strict, true, None)
+        } else {
+            Vec::new()
+        };
         let mut fresh: Vec<exchange::Win> = won
             .into_iter()
-            .filter(|w| {
-                !before_won
-                    .iter()
-                    .any(|b| b.target == w.target && b.by_checks == w.by_checks)
-            })
+            .filter(|w| !had(&before_won, w) || (w.uses_moved && !had(&strict, w)))
             .collect();
         fresh.retain(|w| {
             let offer = exchanges_itself(after, w.target);
@@ -269,28 +282,74 @@ fn parries_mate(before: &Position, after: &Position) -> bool {
     mates_by_checks(&mut b, MATE_CHECKS) && !mates_by_checks(&mut after.clone(), MATE_CHECKS)
 }
 
-/// Whether the opponent piece on `target` (opponent to move in `after`)
-/// can take a piece of at least its own value without losing on the
-/// exchange and without being mated for it: then an attack on it is an
-/// offer to exchange (兑), not a chase.
+/// Whether the opponent (to move in `after`) can take the piece on `sq`
+/// with a piece of the same value without losing on the exchange and
+/// without then being mated by checks.
+fn exchange_offered(after: &Position, sq: Square) -> bool {
+    let Some(piece) = after.piece_at(sq) else {
+        return false;
+    };
+    let worth = value(piece, sq);
+    let mut p = after.clone();
+    for m in p.legal_moves() {
+        if m.to() != sq {
+            continue;
+        }
+        let Some(taker) = p.piece_at(m.from()) else {
+            continue;
+        };
+        if taker.role == Role::King || value(taker, m.from()) != worth {
+            continue;
+        }
+        let u = p.play_unchecked(m);
+        let ok = exchange::Balance::of(piece, sq).score() >= exchange::best_gain(&p)
+            && !mates_by_checks(&mut p.clone(), MATE_CHECKS);
+        p.undo(m, u);
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether an attack on the opponent piece on `target` (opponent to move
+/// in `after`) is only an offer to exchange (兑, 28.5): the piece can trade
+/// itself for one of at least its value without losing on the exchange and
+/// without being mated for it. A protected piece that can do so is offered
+/// an exchange (图21, 图30; 图13: the central cannon, rooted by the
+/// elephant, faces the red cannon over the rook). An unprotected piece is
+/// only offered one by a single attacker it can take (图2, 图9: rook facing
+/// rook); several attackers chase it though it could trade with one of
+/// them (图11, 图25: a rook with a cannon behind it).
 fn exchanges_itself(after: &Position, target: Square) -> bool {
     let Some(piece) = after.piece_at(target) else {
         return false;
     };
-    if piece.color != after.turn() {
+    if piece.color != after.turn() || piece.role == Role::King {
+        return false;
+    }
+    let mut threat = after.clone();
+    threat.play_null();
+    let attackers: Vec<Square> = threat
+        .legal_moves()
+        .iter()
+        .filter(|m| m.to() == target)
+        .map(|m| m.from())
+        .collect();
+    let protected = guards(after, target, piece.color).any();
+    if !protected && attackers.len() != 1 {
         return false;
     }
     let worth = value(piece, target);
     let mut p = after.clone();
     for m in p.legal_moves() {
-        if m.from() != target {
+        if m.from() != target || (!protected && m.to() != attackers[0]) {
             continue;
         }
         let Some(victim) = p.piece_at(m.to()) else {
             continue;
         };
-        let gained = value(victim, m.to());
-        if gained < worth || piece.role == Role::King {
+        if value(victim, m.to()) < worth {
             continue;
         }
         let u = p.play_unchecked(m);

@@ -119,27 +119,35 @@ pub struct Win {
     /// Won through a run of checks (the line starts with a check that takes
     /// nothing of value) rather than by a capture and exchange.
     pub by_checks: bool,
+    /// The piece on the `moved` square moves in the line.
+    pub uses_moved: bool,
 }
 
 /// Whose answers count (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reading {
-    /// Only answers the mover's play made possible.
+    /// After the move: only answers the mover's play made possible.
     After,
-    /// Every answer.
+    /// Before the move: every answer but taking a piece that was lost
+    /// anyway (en prise and not defended enough).
     Before,
+    /// Every answer.
+    Strict,
 }
 
 /// The opponent pieces the side to move in `pos` can win, best gain per
 /// piece (only gains > 0 are returned). `checks` lets the mover start with
 /// a check (29.1's run of checks).
 #[must_use]
-pub fn wins(pos: &Position, reading: Reading, checks: bool) -> Vec<Win> {
+/// `moved` is the square of a piece whose part in the lines is reported
+/// ([`Win::uses_moved`]).
+pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square>) -> Vec<Win> {
     let mover = pos.turn();
     let mut p = pos.clone();
     let base = match reading {
         Reading::After => opponent_captures(&p),
         Reading::Before => opponent_winning_captures(&p),
+        Reading::Strict => MoveList::new(),
     };
     // Pieces the mover wins outright anyway are chased (or not) in their
     // own right: taking them later in a line does not make the line's first
@@ -151,15 +159,15 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool) -> Vec<Win> {
             base.iter().map(|m| m.iccs()).collect::<Vec<_>>()
         );
     }
-    // (target, richest prize, by checks, gain)
-    let mut best: Vec<(Square, Square, bool, i32)> = Vec::new();
-    let mut note = |sq: Square, prize: Square, by_checks: bool, v: i32| {
+    // (target, richest prize, by checks, gain, uses the moved piece)
+    let mut best: Vec<(Square, Square, bool, i32, bool)> = Vec::new();
+    let mut note = |sq: Square, prize: Square, by_checks: bool, v: i32, used: bool| {
         if let Some(e) = best.iter_mut().find(|e| e.0 == sq && e.2 == by_checks) {
             if v > e.3 {
-                *e = (sq, prize, by_checks, v);
+                *e = (sq, prize, by_checks, v, used);
             }
         } else {
-            best.push((sq, prize, by_checks, v));
+            best.push((sq, prize, by_checks, v, used));
         }
     };
     for m in p.legal_moves() {
@@ -189,8 +197,11 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool) -> Vec<Win> {
         } else {
             MOVER_CHECKS
         };
+        let root_used = moved == Some(m.from());
+        let still = if root_used { Some(m.to()) } else { moved };
         let u = p.play_unchecked(m);
-        let (v, prize) = s.opponent(&mut p, gained, m.to(), checks_left, DEPTH - 1);
+        let (v, prize, used) = s.opponent(&mut p, gained, m.to(), checks_left, DEPTH - 1, still);
+        let used = used || root_used;
         p.undo(m, u);
         if s.trace {
             eprintln!(
@@ -205,17 +216,18 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool) -> Vec<Win> {
         let target = if victim.is_some() { Some(m.to()) } else { richest };
         if let (Some(t), Some(r)) = (target, richest) {
             if victim.is_some() || v > 0 {
-                note(t, r, victim.is_none(), v);
+                note(t, r, victim.is_none(), v, used);
             }
         }
     }
     best.into_iter()
-        .filter(|&(_, _, _, v)| v > 0)
-        .map(|(t, prize, by_checks, gain)| Win {
+        .filter(|&(_, _, _, v, _)| v > 0)
+        .map(|(t, prize, by_checks, gain, uses_moved)| Win {
             target: t,
             gain,
             kind: kind_of(pos, prize, mover),
             by_checks,
+            uses_moved,
         })
         .collect()
 }
@@ -243,6 +255,7 @@ pub fn best_gain(pos: &Position) -> i32 {
         DEPTH,
         0,
         MATE + 1,
+        None,
     )
     .0
     .max(0)
@@ -357,20 +370,21 @@ impl Search<'_> {
         depth: u32,
         mut alpha: i32,
         beta: i32,
-    ) -> (i32, Prize) {
+        moved: Option<Square>,
+    ) -> (i32, Prize, bool) {
         self.nodes += 1;
         let in_check = pos.is_check();
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return (-MATE, None);
+            return (-MATE, None, false);
         }
         let stand = bal.score();
         if depth == 0 || self.nodes > NODE_BUDGET {
-            return (stand, None);
+            return (stand, None, false);
         }
-        let mut best = (i32::MIN, None);
+        let mut best = (i32::MIN, None, false);
         if !in_check {
-            best = (stand, None);
+            best = (stand, None, false);
             if stand >= beta {
                 return best;
             }
@@ -389,8 +403,10 @@ impl Search<'_> {
             let gained = victim.map_or(bal, |v| bal.add(Balance::of(v, m.to())));
             let u = pos.play_unchecked(m);
             let next_checks = if check { checks - 1 } else { checks };
+            let this_used = moved == Some(m.from());
+            let still = if this_used { Some(m.to()) } else { moved };
             self.ply += 1;
-            let (v, child) = self.opponent_inner(
+            let (v, child, used) = self.opponent_inner(
                 pos,
                 gained,
                 m.to(),
@@ -399,6 +415,7 @@ impl Search<'_> {
                 depth - 1,
                 alpha,
                 beta,
+                still,
             );
             self.ply -= 1;
             pos.undo(m, u);
@@ -406,7 +423,7 @@ impl Search<'_> {
                 eprintln!("{:w$}M {m} -> {v}", "", w = 2 * self.ply);
             }
             if v > best.0 {
-                best = (v, richer(prize, child));
+                best = (v, richer(prize, child), used || this_used);
             }
             if v > alpha {
                 alpha = v;
@@ -429,14 +446,15 @@ impl Search<'_> {
         last: Square,
         checks: u32,
         depth: u32,
-    ) -> (i32, Prize) {
+        moved: Option<Square>,
+    ) -> (i32, Prize, bool) {
         // 29.4: no gain counts after which the mover is mated by checks. (A
         // capture that checks is answered first; the search sees what
         // follows.)
         if bal.score() > 0 && !pos.is_check() && mates_by_checks(&mut pos.clone(), MATE_AFTER_GAIN) {
-            return (-MATE, None);
+            return (-MATE, None, false);
         }
-        self.opponent_inner(pos, bal, last, checks, OPPONENT_CHECKS, depth, 0, MATE + 1)
+        self.opponent_inner(pos, bal, last, checks, OPPONENT_CHECKS, depth, 0, MATE + 1, moved)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -450,20 +468,21 @@ impl Search<'_> {
         depth: u32,
         alpha: i32,
         mut beta: i32,
-    ) -> (i32, Prize) {
+        moved: Option<Square>,
+    ) -> (i32, Prize, bool) {
         self.nodes += 1;
         let in_check = pos.is_check();
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return (MATE, None);
+            return (MATE, None, false);
         }
         let stand = bal.score();
         if depth == 0 || self.nodes > NODE_BUDGET {
-            return (stand, None);
+            return (stand, None, false);
         }
-        let mut best = (i32::MAX, None);
+        let mut best = (i32::MAX, None, false);
         if !in_check {
-            best = (stand, None);
+            best = (stand, None, false);
             if stand <= alpha {
                 return best;
             }
@@ -484,15 +503,18 @@ impl Search<'_> {
             let lost = victim.map_or(bal, |v| bal.sub(Balance::of(v, m.to())));
             let u = pos.play_unchecked(m);
             let next = if check { opp_checks - 1 } else { opp_checks };
+            let still = moved.filter(|&s| s != m.to());
             self.ply += 1;
-            let (v, child) = self.mover(pos, lost, m.to(), checks, next, depth - 1, alpha, beta);
+            let (v, child, used) = self.mover(pos, lost, m.to(), checks, next, depth - 1, alpha, beta, still);
             self.ply -= 1;
             pos.undo(m, u);
             if self.trace {
                 eprintln!("{:w$}O {m} -> {v}", "", w = 2 * self.ply);
             }
-            if v < best.0 {
-                best = (v, child);
+            // Between equal answers, taking back is preferred to standing
+            // still: the line then shows what backs the mover's capture.
+            if v < best.0 || (v == best.0 && victim.is_some()) {
+                best = (v, child, used);
             }
             if v < beta {
                 beta = v;
@@ -527,7 +549,7 @@ mod tests {
     #[test]
     fn debug_line() {
         let pos = Position::from_fen("2P1kn3/5r3/9/9/p3p3R/9/4P4/4B4/9/2BAKA3 w").unwrap();
-        let w = wins(&pos, Reading::After, true);
+        let w = wins(&pos, Reading::After, true, None);
         eprintln!("{w:?}");
         let mut p = pos.clone();
         for m in ["i5e5", "f8e8", "c9d9", "e9d9", "e5e8"] {

@@ -46,20 +46,50 @@ fn verdict(d: Decision) -> &'static str {
 }
 
 /// The judged move list: the threefold one where the case has it, else the
-/// cycle as given — extended by its own last cycle until the final position
-/// has occurred as often as the rule set asks (some cases give the cycle
-/// only twice).
+/// cycle as given, completed and repeated until the referee rules. Some
+/// cases give the cycle only twice, some a cycle that does not close in the
+/// moves given (91: a deviation after the cycle; 145: rooks rotating over
+/// three files, where the book lists one turn of the rotation). Generically:
+/// 1. if the final position stood before, the cycle runs from there;
+/// 2. else, if an earlier position repeats, the moves after its last
+///    repetition are dropped and the cycle runs between the two;
+/// 3. else, one legal move that brings back a position of the sequence
+///    (same placement, same side to move) closes the cycle;
+///
+/// then the cycle is repeated until the referee rules.
 fn judged_moves(case: &Value, start: &Position, rules: RuleSet) -> Vec<Move> {
     let mut moves = case
         .get("moves_3fold")
         .map(moves_of)
         .unwrap_or_else(|| moves_of(&case["moves"]));
+    let keys = |moves: &[Move]| {
+        let mut pos = start.clone();
+        let mut keys = vec![pos.key()];
+        for &m in moves {
+            pos.play(m).expect("legal case move");
+            keys.push(pos.key());
+        }
+        (keys, pos)
+    };
+    let (k, last) = keys(&moves);
+    let n = k.len() - 1;
+    if !k[..n].contains(&k[n]) {
+        if let Some(j) = (1..n).rev().find(|&j| k[..j].contains(&k[j])) {
+            moves.truncate(j);
+        } else if let Some(m) = last.legal_moves().into_iter().find(|&m| {
+            let mut p = last.clone();
+            p.play(m).expect("legal");
+            k.contains(&p.key())
+        }) {
+            moves.push(m);
+        }
+    }
     let mut history = History::new(start.clone(), rules);
     for &m in &moves {
         history.play(m).expect("legal case move");
     }
     let config = Config::new(rules);
-    for _ in 0..3 {
+    for _ in 0..4 {
         if history.rule(&config).is_some() {
             break;
         }

@@ -478,7 +478,7 @@ fn wins(
         }
         // WXF / AXF: a piece pinned to its own king (even by a horse whose
         // leg it blocks) does not chase, though it may take the pinner.
-        if root && matches!(rules, RuleSet::Wxf | RuleSet::Asian) && pinned(pos, m.from()) {
+        if root && rules == RuleSet::Asian && pinned(pos, m.from()) {
             continue;
         }
         if let Some(g) = capture_gain(pos, m, &base) {
@@ -667,7 +667,7 @@ pub fn guards(pos: &Position, sq: Square, by: Color) -> Bitboard {
 
 /// Whether the piece on `sq` shields its own king: lifted off the board,
 /// the king would stand attacked.
-fn pinned(pos: &Position, sq: Square) -> bool {
+pub(crate) fn pinned(pos: &Position, sq: Square) -> bool {
     let Some(p) = pos.piece_at(sq) else {
         return false;
     };

@@ -16,6 +16,7 @@ pub mod exchange;
 mod game_impl;
 pub mod repetition;
 pub mod rules;
+pub mod wxf;
 
 pub use classify::{classify, IdleKind, MoveClass, MoveReport};
 pub use exchange::ChaseKind;

@@ -252,9 +252,22 @@ impl History {
         for i in span_start..n {
             self.report(i);
         }
-        let reports: Vec<MoveReport> = (span_start..n)
+        let mut reports: Vec<MoveReport> = (span_start..n)
             .map(|i| self.reports[i].clone().expect("classified"))
             .collect();
+        if config.rules == RuleSet::Wxf {
+            // WXF: a chase is judged with the reply (see [`crate::wxf`]).
+            // The reply to the last move is the one its position had a
+            // cycle ago.
+            for (k, i) in (span_start..n).enumerate() {
+                let reply = if i + 1 < n {
+                    self.moves[i + 1]
+                } else {
+                    self.moves[last_cycle]
+                };
+                wxf_judge(&mut reports[k], &self.positions[i + 1], reply);
+            }
+        }
         let sides = [Color::Red, Color::Black].map(|c| {
             summarize(
                 c,
@@ -276,6 +289,27 @@ impl History {
             occurrences: occ.len() as u32,
         })
     }
+}
+
+/// Re-reads one move of a cycle under the WXF rules: a check stays a check
+/// (and chases nothing); any other move chases the pieces its reply had to
+/// save, or is idle.
+fn wxf_judge(report: &mut MoveReport, after: &Position, reply: Move) {
+    if report.class == MoveClass::Check {
+        report.chased.clear();
+        return;
+    }
+    let chased = crate::wxf::chased(after, report.mv.to(), reply);
+    if chased.is_empty() {
+        if report.class == MoveClass::Chase {
+            report.class = MoveClass::Idle(crate::IdleKind::Plain);
+        }
+        report.targets.clear();
+    } else {
+        report.class = MoveClass::Chase;
+        report.targets.clone_from(&chased);
+    }
+    report.chased = chased;
 }
 
 /// Sums up one side's moves over the cycle into a pattern. Chases must keep

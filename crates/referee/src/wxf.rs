@@ -1,0 +1,125 @@
+//! The chase (捉) as the WXF rules judge it in a repeated cycle.
+//!
+//! Under the WXF rules a move chases a piece when it leaves the piece
+//! threatened and the opponent has to do something about it: a chase is
+//! judged together with the reply. After each quiet move the mover's
+//! threats are listed; those the opponent's reply removes (the piece steps
+//! away, is protected, the line is blocked) were chased. A threat the
+//! opponent ignores was no chase (WXF diagrams 39–41: the rook pinned by the
+//! horse "attacks" it, but the opponent need not care), and a threat it
+//! answers is one even where it stood before the move.
+//!
+//! A threat is a legal capture by a rook, horse, cannon, advisor or
+//! elephant (the king and the pawns may chase: diagrams 67–70) of a piece
+//! that is not an uncrossed pawn, where the victim is worth more than the
+//! capturer or the opponent cannot take back; a capture of a piece of the
+//! same kind that could take the capturer back is an offer to exchange, not
+//! a threat (rook facing rook; a lame horse facing a free one still
+//! threatens).
+
+use crate::classify::value;
+use xiangqi::{Move, Position, Role, Square};
+
+/// One threat: the capturer's and the victim's squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Threat {
+    pub from: Square,
+    pub to: Square,
+}
+
+/// The threats of the side that just moved into `after` (the opponent is to
+/// move there); `moved` is where the moved piece stands.
+///
+/// A piece pinned to its own king (lifted, the king would stand attacked —
+/// by a horse whose leg it blocks, too) threatens nothing: it is tied to
+/// its king (diagrams 39–41: the rook pinned by the horse does not chase
+/// it). The piece that just moved is the exception: stepping into the pin
+/// to attack the pinning piece is the move's own threat (diagrams 37 and
+/// 50: the rook blocks the check and attacks the checking piece).
+#[must_use]
+pub fn threats(after: &Position, moved: Square) -> Vec<Threat> {
+    if after.is_check() {
+        return Vec::new();
+    }
+    let mut p = after.clone();
+    p.play_null();
+    let mut out = Vec::new();
+    for m in p.legal_moves() {
+        if m.from() != moved && crate::classify::pinned(&p, m.from()) {
+            continue;
+        }
+        if is_threat(&mut p, m, after) {
+            out.push(Threat {
+                from: m.from(),
+                to: m.to(),
+            });
+        }
+    }
+    out
+}
+
+/// The pieces chased by the move that led to `after` (the moved piece now
+/// on `moved`): the victims of its threats that `reply` (the opponent's
+/// next move, legal in `after`) took out of danger. Named where they stood
+/// after the move.
+#[must_use]
+pub fn chased(after: &Position, moved: Square, reply: Move) -> Vec<Square> {
+    let list = threats(after, moved);
+    if list.is_empty() {
+        return Vec::new();
+    }
+    let mut next = after.clone();
+    if !next.is_legal(reply) {
+        return Vec::new();
+    }
+    next.play_unchecked(reply);
+    let mut out: Vec<Square> = Vec::new();
+    for t in list {
+        // A victim that stepped away is followed to its new square.
+        let to = if reply.from() == t.to { reply.to() } else { t.to };
+        let m = Move::new(t.from, to);
+        let still = next.piece_at(t.from).is_some_and(|p| p.color == next.turn())
+            && next.piece_at(to).is_some_and(|p| p.color != next.turn())
+            && next.is_legal(m)
+            && unprotected(&mut next, m);
+        if !still && !out.contains(&t.to) {
+            out.push(t.to);
+        }
+    }
+    out
+}
+
+/// Whether the capture `m` (legal for the side to move in `p`) is a threat.
+/// `after` is the same position with the opponent to move.
+fn is_threat(p: &mut Position, m: Move, after: &Position) -> bool {
+    let (Some(attacker), Some(victim)) = (p.piece_at(m.from()), p.piece_at(m.to())) else {
+        return false;
+    };
+    if matches!(attacker.role, Role::King | Role::Pawn) || victim.role == Role::King {
+        return false;
+    }
+    if victim.role == Role::Pawn && value(victim, m.to()) == 0 {
+        return false;
+    }
+    // An offer to exchange: the victim, of the same kind, could take the
+    // capturer back.
+    if victim.role == attacker.role && after.is_legal(Move::new(m.to(), m.from())) {
+        return false;
+    }
+    unprotected(p, m)
+}
+
+/// Whether the capture `m` (legal for the side to move) wins the victim:
+/// it is worth more than the capturer, or nothing takes back.
+fn unprotected(p: &mut Position, m: Move) -> bool {
+    let (Some(attacker), Some(victim)) = (p.piece_at(m.from()), p.piece_at(m.to())) else {
+        return false;
+    };
+    if value(victim, m.to()) > value(attacker, m.from()) {
+        return true;
+    }
+    let u = p.play_unchecked(m);
+    let retake = p.legal_moves().iter().any(|r| r.to() == m.to());
+    p.undo(m, u);
+    !retake
+}

@@ -687,6 +687,23 @@ fn read_wxf(text: &str) -> Vec<Parsed> {
             while let Some((tok, l)) = lx.next() {
                 b.take(tok, start_line + l - 1);
             }
+            // The file format's AXF moves default to the ICCS piece letters,
+            // G(uard) for the advisor and M(inister) for the elephant, where
+            // WXF has A and E ("FORMAT AXF" without a symbol list).
+            let format = b
+                .tags
+                .iter()
+                .find(|(k, _)| k == "Format")
+                .map(|(_, v)| v.trim().to_ascii_uppercase());
+            if format.as_deref() == Some("AXF") {
+                for m in &mut b.moves {
+                    if let Some(rest) = m.text.strip_prefix('G') {
+                        m.text = format!("A{rest}");
+                    } else if let Some(rest) = m.text.strip_prefix('M') {
+                        m.text = format!("E{rest}");
+                    }
+                }
+            }
             b.result_optional = true;
             let index = b.index;
             games.push(b.finish());
@@ -763,6 +780,13 @@ mod tests {
         assert_eq!(iccs(&r), ["h2e2", "h9g7", "h0g2", "i9h9"]);
         assert_eq!(r.tag("Event"), Some("Test match"));
         assert_eq!(r.result, PgnResult::BlackWins);
+    }
+
+    #[test]
+    fn axf_files_use_the_iccs_piece_letters() {
+        let text = "FORMAT AXF\nRESULT *\nSTART{\n1. C2=5 C8=5\n2. G4+5 H2+3\n3. M3+1\n}END\n";
+        let r = one(text);
+        assert_eq!(iccs(&r), ["h2e2", "h7e7", "f0e1", "b9c7", "g0i2"]);
     }
 
     #[test]

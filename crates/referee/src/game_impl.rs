@@ -263,4 +263,30 @@ mod tests {
         let g = XiangqiGame::new("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 100 60", RuleSet::Cxa).unwrap();
         assert!(g.claimable_draw().is_none());
     }
+
+    #[test]
+    fn cxa_told_to_change_then_loses() {
+        // 图22: red's rook chases the pawn back and forth (长捉), black's
+        // pawn moves are idle. The threefold position makes red change;
+        // red repeating its chase once more loses.
+        let mut g =
+            XiangqiGame::new("2b1kr3/1r2a4/4ba3/1N1R5/9/4p4/9/4B4/4A4/3AK1B2 w", RuleSet::Cxa).unwrap();
+        let cycle = ["d6e6", "e4d4", "e6d6", "d4e4"];
+        for m in cycle.iter().chain(cycle.iter()) {
+            assert!(!matches!(g.status(), Status::Over(_)), "{m}");
+            g.play(m).unwrap();
+        }
+        match g.status() {
+            Status::MustChange { side, .. } => assert_eq!(side, Side::First),
+            s => panic!("{s:?}"),
+        }
+        g.play("d6e6").unwrap();
+        match g.status() {
+            Status::Over(e) => {
+                assert_eq!(e.outcome.winner(), Some(Side::Second));
+                assert_eq!(e.article.as_deref(), Some("26.4"));
+            }
+            s => panic!("{s:?}"),
+        }
+    }
 }

@@ -95,6 +95,11 @@ pub fn judge(start: &Position, moves: &[Move], config: &Config) -> Result<Judgem
             mv: m,
             reason,
         })?;
+        // Rulings along the way matter: a side told to change that repeats
+        // the cycle once more loses (26.4).
+        if i + 1 < moves.len() {
+            history.rule(config);
+        }
     }
     Ok(judge_history(&mut history, config))
 }

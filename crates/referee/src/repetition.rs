@@ -162,6 +162,16 @@ pub struct History {
     captures: Vec<bool>,
     reports: Vec<Option<MoveReport>>,
     rules: RuleSet,
+    /// The side told to change (变着) and when, until it varies.
+    told: Option<Told>,
+}
+
+/// A ruling that a side must change its moves, in force until it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Told {
+    side: Color,
+    /// Moves played when the ruling was made.
+    ply: usize,
 }
 
 impl History {
@@ -173,6 +183,7 @@ impl History {
             captures: Vec::new(),
             reports: Vec::new(),
             rules,
+            told: None,
         }
     }
 
@@ -204,12 +215,28 @@ impl History {
     /// The move is illegal; nothing changes.
     pub fn play(&mut self, m: Move) -> Result<(), xiangqi::IllegalMove> {
         let mut next = self.position().clone();
+        let mover = next.turn();
         let undo = next.play(m)?;
-        self.captures.push(undo.captured().is_some());
+        let capture = undo.captured().is_some();
+        self.captures.push(capture);
         self.positions.push(next);
         self.moves.push(m);
         self.reports.push(None);
+        // The side told to change has changed: a capture, or a move of its
+        // to a position not seen before, ends the cycle.
+        if self
+            .told
+            .is_some_and(|t| capture || (t.side == mover && self.occurrences().len() == 1))
+        {
+            self.told = None;
+        }
         Ok(())
+    }
+
+    /// The side told to change its moves (变着) and not yet done so.
+    #[must_use]
+    pub fn told_to_change(&self) -> Option<Color> {
+        self.told.map(|t| t.side)
     }
 
     /// The ply indices (into positions) where the current position stood,
@@ -277,8 +304,19 @@ impl History {
                 config.rules,
             )
         });
-        let repeated_after_ruling = occ.len() > needed;
-        let (decision, reason, detail, article) = decide(&sides, config.rules, repeated_after_ruling);
+        let (mut decision, reason, mut detail, article) = decide(&sides, config.rules);
+        if let Decision::MustChange { side } = decision {
+            // 26.4 (24.3 of the 2011 book): told to change, the side that
+            // repeats the cycle once more loses.
+            let repeated = self.told.is_some_and(|t| t.side == side && t.ply < n)
+                && self.positions[n - 1].turn() == side;
+            if repeated {
+                decision = Decision::win_for(side.other());
+                detail = format!("{side} was told to change (变着) and repeated the cycle: it loses");
+            } else if self.told.is_none_or(|t| t.side != side) {
+                self.told = Some(Told { side, ply: n });
+            }
+        }
         Some(CycleRuling {
             decision,
             reason,
@@ -400,12 +438,10 @@ fn summarize(
     }
 }
 
-/// Articles 24 and 26: turns the two sides' patterns into a result.
-fn decide(
-    sides: &[SideRuling; 2],
-    rules: RuleSet,
-    repeated_after_ruling: bool,
-) -> (Decision, String, String, Option<String>) {
+/// Articles 24 and 26: turns the two sides' patterns into a result. A
+/// forbidden side under the CXA rules is first told to change (变着); the
+/// loss that follows if it does not is [`History`]'s to rule.
+fn decide(sides: &[SideRuling; 2], rules: RuleSet) -> (Decision, String, String, Option<String>) {
     let [red, black] = sides;
     let cxa = rules == RuleSet::Cxa;
     let art = |a: &str| cxa.then(|| a.to_string());
@@ -420,6 +456,32 @@ fn decide(
             art("26.1"),
         );
     }
+    let forbidden = |bad: &SideRuling, against: &str| {
+        let name = bad.pattern.as_str().replace('_', " ");
+        if cxa {
+            (
+                Decision::MustChange { side: bad.side },
+                bad.pattern.as_str().to_string(),
+                format!(
+                    "{} plays a forbidden {name} ({}) against {against} and must change (变着), or loses",
+                    bad.side,
+                    bad.pattern.chinese()
+                ),
+                art("26.4"),
+            )
+        } else {
+            (
+                Decision::win_for(bad.side.other()),
+                bad.pattern.as_str().to_string(),
+                format!(
+                    "{} keeps to a forbidden {name} ({}) and loses",
+                    bad.side,
+                    bad.pattern.chinese()
+                ),
+                None,
+            )
+        }
+    };
     match (red.forbidden, black.forbidden) {
         (false, false) => (
             Decision::Draw,
@@ -432,37 +494,12 @@ fn decide(
             "both sides play allowed moves: drawn (双方不变作和)".to_string(),
             art("26.2"),
         ),
+        // Both attack without pause, but one side only by joint chases of
+        // protected pieces (联合捉): the side that chases a rook or an
+        // unprotected piece (or checks and threatens mate) must change (图10,
+        // 图11, 图25–图28: "凡单方长捉车，对方联合捉车，前者变着").
         (true, true) if cxa && red.joint != black.joint => {
-            // Both attack without pause, but one side only by joint chases
-            // of protected pieces (联合捉): the side that chases a rook or an
-            // unprotected piece (or checks and threatens mate) must change
-            // (图10, 图11, 图25–图28: "凡单方长捉车，对方联合捉车，前者变着").
-            let bad = if red.joint { black } else { red };
-            if repeated_after_ruling {
-                (
-                    Decision::win_for(bad.side.other()),
-                    bad.pattern.as_str().to_string(),
-                    format!(
-                        "{} keeps to a forbidden {} ({}) against joint chases and loses",
-                        bad.side,
-                        bad.pattern.as_str().replace('_', " "),
-                        bad.pattern.chinese()
-                    ),
-                    art("26.4"),
-                )
-            } else {
-                (
-                    Decision::MustChange { side: bad.side },
-                    bad.pattern.as_str().to_string(),
-                    format!(
-                        "{} plays a forbidden {} ({}) against joint chases (联合捉) and must change (变着), or loses",
-                        bad.side,
-                        bad.pattern.as_str().replace('_', " "),
-                        bad.pattern.chinese()
-                    ),
-                    art("26.4"),
-                )
-            }
+            forbidden(if red.joint { black } else { red }, "joint chases (联合捉)")
         }
         (true, true) => (
             Decision::Draw,
@@ -474,33 +511,96 @@ fn decide(
             ),
             art("26.3"),
         ),
-        (r, _) => {
-            let bad = if r { red } else { black };
-            if cxa && !repeated_after_ruling {
-                (
-                    Decision::MustChange { side: bad.side },
-                    bad.pattern.as_str().to_string(),
-                    format!(
-                        "{} plays a forbidden {} ({}) against allowed moves and must change (变着), or loses",
-                        bad.side,
-                        bad.pattern.as_str().replace('_', " "),
-                        bad.pattern.chinese()
-                    ),
-                    art("26.4"),
-                )
-            } else {
-                (
-                    Decision::win_for(bad.side.other()),
-                    bad.pattern.as_str().to_string(),
-                    format!(
-                        "{} keeps to a forbidden {} ({}) and loses",
-                        bad.side,
-                        bad.pattern.as_str().replace('_', " "),
-                        bad.pattern.chinese()
-                    ),
-                    art("26.4"),
-                )
-            }
+        (r, _) => forbidden(if r { red } else { black }, "allowed moves"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn history(fen: &str, moves: &[&str]) -> History {
+        let mut h = History::new(Position::from_fen(fen).unwrap(), RuleSet::Cxa);
+        for m in moves {
+            h.play(crate::parse_iccs(m).unwrap()).unwrap();
         }
+        h
+    }
+
+    /// 图22: the red rook chases the pawn, black's pawn steps to and fro.
+    const CHASE: &str = "2b1kr3/1r2a4/4ba3/1N1R5/9/4p4/9/4B4/4A4/3AK1B2 w";
+    const CYCLE: [&str; 4] = ["d6e6", "e4d4", "e6d6", "d4e4"];
+
+    fn twice() -> Vec<&'static str> {
+        CYCLE.iter().chain(CYCLE.iter()).copied().collect()
+    }
+
+    #[test]
+    fn told_to_change_then_repeating_loses() {
+        let config = Config::new(RuleSet::Cxa);
+        let mut h = history(CHASE, &twice());
+        let r = h.rule(&config).expect("threefold");
+        assert_eq!(r.decision, Decision::MustChange { side: Color::Red });
+        assert_eq!(h.told_to_change(), Some(Color::Red));
+        // Asked again at the same ply: still the same ruling.
+        assert_eq!(
+            h.rule(&config).unwrap().decision,
+            Decision::MustChange { side: Color::Red }
+        );
+        // Red repeats its chase once more: it loses at once, although the
+        // position after its move has stood only three times.
+        h.play(crate::parse_iccs("d6e6").unwrap()).unwrap();
+        let r = h.rule(&config).expect("repetition");
+        assert_eq!(r.decision, Decision::BlackWins, "{}", r.detail);
+    }
+
+    #[test]
+    fn changing_clears_the_order() {
+        let config = Config::new(RuleSet::Cxa);
+        let mut h = history(CHASE, &twice());
+        assert!(h.rule(&config).is_some());
+        // Red varies: the order is spent, and the game goes on.
+        h.play(crate::parse_iccs("d6d7").unwrap()).unwrap();
+        assert_eq!(h.told_to_change(), None);
+        assert!(h.rule(&config).is_none());
+    }
+
+    #[test]
+    fn the_other_side_repeating_first_is_no_loss() {
+        // Ruled after red's move; black's next move repeats its part of the
+        // cycle (allowed moves): red, told to change, has not yet had its
+        // turn. Only red's own repetition loses.
+        let config = Config::new(RuleSet::Cxa);
+        let mut h = History::new(Position::from_fen(CHASE).unwrap(), RuleSet::Cxa);
+        let line = [
+            "d6e6", "e4d4", "e6d6", "d4e4", "d6e6", "e4d4", "e6d6", "d4e4", "d6e6",
+        ];
+        let mut rulings = Vec::new();
+        for m in line.iter().chain(["e4d4", "e6d6"].iter()) {
+            h.play(crate::parse_iccs(m).unwrap()).unwrap();
+            rulings.push(h.rule(&config).map(|r| r.decision));
+        }
+        // Ply 8 (black's move) already makes the start position threefold.
+        assert_eq!(rulings[7], Some(Decision::MustChange { side: Color::Red }));
+        // Red's chase once more (ply 9): lost.
+        assert_eq!(rulings[8], Some(Decision::BlackWins));
+        // Without the ruling at ply 8 (say, judged only from ply 9 on), the
+        // order comes after red's move, and black's reply does not lose red
+        // the game.
+        let mut h = History::new(Position::from_fen(CHASE).unwrap(), RuleSet::Cxa);
+        for m in line {
+            h.play(crate::parse_iccs(m).unwrap()).unwrap();
+        }
+        assert_eq!(
+            h.rule(&config).unwrap().decision,
+            Decision::MustChange { side: Color::Red }
+        );
+        h.play(crate::parse_iccs("e4d4").unwrap()).unwrap();
+        assert_eq!(
+            h.rule(&config).unwrap().decision,
+            Decision::MustChange { side: Color::Red }
+        );
+        h.play(crate::parse_iccs("e6d6").unwrap()).unwrap();
+        assert_eq!(h.rule(&config).unwrap().decision, Decision::BlackWins);
     }
 }

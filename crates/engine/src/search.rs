@@ -163,7 +163,7 @@ impl Engine {
         if legal.is_empty() {
             return Err(SearchError::NoLegalMove);
         }
-        let root_moves: Vec<Move> = legal
+        let mut root_moves: Vec<Move> = legal
             .iter()
             .copied()
             .filter(|m| !limits.banned.contains(m))
@@ -172,6 +172,7 @@ impl Engine {
         if root_moves.is_empty() {
             return Err(SearchError::AllMovesExcluded);
         }
+        self.drop_ruled_losses(start, moves, &pos, &stack, &mut root_moves);
 
         let level = limits.level.unwrap_or_default().limits();
         let depth_limit = [limits.depth, level.depth]
@@ -220,6 +221,68 @@ impl Engine {
             r
         });
         Ok(result)
+    }
+
+    /// The game-level judgement: a root move after which the referee
+    /// (`crates/referee`, the full 棋例 of the rule set) would rule a loss for
+    /// the mover, or tell it to change (变着, 26.4), is dropped — unless every
+    /// move is. The referee is asked only about moves that repeat an earlier
+    /// position, so this costs nothing in ordinary positions.
+    fn drop_ruled_losses(
+        &self,
+        start: &Position,
+        moves: &[Move],
+        pos: &Position,
+        stack: &[Frame],
+        roots: &mut Vec<Move>,
+    ) {
+        let us = pos.turn();
+        let reach = stack.last().map_or(0, |f| f.rev as usize);
+        let earlier: Vec<u64> = stack
+            .iter()
+            .rev()
+            .skip(1)
+            .take(reach)
+            .step_by(2)
+            .map(|f| f.key)
+            .collect();
+        let repeating: Vec<Move> = roots
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut p = pos.clone();
+                p.play_unchecked(m);
+                earlier.contains(&p.key())
+            })
+            .collect();
+        if repeating.is_empty() {
+            return;
+        }
+        let rules = match self.rule {
+            RepetitionRule::Chinese => referee::RuleSet::Cxa,
+            RepetitionRule::PerpetualCheck => referee::RuleSet::Simple,
+        };
+        let config = referee::Config::new(rules);
+        let mut history = referee::History::new(start.clone(), rules);
+        for &m in moves {
+            if history.play(m).is_err() {
+                return;
+            }
+        }
+        let ruled_out: Vec<Move> = repeating
+            .into_iter()
+            .filter(|&m| {
+                let mut h = history.clone();
+                if h.play(m).is_err() {
+                    return false;
+                }
+                let j = referee::judge_history(&mut h, &config);
+                j.decision.loser() == Some(us) || j.decision == (referee::Decision::MustChange { side: us })
+            })
+            .collect();
+        if ruled_out.len() < roots.len() {
+            roots.retain(|m| !ruled_out.contains(m));
+        }
     }
 
     /// A search with no stop flag and no progress reports.

@@ -206,3 +206,23 @@ fn bad_input_is_an_error() {
     };
     assert_ne!(e.search_simple(&pos, &[], &only_not).unwrap().best, mv("h2e2"));
 }
+
+#[test]
+fn the_referee_rules_out_a_third_perpetual_check() {
+    let pos = Position::from_fen(PERPETUAL).unwrap();
+    let cycle = ["a8a9", "f9f8", "a9a8", "f8f9"];
+    let history: Vec<Move> = cycle.iter().chain(cycle.iter()).map(|s| mv(s)).collect();
+    let mut e = Engine::new(8);
+    // Checking again would be the third occurrence: 长将, ruled a loss.
+    let two = Limits {
+        only: vec![mv("a8a9"), mv("a8b8")],
+        ..depth(1)
+    };
+    assert_eq!(e.search_simple(&pos, &history, &two).unwrap().best, mv("a8b8"));
+    // When every move loses, one is still played.
+    let one = Limits {
+        only: vec![mv("a8a9")],
+        ..depth(1)
+    };
+    assert_eq!(e.search_simple(&pos, &history, &one).unwrap().best, mv("a8a9"));
+}

@@ -147,10 +147,10 @@ pub fn classify(before: &Position, mv: Move, rules: RuleSet) -> MoveReport {
         kind,
     };
     if after.is_check() {
-        let chased = if matches!(rules, RuleSet::Asian | RuleSet::Wxf) {
-            chase_targets(before, &after, rules)
-        } else {
-            Vec::new()
+        let chased = match rules {
+            RuleSet::Asian => crate::axf::chased(before, mv, &after),
+            RuleSet::Wxf => chase_targets(before, &after, rules),
+            _ => Vec::new(),
         };
         return report(MoveClass::Check, vec![after.king(side.other())], chased, None);
     }
@@ -160,6 +160,19 @@ pub fn classify(before: &Position, mv: Move, rules: RuleSet) -> MoveReport {
     if rules == RuleSet::Cxa {
         let (class, targets, kind) = classify_cxa(before, &after, mv);
         return report(class, targets.clone(), targets, kind);
+    }
+    if rules == RuleSet::Asian {
+        // Mate threats are allowed under the AXF rules; only chases matter.
+        let targets = crate::axf::chased(before, mv, &after);
+        if !targets.is_empty() {
+            return report(MoveClass::Chase, targets.clone(), targets, None);
+        }
+        return report(
+            MoveClass::Idle(idle_kind(before, &after, mv)),
+            Vec::new(),
+            Vec::new(),
+            None,
+        );
     }
     // The king stepping out of check does whatever it does by necessity:
     // what it uncovers counts as idle (book diagram 17's note on 27.1).

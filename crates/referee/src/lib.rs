@@ -10,6 +10,7 @@
 //! - [`XiangqiGame`] is the [`game::Game`] the server plays, refereed move by
 //!   move.
 
+pub mod axf;
 pub mod classify;
 pub mod ending;
 pub mod exchange;

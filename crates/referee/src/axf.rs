@@ -41,7 +41,7 @@ pub fn chased(before: &Position, mv: Move, after: &Position) -> Vec<Square> {
     let occ = after.occupied().0;
     let pins = blockers(after, them) & after.by_color(them).0;
     let mut chased = 0u128;
-    let mut add = |attacker: Square, role: Role, attacks: u128, chased: &mut u128| {
+    let add = |attacker: Square, role: Role, attacks: u128, chased: &mut u128| {
         let attacks = attacks & !*chased & victims(after, them);
         if attacks == 0 {
             return;

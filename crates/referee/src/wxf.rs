@@ -110,7 +110,14 @@ fn is_threat(p: &mut Position, m: Move, after: &Position) -> bool {
 }
 
 /// Whether the capture `m` (legal for the side to move) wins the victim:
-/// it is worth more than the capturer, or nothing takes back.
+/// it is worth more than the capturer, or nothing takes back. Protection
+/// is judged on the board as it stands: a piece that could take back only
+/// through the square the capturer leaves (a cannon finding its screen, a
+/// rook its line, a horse its leg there) does not protect. So the red
+/// cannon of diagram 61 does not guard the cannon the black rook attacks
+/// (it would take back only over the rook's vacated square), and in the
+/// mutual chase of the two rooks and two cannons (the rule book's further
+/// illustrations) an advisor step does not make a rook's victim guarded.
 fn unprotected(p: &mut Position, m: Move) -> bool {
     let (Some(attacker), Some(victim)) = (p.piece_at(m.from()), p.piece_at(m.to())) else {
         return false;
@@ -118,8 +125,24 @@ fn unprotected(p: &mut Position, m: Move) -> bool {
     if value(victim, m.to()) > value(attacker, m.from()) {
         return true;
     }
+    let them = victim.color;
     let u = p.play_unchecked(m);
-    let retake = p.legal_moves().iter().any(|r| r.to() == m.to());
+    // The capturer's square still counts as occupied.
+    let occ = p.occupied().0 | (1u128 << m.from().index());
+    let mut occ_t = 0u128;
+    for s in xiangqi::Bitboard(occ) {
+        occ_t |= 1u128 << (usize::from(s.file()) * 10 + usize::from(s.rank()));
+    }
+    let sliders = p.attackers_with(m.to(), them, occ, occ_t);
+    let steppers = crate::classify::guards(p, m.to(), them);
+    let retake = p.legal_moves().iter().any(|r| {
+        r.to() == m.to() && (sliders.contains(r.from()) || steppers.contains(r.from())) && {
+            // A guard counted by `guards` through the vacated square (a
+            // rook's line, a cannon's screen) must also pass the test above.
+            let role = p.piece_at(r.from()).map(|q| q.role);
+            !matches!(role, Some(Role::Rook | Role::Cannon | Role::Horse)) || sliders.contains(r.from())
+        }
+    });
     p.undo(m, u);
     !retake
 }

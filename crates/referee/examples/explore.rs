@@ -12,12 +12,6 @@ fn main() {
     for m in &args[3..] {
         let m = parse_iccs(m).unwrap();
         let r = classify(&pos, m, rules);
-        let nb = pos.clone();
-        let b = referee::classify::debug_winnable(&nb, rules);
-        let mut na = pos.clone();
-        na.play(m).unwrap();
-        na.play_null();
-        let a = referee::classify::debug_winnable(&na, rules);
         let mut t1 = pos.clone();
         t1.play_null();
         let th_b = referee::classify::mates_by_checks(&mut t1, 5);
@@ -33,7 +27,7 @@ fn main() {
             .map(|m| m.iccs())
             .collect();
         println!("   mover's mating moves after {mm:?}");
-        println!("   mover could win before {:?} after {:?}", sq(&b), sq(&a));
+
         println!(
             "{} {:?} {:?} targets {:?} chased {:?}",
             m,
@@ -45,11 +39,4 @@ fn main() {
         pos.play(m).unwrap();
     }
     println!("{pos}");
-}
-
-fn sq(v: &(Vec<xiangqi::Square>, Vec<xiangqi::Square>)) -> (Vec<String>, Vec<String>) {
-    (
-        v.0.iter().map(|s| s.iccs()).collect(),
-        v.1.iter().map(|s| s.iccs()).collect(),
-    )
 }

@@ -283,3 +283,37 @@ fn king_neighbours(pos: &Position, king: Square) -> u128 {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_iccs;
+
+    #[test]
+    fn discovered_check_threat_chases() {
+        // Fairy-Stockfish's "discovered check capture threat by rook": the
+        // black rook steps in front of its cannon on the red king; moving it
+        // would check, so whatever it attacks (the horse on c2) is chased.
+        let mut before = Position::from_fen("5k3/9/9/9/9/1N2P1C2/9/4BC3/9/cr1RK4 w").unwrap();
+        before.play(parse_iccs("b4c2").unwrap()).unwrap();
+        let mv = parse_iccs("b0c0").unwrap();
+        let mut after = before.clone();
+        after.play(mv).unwrap();
+        assert!(chased(&before, mv, &after).contains(&Square::from_iccs("c2").unwrap()));
+    }
+
+    #[test]
+    fn direct_chase_by_cannon() {
+        // Fairy-Stockfish's first xiangqi chasing test: the cannon steps to
+        // a2 and attacks the unprotected rook on a7 over the pawn on a5.
+        let before =
+            Position::from_fen("2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w").unwrap();
+        let mv = parse_iccs("c2a2").unwrap();
+        let mut after = before.clone();
+        after.play(mv).unwrap();
+        assert_eq!(
+            chased(&before, mv, &after),
+            vec![Square::from_iccs("a7").unwrap()]
+        );
+    }
+}

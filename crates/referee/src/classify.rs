@@ -858,26 +858,122 @@ mod tests {
         let r = class("4k4/8R/9/9/1P7/9/9/9/9/1R1K5 w", "b0a0", RuleSet::Cxa);
         assert_eq!(r.class, MoveClass::MateThreat, "{r:?}");
     }
-}
 
-/// Debugging aid: what the side to move could win now (direct, any).
-#[doc(hidden)]
-#[must_use]
-pub fn debug_winnable(pos: &Position, rules: RuleSet) -> (Vec<Square>, Vec<Square>) {
-    let mut p = pos.clone();
-    let (d, a) = winnable(&mut p, rules);
-    let base = opponent_captures(&p);
-    for m in p.legal_moves() {
-        if p.is_capture(m) {
-            let mut q = p.clone();
-            eprintln!("      capture {} gain {:?}", m, capture_gain(&mut q, m, &base));
-            q.play_unchecked(m);
-            for c in q.legal_moves() {
-                if q.is_capture(c) {
-                    eprintln!("         reply {} base {}", c, base.contains(&c));
-                }
-            }
+    /// Plays `line` from `fen` and classifies the move after it.
+    fn after(fen: &str, line: &[&str], mv: &str, rules: RuleSet) -> MoveReport {
+        let mut pos = Position::from_fen(fen).unwrap();
+        for m in line {
+            pos.play(crate::parse_iccs(m).unwrap()).unwrap();
         }
+        let m = crate::parse_iccs(mv).unwrap();
+        assert!(pos.is_legal(m), "{mv} illegal after {line:?}");
+        classify(&pos, m, rules)
     }
-    (Bitboard(d).collect(), Bitboard(a).collect())
+
+    #[test]
+    fn chase_through_an_exchange_that_wins_a_pawn() {
+        // 图4: the horse steps back and opens the cannon on the horse at c5:
+        // cannon for horse, the elephant takes back, and the horse then
+        // takes the pawn e4 its horse had guarded (29.1: 完整的交换过程).
+        let r = after(
+            "4k4/4a4/4ba2b/5N3/2n5C/4p2p1/P4n3/4BA3/4A4/2B1K4 w",
+            &["f6d5", "i7g5"],
+            "d5f6",
+            RuleSet::Cxa,
+        );
+        assert_eq!(r.class, MoveClass::Chase, "{r:?}");
+        assert_eq!(r.targets, vec![Square::from_iccs("c5").unwrap()]);
+    }
+
+    #[test]
+    fn mate_threat_by_a_longer_run_of_checks() {
+        // 图7: the cannon threatens mate in a run of checks (the rook on
+        // rank 8 and the horse finish it).
+        let r = class(
+            "2bak1c2/4aRN1r/4b4/9/9/9/3pp4/2n1B4/9/2B1K3C w",
+            "i0h0",
+            RuleSet::Cxa,
+        );
+        assert_eq!(r.class, MoveClass::MateThreat, "{r:?}");
+    }
+
+    #[test]
+    fn rook_facing_rook_is_an_offer() {
+        // 图9: the horse steps away and the rooks face each other on the
+        // h-file; black's rook could take first: 兑, not 捉.
+        let r = after(
+            "r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1c1r w",
+            &["g4h2", "i0h0"],
+            "h2g4",
+            RuleSet::Cxa,
+        );
+        assert_eq!(r.class, MoveClass::Idle(IdleKind::Exchange), "{r:?}");
+    }
+
+    #[test]
+    fn several_attackers_chase_an_unprotected_piece() {
+        // 图11: the rook steps next to the cannon, with the other cannon
+        // behind it; the cannon could trade itself for that cannon, but two
+        // pieces attack it: 捉.
+        let r = after(
+            "1Cbak4/1r2a4/c3b4/p8/2p1R4/6P1P/2P6/4B4/4A4/2BAK4 w",
+            &["b9a9"],
+            "b8a8",
+            RuleSet::Cxa,
+        );
+        assert_eq!(r.class, MoveClass::Chase, "{r:?}");
+        assert_eq!(r.kind, Some(ChaseKind::Unprotected));
+    }
+
+    #[test]
+    fn key_defensive_point_with_a_chase_of_an_elephant_is_idle() {
+        // 图18 (27.3): the rook returns to the centre, where it stops black's
+        // mate, and attacks the elephant by the way: idle (跟).
+        let r = after(
+            "3k1a3/4a4/b3b4/9/9/4R4/4n4/3Ar4/3KA4/9 w",
+            &["e4d4", "d9e9"],
+            "d4e4",
+            RuleSet::Cxa,
+        );
+        assert_eq!(r.class, MoveClass::Idle(IdleKind::Follow), "{r:?}");
+    }
+
+    #[test]
+    fn a_pawn_given_for_a_horse_is_no_gain_but_for_a_rook_it_is() {
+        // 图24 (25.3, the floating pawn): the rook could sacrifice the pawn
+        // to win the horse — idle; from i5 it takes a pawn with check and
+        // gives the other pawn to win the rook — a chase.
+        let fen = "2P1kn3/4r4/9/9/p3p3R/9/4P4/4B4/9/2BAKA3 w";
+        let r = class(fen, "i5i9", RuleSet::Cxa);
+        assert!(matches!(r.class, MoveClass::Idle(_)), "{r:?}");
+        let r = after(fen, &["i5i9", "e8f8"], "i9i5", RuleSet::Cxa);
+        assert_eq!(r.class, MoveClass::Chase, "{r:?}");
+    }
+
+    #[test]
+    fn mate_threat_that_offers_an_exchange_is_an_offer() {
+        // 图29: 车一平二 threatens Rxh9 mate, but black can trade rooks: 兑.
+        // 车五平二 (the other rook) threatens the same, and black taking it
+        // is mated by the rook left on the i-file: 杀.
+        let fen = "2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w";
+        assert_eq!(
+            class(fen, "i3h3", RuleSet::Cxa).class,
+            MoveClass::Idle(IdleKind::Exchange)
+        );
+        assert_eq!(class(fen, "e3h3", RuleSet::Cxa).class, MoveClass::MateThreat);
+    }
+
+    #[test]
+    fn joint_chase_of_a_protected_piece() {
+        // 图27: the cannon steps out of the horse's reach; rook and cannon
+        // together win the protected horse on a0 (联合捉).
+        let r = after(
+            "c4k3/4a4/b4a3/1Np5p/6p2/9/6P2/4B4/r3A4/N2RKA3 w",
+            &["b6c8"],
+            "a9a8",
+            RuleSet::Cxa,
+        );
+        assert_eq!(r.class, MoveClass::Chase, "{r:?}");
+        assert_eq!(r.kind, Some(ChaseKind::Joint));
+    }
 }

@@ -146,3 +146,55 @@ fn unprotected(p: &mut Position, m: Move) -> bool {
     p.undo(m, u);
     !retake
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_iccs;
+
+    fn played(fen: &str, line: &[&str]) -> Position {
+        let mut p = Position::from_fen(fen).unwrap();
+        for m in line {
+            p.play(parse_iccs(m).unwrap()).unwrap();
+        }
+        p
+    }
+
+    fn sq(s: &str) -> Square {
+        Square::from_iccs(s).unwrap()
+    }
+
+    #[test]
+    fn stepping_into_a_pin_to_attack_the_pinner_chases() {
+        // WXF diagram 37: the rook steps back to b0 between the checking
+        // cannon's screen and the king, attacking the cannon; the cannon
+        // steps away: a chase.
+        let fen = "3ak4/4a4/4b4/p8/2p3n2/9/P1P3r2/3AB4/c3N3N/1RB1KA3 w";
+        let after = played(fen, &["b0b1", "a1a0", "b1b0"]);
+        assert_eq!(
+            chased(&after, sq("b0"), parse_iccs("a0a1").unwrap()),
+            vec![sq("a0")]
+        );
+    }
+
+    #[test]
+    fn a_pinned_piece_does_not_chase() {
+        // WXF diagrams 39–41: black's rook, pinned by the horse whose leg it
+        // blocks, "attacks" the horse when the advisor steps away; red may
+        // ignore it or not, it is no chase.
+        let fen = "2bak4/RC2arN2/4b1n2/2p5p/6p2/2P6/4p1P1c/4B4/4A4/4KAB2 b";
+        let after = played(fen, &["e8f9"]);
+        assert!(chased(&after, sq("f9"), parse_iccs("b8b9").unwrap()).is_empty());
+    }
+
+    #[test]
+    fn no_root_through_the_capturers_square() {
+        // WXF diagram 61: the black rook on c2 attacks the cannon b2; the red
+        // cannon h2 could take back only over the square the rook leaves.
+        let fen = "3akabC1/9/4b4/r3p4/p1p6/4P4/P1P5n/NCr1B4/4A4/R2AK1B2 w";
+        let after = played(fen, &["h9h2", "i3g2", "e2g4", "g2h4"]);
+        // After the horse's step the rook's threat on b2 stands whether or
+        // not the elephant returns: it is never answered, so never a chase.
+        assert!(!chased(&after, sq("h4"), parse_iccs("g4e2").unwrap()).contains(&sq("b2")));
+    }
+}

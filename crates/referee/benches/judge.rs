@@ -96,6 +96,61 @@ fn time_judge(name: &str, moves: &[Move], rules: RuleSet) {
     );
 }
 
+/// Judging every rule-book case (data/xiangqi-repetition-cases.json) from
+/// its start: the cycles the classification actually meets, the worst
+/// positions for its searches.
+fn time_cases() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/xiangqi-repetition-cases.json"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        println!("(no rule-book cases file)");
+        return;
+    };
+    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("cases JSON");
+    let mut total = Duration::ZERO;
+    let mut worst = (Duration::ZERO, 0usize, 0usize);
+    let mut plies = 0;
+    for (i, c) in cases.iter().enumerate() {
+        let rules: RuleSet = c["rules"].as_str().unwrap().parse().unwrap();
+        let start = Position::from_fen(&c["fen"].as_str().unwrap().replace("[]", "")).unwrap();
+        let key = if c.get("moves_3fold").is_some() {
+            "moves_3fold"
+        } else {
+            "moves"
+        };
+        let moves: Vec<Move> = c[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| referee::parse_iccs(m.as_str().unwrap()).unwrap())
+            .collect();
+        let config = Config::new(rules);
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            let t = Instant::now();
+            black_box(judge(&start, &moves, &config).expect("legal"));
+            runs.push(t.elapsed());
+        }
+        let d = median(runs);
+        total += d;
+        plies += moves.len();
+        if d > worst.0 {
+            worst = (d, i, moves.len());
+        }
+    }
+    println!(
+        "rule-book cases, judge() from the start  {} cases {plies} plies  {:>9.1} µs/case  {:>7.2} µs/ply  worst case {} ({} plies) {:.1} µs",
+        cases.len(),
+        total.as_secs_f64() * 1e6 / cases.len() as f64,
+        total.as_secs_f64() * 1e6 / plies as f64,
+        worst.1,
+        worst.2,
+        worst.0.as_secs_f64() * 1e6
+    );
+}
+
 fn main() {
     let game = random_game(300, 7);
     let reps = repetition_game(300);
@@ -108,4 +163,5 @@ fn main() {
     for rules in [RuleSet::Cxa, RuleSet::Wxf, RuleSet::Asian, RuleSet::Simple] {
         time_game("XiangqiGame::play+status, cycle", &reps[..12], rules);
     }
+    time_cases();
 }

@@ -11,7 +11,9 @@ fn main() {
     println!("{pos}");
     for m in &args[3..] {
         let m = parse_iccs(m).unwrap();
+        let t0 = std::time::Instant::now();
         let r = classify(&pos, m, rules);
+        println!("   classify took {:?}", t0.elapsed());
         let mut t1 = pos.clone();
         t1.play_null();
         let th_b = referee::classify::mates_by_checks(&mut t1, 5);

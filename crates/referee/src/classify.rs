@@ -112,7 +112,7 @@ pub struct MoveReport {
 /// How deep the searches behind the classification go. The book's
 /// examples need at most three checks for a mate threat and two for a chase
 /// through checks; deeper runs are rare and cost much more.
-const MATE_CHECKS: u32 = 5;
+const MATE_CHECKS: u32 = 4;
 const CHASE_CHECKS: u32 = 2;
 pub(crate) const SEE_DEPTH: u32 = 6;
 const NONE: u8 = u8::MAX;
@@ -703,6 +703,21 @@ fn adjacent(a: Square, b: Square) -> bool {
     df + dr == 1
 }
 
+/// A cheap test that passes every move that could check the king on
+/// `king` (and some that do not): a check comes from the moved piece on the
+/// king's file or rank or near it (horse, pawn), or from what its leaving
+/// uncovers on those lines or near the king (a rook's or cannon's line, a
+/// cannon's screen, a horse's leg).
+#[must_use]
+pub(crate) fn may_check(m: Move, king: Square) -> bool {
+    let near = |s: Square, d: i32| {
+        (i32::from(s.file()) - i32::from(king.file())).abs() <= d
+            && (i32::from(s.rank()) - i32::from(king.rank())).abs() <= d
+    };
+    let aligned = |s: Square| s.file() == king.file() || s.rank() == king.rank();
+    aligned(m.to()) || aligned(m.from()) || near(m.to(), 2) || near(m.from(), 3)
+}
+
 /// The first moves of the side to move that mate by a check or a run of
 /// checks of at most `checks` moves, whatever the defender replies.
 pub fn mating_moves(pos: &mut Position, checks: u32) -> MoveList {
@@ -710,7 +725,11 @@ pub fn mating_moves(pos: &mut Position, checks: u32) -> MoveList {
     if checks == 0 {
         return out;
     }
+    let king = pos.king(pos.turn().other());
     for m in pos.legal_moves() {
+        if !may_check(m, king) {
+            continue;
+        }
         let u = pos.play_unchecked(m);
         let mated = pos.is_check() && {
             let replies = pos.legal_moves();
@@ -739,7 +758,11 @@ pub fn mates_by_checks(pos: &mut Position, checks: u32) -> bool {
     if checks == 0 {
         return false;
     }
+    let king = pos.king(pos.turn().other());
     for m in pos.legal_moves() {
+        if !may_check(m, king) {
+            continue;
+        }
         let u = pos.play_unchecked(m);
         let mut mated = false;
         if pos.is_check() {

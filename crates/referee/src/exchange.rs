@@ -24,7 +24,7 @@
 //!
 //! 29.4: a gain after which the mover is mated by checks is no gain.
 
-use crate::classify::{guards, mates_by_checks, see, value, SEE_DEPTH};
+use crate::classify::{guards, mates_by_checks, may_check, see, value, SEE_DEPTH};
 use xiangqi::{Color, Move, MoveList, Piece, Position, Role, Square};
 
 /// Material in the book's units (25.3), pieces and crossed pawns apart:
@@ -84,7 +84,7 @@ const MATE: i32 = 1_000;
 /// Plies the exchange search looks ahead, and how many nodes it may visit
 /// for one root move (a bound on the referee's cost per move).
 const DEPTH: u32 = 8;
-const NODE_BUDGET: u32 = 6_000;
+const NODE_BUDGET: u32 = 4_000;
 /// Checks each side may give inside an exchange (a check that also
 /// captures is counted as a capture).
 const MOVER_CHECKS: u32 = 2;
@@ -153,6 +153,7 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square
     // own right: taking them later in a line does not make the line's first
     // capture a chase.
     let own = winning_captures(&p);
+    let their_king = p.king(mover.other());
     if trace_on() {
         eprintln!(
             "base {reading:?}: {:?}",
@@ -181,7 +182,7 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square
         let victim = p
             .piece_at(m.to())
             .filter(|&v| Balance::of(v, m.to()) != Balance::default());
-        if victim.is_none() && !(checks && p.gives_check(m)) {
+        if victim.is_none() && !(checks && may_check(m, their_king) && p.gives_check(m)) {
             continue;
         }
         let mut s = Search {
@@ -205,8 +206,9 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square
         p.undo(m, u);
         if s.trace {
             eprintln!(
-                "root {m} -> {v} prize {:?} ({reading:?})",
-                prize.map(|f| f.0.iccs())
+                "root {m} -> {v} prize {:?} ({reading:?}) nodes {}",
+                prize.map(|f| f.0.iccs()),
+                s.nodes
             );
         }
         // The chased piece: the one taken at once, or the richest one the
@@ -392,7 +394,11 @@ impl Search<'_> {
         }
         for m in ordered(pos, &moves) {
             let victim = pos.piece_at(m.to());
-            let check = victim.is_none() && !in_check && checks > 0 && pos.gives_check(m);
+            let check = victim.is_none()
+                && !in_check
+                && checks > 0
+                && may_check(m, pos.king(pos.turn().other()))
+                && pos.gives_check(m);
             if !in_check && victim.is_none() && !check {
                 continue;
             }
@@ -495,7 +501,10 @@ impl Search<'_> {
                     if m.to() != last && self.base.contains(&m) {
                         continue;
                     }
-                } else if opp_checks == 0 || !pos.gives_check(m) {
+                } else if opp_checks == 0
+                    || !may_check(m, pos.king(pos.turn().other()))
+                    || !pos.gives_check(m)
+                {
                     continue;
                 }
             }

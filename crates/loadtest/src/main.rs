@@ -35,6 +35,9 @@ struct Args {
     /// Database for the started server (default: a fresh SQLite file).
     #[arg(long)]
     database: Option<String>,
+    /// `--sqlite-sync` for the started server.
+    #[arg(long, default_value = "normal")]
+    sqlite_sync: String,
     /// Or the URL of a running server.
     #[arg(long, default_value = "http://127.0.0.1:8090")]
     url: String,
@@ -61,6 +64,16 @@ fn rss_kib(pid: u32) -> Option<u64> {
         .nth(1)?
         .parse()
         .ok()
+}
+
+/// CPU time (user + system) a process has used, in seconds (Linux).
+fn cpu_s(pid: u32) -> Option<f64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may contain spaces).
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 struct Server {
@@ -391,6 +404,7 @@ async fn main() -> anyhow::Result<()> {
     println!("{} sockets open", sockets.len() * 2);
 
     let stats = Arc::new(Stats::default());
+    let cpu_before = (pid.and_then(cpu_s), cpu_s(std::process::id()));
     let stop = Instant::now() + Duration::from_secs(a.seconds);
     let started = Instant::now();
     let mut set = tokio::task::JoinSet::new();
@@ -412,6 +426,7 @@ async fn main() -> anyhow::Result<()> {
     let rss_play = pid.and_then(rss_kib);
     while set.join_next().await.is_some() {}
     let elapsed = started.elapsed().as_secs_f64();
+    let cpu_after = (pid.and_then(cpu_s), cpu_s(std::process::id()));
 
     let mut lat = stats.latencies_us.lock().unwrap().clone();
     lat.sort_unstable();
@@ -433,6 +448,13 @@ async fn main() -> anyhow::Result<()> {
         stats.ended.load(Ordering::Relaxed),
         stats.errors.load(Ordering::Relaxed)
     );
+    if let ((Some(s0), Some(c0)), (Some(s1), Some(c1))) = (cpu_before, cpu_after) {
+        println!(
+            "CPU during play: server {:.0}% of one core, this client {:.0}%",
+            (s1 - s0) / elapsed * 100.0,
+            (c1 - c0) / elapsed * 100.0
+        );
+    }
     if let (Some(s), Some(g), Some(k), Some(p)) = (rss_start, rss_games, rss_sockets, rss_play) {
         let n = tables.len().max(1) as f64;
         println!(

@@ -66,6 +66,8 @@ pub struct Config {
     pub secure_cookies: bool,
     /// External UCI/UCCI engines: (name, command line).
     pub engines: Vec<(String, String)>,
+    /// SQLite durability (ignored for PostgreSQL).
+    pub sqlite_sync: store::SqliteSync,
 }
 
 impl Default for Config {
@@ -81,6 +83,7 @@ impl Default for Config {
             max_message_bytes: 4096,
             secure_cookies: false,
             engines: Vec::new(),
+            sqlite_sync: store::SqliteSync::Normal,
         }
     }
 }
@@ -240,7 +243,7 @@ impl RunningServer {
 /// Connects to the database (migrating it), resumes the live games this
 /// node owns, and starts serving.
 pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
-    let store = Store::connect(&config.database).await?;
+    let store = Store::connect_with(&config.database, config.sqlite_sync).await?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| ServerError::Bind {

@@ -12,6 +12,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Row};
 use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
@@ -25,6 +26,8 @@ pub enum StoreError {
     Sql(#[from] sqlx::Error),
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("the database writer has stopped")]
+    Closed,
     #[error("corrupt row in {table}: {detail}")]
     Corrupt { table: &'static str, detail: String },
 }
@@ -56,6 +59,37 @@ pub fn normalise_url(url: &str) -> Result<(String, Backend), StoreError> {
         format!("{path}{sep}mode=rwc")
     };
     Ok((format!("sqlite://{with_mode}"), Backend::Sqlite))
+}
+
+/// SQLite's `synchronous` setting (the server runs SQLite in WAL mode).
+/// Every setting keeps every acknowledged move through a crash of the
+/// server process (kill -9): the commit has written it to the log file.
+/// They differ when the operating system itself crashes or power fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SqliteSync {
+    /// Never fsync: fastest; an OS crash may lose recent moves or, rarely,
+    /// corrupt the file.
+    Off,
+    /// fsync at checkpoints only (the default): an OS crash may lose the
+    /// last moves, never corrupts.
+    #[default]
+    Normal,
+    /// fsync every commit: nothing acknowledged is ever lost.
+    Full,
+}
+
+impl std::str::FromStr for SqliteSync {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "off" => Ok(SqliteSync::Off),
+            "normal" => Ok(SqliteSync::Normal),
+            "full" => Ok(SqliteSync::Full),
+            _ => Err(format!(
+                "unknown SQLite sync mode {s:?} (expected off, normal or full)"
+            )),
+        }
+    }
 }
 
 /// A registered player or a guest.
@@ -151,9 +185,28 @@ pub struct RatingPoint {
 /// The database handle, cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Store {
+    /// Reads.
     pool: AnyPool,
+    /// Writes. On SQLite one connection: SQLite has one writer anyway, and
+    /// queueing here (fairly, without sleeping) beats SQLite's busy-wait
+    /// back-off, which sleeps for milliseconds under contention.
+    writer: AnyPool,
+    /// The group-commit queue for moves (see [`Store::append`]).
+    appends: mpsc::Sender<AppendJob>,
     backend: Backend,
 }
+
+/// One game's commands and moves waiting to be committed.
+struct AppendJob {
+    game_id: String,
+    first_seq: u64,
+    commands: Vec<String>,
+    moves: Vec<MoveRow>,
+    reply: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Most jobs committed in one transaction.
+const GROUP_COMMIT_MAX: usize = 256;
 
 const USER_COLS: &str = "id, name, password_hash, guest, created_ms, rating, deviation, volatility, rated_games, titled_games, awarded_title, real_title";
 const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, red_id, black_id, red_name, black_name, red_rating, black_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, red_ms, black_ms";
@@ -221,8 +274,18 @@ fn move_from(row: &AnyRow) -> Result<MoveRow, sqlx::Error> {
 impl Store {
     /// Connects, creating the SQLite file if needed, and migrates.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::connect_with(url, SqliteSync::Normal).await
+    }
+
+    /// Like [`Store::connect`], choosing SQLite's durability.
+    pub async fn connect_with(url: &str, sync: SqliteSync) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let (url, backend) = normalise_url(url)?;
+        let sync_pragma = match sync {
+            SqliteSync::Off => "PRAGMA synchronous=OFF",
+            SqliteSync::Normal => "PRAGMA synchronous=NORMAL",
+            SqliteSync::Full => "PRAGMA synchronous=FULL",
+        };
         let options = AnyPoolOptions::new()
             .acquire_timeout(Duration::from_secs(10))
             // SQLite has one writer anyway; a few connections serve reads.
@@ -231,14 +294,19 @@ impl Store {
                 Backend::Postgres => 16,
             });
         let options = if backend == Backend::Sqlite {
-            options.after_connect(|conn, _| {
+            options.after_connect(move |conn, _| {
                 Box::pin(async move {
-                    // WAL + synchronous=NORMAL: a committed move survives a
-                    // killed process (it is in the WAL); only a power cut
-                    // may lose the last few. busy_timeout waits for the
-                    // single writer instead of failing.
+                    // WAL: a committed move is in the log file the moment
+                    // the commit returns, so it survives a killed process
+                    // with any `synchronous` setting; the setting decides
+                    // what survives an operating-system crash or power cut
+                    // (see SqliteSync). busy_timeout waits for the single
+                    // writer instead of failing.
                     sqlx::query("PRAGMA journal_mode=WAL").execute(&mut *conn).await?;
-                    sqlx::query("PRAGMA synchronous=NORMAL")
+                    sqlx::query(sync_pragma).execute(&mut *conn).await?;
+                    // Checkpoints (which fsync) run in a background task,
+                    // not in the middle of a move's commit: see connect().
+                    sqlx::query("PRAGMA wal_autocheckpoint=0")
                         .execute(&mut *conn)
                         .await?;
                     sqlx::query("PRAGMA busy_timeout=10000")
@@ -251,12 +319,26 @@ impl Store {
         } else {
             options
         };
-        let pool = options.connect(&url).await?;
+        let pool = options.clone().connect(&url).await?;
+        let writer = match backend {
+            Backend::Sqlite => options.max_connections(1).connect(&url).await?,
+            Backend::Postgres => pool.clone(),
+        };
         match backend {
-            Backend::Sqlite => SQLITE_MIGRATIONS.run(&pool).await?,
-            Backend::Postgres => POSTGRES_MIGRATIONS.run(&pool).await?,
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&writer).await?,
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&writer).await?,
         }
-        Ok(Store { pool, backend })
+        if backend == Backend::Sqlite {
+            tokio::spawn(checkpointer(pool.clone()));
+        }
+        let (appends, queue) = mpsc::channel(4096);
+        tokio::spawn(group_commit(writer.clone(), queue));
+        Ok(Store {
+            pool,
+            writer,
+            appends,
+            backend,
+        })
     }
 
     #[must_use]
@@ -266,6 +348,7 @@ impl Store {
 
     pub async fn close(&self) {
         self.pool.close().await;
+        self.writer.close().await;
     }
 
     // ----- users -----
@@ -293,7 +376,7 @@ impl Store {
         .bind(r.rating)
         .bind(r.deviation)
         .bind(r.volatility)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await;
         match res {
             Ok(_) => self.user_by_id(id).await,
@@ -329,7 +412,7 @@ impl Store {
             .bind(awarded.map(str::to_string))
             .bind(real.map(str::to_string))
             .bind(user_id)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -352,7 +435,7 @@ impl Store {
         .bind(kind)
         .bind(now_ms)
         .bind(expires_ms)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
@@ -373,7 +456,7 @@ impl Store {
     pub async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
             .bind(token_hash)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -409,15 +492,19 @@ impl Store {
         .bind(g.ended_ms)
         .bind(g.red_ms)
         .bind(g.black_ms)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
 
     /// Stores accepted session commands (JSON, numbered from `first_seq`)
-    /// and the moves they made, in one transaction. The primary keys
+    /// and the moves they made, durably, before returning. The primary keys
     /// (game, seq) and (game, ply) refuse a second write at the same place,
     /// so two writers can never fork a game.
+    ///
+    /// Group commit: the writes of all games that arrive while one
+    /// transaction commits go into the next one, so a thousand games moving
+    /// at once cost a few transactions, not a thousand.
     pub async fn append(
         &self,
         game_id: &str,
@@ -425,31 +512,19 @@ impl Store {
         commands: &[String],
         moves: &[MoveRow],
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        for (i, body) in commands.iter().enumerate() {
-            sqlx::query("INSERT INTO commands (game_id, seq, body) VALUES ($1, $2, $3)")
-                .bind(game_id)
-                .bind(i64::try_from(first_seq + i as u64).unwrap_or(i64::MAX))
-                .bind(body)
-                .execute(&mut *tx)
-                .await?;
+        if commands.is_empty() && moves.is_empty() {
+            return Ok(());
         }
-        for m in moves {
-            sqlx::query(
-                "INSERT INTO moves (game_id, ply, coord, display, played_ms, red_ms, black_ms) VALUES ($1,$2,$3,$4,$5,$6,$7)",
-            )
-            .bind(game_id)
-            .bind(i64::from(m.ply))
-            .bind(&m.coord)
-            .bind(&m.display)
-            .bind(m.played_ms)
-            .bind(m.red_ms)
-            .bind(m.black_ms)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        let (reply, answer) = oneshot::channel();
+        let job = AppendJob {
+            game_id: game_id.to_string(),
+            first_seq,
+            commands: commands.to_vec(),
+            moves: moves.to_vec(),
+            reply,
+        };
+        self.appends.send(job).await.map_err(|_| StoreError::Closed)?;
+        answer.await.map_err(|_| StoreError::Closed)?
     }
 
     /// A game's command log, in order.
@@ -481,7 +556,7 @@ impl Store {
         system: &str,
         ratings: &[RatingUpdate],
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         sqlx::query(
             "UPDATE games SET state=$1, result=$2, winner=$3, reason=$4, detail=$5, article=$6, ended_ms=$7, red_ms=$8, black_ms=$9 WHERE id=$10 AND state='live'",
         )
@@ -606,13 +681,13 @@ impl Store {
         let updated = sqlx::query("UPDATE nodes SET heartbeat_ms = $1 WHERE id = $2")
             .bind(now_ms)
             .bind(node)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         if updated.rows_affected() == 0 {
             sqlx::query("INSERT INTO nodes (id, heartbeat_ms) VALUES ($1, $2)")
                 .bind(node)
                 .bind(now_ms)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await?;
         }
         Ok(())
@@ -625,6 +700,93 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         Ok(row.map(|r| r.try_get::<i64, _>("heartbeat_ms")).transpose()?)
+    }
+}
+
+/// Copies the SQLite write-ahead log into the database file every second,
+/// beside the writer rather than inside a commit (SQLite's automatic
+/// checkpoint would stall whichever move happened to cross the threshold for
+/// the time of an fsync). Ends when the pool closes.
+async fn checkpointer(pool: AnyPool) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        tick.tick().await;
+        if pool.is_closed() {
+            break;
+        }
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
+            if pool.is_closed() {
+                break;
+            }
+            tracing::warn!(error = %e, "WAL checkpoint failed");
+        }
+    }
+}
+
+/// Writes one job's rows inside a transaction.
+async fn write_job(tx: &mut sqlx::Transaction<'_, sqlx::Any>, job: &AppendJob) -> Result<(), sqlx::Error> {
+    for (i, body) in job.commands.iter().enumerate() {
+        sqlx::query("INSERT INTO commands (game_id, seq, body) VALUES ($1, $2, $3)")
+            .bind(&job.game_id)
+            .bind(i64::try_from(job.first_seq + i as u64).unwrap_or(i64::MAX))
+            .bind(body)
+            .execute(&mut **tx)
+            .await?;
+    }
+    for m in &job.moves {
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, coord, display, played_ms, red_ms, black_ms) VALUES ($1,$2,$3,$4,$5,$6,$7)",
+        )
+        .bind(&job.game_id)
+        .bind(i64::from(m.ply))
+        .bind(&m.coord)
+        .bind(&m.display)
+        .bind(m.played_ms)
+        .bind(m.red_ms)
+        .bind(m.black_ms)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+async fn commit_group(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), sqlx::Error> {
+    let mut tx = writer.begin().await?;
+    for job in jobs {
+        write_job(&mut tx, job).await?;
+    }
+    tx.commit().await
+}
+
+async fn commit_one(writer: &AnyPool, job: &AppendJob) -> Result<(), sqlx::Error> {
+    let mut tx = writer.begin().await?;
+    write_job(&mut tx, job).await?;
+    tx.commit().await
+}
+
+/// The writer task: takes every job waiting, commits them in one
+/// transaction and answers each. If the group fails (one bad job, e.g. a
+/// duplicate ply), each job is retried alone so only the bad one fails.
+async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<AppendJob>) {
+    let mut jobs = Vec::with_capacity(GROUP_COMMIT_MAX);
+    while let Some(first) = queue.recv().await {
+        jobs.push(first);
+        while jobs.len() < GROUP_COMMIT_MAX {
+            match queue.try_recv() {
+                Ok(j) => jobs.push(j),
+                Err(_) => break,
+            }
+        }
+        if jobs.len() > 1 && commit_group(&writer, &jobs).await.is_ok() {
+            for j in jobs.drain(..) {
+                let _ = j.reply.send(Ok(()));
+            }
+            continue;
+        }
+        for j in jobs.drain(..) {
+            let r = commit_one(&writer, &j).await.map_err(StoreError::from);
+            let _ = j.reply.send(r);
+        }
     }
 }
 

@@ -88,6 +88,10 @@ pub async fn game_socket(
     Ok(ws
         .max_message_size(limit)
         .max_frame_size(limit)
+        // Small buffers: thousands of sockets each send a few hundred
+        // bytes now and then; the 128 KiB defaults would dominate memory.
+        .read_buffer_size(4096)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| async move {
             match (joined, stored) {
                 (Some((view, rx)), _) => play(state, id, user, socket, view, rx).await,
@@ -214,6 +218,10 @@ pub async fn lobby_socket(
     Ok(ws
         .max_message_size(limit)
         .max_frame_size(limit)
+        // Small buffers: thousands of sockets each send a few hundred
+        // bytes now and then; the 128 KiB defaults would dominate memory.
+        .read_buffer_size(4096)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| lobby(state, user, socket)))
 }
 

@@ -27,6 +27,11 @@ pub struct Args {
     /// is aborted.
     #[arg(long, default_value_t = 60)]
     abort_after: u64,
+    /// SQLite durability: normal (fsync at checkpoints; an OS crash may lose
+    /// the last moves), full (fsync every move) or off (never fsync). A
+    /// killed server process loses nothing acknowledged in any mode.
+    #[arg(long, default_value = "normal")]
+    sqlite_sync: String,
     /// Mark the session cookie Secure (when served over HTTPS).
     #[arg(long)]
     secure_cookies: bool,
@@ -54,6 +59,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         rating_system: a.rating.parse()?,
         abort_after_ms: i64::try_from(a.abort_after.saturating_mul(1000)).unwrap_or(i64::MAX),
         secure_cookies: a.secure_cookies,
+        sqlite_sync: a.sqlite_sync.parse().map_err(anyhow::Error::msg)?,
         engines,
         ..server::Config::default()
     };

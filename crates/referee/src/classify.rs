@@ -2,17 +2,28 @@
 //! check 将, mate threat 杀, chase 捉, or an idle move 闲 (with its kinds
 //! 兑 exchange offer, 献 sacrifice, 拦 block, 跟 follow).
 //!
-//! The classification looks only at the position before the move and the
-//! move itself, so it can be asked of any move of any game. A chase is
-//! found the way the book defines it (28.3): let the opponent pass after
-//! the move, and ask whether the mover could now win a piece of material
-//! value (25.3) — by capturing it outright, through a complete exchange, or
-//! after a run of checks — where it could not before the move. Protection is
-//! judged by playing the capture and letting the opponent answer with legal
-//! moves only, so hidden roots (暗根), false roots (假根: the protector is
-//! pinned, or recapturing would expose its king) and insufficient roots
-//! (少根: a rook "protected" against a horse) come out of the search rather
-//! than out of special cases.
+//! [`classify`] looks at the position before the move and the move itself,
+//! so it can be asked of any move of any game. The rule sets read a move
+//! differently:
+//! - CXA (the 中国象棋协会 book, articles 24–29): a chase is a piece the
+//!   mover could now win and could not before — outright, through a complete
+//!   exchange, or after a run of checks (see [`crate::exchange`]); a mate
+//!   threat is a mate by checks the opponent can no longer escape by
+//!   trading the threatening piece; an attack the chased piece can answer
+//!   by trading itself is only an offer (兑); 27.1–27.3 exempt the king,
+//!   the pawn and the key defensive move.
+//! - WXF: what the move threatens is listed here, but whether it chased
+//!   anything depends on the reply (see [`crate::wxf`]); the cycle's
+//!   ruling reads it with the reply.
+//! - AXF (Asian rules): chases as Fairy-Stockfish reads them (see
+//!   [`crate::axf`]); mate threats are allowed there.
+//! - Simple: only checks matter.
+//!
+//! Protection is judged by playing the capture and letting the opponent
+//! answer with legal moves only, so hidden roots (暗根), false roots (假根:
+//! the protector is pinned, or recapturing would expose its king) and
+//! insufficient roots (少根: a rook "protected" against a horse) come out of
+//! the searches rather than out of special cases.
 
 use crate::exchange::{self, ChaseKind, Reading};
 use crate::RuleSet;

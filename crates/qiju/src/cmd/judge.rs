@@ -45,6 +45,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 "class": r.class.as_str(),
                 "mark": r.class.chinese().to_string(),
                 "targets": r.targets.iter().map(|s| s.iccs()).collect::<Vec<_>>(),
+                // For a CXA chase: rook, unprotected piece, or joint chase.
+                "chase_kind": r.kind,
             })
         })
         .collect();
@@ -69,6 +71,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                     "name": s.pattern.chinese(),
                     "verdict": if s.forbidden { "forbidden" } else { "allowed" },
                     "chased": s.chased.iter().map(|q| q.iccs()).collect::<Vec<_>>(),
+                    "joint_chases": s.joint,
                 })
             })
             .collect();

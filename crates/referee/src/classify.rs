@@ -253,21 +253,27 @@ fn classify_cxa(
         // attacking). Before the move, pieces that were lost anyway are left
         // out of the answers (the horse escaping on 图9 does not make the
         // old attack on the cannon new), but not the moved piece when the
-        // line needs it (图27: the cannon steps out of the horse's reach
-        // and joins the rook against the horse).
+        // win needs it (图27: the cannon steps out of the horse's reach and
+        // joins the rook against the horse; 图11: the cannon steps out of
+        // the rook's reach and still pins the elephant that guards).
         let before_won = exchange::wins(before, Reading::Before, true, None);
         let had = |list: &[exchange::Win], w: &exchange::Win| {
             list.iter()
                 .any(|b| b.target == w.target && b.by_checks == w.by_checks)
         };
-        let strict = if won.iter().any(|w| w.uses_moved && had(&before_won, w)) {
-            exchange::wins(before, Reading::Strict, true, None)
+        // The moved piece takes part in a win when, lifted off the board,
+        // the win is gone: it captures in the line, or pins the root (图11),
+        // or backs the capturer (图27).
+        let (strict, without) = if won.iter().any(|w| had(&before_won, w)) {
+            let without = lifted(&threat, mv.to()).map(|p| exchange::wins(&p, Reading::After, true, None));
+            (exchange::wins(before, Reading::Strict, true, None), without)
         } else {
-            Vec::new()
+            (Vec::new(), None)
         };
+        let takes_part = |w: &exchange::Win| without.as_ref().is_none_or(|list| !had(list, w));
         let mut fresh: Vec<exchange::Win> = won
             .into_iter()
-            .filter(|w| !had(&before_won, w) || (w.uses_moved && !had(&strict, w)))
+            .filter(|w| !had(&before_won, w) || (takes_part(w) && !had(&strict, w)))
             .collect();
         fresh.retain(|w| {
             let offer = exchanges_itself(after, w.target);
@@ -296,6 +302,24 @@ fn classify_cxa(
         return idle(IdleKind::Exchange);
     }
     idle(idle_kind(before, after, mv))
+}
+
+/// The position with the piece on `sq` taken off the board, if that is
+/// still a position (it is not where the piece shielded the king of the
+/// side not to move).
+fn lifted(pos: &Position, sq: Square) -> Option<Position> {
+    let mut setup = xiangqi::Setup {
+        board: [None; 90],
+        turn: pos.turn(),
+        halfmove_clock: 0,
+        fullmoves: 1,
+    };
+    for (s, p) in pos.pieces_iter() {
+        if s != sq {
+            setup.board[s.index()] = Some(p);
+        }
+    }
+    Position::from_setup(&setup).ok()
 }
 
 /// Whether the opponent threatened mate before the move (had it been its

@@ -25,7 +25,7 @@
 //! 29.4: a gain after which the mover is mated by checks is no gain.
 
 use crate::classify::{guards, mates_by_checks, may_check, see, value, SEE_DEPTH};
-use xiangqi::{Color, Move, MoveList, Piece, Position, Role, Square};
+use xiangqi::{Color, MoveList, Piece, Position, Role, Square};
 
 /// Material in the book's units (25.3), pieces and crossed pawns apart:
 /// rook 4, horse and cannon 2, advisor and elephant 1; a crossed pawn is one
@@ -83,12 +83,15 @@ impl Balance {
 const MATE: i32 = 1_000;
 /// Plies the exchange search looks ahead, and how many nodes it may visit
 /// for one root move (a bound on the referee's cost per move).
-const DEPTH: u32 = 8;
+const DEPTH: u32 = 10;
 const NODE_BUDGET: u32 = 4_000;
 /// Checks each side may give inside an exchange (a check that also
-/// captures is counted as a capture).
+/// captures is counted as a capture). Both sides get the same: 图3 needs
+/// the defender's checks as much as the chaser's (black's rook wins the
+/// red rook by a run of checks, and its checks are also what roots the
+/// horse the red rook attacks).
 const MOVER_CHECKS: u32 = 2;
-const OPPONENT_CHECKS: u32 = 1;
+const OPPONENT_CHECKS: u32 = 2;
 /// Depth of the mate search of 29.4.
 const MATE_AFTER_GAIN: u32 = 3;
 
@@ -263,27 +266,22 @@ pub fn best_gain(pos: &Position) -> i32 {
     .max(0)
 }
 
-/// 28.16: a rook is a rook; a piece the mover can take outright without
-/// losing the capturer (no real root, or only false ones) is unprotected;
-/// anything else was won by several attackers together.
+/// A rook is a rook; a piece nothing of its side guards, even in form, is
+/// unprotected (捉无根子); a piece with a root won all the same — the root
+/// pinned (假根: 图11, the cannon pins the elephant that guards), too weak
+/// (少根), or outnumbered — falls to several pieces together (联合捉).
 fn kind_of(pos: &Position, target: Square, mover: Color) -> ChaseKind {
-    if pos.piece_at(target).is_some_and(|p| p.role == Role::Rook) {
+    let Some(victim) = pos.piece_at(target) else {
+        return ChaseKind::Joint;
+    };
+    if victim.role == Role::Rook {
         return ChaseKind::Rook;
     }
-    let mut p = pos.clone();
-    for from in guards(&p, target, mover) {
-        let m = Move::new(from, target);
-        if p.piece_at(from).is_some_and(|q| q.role == Role::King) || !p.is_legal(m) {
-            continue;
-        }
-        let u = p.play_unchecked(m);
-        let recapture = p.legal_moves().iter().any(|c| c.to() == target);
-        p.undo(m, u);
-        if !recapture {
-            return ChaseKind::Unprotected;
-        }
+    if guards(pos, target, mover.other()).any() {
+        ChaseKind::Joint
+    } else {
+        ChaseKind::Unprotected
     }
-    ChaseKind::Joint
 }
 
 /// The captures the opponent could make if it were its turn.

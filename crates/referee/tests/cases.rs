@@ -273,4 +273,6 @@ fn cxa_classification_agrees_with_the_book() {
         println!("  {d}");
     }
     assert!(total > 100, "the CXA cases carry the book's marks");
+    // The agreement reached so far; a change that loses some fails here.
+    assert!(agree >= 115, "only {agree}/{total} moves agree with the book");
 }

@@ -727,7 +727,7 @@ impl<'a> Worker<'a> {
                             break;
                         }
                         let factor = [1.5, 1.15, 0.95, 0.8, 0.65][stable.min(4)];
-                        if elapsed.as_secs_f64() >= b.optimum.as_secs_f64() * factor * 0.6 {
+                        if elapsed.as_secs_f64() >= b.optimum.as_secs_f64() * factor * 0.8 {
                             break;
                         }
                     }

@@ -49,9 +49,9 @@ fn clock_budget(c: Clock, overhead: Duration) -> Budget {
     let inc = c.increment.as_secs_f64();
     let overhead = overhead.as_secs_f64();
     // Spread the remaining time over the moves still to play; a game of
-    // Xiangqi lasts about 60–80 moves a side, so assume ~35 more unless the
+    // Xiangqi lasts about 60–80 moves a side, so assume ~30 more unless the
     // control says how many remain.
-    let mtg = f64::from(c.moves_to_go.unwrap_or(35).clamp(1, 50));
+    let mtg = f64::from(c.moves_to_go.unwrap_or(30).clamp(1, 50));
     let usable = (time - overhead).max(0.0);
     let mut optimum = usable / mtg + inc * 0.75;
     // Never plan to use more than a fifth of what is left (half when the

@@ -110,9 +110,9 @@ pub fn chased(before: &Position, mv: Move, after: &Position) -> Vec<Square> {
         (occ & !bit(to)) | bit(from)
     };
     for s in after.by_color(us) {
-        if s == to {
-            continue;
-        }
+        // The moved rook or cannon itself is a candidate too: what it now
+        // reaches past the square it left counts as discovered (Fairy-
+        // Stockfish's reading, kept for agreement with its rulings).
         let Some(p) = after.piece_at(s) else { continue };
         let candidate = match p.role {
             Role::Horse => orthogonal_neighbour(s, from),

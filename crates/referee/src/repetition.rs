@@ -265,6 +265,35 @@ impl History {
         self.reports[i].as_ref().expect("just filled")
     }
 
+    /// The AXF sides as Fairy-Stockfish sums them up: the side that moved
+    /// last answers for its moves from the one that made the cycle's first
+    /// position on (when the record has it), the other side for its moves
+    /// within the cycle.
+    fn axf_sides(&mut self, span_start: usize) -> [SideRuling; 2] {
+        let n = self.moves.len();
+        let last_mover = self.positions[n - 1].turn();
+        [Color::Red, Color::Black].map(|c| {
+            let from = if c == last_mover {
+                span_start.saturating_sub(1)
+            } else {
+                span_start
+            };
+            for i in from..n {
+                self.report(i);
+            }
+            let reports: Vec<MoveReport> = (from..n)
+                .map(|i| self.reports[i].clone().expect("classified"))
+                .collect();
+            summarize(
+                c,
+                &self.positions[from],
+                &self.moves[from..n],
+                &reports,
+                RuleSet::Asian,
+            )
+        })
+    }
+
     /// Rules on the repetition the last move made, if the current position
     /// has now occurred `config.repetitions` times or more.
     pub fn rule(&mut self, config: &Config) -> Option<CycleRuling> {
@@ -295,15 +324,19 @@ impl History {
                 wxf_judge(&mut reports[k], &self.positions[i + 1], reply);
             }
         }
-        let sides = [Color::Red, Color::Black].map(|c| {
-            summarize(
-                c,
-                &self.positions[span_start],
-                &self.moves[span_start..n],
-                &reports,
-                config.rules,
-            )
-        });
+        let sides = if config.rules == RuleSet::Asian {
+            self.axf_sides(span_start)
+        } else {
+            [Color::Red, Color::Black].map(|c| {
+                summarize(
+                    c,
+                    &self.positions[span_start],
+                    &self.moves[span_start..n],
+                    &reports,
+                    config.rules,
+                )
+            })
+        };
         let (mut decision, reason, mut detail, article) = decide(&sides, config.rules);
         if let Decision::MustChange { side } = decision {
             // 26.4 (24.3 of the 2011 book): told to change, the side that

@@ -1,0 +1,64 @@
+//! Differential test against Fairy-Stockfish: random repetition cycles
+//! ruled by the PyPI package `pyffish` under its Asian (AXF) chasing rule
+//! (tests/oracle/axf_cycles.json, made by tests/oracle/gen_axf.py), judged
+//! here under [`RuleSet::Asian`]. The positions come from random playouts,
+//! so nothing here was written with the referee in mind.
+
+use referee::{judge, parse_iccs, Config, Decision, RuleSet};
+use serde_json::Value;
+use xiangqi::{Color, Position};
+
+fn verdict(d: Decision) -> &'static str {
+    match d {
+        Decision::RedWins | Decision::MustChange { side: Color::Black } => "black loses",
+        Decision::BlackWins | Decision::MustChange { side: Color::Red } => "red loses",
+        Decision::Draw => "draw",
+        Decision::Ongoing => "ongoing",
+    }
+}
+
+#[test]
+fn axf_cycles_agree_with_fairy_stockfish() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle/axf_cycles.json");
+    let text = std::fs::read_to_string(path).expect("read the oracle file");
+    let cases: Vec<Value> = serde_json::from_str(&text).expect("parse the oracle file");
+    let config = Config::new(RuleSet::Asian);
+    let mut wrong = Vec::new();
+    let mut kinds = std::collections::BTreeMap::new();
+    for (i, c) in cases.iter().enumerate() {
+        let start = Position::from_fen(c["fen"].as_str().unwrap()).expect("oracle FEN");
+        let moves: Vec<_> = c["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| parse_iccs(m.as_str().unwrap()).unwrap())
+            .collect();
+        let expected = c["expected"].as_str().unwrap();
+        *kinds.entry(expected).or_insert(0) += 1;
+        let j = judge(&start, &moves, &config).expect("legal oracle moves");
+        if verdict(j.decision) != expected {
+            let classes: Vec<String> = j
+                .moves
+                .iter()
+                .map(|r| format!("{}{}{:?}", r.mv, r.class.chinese(), r.chased))
+                .collect();
+            wrong.push(format!(
+                "{i}: {} {} expected {expected}, got {} [{}]",
+                c["fen"].as_str().unwrap(),
+                c["moves"],
+                verdict(j.decision),
+                classes.join(" ")
+            ));
+        }
+    }
+    println!(
+        "AXF oracle: {}/{} cycles agree with Fairy-Stockfish ({kinds:?})",
+        cases.len() - wrong.len(),
+        cases.len()
+    );
+    for w in &wrong {
+        println!("  {w}");
+    }
+    assert!(cases.len() >= 60, "the oracle file holds enough cycles");
+    assert!(wrong.is_empty(), "{} cycles disagree", wrong.len());
+}

@@ -740,17 +740,26 @@ fn adjacent(a: Square, b: Square) -> bool {
 
 /// A cheap test that passes every move that could check the king on
 /// `king` (and some that do not): a check comes from the moved piece on the
-/// king's file or rank or near it (horse, pawn), or from what its leaving
-/// uncovers on those lines or near the king (a rook's or cannon's line, a
-/// cannon's screen, a horse's leg).
+/// king's file or rank (rook, cannon), a horse's step or a pawn's step from
+/// the king, or from what its leaving uncovers: a line to the king, or a
+/// horse's leg (a square diagonally next to the king).
 #[must_use]
 pub(crate) fn may_check(m: Move, king: Square) -> bool {
-    let near = |s: Square, d: i32| {
-        (i32::from(s.file()) - i32::from(king.file())).abs() <= d
-            && (i32::from(s.rank()) - i32::from(king.rank())).abs() <= d
+    let d = |s: Square| {
+        (
+            (i32::from(s.file()) - i32::from(king.file())).abs(),
+            (i32::from(s.rank()) - i32::from(king.rank())).abs(),
+        )
     };
     let aligned = |s: Square| s.file() == king.file() || s.rank() == king.rank();
-    aligned(m.to()) || aligned(m.from()) || near(m.to(), 2) || near(m.from(), 3)
+    let (tf, tr) = d(m.to());
+    let (ff, fr) = d(m.from());
+    aligned(m.to())
+        || aligned(m.from())
+        || (tf, tr) == (1, 2)
+        || (tf, tr) == (2, 1)
+        || tf + tr == 1
+        || (ff == 1 && fr == 1)
 }
 
 /// The first moves of the side to move that mate by a check or a run of
@@ -1033,5 +1042,30 @@ mod tests {
         );
         assert_eq!(r.class, MoveClass::Chase, "{r:?}");
         assert_eq!(r.kind, Some(ChaseKind::Joint));
+    }
+
+    #[test]
+    fn the_check_prefilter_misses_no_check() {
+        // Random playouts: every checking move passes the cheap test.
+        let mut state = 12345u64;
+        for game in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..(40 + game) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let king = pos.king(pos.turn().other());
+                for &m in &moves {
+                    if pos.gives_check(m) {
+                        assert!(may_check(m, king), "{m} checks in {}", pos.fen());
+                    }
+                }
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos.play_unchecked(moves[(state >> 33) as usize % moves.len()]);
+            }
+        }
     }
 }

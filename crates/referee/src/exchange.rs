@@ -452,13 +452,19 @@ impl Search<'_> {
         depth: u32,
         moved: Option<Square>,
     ) -> (i32, Prize, bool) {
+        let found = self.opponent_inner(pos, bal, last, checks, OPPONENT_CHECKS, depth, 0, MATE + 1, moved);
         // 29.4: no gain counts after which the mover is mated by checks. (A
         // capture that checks is answered first; the search sees what
-        // follows.)
-        if bal.score() > 0 && !pos.is_check() && mates_by_checks(&mut pos.clone(), MATE_AFTER_GAIN) {
+        // follows.) Asked only of a line that wins: the mate search is the
+        // dearer one.
+        if found.0 > 0
+            && bal.score() > 0
+            && !pos.is_check()
+            && mates_by_checks(&mut pos.clone(), MATE_AFTER_GAIN)
+        {
             return (-MATE, None, false);
         }
-        self.opponent_inner(pos, bal, last, checks, OPPONENT_CHECKS, depth, 0, MATE + 1, moved)
+        found
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -57,7 +57,12 @@ impl Http {
 
     fn json(&self, method: &str, path: &str, cookie: Option<&str>, body: Option<&str>) -> serde_json::Value {
         let r = self.request(method, path, cookie, body);
-        assert!((200..300).contains(&r.status), "{method} {path}: {} {}", r.status, r.body);
+        assert!(
+            (200..300).contains(&r.status),
+            "{method} {path}: {} {}",
+            r.status,
+            r.body
+        );
         serde_json::from_str(&r.body).unwrap_or_else(|e| panic!("{path}: {e}: {}", r.body))
     }
 }
@@ -76,11 +81,15 @@ fn dechunk(mut s: &str) -> String {
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn start(db: &str, port: u16, node: &str) -> Child {
-    let child = Command::new(env!("CARGO_BIN_EXE_qiju"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiju"))
         .args([
             "serve",
             "--listen",
@@ -106,7 +115,11 @@ fn start(db: &str, port: u16, node: &str) -> Child {
                 return child;
             }
         }
-        assert!(Instant::now() < deadline, "qiju serve did not come up");
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("qiju serve did not come up");
+        }
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -116,7 +129,10 @@ fn unique(prefix: &str) -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_nanos();
-    format!("{prefix}{:x}", (t ^ u128::from(std::process::id())) & 0xffff_ffff_ff)
+    format!(
+        "{prefix}{:x}",
+        (t ^ u128::from(std::process::id())) & 0x00ff_ffff_ffff
+    )
 }
 
 fn register(http: &Http, prefix: &str) -> String {
@@ -131,8 +147,11 @@ fn register(http: &Http, prefix: &str) -> String {
     r.headers
         .lines()
         .find_map(|l| {
-            let l = l.strip_prefix("set-cookie: ").or_else(|| l.strip_prefix("Set-Cookie: "))?;
-            l.starts_with("qiju_session=").then(|| l.split(';').next().unwrap().to_string())
+            let l = l
+                .strip_prefix("set-cookie: ")
+                .or_else(|| l.strip_prefix("Set-Cookie: "))?;
+            l.starts_with("qiju_session=")
+                .then(|| l.split(';').next().unwrap().to_string())
         })
         .expect("session cookie")
 }
@@ -172,7 +191,12 @@ fn kill_dash_nine_during_live_games_loses_nothing() {
         let (red, black) = if second["color"] == "red" { (b, a) } else { (a, b) };
         for (ply, mv) in moves.iter().enumerate() {
             let who = if ply % 2 == 0 { &red } else { &black };
-            let r = http.json("POST", &format!("/api/games/{id}/move/{mv}?ply={}", ply + 1), Some(who), Some("{}"));
+            let r = http.json(
+                "POST",
+                &format!("/api/games/{id}/move/{mv}?ply={}", ply + 1),
+                Some(who),
+                Some("{}"),
+            );
             assert_eq!(r["ply"], ply + 1);
         }
         games.push((id, red, black, *moves));
@@ -197,7 +221,12 @@ fn kill_dash_nine_during_live_games_loses_nothing() {
         let checked_at = Instant::now();
         assert_eq!(now["state"], "live", "{id} resumed");
         assert_eq!(now["ply"].as_u64().unwrap() as usize, moves.len());
-        let coords: Vec<&str> = now["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+        let coords: Vec<&str> = now["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
         assert_eq!(coords, *moves, "{id}: the same moves");
         assert_eq!(now["moves"], old["moves"], "{id}: the same stored clocks");
         assert_eq!(now["fen"], old["fen"]);
@@ -223,7 +252,12 @@ fn kill_dash_nine_during_live_games_loses_nothing() {
         let who = if stm == "red" { red } else { black };
         let next = now["ply"].as_u64().unwrap() + 1;
         let mv = if stm == "red" { "i3i4" } else { "i6i5" };
-        let r = http.json("POST", &format!("/api/games/{id}/move/{mv}?ply={next}"), Some(who), Some("{}"));
+        let r = http.json(
+            "POST",
+            &format!("/api/games/{id}/move/{mv}?ply={next}"),
+            Some(who),
+            Some("{}"),
+        );
         assert_eq!(r["ply"], next);
     }
     // One game finishes after the restart and its PGN has every move.

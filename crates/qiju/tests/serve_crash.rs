@@ -88,6 +88,9 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// Starts a server and returns it once it answers; the caller owns the child and
+/// kills and waits for it (the crash test kills it with SIGKILL on purpose).
+#[allow(clippy::zombie_processes)]
 fn start(db: &str, port: u16, node: &str) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_qiju"))
         .args([

@@ -37,6 +37,8 @@ enum Command {
     Serve(cmd::serve::Args),
     /// Xiangqi PGN files: `pgn convert --to chinese|wxf|iccs FILE`, `pgn check FILE`.
     Pgn(cmd::pgn::Args),
+    /// Operator actions on the server's database: `admin title USER --awarded 特级大师`.
+    Admin(cmd::admin::Args),
 }
 
 /// Bad input (a malformed FEN, an illegal move) is reported on stderr with
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Engine(a) => cmd::engine::run(a),
         Command::Match(a) => cmd::match_::run(a),
         Command::Pgn(a) => cmd::pgn::run(a),
+        Command::Admin(a) => cmd::admin::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

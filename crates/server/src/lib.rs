@@ -200,7 +200,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/users/{name}/games", get(api::user_games))
         .route("/api/users/{name}/rating-history", get(api::rating_history))
         .layer(axum::middleware::from_fn(auth::csrf_guard))
-        .layer(DefaultBodyLimit::max(body_limit));
+        .layer(DefaultBodyLimit::max(body_limit))
+        // Refuses a body whose Content-Length is over the limit before
+        // reading any of it (the extractors' limit only stops reading at the
+        // limit, so a client still writing would see the connection drop).
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(body_limit));
     Router::new()
         .merge(api)
         .route("/", get(asset))

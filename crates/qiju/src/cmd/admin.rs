@@ -1,0 +1,92 @@
+//! `qiju admin`: operator actions written straight into the platform's
+//! database, so they work whether or not a server is running (SQLite's log
+//! and PostgreSQL both take a second writer).
+
+use anyhow::{bail, Context};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The server's database, as given to `qiju serve --database`.
+    #[arg(long, global = true, default_value = "sqlite://qiju.db")]
+    database: String,
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(clap::Subcommand)]
+enum Action {
+    /// Award, change or clear a player's titles. 特级大师 and 一级大师 are
+    /// never reached by rating (seed 003): the platform's events award them
+    /// here, and they are kept whatever the rating does afterwards. The
+    /// real-world title (国际特大, 国家特大, 国际大师, 国家大师) is shown beside
+    /// the rating title once verified. A flag left out keeps that title.
+    Title {
+        /// The player's account name.
+        user: String,
+        /// 特级大师 | 一级大师 (or special_grandmaster | first_master), or `none`.
+        #[arg(long)]
+        awarded: Option<String>,
+        /// 国际特大 | 国家特大 | 国际大师 | 国家大师 (or their English
+        /// snake_case names), or `none`.
+        #[arg(long)]
+        real: Option<String>,
+    },
+}
+
+/// `Some(None)` clears, `Some(Some(name))` sets, `None` keeps.
+fn change<T: std::str::FromStr>(
+    flag: Option<&str>,
+    stored: fn(&T) -> &'static str,
+) -> anyhow::Result<Option<Option<&'static str>>>
+where
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    match flag {
+        None => Ok(None),
+        Some("none") => Ok(Some(None)),
+        Some(s) => Ok(Some(Some(stored(&s.parse::<T>()?)))),
+    }
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let Action::Title { user, awarded, real } = a.action;
+    let awarded = change::<rating::AwardedTitle>(awarded.as_deref(), |t| t.as_str())?;
+    let real = change::<rating::RealTitle>(real.as_deref(), |t| t.as_str())?;
+    if awarded.is_none() && real.is_none() {
+        bail!("nothing to change: give --awarded and/or --real");
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    rt.block_on(async move {
+        let store = server::store::Store::connect(&a.database)
+            .await
+            .with_context(|| format!("cannot open the database {:?}", a.database))?;
+        let Some(u) = store.user_by_name(&user).await? else {
+            bail!("no player named {user:?}");
+        };
+        if u.guest {
+            bail!("{user:?} is a guest account; titles go to registered players");
+        }
+        let awarded = awarded.unwrap_or(
+            u.awarded_title
+                .as_deref()
+                .and_then(|t| t.parse::<rating::AwardedTitle>().ok().map(|t| t.as_str())),
+        );
+        let real = real.unwrap_or(
+            u.real_title
+                .as_deref()
+                .and_then(|t| t.parse::<rating::RealTitle>().ok().map(|t| t.as_str())),
+        );
+        store.set_titles(&u.id, awarded, real).await?;
+        println!(
+            "{}: awarded title {}, real-world title {}",
+            u.name,
+            awarded.unwrap_or("none"),
+            real.unwrap_or("none")
+        );
+        store.close().await;
+        anyhow::Ok(())
+    })
+}

@@ -1,0 +1,79 @@
+//! `qiju admin title`: an operator awards titles in the database while the
+//! server runs, and the player's public profile shows them at once; bad
+//! input changes nothing and exits with 2.
+
+mod common;
+
+use common::{free_port, start, unique, Http};
+use std::process::Command;
+
+fn admin(db: &str, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_qiju"))
+        .args(["admin", "--database", db])
+        .args(args)
+        .output()
+        .expect("qiju runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+#[test]
+fn awarded_titles_show_on_the_profile_and_bad_input_changes_nothing() {
+    let dir = std::env::temp_dir().join(unique("qiju-admin-"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}", dir.join("qiju.db").display());
+    let port = free_port();
+    let http = Http {
+        addr: format!("127.0.0.1:{port}"),
+    };
+    let mut server = start(&db, port, "admin-test");
+    let name = unique("gm");
+    let r = http.request(
+        "POST",
+        "/api/auth/register",
+        None,
+        Some(&format!(r#"{{"name":"{name}","password":"correct horse"}}"#)),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let profile = |http: &Http| http.json("GET", &format!("/api/users/{name}"), None, None);
+    let fresh = profile(&http);
+    assert!(fresh["title"].is_null(), "a new player has no title: {fresh}");
+
+    let (code, out) = admin(
+        &db,
+        &["title", &name, "--awarded", "特级大师", "--real", "国家大师"],
+    );
+    assert_eq!(code, 0, "{out}");
+    let p = profile(&http);
+    assert_eq!(p["title"], "特级大师", "{p}");
+    assert_eq!(p["real_title"], "国家大师", "{p}");
+    assert_eq!(p["rating"], fresh["rating"], "an award does not touch the rating");
+
+    // Unknown title, unknown player, nothing to do: exit 2, nothing changed.
+    for bad in [
+        vec!["title", name.as_str(), "--awarded", "grandpa"],
+        vec!["title", "no-such-player", "--awarded", "一级大师"],
+        vec!["title", name.as_str()],
+    ] {
+        let (code, out) = admin(&db, &bad);
+        assert_eq!(code, 2, "{bad:?}: {out}");
+        assert!(out.contains("qiju:"), "{bad:?} explains itself: {out}");
+    }
+    assert_eq!(profile(&http)["title"], "特级大师");
+
+    // Changing only the real-world title keeps the award; `none` clears.
+    let (code, out) = admin(&db, &["title", &name, "--real", "none"]);
+    assert_eq!(code, 0, "{out}");
+    let p = profile(&http);
+    assert_eq!(p["title"], "特级大师", "{p}");
+    assert!(p["real_title"].is_null(), "{p}");
+    let (code, out) = admin(&db, &["title", &name, "--awarded", "none"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(profile(&http)["title"].is_null());
+
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

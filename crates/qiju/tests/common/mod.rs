@@ -1,0 +1,162 @@
+//! What the tests that drive a real `qiju serve` over loopback share: a
+//! plain HTTP/1.1 client on the standard library, starting the server and
+//! making accounts.
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct Http {
+    pub addr: String,
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub headers: String,
+    pub body: String,
+}
+
+impl Http {
+    pub fn request(&self, method: &str, path: &str, cookie: Option<&str>, body: Option<&str>) -> Reply {
+        let mut s = TcpStream::connect(&self.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let body = body.unwrap_or("");
+        let mut req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nX-Qiju-Csrf: 1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+            self.addr,
+            body.len()
+        );
+        if let Some(c) = cookie {
+            req.push_str(&format!("Cookie: {c}\r\n"));
+        }
+        req.push_str("\r\n");
+        req.push_str(body);
+        s.write_all(req.as_bytes()).unwrap();
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).unwrap();
+        let text = String::from_utf8_lossy(&raw).to_string();
+        let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+        let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+            dechunk(rest)
+        } else {
+            rest.to_string()
+        };
+        Reply {
+            status,
+            headers: head.to_string(),
+            body,
+        }
+    }
+
+    pub fn json(
+        &self,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<&str>,
+    ) -> serde_json::Value {
+        let r = self.request(method, path, cookie, body);
+        assert!(
+            (200..300).contains(&r.status),
+            "{method} {path}: {} {}",
+            r.status,
+            r.body
+        );
+        serde_json::from_str(&r.body).unwrap_or_else(|e| panic!("{path}: {e}: {}", r.body))
+    }
+}
+
+pub fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n.min(rest.len())]);
+        s = rest.get(n + 2..).unwrap_or("");
+    }
+    out
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts a server and returns it once it answers; the caller owns the child and
+/// kills and waits for it (the crash test kills it with SIGKILL on purpose).
+#[allow(clippy::zombie_processes)]
+pub fn start(db: &str, port: u16, node: &str) -> Child {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiju"))
+        .args([
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--database",
+            db,
+            "--node-id",
+            node,
+            "--abort-after",
+            "600",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("qiju serve starts");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
+            let _ = s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            let mut b = String::new();
+            let _ = s.read_to_string(&mut b);
+            if b.starts_with("HTTP/1.1 204") {
+                return child;
+            }
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("qiju serve did not come up");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+pub fn unique(prefix: &str) -> String {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!(
+        "{prefix}{:x}",
+        (t ^ u128::from(std::process::id())) & 0x00ff_ffff_ffff
+    )
+}
+
+pub fn register(http: &Http, prefix: &str) -> String {
+    let name = unique(prefix);
+    let r = http.request(
+        "POST",
+        "/api/auth/register",
+        None,
+        Some(&format!(r#"{{"name":"{name}","password":"correct horse"}}"#)),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.headers
+        .lines()
+        .find_map(|l| {
+            let l = l
+                .strip_prefix("set-cookie: ")
+                .or_else(|| l.strip_prefix("Set-Cookie: "))?;
+            l.starts_with("qiju_session=")
+                .then(|| l.split(';').next().unwrap().to_string())
+        })
+        .expect("session cookie")
+}

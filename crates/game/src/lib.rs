@@ -154,6 +154,15 @@ pub trait Game: Send + fmt::Debug {
     fn claimable_draw(&self) -> Option<Ending> {
         None
     }
+    /// The name players know a side by, capitalised for the start of a
+    /// sentence shown to them ("Red", "Black"; "White" in chess, "Sente" in
+    /// shogi). The generic words are a fallback only.
+    fn side_name(&self, side: Side) -> &'static str {
+        match side {
+            Side::First => "First",
+            Side::Second => "Second",
+        }
+    }
     /// Clones into a box (the trait is object-safe, so no `Clone` bound).
     fn boxed_clone(&self) -> Box<dyn Game>;
 }

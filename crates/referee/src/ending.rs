@@ -33,14 +33,14 @@ pub fn no_moves(pos: &Position) -> Option<Ending> {
         ending(
             win(loser.other()),
             "checkmate",
-            format!("{loser} is checkmated (将死)"),
+            format!("{} is checkmated (将死)", loser.name()),
             "4.1",
         )
     } else {
         ending(
             win(loser.other()),
             "stalemate",
-            format!("{loser} has no legal move (困毙) and loses"),
+            format!("{} has no legal move (困毙) and loses", loser.name()),
             "4.1",
         )
     })
@@ -110,7 +110,7 @@ pub fn resignation(loser: Color) -> Ending {
     ending(
         win(loser.other()),
         "resignation",
-        format!("{loser} resigned (认输)"),
+        format!("{} resigned (认输)", loser.name()),
         "4.1",
     )
 }
@@ -123,7 +123,7 @@ pub fn fouls(side: Color, fouls: u32, config: &Config) -> Option<Ending> {
         ending(
             win(side.other()),
             "fouls",
-            format!("{side} committed {fouls} fouls (犯规) and loses"),
+            format!("{} committed {fouls} fouls (犯规) and loses", side.name()),
             "4.1",
         )
     })

@@ -86,6 +86,10 @@ impl Game for XiangqiGame {
         "xiangqi"
     }
 
+    fn side_name(&self, side: Side) -> &'static str {
+        Color::from(side).name()
+    }
+
     fn variant(&self) -> String {
         format!("xiangqi/{}", self.config.rules)
     }

@@ -345,7 +345,10 @@ impl History {
                 && self.positions[n - 1].turn() == side;
             if repeated {
                 decision = Decision::win_for(side.other());
-                detail = format!("{side} was told to change (变着) and repeated the cycle: it loses");
+                detail = format!(
+                    "{} was told to change (变着) and repeated the cycle: it loses",
+                    side.name()
+                );
             } else if self.told.is_none_or(|t| t.side != side) {
                 self.told = Some(Told { side, ply: n });
             }
@@ -485,7 +488,7 @@ fn decide(sides: &[SideRuling; 2], rules: RuleSet) -> (Decision, String, String,
         return (
             Decision::win_for(loser.side.other()),
             Pattern::PerpetualCheck.as_str().to_string(),
-            format!("{} checks perpetually (长将) and loses", loser.side),
+            format!("{} checks perpetually (长将) and loses", loser.side.name()),
             art("26.1"),
         );
     }
@@ -497,7 +500,7 @@ fn decide(sides: &[SideRuling; 2], rules: RuleSet) -> (Decision, String, String,
                 bad.pattern.as_str().to_string(),
                 format!(
                     "{} plays a forbidden {name} ({}) against {against} and must change (变着), or loses",
-                    bad.side,
+                    bad.side.name(),
                     bad.pattern.chinese()
                 ),
                 art("26.4"),
@@ -508,7 +511,7 @@ fn decide(sides: &[SideRuling; 2], rules: RuleSet) -> (Decision, String, String,
                 bad.pattern.as_str().to_string(),
                 format!(
                     "{} keeps to a forbidden {name} ({}) and loses",
-                    bad.side,
+                    bad.side.name(),
                     bad.pattern.chinese()
                 ),
                 None,
@@ -538,7 +541,7 @@ fn decide(sides: &[SideRuling; 2], rules: RuleSet) -> (Decision, String, String,
             Decision::Draw,
             "repetition_both_forbidden".to_string(),
             format!(
-                "red plays {} and black {}, both forbidden: drawn (双方不变作和)",
+                "Red plays {} and Black {}, both forbidden: drawn (双方不变作和)",
                 red.pattern.chinese(),
                 black.pattern.chinese()
             ),

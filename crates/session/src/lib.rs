@@ -303,7 +303,7 @@ impl Session {
                 let ending = Ending {
                     outcome: Outcome::Win { winner: side.other() },
                     reason: "resignation".into(),
-                    detail: format!("{side} resigned (自己宣布认输)"),
+                    detail: format!("{} resigned (自己宣布认输)", self.game.side_name(*side)),
                     article: Some("4.1.9".into()),
                 };
                 self.end_with(Termination::Resignation, ending, *at, &mut events);
@@ -400,7 +400,7 @@ impl Session {
         let ending = Ending {
             outcome: Outcome::Win { winner: side.other() },
             reason: "time_forfeit".into(),
-            detail: format!("{side}'s time ran out (超时)"),
+            detail: format!("{}'s time ran out (超时)", self.game.side_name(side)),
             article: Some("4.1.4".into()),
         };
         self.end_with(Termination::TimeForfeit, ending, at, events);
@@ -610,7 +610,10 @@ impl Session {
             outcome: None,
             termination: Termination::Aborted,
             reason: "aborted".into(),
-            detail: format!("{side} aborted the game before both sides had moved"),
+            detail: format!(
+                "{} aborted the game before both sides had moved",
+                self.game.side_name(side)
+            ),
             article: None,
             at,
         };
@@ -647,7 +650,7 @@ impl Session {
             let ending = Ending {
                 outcome: Outcome::Win { winner: side.other() },
                 reason: "fouls".into(),
-                detail: format!("{side} committed {count} fouls (犯规)"),
+                detail: format!("{} committed {count} fouls (犯规)", self.game.side_name(side)),
                 article: Some("4.1.8".into()),
             };
             self.end_with(Termination::Fouls, ending, at, events);

@@ -14,6 +14,16 @@ pub enum Color {
 impl Color {
     pub const ALL: [Color; 2] = [Color::Red, Color::Black];
 
+    /// The side's name at the start of a sentence shown to players
+    /// ("Red resigned"); `Display` gives the lower-case word used in data.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Red => "Red",
+            Color::Black => "Black",
+        }
+    }
+
     #[inline]
     #[must_use]
     pub const fn other(self) -> Color {

@@ -1,7 +1,8 @@
 //! PGN output of match games: the chess PGN format with `[Variant
 //! "xiangqi"]` and ICCS moves, which Xiangqi tools read.
 
-use std::fmt::Write as _;
+use record::{PgnResult, Record, RecordMove};
+use xiangqi::notation::Notation;
 use xiangqi::{Move, Position};
 
 /// The result of a finished game.
@@ -41,67 +42,43 @@ pub struct GameRecord {
     pub reason: String,
 }
 
-/// Renders one game.
+/// Renders one game, through the record crate's PGN writer (the one the
+/// server's archive and `qiju pgn` use, so every tool reads it back): the
+/// last book move carries a `{book}` comment and the last move the reason
+/// the game ended, which is also the `[Termination]` tag.
 #[must_use]
 pub fn write_game(g: &GameRecord, event: &str, date: &str, time_control: &str) -> String {
-    let mut s = String::new();
-    let tag = |s: &mut String, k: &str, v: &str| {
-        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(s, "[{k} \"{v}\"]");
+    let mut r = Record::new();
+    r.set_tag("Event", event);
+    r.set_tag("Site", "qiju match");
+    r.set_tag("Date", date);
+    r.set_tag("Round", g.round.to_string());
+    r.set_tag("Red", g.red.clone());
+    r.set_tag("Black", g.black.clone());
+    if g.start != Position::startpos() {
+        r.set_tag("FEN", g.start.fen());
+    }
+    r.set_tag("TimeControl", time_control);
+    r.set_tag("PlyCount", g.moves.len().to_string());
+    r.set_tag("Termination", g.reason.clone());
+    r.moves = g.moves.iter().map(|&m| RecordMove::new(m)).collect();
+    if let Some(m) = g.book_plies.checked_sub(1).and_then(|i| r.moves.get_mut(i)) {
+        m.comment = Some("book".into());
+    }
+    if let Some(m) = r.moves.last_mut() {
+        let c = m.comment.take().map_or(String::new(), |c| c + " ");
+        m.comment = Some(c + &g.reason);
+    }
+    r.result = match g.result {
+        GameResult::RedWins => PgnResult::RedWins,
+        GameResult::BlackWins => PgnResult::BlackWins,
+        GameResult::Draw => PgnResult::Draw,
     };
-    tag(&mut s, "Event", event);
-    tag(&mut s, "Site", "qiju match");
-    tag(&mut s, "Date", date);
-    tag(&mut s, "Round", &g.round.to_string());
-    tag(&mut s, "White", &g.red);
-    tag(&mut s, "Black", &g.black);
-    tag(&mut s, "Result", g.result.pgn());
-    tag(&mut s, "Variant", "xiangqi");
-    let fen = g.start.fen();
-    if fen != xiangqi::STARTPOS {
-        tag(&mut s, "SetUp", "1");
-        tag(&mut s, "FEN", &fen);
-    }
-    tag(&mut s, "TimeControl", time_control);
-    tag(&mut s, "PlyCount", &g.moves.len().to_string());
-    tag(&mut s, "Termination", &g.reason);
-    s.push('\n');
-    let mut line = String::new();
-    let mut number = g.start.fullmoves();
-    let mut red = g.start.turn() == xiangqi::Color::Red;
-    for (i, m) in g.moves.iter().enumerate() {
-        let mut tok = String::new();
-        if red {
-            let _ = write!(tok, "{number}. ");
-        } else if i == 0 {
-            let _ = write!(tok, "{number}... ");
-        }
-        let _ = write!(tok, "{m}");
-        if i + 1 == g.book_plies {
-            tok.push_str(" {book}");
-        }
-        if line.len() + tok.len() + 1 > 79 {
-            s.push_str(line.trim_end());
-            s.push('\n');
-            line.clear();
-        }
-        line.push_str(&tok);
-        line.push(' ');
-        if !red {
-            number += 1;
-        }
-        red = !red;
-    }
-    let end = format!("{{{}}} {}", g.reason, g.result.pgn());
-    if line.len() + end.len() > 79 {
-        s.push_str(line.trim_end());
-        s.push('\n');
-        line.clear();
-    }
-    line.push_str(&end);
-    s.push_str(&line);
-    s.push_str("\n\n");
-    s
+    // The runner replays every move through the referee before it records
+    // the game, so a record that does not replay is a bug in the runner.
+    let mut text = record::write_pgn(&r, Notation::Iccs).expect("match games are legal");
+    text.push('\n');
+    text
 }
 
 #[cfg(test)]
@@ -135,5 +112,8 @@ mod tests {
             "{p}"
         );
         assert!(!p.contains("[FEN"));
+        let back = record::read_one(&p).unwrap();
+        assert_eq!(back.moves.len(), 3);
+        assert_eq!(back.tag("Round"), Some("3"));
     }
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{free_port, start, unique, Http};
+use common::{free_port, register_named, start, unique, Http};
 use std::process::Command;
 
 fn admin(db: &str, args: &[&str]) -> (i32, String) {
@@ -30,13 +30,7 @@ fn awarded_titles_show_on_the_profile_and_bad_input_changes_nothing() {
     };
     let mut server = start(&db, port, "admin-test");
     let name = unique("gm");
-    let r = http.request(
-        "POST",
-        "/api/auth/register",
-        None,
-        Some(&format!(r#"{{"name":"{name}","password":"correct horse"}}"#)),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
+    register_named(&http, &name);
     let profile = |http: &Http| http.json("GET", &format!("/api/users/{name}"), None, None);
     let fresh = profile(&http);
     assert!(fresh["title"].is_null(), "a new player has no title: {fresh}");

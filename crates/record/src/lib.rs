@@ -181,41 +181,64 @@ impl Record {
         self.tag("Format").and_then(|f| f.parse().ok())
     }
 
-    /// A record of a session's game: its start position, its moves with
-    /// `[%clk]` (main time left, when the game was timed) and `[%emt]`, and
-    /// its result. `tags` (Event, Red, Black, …) are set on top of the
-    /// defaults.
-    pub fn from_session(session: &session::Session, tags: &[(&str, &str)]) -> Result<Record, RecordError> {
+    /// A record of a game from `start_fen` whose moves are given in ICCS,
+    /// each with the mover's main time left after it (`[%clk]`) and the time
+    /// it took (`[%emt]`) where known. The tags are the defaults, with
+    /// `[FEN]` when the game did not start from the usual position.
+    ///
+    /// # Errors
+    /// [`RecordError::BadFen`] or [`RecordError::IllegalMove`]: the game does
+    /// not replay.
+    pub fn from_iccs<'a>(
+        start_fen: &str,
+        moves: impl IntoIterator<Item = (&'a str, Option<Millis>, Option<Millis>)>,
+    ) -> Result<Record, RecordError> {
         let mut r = Record::new();
-        let start = session.game().initial_fen();
-        let pos = Position::from_fen(&start).map_err(|e| RecordError::BadFen {
+        let mut pos = Position::from_fen(start_fen).map_err(|e| RecordError::BadFen {
             game: 1,
-            fen: start.clone(),
+            fen: start_fen.to_string(),
             detail: e.to_string(),
         })?;
         if pos != Position::startpos() {
             r.set_tag("FEN", pos.fen());
         }
-        for (k, v) in tags {
-            r.set_tag(k, *v);
-        }
-        let mut pos = pos;
-        for m in session.moves() {
-            let mv = read::legal_iccs(&pos, &m.coord).ok_or_else(|| RecordError::IllegalMove {
+        for (i, (coord, clock_ms, emt_ms)) in moves.into_iter().enumerate() {
+            let mv = read::legal_iccs(&pos, coord).ok_or_else(|| RecordError::IllegalMove {
                 game: 1,
-                ply: m.ply as usize,
-                number: String::new(),
-                text: m.coord.clone(),
+                ply: i + 1,
+                number: read::move_number(pos.fullmoves(), pos.turn()),
+                text: coord.to_string(),
                 line: 0,
                 detail: "not a legal Xiangqi move in the replayed position".into(),
             })?;
             pos.play_unchecked(mv);
             r.moves.push(RecordMove {
                 mv,
-                clock_ms: m.clock_ms,
-                emt_ms: Some(m.spent_ms),
+                clock_ms,
+                emt_ms,
                 comment: None,
             });
+        }
+        Ok(r)
+    }
+
+    /// A record of a session's game: its start position, its moves with
+    /// `[%clk]` (main time left, when the game was timed) and `[%emt]`, and
+    /// its result. `tags` (Event, Red, Black, …) are set on top of the
+    /// defaults.
+    ///
+    /// # Errors
+    /// As [`Record::from_iccs`].
+    pub fn from_session(session: &session::Session, tags: &[(&str, &str)]) -> Result<Record, RecordError> {
+        let moves = session.moves();
+        let mut r = Record::from_iccs(
+            &session.game().initial_fen(),
+            moves
+                .iter()
+                .map(|m| (m.coord.as_str(), m.clock_ms, Some(m.spent_ms))),
+        )?;
+        for (k, v) in tags {
+            r.set_tag(k, *v);
         }
         r.result = PgnResult::from_outcome(session.result().and_then(|x| x.outcome));
         if let Some(res) = session.result() {
@@ -224,6 +247,23 @@ impl Record {
         r.set_tag("Result", r.result.token());
         Ok(r)
     }
+}
+
+/// A PGN `Date` value, `YYYY.MM.DD` in UTC, from milliseconds since 1970.
+#[must_use]
+pub fn pgn_date(unix_ms: i64) -> String {
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let days = unix_ms.div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
 }
 
 /// Why a game of a file could not be read. Game numbers count from 1 in
@@ -282,5 +322,33 @@ impl RecordError {
             | RecordError::ResultMismatch { game, .. } => *game,
             RecordError::GameCount { .. } => 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
+        assert_eq!(pgn_date(1_767_225_600_000), "2026.01.01");
+        assert_eq!(pgn_date(-86_400_000), "1969.12.31");
+    }
+
+    #[test]
+    fn from_iccs_replays_and_names_the_bad_move() {
+        let start = Position::startpos().fen();
+        let r = Record::from_iccs(&start, [("h2e2", Some(1000), None), ("h9g7", None, Some(20))]).unwrap();
+        assert_eq!(r.moves.len(), 2);
+        assert_eq!(r.moves[0].clock_ms, Some(1000));
+        assert_eq!(r.moves[1].emt_ms, Some(20));
+        assert!(r.tag("FEN").is_none());
+        let e = Record::from_iccs(&start, [("h2e2", None, None), ("h2e2", None, None)]).unwrap_err();
+        assert!(
+            matches!(&e, RecordError::IllegalMove { ply: 2, number, .. } if number == "1..."),
+            "{e}"
+        );
     }
 }

@@ -66,7 +66,8 @@ pub async fn get_pgn(State(state): State<AppState>, Path(id): Path<String>) -> R
     let view = live::view(&state, &id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
-    let pgn = crate::pgn::write(&view);
+    let pgn = crate::pgn::write(&view)
+        .map_err(|e| ApiError::Internal(format!("game {id} does not replay: {e}")))?;
     Ok((
         [
             (CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8".to_string()),

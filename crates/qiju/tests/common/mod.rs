@@ -141,7 +141,11 @@ pub fn unique(prefix: &str) -> String {
 }
 
 pub fn register(http: &Http, prefix: &str) -> String {
-    let name = unique(prefix);
+    register_named(http, &unique(prefix))
+}
+
+/// Registers `name` (password "correct horse") and returns its session cookie.
+pub fn register_named(http: &Http, name: &str) -> String {
     let r = http.request(
         "POST",
         "/api/auth/register",

@@ -283,6 +283,36 @@ impl Position {
         Bitboard(a & their)
     }
 
+    /// Every piece of either side that could capture on `sq` if the pieces
+    /// on `removed` were gone: the attacker sets of a static exchange
+    /// evaluation, where each capture takes a piece off the board and may
+    /// open a line, a horse's leg, an elephant's eye or a cannon's screen
+    /// (or close one: a cannon that jumped over a removed piece no longer
+    /// attacks). Pins are not considered, as in every exchange evaluator.
+    #[must_use]
+    pub fn exchange_attackers(&self, sq: Square, removed: Bitboard) -> Bitboard {
+        let occ = self.occ & !removed.0;
+        let mut occ_t = self.occ_t;
+        for r in removed {
+            occ_t &= !(1u128 << transposed_index(r));
+        }
+        let r = &self.by_role;
+        let mut a = attacks::rook_attacks(sq, occ, occ_t) & r[Role::Rook.index()];
+        a |= attacks::cannon_captures(sq, occ, occ_t) & r[Role::Cannon.index()];
+        a |= attacks::king_moves(sq) & r[Role::King.index()];
+        a |= attacks::advisor_moves(sq) & r[Role::Advisor.index()];
+        a |= attacks::leaper_targets(attacks::elephant_steps(sq), occ) & r[Role::Elephant.index()];
+        for color in Color::ALL {
+            a |= attacks::pawn_attackers(color, sq) & r[Role::Pawn.index()] & self.by_color[color.index()];
+        }
+        for step in attacks::horse_attacker_steps(sq) {
+            if (occ >> step.block) & 1 == 0 {
+                a |= step.targets & r[Role::Horse.index()];
+            }
+        }
+        Bitboard(a & occ)
+    }
+
     /// Whether the side to move is in check (incl. facing kings).
     #[inline]
     #[must_use]

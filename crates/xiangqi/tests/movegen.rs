@@ -194,3 +194,63 @@ fn an_enemy_cannon_can_be_the_screen_of_another() {
     assert!(!pos.is_legal(mv("g9e7")));
     assert!(!pos.legal_moves().contains(&mv("g9e7")));
 }
+
+/// The attackers of one square during an exchange, as
+/// `exchange_attackers` works them out on the position before it (the
+/// capturers' origins taken off the board), equal those found by really
+/// playing the captures and asking which pieces' moves reach the square.
+#[test]
+fn exchange_attackers_match_the_captures_really_played() {
+    use xiangqi::Bitboard;
+    let mut rng = Lcg(99);
+    let mut checked = 0;
+    for _ in 0..150 {
+        let mut pos = Position::startpos();
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // From this position, play out exchanges on a few squares.
+            for _ in 0..3 {
+                let captures: Vec<Move> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+                if captures.is_empty() {
+                    break;
+                }
+                let target = captures[(rng.next() as usize) % captures.len()].to();
+                let mut now = pos.clone();
+                let mut removed = Bitboard::default();
+                loop {
+                    let turn = now.turn();
+                    let reached: Vec<Square> = now
+                        .pieces_iter()
+                        .filter(|&(from, p)| p.color == turn && now.pseudo_targets(from, p).contains(target))
+                        .map(|(from, _)| from)
+                        .collect();
+                    let mut predicted: Vec<Square> =
+                        (pos.exchange_attackers(target, removed) & pos.by_color(turn)).collect();
+                    let mut reached_sorted = reached.clone();
+                    reached_sorted.sort();
+                    predicted.sort();
+                    assert_eq!(
+                        predicted,
+                        reached_sorted,
+                        "{} to move in {} (from {}), square {target}",
+                        turn,
+                        now.fen(),
+                        pos.fen()
+                    );
+                    checked += 1;
+                    if reached.is_empty() || now.piece_at(target).is_some_and(|p| p.role == Role::King) {
+                        break;
+                    }
+                    let from = reached[(rng.next() as usize) % reached.len()];
+                    now.play_unchecked(Move::new(from, target));
+                    removed.set(from);
+                }
+            }
+            pos.play_unchecked(moves[(rng.next() as usize) % moves.len()]);
+        }
+    }
+    assert!(checked > 5_000, "{checked}");
+}

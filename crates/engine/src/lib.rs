@@ -19,6 +19,7 @@ pub mod eval;
 mod level;
 pub mod repetition;
 mod search;
+pub mod see;
 pub mod time;
 pub mod tt;
 pub mod tune;

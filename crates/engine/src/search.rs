@@ -9,6 +9,7 @@
 
 use crate::eval::{self, Params};
 use crate::repetition::{self, CycleMove, RepetitionRule, Verdict};
+use crate::see::see_ge;
 use crate::time::{self, Budget};
 use crate::tt::{Bound, Table};
 use crate::{Control, Info, Limits, Score, SearchError, SearchResult};
@@ -620,14 +621,6 @@ impl<'a> Worker<'a> {
         list
     }
 
-    fn is_bad_capture(&self, m: Move) -> bool {
-        let (Some(attacker), Some(victim)) = (self.pos.piece_at(m.from()), self.pos.piece_at(m.to())) else {
-            return false;
-        };
-        piece_value(victim.role) < piece_value(attacker.role)
-            && self.pos.attackers(m.to(), victim.color).any()
-    }
-
     fn order(&self, moves: &MoveList, tt_move: Move, ply: usize) -> Vec<(Move, i32)> {
         let killers = self.killers[ply];
         moves
@@ -638,7 +631,7 @@ impl<'a> Worker<'a> {
                 } else if let Some(victim) = self.pos.piece_at(m.to()) {
                     let attacker = self.pos.piece_at(m.from()).map_or(Role::Pawn, |p| p.role);
                     let mvv = piece_value(victim.role) * 10 - piece_value(attacker) / 10;
-                    if self.is_bad_capture(m) {
+                    if !see_ge(&self.pos, m, 0) {
                         -3_000_000 + mvv
                     } else {
                         2_000_000 + mvv
@@ -953,6 +946,27 @@ impl<'a> Worker<'a> {
             count += 1;
             let prunable = !pv_node && !in_check && !capture && !killer && m != tt_move && best > -MATE_BOUND;
             let hist = if capture { 0 } else { order_score };
+            // Low in the tree, skip captures that lose material in the
+            // exchange and quiet moves that put a piece where it is lost.
+            if !pv_node
+                && !in_check
+                && depth <= 5
+                && m != tt_move
+                && best > -MATE_BOUND
+                && (capture || prunable)
+                && !self.pos.gives_check(m)
+                && !see_ge(
+                    &self.pos,
+                    m,
+                    if capture {
+                        -120 * depth
+                    } else {
+                        -40 * depth * depth
+                    },
+                )
+            {
+                continue;
+            }
             self.make(m);
             let gives_check = self.top().in_check;
             if prunable
@@ -1101,7 +1115,7 @@ impl<'a> Worker<'a> {
                         if stand_pat + gain + 150 <= alpha {
                             continue;
                         }
-                        if self.is_bad_capture(m) {
+                        if !see_ge(&self.pos, m, 0) {
                             continue;
                         }
                     }

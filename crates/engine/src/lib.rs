@@ -2,8 +2,9 @@
 //!
 //! Iterative deepening alpha-beta with principal variation search, a shared
 //! lock-free transposition table, quiescence search, null-move pruning, late
-//! move reductions, killer/history/MVV-LVA ordering and check extensions over
-//! a tuned, hand-made evaluation ([`eval`]). Repetitions are judged inside the
+//! move reductions, killer/history/MVV-LVA ordering, static exchange
+//! evaluation ([`see`]) and check extensions over a tuned, hand-made
+//! evaluation ([`eval`]). Repetitions are judged inside the
 //! search by the Chinese rules (a side that only checks, or only checks and
 //! chases, in a repeated cycle loses; see [`repetition`]), so the engine
 //! neither walks into a perpetual-check loss nor lets an opponent's perpetual

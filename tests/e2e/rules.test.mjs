@@ -102,6 +102,20 @@ await test('game-end texts, repetition rulings with their article', () => {
   i18n.setLang('en');
   assert.equal(result.reasonText(chase), 'Red: perpetual chase, loses — Article 26.4');
   assert.equal(result.resultText(chase), 'Black wins');
+  // Every reason the referee and the session give has its own words in
+  // both languages (no fallback to the raw code).
+  const reasons = ['checkmate', 'stalemate', 'time_forfeit', 'resignation', 'agreement', 'aborted',
+    'adjudication', 'fouls', 'natural_limit', 'insufficient_material', 'threefold_repetition',
+    'repetition_both_allowed', 'repetition_both_forbidden'];
+  for (const lang of ['zh', 'en']) {
+    i18n.setLang(lang);
+    for (const reason of reasons) {
+      const text = result.reasonText({ reason });
+      assert.ok(!text.includes('_') && text !== reason.replace(/_/g, ' '), `${lang}: ${reason} -> ${text}`);
+    }
+  }
+  i18n.setLang('zh');
+  assert.equal(result.reasonText({ reason: 'time_forfeit', winner: 'red', article: '4.1.4' }), '超时判负 — 第4.1.4条');
   // Every key exists in both languages.
   const zhKeys = Object.keys(i18n.LANGS.zh);
   const enKeys = Object.keys(i18n.LANGS.en);

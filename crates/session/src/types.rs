@@ -322,23 +322,24 @@ pub enum SessionError {
     GameOver,
     #[error("time went backwards: {at} ms is before {last} ms")]
     TimeWentBackwards { at: Millis, last: Millis },
-    #[error("it is not {side}'s turn")]
+    /// The error goes back to the player who tried; `side` is theirs.
+    #[error("it is not your turn")]
     NotYourTurn { side: Side },
     #[error("the clock cannot be pressed ({pressed_at} ms) before the move is made ({at} ms)")]
     PressBeforeMove { at: Millis, pressed_at: Millis },
     #[error(transparent)]
     Game(#[from] GameError),
-    #[error("{side} may offer a draw only right after making its own move (23.1)")]
+    #[error("a draw may be offered only right after one's own move (23.1)")]
     OfferOnlyAfterOwnMove { side: Side },
-    #[error("{side}'s draw offer is already on the table")]
+    #[error("your draw offer is already on the table")]
     OfferPending { side: Side },
-    #[error("there is no draw offer for {side} to answer")]
+    #[error("there is no draw offer to answer")]
     NoOfferToAnswer { side: Side },
     #[error("a draw offer cannot be withdrawn (23.1: 提和方不得撤回提议)")]
     CannotWithdrawOffer,
-    #[error("{side} has no draw offer to withdraw")]
+    #[error("you have no draw offer to withdraw")]
     NoOfferToWithdraw { side: Side },
-    #[error("{side} may claim only in its own time, when it is to move (8.5)")]
+    #[error("a claim may be made only in one's own time, when it is one's move (8.5)")]
     ClaimOnlyOnOwnTurn { side: Side },
     #[error("the game can no longer be aborted: both sides have moved")]
     TooLateToAbort,

@@ -17,10 +17,16 @@ impl GameResult {
     /// `1-0`, `0-1` or `1/2-1/2`.
     #[must_use]
     pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
+        PgnResult::from(self).token()
+    }
+}
+
+impl From<GameResult> for PgnResult {
+    fn from(r: GameResult) -> PgnResult {
+        match r {
+            GameResult::RedWins => PgnResult::RedWins,
+            GameResult::BlackWins => PgnResult::BlackWins,
+            GameResult::Draw => PgnResult::Draw,
         }
     }
 }
@@ -69,11 +75,7 @@ pub fn write_game(g: &GameRecord, event: &str, date: &str, time_control: &str) -
         let c = m.comment.take().map_or(String::new(), |c| c + " ");
         m.comment = Some(c + &g.reason);
     }
-    r.result = match g.result {
-        GameResult::RedWins => PgnResult::RedWins,
-        GameResult::BlackWins => PgnResult::BlackWins,
-        GameResult::Draw => PgnResult::Draw,
-    };
+    r.result = g.result.into();
     // The runner replays every move through the referee before it records
     // the game, so a record that does not replay is a bug in the runner.
     let mut text = record::write_pgn(&r, Notation::Iccs).expect("match games are legal");

@@ -8,19 +8,23 @@
 use crate::live::GameView;
 use record::{PgnResult, Record, RecordError};
 use xiangqi::notation::Notation;
+use xiangqi::{Color, Position};
 
 /// The game as PGN text.
 ///
 /// # Errors
 /// A stored game that does not replay (a corrupt database row).
 pub fn write(g: &GameView) -> Result<String, RecordError> {
-    let mut red_to_move = g.initial_fen.split_whitespace().nth(1).is_none_or(|t| t != "b");
+    // Which clock is the mover's: sides alternate from the start position's
+    // turn (a FEN that does not read fails in `from_iccs` just below).
+    let first = Position::from_fen(&g.initial_fen).map_or(Color::Red, |p| p.turn());
     let moves: Vec<_> = g
         .moves
         .iter()
-        .map(|m| {
-            let left = if red_to_move { m.red_ms } else { m.black_ms };
-            red_to_move = !red_to_move;
+        .enumerate()
+        .map(|(i, m)| {
+            let mover = if i % 2 == 0 { first } else { first.other() };
+            let left = if mover == Color::Red { m.red_ms } else { m.black_ms };
             (m.coord.as_str(), u64::try_from(left).ok(), None)
         })
         .collect();

@@ -69,16 +69,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         if u.guest {
             bail!("{user:?} is a guest account; titles go to registered players");
         }
-        let awarded = awarded.unwrap_or(
-            u.awarded_title
-                .as_deref()
-                .and_then(|t| t.parse::<rating::AwardedTitle>().ok().map(|t| t.as_str())),
-        );
-        let real = real.unwrap_or(
-            u.real_title
-                .as_deref()
-                .and_then(|t| t.parse::<rating::RealTitle>().ok().map(|t| t.as_str())),
-        );
+        // A flag left out keeps what is stored.
+        let awarded = awarded.unwrap_or(u.awarded_title.as_deref());
+        let real = real.unwrap_or(u.real_title.as_deref());
         store.set_titles(&u.id, awarded, real).await?;
         println!(
             "{}: awarded title {}, real-world title {}",

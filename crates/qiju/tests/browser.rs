@@ -12,8 +12,9 @@
 //! one is missing the test says so loudly and passes, unless
 //! `QIJU_REQUIRE_ORACLES=1` (as `.ci/run` sets), where it fails.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+mod common;
+
+use common::{free_port, healthy};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -70,28 +71,6 @@ impl Drop for Server {
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
-
-/// Whether `GET /api/health` answers 204.
-fn healthy(port: u16) -> bool {
-    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
-        return false;
-    };
-    let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
-    let req = format!("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
-    if s.write_all(req.as_bytes()).is_err() {
-        return false;
-    }
-    let mut buf = [0u8; 64];
-    let n = s.read(&mut buf).unwrap_or(0);
-    String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 204")
 }
 
 fn start_server() -> (Server, u16) {

@@ -84,10 +84,24 @@ pub fn dechunk(mut s: &str) -> String {
 
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+/// Whether `GET /api/health` on the port answers 204.
+pub fn healthy(port: u16) -> bool {
+    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+    let req = format!("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    if s.write_all(req.as_bytes()).is_err() {
+        return false;
+    }
+    let mut buf = [0u8; 64];
+    let n = s.read(&mut buf).unwrap_or(0);
+    String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 204")
 }
 
 /// Starts a server and returns it once it answers; the caller owns the child and
@@ -111,14 +125,9 @@ pub fn start(db: &str, port: u16, node: &str) -> Child {
         .spawn()
         .expect("qiju serve starts");
     let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
-            let _ = s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-            let mut b = String::new();
-            let _ = s.read_to_string(&mut b);
-            if b.starts_with("HTTP/1.1 204") {
-                return child;
-            }
+    while !healthy(port) {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("qiju serve exited early: {status}");
         }
         if Instant::now() >= deadline {
             let _ = child.kill();
@@ -127,6 +136,7 @@ pub fn start(db: &str, port: u16, node: &str) -> Child {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+    child
 }
 
 pub fn unique(prefix: &str) -> String {

@@ -50,8 +50,29 @@ pub mod term {
     pub const ROOK_OPEN_FILE: usize = CONNECTED_PAWNS + 1;
     /// The side to move.
     pub const TEMPO: usize = ROOK_OPEN_FILE + 1;
+    /// Pieces of the side to move that are attacked by a cheaper piece, or
+    /// attacked and not defended: pawns/advisors/elephants, horses/cannons,
+    /// rooks. (The terms from here on were added after the first tuning
+    /// runs; older weight tables are a prefix of the new ones.)
+    pub const THREAT_STM: usize = TEMPO + 1;
+    /// The same for the side that has just moved (the side to move may
+    /// take them).
+    pub const THREAT_OTHER: usize = THREAT_STM + 3;
+    /// Attacks by enemy rooks, horses, cannons and pawns on palace squares.
+    pub const PALACE_CONTROL: usize = THREAT_OTHER + 3;
+    /// King steps to squares the enemy does not attack.
+    pub const KING_FLIGHT: usize = PALACE_CONTROL + 1;
+    /// Mobility by move count (0..=17), added to the linear term: the first
+    /// few moves of a piece matter more than the last.
+    pub const MOBILITY_ROOK: usize = KING_FLIGHT + 1;
+    pub const MOBILITY_HORSE: usize = MOBILITY_ROOK + 18;
+    pub const MOBILITY_CANNON: usize = MOBILITY_HORSE + 9;
+    /// Checks the enemy rooks, horses and cannons can give next move on a
+    /// square the defender does not attack (safe checks, the raw material
+    /// of mating attacks).
+    pub const SAFE_CHECK: usize = MOBILITY_CANNON + 18;
     /// Number of weights.
-    pub const COUNT: usize = TEMPO + 1;
+    pub const COUNT: usize = SAFE_CHECK + 3;
 }
 
 /// Receives the terms of one evaluation.
@@ -71,16 +92,13 @@ impl Params {
     /// The tuned weights the engine plays with.
     #[must_use]
     pub fn tuned() -> Params {
-        if crate::tuned::WEIGHTS.len() == term::COUNT {
-            Params {
-                weights: crate::tuned::WEIGHTS
-                    .iter()
-                    .map(|w| [i32::from(w[0]), i32::from(w[1])])
-                    .collect(),
-            }
-        } else {
-            Params::hand()
+        // Terms are only ever appended, so a table tuned before a term
+        // existed is a prefix: the new terms start from their hand weights.
+        let mut p = Params::hand();
+        for (w, t) in p.weights.iter_mut().zip(crate::tuned::WEIGHTS) {
+            *w = [i32::from(t[0]), i32::from(t[1])];
         }
+        p
     }
 
     /// The hand-set starting weights, before tuning (kept to measure what
@@ -192,6 +210,15 @@ impl Params {
         w[term::CONNECTED_PAWNS] = [10, 20];
         w[term::ROOK_OPEN_FILE] = [10, 5];
         w[term::TEMPO] = [10, 10];
+        for (k, v) in [[-10, -15], [-25, -35], [-40, -50]].into_iter().enumerate() {
+            w[term::THREAT_STM + k] = v;
+            w[term::THREAT_OTHER + k] = [v[0] / 2, v[1] / 2];
+        }
+        w[term::PALACE_CONTROL] = [-3, -2];
+        w[term::KING_FLIGHT] = [3, 3];
+        w[term::SAFE_CHECK] = [-20, -10];
+        w[term::SAFE_CHECK + 1] = [-20, -10];
+        w[term::SAFE_CHECK + 2] = [-15, -5];
         Params { weights: w }
     }
 }
@@ -217,6 +244,17 @@ pub fn phase(pos: &Position) -> i32 {
     let r = pos.by_role(Role::Rook).count() as i32;
     let hc = (pos.by_role(Role::Horse) | pos.by_role(Role::Cannon)).count() as i32;
     (6 * r + 3 * hc).min(PHASE_MAX)
+}
+
+/// Value class of a piece for threats: 0 pawns, advisors and elephants,
+/// 1 horses and cannons, 2 rooks; the king has none.
+fn class(role: Role) -> Option<usize> {
+    match role {
+        Role::King => None,
+        Role::Pawn | Role::Advisor | Role::Elephant => Some(0),
+        Role::Horse | Role::Cannon => Some(1),
+        Role::Rook => Some(2),
+    }
 }
 
 fn crossed(color: Color, sq: Square) -> bool {
@@ -245,6 +283,13 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
     let palaces = PALACES;
     let occ = pos.occupied();
     let mut attackers = [0i32; 2]; // attackers bearing on each side's palace
+    // What each side bears on, by the class of the piece that does (see
+    // `class`), and all together with the king; hits on each palace.
+    let mut att = [[0u128; 3]; 2];
+    let mut att_all = [0u128; 2];
+    let mut palace_hits = [0i32; 2];
+    // Where each side's rooks, horses and cannons can move.
+    let mut reach = [[0u128; 3]; 2];
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
         let them = color.other();
@@ -259,12 +304,26 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
             }
             sink.add(term::MATERIAL + role.index(), sign * n);
             let piece = Piece::new(color, role);
+            let own = pos.by_color(color).0;
             for sq in bb {
                 sink.add(term::PST + role.index() * 50 + half_square(color, sq), sign);
+                let a = pos.attacks_from(sq, piece).0;
+                att_all[color.index()] |= a;
+                if let Some(c) = class(role) {
+                    att[color.index()][c] |= a;
+                }
+                if matches!(role, Role::Rook | Role::Horse | Role::Cannon)
+                    || role == Role::Pawn && crossed(color, sq)
+                {
+                    palace_hits[them.index()] += (a & their_palace.0).count_ones() as i32;
+                }
                 match role {
                     Role::Rook => {
-                        let t = pos.pseudo_targets(sq, piece);
-                        sink.add(term::MOBILITY, sign * t.count() as i32);
+                        let t = Bitboard(a & !own);
+                        reach[color.index()][0] |= t.0;
+                        let c = t.count() as i32;
+                        sink.add(term::MOBILITY, sign * c);
+                        sink.add(term::MOBILITY_ROOK + c.min(17) as usize, sign);
                         if (t & their_palace).any() {
                             sink.add(term::ATTACKERS, -sign);
                             attackers[them.index()] += 1;
@@ -283,9 +342,11 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
                         }
                     }
                     Role::Horse => {
-                        let t = pos.pseudo_targets(sq, piece);
+                        let t = Bitboard(a & !own);
+                        reach[color.index()][1] |= t.0;
                         let c = t.count() as i32;
                         sink.add(term::MOBILITY + 1, sign * c);
+                        sink.add(term::MOBILITY_HORSE + c.min(8) as usize, sign);
                         if c <= 1 {
                             sink.add(term::HORSE_TRAPPED, sign);
                         }
@@ -296,7 +357,10 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
                     }
                     Role::Cannon => {
                         let t = pos.pseudo_targets(sq, piece);
-                        sink.add(term::MOBILITY + 2, sign * t.count() as i32);
+                        reach[color.index()][2] |= t.0;
+                        let c = t.count() as i32;
+                        sink.add(term::MOBILITY + 2, sign * c);
+                        sink.add(term::MOBILITY_CANNON + c.min(17) as usize, sign);
                         if sq.file() == their_king.file() || sq.rank() == their_king.rank() {
                             attackers[them.index()] += 1;
                             sink.add(term::ATTACKERS + 2, -sign);
@@ -359,6 +423,36 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
         sink.add(term::MISSING_ADVISOR, sign * missing_adv * enemy_attack);
         let enemy_cannons = pos.pieces(them, Role::Cannon).count() as i32;
         sink.add(term::MISSING_ELEPHANT, sign * missing_ele * enemy_cannons);
+        sink.add(term::PALACE_CONTROL, sign * palace_hits[color.index()]);
+        let king = pos.king(color);
+        let flight = pos.attacks_from(king, Piece::new(color, Role::King)).0
+            & !pos.by_color(color).0
+            & !att_all[them.index()];
+        sink.add(term::KING_FLIGHT, sign * flight.count_ones() as i32);
+        for (k, role) in [Role::Rook, Role::Horse, Role::Cannon].into_iter().enumerate() {
+            let r = reach[them.index()][k];
+            if r != 0 {
+                let safe = pos.attack_squares_to(king, role).0 & r & !att_all[color.index()];
+                sink.add(term::SAFE_CHECK + k, sign * safe.count_ones() as i32);
+            }
+        }
+        // Threats: a piece attacked by a cheaper one is as good as lost
+        // unless it moves; one attacked and not defended likewise.
+        let (us, en) = (color.index(), them.index());
+        let threat = if color == pos.turn() {
+            term::THREAT_STM
+        } else {
+            term::THREAT_OTHER
+        };
+        for role in [Role::Pawn, Role::Advisor, Role::Elephant, Role::Horse, Role::Cannon, Role::Rook] {
+            let Some(c) = class(role) else { continue };
+            let cheaper = att[en][..c].iter().fold(0u128, |x, y| x | y);
+            let bb = pos.pieces(color, role).0 & att_all[en];
+            let hit = bb & (cheaper | !att_all[us]);
+            if hit != 0 {
+                sink.add(threat + c, sign * hit.count_ones() as i32);
+            }
+        }
     }
     sink.add(term::TEMPO, if pos.turn() == Color::Red { 1 } else { -1 });
 }
@@ -468,6 +562,49 @@ mod tests {
             Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN1 w - - 0 1")
                 .unwrap();
         assert!(evaluate_red(&no_rook, &p) < -500);
+    }
+
+    /// The counts of the terms of a position.
+    fn counts(fen: &str) -> std::collections::HashMap<usize, i32> {
+        struct Counts(std::collections::HashMap<usize, i32>);
+        impl Sink for Counts {
+            fn add(&mut self, index: usize, count: i32) {
+                *self.0.entry(index).or_insert(0) += count;
+            }
+        }
+        let mut c = Counts(std::collections::HashMap::new());
+        features(&Position::from_fen(fen).unwrap(), &mut c);
+        c.0.retain(|_, n| *n != 0);
+        c.0
+    }
+
+    #[test]
+    fn threats_are_counted_for_the_side_they_hurt() {
+        // A red rook attacked by a black horse: a threat against red, which
+        // red (to move) can still answer, or black (to move) can take.
+        let red_to_move = counts("5k3/9/2n6/9/3R5/9/9/9/9/4K4 w - - 0 1");
+        assert_eq!(red_to_move.get(&(term::THREAT_STM + 2)), Some(&1));
+        assert_eq!(red_to_move.get(&(term::THREAT_OTHER + 2)), None);
+        let black_to_move = counts("5k3/9/2n6/9/3R5/9/9/9/9/4K4 b - - 0 1");
+        assert_eq!(black_to_move.get(&(term::THREAT_OTHER + 2)), Some(&1));
+        assert_eq!(black_to_move.get(&(term::THREAT_STM + 2)), None);
+        // A black pawn attacked by the rook: hanging while undefended
+        // (black's count is negative), safe once a black rook guards it.
+        let hanging = counts("5k3/9/9/9/3Rp4/9/9/9/9/4K4 b - - 0 1");
+        assert_eq!(hanging.get(&term::THREAT_STM), Some(&-1));
+        let guarded = counts("5k3/9/9/4r4/3Rp4/9/9/9/9/4K4 b - - 0 1");
+        assert_eq!(guarded.get(&term::THREAT_STM), None);
+        // Flight squares: red's king has d0, e1, f0; black's has e9 and f8
+        // — until the red rook takes f8 away.
+        assert_eq!(hanging.get(&term::KING_FLIGHT), Some(&(3 - 2)));
+        let cut_off = counts("5k3/4R4/9/9/4p4/9/9/9/9/4K4 b - - 0 1");
+        assert_eq!(cut_off.get(&term::KING_FLIGHT), Some(&(3 - 0)));
+        // A black rook on a5 can check the red king from a0 and e5, neither
+        // of which red guards; a red cannon on e2 closes the file, leaving a0.
+        let checks = counts("5k3/9/9/9/r8/9/9/9/9/4K4 w - - 0 1");
+        assert_eq!(checks.get(&term::SAFE_CHECK), Some(&2));
+        let guarded = counts("5k3/9/9/9/r8/9/9/4C4/9/4K4 w - - 0 1");
+        assert_eq!(guarded.get(&term::SAFE_CHECK), Some(&1));
     }
 
     #[test]

@@ -141,8 +141,10 @@ impl Engine {
             undo: None,
             rev: 0,
             eval: -INF,
+            cont: NO_CONT,
         });
         for (index, &mv) in moves.iter().enumerate() {
+            let cont = piece_to(&pos, mv);
             let undo = pos
                 .play(mv)
                 .map_err(|reason| SearchError::IllegalHistory { index, mv, reason })?;
@@ -158,6 +160,7 @@ impl Engine {
                 undo: Some(undo),
                 rev,
                 eval: -INF,
+                cont,
             });
         }
         let legal = pos.legal_moves();
@@ -313,7 +316,16 @@ struct Frame {
     /// can reach.
     rev: u32,
     eval: i32,
+    /// Piece × destination of `mv` (the continuation-history row), or
+    /// [`NO_CONT`].
+    cont: u16,
 }
+
+/// Piece × destination slots of the history tables.
+const PIECE_TO: usize = 14 * 90;
+/// The continuation row of a position not reached by a move of the search
+/// or the game (the root of a game, a null move).
+const NO_CONT: u16 = PIECE_TO as u16;
 
 /// What all threads of one search share.
 struct Shared<'a> {
@@ -351,7 +363,13 @@ struct Worker<'a> {
     root_depth: i32,
     stopped: bool,
     killers: Vec<[Move; 2]>,
+    /// Per ply, the move left out by a singular-extension search.
+    excluded: Vec<Move>,
     history: Vec<i32>,
+    /// Continuation history: how well a quiet move did after a given move
+    /// one ply (the opponent's reply) and two plies (our own previous move)
+    /// before; rows by that move's piece × destination (plus [`NO_CONT`]).
+    cont_history: Vec<i16>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Vec<[u8; 64]>,
@@ -374,6 +392,12 @@ fn splitmix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// The piece × destination slot of `m` on `pos` (before it is played).
+fn piece_to(pos: &Position, m: Move) -> u16 {
+    let p = pos.piece_at(m.from()).map_or(0, |p| p.index());
+    (p * 90 + m.to().index()) as u16
 }
 
 fn to_tt(v: i32, ply: usize) -> i32 {
@@ -416,7 +440,9 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             stopped: false,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
-            history: vec![0; 14 * 90],
+            excluded: vec![Move::NONE; MAX_PLY + 2],
+            history: vec![0; PIECE_TO],
+            cont_history: vec![0; (PIECE_TO + 1) * PIECE_TO],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             lmr,
@@ -445,6 +471,7 @@ impl<'a> Worker<'a> {
     }
 
     fn make(&mut self, m: Move) {
+        let cont = piece_to(&self.pos, m);
         let undo = self.pos.play_unchecked(m);
         let rev = if undo.captured().is_some() {
             0
@@ -458,6 +485,7 @@ impl<'a> Worker<'a> {
             undo: Some(undo),
             rev,
             eval: -INF,
+            cont,
         });
     }
 
@@ -475,6 +503,7 @@ impl<'a> Worker<'a> {
             undo: Some(undo),
             rev: 0,
             eval: -INF,
+            cont: NO_CONT,
         });
     }
 
@@ -641,22 +670,38 @@ impl<'a> Worker<'a> {
                 } else if m == killers[1] {
                     1_800_000
                 } else {
-                    self.history[self.hist_index(m)]
+                    self.quiet_score(m)
                 };
                 (m, s)
             })
             .collect()
     }
 
-    fn hist_index(&self, m: Move) -> usize {
-        let p = self.pos.piece_at(m.from()).map_or(0, |p| p.index());
-        p * 90 + m.to().index()
+    /// The rows of the continuation history for the current node: after
+    /// the opponent's last move and after our own move before it.
+    fn cont_rows(&self) -> [usize; 2] {
+        let n = self.stack.len();
+        let row = |k: usize| usize::from(if n > k { self.stack[n - 1 - k].cont } else { NO_CONT }) * PIECE_TO;
+        [row(0), row(1)]
+    }
+
+    /// Ordering score of a quiet move: its history plus both continuation
+    /// histories.
+    fn quiet_score(&self, m: Move) -> i32 {
+        let i = usize::from(piece_to(&self.pos, m));
+        let [a, b] = self.cont_rows();
+        self.history[i] + i32::from(self.cont_history[a + i]) + i32::from(self.cont_history[b + i])
     }
 
     fn update_history(&mut self, m: Move, bonus: i32) {
-        let i = self.hist_index(m);
+        let i = usize::from(piece_to(&self.pos, m));
         let h = &mut self.history[i];
         *h += bonus - *h * bonus.abs() / 16_384;
+        for row in self.cont_rows() {
+            let c = &mut self.cont_history[row + i];
+            let v = i32::from(*c);
+            *c = (v + bonus - v * bonus.abs() / 16_384) as i16;
+        }
     }
 
     fn iterate(&mut self, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
@@ -860,6 +905,7 @@ impl<'a> Worker<'a> {
 
         let key = self.pos.key();
         let entry = self.sh.tt.probe(key);
+        let excluded = self.excluded[ply];
         let mut tt_move = Move::NONE;
         if let Some(e) = entry {
             if self.pos.is_legal(e.mv) {
@@ -867,6 +913,7 @@ impl<'a> Worker<'a> {
             }
             let s = from_tt(e.score, ply);
             if !pv_node
+                && excluded == Move::NONE
                 && e.depth >= depth
                 && match e.bound {
                     Bound::Exact => true,
@@ -889,7 +936,7 @@ impl<'a> Worker<'a> {
         let improving =
             !in_check && ply >= 2 && self.stack[n - 3].eval != -INF && static_eval > self.stack[n - 3].eval;
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && excluded == Move::NONE && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth.
             if depth <= 7 && static_eval - 85 * depth + 30 * i32::from(improving) >= beta {
                 return static_eval;
@@ -925,6 +972,35 @@ impl<'a> Worker<'a> {
             // Checkmate (将死) and stalemate (困毙) both lose.
             return -MATE + ply as i32;
         }
+        // Singular extension: when the table's move is far better than every
+        // other (a search without it fails low well below its score), it is
+        // searched a ply deeper; when even the others beat beta, cut.
+        let mut tt_ext = 0;
+        if let Some(e) = entry {
+            let s = from_tt(e.score, ply);
+            if tt_move != Move::NONE
+                && excluded == Move::NONE
+                && ply > 0
+                && depth >= 8
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && s.abs() < MATE_BOUND
+                && (ply as i32) < 2 * self.root_depth
+            {
+                let singular_beta = s - 2 * depth;
+                self.excluded[ply] = tt_move;
+                let v = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut);
+                self.excluded[ply] = Move::NONE;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    tt_ext = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
         let mut scored = self.order(&moves, tt_move, ply);
         let orig_alpha = alpha;
         let mut best = -INF;
@@ -941,6 +1017,9 @@ impl<'a> Worker<'a> {
             }
             scored.swap(i, bi);
             let (m, order_score) = scored[i];
+            if m == excluded {
+                continue;
+            }
             let capture = self.pos.is_capture(m);
             let killer = m == self.killers[ply][0] || m == self.killers[ply][1];
             count += 1;
@@ -973,12 +1052,12 @@ impl<'a> Worker<'a> {
                 && !gives_check
                 && (depth <= 5 && count > lmp_limit
                     || depth <= 6 && static_eval + 120 + 110 * depth <= alpha
-                    || depth <= 3 && hist < -3000 * depth)
+                    || depth <= 3 && hist < -4000 * depth)
             {
                 self.unmake();
                 continue;
             }
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + if m == tt_move { tt_ext } else { 0 };
             let mut v;
             if count == 1 {
                 v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
@@ -991,7 +1070,7 @@ impl<'a> Worker<'a> {
                     r -= i32::from(killer);
                     r += i32::from(!improving);
                     if !capture {
-                        r -= (hist / 6000).clamp(-2, 2);
+                        r -= (hist / 8000).clamp(-2, 2);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -1039,6 +1118,10 @@ impl<'a> Worker<'a> {
             if !capture && quiets.len() < quiets.capacity() {
                 quiets.push(m);
             }
+        }
+        if excluded != Move::NONE {
+            // Only the excluded move was worth searching.
+            return if best == -INF { alpha } else { best };
         }
         let bound = if best >= beta {
             Bound::Lower

@@ -221,6 +221,54 @@ impl Position {
         Bitboard(self.targets(from, piece.color, piece.role) & !self.by_color[piece.color.index()])
     }
 
+    /// Squares the piece on `from` bears on: where it could capture an enemy
+    /// piece, or recapture if an own piece standing there were taken — so a
+    /// defended piece shows up in its defenders' sets. A cannon bears only
+    /// on the first piece beyond a screen, not on the squares it moves to.
+    #[inline]
+    #[must_use]
+    pub fn attacks_from(&self, from: Square, piece: Piece) -> Bitboard {
+        Bitboard(match piece.role {
+            Role::Cannon => attacks::cannon_captures(from, self.occ, self.occ_t),
+            role => self.targets(from, piece.color, role),
+        })
+    }
+
+    /// Squares from which a rook, horse or cannon would attack `sq` on this
+    /// board (the squares a piece must reach to give check there). Other
+    /// roles give no squares.
+    #[must_use]
+    pub fn attack_squares_to(&self, sq: Square, role: Role) -> Bitboard {
+        Bitboard(match role {
+            Role::Rook => attacks::rook_attacks(sq, self.occ, self.occ_t),
+            Role::Horse => {
+                let mut s = 0;
+                for step in attacks::horse_attacker_steps(sq) {
+                    if (self.occ >> step.block) & 1 == 0 {
+                        s |= step.targets;
+                    }
+                }
+                s
+            }
+            Role::Cannon => {
+                // Beyond the first piece in each direction, up to and
+                // including the second.
+                let mut s = 0;
+                for dir in 0..4 {
+                    if let Some(screen) = attacks::nearest(dir, attacks::ray(dir, sq) & self.occ) {
+                        let beyond = attacks::ray(dir, screen);
+                        s |= match attacks::nearest(dir, beyond & self.occ) {
+                            Some(end) => beyond & !attacks::ray(dir, end),
+                            None => beyond,
+                        };
+                    }
+                }
+                s
+            }
+            _ => 0,
+        })
+    }
+
     fn targets(&self, from: Square, color: Color, role: Role) -> u128 {
         match role {
             Role::Rook => attacks::rook_attacks(from, self.occ, self.occ_t),

@@ -254,3 +254,73 @@ fn exchange_attackers_match_the_captures_really_played() {
     }
     assert!(checked > 5_000, "{checked}");
 }
+
+/// What a piece bears on (`attacks_from`) is, on enemy pieces, exactly its
+/// captures, and on its own pieces exactly the squares where it would
+/// recapture — i.e. it is one of `exchange_attackers` of that square.
+#[test]
+fn attacks_from_are_captures_and_defences() {
+    let mut rng = Lcg(7);
+    let mut checked = 0;
+    for _ in 0..100 {
+        let mut pos = Position::startpos();
+        for _ in 0..100 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for (from, p) in pos.pieces_iter() {
+                let a = pos.attacks_from(from, p);
+                let enemy = pos.by_color(p.color.other());
+                assert_eq!(a & enemy, pos.pseudo_targets(from, p) & enemy, "{p:?} on {from} in {}", pos.fen());
+                for sq in pos.by_color(p.color) {
+                    let defends = pos.exchange_attackers(sq, xiangqi::Bitboard::default()).contains(from);
+                    assert_eq!(a.contains(sq), defends, "{p:?} on {from} defending {sq} in {}", pos.fen());
+                    checked += 1;
+                }
+            }
+            pos.play_unchecked(moves[(rng.next() as usize) % moves.len()]);
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
+/// `attack_squares_to` agrees with the pieces' own moves: an enemy rook,
+/// horse or cannon put on one of those squares (by editing the board)
+/// attacks the king of the side to move, and on no other empty square.
+#[test]
+fn attack_squares_to_are_where_a_piece_would_attack_from() {
+    use xiangqi::{Piece, Setup};
+    let mut rng = Lcg(5);
+    let (mut checked, mut hits) = (0, 0);
+    for _ in 0..120 {
+        let mut pos = Position::startpos();
+        for _ in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[(rng.next() as usize) % moves.len()]);
+        }
+        let target = pos.king(pos.turn());
+        for role in [Role::Rook, Role::Horse, Role::Cannon] {
+            let squares = pos.attack_squares_to(target, role);
+            for from in Square::all() {
+                if pos.piece_at(from).is_some() {
+                    // Occupied squares count as reachable only for a capture,
+                    // which the empty-square check below already covers.
+                    continue;
+                }
+                let mut setup = Setup::from_fen(&pos.fen()).unwrap();
+                let piece = Piece::new(pos.turn().other(), role);
+                setup.board[from.index()] = Some(piece);
+                let Ok(edited) = Position::from_setup(&setup) else { continue };
+                let attacks = edited.pseudo_targets(from, piece).contains(target);
+                assert_eq!(squares.contains(from), attacks, "{role:?} on {from} to {target} in {}", pos.fen());
+                checked += 1;
+                hits += usize::from(attacks);
+            }
+        }
+    }
+    assert!(checked > 1_000 && hits > 200, "{checked} {hits}");
+}

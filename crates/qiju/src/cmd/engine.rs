@@ -55,6 +55,10 @@ enum Action {
         /// Start from the hand weights instead of the current tuned ones.
         #[arg(long)]
         from_hand: bool,
+        /// Held-out positions (same format, not tuned on): their error
+        /// before and after shows whether the fit generalises.
+        #[arg(long, num_args = 1..)]
+        validate: Vec<std::path::PathBuf>,
         #[arg(long)]
         out: std::path::PathBuf,
     },
@@ -77,8 +81,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             rate,
             l2,
             from_hand,
+            validate,
             out,
-        }) => tune(&data, epochs, rate, l2, from_hand, &out),
+        }) => tune(&data, &validate, epochs, rate, l2, from_hand, &out),
     }
 }
 
@@ -153,16 +158,10 @@ fn selfplay(games: u64, nodes: u64, seed: u64, w: &str, out: &std::path::Path) -
     Ok(())
 }
 
-fn tune(
-    data: &[std::path::PathBuf],
-    epochs: usize,
-    rate: f64,
-    l2: f64,
-    from_hand: bool,
-    out: &std::path::Path,
-) -> anyhow::Result<()> {
+/// Reads `FEN;result` lines into tuning samples.
+fn read_samples(paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<engine::tune::Sample>> {
     let mut samples = Vec::new();
-    for path in data {
+    for path in paths {
         let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
         for (n, line) in std::io::BufReader::new(f).lines().enumerate() {
             let line = line?;
@@ -178,6 +177,20 @@ fn tune(
             samples.push(engine::tune::sample(&pos, r));
         }
     }
+    Ok(samples)
+}
+
+fn tune(
+    data: &[std::path::PathBuf],
+    validate: &[std::path::PathBuf],
+    epochs: usize,
+    rate: f64,
+    l2: f64,
+    from_hand: bool,
+    out: &std::path::Path,
+) -> anyhow::Result<()> {
+    let samples = read_samples(data)?;
+    let held_out = read_samples(validate)?;
     anyhow::ensure!(!samples.is_empty(), "no positions in the data files");
     let start = if from_hand {
         engine::eval::Params::hand()
@@ -186,7 +199,7 @@ fn tune(
     };
     eprintln!("{} positions, {} weights", samples.len(), start.weights.len());
     let (params, report) = engine::tune::tune(&samples, &start, epochs, rate, l2);
-    let note = format!(
+    let mut note = format!(
         "Texel-tuned on {} self-play positions, {} epochs, rate {rate}, L2 {l2}: K = {:.3}, MSE {:.5} -> {:.5}.",
         samples.len(),
         report.epochs,
@@ -195,6 +208,19 @@ fn tune(
         report.error_after
     );
     eprintln!("{note}");
+    if !held_out.is_empty() {
+        let as_f64 = |p: &engine::eval::Params| -> Vec<[f64; 2]> {
+            p.weights.iter().map(|w| [f64::from(w[0]), f64::from(w[1])]).collect()
+        };
+        let before = engine::tune::error(&held_out, &as_f64(&start), report.k);
+        let after = engine::tune::error(&held_out, &as_f64(&params), report.k);
+        let line = format!(
+            "Held out: {} positions, MSE {before:.5} -> {after:.5}.",
+            held_out.len()
+        );
+        eprintln!("{line}");
+        note = format!("{note}\n{line}");
+    }
     std::fs::write(out, engine::tune::to_rust(&params, &note))
         .with_context(|| format!("writing {}", out.display()))?;
     Ok(())

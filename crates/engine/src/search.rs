@@ -681,7 +681,13 @@ impl<'a> Worker<'a> {
     /// the opponent's last move and after our own move before it.
     fn cont_rows(&self) -> [usize; 2] {
         let n = self.stack.len();
-        let row = |k: usize| usize::from(if n > k { self.stack[n - 1 - k].cont } else { NO_CONT }) * PIECE_TO;
+        let row = |k: usize| {
+            usize::from(if n > k {
+                self.stack[n - 1 - k].cont
+            } else {
+                NO_CONT
+            }) * PIECE_TO
+        };
         [row(0), row(1)]
     }
 

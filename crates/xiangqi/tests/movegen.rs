@@ -272,10 +272,22 @@ fn attacks_from_are_captures_and_defences() {
             for (from, p) in pos.pieces_iter() {
                 let a = pos.attacks_from(from, p);
                 let enemy = pos.by_color(p.color.other());
-                assert_eq!(a & enemy, pos.pseudo_targets(from, p) & enemy, "{p:?} on {from} in {}", pos.fen());
+                assert_eq!(
+                    a & enemy,
+                    pos.pseudo_targets(from, p) & enemy,
+                    "{p:?} on {from} in {}",
+                    pos.fen()
+                );
                 for sq in pos.by_color(p.color) {
-                    let defends = pos.exchange_attackers(sq, xiangqi::Bitboard::default()).contains(from);
-                    assert_eq!(a.contains(sq), defends, "{p:?} on {from} defending {sq} in {}", pos.fen());
+                    let defends = pos
+                        .exchange_attackers(sq, xiangqi::Bitboard::default())
+                        .contains(from);
+                    assert_eq!(
+                        a.contains(sq),
+                        defends,
+                        "{p:?} on {from} defending {sq} in {}",
+                        pos.fen()
+                    );
                     checked += 1;
                 }
             }
@@ -314,9 +326,16 @@ fn attack_squares_to_are_where_a_piece_would_attack_from() {
                 let mut setup = Setup::from_fen(&pos.fen()).unwrap();
                 let piece = Piece::new(pos.turn().other(), role);
                 setup.board[from.index()] = Some(piece);
-                let Ok(edited) = Position::from_setup(&setup) else { continue };
+                let Ok(edited) = Position::from_setup(&setup) else {
+                    continue;
+                };
                 let attacks = edited.pseudo_targets(from, piece).contains(target);
-                assert_eq!(squares.contains(from), attacks, "{role:?} on {from} to {target} in {}", pos.fen());
+                assert_eq!(
+                    squares.contains(from),
+                    attacks,
+                    "{role:?} on {from} to {target} in {}",
+                    pos.fen()
+                );
                 checked += 1;
                 hits += usize::from(attacks);
             }

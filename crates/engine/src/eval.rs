@@ -444,14 +444,7 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
         } else {
             term::THREAT_OTHER
         };
-        for role in [
-            Role::Pawn,
-            Role::Advisor,
-            Role::Elephant,
-            Role::Horse,
-            Role::Cannon,
-            Role::Rook,
-        ] {
+        for role in Role::ALL {
             let Some(c) = class(role) else { continue };
             let cheaper = att[en][..c].iter().fold(0u128, |x, y| x | y);
             let bb = pos.pieces(color, role).0 & att_all[en];

@@ -282,9 +282,10 @@ const PALACES: [Bitboard; 2] = {
 pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
     let palaces = PALACES;
     let occ = pos.occupied();
-    let mut attackers = [0i32; 2]; // attackers bearing on each side's palace
-                                   // What each side bears on, by the class of the piece that does (see
-                                   // `class`), and all together with the king; hits on each palace.
+    // Attackers bearing on each side's palace.
+    let mut attackers = [0i32; 2];
+    // What each side bears on, by the class of the piece that does (see
+    // `class`), and all together with the king; hits on each palace.
     let mut att = [[0u128; 3]; 2];
     let mut att_all = [0u128; 2];
     let mut palace_hits = [0i32; 2];
@@ -296,6 +297,7 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
         let their_palace = palaces[them.index()];
         let their_king = pos.king(them);
         let own_pawns = pos.pieces(color, Role::Pawn);
+        let own = pos.by_color(color).0;
         for role in Role::ALL {
             let bb = pos.pieces(color, role);
             let n = bb.count() as i32;
@@ -304,7 +306,6 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
             }
             sink.add(term::MATERIAL + role.index(), sign * n);
             let piece = Piece::new(color, role);
-            let own = pos.by_color(color).0;
             for sq in bb {
                 sink.add(term::PST + role.index() * 50 + half_square(color, sq), sign);
                 let a = pos.attacks_from(sq, piece).0;

@@ -652,6 +652,7 @@ impl<'a> Worker<'a> {
 
     fn order(&self, moves: &MoveList, tt_move: Move, ply: usize) -> Vec<(Move, i32)> {
         let killers = self.killers[ply];
+        let rows = self.cont_rows();
         moves
             .iter()
             .map(|&m| {
@@ -670,7 +671,7 @@ impl<'a> Worker<'a> {
                 } else if m == killers[1] {
                     1_800_000
                 } else {
-                    self.quiet_score(m)
+                    self.quiet_score(m, rows)
                 };
                 (m, s)
             })
@@ -692,18 +693,18 @@ impl<'a> Worker<'a> {
     }
 
     /// Ordering score of a quiet move: its history plus both continuation
-    /// histories.
-    fn quiet_score(&self, m: Move) -> i32 {
+    /// histories (`rows` from [`Worker::cont_rows`], the same for every
+    /// move of a node).
+    fn quiet_score(&self, m: Move, [a, b]: [usize; 2]) -> i32 {
         let i = usize::from(piece_to(&self.pos, m));
-        let [a, b] = self.cont_rows();
         self.history[i] + i32::from(self.cont_history[a + i]) + i32::from(self.cont_history[b + i])
     }
 
-    fn update_history(&mut self, m: Move, bonus: i32) {
+    fn update_history(&mut self, m: Move, bonus: i32, rows: [usize; 2]) {
         let i = usize::from(piece_to(&self.pos, m));
         let h = &mut self.history[i];
         *h += bonus - *h * bonus.abs() / 16_384;
-        for row in self.cont_rows() {
+        for row in rows {
             let c = &mut self.cont_history[row + i];
             let v = i32::from(*c);
             *c = (v + bonus - v * bonus.abs() / 16_384) as i16;
@@ -1111,9 +1112,10 @@ impl<'a> Worker<'a> {
                                 self.killers[ply][0] = m;
                             }
                             let bonus = (depth * depth * 16).min(1600);
-                            self.update_history(m, bonus);
+                            let rows = self.cont_rows();
+                            self.update_history(m, bonus, rows);
                             for &q in &quiets {
-                                self.update_history(q, -bonus);
+                                self.update_history(q, -bonus, rows);
                             }
                         }
                         break;
@@ -1126,7 +1128,8 @@ impl<'a> Worker<'a> {
             }
         }
         if excluded != Move::NONE {
-            // Only the excluded move was worth searching.
+            // No move but the excluded one was searched (none other, or all
+            // pruned): the others fail low.
             return if best == -INF { alpha } else { best };
         }
         let bound = if best >= beta {

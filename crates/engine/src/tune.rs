@@ -235,6 +235,20 @@ pub fn error(samples: &[Sample], w: &[[f64; 2]], k: f64) -> f64 {
         / samples.len().max(1) as f64
 }
 
+fn as_f64(p: &Params) -> Vec<[f64; 2]> {
+    p.weights
+        .iter()
+        .map(|x| [f64::from(x[0]), f64::from(x[1])])
+        .collect()
+}
+
+/// Mean squared error of integer weights (as the engine plays them) on the
+/// samples: the held-out check of a tuning run.
+#[must_use]
+pub fn params_error(samples: &[Sample], params: &Params, k: f64) -> f64 {
+    error(samples, &as_f64(params), k)
+}
+
 /// The scaling constant K that best fits the current weights.
 #[must_use]
 pub fn fit_k(samples: &[Sample], w: &[[f64; 2]]) -> f64 {
@@ -273,11 +287,7 @@ pub fn tune(
     l2: f64,
 ) -> (Params, TuneReport) {
     let n = start.weights.len();
-    let mut w: Vec<[f64; 2]> = start
-        .weights
-        .iter()
-        .map(|x| [f64::from(x[0]), f64::from(x[1])])
-        .collect();
+    let mut w = as_f64(start);
     let w0 = w.clone();
     let k = fit_k(samples, &w);
     let error_before = error(samples, &w, k);

@@ -209,14 +209,8 @@ fn tune(
     );
     eprintln!("{note}");
     if !held_out.is_empty() {
-        let as_f64 = |p: &engine::eval::Params| -> Vec<[f64; 2]> {
-            p.weights
-                .iter()
-                .map(|w| [f64::from(w[0]), f64::from(w[1])])
-                .collect()
-        };
-        let before = engine::tune::error(&held_out, &as_f64(&start), report.k);
-        let after = engine::tune::error(&held_out, &as_f64(&params), report.k);
+        let before = engine::tune::params_error(&held_out, &start, report.k);
+        let after = engine::tune::params_error(&held_out, &params, report.k);
         let line = format!(
             "Held out: {} positions, MSE {before:.5} -> {after:.5}.",
             held_out.len()

@@ -72,8 +72,32 @@ pub struct GameReport {
 pub struct MatchReport {
     pub names: [String; 2],
     pub tally: Tally,
-    pub sprt: Option<SprtState>,
+    pub sprt: Option<SprtOutcome>,
     pub games: Vec<GameReport>,
+}
+
+/// Where the SPRT stands at the end of a match.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtOutcome {
+    /// The first decision (H0 or H1) taken, or `Continue` if none was. A
+    /// decision stands: games still in flight when it was taken finish and
+    /// count in the tally, but cannot undo it.
+    pub state: SprtState,
+    /// The tally when the decision was taken (the final one if none was).
+    pub at: Tally,
+}
+
+impl SprtOutcome {
+    /// The test after a game that brought the tally to `tally`.
+    fn after_game(prev: Option<SprtOutcome>, sprt: &Sprt, tally: Tally) -> SprtOutcome {
+        match prev {
+            Some(o) if o.state != SprtState::Continue => o,
+            _ => SprtOutcome {
+                state: sprt.state(&tally),
+                at: tally,
+            },
+        }
+    }
 }
 
 /// Plays the match; `on_game` sees each finished game with the running
@@ -143,12 +167,12 @@ pub async fn run_match(
         }
         on_game(&r, &tally, &names);
         games.push(r);
-        if let Some(s) = cfg.sprt {
-            let st = s.state(&tally);
-            sprt_state = Some(st);
-            if st != SprtState::Continue {
+        if let Some(s) = &cfg.sprt {
+            let o = SprtOutcome::after_game(sprt_state, s, tally);
+            if o.state != SprtState::Continue {
                 stop.store(true, Ordering::SeqCst);
             }
+            sprt_state = Some(o);
         }
     }
     for w in workers {
@@ -330,5 +354,47 @@ impl MatchConfig {
     /// The natural limit (自然限着, 4.2): 60 rounds without a capture.
     fn rules_natural_limit_reached(&self, pos: &xiangqi::Position) -> bool {
         pos.halfmove_clock() >= 2 * Config::new(self.rules).natural_limit_rounds.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The last games of a real self-play SPRT (2026-12-03): the test
+    /// accepted H1 at game 244, two games still in flight were lost and
+    /// drawn, and the LLR fell back inside the bounds. The decision stands.
+    #[test]
+    fn an_sprt_decision_stands_when_games_in_flight_finish() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 20.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let tally = |wins, losses, draws| Tally { wins, losses, draws };
+        let (before, crossing, after) = (tally(76, 45, 122), tally(77, 45, 122), tally(77, 46, 123));
+        assert_eq!(sprt.state(&before), SprtState::Continue);
+        assert_eq!(sprt.state(&crossing), SprtState::H1);
+        assert_eq!(
+            sprt.state(&after),
+            SprtState::Continue,
+            "the in-flight games pull it back"
+        );
+
+        let mut o = None;
+        for t in [before, crossing, tally(77, 46, 122), after] {
+            o = Some(SprtOutcome::after_game(o, &sprt, t));
+        }
+        assert_eq!(
+            o,
+            Some(SprtOutcome {
+                state: SprtState::H1,
+                at: crossing
+            })
+        );
+        let undecided = SprtOutcome::after_game(None, &sprt, before);
+        assert_eq!(undecided.state, SprtState::Continue);
+        assert_eq!(SprtOutcome::after_game(Some(undecided), &sprt, after).at, after);
     }
 }

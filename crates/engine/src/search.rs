@@ -33,6 +33,10 @@ const NATURAL_LIMIT_PLIES: u32 = 120;
 /// a time.
 pub struct Engine {
     tt: Arc<Table>,
+    /// Each thread's move-ordering histories, kept from one search to the
+    /// next: the positions of a game follow each other, so what ordered
+    /// well a move ago mostly still does.
+    histories: Vec<Histories>,
     params: Arc<Params>,
     threads: usize,
     rule: RepetitionRule,
@@ -56,6 +60,7 @@ impl Engine {
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
             tt: Arc::new(Table::new(hash_mb)),
+            histories: Vec::new(),
             params: Arc::new(Params::tuned()),
             threads: 1,
             rule: RepetitionRule::Chinese,
@@ -95,6 +100,7 @@ impl Engine {
     /// Forgets everything learnt (UCI `ucinewgame`).
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.histories.clear();
     }
 
     /// What the transposition table knows about a position (UCCI `probe`).
@@ -210,20 +216,33 @@ impl Engine {
             seed,
         };
 
-        let result = std::thread::scope(|scope| {
-            for id in 1..self.threads {
-                let (pos, stack, roots) = (pos.clone(), stack.clone(), root_moves.clone());
-                let shared = &shared;
-                scope.spawn(move || {
-                    let mut w = Worker::new(shared, pos, stack, &roots, id);
-                    w.iterate(&mut |_| {});
-                });
-            }
-            let mut w = Worker::new(&shared, pos.clone(), stack, &root_moves, 0);
+        let mut histories = std::mem::take(&mut self.histories);
+        histories.resize_with(self.threads, Histories::new);
+        histories.iter_mut().for_each(Histories::age);
+        let mut histories = histories.into_iter();
+        let main_histories = histories.next().unwrap_or_else(Histories::new);
+        let (result, kept) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = histories
+                .enumerate()
+                .map(|(i, h)| {
+                    let (pos, stack, roots) = (pos.clone(), stack.clone(), root_moves.clone());
+                    let shared = &shared;
+                    scope.spawn(move || {
+                        let mut w = Worker::new(shared, pos, stack, &roots, i + 1, h);
+                        w.iterate(&mut |_| {});
+                        w.hist
+                    })
+                })
+                .collect();
+            let mut w = Worker::new(&shared, pos.clone(), stack, &root_moves, 0, main_histories);
             let r = w.iterate(on_info);
             done.store(true, Ordering::Relaxed);
-            r
+            let mut kept = vec![w.hist];
+            // A helper that panicked loses only its histories.
+            kept.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+            (r, kept)
         });
+        self.histories = kept;
         Ok(result)
     }
 
@@ -351,6 +370,32 @@ struct RootMove {
     score: i32,
 }
 
+/// Move-ordering statistics of quiet moves that caused cutoffs.
+struct Histories {
+    /// By piece × destination.
+    main: Vec<i32>,
+    /// Continuation history: how well a quiet move did after a given move
+    /// one ply (the opponent's reply) and two plies (our own previous move)
+    /// before; rows by that move's piece × destination (plus [`NO_CONT`]).
+    cont: Vec<i16>,
+}
+
+impl Histories {
+    fn new() -> Histories {
+        Histories {
+            main: vec![0; PIECE_TO],
+            cont: vec![0; (PIECE_TO + 1) * PIECE_TO],
+        }
+    }
+
+    /// Shrinks what earlier searches learnt, so the new position's own
+    /// cutoffs soon outweigh it.
+    fn age(&mut self) {
+        self.main.iter_mut().for_each(|h| *h /= 2);
+        self.cont.iter_mut().for_each(|h| *h /= 2);
+    }
+}
+
 struct Worker<'a> {
     sh: &'a Shared<'a>,
     pos: Position,
@@ -365,11 +410,7 @@ struct Worker<'a> {
     killers: Vec<[Move; 2]>,
     /// Per ply, the move left out by a singular-extension search.
     excluded: Vec<Move>,
-    history: Vec<i32>,
-    /// Continuation history: how well a quiet move did after a given move
-    /// one ply (the opponent's reply) and two plies (our own previous move)
-    /// before; rows by that move's piece × destination (plus [`NO_CONT`]).
-    cont_history: Vec<i16>,
+    hist: Histories,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Vec<[u8; 64]>,
@@ -421,7 +462,14 @@ fn from_tt(v: i32, ply: usize) -> i32 {
 }
 
 impl<'a> Worker<'a> {
-    fn new(sh: &'a Shared<'a>, pos: Position, stack: Vec<Frame>, roots: &[Move], id: usize) -> Worker<'a> {
+    fn new(
+        sh: &'a Shared<'a>,
+        pos: Position,
+        stack: Vec<Frame>,
+        roots: &[Move],
+        id: usize,
+        hist: Histories,
+    ) -> Worker<'a> {
         let mut lmr = vec![[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -441,8 +489,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             excluded: vec![Move::NONE; MAX_PLY + 2],
-            history: vec![0; PIECE_TO],
-            cont_history: vec![0; (PIECE_TO + 1) * PIECE_TO],
+            hist,
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             lmr,
@@ -697,15 +744,16 @@ impl<'a> Worker<'a> {
     /// move of a node).
     fn quiet_score(&self, m: Move, [a, b]: [usize; 2]) -> i32 {
         let i = usize::from(piece_to(&self.pos, m));
-        self.history[i] + i32::from(self.cont_history[a + i]) + i32::from(self.cont_history[b + i])
+        let h = &self.hist;
+        h.main[i] + i32::from(h.cont[a + i]) + i32::from(h.cont[b + i])
     }
 
     fn update_history(&mut self, m: Move, bonus: i32, rows: [usize; 2]) {
         let i = usize::from(piece_to(&self.pos, m));
-        let h = &mut self.history[i];
+        let h = &mut self.hist.main[i];
         *h += bonus - *h * bonus.abs() / 16_384;
         for row in rows {
-            let c = &mut self.cont_history[row + i];
+            let c = &mut self.hist.cont[row + i];
             let v = i32::from(*c);
             *c = (v + bonus - v * bonus.abs() / 16_384) as i16;
         }

@@ -226,3 +226,23 @@ fn the_referee_rules_out_a_third_perpetual_check() {
     };
     assert_eq!(e.search_simple(&pos, &history, &one).unwrap().best, mv("a8a9"));
 }
+
+/// What a game teaches the engine (the table, the move-ordering histories)
+/// carries over to its next move, and `new_game` forgets it: a search then
+/// visits exactly the nodes a fresh engine's does.
+#[test]
+fn a_new_game_forgets_what_the_last_one_learnt() {
+    let other =
+        Position::from_fen("r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1")
+            .unwrap();
+    let fresh = Engine::new(8)
+        .search_simple(&other, &[], &depth(7))
+        .unwrap()
+        .nodes;
+    let mut e = Engine::new(8);
+    e.search_simple(&Position::startpos(), &[], &depth(7)).unwrap();
+    let warm = e.search_simple(&other, &[], &depth(7)).unwrap().nodes;
+    assert_ne!(warm, fresh, "the first search changes how the second one goes");
+    e.new_game();
+    assert_eq!(e.search_simple(&other, &[], &depth(7)).unwrap().nodes, fresh);
+}

@@ -190,8 +190,24 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         t.games(),
         t.score() * 100.0
     );
-    if let (Some(st), Some(s)) = (report.sprt, sprt) {
-        println!("SPRT: {st:?} (LLR {:.2})", s.llr(&t));
+    if let (Some(o), Some(s)) = (report.sprt, sprt) {
+        if o.at == t {
+            println!("SPRT: {:?} (LLR {:.2})", o.state, s.llr(&t));
+        } else {
+            // Games that were in flight when the test decided finished
+            // after it; they count in the score above, not in the test.
+            println!(
+                "SPRT: {:?} (LLR {:.2} after {} games: +{} -{} ={}; LLR {:.2} with all {})",
+                o.state,
+                s.llr(&o.at),
+                o.at.games(),
+                o.at.wins,
+                o.at.losses,
+                o.at.draws,
+                s.llr(&t),
+                t.games()
+            );
+        }
     }
     Ok(())
 }

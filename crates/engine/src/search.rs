@@ -749,13 +749,15 @@ impl<'a> Worker<'a> {
     }
 
     fn update_history(&mut self, m: Move, bonus: i32, rows: [usize; 2]) {
+        // Gravity: the closer an entry is to ±16,384, the less a bonus of
+        // the same sign moves it, so entries stay bounded (and fit an i16).
+        let gravity = |v: i32| v + bonus - v * bonus.abs() / 16_384;
         let i = usize::from(piece_to(&self.pos, m));
         let h = &mut self.hist.main[i];
-        *h += bonus - *h * bonus.abs() / 16_384;
+        *h = gravity(*h);
         for row in rows {
             let c = &mut self.hist.cont[row + i];
-            let v = i32::from(*c);
-            *c = (v + bonus - v * bonus.abs() / 16_384) as i16;
+            *c = gravity(i32::from(*c)) as i16;
         }
     }
 

@@ -241,15 +241,7 @@ impl Position {
     pub fn attack_squares_to(&self, sq: Square, role: Role) -> Bitboard {
         Bitboard(match role {
             Role::Rook => attacks::rook_attacks(sq, self.occ, self.occ_t),
-            Role::Horse => {
-                let mut s = 0;
-                for step in attacks::horse_attacker_steps(sq) {
-                    if (self.occ >> step.block) & 1 == 0 {
-                        s |= step.targets;
-                    }
-                }
-                s
-            }
+            Role::Horse => attacks::leaper_targets(attacks::horse_attacker_steps(sq), self.occ),
             Role::Cannon => {
                 // Beyond the first piece in each direction, up to and
                 // including the second.
@@ -323,11 +315,7 @@ impl Position {
         let mut a = attacks::rook_attacks(sq, occ, occ_t) & (r[Role::Rook.index()] | r[Role::King.index()]);
         a |= attacks::cannon_captures(sq, occ, occ_t) & r[Role::Cannon.index()];
         a |= attacks::pawn_attackers(by, sq) & r[Role::Pawn.index()];
-        for step in attacks::horse_attacker_steps(sq) {
-            if (occ >> step.block) & 1 == 0 {
-                a |= step.targets & r[Role::Horse.index()];
-            }
-        }
+        a |= attacks::leaper_targets(attacks::horse_attacker_steps(sq), occ) & r[Role::Horse.index()];
         Bitboard(a & their)
     }
 
@@ -353,11 +341,7 @@ impl Position {
         for color in Color::ALL {
             a |= attacks::pawn_attackers(color, sq) & r[Role::Pawn.index()] & self.by_color[color.index()];
         }
-        for step in attacks::horse_attacker_steps(sq) {
-            if (occ >> step.block) & 1 == 0 {
-                a |= step.targets & r[Role::Horse.index()];
-            }
-        }
+        a |= attacks::leaper_targets(attacks::horse_attacker_steps(sq), occ) & r[Role::Horse.index()];
         Bitboard(a & occ)
     }
 

@@ -163,6 +163,14 @@ pub trait Game: Send + fmt::Debug {
             Side::Second => "Second",
         }
     }
+    /// Whether `side` could still win by some series of legal moves. A
+    /// flag that falls against a player whose opponent cannot win is a
+    /// draw in chess (FIDE Laws 6.9); Xiangqi's time forfeit always loses
+    /// (CXA 4.1.4), so the default says yes.
+    fn can_win(&self, side: Side) -> bool {
+        let _ = side;
+        true
+    }
     /// Clones into a box (the trait is object-safe, so no `Clone` bound).
     fn boxed_clone(&self) -> Box<dyn Game>;
 }

@@ -1,0 +1,118 @@
+//! How a chess game ends by the board, and what a player may claim, under
+//! the FIDE Laws of Chess (Articles 5 and 9). Each ending carries a
+//! machine-readable reason, a sentence for players and the article.
+//!
+//! Order matters where two hold at once. Checkmate comes first: a mate on
+//! the 75th move stands (9.6.2), as does one that repeats a position five
+//! times. Stalemate (5.2.1) is named before a dead position (5.2.2) — both
+//! draws, but "stalemate" says why nobody can move. The 75-move rule is
+//! named before fivefold repetition, as python-chess and lichess do.
+
+use game::{Ending, Outcome, Side};
+use shakmaty::{Chess, Color, Position};
+
+fn ending(outcome: Outcome, reason: &str, detail: String, article: &str) -> Ending {
+    Ending {
+        outcome,
+        reason: reason.to_string(),
+        detail,
+        article: Some(article.to_string()),
+    }
+}
+
+pub(crate) fn side(color: Color) -> Side {
+    color.fold_wb(Side::First, Side::Second)
+}
+
+pub(crate) fn color(side: Side) -> Color {
+    match side {
+        Side::First => Color::White,
+        Side::Second => Color::Black,
+    }
+}
+
+pub(crate) fn name(color: Color) -> &'static str {
+    color.fold_wb("White", "Black")
+}
+
+/// The ending the board decides in `pos`, whose position has now appeared
+/// `repetitions` times in the game.
+pub(crate) fn automatic(pos: &Chess, repetitions: u32) -> Option<Ending> {
+    let turn = pos.turn();
+    if pos.legal_moves().is_empty() {
+        return Some(if pos.is_check() {
+            ending(
+                Outcome::Win { winner: side(!turn) },
+                "checkmate",
+                format!(
+                    "{} is checkmated: {} wins (FIDE Laws 5.1.1)",
+                    name(turn),
+                    name(!turn)
+                ),
+                "5.1.1",
+            )
+        } else {
+            ending(
+                Outcome::Draw,
+                "stalemate",
+                format!(
+                    "{} has no legal move and is not in check: stalemate, a draw (FIDE Laws 5.2.1)",
+                    name(turn)
+                ),
+                "5.2.1",
+            )
+        });
+    }
+    if pos.is_insufficient_material() {
+        return Some(ending(
+            Outcome::Draw,
+            "insufficient_material",
+            "neither side can checkmate by any series of legal moves: a dead position, drawn (FIDE Laws 5.2.2)".to_string(),
+            "5.2.2",
+        ));
+    }
+    if pos.halfmoves() >= 150 {
+        return Some(ending(
+            Outcome::Draw,
+            "seventy_five_moves",
+            "75 moves by each player without a pawn move or a capture: drawn (FIDE Laws 9.6.2)".to_string(),
+            "9.6.2",
+        ));
+    }
+    if repetitions >= 5 {
+        return Some(ending(
+            Outcome::Draw,
+            "fivefold_repetition",
+            "the same position has appeared five times: drawn (FIDE Laws 9.6.1)".to_string(),
+            "9.6.1",
+        ));
+    }
+    None
+}
+
+/// A draw the player to move may claim in a game that goes on: the
+/// current position has appeared three times (9.2), or the last 50 moves
+/// of each player had no pawn move and no capture (9.3).
+pub(crate) fn claimable(pos: &Chess, repetitions: u32) -> Option<Ending> {
+    if repetitions >= 3 {
+        return Some(ending(
+            Outcome::Draw,
+            "threefold_repetition",
+            format!(
+                "the same position has appeared three times with {} to move: a draw may be claimed (FIDE Laws 9.2)",
+                name(pos.turn())
+            ),
+            "9.2",
+        ));
+    }
+    if pos.halfmoves() >= 100 {
+        return Some(ending(
+            Outcome::Draw,
+            "fifty_moves",
+            "50 moves by each player without a pawn move or a capture: a draw may be claimed (FIDE Laws 9.3)"
+                .to_string(),
+            "9.3",
+        ));
+    }
+    None
+}

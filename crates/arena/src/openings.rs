@@ -46,12 +46,7 @@ pub struct OpeningError {
 }
 
 fn parse_iccs(s: &str) -> Option<Move> {
-    if s.len() != 4 {
-        return None;
-    }
-    let from = xiangqi::Square::from_iccs(&s[..2])?;
-    let to = xiangqi::Square::from_iccs(&s[2..])?;
-    Some(Move::new(from, to))
+    s.parse().ok()
 }
 
 /// Parses an openings file.

@@ -86,15 +86,11 @@ pub fn write_game(g: &GameRecord, event: &str, date: &str, time_control: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xiangqi::Square;
 
     #[test]
     fn a_short_game() {
         let mv = |s: &str| {
-            Move::new(
-                Square::from_iccs(&s[..2]).unwrap(),
-                Square::from_iccs(&s[2..]).unwrap(),
-            )
+            s.parse::<Move>().unwrap()
         };
         let g = GameRecord {
             round: 3,

@@ -145,13 +145,9 @@ fn protected(pos: &Position, sq: xiangqi::Square, owner: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xiangqi::Square;
 
     fn mv(s: &str) -> Move {
-        Move::new(
-            Square::from_iccs(&s[..2]).unwrap(),
-            Square::from_iccs(&s[2..]).unwrap(),
-        )
+        s.parse::<Move>().unwrap()
     }
 
     const CHECK: CycleMove = CycleMove {

@@ -97,10 +97,7 @@ mod tests {
 
     fn check(fen: &str, iccs: &str, gain: i32) {
         let pos = Position::from_fen(fen).unwrap();
-        let m = Move::new(
-            Square::from_iccs(&iccs[..2]).unwrap(),
-            Square::from_iccs(&iccs[2..]).unwrap(),
-        );
+        let m = iccs.parse::<Move>().unwrap();
         assert!(pos.is_legal(m), "{iccs} in {fen}");
         assert!(see_ge(&pos, m, gain), "{iccs} should gain {gain}");
         assert!(!see_ge(&pos, m, gain + 1), "{iccs} should gain only {gain}");

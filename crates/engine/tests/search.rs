@@ -3,13 +3,10 @@
 use engine::{Control, Engine, Level, Limits, RepetitionRule, Score, SearchError};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use xiangqi::{Move, Position, Square};
+use xiangqi::{Move, Position};
 
 fn mv(s: &str) -> Move {
-    Move::new(
-        Square::from_iccs(&s[..2]).unwrap(),
-        Square::from_iccs(&s[2..]).unwrap(),
-    )
+    s.parse::<Move>().unwrap()
 }
 
 fn depth(d: u32) -> Limits {

@@ -91,10 +91,7 @@ impl Engine {
 fn legal_after(moves: &[&str], mv: &str) -> bool {
     let mut pos = xiangqi::Position::startpos();
     for m in moves {
-        let m = xiangqi::Move::new(
-            xiangqi::Square::from_iccs(&m[..2]).unwrap(),
-            xiangqi::Square::from_iccs(&m[2..]).unwrap(),
-        );
+        let m = m.parse::<xiangqi::Move>().unwrap();
         pos.play(m).unwrap();
     }
     let Some(from) = mv.get(..2).and_then(xiangqi::Square::from_iccs) else {

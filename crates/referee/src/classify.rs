@@ -864,10 +864,7 @@ mod tests {
 
     fn class(fen: &str, mv: &str, rules: RuleSet) -> MoveReport {
         let pos = Position::from_fen(fen).unwrap();
-        let m = Move::new(
-            Square::from_iccs(&mv[..2]).unwrap(),
-            Square::from_iccs(&mv[2..]).unwrap(),
-        );
+        let m = mv.parse::<Move>().unwrap();
         assert!(pos.is_legal(m), "{mv} illegal in {fen}");
         classify(&pos, m, rules)
     }

@@ -25,7 +25,7 @@ pub use game_impl::XiangqiGame;
 pub use repetition::{CycleRuling, Decision, History, Pattern, SideRuling};
 pub use rules::{Config, RuleSet, UnknownRuleSet};
 
-use xiangqi::{Move, Position, Square};
+use xiangqi::{Move, Position};
 
 /// A ruling on a game: its result, why, and for a repetition the classified
 /// moves of the cycle and each side's part.
@@ -64,13 +64,7 @@ pub enum JudgeError {
 /// Reads an ICCS move such as `h2e2`.
 #[must_use]
 pub fn parse_iccs(text: &str) -> Option<Move> {
-    let t = text.trim();
-    if t.len() != 4 || !t.is_ascii() {
-        return None;
-    }
-    let from = Square::from_iccs(&t[..2])?;
-    let to = Square::from_iccs(&t[2..])?;
-    (from != to).then(|| Move::new(from, to))
+    text.parse().ok()
 }
 
 /// Rules on the game that starts at `start` and continues with `moves`.

@@ -59,7 +59,7 @@ pub async fn get_game(
         .ok_or_else(|| ApiError::NotFound(format!("game {id}")))
 }
 
-/// Download a game as PGN (Xiangqi PGN with ICCS moves).
+/// Download a game as PGN (in its variant's notation: ICCS for Xiangqi, SAN for chess).
 #[utoipa::path(get, path = "/api/games/{id}/pgn", tag = "games", params(("id" = String, Path)),
     responses((status = 200, description = "PGN text", content_type = "application/x-chess-pgn"), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn get_pgn(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -330,14 +330,19 @@ pub async fn rating_history(
     Ok(Json(state.store().rating_history(&u.id).await?))
 }
 
-/// Server facts a client needs: rating system, computer players.
+/// Server facts a client needs: rating system, games, computer players.
 #[derive(Serialize, ToSchema)]
 pub struct ServerInfo {
     pub version: String,
     pub rating_system: String,
-    pub computer_levels: Vec<u8>,
+    /// Operator-configured engines (`engine:NAME`).
     pub engines: Vec<String>,
-    pub variants: Vec<String>,
+    /// Every game and variant as the registry describes it (id, sides,
+    /// board, move kinds, notations, rating pool, …), with
+    /// `computer_levels`: the levels this server's computer plays it at
+    /// (0 when its engine is not installed).
+    #[schema(value_type = Vec<Object>)]
+    pub variants: Vec<serde_json::Value>,
 }
 
 #[utoipa::path(get, path = "/api/info", tag = "players", responses((status = 200, body = ServerInfo)))]
@@ -345,11 +350,15 @@ pub async fn info(State(state): State<AppState>) -> Json<ServerInfo> {
     Json(ServerInfo {
         version: env!("CARGO_PKG_VERSION").to_string(),
         rating_system: format!("{:?}", state.config().rating_system).to_lowercase(),
-        computer_levels: (1..=8).collect(),
         engines: state.computers().external_names(),
-        variants: ["xiangqi/cxa", "xiangqi/wxf", "xiangqi/asian", "xiangqi/simple"]
-            .map(String::from)
-            .to_vec(),
+        variants: registry::all()
+            .iter()
+            .map(|v| {
+                let mut json = serde_json::to_value(v).unwrap_or_default();
+                json["computer_levels"] = state.computers().levels(v).into();
+                json
+            })
+            .collect(),
     })
 }
 

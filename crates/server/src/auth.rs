@@ -58,6 +58,13 @@ pub fn random_id(len: usize) -> Result<String, ApiError> {
         .collect())
 }
 
+/// A random number, e.g. to draw a Chess960 start position.
+pub fn random_u32() -> Result<u32, ApiError> {
+    let mut bytes = [0u8; 4];
+    random_bytes(&mut bytes)?;
+    Ok(u32::from_le_bytes(bytes))
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

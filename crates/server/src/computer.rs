@@ -1,8 +1,10 @@
-//! Computer opponents: the built-in engine at levels 1–8, and external
-//! UCI/UCCI engines the operator configures. Searches are CPU-bound, so they
-//! run on the blocking pool, at most as many at once as there are cores;
-//! the game task is never blocked while the computer thinks, and gets the
-//! move back as a message like any player's.
+//! Computer opponents, as the game registry describes them: a built-in
+//! engine in process (Xiangqi's), an external UCI program found on the
+//! `PATH` at start (Stockfish for chess; without it the variant offers no
+//! computer), and external engines the operator configures by name.
+//! Searches are CPU-bound, so they run on the blocking pool, at most as many
+//! at once as there are cores; the game task is never blocked while the
+//! computer thinks, and gets the move back as a message like any player's.
 
 use crate::live::Cmd;
 use std::collections::HashMap;
@@ -13,10 +15,11 @@ use tokio::sync::{mpsc, Semaphore};
 /// What a game asks the computer.
 #[derive(Clone, Debug)]
 pub struct Request {
+    pub variant: &'static registry::Variant,
     /// `level:N` or `engine:NAME`.
     pub spec: String,
     pub fen: String,
-    /// The game so far in ICCS.
+    /// The game so far in coordinate notation.
     pub moves: Vec<String>,
     pub ply: u32,
     /// The computer's remaining time and increment.
@@ -36,22 +39,9 @@ pub struct ComputerMove {
 
 /// Something that picks moves.
 pub trait Player: Send + Sync {
-    /// Chooses a move for the position after `req.moves`.
-    fn choose(&self, req: &Request) -> Result<String, String>;
-}
-
-/// The built-in engine; `level:N` in the spec picks the strength.
-#[derive(Debug, Default)]
-pub struct Builtin;
-
-fn parse_iccs(s: &str) -> Option<xiangqi::Move> {
-    if s.len() != 4 || !s.is_ascii() {
-        return None;
-    }
-    Some(xiangqi::Move::new(
-        xiangqi::Square::from_iccs(&s[..2])?,
-        xiangqi::Square::from_iccs(&s[2..])?,
-    ))
+    /// Chooses a move for the position after `req.moves`, after setting the
+    /// engine `options` (a level's strength).
+    fn choose(&self, req: &Request, options: &[(String, String)]) -> Result<String, String>;
 }
 
 /// How long the computer may think: a fortieth of its time plus most of the
@@ -61,37 +51,22 @@ fn budget(req: &Request) -> Duration {
     Duration::from_millis(u64::try_from(ms).unwrap_or(50))
 }
 
-impl Player for Builtin {
-    fn choose(&self, req: &Request) -> Result<String, String> {
-        let level = req
-            .spec
-            .strip_prefix("level:")
-            .and_then(|n| n.parse::<u8>().ok())
-            .and_then(engine::Level::new)
-            .ok_or_else(|| format!("bad computer level {:?}", req.spec))?;
-        let start = xiangqi::Position::from_fen(&req.fen).map_err(|e| e.to_string())?;
-        let moves = req
-            .moves
-            .iter()
-            .map(|m| parse_iccs(m).ok_or_else(|| format!("bad move {m:?}")))
-            .collect::<Result<Vec<_>, _>>()?;
-        let limits = engine::Limits {
-            level: Some(level),
-            movetime: Some(budget(req)),
-            ..engine::Limits::default()
-        };
-        // A small table: levels are capped in depth and nodes anyway.
-        let mut e = engine::Engine::new(4);
-        let r = e
-            .search(&start, &moves, &limits, &engine::Control::default(), &mut |_| {})
-            .map_err(|e| e.to_string())?;
-        Ok(r.best.iccs())
-    }
+fn level_of(spec: &str) -> Option<u8> {
+    spec.strip_prefix("level:")?.parse().ok()
+}
+
+/// Where `program` is on the `PATH`, if anywhere.
+fn on_path(program: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
 }
 
 /// The computer players and the limit on concurrent searches.
 pub struct Computers {
-    builtin: Arc<dyn Player>,
+    /// The registry's UCI programs that were found, by program name.
+    programs: HashMap<&'static str, Arc<dyn Player>>,
     external: Mutex<HashMap<String, Arc<dyn Player>>>,
     slots: Arc<Semaphore>,
 }
@@ -103,13 +78,44 @@ impl std::fmt::Debug for Computers {
 }
 
 impl Computers {
+    /// The computer players of every variant: each UCI program the
+    /// registry names is looked for on the `PATH` and started; one that is
+    /// missing or does not start leaves its variants without a computer (a
+    /// line in the log says so).
     #[must_use]
     pub fn new() -> Computers {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        let mut programs: HashMap<&'static str, Arc<dyn Player>> = HashMap::new();
+        for v in registry::all() {
+            let registry::Computer::Uci { program, .. } = v.computer else {
+                continue;
+            };
+            if programs.contains_key(program) {
+                continue;
+            }
+            match on_path(program).map(|p| External::spawn(&p.to_string_lossy())) {
+                Some(Ok(player)) => {
+                    tracing::info!(program, "computer player found");
+                    programs.insert(program, Arc::new(player));
+                }
+                Some(Err(e)) => tracing::warn!(program, error = %e, "computer player does not start; its variants have no computer"),
+                None => tracing::info!(program, "computer player not installed; its variants have no computer"),
+            }
+        }
         Computers {
-            builtin: Arc::new(Builtin),
+            programs,
             external: Mutex::new(HashMap::new()),
             slots: Arc::new(Semaphore::new(cores)),
+        }
+    }
+
+    /// The levels the computer plays `variant` at (none without a player).
+    #[must_use]
+    pub fn levels(&self, variant: &registry::Variant) -> u8 {
+        match variant.computer {
+            registry::Computer::BuiltIn { levels, .. } => levels,
+            registry::Computer::Uci { program, levels, .. } if self.programs.contains_key(program) => levels,
+            _ => 0,
         }
     }
 
@@ -135,11 +141,11 @@ impl Computers {
         v
     }
 
-    /// Whether `spec` names a computer we have.
+    /// Whether `spec` names a computer we have for `variant`.
     #[must_use]
-    pub fn knows(&self, spec: &str) -> bool {
-        if let Some(n) = spec.strip_prefix("level:") {
-            return n.parse::<u8>().ok().and_then(engine::Level::new).is_some();
+    pub fn knows(&self, variant: &registry::Variant, spec: &str) -> bool {
+        if spec.starts_with("level:") {
+            return level_of(spec).is_some_and(|n| (1..=self.levels(variant)).contains(&n));
         }
         spec.strip_prefix("engine:").is_some_and(|n| {
             self.external
@@ -149,29 +155,38 @@ impl Computers {
         })
     }
 
-    fn player(&self, spec: &str) -> Option<Arc<dyn Player>> {
-        if spec.starts_with("level:") {
-            return Some(self.builtin.clone());
+    /// The player for a request and the options that set its level.
+    fn player(&self, req: &Request) -> Option<(Arc<dyn Player>, Vec<(String, String)>)> {
+        if let Some(level) = level_of(&req.spec) {
+            return match req.variant.computer {
+                registry::Computer::BuiltIn { choose, .. } => Some((Arc::new(BuiltIn { choose, level }), Vec::new())),
+                registry::Computer::Uci { program, options, .. } => {
+                    Some((self.programs.get(program)?.clone(), options(level)))
+                }
+                registry::Computer::None => None,
+            };
         }
-        let name = spec.strip_prefix("engine:")?;
-        self.external
+        let name = req.spec.strip_prefix("engine:")?;
+        let player = self
+            .external
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(name)
-            .cloned()
+            .cloned()?;
+        Some((player, Vec::new()))
     }
 
     /// Starts thinking; the move arrives at `reply` as [`Cmd::Computer`].
     pub fn think(&self, req: Request, reply: mpsc::Sender<Cmd>) {
-        let player = self.player(&req.spec);
+        let player = self.player(&req);
         let slots = self.slots.clone();
         tokio::spawn(async move {
             let ply = req.ply;
             let coord = match player {
                 None => None,
-                Some(p) => {
+                Some((p, options)) => {
                     let _permit = slots.acquire_owned().await;
-                    let r = tokio::task::spawn_blocking(move || p.choose(&req)).await;
+                    let r = tokio::task::spawn_blocking(move || p.choose(&req, &options)).await;
                     match r {
                         Ok(Ok(m)) => Some(m),
                         Ok(Err(e)) => {
@@ -277,9 +292,29 @@ impl External {
     }
 }
 
+/// The registry's in-process engine at one level.
+struct BuiltIn {
+    choose: fn(&registry::ComputerRequest<'_>) -> Result<String, String>,
+    level: u8,
+}
+
+impl Player for BuiltIn {
+    fn choose(&self, req: &Request, _options: &[(String, String)]) -> Result<String, String> {
+        (self.choose)(&registry::ComputerRequest {
+            level: self.level,
+            fen: &req.fen,
+            moves: &req.moves,
+            movetime: budget(req),
+        })
+    }
+}
+
 impl Player for External {
-    fn choose(&self, req: &Request) -> Result<String, String> {
+    fn choose(&self, req: &Request, options: &[(String, String)]) -> Result<String, String> {
         let mut io = self.io.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        for (name, value) in options {
+            io.send(&format!("setoption name {name} value {value}"))?;
+        }
         let moves = if req.moves.is_empty() {
             String::new()
         } else {

@@ -22,7 +22,7 @@
 use crate::computer::ComputerMove;
 use crate::store::{GameEnd, GameRow, MoveRow, RatingUpdate, Store, User};
 pub use crate::table::Action;
-use crate::table::{side_name, Applied, End, Table, TableError};
+use crate::table::{Applied, End, Table, TableError};
 use crate::AppState;
 use game::{Outcome, Side};
 use serde::Serialize;
@@ -219,12 +219,19 @@ impl Registry {
     }
 }
 
-fn side_str(s: Side) -> String {
-    side_name(s).to_string()
+/// The word for a side in this variant's data (`red`, `white`).
+fn side_str(v: &registry::Variant, s: Side) -> String {
+    v.side_key(s).to_string()
+}
+
+/// The registry entry of a stored game's variant.
+fn variant_of(row: &GameRow) -> Result<&'static registry::Variant, String> {
+    registry::get(Some(&row.variant)).map_err(|e| e.to_string())
 }
 
 /// The game state a task owns.
 struct LiveGame {
+    variant: &'static registry::Variant,
     row: GameRow,
     table: Table,
     events: broadcast::Sender<Arc<Event>>,
@@ -236,7 +243,7 @@ struct LiveGame {
 }
 
 /// Builds the view of a game from its row and table.
-fn view_of(row: &GameRow, table: &Table, now_ms: i64) -> GameView {
+fn view_of(v: &registry::Variant, row: &GameRow, table: &Table, now_ms: i64) -> GameView {
     let clocks = table.clocks_at(now_ms);
     let end = table.end();
     let end = end.as_ref();
@@ -247,7 +254,7 @@ fn view_of(row: &GameRow, table: &Table, now_ms: i64) -> GameView {
             Some(o) => (
                 "over".to_string(),
                 Some(e.result().to_string()),
-                o.winner().map(side_str),
+                o.winner().map(|s| side_str(v, s)),
             ),
         },
     };
@@ -273,7 +280,7 @@ fn view_of(row: &GameRow, table: &Table, now_ms: i64) -> GameView {
         },
         initial_fen: row.initial_fen.clone(),
         fen: game.fen(),
-        turn: side_str(game.side_to_move()),
+        turn: side_str(v, game.side_to_move()),
         ply: table.ply(),
         moves: table
             .moves()
@@ -297,8 +304,8 @@ fn view_of(row: &GameRow, table: &Table, now_ms: i64) -> GameView {
         reason: end.map(|e| e.reason.clone()),
         detail: end.map(|e| e.detail.clone()),
         article: end.and_then(|e| e.article.clone()),
-        draw_offer: table.draw_offer().map(side_str),
-        must_change: table.must_change().map(|m| side_str(m.side)),
+        draw_offer: table.draw_offer().map(|s| side_str(v, s)),
+        must_change: table.must_change().map(|m| side_str(v, m.side)),
         created_ms: row.created_ms,
     }
 }
@@ -311,9 +318,10 @@ pub async fn stored_view(state: &AppState, id: &str) -> Result<Option<GameView>,
     };
     let log = state.store().commands(id).await?;
     let now = crate::now_ms();
-    let (table, _) = rebuild(&row, &log, moves, now, now)
-        .map_err(|e| crate::ApiError::Internal(format!("game {id} cannot be replayed: {e}")))?;
-    let mut view = view_of(&row, &table, now);
+    let replay_error = |e| crate::ApiError::Internal(format!("game {id} cannot be replayed: {e}"));
+    let v = variant_of(&row).map_err(replay_error)?;
+    let (table, _) = rebuild(&row, &log, moves, now, now).map_err(replay_error)?;
+    let mut view = view_of(v, &row, &table, now);
     if row.state != "live" {
         view.state.clone_from(&row.state);
         view.result.clone_from(&row.result);
@@ -339,15 +347,18 @@ fn rebuild(
     stopped_ms: i64,
     now_ms: i64,
 ) -> Result<(Table, Applied), String> {
-    let game = crate::variants::new_game(&row.variant, Some(&row.initial_fen)).map_err(|e| e.to_string())?;
-    let tc = crate::table::parse_time_control(&row.time_control)?;
+    let v = variant_of(row)?;
+    let game = v
+        .new_game(Some(&row.initial_fen), 0)
+        .map_err(|e| e.to_string())?;
+    let config = v.session_config(crate::table::parse_time_control(&row.time_control)?);
     let log = log
         .iter()
         .map(|c| {
             serde_json::from_str::<session::Command>(c).map_err(|e| format!("bad stored command {c:?}: {e}"))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Table::restore(game, tc, &log, moves, stopped_ms, now_ms)
+    Table::restore(game, config, &log, moves, stopped_ms, now_ms)
 }
 
 /// Something that happened in a game, serialised once for every listener.
@@ -371,11 +382,16 @@ fn event(kind: &'static str, mut body: serde_json::Value) -> Arc<Event> {
 
 /// Creates a game: stores it, starts its task, and returns its id.
 pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, crate::ApiError> {
-    let game = crate::variants::new_game(&setup.variant, setup.fen.as_deref())
-        .map_err(|e| crate::ApiError::bad("bad_game", e.to_string()))?;
+    let bad_game = |e: String| crate::ApiError::bad("bad_game", e);
+    let v = registry::get(Some(&setup.variant)).map_err(|e| bad_game(e.to_string()))?;
+    // A numbered family of start positions (Chess960) draws one.
+    let pick = crate::auth::random_u32()?;
+    let game = v
+        .new_game(setup.fen.as_deref(), pick)
+        .map_err(|e| bad_game(e.to_string()))?;
     let initial_fen = game.initial_fen();
-    let table = Table::new(game, setup.time_control.clone())
-        .map_err(|e| crate::ApiError::bad("bad_game", e.to_string()))?;
+    let table = Table::new(game, v.session_config(setup.time_control.clone()))
+        .map_err(|e| bad_game(e.to_string()))?;
     let id = crate::auth::random_id(8)?;
     let now = crate::now_ms();
     let seat_rating = |s: &Seat| s.user.as_ref().map(|u| u.rating.rating);
@@ -383,7 +399,7 @@ pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, c
     let row = GameRow {
         id: id.clone(),
         node: state.config().node_id.clone(),
-        variant: setup.variant.clone(),
+        variant: v.id.to_string(),
         initial_fen,
         time_control: setup.time_control.to_string(),
         initial_ms: main_ms,
@@ -412,7 +428,7 @@ pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, c
         black_ms: main_ms,
     };
     state.store().insert_game(&row).await?;
-    spawn(state, row, table, 0, now);
+    spawn(state, v, row, table, 0, now);
     Ok(id)
 }
 
@@ -427,13 +443,13 @@ pub async fn resume_all(state: &AppState, stopped_ms: i64) -> Result<usize, crat
         };
         let log = state.store().commands(&id).await?;
         let seq = log.len() as u64;
-        match rebuild(&row, &log, moves, stopped_ms, now) {
-            Ok((table, extra)) => {
+        match variant_of(&row).and_then(|v| Ok((v, rebuild(&row, &log, moves, stopped_ms, now)?))) {
+            Ok((v, (table, extra))) => {
                 // The pause at the crash and the resume now are stored like
                 // any other commands, so a second crash replays them too.
                 let bodies = bodies(&extra);
                 state.store().append(&id, seq, &bodies, &extra.moves).await?;
-                spawn(state, row, table, seq + bodies.len() as u64, now);
+                spawn(state, v, row, table, seq + bodies.len() as u64, now);
                 n += 1;
             }
             Err(e) => tracing::error!(game = %id, error = %e, "cannot resume game"),
@@ -449,12 +465,13 @@ fn bodies(a: &Applied) -> Vec<String> {
         .collect()
 }
 
-fn spawn(state: &AppState, row: GameRow, table: Table, seq: u64, now_ms: i64) {
+fn spawn(state: &AppState, variant: &'static registry::Variant, row: GameRow, table: Table, seq: u64, now_ms: i64) {
     let (tx, rx) = mpsc::channel(64);
     let (events, _) = broadcast::channel(256);
     let id = row.id.clone();
     state.games().insert(id.clone(), GameHandle { tx: tx.clone() });
     let live = LiveGame {
+        variant,
         row,
         table,
         events,
@@ -524,10 +541,10 @@ async fn handle(state: &AppState, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<
     match cmd {
         Cmd::Join { reply } => {
             let rx = g.events.subscribe();
-            let _ = reply.send((view_of(&g.row, &g.table, crate::now_ms()), rx));
+            let _ = reply.send((view_of(g.variant, &g.row, &g.table, crate::now_ms()), rx));
         }
         Cmd::View { reply } => {
-            let _ = reply.send(view_of(&g.row, &g.table, crate::now_ms()));
+            let _ = reply.send(view_of(g.variant, &g.row, &g.table, crate::now_ms()));
         }
         Cmd::Act {
             user_id,
@@ -598,6 +615,7 @@ fn maybe_computer(state: &AppState, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
     let now = crate::now_ms();
     let clocks = g.table.clocks_at(now);
     let request = crate::computer::Request {
+        variant: g.variant,
         spec,
         fen: g.row.initial_fen.clone(),
         moves: g.table.moves().iter().map(|m| m.coord.clone()).collect(),
@@ -658,24 +676,24 @@ async fn store_and_broadcast(state: &AppState, g: &mut LiveGame, applied: &Appli
                         "check": m.check,
                         "capture": m.capture,
                         "fen": g.table.game().fen(),
-                        "turn": side_str(g.table.side_to_move()),
+                        "turn": side_str(g.variant, g.table.side_to_move()),
                         "clocks": {"red_ms": red_ms, "black_ms": black_ms, "running": running},
                     }),
                 ))
             }
             SessionEvent::DrawOffered { side, .. } => {
-                Some(event("draw_offer", serde_json::json!({"by": side_str(*side)})))
+                Some(event("draw_offer", serde_json::json!({"by": side_str(g.variant, *side)})))
             }
             SessionEvent::DrawDeclined { side, by_move, .. } => (!by_move).then(|| {
                 event(
                     "draw_declined",
-                    serde_json::json!({"by": side_str(side.other()), "offer_by": side_str(*side)}),
+                    serde_json::json!({"by": side_str(g.variant, side.other()), "offer_by": side_str(g.variant, *side)}),
                 )
             }),
             SessionEvent::Foul { foul, count } => Some(event(
                 "foul",
                 serde_json::json!({
-                    "side": side_str(foul.side),
+                    "side": side_str(g.variant, foul.side),
                     "kind": foul.kind,
                     "detail": foul.detail,
                     "article": foul.article,
@@ -686,7 +704,7 @@ async fn store_and_broadcast(state: &AppState, g: &mut LiveGame, applied: &Appli
                 let c = g.table.clocks_at(now);
                 Some(event(
                     "time_penalty",
-                    serde_json::json!({"side": side_str(*side), "ms": ms,
+                    serde_json::json!({"side": side_str(g.variant, *side), "ms": ms,
                         "clocks": {"red_ms": c[0], "black_ms": c[1], "running": running}}),
                 ))
             }
@@ -694,7 +712,7 @@ async fn store_and_broadcast(state: &AppState, g: &mut LiveGame, applied: &Appli
                 let c = g.table.clocks_at(now);
                 Some(event(
                     "time_given",
-                    serde_json::json!({"side": side_str(*side), "ms": ms,
+                    serde_json::json!({"side": side_str(g.variant, *side), "ms": ms,
                         "clocks": {"red_ms": c[0], "black_ms": c[1], "running": running}}),
                 ))
             }
@@ -704,7 +722,7 @@ async fn store_and_broadcast(state: &AppState, g: &mut LiveGame, applied: &Appli
                 article,
             } => Some(event(
                 "must_change",
-                serde_json::json!({"side": side_str(*side), "detail": detail, "article": article}),
+                serde_json::json!({"side": side_str(g.variant, *side), "detail": detail, "article": article}),
             )),
             SessionEvent::ClockPaused { .. } | SessionEvent::ClockResumed { .. } => {
                 let c = g.table.clocks_at(now);
@@ -752,7 +770,7 @@ async fn reload(state: &AppState, g: &mut LiveGame) {
         g.seq = log.len() as u64;
         g.table = t;
         g.row = row;
-        let view = view_of(&g.row, &g.table, now);
+        let view = view_of(g.variant, &g.row, &g.table, now);
         let _ = g.events.send(event("full", serde_json::json!({"game": view})));
     }
 }
@@ -770,7 +788,7 @@ async fn finish(state: &AppState, g: &mut LiveGame) {
     let stored = GameEnd {
         state: if end.outcome.is_some() { "over" } else { "aborted" },
         result: end.outcome.map(|_| end.result().to_string()),
-        winner: end.outcome.and_then(Outcome::winner).map(side_str),
+        winner: end.outcome.and_then(Outcome::winner).map(|s| side_str(g.variant, s)),
         reason: end.reason.clone(),
         detail: end.detail.clone(),
         article: end.article.clone(),
@@ -797,11 +815,11 @@ async fn finish(state: &AppState, g: &mut LiveGame) {
     {
         Ok(()) => {
             for u in &updates {
-                let color = if g.row.red_id.as_deref() == Some(&u.user_id) {
-                    "red"
+                let color = g.variant.side_key(if g.row.red_id.as_deref() == Some(&u.user_id) {
+                    Side::First
                 } else {
-                    "black"
-                };
+                    Side::Second
+                });
                 ratings.insert(
                     color.into(),
                     serde_json::json!({"before": u.before.rating.round(), "after": u.after.rating.round()}),

@@ -245,8 +245,21 @@ fn parse_tc(text: &str) -> Result<TimeControl, ApiError> {
     crate::table::parse_time_control(text).map_err(|e| ApiError::bad("bad_time_control", e))
 }
 
-fn parse_variant(v: Option<&str>) -> Result<String, ApiError> {
-    crate::variants::canonical(v).map_err(|e| ApiError::bad("bad_variant", e.to_string()))
+fn parse_variant(v: Option<&str>) -> Result<&'static registry::Variant, ApiError> {
+    registry::get(v).map_err(|e| ApiError::bad("bad_variant", e.to_string()))
+}
+
+/// Ratings are stored for the Xiangqi pool only until they are kept per
+/// player per pool; a rated game of another pool is refused rather than
+/// moving a Xiangqi rating.
+fn check_rated(variant: &registry::Variant, rated: bool) -> Result<(), ApiError> {
+    if rated && variant.rating_pool != crate::RATED_POOL {
+        return Err(ApiError::bad(
+            "not_rated_yet",
+            format!("{} games are casual for now: ratings are kept for Xiangqi only", variant.name.en),
+        ));
+    }
+    Ok(())
 }
 
 /// What two people agreed to play.
@@ -295,6 +308,8 @@ pub async fn create_seek(
 ) -> Result<Json<SeekResult>, ApiError> {
     let tc = parse_tc(&req.time)?;
     let variant = parse_variant(req.variant.as_deref())?;
+    check_rated(variant, req.rated)?;
+    let variant = variant.id.to_string();
     if req.rated && user.guest {
         return Err(ApiError::Forbidden("guests play casual games only".into()));
     }
@@ -398,7 +413,9 @@ pub async fn create_challenge(
     Json(req): Json<ChallengeRequest>,
 ) -> Result<(StatusCode, Json<ChallengeView>), ApiError> {
     let tc = parse_tc(&req.time)?;
-    let variant = parse_variant(req.variant.as_deref())?;
+    let v = parse_variant(req.variant.as_deref())?;
+    check_rated(v, req.rated)?;
+    let variant = v.id.to_string();
     let to = state
         .store()
         .user_by_name(&req.to)
@@ -417,7 +434,7 @@ pub async fn create_challenge(
                 "rated games start from the usual position",
             ));
         }
-        crate::variants::new_game(&variant, Some(fen))
+        v.new_game(Some(fen), 0)
             .map_err(|e| ApiError::bad("bad_fen", e.to_string()))?;
     }
     let view = ChallengeView {
@@ -524,7 +541,8 @@ pub async fn play_computer(
     Json(req): Json<ComputerRequest>,
 ) -> Result<Json<GameStarted>, ApiError> {
     let tc = parse_tc(&req.time)?;
-    let variant = parse_variant(req.variant.as_deref())?;
+    let v = parse_variant(req.variant.as_deref())?;
+    let variant = v.id.to_string();
     let spec = match (req.level, &req.engine) {
         (Some(l), None) => format!("level:{l}"),
         (None, Some(e)) => format!("engine:{e}"),
@@ -535,7 +553,7 @@ pub async fn play_computer(
             ))
         }
     };
-    if !state.computers().knows(&spec) {
+    if !state.computers().knows(v, &spec) {
         return Err(ApiError::bad(
             "bad_computer",
             format!("no computer player {spec}"),

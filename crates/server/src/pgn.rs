@@ -1,69 +1,63 @@
-//! Archived games as PGN, written by the record crate (the one PGN writer of
-//! the platform, whose reader imports them again): the xqbase tag roster
-//! with `Red`/`Black` for the players, `[Variant "xiangqi"]` and the rule
-//! set in `[Rules]`, `[FEN]` when the game did not start from the usual
-//! position, ICCS moves with each mover's clock after the move as `[%clk]`,
-//! and the ruling's words as a comment on the last move.
+//! Archived games as records (PGN), written by the game's registry entry:
+//! this module gives it what every game has — the players under their
+//! sides' names, ratings, date, time control, the mover's clock after each
+//! move, the result and the ruling's words.
 
 use crate::live::GameView;
-use record::{PgnResult, Record, RecordError};
-use xiangqi::notation::Notation;
-use xiangqi::{Color, Position};
+use game::Side;
 
 /// The game as PGN text.
 ///
 /// # Errors
-/// A stored game that does not replay (a corrupt database row).
-pub fn write(g: &GameView) -> Result<String, RecordError> {
+/// A stored game whose variant is unknown or whose moves do not replay (a
+/// damaged database row).
+pub fn write(g: &GameView) -> Result<String, String> {
+    let v = registry::get(Some(&g.variant)).map_err(|e| e.to_string())?;
     // Which clock is the mover's: sides alternate from the start position's
-    // turn (a FEN that does not read fails in `from_iccs` just below).
-    let first = Position::from_fen(&g.initial_fen).map_or(Color::Red, |p| p.turn());
-    let moves: Vec<_> = g
+    // turn.
+    let first = v
+        .new_game(Some(&g.initial_fen), 0)
+        .map_err(|e| e.to_string())?
+        .side_to_move();
+    let moves = g
         .moves
         .iter()
         .enumerate()
         .map(|(i, m)| {
             let mover = if i % 2 == 0 { first } else { first.other() };
-            let left = if mover == Color::Red { m.red_ms } else { m.black_ms };
-            (m.coord.as_str(), u64::try_from(left).ok(), None)
+            let left = if mover == Side::First { m.red_ms } else { m.black_ms };
+            (m.coord.as_str(), u64::try_from(left).ok())
         })
         .collect();
-    let mut r = Record::from_iccs(&g.initial_fen, moves)?;
-    let (family, rules) = g.variant.split_once('/').unwrap_or((&g.variant, ""));
-    r.set_tag(
-        "Event",
-        if g.rated {
-            "qiju rated game"
-        } else {
-            "qiju casual game"
-        },
-    );
-    r.set_tag("Site", format!("qiju game {}", g.id));
-    r.set_tag("Date", record::pgn_date(g.created_ms));
-    r.set_tag("Round", "-");
-    r.set_tag("Red", g.red.name.clone());
-    r.set_tag("Black", g.black.name.clone());
-    if let Some(x) = g.red.rating {
-        r.set_tag("RedElo", format!("{x}"));
+    let event = if g.rated {
+        "qiju rated game"
+    } else {
+        "qiju casual game"
+    };
+    let mut tags: Vec<(String, String)> = vec![
+        ("Event".into(), event.into()),
+        ("Site".into(), format!("qiju game {}", g.id)),
+        ("Date".into(), registry::pgn_date(g.created_ms)),
+        ("Round".into(), "-".into()),
+    ];
+    let players = [&g.red, &g.black];
+    for side in Side::BOTH {
+        tags.push((v.sides[side.index()].name.en.into(), players[side.index()].name.clone()));
     }
-    if let Some(x) = g.black.rating {
-        r.set_tag("BlackElo", format!("{x}"));
+    for side in Side::BOTH {
+        if let Some(x) = players[side.index()].rating {
+            tags.push((format!("{}Elo", v.sides[side.index()].name.en), format!("{x}")));
+        }
     }
-    r.set_tag("Variant", family);
-    if !rules.is_empty() {
-        r.set_tag("Rules", rules);
-    }
-    r.set_tag("TimeControl", g.time_control.clone());
+    tags.push(("TimeControl".into(), g.time_control.clone()));
     if let Some(reason) = &g.reason {
-        r.set_tag("Termination", reason.clone());
+        tags.push(("Termination".into(), reason.clone()));
     }
-    r.result = g
-        .result
-        .as_deref()
-        .and_then(PgnResult::from_token)
-        .unwrap_or(PgnResult::Unknown);
-    if let (Some(last), Some(detail)) = (r.moves.last_mut(), &g.detail) {
-        last.comment = Some(detail.clone());
-    }
-    record::write_pgn(&r, Notation::Iccs)
+    v.write_record(&registry::GameRecord {
+        initial_fen: &g.initial_fen,
+        moves,
+        tags,
+        result: g.result.as_deref().unwrap_or("*"),
+        final_comment: g.detail.as_deref(),
+    })
 }

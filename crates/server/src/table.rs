@@ -8,7 +8,7 @@
 //! Every accepted command is returned so the caller can store it: the
 //! stored command log replays to the identical session after a restart.
 //!
-//! Clock policy: red's clock is started at the moment red makes its first
+//! Clock policy: the first side's clock is started at the moment it makes its first
 //! move (so that move is free, and a player who has not arrived yet loses
 //! no time); from then on the side to move's clock runs. Until both sides
 //! have moved either player may abort, and the server aborts a game whose
@@ -100,9 +100,9 @@ impl TableError {
                     "illegal_move"
                 }
                 SessionError::Game(GameError::GameOver) => "game_over",
-                SessionError::OfferOnlyAfterOwnMove { .. } | SessionError::OfferPending { .. } => {
-                    "cannot_offer"
-                }
+                SessionError::OfferOnlyAfterOwnMove { .. }
+                | SessionError::OfferPending { .. }
+                | SessionError::OfferAgainAfterRefusal { .. } => "cannot_offer",
                 SessionError::NoOfferToAnswer { .. } => "no_offer",
                 SessionError::TooLateToAbort => "cannot_abort",
                 SessionError::NotStarted => "not_started",
@@ -154,9 +154,11 @@ fn signed(t: Millis) -> i64 {
 }
 
 impl Table {
-    pub fn new(game: Box<dyn Game>, tc: TimeControl) -> Result<Table, TableError> {
+    /// A new game refereed under `config` (the registry's session rules for
+    /// its variant, with the game's time control).
+    pub fn new(game: Box<dyn Game>, config: SessionConfig) -> Result<Table, TableError> {
         Ok(Table {
-            session: Session::new(game, SessionConfig::cxa(tc))?,
+            session: Session::new(game, config)?,
             moves: Vec::new(),
             must_change: None,
         })
@@ -169,13 +171,13 @@ impl Table {
     /// commands (to store).
     pub fn restore(
         game: Box<dyn Game>,
-        tc: TimeControl,
+        config: SessionConfig,
         log: &[Command],
         moves: Vec<MoveRow>,
         stopped_ms: i64,
         now_ms: i64,
     ) -> Result<(Table, Applied), String> {
-        let session = Session::replay(game, SessionConfig::cxa(tc), log).map_err(|e| e.to_string())?;
+        let session = Session::replay(game, config, log).map_err(|e| e.to_string())?;
         let mut t = Table {
             session,
             moves,
@@ -350,7 +352,7 @@ impl Table {
                     }
                 }
                 if not_started {
-                    // Red's first move starts the clocks; if the move is
+                    // The first move starts the clocks; if the move is
                     // refused the start is undone with it.
                     if side != self.side_to_move() {
                         return Err(SessionError::NotYourTurn { side }.into());
@@ -404,22 +406,17 @@ impl Table {
     }
 }
 
-/// Red and black, as Xiangqi players say.
-#[must_use]
-pub fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "red",
-        Side::Second => "black",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn cxa() -> &'static registry::Variant {
+        registry::get(Some("xiangqi/cxa")).unwrap()
+    }
+
     fn table(tc: &str) -> Table {
-        let g = crate::variants::new_game("xiangqi/cxa", None).unwrap();
-        Table::new(g, parse_time_control(tc).unwrap()).unwrap()
+        let v = cxa();
+        Table::new(v.new_game(None, 0).unwrap(), v.session_config(parse_time_control(tc).unwrap())).unwrap()
     }
 
     #[test]
@@ -536,9 +533,9 @@ mod tests {
         }
         // Black thinks 1.5 s, the server crashes (last heartbeat 4500),
         // comes back at 60 000.
-        let g = crate::variants::new_game("xiangqi/cxa", None).unwrap();
-        let (r, extra) =
-            Table::restore(g, parse_time_control("10+0").unwrap(), &log, moves, 4500, 60_000).unwrap();
+        let v = cxa();
+        let config = v.session_config(parse_time_control("10+0").unwrap());
+        let (r, extra) = Table::restore(v.new_game(None, 0).unwrap(), config, &log, moves, 4500, 60_000).unwrap();
         assert_eq!(extra.commands.len(), 2, "pause + resume");
         assert_eq!(r.ply(), 3);
         assert_eq!(r.game().fen(), t.game().fen());

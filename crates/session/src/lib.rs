@@ -21,8 +21,8 @@ mod tests;
 mod types;
 
 pub use types::{
-    ClaimPenalty, Command, Event, FoulKind, FoulRecord, GameResult, MoveRecord, ReplayError, SessionConfig,
-    SessionError, Termination,
+    Articles, ClaimPenalty, Command, Event, FoulKind, FoulRecord, GameResult, MoveRecord, ReplayError,
+    SessionConfig, SessionError, SessionRules, Termination,
 };
 
 use clock::{Clock, ClockEvent, Millis, SideView};
@@ -276,8 +276,8 @@ impl Session {
                 let ending = Ending {
                     outcome: Outcome::Draw,
                     reason: "agreement".into(),
-                    detail: "drawn by agreement (提议作和，对方同意)".into(),
-                    article: Some("4.2.2".into()),
+                    detail: "drawn by agreement".into(),
+                    article: self.config.rules.articles.agreement.clone(),
                 };
                 self.end_with(Termination::Agreement, ending, *at, &mut events);
             }
@@ -303,8 +303,8 @@ impl Session {
                 let ending = Ending {
                     outcome: Outcome::Win { winner: side.other() },
                     reason: "resignation".into(),
-                    detail: format!("{} resigned (自己宣布认输)", self.game.side_name(*side)),
-                    article: Some("4.1.9".into()),
+                    detail: format!("{} resigned", self.game.side_name(*side)),
+                    article: self.config.rules.articles.resignation.clone(),
                 };
                 self.end_with(Termination::Resignation, ending, *at, &mut events);
             }
@@ -387,7 +387,7 @@ impl Session {
                     at,
                     kind: FoulKind::Overstep,
                     detail: format!("overstep {count}: a move took longer than the per-move limit"),
-                    article: Some("seed 001".into()),
+                    article: self.config.rules.articles.overstep.clone(),
                 },
                 events,
             ),
@@ -395,13 +395,29 @@ impl Session {
         }
     }
 
-    /// `side`'s time ran out at `at`: it loses (4.1.4, 22.5).
+    /// `side`'s time ran out at `at`: it loses (CXA 4.1.4, 22.5) — unless
+    /// its opponent could not win by any series of legal moves, which makes
+    /// it a draw (FIDE 6.9; a game whose rules have no such case says every
+    /// side can win).
     fn flag(&mut self, side: Side, at: Millis, events: &mut Vec<Event>) {
-        let ending = Ending {
-            outcome: Outcome::Win { winner: side.other() },
-            reason: "time_forfeit".into(),
-            detail: format!("{}'s time ran out (超时)", self.game.side_name(side)),
-            article: Some("4.1.4".into()),
+        let name = self.game.side_name(side);
+        let ending = if self.game.can_win(side.other()) {
+            Ending {
+                outcome: Outcome::Win { winner: side.other() },
+                reason: "time_forfeit".into(),
+                detail: format!("{name}'s time ran out"),
+                article: self.config.rules.articles.time_forfeit.clone(),
+            }
+        } else {
+            Ending {
+                outcome: Outcome::Draw,
+                reason: "time_forfeit_draw".into(),
+                detail: format!(
+                    "{name}'s time ran out, but {} cannot win by any series of legal moves",
+                    self.game.side_name(side.other())
+                ),
+                article: self.config.rules.articles.time_forfeit_draw.clone(),
+            }
         };
         self.end_with(Termination::TimeForfeit, ending, at, events);
     }
@@ -522,15 +538,19 @@ impl Session {
             return Err(SessionError::OfferPending { side });
         }
         if self.refused_offer_by == Some(side) {
-            // Offers alternate; offering again after a refusal is a foul
-            // (9.1.3 "提议作和经对方拒绝后连续提出"). The offer is not made.
+            // Offers alternate; where the rules say so, offering again after
+            // a refusal is a foul (CXA 9.1.3 "提议作和经对方拒绝后连续提出").
+            // Either way the offer is not made.
+            if !self.config.rules.repeated_offer_is_foul {
+                return Err(SessionError::OfferAgainAfterRefusal { side });
+            }
             self.foul(
                 FoulRecord {
                     side,
                     at,
                     kind: FoulKind::RepeatedDrawOffer,
-                    detail: "offered a draw again after a refusal (连续提和)".into(),
-                    article: Some("9.1.3".into()),
+                    detail: "offered a draw again after a refusal".into(),
+                    article: self.config.rules.articles.repeated_offer.clone(),
                 },
                 events,
             );
@@ -560,22 +580,23 @@ impl Session {
             self.end_with(Termination::Claim, ending, at, events);
             return Ok(());
         }
-        // A false claim: a foul (9.1.4), and 5 minutes (23.3).
+        // A false claim: a foul (CXA 9.1.4), and time (CXA 23.3: 5 minutes
+        // on the claimant's clock; FIDE 9.5.5: 2 minutes to the opponent).
         self.foul(
             FoulRecord {
                 side,
                 at,
                 kind: FoulKind::FalseClaim,
-                detail: "claimed a draw by the natural limit that was not true".into(),
-                article: Some("9.1.4, 23.3".into()),
+                detail: "claimed a draw the rules do not allow".into(),
+                article: self.config.rules.articles.false_claim.clone(),
             },
             events,
         );
         if self.is_over() {
             return Ok(());
         }
-        let ms = self.config.false_claim_penalty_ms;
-        match self.config.claim_penalty {
+        let ms = self.config.rules.false_claim_penalty_ms;
+        match self.config.rules.claim_penalty {
             ClaimPenalty::ChargeClaimant => {
                 if !self.config.time_control.is_timed() {
                     return Ok(());
@@ -638,20 +659,20 @@ impl Session {
         self.end_with(Termination::Adjudication, ending, at, events);
     }
 
-    /// Records a foul; the side loses when it reaches the limit (4.1.8
-    /// "在同一棋局中三次犯规").
+    /// Records a foul; the side loses when it reaches the rules' limit
+    /// (CXA 4.1.8 "在同一棋局中三次犯规").
     fn foul(&mut self, foul: FoulRecord, events: &mut Vec<Event>) {
         let (side, at) = (foul.side, foul.at);
         self.fouls.push(foul.clone());
         let count = self.fouls(side);
         events.push(Event::Foul { foul, count });
-        let limit = self.config.foul_limit;
+        let limit = self.config.rules.foul_limit;
         if limit > 0 && count >= limit {
             let ending = Ending {
                 outcome: Outcome::Win { winner: side.other() },
                 reason: "fouls".into(),
-                detail: format!("{} committed {count} fouls (犯规)", self.game.side_name(side)),
-                article: Some("4.1.8".into()),
+                detail: format!("{} committed {count} fouls", self.game.side_name(side)),
+                article: self.config.rules.articles.fouls.clone(),
             };
             self.end_with(Termination::Fouls, ending, at, events);
         }

@@ -7,10 +7,49 @@ use clock::TimeControl;
 use game::{GameError, PlayedMove};
 use proptest::prelude::*;
 
+/// The CXA session rules (the registry's `xiangqi/cxa` entry holds the
+/// same numbers; this crate's tests must not depend on it): three fouls
+/// lose, a false claim costs the claimant 5 minutes.
+fn cxa_rules() -> SessionRules {
+    let a = |s: &str| Some(s.to_string());
+    SessionRules {
+        foul_limit: 3,
+        false_claim_penalty_ms: 5 * 60_000,
+        claim_penalty: ClaimPenalty::ChargeClaimant,
+        repeated_offer_is_foul: true,
+        articles: Articles {
+            resignation: a("4.1.9"),
+            agreement: a("4.2.2"),
+            time_forfeit: a("4.1.4"),
+            time_forfeit_draw: None,
+            fouls: a("4.1.8"),
+            repeated_offer: a("9.1.3"),
+            false_claim: a("9.1.4, 23.3"),
+            overstep: a("seed 001"),
+        },
+    }
+}
+
+fn cxa(time_control: TimeControl) -> SessionConfig {
+    SessionConfig {
+        time_control,
+        rules: cxa_rules(),
+    }
+}
+
+/// Seed 001's office rules: 30 minutes free, then 30 s a move, each
+/// overstep a technical foul, two fouls lose.
+fn seed_001() -> SessionConfig {
+    let mut c = cxa(TimeControl::free_then_foul_per_move(30 * 60_000, 30_000));
+    c.rules.foul_limit = 2;
+    c
+}
+
 /// A toy game. Moves: `m` (quiet), `x` (a capture), `mate` (the mover wins
 /// on the board), `stale` (a draw on the board), `rep` (the referee rules
 /// that the mover must change, 变着). A draw may be claimed once the last
-/// four moves had no capture (a stand-in for the natural limit).
+/// four moves had no capture (a stand-in for the natural limit). After
+/// `bare` the mover can no longer win (a lone king, for FIDE 6.9).
 #[derive(Clone, Debug)]
 struct Toy {
     history: Vec<PlayedMove>,
@@ -51,7 +90,7 @@ impl Game for Toy {
         self.mover_of(self.history.len())
     }
     fn legal_moves(&self) -> Vec<String> {
-        ["m", "mate", "rep", "stale", "x"].map(String::from).to_vec()
+        ["bare", "m", "mate", "rep", "stale", "x"].map(String::from).to_vec()
     }
     fn play(&mut self, coord: &str) -> Result<PlayedMove, GameError> {
         if matches!(self.status(), Status::Over(_)) {
@@ -112,6 +151,9 @@ impl Game for Toy {
             article: Some("4.2.4".into()),
         })
     }
+    fn can_win(&self, side: Side) -> bool {
+        !(0..self.history.len()).any(|i| self.history[i].coord == "bare" && self.mover_of(i) == side)
+    }
     fn boxed_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
     }
@@ -122,7 +164,7 @@ const B: Side = Side::Second;
 const MIN: Millis = 60_000;
 
 fn session(tc: &str) -> Session {
-    let mut s = Session::new(Toy::boxed(), SessionConfig::cxa(tc.parse().unwrap())).unwrap();
+    let mut s = Session::new(Toy::boxed(), cxa(tc.parse().unwrap())).unwrap();
     s.apply(Command::Start { at: 0 }).unwrap();
     s
 }
@@ -165,7 +207,7 @@ fn result(s: &Session) -> &GameResult {
 
 #[test]
 fn commands_before_the_start_are_refused_and_change_nothing() {
-    let mut s = Session::new(Toy::boxed(), SessionConfig::cxa("5+3".parse().unwrap())).unwrap();
+    let mut s = Session::new(Toy::boxed(), cxa("5+3".parse().unwrap())).unwrap();
     assert_eq!(
         refused(
             &mut s,
@@ -321,7 +363,7 @@ fn abort_only_before_both_sides_moved() {
         SessionError::TooLateToAbort
     );
 
-    let mut s = Session::new(Toy::boxed(), SessionConfig::cxa(TimeControl::unlimited())).unwrap();
+    let mut s = Session::new(Toy::boxed(), cxa(TimeControl::unlimited())).unwrap();
     s.apply(Command::Abort { side: R, at: 0 }).unwrap();
     assert!(s.is_over());
 }
@@ -376,6 +418,60 @@ fn a_draw_offer_cannot_be_withdrawn_23_1() {
         refused(&mut s, Command::WithdrawDraw { side: R, at: 1_300 }),
         SessionError::CannotWithdrawOffer
     );
+    assert_eq!(s.pending_offer(), Some(R));
+}
+
+#[test]
+fn a_flag_against_a_side_whose_opponent_cannot_win_is_a_draw_fide_6_9() {
+    let mut config = cxa("1+0".parse().unwrap());
+    config.rules.articles.time_forfeit_draw = Some("6.9".into());
+    let mut s = Session::new(Toy::boxed(), config.clone()).unwrap();
+    s.apply(Command::Start { at: 0 }).unwrap();
+    mv(&mut s, R, "bare", 1_000);
+    // Black's flag falls, but Red has nothing left to win with.
+    s.apply(Command::Tick { at: 70_000 }).unwrap();
+    let r = s.result().unwrap();
+    assert_eq!(
+        (r.outcome, r.termination, r.reason.as_str(), r.article.as_deref()),
+        (Some(Outcome::Draw), Termination::TimeForfeit, "time_forfeit_draw", Some("6.9"))
+    );
+    // Red's flag, by contrast, loses: Black can still win.
+    let mut s = Session::new(Toy::boxed(), config).unwrap();
+    s.apply(Command::Start { at: 0 }).unwrap();
+    mv(&mut s, R, "bare", 1_000);
+    mv(&mut s, B, "m", 2_000);
+    s.apply(Command::Tick { at: 200_000 }).unwrap();
+    let r = s.result().unwrap();
+    assert_eq!(
+        (r.outcome, r.reason.as_str()),
+        (Some(Outcome::Win { winner: B }), "time_forfeit")
+    );
+}
+
+#[test]
+fn where_a_second_offer_is_no_foul_it_is_refused_and_nothing_changes() {
+    let mut config = cxa("5+0".parse().unwrap());
+    config.rules.repeated_offer_is_foul = false;
+    let mut s = Session::new(Toy::boxed(), config).unwrap();
+    s.apply(Command::Start { at: 0 }).unwrap();
+    mv(&mut s, R, "m", 1_000);
+    s.apply(Command::OfferDraw { side: R, at: 1_100 }).unwrap();
+    s.apply(Command::DeclineDraw { side: B, at: 1_200 }).unwrap();
+    mv(&mut s, B, "m", 2_000);
+    mv(&mut s, R, "m", 3_000);
+    let before = fingerprint(&s);
+    assert_eq!(
+        s.apply(Command::OfferDraw { side: R, at: 3_100 }),
+        Err(SessionError::OfferAgainAfterRefusal { side: R })
+    );
+    assert_eq!(fingerprint(&s), before);
+    assert_eq!(s.fouls(R), 0);
+    // Once Black has offered, Red may offer again.
+    mv(&mut s, B, "m", 4_000);
+    s.apply(Command::OfferDraw { side: B, at: 4_100 }).unwrap();
+    s.apply(Command::DeclineDraw { side: R, at: 4_200 }).unwrap();
+    mv(&mut s, R, "m", 5_000);
+    s.apply(Command::OfferDraw { side: R, at: 5_100 }).unwrap();
     assert_eq!(s.pending_offer(), Some(R));
 }
 
@@ -492,8 +588,8 @@ fn a_false_claim_that_runs_the_clock_out_loses_on_time_23_3() {
 
 #[test]
 fn the_fide_habit_credits_the_opponent_instead() {
-    let mut cfg = SessionConfig::cxa("10+0".parse().unwrap());
-    cfg.claim_penalty = ClaimPenalty::CreditOpponent;
+    let mut cfg = cxa("10+0".parse().unwrap());
+    cfg.rules.claim_penalty = ClaimPenalty::CreditOpponent;
     let mut s = Session::new(Toy::boxed(), cfg).unwrap();
     s.apply(Command::Start { at: 0 }).unwrap();
     mv(&mut s, R, "x", 1_000);
@@ -626,7 +722,7 @@ fn unless_the_game_had_already_ended_by_resignation_or_agreement_22_5() {
 
 #[test]
 fn seed_001_oversteps_are_fouls_and_two_lose() {
-    let mut s = Session::new(Toy::boxed(), SessionConfig::seed_001()).unwrap();
+    let mut s = Session::new(Toy::boxed(), seed_001()).unwrap();
     s.apply(Command::Start { at: 0 }).unwrap();
     let free = 30 * MIN;
     mv(&mut s, R, "m", free - 1_000);
@@ -727,8 +823,8 @@ proptest! {
         cmds in prop::collection::vec(arb_command(), 1..80),
         resign_at_end in any::<bool>(),
     ) {
-        let mut config = SessionConfig::cxa(tc.parse().unwrap());
-        config.foul_limit = 4;
+        let mut config = cxa(tc.parse().unwrap());
+        config.rules.foul_limit = 4;
         let mut s = Session::new(Toy::boxed(), config.clone()).unwrap();
         s.apply(Command::Start { at: 0 }).unwrap();
         let mut now: Millis = 0;

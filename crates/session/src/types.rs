@@ -17,40 +17,46 @@ pub enum ClaimPenalty {
     CreditOpponent,
 }
 
-/// How a session is refereed, beyond the rules of the game itself.
+/// How a game's rule book runs a session beyond the moves themselves: fouls,
+/// claims and the articles each ruling cites. The data comes from the game
+/// registry (CXA for Xiangqi, the FIDE Laws for chess); this crate names no
+/// rule book.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SessionConfig {
-    pub time_control: TimeControl,
+pub struct SessionRules {
     /// Fouls (犯规) that lose the game: three in CXA 4.1.8, two in seed 001
     /// ("同一局棋技术犯规两次判负"). 0 means fouls never lose.
     pub foul_limit: u32,
-    /// The time a false natural-limit claim costs (5 minutes, CXA 23.3).
+    /// The time a false claim costs (5 minutes, CXA 23.3; 2 minutes to the
+    /// opponent, FIDE 9.5.5).
     pub false_claim_penalty_ms: Millis,
     pub claim_penalty: ClaimPenalty,
+    /// Whether offering a draw again after a refusal, before the opponent
+    /// has offered, is a foul (CXA 9.1.3) or simply refused.
+    pub repeated_offer_is_foul: bool,
+    pub articles: Articles,
 }
 
-impl SessionConfig {
-    /// CXA rules with the given time control: three fouls lose, a false
-    /// claim costs the claimant 5 minutes.
-    #[must_use]
-    pub fn cxa(time_control: TimeControl) -> SessionConfig {
-        SessionConfig {
-            time_control,
-            foul_limit: 3,
-            false_claim_penalty_ms: 5 * 60_000,
-            claim_penalty: ClaimPenalty::ChargeClaimant,
-        }
-    }
+/// The article a ruling cites, per kind of ruling; `None` where the rule
+/// book has none.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Articles {
+    pub resignation: Option<String>,
+    pub agreement: Option<String>,
+    pub time_forfeit: Option<String>,
+    /// A flag against a side whose opponent cannot win (FIDE 6.9).
+    pub time_forfeit_draw: Option<String>,
+    pub fouls: Option<String>,
+    pub repeated_offer: Option<String>,
+    pub false_claim: Option<String>,
+    pub overstep: Option<String>,
+}
 
-    /// Seed 001's office rules: 30 minutes free, then 30 s a move, each
-    /// overstep a technical foul, two fouls lose.
-    #[must_use]
-    pub fn seed_001() -> SessionConfig {
-        SessionConfig {
-            foul_limit: 2,
-            ..SessionConfig::cxa(TimeControl::free_then_foul_per_move(30 * 60_000, 30_000))
-        }
-    }
+/// How a session is refereed: the time control and the rule book's
+/// session rules.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionConfig {
+    pub time_control: TimeControl,
+    pub rules: SessionRules,
 }
 
 /// Something a player, the arbiter or the server's timer asks of the
@@ -329,17 +335,20 @@ pub enum SessionError {
     PressBeforeMove { at: Millis, pressed_at: Millis },
     #[error(transparent)]
     Game(#[from] GameError),
-    #[error("a draw may be offered only right after one's own move (23.1)")]
+    #[error("a draw may be offered only right after one's own move")]
     OfferOnlyAfterOwnMove { side: Side },
     #[error("your draw offer is already on the table")]
     OfferPending { side: Side },
+    /// Offers alternate; where a second one is no foul it is refused.
+    #[error("you may offer a draw again only after your opponent has offered one")]
+    OfferAgainAfterRefusal { side: Side },
     #[error("there is no draw offer to answer")]
     NoOfferToAnswer { side: Side },
-    #[error("a draw offer cannot be withdrawn (23.1: 提和方不得撤回提议)")]
+    #[error("a draw offer cannot be withdrawn")]
     CannotWithdrawOffer,
     #[error("you have no draw offer to withdraw")]
     NoOfferToWithdraw { side: Side },
-    #[error("a claim may be made only in one's own time, when it is one's move (8.5)")]
+    #[error("a claim may be made only in one's own time, when it is one's move")]
     ClaimOnlyOnOwnTurn { side: Side },
     #[error("the game can no longer be aborted: both sides have moved")]
     TooLateToAbort,

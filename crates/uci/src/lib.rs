@@ -19,7 +19,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use xiangqi::{Color, Move, Position, Square};
+use xiangqi::{Color, Move, Position};
 
 /// Which protocol the GUI speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,9 +68,7 @@ pub struct Session {
 #[must_use]
 pub fn parse_move(s: &str) -> Option<Move> {
     if s.len() == 4 {
-        let from = Square::from_iccs(&s[..2])?;
-        let to = Square::from_iccs(&s[2..])?;
-        return Some(Move::new(from, to));
+        return s.parse().ok();
     }
     None
 }

@@ -19,7 +19,7 @@ pub mod zobrist;
 pub use attacks::between;
 pub use bitboard::Bitboard;
 pub use fen::{FenError, PositionError, Setup, STARTPOS};
-pub use moves::{Move, MoveList};
+pub use moves::{Move, MoveList, ParseMoveError};
 pub use position::{IllegalMove, Position, Undo};
 pub use square::Square;
 pub use types::{Color, Piece, Role};

@@ -58,6 +58,39 @@ impl fmt::Display for Move {
     }
 }
 
+/// Why a text is not an ICCS move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not an ICCS move (two squares a0–i9, e.g. h2e2)")]
+pub struct ParseMoveError {
+    pub text: String,
+}
+
+impl std::str::FromStr for Move {
+    type Err = ParseMoveError;
+
+    /// Reads ICCS coordinates (`h2e2`; capitals and an ICCS dash, `H2-E2`,
+    /// are accepted too). Says nothing of legality: that is the position's
+    /// business.
+    fn from_str(text: &str) -> Result<Move, ParseMoveError> {
+        let err = || ParseMoveError { text: text.to_string() };
+        let s = text.trim();
+        let s = if s.len() == 5 && s.as_bytes()[2] == b'-' {
+            s.get(..2).zip(s.get(3..)).map(|(a, b)| format!("{a}{b}")).ok_or_else(err)?
+        } else {
+            s.to_string()
+        };
+        if s.len() != 4 || !s.is_ascii() {
+            return Err(err());
+        }
+        let from = Square::from_iccs(&s[..2]).ok_or_else(err)?;
+        let to = Square::from_iccs(&s[2..]).ok_or_else(err)?;
+        if from == to {
+            return Err(err());
+        }
+        Ok(Move::new(from, to))
+    }
+}
+
 impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from(), self.to())
@@ -67,3 +100,20 @@ impl fmt::Debug for Move {
 /// Room for every legal move of any position (the most pseudo-legal moves a
 /// side can have is 119).
 pub type MoveList = ArrayVec<Move, 128>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iccs_reads_back_what_it_writes() {
+        for text in ["h2e2", "a0i9", "i9a0", "e1e2"] {
+            let m: Move = text.parse().unwrap();
+            assert_eq!(m.iccs(), text);
+        }
+        assert_eq!("H2-E2".parse::<Move>().unwrap().iccs(), "h2e2");
+        for bad in ["", "h2", "h2e", "h2e22", "j2e2", "h2h2", "h2e:", "炮二平五", "h2-e"] {
+            assert!(bad.parse::<Move>().is_err(), "{bad:?}");
+        }
+    }
+}

@@ -4,17 +4,14 @@
 //! `e7`.
 
 use super::*;
-use crate::{Move, Position, Square};
+use crate::{Move, Position};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn mv(s: &str) -> Move {
-    Move::new(
-        Square::from_iccs(&s[0..2]).unwrap(),
-        Square::from_iccs(&s[2..4]).unwrap(),
-    )
+    s.parse::<Move>().unwrap()
 }
 
 /// Checks that `iccs` is written `text` and that `text` reads back as it.

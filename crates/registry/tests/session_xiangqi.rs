@@ -1,15 +1,15 @@
-//! The session with the real Xiangqi referee behind `game::Game`.
+//! The session with the real Xiangqi referee, as the registry's
+//! `xiangqi/cxa` entry sets it up (CXA session rules).
 
 use game::{Outcome, Side};
-use referee::{RuleSet, XiangqiGame};
-use session::{Command, Event, FoulKind, Session, SessionConfig, Termination};
+use session::{Command, Event, FoulKind, Session, Termination};
 
 const R: Side = Side::First;
 const B: Side = Side::Second;
 
 fn start(fen: &str, tc: &str) -> Session {
-    let game = XiangqiGame::new(fen, RuleSet::Cxa).unwrap();
-    let mut s = Session::new(Box::new(game), SessionConfig::cxa(tc.parse().unwrap())).unwrap();
+    let v = registry::get(Some("xiangqi/cxa")).unwrap();
+    let mut s = Session::new(v.new_game(Some(fen), 0).unwrap(), v.session_config(tc.parse().unwrap())).unwrap();
     s.apply(Command::Start { at: 0 }).unwrap();
     s
 }
@@ -83,8 +83,8 @@ fn a_full_game_replays_from_its_log() {
     }
     s.apply(Command::OfferDraw { side: B, at: 80_500 }).unwrap();
     s.apply(Command::AcceptDraw { side: R, at: 90_000 }).unwrap();
-    let game = XiangqiGame::new("startpos", RuleSet::Cxa).unwrap();
-    let back = Session::replay(Box::new(game), s.config().clone(), s.log()).unwrap();
+    let game = registry::get(Some("xiangqi/cxa")).unwrap().new_game(None, 0).unwrap();
+    let back = Session::replay(game, s.config().clone(), s.log()).unwrap();
     assert_eq!(back.moves(), s.moves());
     assert_eq!(back.result(), s.result());
     assert_eq!(back.clock(), s.clock());

@@ -1,0 +1,183 @@
+//! Xiangqi under its four rule sets. They differ only in the repetition
+//! rules (the referee's [`referee::RuleSet`]); the session is refereed by
+//! the CXA competition rules in all four, and they share one rating pool.
+
+use crate::{
+    BoardInfo, Computer, ComputerRequest, GameRecord, MoveKind, Notations, PositionFormat, RecordFormat, SideInfo, Start,
+    Text, Variant,
+};
+use game::{Game, GameError};
+use referee::{RuleSet, XiangqiGame};
+use session::{Articles, ClaimPenalty, SessionRules};
+
+const SIDES: [SideInfo; 2] = [
+    SideInfo {
+        key: "red",
+        name: Text { en: "Red", zh: "红方" },
+    },
+    SideInfo {
+        key: "black",
+        name: Text { en: "Black", zh: "黑方" },
+    },
+];
+
+const BOARD: BoardInfo = BoardInfo {
+    renderer: "xiangqi",
+    files: 9,
+    ranks: 10,
+};
+
+const NOTATIONS: Notations = Notations {
+    coord: "iccs",
+    display: "chinese",
+    alt: "wxf",
+};
+
+const RECORD: RecordFormat = RecordFormat {
+    format: "pgn",
+    game_tag: Some("Chinese Chess"),
+    variant_tag: Some("xiangqi"),
+};
+
+const COMPUTER: Computer = Computer::BuiltIn {
+    levels: 8,
+    choose: choose_move,
+};
+
+/// The CXA session rules (《象棋竞赛规则》): three fouls lose (4.1.8), a
+/// false natural-limit claim is a foul and costs the claimant 5 minutes
+/// (9.1.4, 23.3), offering a draw again after a refusal is a foul (9.1.3).
+fn cxa_session() -> SessionRules {
+    let a = |s: &str| Some(s.to_string());
+    SessionRules {
+        foul_limit: 3,
+        false_claim_penalty_ms: 5 * 60_000,
+        claim_penalty: ClaimPenalty::ChargeClaimant,
+        repeated_offer_is_foul: true,
+        articles: Articles {
+            resignation: a("4.1.9"),
+            agreement: a("4.2.2"),
+            time_forfeit: a("4.1.4"),
+            time_forfeit_draw: None,
+            fouls: a("4.1.8"),
+            repeated_offer: a("9.1.3"),
+            false_claim: a("9.1.4, 23.3"),
+            overstep: a("seed 001"),
+        },
+    }
+}
+
+/// The built-in engine at `req.level`.
+fn choose_move(req: &ComputerRequest<'_>) -> Result<String, String> {
+    let level = engine::Level::new(req.level).ok_or_else(|| format!("no computer level {}", req.level))?;
+    let start = xiangqi::Position::from_fen(req.fen).map_err(|e| e.to_string())?;
+    let moves = req
+        .moves
+        .iter()
+        .map(|m| m.parse::<xiangqi::Move>().map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let limits = engine::Limits {
+        level: Some(level),
+        movetime: Some(req.movetime),
+        ..engine::Limits::default()
+    };
+    // A small table: levels are capped in depth and nodes anyway.
+    let mut e = engine::Engine::new(4);
+    let r = e
+        .search(&start, &moves, &limits, &engine::Control::default(), &mut |_| {})
+        .map_err(|e| e.to_string())?;
+    Ok(r.best.iccs())
+}
+
+/// PGN by the record crate (whose reader imports it again): the xqbase tag
+/// roster, `[Variant "xiangqi"]`, the rule set in `[Rules]`, `[FEN]` when
+/// the game did not start from the usual position, ICCS moves with each
+/// mover's clock as `[%clk]`, and the ending's words on the last move.
+fn write_pgn(v: &Variant, g: &GameRecord<'_>) -> Result<String, String> {
+    let moves = g.moves.iter().map(|&(m, clock)| (m, clock, None));
+    let mut r = record::Record::from_iccs(g.initial_fen, moves).map_err(|e| e.to_string())?;
+    for (name, value) in &g.tags {
+        r.set_tag(name, value.clone());
+    }
+    r.set_tag("Variant", v.record.variant_tag.unwrap_or(v.family));
+    if let Some((_, rules)) = v.id.split_once('/') {
+        r.set_tag("Rules", rules);
+    }
+    r.result = record::PgnResult::from_token(g.result).unwrap_or(record::PgnResult::Unknown);
+    if let (Some(last), Some(words)) = (r.moves.last_mut(), g.final_comment) {
+        last.comment = Some(words.to_string());
+    }
+    record::write_pgn(&r, xiangqi::notation::Notation::Iccs).map_err(|e| e.to_string())
+}
+
+fn build(fen: &str, rules: RuleSet) -> Result<Box<dyn Game>, GameError> {
+    Ok(Box::new(XiangqiGame::new(fen, rules)?))
+}
+
+macro_rules! xiangqi_variant {
+    ($id:literal, $aliases:expr, $rules:expr, $en:literal, $zh:literal) => {
+        Variant {
+            id: $id,
+            aliases: $aliases,
+            family: "xiangqi",
+            name: Text {
+                en: "Xiangqi",
+                zh: "中国象棋",
+            },
+            rules: Text { en: $en, zh: $zh },
+            sides: SIDES,
+            board: BOARD,
+            position_format: PositionFormat::Fen,
+            start: Start::Fixed { fen: xiangqi::STARTPOS },
+            move_kinds: &[MoveKind::Move],
+            notations: NOTATIONS,
+            record: RECORD,
+            rating_pool: "xiangqi",
+            computer: COMPUTER,
+            build: |fen| build(fen, $rules),
+            session_rules: cxa_session,
+            write_record: write_pgn,
+        }
+    };
+}
+
+pub(crate) const CXA: Variant = xiangqi_variant!(
+    "xiangqi/cxa",
+    &["xiangqi", "xiangqi/china", "xiangqi/chinese"],
+    RuleSet::Cxa,
+    "Chinese Xiangqi Association competition rules, with the full repetition rules (棋例)",
+    "中国象棋协会《象棋竞赛规则》，含完整棋例"
+);
+
+pub(crate) const WXF: Variant = xiangqi_variant!(
+    "xiangqi/wxf",
+    &[],
+    RuleSet::Wxf,
+    "World Xiangqi Federation rules: perpetual check and perpetual chase lose",
+    "世界象棋联合会规则：长将、长捉判负"
+);
+
+pub(crate) const ASIAN: Variant = xiangqi_variant!(
+    "xiangqi/asian",
+    &["xiangqi/axf"],
+    RuleSet::Asian,
+    "Asian Xiangqi Federation rules",
+    "亚洲象棋联合会规则"
+);
+
+pub(crate) const SIMPLE: Variant = xiangqi_variant!(
+    "xiangqi/simple",
+    &[],
+    RuleSet::Simple,
+    "Simple online rules: threefold repetition draws, perpetual check loses",
+    "网络简易规则：三次重复作和，长将判负"
+);
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_levels_are_the_engines() {
+        assert_eq!(super::CXA.computer_levels(), engine::Level::MAX.get());
+        assert!(engine::Level::new(super::CXA.computer_levels() + 1).is_none());
+    }
+}

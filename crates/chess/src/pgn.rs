@@ -10,9 +10,12 @@
 //! becomes a [`PgnError`] naming the game, the ply and the reason, and the
 //! reader goes on with the next game.
 //!
-//! The writer puts the Seven Tag Roster first, then `Variant`, `SetUp` and
-//! `FEN` where the game needs them, then the other tags, and wraps the move
-//! text at 80 columns, so that write → read → write gives the same text.
+//! The writer puts the Seven Tag Roster first, then `Variant` (for Chess960
+//! only), `SetUp` and `FEN` where the game needs them, then the other tags,
+//! and wraps the move text at 80 columns, never between a move and its
+//! number, so that write → read → write gives the same text. NAGs,
+//! annotation marks and variations are not written: a record keeps the
+//! main line, its clocks and its comments.
 
 use crate::fen::{write_fen, STANDARD_START_FEN};
 use crate::notation::{parse_san, san, uci};
@@ -171,36 +174,43 @@ pub fn write_pgn(record: &ChessRecord) -> String {
         Ok(fen) => (fen.as_setup().turn.is_white(), fen.as_setup().fullmoves.get()),
         Err(_) => (true, 1),
     };
-    let mut words: Vec<String> = Vec::new();
+    // Units that a line break never splits: a move with its number, the
+    // a clock command, the first and last word of a comment with their
+    // braces.
+    let mut units: Vec<String> = Vec::new();
     let mut after_comment = true;
     for m in &record.moves {
-        if white_to_move {
-            words.push(format!("{number}."));
+        units.push(if white_to_move {
+            format!("{number}. {}", m.san)
         } else if after_comment {
-            words.push(format!("{number}..."));
+            format!("{number}... {}", m.san)
+        } else {
+            m.san.clone()
+        });
+        let mut comment: Vec<String> = m
+            .comment
+            .iter()
+            .flat_map(|c| c.split_whitespace().map(str::to_string))
+            .collect();
+        if let Some(clock) = &m.clock {
+            comment.push(format!("[%clk {clock}]"));
         }
-        words.push(m.san.clone());
-        after_comment = m.comment.is_some() || m.clock.is_some();
-        if after_comment {
-            words.push("{".to_string());
-            if let Some(c) = &m.comment {
-                words.extend(c.split_whitespace().map(str::to_string));
-            }
-            if let Some(clock) = &m.clock {
-                words.push("[%clk".to_string());
-                words.push(format!("{clock}]"));
-            }
-            words.push("}".to_string());
+        after_comment = !comment.is_empty();
+        if !comment.is_empty() {
+            comment[0].insert_str(0, "{ ");
+            let last = comment.len() - 1;
+            comment[last].push_str(" }");
+            units.append(&mut comment);
         }
         if !white_to_move {
             number += 1;
         }
         white_to_move = !white_to_move;
     }
-    words.push(record.result.clone());
+    units.push(record.result.clone());
     let mut line = String::new();
-    for word in words {
-        if !line.is_empty() && line.len() + 1 + word.len() > 80 {
+    for word in units {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > 80 {
             out.push_str(&line);
             out.push('\n');
             line.clear();

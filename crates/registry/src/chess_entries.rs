@@ -4,7 +4,8 @@
 //! punished.
 
 use crate::{
-    BoardInfo, Computer, GameRecord, MoveKind, Notations, PositionFormat, RecordFormat, SideInfo, Start, Text, Variant,
+    BoardInfo, Computer, GameRecord, MoveKind, Notations, PositionFormat, RecordFormat, SideInfo, Start,
+    Text, Variant,
 };
 use game::{Game, GameError};
 use session::{Articles, ClaimPenalty, SessionRules};
@@ -15,11 +16,17 @@ pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
 const SIDES: [SideInfo; 2] = [
     SideInfo {
         key: "white",
-        name: Text { en: "White", zh: "白方" },
+        name: Text {
+            en: "White",
+            zh: "白方",
+        },
     },
     SideInfo {
         key: "black",
-        name: Text { en: "Black", zh: "黑方" },
+        name: Text {
+            en: "Black",
+            zh: "黑方",
+        },
     },
 ];
 

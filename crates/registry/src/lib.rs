@@ -303,7 +303,10 @@ mod tests {
         assert_eq!(get(Some("chess")).unwrap().id, "chess/standard");
         assert_eq!(get(Some("chess960")).unwrap().id, "chess/chess960");
         for bad in ["xiangqi/nonsense", "go", "", "chess/cxa"] {
-            assert!(matches!(get(Some(bad)), Err(GameError::UnknownVariant(_))), "{bad}");
+            assert!(
+                matches!(get(Some(bad)), Err(GameError::UnknownVariant(_))),
+                "{bad}"
+            );
         }
         let mut seen = std::collections::HashSet::new();
         for v in all() {

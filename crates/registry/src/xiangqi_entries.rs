@@ -3,8 +3,8 @@
 //! the CXA competition rules in all four, and they share one rating pool.
 
 use crate::{
-    BoardInfo, Computer, ComputerRequest, GameRecord, MoveKind, Notations, PositionFormat, RecordFormat, SideInfo, Start,
-    Text, Variant,
+    BoardInfo, Computer, ComputerRequest, GameRecord, MoveKind, Notations, PositionFormat, RecordFormat,
+    SideInfo, Start, Text, Variant,
 };
 use game::{Game, GameError};
 use referee::{RuleSet, XiangqiGame};
@@ -13,11 +13,17 @@ use session::{Articles, ClaimPenalty, SessionRules};
 const SIDES: [SideInfo; 2] = [
     SideInfo {
         key: "red",
-        name: Text { en: "Red", zh: "红方" },
+        name: Text {
+            en: "Red",
+            zh: "红方",
+        },
     },
     SideInfo {
         key: "black",
-        name: Text { en: "Black", zh: "黑方" },
+        name: Text {
+            en: "Black",
+            zh: "黑方",
+        },
     },
 ];
 
@@ -128,7 +134,9 @@ macro_rules! xiangqi_variant {
             sides: SIDES,
             board: BOARD,
             position_format: PositionFormat::Fen,
-            start: Start::Fixed { fen: xiangqi::STARTPOS },
+            start: Start::Fixed {
+                fen: xiangqi::STARTPOS,
+            },
             move_kinds: &[MoveKind::Move],
             notations: NOTATIONS,
             record: RECORD,

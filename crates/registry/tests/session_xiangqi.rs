@@ -9,7 +9,11 @@ const B: Side = Side::Second;
 
 fn start(fen: &str, tc: &str) -> Session {
     let v = registry::get(Some("xiangqi/cxa")).unwrap();
-    let mut s = Session::new(v.new_game(Some(fen), 0).unwrap(), v.session_config(tc.parse().unwrap())).unwrap();
+    let mut s = Session::new(
+        v.new_game(Some(fen), 0).unwrap(),
+        v.session_config(tc.parse().unwrap()),
+    )
+    .unwrap();
     s.apply(Command::Start { at: 0 }).unwrap();
     s
 }
@@ -83,7 +87,10 @@ fn a_full_game_replays_from_its_log() {
     }
     s.apply(Command::OfferDraw { side: B, at: 80_500 }).unwrap();
     s.apply(Command::AcceptDraw { side: R, at: 90_000 }).unwrap();
-    let game = registry::get(Some("xiangqi/cxa")).unwrap().new_game(None, 0).unwrap();
+    let game = registry::get(Some("xiangqi/cxa"))
+        .unwrap()
+        .new_game(None, 0)
+        .unwrap();
     let back = Session::replay(game, s.config().clone(), s.log()).unwrap();
     assert_eq!(back.moves(), s.moves());
     assert_eq!(back.result(), s.result());

@@ -98,8 +98,13 @@ impl Computers {
                     tracing::info!(program, "computer player found");
                     programs.insert(program, Arc::new(player));
                 }
-                Some(Err(e)) => tracing::warn!(program, error = %e, "computer player does not start; its variants have no computer"),
-                None => tracing::info!(program, "computer player not installed; its variants have no computer"),
+                Some(Err(e)) => {
+                    tracing::warn!(program, error = %e, "computer player does not start; its variants have no computer")
+                }
+                None => tracing::info!(
+                    program,
+                    "computer player not installed; its variants have no computer"
+                ),
             }
         }
         Computers {
@@ -159,7 +164,9 @@ impl Computers {
     fn player(&self, req: &Request) -> Option<(Arc<dyn Player>, Vec<(String, String)>)> {
         if let Some(level) = level_of(&req.spec) {
             return match req.variant.computer {
-                registry::Computer::BuiltIn { choose, .. } => Some((Arc::new(BuiltIn { choose, level }), Vec::new())),
+                registry::Computer::BuiltIn { choose, .. } => {
+                    Some((Arc::new(BuiltIn { choose, level }), Vec::new()))
+                }
                 registry::Computer::Uci { program, options, .. } => {
                     Some((self.programs.get(program)?.clone(), options(level)))
                 }

@@ -348,9 +348,7 @@ fn rebuild(
     now_ms: i64,
 ) -> Result<(Table, Applied), String> {
     let v = variant_of(row)?;
-    let game = v
-        .new_game(Some(&row.initial_fen), 0)
-        .map_err(|e| e.to_string())?;
+    let game = v.new_game(Some(&row.initial_fen), 0).map_err(|e| e.to_string())?;
     let config = v.session_config(crate::table::parse_time_control(&row.time_control)?);
     let log = log
         .iter()
@@ -465,7 +463,14 @@ fn bodies(a: &Applied) -> Vec<String> {
         .collect()
 }
 
-fn spawn(state: &AppState, variant: &'static registry::Variant, row: GameRow, table: Table, seq: u64, now_ms: i64) {
+fn spawn(
+    state: &AppState,
+    variant: &'static registry::Variant,
+    row: GameRow,
+    table: Table,
+    seq: u64,
+    now_ms: i64,
+) {
     let (tx, rx) = mpsc::channel(64);
     let (events, _) = broadcast::channel(256);
     let id = row.id.clone();
@@ -788,7 +793,10 @@ async fn finish(state: &AppState, g: &mut LiveGame) {
     let stored = GameEnd {
         state: if end.outcome.is_some() { "over" } else { "aborted" },
         result: end.outcome.map(|_| end.result().to_string()),
-        winner: end.outcome.and_then(Outcome::winner).map(|s| side_str(g.variant, s)),
+        winner: end
+            .outcome
+            .and_then(Outcome::winner)
+            .map(|s| side_str(g.variant, s)),
         reason: end.reason.clone(),
         detail: end.detail.clone(),
         article: end.article.clone(),
@@ -815,11 +823,13 @@ async fn finish(state: &AppState, g: &mut LiveGame) {
     {
         Ok(()) => {
             for u in &updates {
-                let color = g.variant.side_key(if g.row.red_id.as_deref() == Some(&u.user_id) {
-                    Side::First
-                } else {
-                    Side::Second
-                });
+                let color = g
+                    .variant
+                    .side_key(if g.row.red_id.as_deref() == Some(&u.user_id) {
+                        Side::First
+                    } else {
+                        Side::Second
+                    });
                 ratings.insert(
                     color.into(),
                     serde_json::json!({"before": u.before.rating.round(), "after": u.after.rating.round()}),

@@ -14,6 +14,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use clock::TimeControl;
+use game::Side;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -24,8 +25,11 @@ use utoipa::ToSchema;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ColorChoice {
-    Red,
-    Black,
+    /// The side that moves first, by any of its names.
+    #[serde(rename = "red", alias = "white", alias = "first")]
+    First,
+    #[serde(rename = "black", alias = "second")]
+    Second,
     #[default]
     Random,
 }
@@ -211,7 +215,7 @@ fn in_range(rating: f64, min: Option<f64>, max: Option<f64>) -> bool {
 fn colors_fit(a: ColorChoice, b: ColorChoice) -> bool {
     !matches!(
         (a, b),
-        (ColorChoice::Red, ColorChoice::Red) | (ColorChoice::Black, ColorChoice::Black)
+        (ColorChoice::First, ColorChoice::First) | (ColorChoice::Second, ColorChoice::Second)
     )
 }
 
@@ -235,14 +239,19 @@ fn random_bit() -> Result<bool, ApiError> {
 /// Whether the player asking with `mine` gets red against `theirs`.
 fn gets_red(mine: ColorChoice, theirs: ColorChoice) -> Result<bool, ApiError> {
     Ok(match (mine, theirs) {
-        (ColorChoice::Red, _) | (ColorChoice::Random, ColorChoice::Black) => true,
-        (ColorChoice::Black, _) | (ColorChoice::Random, ColorChoice::Red) => false,
+        (ColorChoice::First, _) | (ColorChoice::Random, ColorChoice::Second) => true,
+        (ColorChoice::Second, _) | (ColorChoice::Random, ColorChoice::First) => false,
         (ColorChoice::Random, ColorChoice::Random) => random_bit()?,
     })
 }
 
 fn parse_tc(text: &str) -> Result<TimeControl, ApiError> {
     crate::table::parse_time_control(text).map_err(|e| ApiError::bad("bad_time_control", e))
+}
+
+/// The data word for `side` in `variant` (`red`, `white`).
+fn side_key(variant: &str, side: Side) -> String {
+    registry::get(Some(variant)).map_or(side.to_string(), |v| v.side_key(side).to_string())
 }
 
 fn parse_variant(v: Option<&str>) -> Result<&'static registry::Variant, ApiError> {
@@ -256,7 +265,10 @@ fn check_rated(variant: &registry::Variant, rated: bool) -> Result<(), ApiError>
     if rated && variant.rating_pool != crate::RATED_POOL {
         return Err(ApiError::bad(
             "not_rated_yet",
-            format!("{} games are casual for now: ratings are kept for Xiangqi only", variant.name.en),
+            format!(
+                "{} games are casual for now: ratings are kept for Xiangqi only",
+                variant.name.en
+            ),
         ));
     }
     Ok(())
@@ -272,6 +284,7 @@ struct Terms {
 
 /// Starts a game between two people and tells both.
 async fn start_between(state: &AppState, red: &User, black: &User, terms: Terms) -> Result<String, ApiError> {
+    let variant = terms.variant.clone();
     let id = live::create_game(
         state,
         GameSetup {
@@ -287,14 +300,12 @@ async fn start_between(state: &AppState, red: &User, black: &User, terms: Terms)
     let lobby = state.lobby();
     lobby.drop_seeks_of(&red.id);
     lobby.drop_seeks_of(&black.id);
-    lobby.notify(
-        &red.id,
-        &serde_json::json!({"t": "game_start", "game": id, "color": "red"}),
-    );
-    lobby.notify(
-        &black.id,
-        &serde_json::json!({"t": "game_start", "game": id, "color": "black"}),
-    );
+    for (user, side) in [(red, Side::First), (black, Side::Second)] {
+        lobby.notify(
+            &user.id,
+            &serde_json::json!({"t": "game_start", "game": id, "color": side_key(&variant, side)}),
+        );
+    }
     Ok(id)
 }
 
@@ -371,7 +382,10 @@ pub async fn create_seek(
     Ok(Json(SeekResult {
         seek: None,
         game: Some(id),
-        color: Some(if me_red { "red" } else { "black" }.into()),
+        color: Some(side_key(
+            &seek.view.variant,
+            if me_red { Side::First } else { Side::Second },
+        )),
     }))
 }
 
@@ -506,7 +520,10 @@ pub async fn accept_challenge(
     let game = start_between(&state, red, black, terms).await?;
     Ok(Json(GameStarted {
         game,
-        color: if challenger_red { "black" } else { "red" }.into(),
+        color: side_key(
+            &c.view.variant,
+            if challenger_red { Side::Second } else { Side::First },
+        ),
     }))
 }
 
@@ -560,6 +577,7 @@ pub async fn play_computer(
         ));
     }
     let me_red = gets_red(req.color, ColorChoice::Random)?;
+    let my_side = if me_red { Side::First } else { Side::Second };
     let cpu = Seat {
         user: None,
         name: match (req.level, &req.engine) {
@@ -585,11 +603,11 @@ pub async fn play_computer(
     .await?;
     state.lobby().notify(
         &user.id,
-        &serde_json::json!({"t": "game_start", "game": game, "color": if me_red {"red"} else {"black"}}),
+        &serde_json::json!({"t": "game_start", "game": game, "color": v.side_key(my_side)}),
     );
     Ok(Json(GameStarted {
         game,
-        color: if me_red { "red" } else { "black" }.into(),
+        color: v.side_key(my_side).into(),
     }))
 }
 
@@ -662,16 +680,16 @@ mod tests {
             &a,
             &seek("a", 1450.0, true, (None, None), ColorChoice::Random)
         ));
-        let red = seek("c", 1500.0, true, (None, None), ColorChoice::Red);
+        let red = seek("c", 1500.0, true, (None, None), ColorChoice::First);
         assert!(!matches(
             &red,
-            &seek("d", 1500.0, true, (None, None), ColorChoice::Red)
+            &seek("d", 1500.0, true, (None, None), ColorChoice::First)
         ));
         assert!(matches(
             &red,
-            &seek("d", 1500.0, true, (None, None), ColorChoice::Black)
+            &seek("d", 1500.0, true, (None, None), ColorChoice::Second)
         ));
-        assert!(gets_red(ColorChoice::Random, ColorChoice::Black).unwrap());
-        assert!(!gets_red(ColorChoice::Black, ColorChoice::Random).unwrap());
+        assert!(gets_red(ColorChoice::Random, ColorChoice::Second).unwrap());
+        assert!(!gets_red(ColorChoice::Second, ColorChoice::Random).unwrap());
     }
 }

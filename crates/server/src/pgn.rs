@@ -25,7 +25,11 @@ pub fn write(g: &GameView) -> Result<String, String> {
         .enumerate()
         .map(|(i, m)| {
             let mover = if i % 2 == 0 { first } else { first.other() };
-            let left = if mover == Side::First { m.red_ms } else { m.black_ms };
+            let left = if mover == Side::First {
+                m.red_ms
+            } else {
+                m.black_ms
+            };
             (m.coord.as_str(), u64::try_from(left).ok())
         })
         .collect();
@@ -42,7 +46,10 @@ pub fn write(g: &GameView) -> Result<String, String> {
     ];
     let players = [&g.red, &g.black];
     for side in Side::BOTH {
-        tags.push((v.sides[side.index()].name.en.into(), players[side.index()].name.clone()));
+        tags.push((
+            v.sides[side.index()].name.en.into(),
+            players[side.index()].name.clone(),
+        ));
     }
     for side in Side::BOTH {
         if let Some(x) = players[side.index()].rating {

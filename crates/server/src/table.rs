@@ -416,7 +416,11 @@ mod tests {
 
     fn table(tc: &str) -> Table {
         let v = cxa();
-        Table::new(v.new_game(None, 0).unwrap(), v.session_config(parse_time_control(tc).unwrap())).unwrap()
+        Table::new(
+            v.new_game(None, 0).unwrap(),
+            v.session_config(parse_time_control(tc).unwrap()),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -535,7 +539,8 @@ mod tests {
         // comes back at 60 000.
         let v = cxa();
         let config = v.session_config(parse_time_control("10+0").unwrap());
-        let (r, extra) = Table::restore(v.new_game(None, 0).unwrap(), config, &log, moves, 4500, 60_000).unwrap();
+        let (r, extra) =
+            Table::restore(v.new_game(None, 0).unwrap(), config, &log, moves, 4500, 60_000).unwrap();
         assert_eq!(extra.commands.len(), 2, "pause + resume");
         assert_eq!(r.ply(), 3);
         assert_eq!(r.game().fen(), t.game().fen());

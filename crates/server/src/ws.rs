@@ -42,15 +42,18 @@ pub enum ClientMsg {
     Ping,
 }
 
+/// The side the user plays, by its name in the game's variant (`red`,
+/// `white`), or `None` for a spectator.
 fn you(view: &GameView, user: Option<&User>) -> Option<&'static str> {
     let uid = user.map(|u| u.id.as_str())?;
-    if view.red.id.as_deref() == Some(uid) {
-        Some("red")
+    let side = if view.red.id.as_deref() == Some(uid) {
+        game::Side::First
     } else if view.black.id.as_deref() == Some(uid) {
-        Some("black")
+        game::Side::Second
     } else {
-        None
-    }
+        return None;
+    };
+    registry::get(Some(&view.variant)).ok().map(|v| v.side_key(side))
 }
 
 fn full_msg(view: &GameView, user: Option<&User>) -> String {
@@ -148,6 +151,13 @@ async fn play(
             }
             ev = rx.recv() => {
                 let out = match ev {
+                    // The whole state again (after the game reloaded from
+                    // storage): rebuilt for this connection, so that a
+                    // player is still told which side is theirs.
+                    Ok(ev) if ev.kind == "full" => match live::view(&state, &id).await {
+                        Ok(Some(v)) => full_msg(&v, user.as_ref()),
+                        _ => break,
+                    },
                     Ok(ev) => ev.json.clone(),
                     // Too slow to keep up: send the whole state again.
                     Err(RecvError::Lagged(_)) => match live::view(&state, &id).await {

@@ -90,7 +90,9 @@ impl Game for Toy {
         self.mover_of(self.history.len())
     }
     fn legal_moves(&self) -> Vec<String> {
-        ["bare", "m", "mate", "rep", "stale", "x"].map(String::from).to_vec()
+        ["bare", "m", "mate", "rep", "stale", "x"]
+            .map(String::from)
+            .to_vec()
     }
     fn play(&mut self, coord: &str) -> Result<PlayedMove, GameError> {
         if matches!(self.status(), Status::Over(_)) {
@@ -433,7 +435,12 @@ fn a_flag_against_a_side_whose_opponent_cannot_win_is_a_draw_fide_6_9() {
     let r = s.result().unwrap();
     assert_eq!(
         (r.outcome, r.termination, r.reason.as_str(), r.article.as_deref()),
-        (Some(Outcome::Draw), Termination::TimeForfeit, "time_forfeit_draw", Some("6.9"))
+        (
+            Some(Outcome::Draw),
+            Termination::TimeForfeit,
+            "time_forfeit_draw",
+            Some("6.9")
+        )
     );
     // Red's flag, by contrast, loses: Black can still win.
     let mut s = Session::new(Toy::boxed(), config).unwrap();

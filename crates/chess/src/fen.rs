@@ -181,7 +181,7 @@ fn position_error_words(
             .map(|sq| sq.to_string())
             .collect();
         reasons.push(format!(
-            "pawn on {}: pawns never stand on the first or eighth rank (they promote on arrival, FIDE Laws 3.7.3.2)",
+            "pawn on {}: pawns never stand on the first or eighth rank (they promote on arrival, FIDE Laws 3.7.3.3)",
             squares.join(", ")
         ));
     }

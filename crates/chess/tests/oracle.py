@@ -7,6 +7,7 @@ Output, one line per record, fields separated by tabs:
   G  variant  start-fen                       a new game (standard|chess960)
   P  fen  moves  check  ending  threefold  fifty  white-insufficient  black-insufficient
   M  uci                                      the move played from the last P
+  S  n  fen                                   Chess960 start position number n
 
 `moves` is "uci:san" pairs separated by spaces, sorted by UCI. `ending` is
 board.outcome()'s termination (checkmate, stalemate, insufficient_material,
@@ -117,6 +118,8 @@ def playout(rng, fen, chess960, max_plies, shuffle_after=None):
 def main():
     seed = int(sys.argv[1]) if len(sys.argv) > 1 else 2026
     rng = random.Random(seed)
+    for n in range(960):
+        print("\t".join(["S", str(n), chess.Board.from_chess960_pos(n).fen()]))
     for fen in STANDARD_STARTS:
         for _ in range(3):
             playout(rng, fen, False, 90)

@@ -10,12 +10,14 @@
 //! the FEN, the legal moves in UCI, the SAN of every legal move, check, the
 //! automatic ending, the threefold and fifty-move claims, and FIDE 6.9's
 //! "cannot win" for each side. The first mismatch fails with the FEN.
+//! It also numbers the 960 Chess960 start positions (Scharnagl), which
+//! must match [`chess960_start_fen`].
 //!
 //! Without python3 or the `chess` module the test says so and passes,
 //! unless `QIJU_REQUIRE_ORACLES=1` (as in CI), where it fails.
 
 use chess::shakmaty::Position;
-use chess::{legal_uci_moves, parse_uci, san, ChessGame, Variant};
+use chess::{chess960_start_fen, legal_uci_moves, parse_uci, san, ChessGame, Variant};
 use game::{Game, Side, Status};
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -82,6 +84,8 @@ fn parse_position(line: &str) -> Described<'_> {
 struct Tally {
     positions: usize,
     games: usize,
+    /// Chess960 start positions compared.
+    starts: usize,
     endings: BTreeMap<String, usize>,
     claims: BTreeMap<String, usize>,
 }
@@ -190,6 +194,16 @@ fn agrees_with_python_chess() {
                     .map(|(u, s)| (u.to_string(), s.to_string()))
                     .collect();
             }
+            "S" => {
+                let (n, fen) = rest.split_once('\t').expect("S number fen");
+                let n: u32 = n.parse().expect("a start position number");
+                assert_eq!(
+                    chess960_start_fen(n).as_deref(),
+                    Some(fen),
+                    "Chess960 start position {n}"
+                );
+                tally.starts += 1;
+            }
             "M" => {
                 let (g, _) = current.as_mut().expect("a game before its moves");
                 let fen = g.fen();
@@ -212,9 +226,10 @@ fn agrees_with_python_chess() {
         }
     }
     println!(
-        "compared {} positions of {} games with python-chess in {:.1?}; endings {:?}; claims {:?}",
+        "compared {} positions of {} games and {} Chess960 starts with python-chess in {:.1?}; endings {:?}; claims {:?}",
         tally.positions,
         tally.games,
+        tally.starts,
         started.elapsed(),
         tally.endings,
         tally.claims

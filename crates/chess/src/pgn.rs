@@ -389,10 +389,24 @@ struct Reader {
 #[derive(Default)]
 struct GameBuilder {
     tags: Vec<(String, String)>,
+    /// The first tag pair that could not be read: the game's error.
+    bad_tag: Option<PgnError>,
     /// Set up on the first move-text token, from the tags.
     play: Option<Result<Playing, PgnError>>,
+    /// How deep in variations the move text is (0: the main line).
     depth: usize,
     result: Option<String>,
+}
+
+impl GameBuilder {
+    /// The game being played, set up from the tags on first use.
+    fn start(&mut self, index: usize) -> &mut Result<Playing, PgnError> {
+        let (tags, bad_tag) = (&self.tags, &mut self.bad_tag);
+        self.play.get_or_insert_with(|| match bad_tag.take() {
+            Some(e) => Err(e),
+            None => Playing::start(tags, index),
+        })
+    }
 }
 
 struct Playing {
@@ -408,46 +422,50 @@ impl Reader {
     }
 
     fn token(&mut self, token: Token<'_>) {
-        if let Token::Tag(name, value) = token {
-            let new_game = self
-                .current
-                .as_ref()
-                .is_some_and(|g| g.play.is_some() || g.tags.iter().any(|(n, _)| *n == name));
+        if let Token::Tag(..) | Token::BadTag(_) = token {
+            // Tags after move text, or a tag named twice, begin the next game.
+            let new_game = self.current.as_ref().is_some_and(|g| {
+                g.play.is_some()
+                    || matches!(&token, Token::Tag(name, _) if g.tags.iter().any(|(n, _)| n == name))
+            });
             if new_game {
                 self.finish_game();
             }
-            self.current
-                .get_or_insert_with(GameBuilder::default)
-                .tags
-                .push((name, value));
+            let index = self.index();
+            let game = self.current.get_or_insert_with(GameBuilder::default);
+            match token {
+                Token::Tag(name, value) => game.tags.push((name, value)),
+                Token::BadTag(line) => {
+                    game.bad_tag.get_or_insert(PgnError {
+                        index,
+                        ply: None,
+                        text: Some(line),
+                        reason: "cannot read this tag pair; expected [Name \"value\"]".to_string(),
+                    });
+                }
+                _ => {}
+            }
+            return;
+        }
+        if self.current.is_none() && matches!(token, Token::Comment(_)) {
+            // A comment before a game's tags (a file header) is nobody's.
             return;
         }
         let index = self.index();
         let game = self.current.get_or_insert_with(GameBuilder::default);
-        if let Token::BadTag(line) = token {
-            if game.play.is_none() {
-                game.play = Some(Err(PgnError {
-                    index,
-                    ply: None,
-                    text: Some(line),
-                    reason: "cannot read this tag pair; expected [Name \"value\"]".to_string(),
-                }));
-            }
-            return;
-        }
-        let tags = &game.tags;
-        let play = game.play.get_or_insert_with(|| Playing::start(tags, index));
+        let depth = game.depth;
+        let play = game.start(index);
         match token {
             Token::Open => game.depth += 1,
             Token::Close => game.depth = game.depth.saturating_sub(1),
             Token::Nag | Token::Tag(..) | Token::BadTag(_) => {}
             Token::Comment(text) => {
-                if let (0, Ok(p)) = (game.depth, play) {
+                if let (0, Ok(p)) = (depth, play) {
                     p.comment(text);
                 }
             }
             Token::San(text) => {
-                if let (0, Ok(p)) = (game.depth, &mut *play) {
+                if let (0, Ok(p)) = (depth, &mut *play) {
                     if let Err(e) = p.play(text, index) {
                         *play = Err(e);
                     }
@@ -467,8 +485,10 @@ impl Reader {
             return;
         };
         let index = self.index();
+        let mut game = game;
+        game.start(index);
         let tags = game.tags;
-        let played = game.play.unwrap_or_else(|| Playing::start(&tags, index));
+        let played = game.play.expect("started above");
         let result = game
             .result
             .or_else(|| tags.iter().find(|(n, _)| n == "Result").map(|(_, v)| v.clone()))

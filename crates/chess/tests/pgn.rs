@@ -141,6 +141,16 @@ fn an_illegal_move_names_the_game_and_ply_and_reading_goes_on() {
     assert!(e.reason.contains("expected SAN"), "{e}");
     let e = bad("[Event \"unterminated]\n1. e4 *");
     assert!(e.reason.contains("tag pair"), "{e}");
+    // A file header comment is not a game.
+    assert_eq!(
+        read_pgn("; exported by qiju\n{ header }\n[Event \"x\"]\n\n1. e4 *\n").len(),
+        1
+    );
+    // A bad tag among good ones spoils its game only.
+    let games = read_pgn("[Event \"a\"]\n[Site b]\n[Date \"c\"]\n\n1. e4 *\n\n[Event \"d\"]\n\n1. d4 *\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].as_ref().unwrap_err().text.as_deref(), Some("[Site b]"));
+    assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("d"));
 }
 
 #[test]

@@ -7,6 +7,11 @@
 //! times. Stalemate (5.2.1) is named before a dead position (5.2.2) — both
 //! draws, but "stalemate" says why nobody can move. The 75-move rule is
 //! named before fivefold repetition, as python-chess and lichess do.
+//!
+//! A dead position (5.2.2) is recognised by material alone, with shakmaty's
+//! (and lichess's) rule: bare kings, a lone minor piece, bishops all on one
+//! colour. Positions dead for other reasons — pawns locked against each
+//! other with nothing else to move — play on; the players can agree a draw.
 
 use game::{Ending, Outcome, Side};
 use shakmaty::{Chess, Color, Position};
@@ -92,7 +97,9 @@ pub(crate) fn automatic(pos: &Chess, repetitions: u32) -> Option<Ending> {
 
 /// A draw the player to move may claim in a game that goes on: the
 /// current position has appeared three times (9.2), or the last 50 moves
-/// of each player had no pawn move and no capture (9.3).
+/// of each player had no pawn move and no capture (9.3). The Laws also let
+/// a player claim with a move that is about to make the position appear a
+/// third time (9.2.1.1); here that claim follows the move.
 pub(crate) fn claimable(pos: &Chess, repetitions: u32) -> Option<Ending> {
     if repetitions >= 3 {
         return Some(ending(

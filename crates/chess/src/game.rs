@@ -47,9 +47,8 @@ impl ChessGame {
         Ok(Self::from_position(pos, variant))
     }
 
-    /// A game from a position already set up.
-    #[must_use]
-    pub fn from_position(pos: Chess, variant: Variant) -> ChessGame {
+    /// A game from a position set up for `variant`'s castling mode.
+    fn from_position(pos: Chess, variant: Variant) -> ChessGame {
         let key = pos.zobrist_hash(REPETITION_EP);
         let ending = ending::automatic(&pos, 1);
         ChessGame {

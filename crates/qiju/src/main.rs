@@ -19,13 +19,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Count leaf nodes of the legal-move tree.
+    /// Count leaf nodes of the legal-move tree (`--game chess` for chess).
     Perft(cmd::perft::Args),
-    /// List the legal moves of a position in ICCS, one per line, sorted.
+    /// List the legal moves of a position, one per line, sorted: ICCS for
+    /// Xiangqi, UCI for chess (`--game chess`).
     Moves(cmd::moves::Args),
     /// Write a move in ICCS, WXF or Chinese notation (the move may be given in any).
     Notation(cmd::notation::Args),
-    /// Benchmark move generation (perft speed).
+    /// Benchmark move generation (perft speed), optionally against an anchor engine.
     Bench(cmd::bench::Args),
     /// Rule on a game (mate, repetition 棋例, …) and print the ruling as JSON.
     Judge(cmd::judge::Args),
@@ -35,7 +36,7 @@ enum Command {
     Match(cmd::match_::Args),
     /// Run the game server (HTTP API, WebSockets, browser UI).
     Serve(cmd::serve::Args),
-    /// Xiangqi PGN files: `pgn convert --to chinese|wxf|iccs FILE`, `pgn check FILE`.
+    /// PGN files, Xiangqi or chess: `pgn check FILE`, `pgn convert --to chinese|wxf|iccs FILE`.
     Pgn(cmd::pgn::Args),
     /// Operator actions on the server's database: `admin title USER --awarded 特级大师`.
     Admin(cmd::admin::Args),

@@ -2,6 +2,7 @@
 //! an anchor engine measured in the same run (the machine is noisy, so only
 //! ratios from one run mean anything).
 
+use super::Rules;
 use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
 use std::io::{BufRead, BufReader, Write};
@@ -10,11 +11,17 @@ use std::time::Instant;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// Deepest start-position perft to run (5 takes about a second, 6 about a minute).
-    #[arg(long, default_value_t = 6)]
-    depth: u32,
-    /// A UCI engine that understands `go perft N` (Pikafish, Fairy-Stockfish),
-    /// timed on the start position at the same depth, right after us.
+    /// The game: `xiangqi`, `chess` or `chess960` (or any registry id).
+    #[arg(long, default_value = "xiangqi")]
+    game: Rules,
+    /// Deepest perft to run: Xiangqi's start position (default 6; 5 takes
+    /// about a second, 6 about a minute), chess's Kiwipete (default 5,
+    /// about a second; 6 about a minute).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// A UCI engine that understands `go perft N` (Pikafish, Fairy-Stockfish
+    /// for Xiangqi; Stockfish for chess), timed on the same position at the
+    /// same depth, right after us.
     #[arg(long)]
     anchor: Option<String>,
     /// Options sent to the anchor before it runs, as `Name=Value` (e.g.
@@ -24,16 +31,23 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    anyhow::ensure!((1..=8).contains(&a.depth), "depth must be 1..=8");
+    match a.game {
+        Rules::Xiangqi => xiangqi_bench(&a, a.depth.unwrap_or(6)),
+        Rules::Chess(variant) => chess_bench(&a, variant, a.depth.unwrap_or(5)),
+    }
+}
+
+fn xiangqi_bench(a: &Args, start_depth: u32) -> anyhow::Result<()> {
+    anyhow::ensure!((1..=8).contains(&start_depth), "depth must be 1..=8");
     let cases: [(&str, u32); 3] = [
-        (xiangqi::STARTPOS, a.depth),
+        (xiangqi::STARTPOS, start_depth),
         (
             "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
             4,
         ),
         ("4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1", 4),
     ];
-    let mut start_nps = 0.0;
+    let mut start = (0, 0.0);
     for (fen, max_depth) in cases {
         let mut pos = super::position(fen)?;
         for depth in (max_depth.saturating_sub(1)).max(1)..=max_depth {
@@ -41,8 +55,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             let n = xiangqi::perft::perft(&mut pos, depth);
             let s = t.elapsed().as_secs_f64();
             let nps = n as f64 / s;
-            if fen == xiangqi::STARTPOS && depth == a.depth {
-                start_nps = nps;
+            if fen == xiangqi::STARTPOS && depth == start_depth {
+                start = (n, nps);
             }
             println!(
                 "qiju     perft({depth}) {n:>12} nodes {s:>9.3} s {:>8.1} Mnodes/s  {fen}",
@@ -51,21 +65,76 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
     }
     if let Some(cmd) = &a.anchor {
-        let (n, s) = anchor_perft(cmd, &a.anchor_options, a.depth)?;
-        let nps = n as f64 / s;
-        println!(
-            "anchor   perft({}) {n:>12} nodes {s:>9.3} s {:>8.1} Mnodes/s  ({cmd})",
-            a.depth,
-            nps / 1e6
-        );
-        println!("ratio qiju/anchor at perft({}): {:.2}", a.depth, start_nps / nps);
+        compare_with_anchor(cmd, &a.anchor_options, "startpos", start_depth, start)?;
     }
     Ok(())
 }
 
-/// Runs `go perft depth` on the start position in a UCI engine; returns the
-/// node count it printed and the wall time from `go` to its answer.
-fn anchor_perft(cmd: &str, options: &[String], depth: u32) -> anyhow::Result<(u64, f64)> {
+/// Kiwipete (Peter McKenzie's position 2 of the chessprogramming.org perft
+/// tables): castling both ways, en passant, promotions and pins within a
+/// few plies, so it exercises every part of a chess move generator.
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// Its published perft counts, depth 1 up.
+const KIWIPETE_PERFT: [u64; 6] = [48, 2_039, 97_862, 4_085_603, 193_690_690, 8_031_647_685];
+
+fn chess_bench(a: &Args, variant: chess::Variant, depth: u32) -> anyhow::Result<()> {
+    let max = KIWIPETE_PERFT.len() as u32;
+    anyhow::ensure!((1..=max).contains(&depth), "depth must be 1..={max} for chess");
+    let t = Instant::now();
+    let n = chess::perft(KIWIPETE, variant, depth)?;
+    let s = t.elapsed().as_secs_f64();
+    let published = KIWIPETE_PERFT[depth as usize - 1];
+    anyhow::ensure!(
+        n == published,
+        "perft({depth}) of Kiwipete counted {n} nodes, {published} published: the move generator is wrong"
+    );
+    let nps = n as f64 / s;
+    println!(
+        "qiju     perft({depth}) {n:>12} nodes {s:>9.3} s {:>8.1} Mnodes/s  {KIWIPETE}",
+        nps / 1e6
+    );
+    if let Some(cmd) = &a.anchor {
+        // Chess960 castles king-takes-rook; the anchor must read and write it so.
+        let mut options = a.anchor_options.clone();
+        if variant == chess::Variant::Chess960 {
+            options.insert(0, "UCI_Chess960=true".to_string());
+        }
+        compare_with_anchor(cmd, &options, &format!("fen {KIWIPETE}"), depth, (n, nps))?;
+    }
+    Ok(())
+}
+
+/// Times the anchor on `position` at `depth` and prints its speed and ours
+/// over its; `ours` is our node count and nodes per second there. Counts
+/// that differ make the timing meaningless, so they are an error.
+fn compare_with_anchor(
+    cmd: &str,
+    options: &[String],
+    position: &str,
+    depth: u32,
+    ours: (u64, f64),
+) -> anyhow::Result<()> {
+    let (n, s) = anchor_perft(cmd, options, position, depth)?;
+    let nps = n as f64 / s;
+    println!(
+        "anchor   perft({depth}) {n:>12} nodes {s:>9.3} s {:>8.1} Mnodes/s  ({cmd})",
+        nps / 1e6
+    );
+    println!("ratio qiju/anchor at perft({depth}): {:.2}", ours.1 / nps);
+    if n != ours.0 {
+        bail!(
+            "the anchor counted {n} nodes and qiju {}: the two move generators disagree",
+            ours.0
+        );
+    }
+    Ok(())
+}
+
+/// Runs `go perft depth` in a UCI engine on `position` (what follows the
+/// word `position`: `startpos`, `fen …`); returns the node count it printed
+/// and the wall time from `go` to its answer.
+fn anchor_perft(cmd: &str, options: &[String], position: &str, depth: u32) -> anyhow::Result<(u64, f64)> {
     let mut parts = cmd.split_whitespace();
     let program = parts.next().context("empty anchor command")?;
     let mut child = Command::new(program)
@@ -88,7 +157,7 @@ fn anchor_perft(cmd: &str, options: &[String], depth: u32) -> anyhow::Result<(u6
             break;
         }
     }
-    writeln!(stdin, "position startpos")?;
+    writeln!(stdin, "position {position}")?;
     let t = Instant::now();
     writeln!(stdin, "go perft {depth}")?;
     stdin.flush()?;

@@ -17,3 +17,39 @@ use anyhow::Context;
 pub fn position(fen: &str) -> anyhow::Result<xiangqi::Position> {
     xiangqi::Position::from_fen(fen).with_context(|| format!("bad FEN {fen:?}"))
 }
+
+/// Reads a FEN argument (`startpos` allowed) into a chess position.
+pub fn chess_position(fen: &str, variant: chess::Variant) -> anyhow::Result<chess::shakmaty::Chess> {
+    chess::parse_fen(fen, variant).with_context(|| format!("bad FEN {fen:?}"))
+}
+
+/// The rules a `--game` flag names. The registry resolves the name (ids and
+/// aliases: `xiangqi`, `xiangqi/wxf`, `chess`, `chess960`); the tools here
+/// (perft, move lists, PGN) differ only by game family, not by rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    Xiangqi,
+    Chess(chess::Variant),
+}
+
+impl std::str::FromStr for Rules {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Rules, String> {
+        let known = || {
+            registry::all()
+                .iter()
+                .flat_map(|v| v.aliases.iter().copied().chain([v.id]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let v = registry::get(Some(name)).map_err(|_| format!("no game {name:?}; qiju knows {}", known()))?;
+        match v.family {
+            "xiangqi" => Ok(Rules::Xiangqi),
+            "chess" => chess::Variant::from_id(v.id)
+                .map(Rules::Chess)
+                .map_err(|e| e.to_string()),
+            _ => Err(format!("the command line has no tools for {} yet", v.name.en)),
+        }
+    }
+}

@@ -1,15 +1,27 @@
+use super::Rules;
 use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]
 pub struct Args {
+    /// The game: `xiangqi`, `chess` or `chess960` (or any registry id).
+    #[arg(long, default_value = "xiangqi")]
+    game: Rules,
     /// Position as FEN, or `startpos`.
     #[arg(long, default_value = "startpos")]
     fen: String,
 }
 
+/// Prints the legal moves in the game's coordinate notation (ICCS, UCI),
+/// one a line, sorted.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let pos = super::position(&a.fen)?;
-    let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.iccs()).collect();
+    let mut moves: Vec<String> = match a.game {
+        Rules::Xiangqi => super::position(&a.fen)?
+            .legal_moves()
+            .iter()
+            .map(|m| m.iccs())
+            .collect(),
+        Rules::Chess(variant) => chess::legal_uci_moves(&super::chess_position(&a.fen, variant)?, variant),
+    };
     moves.sort();
     for m in moves {
         println!("{m}");

@@ -1,7 +1,11 @@
+use super::Rules;
 use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]
 pub struct Args {
+    /// The game: `xiangqi`, `chess` or `chess960` (or any registry id).
+    #[arg(long, default_value = "xiangqi")]
+    game: Rules,
     /// Position as FEN, or `startpos`.
     #[arg(long, default_value = "startpos")]
     fen: String,
@@ -13,20 +17,44 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
+    match a.game {
+        Rules::Xiangqi => xiangqi_perft(&a),
+        Rules::Chess(variant) => chess_perft(&a, variant),
+    }
+}
+
+fn xiangqi_perft(a: &Args) -> anyhow::Result<()> {
     let mut pos = super::position(&a.fen)?;
     anyhow::ensure!(a.depth <= 12, "depth {} is too deep (at most 12)", a.depth);
     if a.divide && a.depth > 0 {
         let mut rows = xiangqi::perft::divide(&mut pos, a.depth);
         rows.sort_by_key(|(m, _)| m.iccs());
-        let mut total = 0;
-        for (m, n) in rows {
-            println!("{m}: {n}");
-            total += n;
-        }
-        println!();
-        println!("{total}");
+        print_divide(rows.into_iter().map(|(m, n)| (m.to_string(), n)));
     } else {
         println!("{}", xiangqi::perft::perft(&mut pos, a.depth));
     }
     Ok(())
+}
+
+fn chess_perft(a: &Args, variant: chess::Variant) -> anyhow::Result<()> {
+    // Read the FEN first so a bad one is reported as such whatever the depth.
+    super::chess_position(&a.fen, variant)?;
+    anyhow::ensure!(a.depth <= 12, "depth {} is too deep (at most 12)", a.depth);
+    if a.divide && a.depth > 0 {
+        print_divide(chess::perft_divide(&a.fen, variant, a.depth)?);
+    } else {
+        println!("{}", chess::perft(&a.fen, variant, a.depth)?);
+    }
+    Ok(())
+}
+
+/// `move: count` lines in the order given, an empty line, then the total.
+fn print_divide(rows: impl IntoIterator<Item = (String, u64)>) {
+    let mut total = 0;
+    for (m, n) in rows {
+        println!("{m}: {n}");
+        total += n;
+    }
+    println!();
+    println!("{total}");
 }

@@ -51,14 +51,19 @@ fn budget(req: &Request) -> Duration {
     Duration::from_millis(u64::try_from(ms).unwrap_or(50))
 }
 
+/// `setoption` name/value pairs.
+type EngineOptions = Vec<(String, String)>;
+
 fn level_of(spec: &str) -> Option<u8> {
     spec.strip_prefix("level:")?.parse().ok()
 }
 
-/// Where `program` is on the `PATH`, if anywhere.
-fn on_path(program: &str) -> Option<std::path::PathBuf> {
-    let path = std::env::var_os("PATH")?;
+/// Where `program` is on the `PATH`, or in `/usr/games` where Debian puts
+/// its game engines (Stockfish) and which many `PATH`s leave out.
+pub fn on_path(program: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
+        .chain([std::path::PathBuf::from("/usr/games")])
         .map(|dir| dir.join(program))
         .find(|p| p.is_file())
 }
@@ -161,7 +166,7 @@ impl Computers {
     }
 
     /// The player for a request and the options that set its level.
-    fn player(&self, req: &Request) -> Option<(Arc<dyn Player>, Vec<(String, String)>)> {
+    fn player(&self, req: &Request) -> Option<(Arc<dyn Player>, EngineOptions)> {
         if let Some(level) = level_of(&req.spec) {
             return match req.variant.computer {
                 registry::Computer::BuiltIn { choose, .. } => {

@@ -184,8 +184,7 @@ async fn rated_chess_waits_for_per_pool_ratings_and_chess960_starts_from_one_of_
 /// option is absent otherwise.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chess_game_against_stockfish_where_it_is_installed() {
-    let installed = std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("stockfish").is_file()));
+    let installed = server::computer::on_path("stockfish").is_some();
     let mut s = common::start().await;
     let info = Client::anonymous(&s).get_json("/api/info").await;
     let chess = info["variants"]
@@ -199,7 +198,7 @@ async fn a_chess_game_against_stockfish_where_it_is_installed() {
     let r = me
         .post(
             "/api/computer",
-            &json!({"level": 1, "time": "5+2", "color": "white", "variant": "chess"}),
+            &json!({"level": 1, "time": "0.2+0", "color": "white", "variant": "chess"}),
         )
         .await;
     if !installed {

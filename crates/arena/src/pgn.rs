@@ -89,9 +89,7 @@ mod tests {
 
     #[test]
     fn a_short_game() {
-        let mv = |s: &str| {
-            s.parse::<Move>().unwrap()
-        };
+        let mv = |s: &str| s.parse::<Move>().unwrap();
         let g = GameRecord {
             round: 3,
             red: "qiju".into(),

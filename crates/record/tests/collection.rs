@@ -86,7 +86,11 @@ fn many_games_in_one_file_convert_and_read_back() {
 fn a_session_exports_with_its_clock_comments_and_reads_back() {
     use session::{Command, Session};
     let v = registry::get(Some("xiangqi/cxa")).unwrap();
-    let mut s = Session::new(v.new_game(None, 0).unwrap(), v.session_config("10+5".parse().unwrap())).unwrap();
+    let mut s = Session::new(
+        v.new_game(None, 0).unwrap(),
+        v.session_config("10+5".parse().unwrap()),
+    )
+    .unwrap();
     s.apply(Command::Start { at: 0 }).unwrap();
     let moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"];
     for (i, m) in moves.iter().enumerate() {

@@ -72,10 +72,15 @@ impl std::str::FromStr for Move {
     /// are accepted too). Says nothing of legality: that is the position's
     /// business.
     fn from_str(text: &str) -> Result<Move, ParseMoveError> {
-        let err = || ParseMoveError { text: text.to_string() };
+        let err = || ParseMoveError {
+            text: text.to_string(),
+        };
         let s = text.trim();
         let s = if s.len() == 5 && s.as_bytes()[2] == b'-' {
-            s.get(..2).zip(s.get(3..)).map(|(a, b)| format!("{a}{b}")).ok_or_else(err)?
+            s.get(..2)
+                .zip(s.get(3..))
+                .map(|(a, b)| format!("{a}{b}"))
+                .ok_or_else(err)?
         } else {
             s.to_string()
         };
@@ -112,7 +117,17 @@ mod tests {
             assert_eq!(m.iccs(), text);
         }
         assert_eq!("H2-E2".parse::<Move>().unwrap().iccs(), "h2e2");
-        for bad in ["", "h2", "h2e", "h2e22", "j2e2", "h2h2", "h2e:", "炮二平五", "h2-e"] {
+        for bad in [
+            "",
+            "h2",
+            "h2e",
+            "h2e22",
+            "j2e2",
+            "h2h2",
+            "h2e:",
+            "炮二平五",
+            "h2-e",
+        ] {
             assert!(bad.parse::<Move>().is_err(), "{bad:?}");
         }
     }

@@ -2,25 +2,15 @@
 //! line, run as the built binary. Counts are the chessprogramming.org
 //! perft tables'.
 
-use std::process::Command;
+mod common;
+
+use common::qiju;
 
 /// Kiwipete, position 2 of the chessprogramming.org perft tables.
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn qiju(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiju"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 /// The number on the last line of a perft answer.

@@ -1,21 +1,11 @@
 //! `qiju pgn check` and `qiju pgn convert` on the record crate's files.
 
-use std::process::Command;
+mod common;
+
+use common::qiju;
 
 fn data(name: &str) -> String {
     format!("{}/../record/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn qiju(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiju"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 #[test]

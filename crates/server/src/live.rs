@@ -872,6 +872,10 @@ async fn rating_updates(
     else {
         return Ok(Vec::new());
     };
+    // Only the one stored pool is rated (the lobby refuses the others).
+    if registry::get(Some(&row.variant)).map_or(true, |v| v.rating_pool != crate::RATED_POOL) {
+        return Ok(Vec::new());
+    }
     let (Some(red), Some(black)) = (store.user_by_id(red_id).await?, store.user_by_id(black_id).await?)
     else {
         return Ok(Vec::new());

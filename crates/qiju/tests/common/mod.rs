@@ -174,3 +174,16 @@ pub fn register_named(http: &Http, name: &str) -> String {
         })
         .expect("session cookie")
 }
+
+/// Runs the `qiju` binary with `args`: exit code, stdout, stderr.
+pub fn qiju(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_qiju"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}

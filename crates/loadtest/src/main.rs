@@ -250,7 +250,7 @@ async fn play(
                 (turn, fen, ply)
             }
             Some("end") => {
-                if me == "red" {
+                if me == "first" {
                     stats.ended.fetch_add(1, Ordering::Relaxed);
                 }
                 break;
@@ -352,7 +352,7 @@ async fn main() -> anyhow::Result<()> {
                     &url,
                     &red,
                     "/api/challenges",
-                    json!({"to": black.name, "time": time, "color": "red"}),
+                    json!({"to": black.name, "time": time, "color": "first"}),
                 )
                 .await?;
                 let id = ch["id"].as_str().context("challenge id")?.to_string();
@@ -410,11 +410,11 @@ async fn main() -> anyhow::Result<()> {
     let mut set = tokio::task::JoinSet::new();
     for (i, (t, r, b)) in sockets.into_iter().enumerate() {
         let seed = 0x9e37_79b9_7f4a_7c15_u64.wrapping_mul(i as u64 + 1);
-        set.spawn(play(r, t.clone(), "red", stats.clone(), a.think_ms, stop, seed));
+        set.spawn(play(r, t.clone(), "first", stats.clone(), a.think_ms, stop, seed));
         set.spawn(play(
             b,
             t,
-            "black",
+            "second",
             stats.clone(),
             a.think_ms,
             stop,

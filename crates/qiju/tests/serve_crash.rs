@@ -44,7 +44,11 @@ fn kill_dash_nine_during_live_games_loses_nothing() {
         assert!(first["seek"].is_string());
         let second = http.json("POST", "/api/seeks", Some(&b), Some(&seek));
         let id = second["game"].as_str().unwrap().to_string();
-        let (red, black) = if second["color"] == "red" { (b, a) } else { (a, b) };
+        let (red, black) = if second["color"] == "first" {
+            (b, a)
+        } else {
+            (a, b)
+        };
         for (ply, mv) in moves.iter().enumerate() {
             let who = if ply % 2 == 0 { &red } else { &black };
             let r = http.json(
@@ -88,7 +92,7 @@ fn kill_dash_nine_during_live_games_loses_nothing() {
         assert_eq!(now["fen"], old["fen"]);
         // The side not to move keeps its time exactly.
         let stm = now["turn"].as_str().unwrap();
-        let other = if stm == "red" { "black" } else { "red" };
+        let other = if stm == "first" { "second" } else { "first" };
         let key = |s: &str| format!("{s}_ms");
         assert_eq!(now["clocks"][key(other)], old["clocks"][key(other)], "{id}");
         // The side to move: charged from the read until the crash (less up
@@ -105,9 +109,9 @@ fn kill_dash_nine_during_live_games_loses_nothing() {
         );
         assert!(new_ms > old_ms - 3000, "{id}: the downtime was charged");
         // Play goes on: the side to move moves, and the game can finish.
-        let who = if stm == "red" { red } else { black };
+        let who = if stm == "first" { red } else { black };
         let next = now["ply"].as_u64().unwrap() + 1;
-        let mv = if stm == "red" { "i3i4" } else { "i6i5" };
+        let mv = if stm == "first" { "i3i4" } else { "i6i5" };
         let r = http.json(
             "POST",
             &format!("/api/games/{id}/move/{mv}?ply={next}"),

@@ -247,6 +247,12 @@ impl Variant {
         self.sides[side.index()].key
     }
 
+    /// The data words of both sides, the first side's first.
+    #[must_use]
+    pub fn side_keys(&self) -> [&'static str; 2] {
+        self.sides.map(|s| s.key)
+    }
+
     /// The side a data word names (`red` → first), if it is one of ours.
     #[must_use]
     pub fn side_of(&self, key: &str) -> Option<Side> {

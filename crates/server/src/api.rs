@@ -275,8 +275,11 @@ pub struct GameSummary {
     pub variant: String,
     pub rated: bool,
     pub time_control: String,
-    pub red: String,
-    pub black: String,
+    /// The variant's words for the first and second side.
+    pub sides: [String; 2],
+    /// The players' names, first side first.
+    pub first: String,
+    pub second: String,
     pub state: String,
     pub result: Option<String>,
     pub reason: Option<String>,
@@ -300,12 +303,15 @@ pub async fn user_games(
         games
             .into_iter()
             .map(|g| GameSummary {
+                sides: registry::get(Some(&g.variant))
+                    .map_or(["first", "second"], registry::Variant::side_keys)
+                    .map(String::from),
                 id: g.id,
                 variant: g.variant,
                 rated: g.rated,
                 time_control: g.time_control,
-                red: g.red_name,
-                black: g.black_name,
+                first: g.first_name,
+                second: g.second_name,
                 state: g.state,
                 result: g.result,
                 reason: g.reason,
@@ -334,6 +340,8 @@ pub async fn rating_history(
 #[derive(Serialize, ToSchema)]
 pub struct ServerInfo {
     pub version: String,
+    /// The game protocol's version (docs/websocket.md).
+    pub protocol: u32,
     pub rating_system: String,
     /// Operator-configured engines (`engine:NAME`).
     pub engines: Vec<String>,
@@ -349,6 +357,7 @@ pub struct ServerInfo {
 pub async fn info(State(state): State<AppState>) -> Json<ServerInfo> {
     Json(ServerInfo {
         version: env!("CARGO_PKG_VERSION").to_string(),
+        protocol: crate::protocol::PROTOCOL_VERSION,
         rating_system: format!("{:?}", state.config().rating_system).to_lowercase(),
         engines: state.computers().external_names(),
         variants: registry::all()

@@ -18,6 +18,7 @@ pub mod live;
 pub mod lobby;
 pub mod openapi;
 pub mod pgn;
+pub mod protocol;
 pub mod store;
 pub mod table;
 pub mod ws;

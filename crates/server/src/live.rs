@@ -20,18 +20,18 @@
 //! time the server was down. Both commands are stored like any other.
 
 use crate::computer::ComputerMove;
+pub use crate::protocol::{ClockView, GameView, MoveView, PlayerView};
+use crate::protocol::{RatingChange, ServerMsg};
 use crate::store::{GameEnd, GameRow, MoveRow, RatingUpdate, Store, User};
 pub use crate::table::Action;
 use crate::table::{Applied, End, Table, TableError};
 use crate::AppState;
 use game::{Outcome, Side};
-use serde::Serialize;
 use session::Event as SessionEvent;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot};
-use utoipa::ToSchema;
 
 /// One seat at a game: a person or the computer.
 #[derive(Clone, Debug)]
@@ -60,77 +60,8 @@ pub struct GameSetup {
     pub fen: Option<String>,
     pub time_control: clock::TimeControl,
     pub rated: bool,
-    pub red: Seat,
-    pub black: Seat,
-}
-
-/// A player as a game shows them.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct PlayerView {
-    /// User id; `null` for the computer.
-    pub id: Option<String>,
-    pub name: String,
-    /// Rating when the game began (rated or not).
-    pub rating: Option<f64>,
-    /// `level:N` or `engine:NAME` for a computer player.
-    pub computer: Option<String>,
-}
-
-/// A move as clients see it.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct MoveView {
-    pub ply: u32,
-    /// ICCS coordinates, e.g. `h2e2`.
-    #[serde(rename = "move")]
-    pub coord: String,
-    /// Chinese notation (when the rules library provides it).
-    pub display: String,
-    /// Clocks right after the move, in ms.
-    pub red_ms: i64,
-    pub black_ms: i64,
-}
-
-/// Both clocks.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-pub struct ClockView {
-    pub red_ms: i64,
-    pub black_ms: i64,
-    /// Whether the clock of the side to move is running.
-    pub running: bool,
-}
-
-/// The full state of a game: what a client gets on (re)connecting.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct GameView {
-    pub id: String,
-    pub variant: String,
-    pub rated: bool,
-    pub time_control: String,
-    pub initial_ms: i64,
-    pub increment_ms: i64,
-    pub red: PlayerView,
-    pub black: PlayerView,
-    pub initial_fen: String,
-    pub fen: String,
-    /// `red` or `black`.
-    pub turn: String,
-    pub ply: u32,
-    pub moves: Vec<MoveView>,
-    /// Clocks as they read when this view was made.
-    pub clocks: ClockView,
-    /// `live`, `over` or `aborted`.
-    pub state: String,
-    /// `1-0`, `0-1`, `1/2-1/2`; `null` while live or when aborted.
-    pub result: Option<String>,
-    pub winner: Option<String>,
-    pub reason: Option<String>,
-    pub detail: Option<String>,
-    pub article: Option<String>,
-    /// Side with a draw offer on the table.
-    pub draw_offer: Option<String>,
-    /// A repetition ruling in force: this side must change its moves.
-    pub must_change: Option<String>,
-    pub created_ms: i64,
+    pub first: Seat,
+    pub second: Seat,
 }
 
 /// Why an action was refused.
@@ -219,11 +150,6 @@ impl Registry {
     }
 }
 
-/// The word for a side in this variant's data (`red`, `white`).
-fn side_str(v: &registry::Variant, s: Side) -> String {
-    v.side_key(s).to_string()
-}
-
 /// The registry entry of a stored game's variant.
 fn variant_of(row: &GameRow) -> Result<&'static registry::Variant, String> {
     registry::get(Some(&row.variant)).map_err(|e| e.to_string())
@@ -237,13 +163,15 @@ struct LiveGame {
     events: broadcast::Sender<Arc<Event>>,
     /// Commands stored so far: the next one's number.
     seq: u64,
-    /// When the current abort window began (game start, or red's first move).
+    /// When the current abort window began (game start, or the first move).
     abort_from_ms: i64,
+    /// The version of the last event broadcast (protocol v2's `v`).
+    version: u64,
     computer_thinking: bool,
 }
 
 /// Builds the view of a game from its row and table.
-fn view_of(v: &registry::Variant, row: &GameRow, table: &Table, now_ms: i64) -> GameView {
+fn view_of(v: &registry::Variant, row: &GameRow, table: &Table, version: u64, now_ms: i64) -> GameView {
     let clocks = table.clocks_at(now_ms);
     let end = table.end();
     let end = end.as_ref();
@@ -251,11 +179,7 @@ fn view_of(v: &registry::Variant, row: &GameRow, table: &Table, now_ms: i64) -> 
         None => ("live".to_string(), None, None),
         Some(e) => match e.outcome {
             None => ("aborted".to_string(), None, None),
-            Some(o) => (
-                "over".to_string(),
-                Some(e.result().to_string()),
-                o.winner().map(|s| side_str(v, s)),
-            ),
+            Some(o) => ("over".to_string(), Some(e.result().to_string()), o.winner()),
         },
     };
     let game = table.game();
@@ -266,21 +190,22 @@ fn view_of(v: &registry::Variant, row: &GameRow, table: &Table, now_ms: i64) -> 
         time_control: row.time_control.clone(),
         initial_ms: row.initial_ms,
         increment_ms: row.increment_ms,
-        red: PlayerView {
-            id: row.red_id.clone(),
-            name: row.red_name.clone(),
-            rating: row.red_rating.map(f64::round),
-            computer: row.computer.clone().filter(|_| row.red_id.is_none()),
+        sides: v.side_keys().map(String::from),
+        first: PlayerView {
+            id: row.first_id.clone(),
+            name: row.first_name.clone(),
+            rating: row.first_rating.map(f64::round),
+            computer: row.computer.clone().filter(|_| row.first_id.is_none()),
         },
-        black: PlayerView {
-            id: row.black_id.clone(),
-            name: row.black_name.clone(),
-            rating: row.black_rating.map(f64::round),
-            computer: row.computer.clone().filter(|_| row.black_id.is_none()),
+        second: PlayerView {
+            id: row.second_id.clone(),
+            name: row.second_name.clone(),
+            rating: row.second_rating.map(f64::round),
+            computer: row.computer.clone().filter(|_| row.second_id.is_none()),
         },
         initial_fen: row.initial_fen.clone(),
         fen: game.fen(),
-        turn: side_str(v, game.side_to_move()),
+        turn: game.side_to_move(),
         ply: table.ply(),
         moves: table
             .moves()
@@ -289,25 +214,41 @@ fn view_of(v: &registry::Variant, row: &GameRow, table: &Table, now_ms: i64) -> 
                 ply: m.ply,
                 coord: m.coord.clone(),
                 display: m.display.clone(),
-                red_ms: m.red_ms,
-                black_ms: m.black_ms,
+                first_ms: m.first_ms,
+                second_ms: m.second_ms,
             })
             .collect(),
         clocks: ClockView {
-            red_ms: clocks[0],
-            black_ms: clocks[1],
+            first_ms: clocks[0],
+            second_ms: clocks[1],
             running: table.clock_running(),
         },
+        legal: legal_moves(table),
         state,
         result,
         winner,
         reason: end.map(|e| e.reason.clone()),
         detail: end.map(|e| e.detail.clone()),
         article: end.and_then(|e| e.article.clone()),
-        draw_offer: table.draw_offer().map(|s| side_str(v, s)),
-        must_change: table.must_change().map(|m| side_str(v, m.side)),
+        draw_offer: table.draw_offer(),
+        must_change: table.must_change().map(|m| m.side),
         created_ms: row.created_ms,
+        v: version,
     }
+}
+
+/// What the side to move may play (nothing once the game is over).
+fn legal_moves(table: &Table) -> Vec<String> {
+    if table.is_over() {
+        Vec::new()
+    } else {
+        table.game().legal_moves()
+    }
+}
+
+/// A side as stored (`first`/`second`).
+fn stored_side(text: &str) -> Option<Side> {
+    Side::BOTH.into_iter().find(|s| s.to_string() == text)
 }
 
 /// The view of a game that no task owns (finished, or another node's),
@@ -321,17 +262,18 @@ pub async fn stored_view(state: &AppState, id: &str) -> Result<Option<GameView>,
     let replay_error = |e| crate::ApiError::Internal(format!("game {id} cannot be replayed: {e}"));
     let v = variant_of(&row).map_err(replay_error)?;
     let (table, _) = rebuild(&row, &log, moves, now, now).map_err(replay_error)?;
-    let mut view = view_of(v, &row, &table, now);
+    let mut view = view_of(v, &row, &table, 0, now);
     if row.state != "live" {
         view.state.clone_from(&row.state);
         view.result.clone_from(&row.result);
-        view.winner.clone_from(&row.winner);
+        view.winner = row.winner.as_deref().and_then(stored_side);
+        view.legal.clear();
         view.reason.clone_from(&row.reason);
         view.detail.clone_from(&row.detail);
         view.article.clone_from(&row.article);
         view.clocks = ClockView {
-            red_ms: row.red_ms,
-            black_ms: row.black_ms,
+            first_ms: row.first_ms,
+            second_ms: row.second_ms,
             running: false,
         };
         view.draw_offer = None;
@@ -367,15 +309,13 @@ pub struct Event {
     pub json: String,
 }
 
-/// A game event: `body`'s fields plus `t = kind`.
-fn event(kind: &'static str, mut body: serde_json::Value) -> Arc<Event> {
-    if let Some(m) = body.as_object_mut() {
-        m.insert("t".into(), serde_json::Value::from(kind));
+impl Event {
+    fn of(msg: &ServerMsg) -> Arc<Event> {
+        Arc::new(Event {
+            kind: msg.kind(),
+            json: msg.to_json(),
+        })
     }
-    Arc::new(Event {
-        kind,
-        json: body.to_string(),
-    })
 }
 
 /// Creates a game: stores it, starts its task, and returns its id.
@@ -403,17 +343,17 @@ pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, c
         initial_ms: main_ms,
         increment_ms,
         rated: setup.rated,
-        red_id: setup.red.user.as_ref().map(|u| u.id.clone()),
-        black_id: setup.black.user.as_ref().map(|u| u.id.clone()),
-        red_name: setup.red.name.clone(),
-        black_name: setup.black.name.clone(),
-        red_rating: seat_rating(&setup.red),
-        black_rating: seat_rating(&setup.black),
+        first_id: setup.first.user.as_ref().map(|u| u.id.clone()),
+        second_id: setup.second.user.as_ref().map(|u| u.id.clone()),
+        first_name: setup.first.name.clone(),
+        second_name: setup.second.name.clone(),
+        first_rating: seat_rating(&setup.first),
+        second_rating: seat_rating(&setup.second),
         computer: setup
-            .red
+            .first
             .computer
             .clone()
-            .or_else(|| setup.black.computer.clone()),
+            .or_else(|| setup.second.computer.clone()),
         state: "live".into(),
         result: None,
         winner: None,
@@ -422,8 +362,8 @@ pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, c
         article: None,
         created_ms: now,
         ended_ms: None,
-        red_ms: main_ms,
-        black_ms: main_ms,
+        first_ms: main_ms,
+        second_ms: main_ms,
     };
     state.store().insert_game(&row).await?;
     spawn(state, v, row, table, 0, now);
@@ -482,6 +422,7 @@ fn spawn(
         events,
         seq,
         abort_from_ms: now_ms,
+        version: 0,
         computer_thinking: false,
     };
     let st = state.clone();
@@ -546,19 +487,22 @@ async fn handle(state: &AppState, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<
     match cmd {
         Cmd::Join { reply } => {
             let rx = g.events.subscribe();
-            let _ = reply.send((view_of(g.variant, &g.row, &g.table, crate::now_ms()), rx));
+            let _ = reply.send((
+                view_of(g.variant, &g.row, &g.table, g.version, crate::now_ms()),
+                rx,
+            ));
         }
         Cmd::View { reply } => {
-            let _ = reply.send(view_of(g.variant, &g.row, &g.table, crate::now_ms()));
+            let _ = reply.send(view_of(g.variant, &g.row, &g.table, g.version, crate::now_ms()));
         }
         Cmd::Act {
             user_id,
             action,
             reply,
         } => {
-            let side = if g.row.red_id.as_deref() == Some(&user_id) {
+            let side = if g.row.first_id.as_deref() == Some(&user_id) {
                 Some(Side::First)
-            } else if g.row.black_id.as_deref() == Some(&user_id) {
+            } else if g.row.second_id.as_deref() == Some(&user_id) {
                 Some(Side::Second)
             } else {
                 None
@@ -597,9 +541,9 @@ async fn handle(state: &AppState, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<
 
 fn computer_side(row: &GameRow) -> Option<Side> {
     row.computer.as_ref()?;
-    if row.red_id.is_none() {
+    if row.first_id.is_none() {
         Some(Side::First)
-    } else if row.black_id.is_none() {
+    } else if row.second_id.is_none() {
         Some(Side::Second)
     } else {
         None
@@ -664,90 +608,101 @@ async fn store_and_broadcast(state: &AppState, g: &mut LiveGame, applied: &Appli
     g.seq += bodies.len() as u64;
     let running = g.table.clock_running();
     let now = crate::now_ms();
+    let clocks_now = |g: &LiveGame| {
+        let c = g.table.clocks_at(now);
+        ClockView {
+            first_ms: c[0],
+            second_ms: c[1],
+            running,
+        }
+    };
     for e in &applied.events {
-        let ev = match e {
+        let v = g.version + 1;
+        let msg = match e {
             SessionEvent::Moved(m) => {
                 if m.ply == 1 {
                     g.abort_from_ms = now;
                 }
                 let row = applied.moves.iter().find(|r| r.ply == m.ply);
-                let (red_ms, black_ms) = row.map_or((0, 0), |r| (r.red_ms, r.black_ms));
-                Some(event(
-                    "move",
-                    serde_json::json!({
-                        "ply": m.ply,
-                        "move": m.coord,
-                        "display": m.display,
-                        "check": m.check,
-                        "capture": m.capture,
-                        "fen": g.table.game().fen(),
-                        "turn": side_str(g.variant, g.table.side_to_move()),
-                        "clocks": {"red_ms": red_ms, "black_ms": black_ms, "running": running},
-                    }),
-                ))
+                let (first_ms, second_ms) = row.map_or((0, 0), |r| (r.first_ms, r.second_ms));
+                // The position after the last move: what follows this one
+                // in the same batch is told by its own event.
+                let last = applied.moves.last().is_some_and(|r| r.ply == m.ply);
+                Some(ServerMsg::Move {
+                    v,
+                    ply: m.ply,
+                    coord: m.coord.clone(),
+                    display: m.display.clone(),
+                    check: m.check,
+                    capture: m.capture,
+                    fen: g.table.game().fen(),
+                    turn: g.table.side_to_move(),
+                    clocks: ClockView {
+                        first_ms,
+                        second_ms,
+                        running,
+                    },
+                    legal: if last { legal_moves(&g.table) } else { Vec::new() },
+                })
             }
-            SessionEvent::DrawOffered { side, .. } => {
-                Some(event("draw_offer", serde_json::json!({"by": side_str(g.variant, *side)})))
-            }
-            SessionEvent::DrawDeclined { side, by_move, .. } => (!by_move).then(|| {
-                event(
-                    "draw_declined",
-                    serde_json::json!({"by": side_str(g.variant, side.other()), "offer_by": side_str(g.variant, *side)}),
-                )
+            SessionEvent::DrawOffered { side, .. } => Some(ServerMsg::DrawOffer { v, by: *side }),
+            SessionEvent::DrawDeclined { side, by_move, .. } => (!by_move).then(|| ServerMsg::DrawDeclined {
+                v,
+                by: side.other(),
+                offer_by: *side,
             }),
-            SessionEvent::Foul { foul, count } => Some(event(
-                "foul",
-                serde_json::json!({
-                    "side": side_str(g.variant, foul.side),
-                    "kind": foul.kind,
-                    "detail": foul.detail,
-                    "article": foul.article,
-                    "count": count,
-                }),
-            )),
-            SessionEvent::TimePenalty { side, ms, .. } => {
-                let c = g.table.clocks_at(now);
-                Some(event(
-                    "time_penalty",
-                    serde_json::json!({"side": side_str(g.variant, *side), "ms": ms,
-                        "clocks": {"red_ms": c[0], "black_ms": c[1], "running": running}}),
-                ))
-            }
-            SessionEvent::TimeGiven { side, ms, .. } => {
-                let c = g.table.clocks_at(now);
-                Some(event(
-                    "time_given",
-                    serde_json::json!({"side": side_str(g.variant, *side), "ms": ms,
-                        "clocks": {"red_ms": c[0], "black_ms": c[1], "running": running}}),
-                ))
-            }
+            SessionEvent::Foul { foul, count } => Some(ServerMsg::Foul {
+                v,
+                side: foul.side,
+                kind: foul.kind,
+                detail: foul.detail.clone(),
+                article: foul.article.clone(),
+                count: *count,
+            }),
+            SessionEvent::TimePenalty { side, ms, .. } => Some(ServerMsg::TimePenalty {
+                v,
+                side: *side,
+                ms: *ms,
+                clocks: clocks_now(g),
+            }),
+            SessionEvent::TimeGiven { side, ms, .. } => Some(ServerMsg::TimeGiven {
+                v,
+                side: *side,
+                ms: *ms,
+                clocks: clocks_now(g),
+            }),
             SessionEvent::MustChange {
                 side,
                 detail,
                 article,
-            } => Some(event(
-                "must_change",
-                serde_json::json!({"side": side_str(g.variant, *side), "detail": detail, "article": article}),
-            )),
-            SessionEvent::ClockPaused { .. } | SessionEvent::ClockResumed { .. } => {
-                let c = g.table.clocks_at(now);
-                Some(event(
-                    "clock",
-                    serde_json::json!({"red_ms": c[0], "black_ms": c[1], "running": running}),
-                ))
-            }
+            } => Some(ServerMsg::MustChange {
+                v,
+                side: *side,
+                detail: detail.clone(),
+                article: article.clone(),
+            }),
+            SessionEvent::ClockPaused { .. } | SessionEvent::ClockResumed { .. } => Some(ServerMsg::Clock {
+                v,
+                clocks: clocks_now(g),
+            }),
             SessionEvent::Started { .. } | SessionEvent::Ended(_) | SessionEvent::CommandDropped { .. } => {
                 None
             }
         };
-        if let Some(ev) = ev {
-            let _ = g.events.send(ev);
+        if let Some(msg) = msg {
+            broadcast(g, &msg);
         }
     }
     if g.table.is_over() && !already_archived(g) {
         finish(state, g).await;
     }
     Ok(())
+}
+
+/// Sends a game event to every listener; its version is the next one.
+fn broadcast(g: &mut LiveGame, msg: &ServerMsg) {
+    g.version += 1;
+    let _ = g.events.send(Event::of(msg));
 }
 
 fn side_of_ply(ply: u32) -> Side {
@@ -775,8 +730,13 @@ async fn reload(state: &AppState, g: &mut LiveGame) {
         g.seq = log.len() as u64;
         g.table = t;
         g.row = row;
-        let view = view_of(g.variant, &g.row, &g.table, now);
-        let _ = g.events.send(event("full", serde_json::json!({"game": view})));
+        // Not a game event (no version): each connection answers it with
+        // its own `full`, so players stay players.
+        let view = view_of(g.variant, &g.row, &g.table, g.version, now);
+        let _ = g.events.send(Event::of(&ServerMsg::Full {
+            game: Box::new(view),
+            you: None,
+        }));
     }
 }
 
@@ -793,16 +753,13 @@ async fn finish(state: &AppState, g: &mut LiveGame) {
     let stored = GameEnd {
         state: if end.outcome.is_some() { "over" } else { "aborted" },
         result: end.outcome.map(|_| end.result().to_string()),
-        winner: end
-            .outcome
-            .and_then(Outcome::winner)
-            .map(|s| side_str(g.variant, s)),
+        winner: end.outcome.and_then(Outcome::winner).map(|s| s.to_string()),
         reason: end.reason.clone(),
         detail: end.detail.clone(),
         article: end.article.clone(),
         ended_ms: now,
-        red_ms: clocks[0],
-        black_ms: clocks[1],
+        first_ms: clocks[0],
+        second_ms: clocks[1],
     };
     let updates = match rating_updates(state.store(), &g.row, &end, state.config().rating_system).await {
         Ok(u) => u,
@@ -815,7 +772,7 @@ async fn finish(state: &AppState, g: &mut LiveGame) {
         rating::RatingSystem::Elo => "elo",
         rating::RatingSystem::Glicko2 => "glicko2",
     };
-    let mut ratings = serde_json::Map::new();
+    let mut ratings = std::collections::BTreeMap::new();
     match state
         .store()
         .finish_game(&g.row.id, &stored, system, &updates)
@@ -823,16 +780,17 @@ async fn finish(state: &AppState, g: &mut LiveGame) {
     {
         Ok(()) => {
             for u in &updates {
-                let color = g
-                    .variant
-                    .side_key(if g.row.red_id.as_deref() == Some(&u.user_id) {
-                        Side::First
-                    } else {
-                        Side::Second
-                    });
+                let side = if g.row.first_id.as_deref() == Some(&u.user_id) {
+                    Side::First
+                } else {
+                    Side::Second
+                };
                 ratings.insert(
-                    color.into(),
-                    serde_json::json!({"before": u.before.rating.round(), "after": u.after.rating.round()}),
+                    side,
+                    RatingChange {
+                        before: u.before.rating.round(),
+                        after: u.after.rating.round(),
+                    },
                 );
             }
         }
@@ -845,18 +803,22 @@ async fn finish(state: &AppState, g: &mut LiveGame) {
     g.row.detail = Some(stored.detail.clone());
     g.row.article.clone_from(&stored.article);
     g.row.ended_ms = Some(now);
-    let _ = g.events.send(event(
-        "end",
-        serde_json::json!({"state": stored.state,
-            "result": stored.result,
-            "winner": stored.winner,
-            "reason": stored.reason,
-            "detail": stored.detail,
-            "article": stored.article,
-            "clocks": {"red_ms": clocks[0], "black_ms": clocks[1], "running": false},
-            "ratings": ratings,
-        }),
-    ));
+    let msg = ServerMsg::End {
+        v: g.version + 1,
+        state: stored.state.to_string(),
+        result: stored.result,
+        winner: end.outcome.and_then(Outcome::winner),
+        reason: stored.reason,
+        detail: stored.detail,
+        article: stored.article,
+        clocks: ClockView {
+            first_ms: clocks[0],
+            second_ms: clocks[1],
+            running: false,
+        },
+        ratings,
+    };
+    broadcast(g, &msg);
 }
 
 /// The rating changes a finished game causes: rated games between two
@@ -867,17 +829,22 @@ async fn rating_updates(
     end: &End,
     system: rating::RatingSystem,
 ) -> Result<Vec<RatingUpdate>, crate::store::StoreError> {
-    let (Some(outcome), true, Some(red_id), Some(black_id)) =
-        (end.outcome, row.rated, row.red_id.as_ref(), row.black_id.as_ref())
-    else {
+    let (Some(outcome), true, Some(first_id), Some(second_id)) = (
+        end.outcome,
+        row.rated,
+        row.first_id.as_ref(),
+        row.second_id.as_ref(),
+    ) else {
         return Ok(Vec::new());
     };
     // Only the one stored pool is rated (the lobby refuses the others).
     if registry::get(Some(&row.variant)).map_or(true, |v| v.rating_pool != crate::RATED_POOL) {
         return Ok(Vec::new());
     }
-    let (Some(red), Some(black)) = (store.user_by_id(red_id).await?, store.user_by_id(black_id).await?)
-    else {
+    let (Some(red), Some(black)) = (
+        store.user_by_id(first_id).await?,
+        store.user_by_id(second_id).await?,
+    ) else {
         return Ok(Vec::new());
     };
     if red.guest || black.guest {

@@ -25,10 +25,11 @@ use utoipa::ToSchema;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ColorChoice {
-    /// The side that moves first, by any of its names.
-    #[serde(rename = "red", alias = "white", alias = "first")]
+    /// The side that moves first; the variants' words for the sides are
+    /// accepted too.
+    #[serde(alias = "red", alias = "white")]
     First,
-    #[serde(rename = "black", alias = "second")]
+    #[serde(alias = "black")]
     Second,
     #[default]
     Random,
@@ -236,8 +237,8 @@ fn random_bit() -> Result<bool, ApiError> {
     Ok(b[0] & 1 == 1)
 }
 
-/// Whether the player asking with `mine` gets red against `theirs`.
-fn gets_red(mine: ColorChoice, theirs: ColorChoice) -> Result<bool, ApiError> {
+/// Whether the player asking with `mine` gets the first side against `theirs`.
+fn gets_first(mine: ColorChoice, theirs: ColorChoice) -> Result<bool, ApiError> {
     Ok(match (mine, theirs) {
         (ColorChoice::First, _) | (ColorChoice::Random, ColorChoice::Second) => true,
         (ColorChoice::Second, _) | (ColorChoice::Random, ColorChoice::First) => false,
@@ -247,11 +248,6 @@ fn gets_red(mine: ColorChoice, theirs: ColorChoice) -> Result<bool, ApiError> {
 
 fn parse_tc(text: &str) -> Result<TimeControl, ApiError> {
     crate::table::parse_time_control(text).map_err(|e| ApiError::bad("bad_time_control", e))
-}
-
-/// The data word for `side` in `variant` (`red`, `white`).
-fn side_key(variant: &str, side: Side) -> String {
-    registry::get(Some(variant)).map_or(side.to_string(), |v| v.side_key(side).to_string())
 }
 
 fn parse_variant(v: Option<&str>) -> Result<&'static registry::Variant, ApiError> {
@@ -284,7 +280,6 @@ struct Terms {
 
 /// Starts a game between two people and tells both.
 async fn start_between(state: &AppState, red: &User, black: &User, terms: Terms) -> Result<String, ApiError> {
-    let variant = terms.variant.clone();
     let id = live::create_game(
         state,
         GameSetup {
@@ -292,8 +287,8 @@ async fn start_between(state: &AppState, red: &User, black: &User, terms: Terms)
             fen: terms.fen,
             time_control: terms.tc,
             rated: terms.rated,
-            red: Seat::person(red),
-            black: Seat::person(black),
+            first: Seat::person(red),
+            second: Seat::person(black),
         },
     )
     .await?;
@@ -303,7 +298,7 @@ async fn start_between(state: &AppState, red: &User, black: &User, terms: Terms)
     for (user, side) in [(red, Side::First), (black, Side::Second)] {
         lobby.notify(
             &user.id,
-            &serde_json::json!({"t": "game_start", "game": id, "color": side_key(&variant, side)}),
+            &serde_json::json!({"t": "game_start", "game": id, "color": side}),
         );
     }
     Ok(id)
@@ -366,8 +361,8 @@ pub async fn create_seek(
     state
         .lobby()
         .announce(&serde_json::json!({"t": "seek_removed", "id": other.view.id}));
-    let me_red = gets_red(seek.view.color, other.view.color)?;
-    let (red, black) = if me_red {
+    let me_first = gets_first(seek.view.color, other.view.color)?;
+    let (red, black) = if me_first {
         (&seek.user, &other.user)
     } else {
         (&other.user, &seek.user)
@@ -382,10 +377,7 @@ pub async fn create_seek(
     Ok(Json(SeekResult {
         seek: None,
         game: Some(id),
-        color: Some(side_key(
-            &seek.view.variant,
-            if me_red { Side::First } else { Side::Second },
-        )),
+        color: Some(if me_first { Side::First } else { Side::Second }.to_string()),
     }))
 }
 
@@ -505,8 +497,8 @@ pub async fn accept_challenge(
     }
     .ok_or_else(|| ApiError::NotFound(format!("challenge {id}")))?;
     // The challenger's colour choice decides.
-    let challenger_red = gets_red(c.view.color, ColorChoice::Random)?;
-    let (red, black) = if challenger_red {
+    let challenger_first = gets_first(c.view.color, ColorChoice::Random)?;
+    let (red, black) = if challenger_first {
         (&c.from, &user)
     } else {
         (&user, &c.from)
@@ -520,10 +512,12 @@ pub async fn accept_challenge(
     let game = start_between(&state, red, black, terms).await?;
     Ok(Json(GameStarted {
         game,
-        color: side_key(
-            &c.view.variant,
-            if challenger_red { Side::Second } else { Side::First },
-        ),
+        color: if challenger_first {
+            Side::Second
+        } else {
+            Side::First
+        }
+        .to_string(),
     }))
 }
 
@@ -576,8 +570,8 @@ pub async fn play_computer(
             format!("no computer player {spec}"),
         ));
     }
-    let me_red = gets_red(req.color, ColorChoice::Random)?;
-    let my_side = if me_red { Side::First } else { Side::Second };
+    let me_first = gets_first(req.color, ColorChoice::Random)?;
+    let my_side = if me_first { Side::First } else { Side::Second };
     let cpu = Seat {
         user: None,
         name: match (req.level, &req.engine) {
@@ -588,7 +582,7 @@ pub async fn play_computer(
         computer: Some(spec),
     };
     let me = Seat::person(&user);
-    let (red, black) = if me_red { (me, cpu) } else { (cpu, me) };
+    let (red, black) = if me_first { (me, cpu) } else { (cpu, me) };
     let game = live::create_game(
         &state,
         GameSetup {
@@ -596,18 +590,18 @@ pub async fn play_computer(
             fen: None,
             time_control: tc,
             rated: false,
-            red,
-            black,
+            first: red,
+            second: black,
         },
     )
     .await?;
     state.lobby().notify(
         &user.id,
-        &serde_json::json!({"t": "game_start", "game": game, "color": v.side_key(my_side)}),
+        &serde_json::json!({"t": "game_start", "game": game, "color": my_side}),
     );
     Ok(Json(GameStarted {
         game,
-        color: v.side_key(my_side).into(),
+        color: my_side.to_string(),
     }))
 }
 
@@ -689,7 +683,7 @@ mod tests {
             &red,
             &seek("d", 1500.0, true, (None, None), ColorChoice::Second)
         ));
-        assert!(gets_red(ColorChoice::Random, ColorChoice::Second).unwrap());
-        assert!(!gets_red(ColorChoice::Second, ColorChoice::Random).unwrap());
+        assert!(gets_first(ColorChoice::Random, ColorChoice::Second).unwrap());
+        assert!(!gets_first(ColorChoice::Second, ColorChoice::Random).unwrap());
     }
 }

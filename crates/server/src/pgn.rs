@@ -26,9 +26,9 @@ pub fn write(g: &GameView) -> Result<String, String> {
         .map(|(i, m)| {
             let mover = if i % 2 == 0 { first } else { first.other() };
             let left = if mover == Side::First {
-                m.red_ms
+                m.first_ms
             } else {
-                m.black_ms
+                m.second_ms
             };
             (m.coord.as_str(), u64::try_from(left).ok())
         })
@@ -44,7 +44,7 @@ pub fn write(g: &GameView) -> Result<String, String> {
         ("Date".into(), registry::pgn_date(g.created_ms)),
         ("Round".into(), "-".into()),
     ];
-    let players = [&g.red, &g.black];
+    let players = [&g.first, &g.second];
     for side in Side::BOTH {
         tags.push((
             v.sides[side.index()].name.en.into(),

@@ -118,12 +118,12 @@ pub struct GameRow {
     pub initial_ms: i64,
     pub increment_ms: i64,
     pub rated: bool,
-    pub red_id: Option<String>,
-    pub black_id: Option<String>,
-    pub red_name: String,
-    pub black_name: String,
-    pub red_rating: Option<f64>,
-    pub black_rating: Option<f64>,
+    pub first_id: Option<String>,
+    pub second_id: Option<String>,
+    pub first_name: String,
+    pub second_name: String,
+    pub first_rating: Option<f64>,
+    pub second_rating: Option<f64>,
     pub computer: Option<String>,
     pub state: String,
     pub result: Option<String>,
@@ -133,8 +133,8 @@ pub struct GameRow {
     pub article: Option<String>,
     pub created_ms: i64,
     pub ended_ms: Option<i64>,
-    pub red_ms: i64,
-    pub black_ms: i64,
+    pub first_ms: i64,
+    pub second_ms: i64,
 }
 
 /// A stored move with the clocks right after it.
@@ -144,8 +144,8 @@ pub struct MoveRow {
     pub coord: String,
     pub display: String,
     pub played_ms: i64,
-    pub red_ms: i64,
-    pub black_ms: i64,
+    pub first_ms: i64,
+    pub second_ms: i64,
 }
 
 /// How a game ended, as stored.
@@ -158,8 +158,8 @@ pub struct GameEnd {
     pub detail: String,
     pub article: Option<String>,
     pub ended_ms: i64,
-    pub red_ms: i64,
-    pub black_ms: i64,
+    pub first_ms: i64,
+    pub second_ms: i64,
 }
 
 /// A rating change to store with the game that caused it.
@@ -209,7 +209,7 @@ struct AppendJob {
 const GROUP_COMMIT_MAX: usize = 256;
 
 const USER_COLS: &str = "id, name, password_hash, guest, created_ms, rating, deviation, volatility, rated_games, titled_games, awarded_title, real_title";
-const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, red_id, black_id, red_name, black_name, red_rating, black_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, red_ms, black_ms";
+const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, first_id, second_id, first_name, second_name, first_rating, second_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, first_ms, second_ms";
 
 fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
     Ok(User {
@@ -240,12 +240,12 @@ fn game_from(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         initial_ms: row.try_get("initial_ms")?,
         increment_ms: row.try_get("increment_ms")?,
         rated: row.try_get::<i64, _>("rated")? != 0,
-        red_id: row.try_get("red_id")?,
-        black_id: row.try_get("black_id")?,
-        red_name: row.try_get("red_name")?,
-        black_name: row.try_get("black_name")?,
-        red_rating: row.try_get("red_rating")?,
-        black_rating: row.try_get("black_rating")?,
+        first_id: row.try_get("first_id")?,
+        second_id: row.try_get("second_id")?,
+        first_name: row.try_get("first_name")?,
+        second_name: row.try_get("second_name")?,
+        first_rating: row.try_get("first_rating")?,
+        second_rating: row.try_get("second_rating")?,
         computer: row.try_get("computer")?,
         state: row.try_get("state")?,
         result: row.try_get("result")?,
@@ -255,8 +255,8 @@ fn game_from(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         article: row.try_get("article")?,
         created_ms: row.try_get("created_ms")?,
         ended_ms: row.try_get("ended_ms")?,
-        red_ms: row.try_get("red_ms")?,
-        black_ms: row.try_get("black_ms")?,
+        first_ms: row.try_get("first_ms")?,
+        second_ms: row.try_get("second_ms")?,
     })
 }
 
@@ -266,8 +266,8 @@ fn move_from(row: &AnyRow) -> Result<MoveRow, sqlx::Error> {
         coord: row.try_get("coord")?,
         display: row.try_get("display")?,
         played_ms: row.try_get("played_ms")?,
-        red_ms: row.try_get("red_ms")?,
-        black_ms: row.try_get("black_ms")?,
+        first_ms: row.try_get("first_ms")?,
+        second_ms: row.try_get("second_ms")?,
     })
 }
 
@@ -475,12 +475,12 @@ impl Store {
         .bind(g.initial_ms)
         .bind(g.increment_ms)
         .bind(i64::from(g.rated))
-        .bind(g.red_id.clone())
-        .bind(g.black_id.clone())
-        .bind(&g.red_name)
-        .bind(&g.black_name)
-        .bind(g.red_rating)
-        .bind(g.black_rating)
+        .bind(g.first_id.clone())
+        .bind(g.second_id.clone())
+        .bind(&g.first_name)
+        .bind(&g.second_name)
+        .bind(g.first_rating)
+        .bind(g.second_rating)
         .bind(g.computer.clone())
         .bind(&g.state)
         .bind(g.result.clone())
@@ -490,8 +490,8 @@ impl Store {
         .bind(g.article.clone())
         .bind(g.created_ms)
         .bind(g.ended_ms)
-        .bind(g.red_ms)
-        .bind(g.black_ms)
+        .bind(g.first_ms)
+        .bind(g.second_ms)
         .execute(&self.writer)
         .await?;
         Ok(())
@@ -558,7 +558,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
         sqlx::query(
-            "UPDATE games SET state=$1, result=$2, winner=$3, reason=$4, detail=$5, article=$6, ended_ms=$7, red_ms=$8, black_ms=$9 WHERE id=$10 AND state='live'",
+            "UPDATE games SET state=$1, result=$2, winner=$3, reason=$4, detail=$5, article=$6, ended_ms=$7, first_ms=$8, second_ms=$9 WHERE id=$10 AND state='live'",
         )
         .bind(end.state)
         .bind(end.result.clone())
@@ -567,8 +567,8 @@ impl Store {
         .bind(&end.detail)
         .bind(end.article.clone())
         .bind(end.ended_ms)
-        .bind(end.red_ms)
-        .bind(end.black_ms)
+        .bind(end.first_ms)
+        .bind(end.second_ms)
         .bind(game_id)
         .execute(&mut *tx)
         .await?;
@@ -613,7 +613,7 @@ impl Store {
 
     pub async fn moves(&self, game_id: &str) -> Result<Vec<MoveRow>, StoreError> {
         let rows = sqlx::query(
-            "SELECT ply, coord, display, played_ms, red_ms, black_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+            "SELECT ply, coord, display, played_ms, first_ms, second_ms FROM moves WHERE game_id = $1 ORDER BY ply",
         )
         .bind(game_id)
         .fetch_all(&self.pool)
@@ -645,7 +645,7 @@ impl Store {
     /// A player's games, newest first.
     pub async fn games_of(&self, user_id: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(&format!(
-            "SELECT {GAME_COLS} FROM games WHERE red_id = $1 OR black_id = $1 ORDER BY created_ms DESC LIMIT $2"
+            "SELECT {GAME_COLS} FROM games WHERE first_id = $1 OR second_id = $1 ORDER BY created_ms DESC LIMIT $2"
         ))
         .bind(user_id)
         .bind(limit)
@@ -735,15 +735,15 @@ async fn write_job(tx: &mut sqlx::Transaction<'_, sqlx::Any>, job: &AppendJob) -
     }
     for m in &job.moves {
         sqlx::query(
-            "INSERT INTO moves (game_id, ply, coord, display, played_ms, red_ms, black_ms) VALUES ($1,$2,$3,$4,$5,$6,$7)",
+            "INSERT INTO moves (game_id, ply, coord, display, played_ms, first_ms, second_ms) VALUES ($1,$2,$3,$4,$5,$6,$7)",
         )
         .bind(&job.game_id)
         .bind(i64::from(m.ply))
         .bind(&m.coord)
         .bind(&m.display)
         .bind(m.played_ms)
-        .bind(m.red_ms)
-        .bind(m.black_ms)
+        .bind(m.first_ms)
+        .bind(m.second_ms)
         .execute(&mut **tx)
         .await?;
     }

@@ -220,8 +220,8 @@ impl Table {
                         coord: m.coord.clone(),
                         display: m.display.clone(),
                         played_ms: signed(m.at),
-                        red_ms: signed(views[0].main_ms),
-                        black_ms: signed(views[1].main_ms),
+                        first_ms: signed(views[0].main_ms),
+                        second_ms: signed(views[1].main_ms),
                     };
                     self.moves.push(row.clone());
                     out.moves.push(row);
@@ -461,7 +461,7 @@ mod tests {
             .unwrap();
         assert_eq!(a.commands.len(), 2, "start + move");
         assert_eq!(a.moves.len(), 1);
-        assert_eq!(a.moves[0].red_ms, 3000, "red's first move is free");
+        assert_eq!(a.moves[0].first_ms, 3000, "red's first move is free");
         assert!(t.clock_running());
         assert_eq!(t.deadline(), Some(4000));
         let a = t
@@ -474,7 +474,7 @@ mod tests {
                 1500,
             )
             .unwrap();
-        assert_eq!(a.moves[0].black_ms, 2500);
+        assert_eq!(a.moves[0].second_ms, 2500);
         assert_eq!(t.clocks_at(2000), [2500, 2500]);
         // Wrong ply numbers are refused.
         let err = t.act(

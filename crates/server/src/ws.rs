@@ -12,6 +12,7 @@
 use crate::auth::{same_origin, MaybeAuth};
 use crate::error::ApiError;
 use crate::live::{self, ActError, Action, GameView};
+use crate::protocol::ServerMsg;
 use crate::store::User;
 use crate::AppState;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -26,7 +27,7 @@ use tokio::sync::broadcast::error::RecvError;
 #[derive(Debug, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
-    /// Play a move in ICCS; `ply` (optional) is the number the move will
+    /// Play a move in the game's coordinate notation; `ply` (optional) is the number the move will
     /// have, so a move resent after a reconnect is not played twice.
     Move {
         #[serde(rename = "move")]
@@ -40,28 +41,33 @@ pub enum ClientMsg {
     ClaimDraw,
     Abort,
     Ping,
+    /// Send the whole state again (a client that saw a gap in the event
+    /// versions).
+    Resync,
 }
 
-/// The side the user plays, by its name in the game's variant (`red`,
-/// `white`), or `None` for a spectator.
-fn you(view: &GameView, user: Option<&User>) -> Option<&'static str> {
+/// The side the user plays, or `None` for a spectator.
+fn you(view: &GameView, user: Option<&User>) -> Option<game::Side> {
     let uid = user.map(|u| u.id.as_str())?;
-    let side = if view.red.id.as_deref() == Some(uid) {
-        game::Side::First
-    } else if view.black.id.as_deref() == Some(uid) {
-        game::Side::Second
+    if view.first.id.as_deref() == Some(uid) {
+        Some(game::Side::First)
+    } else if view.second.id.as_deref() == Some(uid) {
+        Some(game::Side::Second)
     } else {
-        return None;
-    };
-    registry::get(Some(&view.variant)).ok().map(|v| v.side_key(side))
+        None
+    }
 }
 
 fn full_msg(view: &GameView, user: Option<&User>) -> String {
-    serde_json::json!({"t": "full", "game": view, "you": you(view, user)}).to_string()
+    ServerMsg::Full {
+        game: Box::new(view.clone()),
+        you: you(view, user),
+    }
+    .to_json()
 }
 
 fn error_msg(code: &str, message: &str) -> String {
-    serde_json::json!({"t": "error", "code": code, "message": message}).to_string()
+    ServerMsg::error(code, message).to_json()
 }
 
 /// Play or watch a game over WebSocket.
@@ -190,7 +196,13 @@ async fn handle(state: &AppState, id: &str, user: Option<&User>, text: &str) -> 
         Err(e) => return Some(error_msg("bad_message", &format!("cannot read message: {e}"))),
     };
     let action = match msg {
-        ClientMsg::Ping => return Some(r#"{"t":"pong"}"#.to_string()),
+        ClientMsg::Ping => return Some(ServerMsg::Pong.to_json()),
+        ClientMsg::Resync => {
+            return match live::view(state, id).await {
+                Ok(Some(v)) => Some(full_msg(&v, user)),
+                _ => Some(error_msg("gone", "the game is not running on this server")),
+            }
+        }
         ClientMsg::Move { coord, ply } => Action::Move { coord, ply },
         ClientMsg::Resign => Action::Resign,
         ClientMsg::DrawOffer => Action::OfferDraw,

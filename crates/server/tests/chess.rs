@@ -26,7 +26,7 @@ async fn challenge(a: &Client, b: &Client, variant: &str, time: &str, fen: Optio
         .json()
         .await
         .unwrap();
-    assert_eq!(acc["color"], "black", "{acc}");
+    assert_eq!(acc["color"], "second", "{acc}");
     acc["game"].as_str().unwrap().to_string()
 }
 
@@ -55,11 +55,11 @@ async fn a_chess_game_to_mate_with_castling_en_passant_and_an_under_promotion() 
     let black = Client::register(&s, "k").await;
     let game = challenge(&white, &black, "chess", "10+5", None).await;
     let (mut wws, full) = white.ws(&game).await;
-    assert_eq!(full["you"], "white");
+    assert_eq!(full["you"], "first");
     assert_eq!(full["game"]["variant"], "chess/standard");
-    assert_eq!(full["game"]["turn"], "white");
+    assert_eq!(full["game"]["turn"], "first");
     let (mut bws, full) = black.ws(&game).await;
-    assert_eq!(full["you"], "black");
+    assert_eq!(full["you"], "second");
     let watcher = Client::anonymous(&s);
     let (mut sws, _) = watcher.ws(&game).await;
 
@@ -82,6 +82,8 @@ async fn a_chess_game_to_mate_with_castling_en_passant_and_an_under_promotion() 
         assert_eq!(other.expect("move").await["move"], *mv);
         let watched = sws.expect("move").await;
         assert_eq!(watched["move"], *mv, "the spectator sees ply {}", i + 1);
+        assert_eq!(watched["v"], i + 1, "events are numbered without gaps");
+        assert!(!watched["legal"].as_array().unwrap().is_empty() || i + 1 == moves.len());
         sans.push(watched["display"].as_str().unwrap().to_string());
     }
     assert_eq!(sans[4], "exf6", "en passant");
@@ -92,9 +94,14 @@ async fn a_chess_game_to_mate_with_castling_en_passant_and_an_under_promotion() 
     for ws in [&mut wws, &mut bws, &mut sws] {
         let end = ws.expect("end").await;
         assert_eq!(end["result"], "0-1", "{end}");
-        assert_eq!(end["winner"], "black");
+        assert_eq!(end["winner"], "second");
         assert_eq!(end["reason"], "checkmate");
     }
+    // A client that saw a gap asks for the whole state again.
+    sws.send(&json!({"t": "resync"})).await;
+    let again = sws.expect("full").await;
+    assert_eq!(again["game"]["v"], moves.len() + 1, "the moves and the end");
+    assert_eq!(again["you"], Value::Null);
     // The archive as chess PGN, read back by the chess crate's reader.
     let pgn = white
         .get(&format!("/api/games/{game}/pgn"))
@@ -214,10 +221,10 @@ async fn a_chess_game_against_stockfish_where_it_is_installed() {
     assert_eq!(chess["computer_levels"], 8);
     assert_eq!(r.status(), 200);
     let started: Value = r.json().await.unwrap();
-    assert_eq!(started["color"], "white");
+    assert_eq!(started["color"], "first");
     let game = started["game"].as_str().unwrap().to_string();
     let (mut ws, full) = me.ws(&game).await;
-    assert_eq!(full["game"]["black"]["computer"], "level:1");
+    assert_eq!(full["game"]["second"]["computer"], "level:1");
     let mut local = chess::ChessGame::new("startpos", chess::Variant::Standard).unwrap();
     for ply in (1..=9).step_by(2) {
         let mine = local.legal_moves()[0].clone();
@@ -238,6 +245,6 @@ async fn a_chess_game_against_stockfish_where_it_is_installed() {
             .expect("the computer's move is legal");
     }
     ws.send(&json!({"t": "resign"})).await;
-    assert_eq!(ws.expect("end").await["winner"], "black");
+    assert_eq!(ws.expect("end").await["winner"], "second");
     s.stop().await;
 }

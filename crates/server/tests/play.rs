@@ -13,7 +13,7 @@ async fn paired(s: &TestServer, time: &str, rated: bool) -> (String, Client, Cli
     let a = Client::register(s, "a").await;
     let b = Client::register(s, "b").await;
     let (game, a_color) = a.pair(&b, time, rated).await;
-    if a_color == "red" {
+    if a_color == "first" {
         (game, a, b)
     } else {
         (game, b, a)
@@ -25,10 +25,10 @@ async fn two_accounts_play_to_checkmate_and_spectators_see_every_move() {
     let mut s = common::start().await;
     let (game, red, black) = paired(&s, "10+5", true).await;
     let (mut rws, full) = red.ws(&game).await;
-    assert_eq!(full["you"], "red");
+    assert_eq!(full["you"], "first");
     assert_eq!(full["game"]["state"], "live");
     let (mut bws, full) = black.ws(&game).await;
-    assert_eq!(full["you"], "black");
+    assert_eq!(full["you"], "second");
     let watcher = Client::anonymous(&s);
     let (mut sws, full) = watcher.ws(&game).await;
     assert_eq!(full["you"], Value::Null);
@@ -51,7 +51,7 @@ async fn two_accounts_play_to_checkmate_and_spectators_see_every_move() {
     for ws in [&mut rws, &mut bws, &mut sws] {
         let end = ws.expect("end").await;
         assert_eq!(end["result"], "1-0", "{end}");
-        assert_eq!(end["winner"], "red");
+        assert_eq!(end["winner"], "first");
         assert_eq!(end["reason"], "checkmate");
     }
     // The archive, the PGN and the ratings.
@@ -112,8 +112,8 @@ async fn the_server_flags_a_player_whose_time_runs_out() {
     let end = rws.expect("end").await;
     let waited = started.elapsed();
     assert_eq!(end["reason"], "time_forfeit", "{end}");
-    assert_eq!(end["winner"], "black");
-    assert_eq!(end["clocks"]["red_ms"], 0);
+    assert_eq!(end["winner"], "second");
+    assert_eq!(end["clocks"]["first_ms"], 0);
     assert!(waited >= Duration::from_millis(2900), "flagged after {waited:?}");
     assert!(
         waited < Duration::from_millis(4500),
@@ -140,7 +140,7 @@ async fn a_draw_by_agreement() {
     rws.play("h2e2").await;
     rws.send(&json!({"t": "draw_offer"})).await;
     let offer = bws.expect("draw_offer").await;
-    assert_eq!(offer["by"], "red");
+    assert_eq!(offer["by"], "first");
     bws.send(&json!({"t": "draw_accept"})).await;
     let end = rws.expect("end").await;
     assert_eq!(end["result"], "1/2-1/2");
@@ -165,7 +165,7 @@ async fn a_refused_offer_may_not_be_repeated_until_the_opponent_offers() {
     // Offering again after a refusal is a foul (9.1.3), and no offer is made.
     rws.send(&json!({"t": "draw_offer"})).await;
     let foul = bws.expect("foul").await;
-    assert_eq!(foul["side"], "red", "{foul}");
+    assert_eq!(foul["side"], "first", "{foul}");
     assert_eq!(foul["kind"], "repeated_draw_offer");
     assert_eq!(foul["article"], "9.1.3");
     assert_eq!(foul["count"], 1);
@@ -174,7 +174,7 @@ async fn a_refused_offer_may_not_be_repeated_until_the_opponent_offers() {
     // Black may offer; then red may again.
     bws.play("h7h0").await;
     bws.send(&json!({"t": "draw_offer"})).await;
-    assert_eq!(rws.expect("draw_offer").await["by"], "black");
+    assert_eq!(rws.expect("draw_offer").await["by"], "second");
     s.stop().await;
 }
 
@@ -208,7 +208,7 @@ async fn a_repetition_is_ruled_under_cxa() {
     let ch: Value = a
         .post(
             "/api/challenges",
-            &json!({"to": b.name, "time": "10+0", "color": "red", "variant": "xiangqi/cxa",
+            &json!({"to": b.name, "time": "10+0", "color": "first", "variant": "xiangqi/cxa",
                     "fen": "3k5/9/9/9/9/9/9/9/9/R4K3 w"}),
         )
         .await
@@ -224,7 +224,7 @@ async fn a_repetition_is_ruled_under_cxa() {
         .json()
         .await
         .unwrap();
-    assert_eq!(acc["color"], "black");
+    assert_eq!(acc["color"], "second");
     let game = acc["game"].as_str().unwrap().to_string();
     let (mut rws, full) = a.ws(&game).await;
     assert_eq!(
@@ -245,7 +245,7 @@ async fn a_repetition_is_ruled_under_cxa() {
         other.expect("move").await;
     }
     let end = bws.expect("end").await;
-    assert_eq!(end["winner"], "black", "{end}");
+    assert_eq!(end["winner"], "second", "{end}");
     assert_eq!(end["reason"], "perpetual_check");
     assert!(
         end["article"].as_str().is_some_and(|a| a.starts_with("2")),
@@ -261,15 +261,15 @@ async fn a_game_against_the_computer() {
     let r = me
         .post(
             "/api/computer",
-            &json!({"level": 3, "time": "5+2", "color": "red"}),
+            &json!({"level": 3, "time": "5+2", "color": "first"}),
         )
         .await;
     assert_eq!(r.status(), 200);
     let started: Value = r.json().await.unwrap();
-    assert_eq!(started["color"], "red");
+    assert_eq!(started["color"], "first");
     let game = started["game"].as_str().unwrap().to_string();
     let (mut ws, full) = me.ws(&game).await;
-    assert_eq!(full["game"]["black"]["computer"], "level:3");
+    assert_eq!(full["game"]["second"]["computer"], "level:3");
     let mut fen = full["game"]["fen"].as_str().unwrap().to_string();
     for ply in (1..=9).step_by(2) {
         // Play the first legal move the rules library gives.
@@ -304,7 +304,7 @@ async fn a_game_against_the_computer() {
     }
     ws.send(&json!({"t": "resign"})).await;
     let end = ws.expect("end").await;
-    assert_eq!(end["winner"], "black");
+    assert_eq!(end["winner"], "second");
     s.stop().await;
 }
 
@@ -385,7 +385,7 @@ async fn a_bot_plays_over_the_rest_api_with_an_event_stream() {
             break;
         }
     }
-    assert_eq!(lines.last().unwrap()["winner"], "red");
+    assert_eq!(lines.last().unwrap()["winner"], "first");
     s.stop().await;
 }
 

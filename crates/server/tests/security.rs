@@ -13,7 +13,7 @@ async fn paired(s: &TestServer) -> (String, Client, Client) {
     let a = Client::register(s, "a").await;
     let b = Client::register(s, "b").await;
     let (game, a_color) = a.pair(&b, "10+0", false).await;
-    if a_color == "red" {
+    if a_color == "first" {
         (game, a, b)
     } else {
         (game, b, a)
@@ -134,7 +134,7 @@ async fn oversized_and_malformed_messages_are_refused() {
     assert_eq!(ply(&red, &game).await, before);
     // The player reconnects and plays on.
     let (mut rws, full) = red.ws(&game).await;
-    assert_eq!(full["you"], "red");
+    assert_eq!(full["you"], "first");
     rws.play("h2e2").await;
     // Oversized and malformed HTTP bodies are refused too.
     // A body announced as 1 MB is refused from its headers alone: the server

@@ -189,7 +189,7 @@ impl Client {
         let b: Value = other.post("/api/seeks", &body).await.json().await.unwrap();
         let game = b["game"].as_str().expect("paired").to_string();
         let other_color = b["color"].as_str().unwrap();
-        let mine = if other_color == "red" { "black" } else { "red" };
+        let mine = if other_color == "first" { "second" } else { "first" };
         (game, mine.to_string())
     }
 }

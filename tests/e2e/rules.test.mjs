@@ -1,6 +1,8 @@
 // The browser's Xiangqi rules (crates/web/assets/js/rules/xiangqi.js)
-// against the published perft counts in data/perft.json, plus the
-// notation fallback against hand-checked records. Plain Node, no browser.
+// against the published perft counts in data/perft.json, the notation
+// fallback against hand-checked records, the chess module's FEN, move
+// playing (castling both ways, en passant, promotion) and typed moves,
+// and the end-of-game texts. Plain Node, no browser.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -61,7 +63,7 @@ await test('mate leaves no legal move', () => {
   assert.deepEqual(rules.legalMoves(pos), []);
 });
 
-const notation = await import(path.join(root, 'crates/web/assets/js/notation.js'));
+const notation = await import(path.join(root, 'crates/web/assets/js/notation/xiangqi.js'));
 await test('notation fallback: Chinese, WXF and ICCS', () => {
   const s = rules.parseFen('startpos');
   const fmt = (pos, m, style) => notation.formatMove(pos, m, style);
@@ -86,27 +88,122 @@ await test('notation fallback: Chinese, WXF and ICCS', () => {
   assert.equal(fmt(two, 'e3a3', 'wxf'), 'R-=9');
 });
 
+
+const chess = await import(path.join(root, 'crates/web/assets/js/rules/chess.js'));
+const chessNotation = await import(path.join(root, 'crates/web/assets/js/notation/chess.js'));
+const boardFen = (pos) => {
+  const rows = [];
+  for (let r = 7; r >= 0; r--) {
+    let row = '';
+    let empty = 0;
+    for (let f = 0; f < 8; f++) {
+      const p = pos.board[r * 8 + f];
+      if (p) {
+        row += (empty || '') + p;
+        empty = 0;
+      } else {
+        empty += 1;
+      }
+    }
+    rows.push(row + (empty || ''));
+  }
+  return `${rows.join('/')} ${pos.turn === 'white' ? 'w' : 'b'}`;
+};
+
+await test('chess: FEN, squares and bad FENs', () => {
+  const s = chess.parseFen('startpos');
+  assert.equal(boardFen(s), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w');
+  assert.equal(chess.squareName(0), 'a1');
+  assert.equal(chess.squareName(63), 'h8');
+  assert.equal(chess.parseSquare('e4'), 28);
+  assert.equal(chess.kingSquare(s.board, 'black'), chess.parseSquare('e8'));
+  assert.throws(() => chess.parseFen('rnbqkbnr/pppppppp/8/8 w'), chess.FenError);
+  assert.throws(() => chess.parseFen('rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w'), chess.FenError);
+  assert.throws(() => chess.parseFen('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w'), chess.FenError);
+});
+
+// The end-to-end game (checked with python-chess): castling both ways,
+// en passant, an under-promotion, mate.
+const E2E_GAME = ['e2e4', 'd7d5', 'e4e5', 'f7f5', 'e5f6', 'b8c6', 'f6g7', 'c8f5', 'g1f3', 'd8d6',
+  'f1c4', 'e8c8', 'e1g1', 'e7e5', 'g7h8n', 'g8h6', 'f3e5', 'h6g4', 'e5f7', 'd6h2'];
+
+await test('chess: playing moves — castling, en passant, promotion', () => {
+  let pos = chess.parseFen('startpos');
+  const after = {};
+  E2E_GAME.forEach((m, i) => {
+    pos = chess.play(pos, m);
+    after[i + 1] = boardFen(pos);
+  });
+  assert.equal(after[5], 'rnbqkbnr/ppp1p1pp/5P2/3p4/8/8/PPPP1PPP/RNBQKBNR b'); // exf6 e.p.
+  assert.equal(after[12], '2kr1bnr/ppp1p1Pp/2nq4/3p1b2/2B5/5N2/PPPP1PPP/RNBQK2R w'); // O-O-O
+  assert.equal(after[13], '2kr1bnr/ppp1p1Pp/2nq4/3p1b2/2B5/5N2/PPPP1PPP/RNBQ1RK1 b'); // O-O
+  assert.equal(after[15], '2kr1bnN/ppp4p/2nq4/3ppb2/2B5/5N2/PPPP1PPP/RNBQ1RK1 b'); // gxh8=N
+  assert.equal(after[20], '2kr1b1N/ppp2N1p/2n5/3p1b2/2B3n1/8/PPPP1PPq/RNBQ1RK1 w');
+  // Chess960: the king takes its own rook.
+  const c960 = chess.parseFen('1r2k1r1/8/8/8/8/8/8/1R2K1R1 w');
+  assert.equal(boardFen(chess.play(c960, 'e1g1')), '1r2k1r1/8/8/8/8/8/8/1R3RK1 b');
+  assert.equal(boardFen(chess.play(c960, 'e1b1')), '1r2k1r1/8/8/8/8/8/8/2KR2R1 b');
+  const kb1 = chess.parseFen('4k3/8/8/8/8/8/8/RK6 w');
+  assert.equal(boardFen(chess.play(kb1, 'b1a1')), '4k3/8/8/8/8/8/8/2KR4 b');
+  assert.ok(chess.isCapture(chess.parseFen('rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w'), 'e5f6'));
+  assert.ok(chess.isPromotion(chess.parseFen('8/6P1/8/8/8/8/8/k6K w').board, chess.parseSquare('g7'), chess.parseSquare('h8')));
+});
+
+await test('chess: premove geometry and typed moves', () => {
+  const s = chess.parseFen('startpos');
+  const knight = chess.premoveTargets(s.board, chess.parseSquare('g1')).map(chess.squareName).sort();
+  assert.deepEqual(knight, ['e2', 'f3', 'h3']);
+  const pawn = chess.premoveTargets(s.board, chess.parseSquare('e2')).map(chess.squareName).sort();
+  assert.deepEqual(pawn, ['d3', 'e3', 'e4', 'f3']);
+  const king = chess.premoveTargets(s.board, chess.parseSquare('e1')).map(chess.squareName);
+  assert.ok(king.includes('g1') && king.includes('c1') && king.includes('h1') && king.includes('a1'));
+  const legal = ['b1a3', 'b1c3', 'e2e4', 'g1f3', 'g1h3'];
+  assert.equal(chessNotation.findMove('Nf3', s, legal), 'g1f3');
+  assert.equal(chessNotation.findMove('e4', s, legal), 'e2e4');
+  assert.equal(chessNotation.findMove('e2e4', s, legal), 'e2e4');
+  assert.equal(chessNotation.findMove('Nd2', s, legal), null);
+  const castle = chess.parseFen('r3k2r/8/8/8/8/8/8/R3K2R w');
+  assert.equal(chessNotation.findMove('O-O', castle, ['e1g1', 'e1c1', 'a1b1']), 'e1g1');
+  assert.equal(chessNotation.findMove('0-0-0', castle, ['e1g1', 'e1c1', 'a1b1']), 'e1c1');
+  const promo = chess.parseFen('8/6P1/8/8/8/8/8/k6K w');
+  assert.equal(chessNotation.findMove('g8=N', promo, ['g7g8q', 'g7g8n', 'h1h2']), 'g7g8n');
+  assert.equal(chessNotation.moveText({ move: 'g7h8n', display: 'gxh8=N' }, null, 'san'), 'gxh8=N');
+  assert.equal(chessNotation.moveText({ move: 'g7h8n', display: 'gxh8=N' }, null, 'uci'), 'g7h8n');
+});
+
 const i18n = await import(path.join(root, 'crates/web/assets/js/i18n.js'));
 const result = await import(path.join(root, 'crates/web/assets/js/result.js'));
 await test('game-end texts, repetition rulings with their article', () => {
   i18n.setLang('zh');
-  const chase = { state: 'over', result: '0-1', winner: 'black', reason: 'perpetual_chase', article: '26.4' };
+  const xq = { sides: ['red', 'black'] };
+  const chase = { ...xq, state: 'over', result: '0-1', winner: 'second', reason: 'perpetual_chase', article: '26.4' };
   assert.equal(result.resultText(chase), '黑胜');
   assert.equal(result.reasonText(chase), '红方长捉，判负 — 第26.4条');
-  assert.equal(result.reasonText({ reason: 'perpetual_check', winner: 'red', article: '26.1' }), '黑方长将，判负 — 第26.1条');
-  assert.equal(result.reasonText({ reason: 'checkmate', winner: 'red', article: '4.1' }), '将死 — 第4.1条');
-  assert.equal(result.reasonText({ reason: 'repetition_both_allowed', article: '26.2' }), '双方均为允许着法，不变作和 — 第26.2条');
-  assert.equal(result.mustChangeText('red', result.patternIn('red plays a forbidden perpetual chase (长捉) against allowed moves'), '26.4'),
+  assert.equal(result.reasonText({ ...xq, reason: 'perpetual_check', winner: 'first', article: '26.1' }), '黑方长将，判负 — 第26.1条');
+  assert.equal(result.reasonText({ ...xq, reason: 'checkmate', winner: 'first', article: '4.1' }), '将死 — 第4.1条');
+  assert.equal(result.reasonText({ ...xq, reason: 'repetition_both_allowed', article: '26.2' }), '双方均为允许着法，不变作和 — 第26.2条');
+  assert.equal(result.mustChangeText(xq, 'first', result.patternIn('red plays a forbidden perpetual chase (长捉) against allowed moves'), '26.4'),
     '红方长捉，必须变着 — 第26.4条');
+  // Chess: the same data, the variant's own side words; stalemate draws.
+  const chess = { sides: ['white', 'black'], state: 'over' };
+  assert.equal(result.resultText({ ...chess, result: '1-0', winner: 'first' }), '白胜');
+  assert.equal(result.resultText({ ...chess, result: '0-1' }), '黑胜');
+  assert.equal(result.resultText({ ...chess, result: '1/2-1/2' }), '和棋');
+  assert.equal(result.reasonText({ ...chess, result: '1/2-1/2', reason: 'stalemate', article: '5.2.1' }), '逼和 — 第5.2.1条');
+  assert.equal(result.reasonText({ ...xq, result: '1-0', winner: 'first', reason: 'stalemate' }), '困毙');
+  assert.equal(result.sideName(chess, 'first'), '白方');
   assert.equal(result.resultText({ state: 'aborted' }), '对局已中止');
   i18n.setLang('en');
   assert.equal(result.reasonText(chase), 'Red: perpetual chase, loses — Article 26.4');
   assert.equal(result.resultText(chase), 'Black wins');
+  assert.equal(result.resultText({ ...chess, result: '1-0', winner: 'first' }), 'White wins');
   // Every reason the referee and the session give has its own words in
   // both languages (no fallback to the raw code).
   const reasons = ['checkmate', 'stalemate', 'time_forfeit', 'resignation', 'agreement', 'aborted',
     'adjudication', 'fouls', 'natural_limit', 'insufficient_material', 'threefold_repetition',
-    'repetition_both_allowed', 'repetition_both_forbidden'];
+    'repetition_both_allowed', 'repetition_both_forbidden',
+    // chess (crates/chess/src/ending.rs, crates/session)
+    'fifty_moves', 'seventy_five_moves', 'fivefold_repetition', 'time_forfeit_draw'];
   for (const lang of ['zh', 'en']) {
     i18n.setLang(lang);
     for (const reason of reasons) {
@@ -115,11 +212,12 @@ await test('game-end texts, repetition rulings with their article', () => {
     }
   }
   i18n.setLang('zh');
-  assert.equal(result.reasonText({ reason: 'time_forfeit', winner: 'red', article: '4.1.4' }), '超时判负 — 第4.1.4条');
+  assert.equal(result.reasonText({ reason: 'time_forfeit', winner: 'first', article: '4.1.4' }), '超时判负 — 第4.1.4条');
   // Every key exists in both languages.
   const zhKeys = Object.keys(i18n.LANGS.zh);
   const enKeys = Object.keys(i18n.LANGS.en);
-  const optionalZh = new Set(['lang.zh', 'lang.en', 'game.notation.chinese', 'game.notation.wxf', 'game.notation.iccs']);
+  const optionalZh = new Set(['lang.zh', 'lang.en', 'game.notation.chinese', 'game.notation.wxf', 'game.notation.iccs',
+    'game.notation.san', 'game.notation.uci']);
   assert.deepEqual(enKeys.filter((k) => !zhKeys.includes(k) && !optionalZh.has(k)), []);
   assert.deepEqual(zhKeys.filter((k) => !enKeys.includes(k)), []);
 });

@@ -8,11 +8,14 @@
 // QIJU_SCREENSHOTS (where screenshots go; default docs/screenshots).
 //
 // Scenarios: two players register in two browser contexts, one seeks and
-// the other accepts, they play to checkmate by clicking while a spectator
-// watches; one reloads mid-game and the game resumes; both see the
-// result; the replay steps with the arrow keys and downloads the PGN; the
-// profile shows the rating history; one plays the computer. Every page
-// must log no console error, and every button must have a name.
+// the other accepts, they play Xiangqi to checkmate by clicking while a
+// spectator watches; one reloads mid-game and the game resumes; both see
+// the result; the replay steps with the arrow keys and downloads the PGN;
+// the profile shows the rating history; one plays the computer. Then a
+// chess game from a challenge in the lobby, played by clicking and
+// dragging: both sides castle, en passant, an under-promotion through the
+// dialog, mate. Every page must log no console error, and every button
+// must have a name.
 
 import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
@@ -163,7 +166,7 @@ try {
 
   await step('B creates a seek; A sees it in the lobby and accepts', async () => {
     await B.page.click('[data-tc="10+5"]');
-    await B.page.selectOption('#seek-color', 'black');
+    await B.page.selectOption('#seek-color', 'second');
     await B.page.click('#create-seek');
     await A.page.waitForSelector(`.accept-seek[data-player="${nameB}"]`);
     await B.page.waitForSelector('.cancel-seek');
@@ -177,11 +180,31 @@ try {
     await A.page.waitForSelector('#board [data-piece]');
     await B.page.waitForSelector('#board [data-piece]');
     // Each sees the board from their own side.
-    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'red');
-    assert.equal(await B.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'black');
+    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'first');
+    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-color'), 'red');
+    assert.equal(await B.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'second');
   });
 
+  // The spectator's game socket passes through the test, which can drop
+  // an event (to make a gap in the versions) and sees what the page sends.
+  const spectatorWire = { drop: null, sent: [], duplicated: 0 };
   await step('a spectator opens the game', async () => {
+    await C.page.routeWebSocket(/\/api\/games\/[^/]+\/ws$/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        spectatorWire.sent.push(String(m));
+        server.send(m);
+      });
+      server.onMessage((m) => {
+        const msg = JSON.parse(String(m));
+        if (msg.t === 'move' && spectatorWire.drop === msg.ply) return; // lost
+        ws.send(m);
+        if (msg.t === 'move' && msg.ply === 1) {
+          ws.send(m); // and a duplicate, which must change nothing
+          spectatorWire.duplicated += 1;
+        }
+      });
+    });
     await C.page.goto(`${base}/game/${gameId}`);
     await C.page.waitForSelector('#board [data-piece]');
     await C.page.waitForFunction(() => document.querySelector('#status')?.textContent.includes('watching'));
@@ -216,13 +239,21 @@ try {
   const play = async (who, move) => {
     await clickMove(who.page, move);
     ply += 1;
-    await Promise.all([waitPly(A.page, ply), waitPly(B.page, ply), waitPly(C.page, ply)]);
+    const pages = [A.page, B.page];
+    if (spectatorWire.drop !== ply) pages.push(C.page); // the spectator catches up later
+    await Promise.all(pages.map((p) => waitPly(p, ply)));
   };
 
   await step('moves by clicking reach the opponent and the spectator', async () => {
+    // The spectator never hears of move 2: move 3's version shows the gap,
+    // and the page asks for the whole game again (`resync`).
+    spectatorWire.drop = 2;
     await play(A, line[0]);
     await play(B, line[1]);
     await play(A, line[2]);
+    spectatorWire.drop = null;
+    assert.equal(spectatorWire.duplicated, 1);
+    assert.ok(spectatorWire.sent.some((m) => JSON.parse(m).t === 'resync'), 'the spectator asked to resync');
     const spectatorMoves = await C.page.$$eval('#moves [data-move]', (els) => els.map((e) => e.dataset.move));
     assert.deepEqual(spectatorMoves, line.slice(0, 3));
     // Chinese notation in the move list, switchable to WXF and ICCS.
@@ -238,12 +269,12 @@ try {
 
   await step('the clocks run for the side to move and tick locally', async () => {
     // Both sides have moved, so black's clock runs now.
-    await B.page.waitForSelector('.player-bar[data-side="black"] .clock.running');
-    const t1 = await clockSeconds(B.page, 'black');
+    await B.page.waitForSelector('.player-bar[data-side="second"] .clock.running');
+    const t1 = await clockSeconds(B.page, 'second');
     await B.page.waitForTimeout(2200);
-    const t2 = await clockSeconds(B.page, 'black');
+    const t2 = await clockSeconds(B.page, 'second');
     assert.ok(t2 < t1, `black's clock ticks down (${t1} → ${t2})`);
-    assert.ok(await A.page.$('.player-bar[data-side="red"] .clock.running') === null, 'red\'s clock stands');
+    assert.ok(await A.page.$('.player-bar[data-side="first"] .clock.running') === null, 'red\'s clock stands');
   });
 
   await step('reloading mid-game resumes the same position and clocks', async () => {
@@ -253,18 +284,20 @@ try {
     await A.page.screenshot({ path: path.join(shots, 'game.png') });
     await A.page.click('#board .xq-hits [data-square="e2"]');
     const before = await boardPosition(A.page);
-    const redBefore = await clockSeconds(A.page, 'red');
+    const redBefore = await clockSeconds(A.page, 'first');
     await A.page.reload();
     await A.page.waitForSelector('#board [data-piece]');
     await waitPly(A.page, ply);
     assert.deepEqual(await boardPosition(A.page), before);
     // Red's clock ran on through the reload; it shows what the server says.
-    const redAfter = await clockSeconds(A.page, 'red');
+    const redAfter = await clockSeconds(A.page, 'first');
     const server = await (await A.page.request.get(`${base}/api/games/${gameId}`)).json();
-    assert.ok(Math.abs(redAfter - server.clocks.red_ms / 1000) <= 2, `red's clock ${redAfter} s, server ${server.clocks.red_ms} ms`);
+    assert.ok(Math.abs(redAfter - server.clocks.first_ms / 1000) <= 2, `red's clock ${redAfter} s, server ${server.clocks.first_ms} ms`);
     assert.ok(redAfter <= redBefore + 1, `red's clock resumes where it was (${redBefore} → ${redAfter})`);
-    assert.ok(await A.page.$('.player-bar[data-side="red"] .clock.running'), 'and runs');
-    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'red');
+    assert.ok(await A.page.$('.player-bar[data-side="first"] .clock.running'), 'and runs');
+    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'first');
+    // The server's legal list is what the board offers.
+    assert.deepEqual(server.legal, rules.legalMoves(rules.parseFen(server.fen)).sort());
     await checkLabels(A.page, 'game');
   });
 
@@ -311,8 +344,8 @@ try {
     assert.equal(A.page.url(), B.page.url());
     await A.page.waitForSelector('#board [data-piece]');
     await B.page.waitForSelector('#board [data-piece]');
-    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'black');
-    assert.equal(await B.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'red');
+    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'second');
+    assert.equal(await B.page.getAttribute('.player-bar.seat-bottom', 'data-side'), 'first');
   });
 
   await step('draw offer and decline, then resignation, with the buttons', async () => {
@@ -394,7 +427,7 @@ try {
     await B.page.waitForSelector('#computer-form');
     await B.page.click('[data-level="1"]');
     await B.page.click('#computer-form [data-tc="10+5"]');
-    await B.page.selectOption('#cpu-color', 'red');
+    await B.page.selectOption('#cpu-color', 'first');
     await B.page.click('#play-computer');
     await B.page.waitForURL(/\/game\//);
     await B.page.waitForSelector('#board [data-piece]');
@@ -425,6 +458,169 @@ try {
     await B.page.waitForSelector('#board [data-piece]');
     await B.page.waitForFunction(() => document.querySelector('#status')?.textContent.includes('轮到你走棋'));
     await B.page.selectOption('#lang', 'en');
+  });
+
+
+  // --- chess ------------------------------------------------------------------
+  // A legal game (checked with python-chess): 1.e4 d5 2.e5 f5 3.exf6 e.p.
+  // Nc6 4.fxg7 Bf5 5.Nf3 Qd6 6.Bc4 O-O-O 7.O-O e5 8.gxh8=N Nh6 9.Nxe5
+  // Ng4 10.Nef7 Qxh2#: both sides castle, White takes en passant and
+  // under-promotes to a knight, Black mates.
+  const chessGame = ['e2e4', 'd7d5', 'e4e5', 'f7f5', 'e5f6', 'b8c6', 'f6g7', 'c8f5', 'g1f3', 'd8d6',
+    'f1c4', 'e8c8', 'e1g1', 'e7e5', 'g7h8n', 'g8h6', 'f3e5', 'h6g4', 'e5f7', 'd6h2'];
+  const chessSan = ['e4', 'd5', 'e5', 'f5', 'exf6', 'Nc6', 'fxg7', 'Bf5', 'Nf3', 'Qd6',
+    'Bc4', 'O-O-O', 'O-O', 'e5', 'gxh8=N', 'Nh6', 'Nxe5', 'Ng4', 'Nef7', 'Qxh2#'];
+  /** The piece letter on a square as the board shows it now, or null. */
+  const pieceOn = (page, sq) => page.$eval('#board', (b, s) => b.querySelector(`[data-piece][data-square="${s}"]`)?.dataset.piece ?? null, sq);
+  const squareCentre = async (page, sq) => {
+    const b = await page.locator(`#board .ch-hits [data-square="${sq}"]`).boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  /** Drags a piece from one square to another with the mouse. */
+  const drag = async (page, from, to) => {
+    const [x1, y1] = await squareCentre(page, from);
+    const [x2, y2] = await squareCentre(page, to);
+    await page.mouse.move(x1, y1);
+    await page.mouse.down();
+    await page.mouse.move((x1 + x2) / 2, (y1 + y2) / 2, { steps: 6 });
+    await page.mouse.move(x2, y2, { steps: 6 });
+    await page.mouse.up();
+  };
+  /** Clicks a chess move: the piece's square, then the destination. */
+  const chessClick = async (page, move) => {
+    await page.click(`#board .ch-hits [data-square="${move.slice(0, 2)}"]`);
+    await page.waitForSelector(`#board [data-dest="${move.slice(2, 4)}"]`);
+    await page.click(`#board .ch-hits [data-square="${move.slice(2, 4)}"]`);
+  };
+
+  await step('chess: A challenges B from the lobby (White, chess); B accepts', async () => {
+    // B leaves the computer game first: resign it.
+    await B.page.click('#resign');
+    await B.page.click('#resign-confirm');
+    await B.page.waitForSelector('#end-dialog[open]');
+    await B.page.click('#end-close');
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector('#challenge-form');
+    const offered = await A.page.$$eval('#challenge-variant option', (os) => os.map((o) => [o.value, o.textContent]));
+    const info = await (await A.page.request.get(`${base}/api/info`)).json();
+    assert.equal(info.protocol, 2);
+    const ids = offered.map(([v]) => v);
+    for (const want of ['xiangqi/cxa', 'chess/standard', 'chess/chess960']) assert.ok(ids.includes(want), `${want} offered`);
+    assert.ok(offered.some(([v, text]) => v === 'chess/standard' && text === '国际象棋'), 'with its Chinese name');
+    await A.page.fill('#challenge-name', nameB);
+    await A.page.selectOption('#challenge-variant', 'chess/standard');
+    await A.page.selectOption('#challenge-color', 'first');
+    assert.equal(await A.page.textContent('#challenge-color option[value="first"]'), '执白');
+    await A.page.click('#challenge-form [data-tc="10+5"]');
+    await checkLabels(A.page, 'lobby with the chess menus');
+    await A.page.click('#send-challenge');
+    const computerGame = new URL(B.page.url()).pathname;
+    const accept = B.page.getByRole('button', { name: `Accept: ${nameA}` });
+    await accept.click();
+    await B.page.waitForURL((u) => /\/game\//.test(u.pathname) && u.pathname !== computerGame);
+    await A.page.waitForURL(/\/game\//);
+    assert.equal(A.page.url(), B.page.url());
+    gameId = A.page.url().split('/game/')[1];
+    for (const p of [A, B]) await p.page.waitForSelector('#board .ch-board [data-piece]');
+    assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-color'), 'white');
+    assert.equal(await B.page.getAttribute('.player-bar.seat-bottom', 'data-color'), 'black');
+    assert.equal(await A.page.$$eval('#board [data-piece]', (e) => e.length), 32);
+    assert.equal(await pieceOn(B.page, 'e1'), 'K');
+    // White's first move: the dots are the server's legal moves.
+    await A.page.click('#board .ch-hits [data-square="g1"]');
+    const dests = await A.page.$$eval('#board [data-dest]', (els) => els.map((e) => e.dataset.dest).sort());
+    assert.deepEqual(dests, ['f3', 'h3']);
+    await A.page.click('#board .ch-hits [data-square="g1"]');
+  });
+
+  await step('chess: castling both ways, en passant, under-promotion, mate, by clicks and drags', async () => {
+    let n = 0;
+    const bothAt = (k) => Promise.all([waitPly(A.page, k), waitPly(B.page, k)]);
+    for (const move of chessGame) {
+      const who = n % 2 === 0 ? A : B;
+      if (move === 'e1g1') {
+        // Before castling: the king shows its two-square step; a picture.
+        await who.page.click('#board .ch-hits [data-square="e1"]');
+        const kingDests = await who.page.$$eval('#board [data-dest]', (els) => els.map((e) => e.dataset.dest).sort());
+        assert.deepEqual(kingDests, ['e2', 'f1', 'g1']);
+        await who.page.screenshot({ path: path.join(shots, 'chess-game.png') });
+        await who.page.click('#board .ch-hits [data-square="e1"]');
+        await drag(who.page, 'e1', 'g1'); // castles by dragging the king two squares
+      } else if (move === 'g7h8n') {
+        await chessClick(who.page, 'g7h8');
+        await who.page.waitForSelector('#promotion .ch-promotion-choice[data-role="n"]');
+        const roles = await who.page.$$eval('#promotion .ch-promotion-choice', (bs) => bs.map((b) => b.dataset.role));
+        assert.deepEqual(roles, ['q', 'r', 'b', 'n']);
+        await checkLabels(who.page, 'promotion dialog');
+        await who.page.waitForTimeout(200); // the piece pictures load
+        await who.page.screenshot({ path: path.join(shots, 'chess-promotion.png') });
+        await who.page.click('#promotion [data-role="n"]');
+      } else if (move === 'd6h2') {
+        await drag(who.page, 'd6', 'h2'); // the mate by dragging
+      } else {
+        await chessClick(who.page, move);
+      }
+      n += 1;
+      if (n < chessGame.length) await bothAt(n);
+      if (move === 'e5f6') {
+        // En passant: the black pawn on f5 is gone for both.
+        for (const p of [A, B]) {
+          assert.equal(await pieceOn(p.page, 'f6'), 'P');
+          assert.equal(await pieceOn(p.page, 'f5'), null);
+        }
+      }
+      if (move === 'e8c8') assert.equal(await pieceOn(A.page, 'd8'), 'r');
+      if (move === 'e1g1') {
+        assert.equal(await pieceOn(B.page, 'g1'), 'K');
+        assert.equal(await pieceOn(B.page, 'f1'), 'R');
+      }
+      if (move === 'g7h8n') {
+        assert.equal(await pieceOn(A.page, 'h8'), 'N');
+        assert.equal(await pieceOn(B.page, 'h8'), 'N');
+      }
+    }
+    for (const p of [A, B]) await p.page.waitForSelector('#end-dialog[open]');
+    assert.equal(await B.page.textContent('#end-title'), 'Black wins');
+    assert.match(await B.page.textContent('#end-reason'), /Checkmate/);
+    assert.equal(await A.page.textContent('#end-title'), '黑胜');
+    assert.match(await A.page.textContent('#end-reason'), /将死/);
+    // The move list in SAN, and the mated king marked.
+    for (const p of [A, B]) {
+      assert.deepEqual(await p.page.$$eval('#moves [data-ply]', (els) => els.map((e) => e.textContent)), chessSan);
+      assert.equal(await p.page.getAttribute('#board .ch-check', 'class'), 'ch-check');
+    }
+    const check = await B.page.$eval('#board .ch-check', (e) => [e.getAttribute('x'), e.getAttribute('y')]);
+    const king = await B.page.$eval('#board [data-piece="K"]', (e) => e.getAttribute('transform'));
+    assert.equal(king, `translate(${check[0]} ${check[1]})`, 'the check mark is on the white king');
+    await checkLabels(B.page, 'chess end dialog');
+    await B.page.screenshot({ path: path.join(shots, 'chess-end.png') });
+    await B.page.click('#end-close');
+    await A.page.click('#end-close');
+    const view = await (await A.page.request.get(`${base}/api/games/${gameId}`)).json();
+    assert.deepEqual(view.moves.map((m) => m.move), chessGame);
+    assert.equal(view.winner, 'second');
+    assert.equal(view.reason, 'checkmate');
+  });
+
+  await step('chess: the replay shows the game in SAN and UCI, and the PGN', async () => {
+    await B.page.click('#to-replay');
+    await B.page.waitForSelector('#replay-ply');
+    assert.equal(await B.page.textContent('#replay-ply'), `Move ${chessGame.length} of ${chessGame.length}`);
+    assert.equal(await B.page.textContent('#moves [data-ply="15"]'), 'gxh8=N');
+    await B.page.click('[data-style="uci"]');
+    assert.equal(await B.page.textContent('#moves [data-ply="15"]'), 'g7h8n');
+    await B.page.click('[data-style="san"]');
+    await B.page.keyboard.press('Home');
+    assert.equal(await B.page.$$eval('#board [data-piece]', (e) => e.length), 32);
+    for (let k = 0; k < 13; k++) await B.page.keyboard.press('ArrowRight');
+    assert.equal(await pieceOn(B.page, 'g1'), 'K'); // after 7.O-O
+    assert.equal(await pieceOn(B.page, 'c8'), 'k'); // after 6…O-O-O
+    await checkLabels(B.page, 'chess replay');
+    await B.page.screenshot({ path: path.join(shots, 'chess-replay.png') });
+    const [download] = await Promise.all([B.page.waitForEvent('download'), B.page.click('#pgn')]);
+    const pgn = fs.readFileSync(await download.path(), 'utf8');
+    assert.match(pgn, /0-1/);
+    assert.match(pgn, /gxh8=N/);
   });
 
   await step('no page logged a console error', async () => {

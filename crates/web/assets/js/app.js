@@ -8,7 +8,9 @@ import { api } from './api.js';
 import { h } from './dom.js';
 import { getLang, onLangChange, setLang, t } from './i18n.js';
 import { onFeed, restartFeed } from './feed.js';
+import { findVariant, loadVariants, variantLabel } from './variants.js';
 import './boards/xiangqi.js';
+import './boards/chess.js';
 
 const routes = [
   [/^\/$/, () => import('./pages/lobby.js')],
@@ -150,31 +152,38 @@ onFeed((msg) => {
   if (msg.t === 'game_start' && msg.game) {
     navigate(`/game/${msg.game}`);
   } else if (msg.t === 'challenge' && msg.challenge && ctx.account && msg.challenge.to === ctx.account.name) {
-    const c = msg.challenge;
-    const mode = c.rated ? t('lobby.rated') : t('lobby.casual');
-    const item = ctx.toast(t('lobby.challengeFrom', { from: c.from, time: c.time, mode }), [
-      h('button', {
-        type: 'button',
-        'aria-label': `${t('lobby.accept')}: ${c.from}`,
-        onclick: async () => {
-          item.remove();
-          const r = await api.acceptChallenge(c.id).catch((e) => ctx.toast(e.message));
-          if (r && r.game) navigate(`/game/${r.game}`);
-        },
-      }, t('lobby.accept')),
-      h('button', {
-        type: 'button',
-        'aria-label': `${t('lobby.decline')}: ${c.from}`,
-        onclick: () => {
-          item.remove();
-          api.declineChallenge(c.id).catch(() => {});
-        },
-      }, t('lobby.decline')),
-    ], 0);
+    showChallenge(msg.challenge);
   } else if (msg.t === 'challenge_declined' && ctx.account && msg.by !== ctx.account.name) {
     ctx.toast(t('lobby.declined', { by: msg.by }));
   }
 });
+
+/** A challenge to this player, as a toast with Accept and Decline. */
+async function showChallenge(c) {
+  const variants = await loadVariants();
+  const v = findVariant(variants, c.variant);
+  const game = v ? variantLabel(variants, v) : c.variant;
+  const mode = c.rated ? t('lobby.rated') : t('lobby.casual');
+  const item = ctx.toast(t('lobby.challengeFrom', { from: c.from, game, time: c.time, mode }), [
+    h('button', {
+      type: 'button',
+      'aria-label': `${t('lobby.accept')}: ${c.from}`,
+      onclick: async () => {
+        item.remove();
+        const r = await api.acceptChallenge(c.id).catch((e) => ctx.toast(e.message));
+        if (r && r.game) navigate(`/game/${r.game}`);
+      },
+    }, t('lobby.accept')),
+    h('button', {
+      type: 'button',
+      'aria-label': `${t('lobby.decline')}: ${c.from}`,
+      onclick: () => {
+        item.remove();
+        api.declineChallenge(c.id).catch(() => {});
+      },
+    }, t('lobby.decline')),
+  ], 0);
+}
 
 document.addEventListener('click', (e) => {
   const a = e.target.closest && e.target.closest('a[data-link]');

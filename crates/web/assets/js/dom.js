@@ -19,6 +19,14 @@ export function h(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** Replaces an element's children, skipping null/false as `h` does
+ *  (the DOM's own replaceChildren would print them as "null"). */
+export function fill(e, ...children) {
+  e.replaceChildren();
+  append(e, children);
+  return e;
+}
+
 function append(e, children) {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;

@@ -1,42 +1,75 @@
-// How a game's end is told: the result (红胜 / Red wins), the reason, and
+// How a game's end is told: the result (红胜 / White wins), the reason, and
 // for repetition rulings the side, its forbidden pattern and the article
 // ("红方长捉，判负 — 第26.4条").
+//
+// Sides are `first` and `second` in the server's data; what a reader sees
+// is the variant's word for them (`view.sides`: red/black, white/black).
 
 import { t } from './i18n.js';
+import { gameFor } from './boards/board.js';
 
 const FORBIDDEN = new Set([
   'perpetual_check', 'perpetual_mate_threat', 'perpetual_chase',
   'check_and_mate_threat', 'check_and_chase', 'mate_threat_and_chase',
 ]);
 
-const other = (side) => (side === 'red' ? 'black' : 'red');
+export const otherSide = (side) => (side === 'first' ? 'second' : 'first');
 
-/** "Red wins", "Draw", "Game aborted". */
+/** The variant's words for a view's two sides, first mover first. */
+export function sidesOf(view) {
+  if (view && Array.isArray(view.sides) && view.sides.length === 2) return view.sides;
+  const spec = view && gameFor(view.variant);
+  return spec ? spec.sides : ['first', 'second'];
+}
+
+/** The word of one side (`first`/`second`) in a view: red, white, black. */
+export function colorOf(view, side) {
+  return sidesOf(view)[side === 'second' ? 1 : 0];
+}
+
+/** A side as the reader calls it: 红方, White. */
+export function sideName(view, side) {
+  return t(`side.${colorOf(view, side)}`);
+}
+
+/** The winning side: `winner`, or read from the result (`1-0`, `0-1`). */
+function winnerOf(view) {
+  if (view.winner === 'first' || view.winner === 'second') return view.winner;
+  if (view.result === '1-0') return 'first';
+  if (view.result === '0-1') return 'second';
+  return null;
+}
+
+/** "Red wins", "White wins", "Draw", "Game aborted". */
 export function resultText(view) {
   if (view.state === 'aborted') return t('result.aborted');
+  const winner = winnerOf(view);
+  if (winner) return t(`result.win.${colorOf(view, winner)}`);
   return view.result ? t(`result.${view.result}`) : '';
 }
 
 /** The ruling line: the reason, with the article when there is one. */
 export function reasonText(view) {
-  const reason = view.reason || '';
+  let reason = view.reason || '';
   const article = view.article ? t('article.suffix', { n: view.article }) : '';
-  if (FORBIDDEN.has(reason) && view.winner) {
-    const loser = other(view.winner);
-    return t('ruling.loses', { side: t(`side.${loser}`), pattern: t(`pattern.${reason}`) }) + article;
+  const winner = winnerOf(view);
+  if (FORBIDDEN.has(reason) && winner) {
+    return t('ruling.loses', { side: sideName(view, otherSide(winner)), pattern: t(`pattern.${reason}`) }) + article;
   }
+  // Stalemate loses in Xiangqi and draws in chess: the result tells which.
+  if (reason === 'stalemate' && !winner && view.result) reason = 'stalemate_draw';
   const key = `reason.${reason}`;
   const text = t(key);
   return (text === key ? reason.replace(/_/g, ' ') : text) + article;
 }
 
-/** The line for a must-change ruling in force (变着, CXA 26.4). */
-export function mustChangeText(side, reason, article) {
+/** The line for a must-change ruling in force against `side` (变着, CXA 26.4). */
+export function mustChangeText(view, side, reason, article) {
   const suffix = article ? t('article.suffix', { n: article }) : '';
   if (reason && FORBIDDEN.has(reason)) {
-    return t('ruling.mustChange', { side: t(`side.${side}`), pattern: t(`pattern.${reason}`) }) + suffix;
+    return t('ruling.mustChange', { side: sideName(view, side), pattern: t(`pattern.${reason}`) }) + suffix;
   }
-  return t('game.mustChange', { side: t(`side.${side}`), article: suffix });
+  return t('game.mustChange', { side: sideName(view, side), article: suffix });
 }
 
 /** Pattern key found in a ruling's English detail text, if any. */

@@ -1,9 +1,9 @@
 // The interface every game board implements, and the registry that finds
 // the board for a game family. A page never knows which game it shows:
-// it asks `createBoard(family, …)` for a board and talks to it through
-// the five methods below. Xiangqi is the first board (./xiangqi.js);
-// chess, shogi and gomoku boards plug in by implementing `Board` and
-// calling `registerBoard` (see docs/ui.md).
+// it asks `createBoard(variant, …)` for a board and talks to it through
+// the five methods below. Xiangqi (./xiangqi.js) and chess (./chess.js)
+// are the boards so far; shogi and gomoku plug in by implementing `Board`
+// and calling `registerGame` (see docs/ui.md).
 //
 // Squares are named as the game's coordinate notation names them (ICCS
 // `h2` for Xiangqi, `e4` for chess, `7g` for shogi): moves cross the
@@ -34,8 +34,10 @@ export class Board {
   /**
    * Lets the user move. `legalMovesBySquare` maps a from-square to its
    * destinations (`{ h2: ['e2', 'h9'] }`), or is null to make the board
-   * read-only. `onMove(from, to)` is called once per move the user makes
-   * by click-click or drag.
+   * read-only. `onMove(from, to, promotion)` is called once per move the
+   * user makes by click-click, drag or keyboard; `promotion` is the
+   * letter of the piece a pawn becomes (chess: `q`, `r`, `b`, `n`, asked
+   * by the board), else undefined.
    */
   // eslint-disable-next-line no-unused-vars
   setInteractive(legalMovesBySquare, onMove) {
@@ -69,9 +71,18 @@ export class Board {
 const registry = new Map();
 
 /**
- * Registers a game family: `board(container, opts)` makes its Board,
- * `rules` is its browser-side rules module (parse a position, legal
- * moves, check, play a move, notation), `sides` names its two sides.
+ * Registers a game family. The spec has:
+ * - `sides`: its words for the two sides, first mover first (`['white', 'black']`);
+ * - `rules`: `parseFen(fen)` → a position `{ board, turn }` (turn is one of
+ *   `sides`), `play(position, move)` → the position after a recorded move;
+ * - `notation`: `STYLES`, `getStyle()`, `setStyle(style)`,
+ *   `moveText(move, positionBefore, style)`, `findMove(text, position, legal)`
+ *   and `EXAMPLES` (typed moves to show as a hint);
+ * - `checkSquare(position, lastMove)`: the square of a king in check, or
+ *   null (`lastMove` is `{ move, display, check }` as the server sent it);
+ * - `premoves(position, side)`: `{ from: [to, …] }` by movement alone;
+ * - `isCapture(position, move)`;
+ * - `board(container, opts)`: a new Board.
  */
 export function registerGame(family, spec) {
   registry.set(family, spec);
@@ -81,6 +92,29 @@ export function registerGame(family, spec) {
 export function gameFor(variant) {
   const family = String(variant || 'xiangqi').split('/')[0];
   return registry.get(family) || null;
+}
+
+/** Whether a variant's family has a board here. */
+export function hasBoard(variant) {
+  return !!gameFor(variant);
+}
+
+/** `h2e2` → ['h2', 'e2', ''], `e7e8q` → ['e7', 'e8', 'q'], `7g7f` too. */
+export function splitMove(move) {
+  const m = /^([a-z]\d+|\d[a-z])([a-z]\d+|\d[a-z])(.*)$/.exec(String(move));
+  return m ? [m[1], m[2], m[3]] : [null, null, ''];
+}
+
+/** `{ from: [to, …] }` of a list of coordinate moves (the server's `legal`). */
+export function destsOf(legal) {
+  const dests = {};
+  for (const move of legal || []) {
+    const [from, to] = splitMove(move);
+    if (!from) continue;
+    const list = dests[from] || (dests[from] = []);
+    if (!list.includes(to)) list.push(to);
+  }
+  return dests;
 }
 
 /** A new board for `variant`; throws for a game with no board yet. */

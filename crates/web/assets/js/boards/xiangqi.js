@@ -9,7 +9,7 @@
 
 import { Board, registerGame } from './board.js';
 import * as rules from '../rules/xiangqi.js';
-import * as notation from '../notation.js';
+import * as notation from '../notation/xiangqi.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const CELL = 100;
@@ -414,8 +414,37 @@ export class XiangqiBoard extends Board {
   }
 }
 
+/** The square of the side to move's king when it is in check (the
+ *  rules module works it out; the last move is not needed). */
+function checkSquare(pos) {
+  if (!rules.inCheck(pos.board, pos.turn)) return null;
+  const k = rules.kingSquare(pos.board, pos.turn);
+  return k >= 0 ? rules.squareName(k) : null;
+}
+
+/** Premove destinations of `color`'s pieces, by their movement alone. */
+function premoves(pos, color) {
+  const dests = {};
+  pos.board.forEach((p, sq) => {
+    if (p && rules.colorOf(p) === color) {
+      const targets = rules.pseudoTargets(pos.board, sq).map(rules.squareName);
+      if (targets.length) dests[rules.squareName(sq)] = targets;
+    }
+  });
+  return dests;
+}
+
+function isCapture(pos, move) {
+  const mv = rules.parseMove(move);
+  return !!(mv && pos.board[mv[1]]);
+}
+
 registerGame('xiangqi', {
   sides: ['red', 'black'],
   rules,
+  notation,
+  checkSquare,
+  premoves,
+  isCapture,
   board: (container, opts) => new XiangqiBoard(container, opts),
 });

@@ -1,25 +1,34 @@
 // The game page: play or watch one game over its WebSocket.
 //
-// The server's view is the truth. `full` (sent on every connection, so a
-// reload or a reconnect resumes the game) replaces it; `move`, `end`,
-// `draw_offer`, `draw_declined`, `must_change` and `error` update it. A
-// move the player makes is shown at once (`pending`) and sent with its
-// ply number; the server's `move` event confirms it, an `error` takes it
-// back, and after a reconnect an unconfirmed move is sent again (the
-// server ignores a ply it already has).
+// The server's view is the truth. `full` (sent on every connection, and in
+// answer to `resync`, so a reload or a reconnect resumes the game)
+// replaces it; versioned events (`move`, `end`, `draw_offer`, … each with
+// `v` = 1, 2, 3 …) update it. An event at or below the last version is a
+// duplicate and is dropped; one past a gap makes the page ask for a fresh
+// `full` (`resync`) instead of drawing a game it only half knows.
+//
+// Sides are `first` and `second`; the variant's words for them
+// (`view.sides`: red/black, white/black) are only for display, and the
+// board, its rules and its notation come from the variant's family
+// (`createBoard(view.variant, …)`), so this page names no game. What may
+// be played is the server's `legal` list; a move the player makes is
+// shown at once (`pending`) and sent with its ply number; the `move`
+// event confirms it, an `error` takes it back, and after a reconnect an
+// unconfirmed move is sent again (the server ignores a ply it has).
 
 import { api } from '../api.js';
-import { h } from '../dom.js';
+import { fill, h } from '../dom.js';
 import { t } from '../i18n.js';
 import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
-import { createBoard, gameFor } from '../boards/board.js';
-import * as notation from '../notation.js';
-import { mustChangeText, patternIn, reasonText, resultText } from '../result.js';
+import { createBoard, destsOf, gameFor, splitMove } from '../boards/board.js';
+import {
+  colorOf, mustChangeText, otherSide, patternIn, reasonText, resultText, sideName,
+} from '../result.js';
 import { setSound, soundOn, sounds } from '../sound.js';
 
 const PREMOVE_KEY = 'qiju.premove';
-const other = (side) => (side === 'red' ? 'black' : 'red');
+const SIDES = ['first', 'second'];
 
 function premoveOn() {
   try {
@@ -29,26 +38,16 @@ function premoveOn() {
   }
 }
 
-/** Digits of any kind (一, １, 1) as ASCII, for comparing typed moves. */
-function normalizeMove(text) {
-  const map = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
-  return String(text).trim().toLowerCase()
-    .replace(/[１-９]/g, (c) => String(c.charCodeAt(0) - 0xff10))
-    .replace(/[一二三四五六七八九]/g, (c) => String(map[c]))
-    .replace(/[．.]/g, '=')
-    .replace(/[車俥]/g, '车').replace(/[馬傌]/g, '马').replace(/[砲包]/g, '炮')
-    .replace(/進/g, '进').replace(/後/g, '后')
-    .replace(/\s+/g, '');
-}
-
 export function mount(main, params, ctx) {
   const id = params.id;
   let view = null; // the server's GameView
-  let you = null; // 'red' | 'black' | null (spectator)
+  let lastV = 0; // version of the last game event applied
+  let resyncing = false; // a `resync` is out, waiting for its `full`
+  let you = null; // 'first' | 'second' | null (spectator)
   let pending = null; // { move, ply } sent, not yet confirmed
-  let premove = null; // { from, to } queued while the opponent thinks
-  let orientation = 'red';
-  let rules = gameFor('xiangqi').rules;
+  let premove = null; // { from, to, promotion } queued while the opponent thinks
+  let bottom = 'first'; // the side shown at the bottom
+  let spec = null; // the family's board, rules and notation
   let board = null;
   let confirmResign = false;
   let ended = false;
@@ -69,17 +68,9 @@ export function mount(main, params, ctx) {
   const movesBox = h('div', { class: 'moves', id: 'moves', tabindex: '0', 'aria-label': t('game.moves') });
   const actions = h('div', { class: 'actions', id: 'actions', role: 'group', 'aria-label': t('game.actions') });
   const resultBox = h('div', { class: 'card', id: 'result', hidden: true, 'aria-live': 'polite' });
-  const styleButtons = notation.STYLES.map((s) => h('button', {
-    type: 'button', 'aria-pressed': String(notation.getStyle() === s), dataset: { style: s },
-    'aria-label': `${t('game.notation')}: ${t(`game.notation.${s}`)}`,
-    onclick: () => {
-      notation.setStyle(s);
-      for (const b of styleButtons) b.setAttribute('aria-pressed', String(b.dataset.style === s));
-      drawMoves();
-    },
-  }, t(`game.notation.${s}`)));
+  const styleSwitch = h('div', { class: 'notation-switch', role: 'group', 'aria-label': t('game.notation') });
   const moveInput = h('input', {
-    id: 'move-input', autocomplete: 'off', placeholder: t('game.moveInputHint'), 'aria-label': t('game.moveInput'),
+    id: 'move-input', autocomplete: 'off', 'aria-label': t('game.moveInput'),
   });
   const moveForm = h('form', {
     class: 'move-form', id: 'move-form', hidden: true,
@@ -114,7 +105,7 @@ export function mount(main, params, ctx) {
         h('div', { class: 'card' },
           h('div', { class: 'row', style: 'justify-content:space-between' },
             h('h2', {}, t('game.moves')),
-            h('div', { class: 'notation-switch', role: 'group', 'aria-label': t('game.notation') }, styleButtons)),
+            styleSwitch),
           movesBox),
         h('div', { class: 'card' }, actions, moveForm,
           h('div', { class: 'row' },
@@ -124,21 +115,31 @@ export function mount(main, params, ctx) {
 
   const initialMs = () => (view ? view.initial_ms : 0);
   const clocks = {
-    red: new Clock(bottomBar.clockEl, { onLow: sounds.lowTime }),
-    black: new Clock(topBar.clockEl, { onLow: sounds.lowTime }),
+    first: new Clock(bottomBar.clockEl, { onLow: sounds.lowTime }),
+    second: new Clock(topBar.clockEl, { onLow: sounds.lowTime }),
   };
   const stopTick = tickClocks(Object.values(clocks));
 
   // --- derived state ----------------------------------------------------------
+  const rules = () => spec.rules;
+  /** The side (`first`/`second`) of a position's side to move. */
+  const sideOfTurn = (pos) => (pos.turn === spec.sides[1] ? 'second' : 'first');
+
   function positions() {
-    const list = [rules.parseFen(view.initial_fen)];
-    for (const m of view.moves) list.push(rules.play(list[list.length - 1], m.move));
+    const list = [rules().parseFen(view.initial_fen)];
+    for (const m of view.moves) list.push(rules().play(list[list.length - 1], m.move));
     return list;
   }
 
   function shownPosition() {
-    const pos = rules.parseFen(view.fen);
-    return pending ? rules.play(pos, pending.move) : pos;
+    const pos = rules().parseFen(view.fen);
+    return pending ? rules().play(pos, pending.move) : pos;
+  }
+
+  /** The last move as the server sent it (or the pending one). */
+  function lastMove() {
+    if (pending) return { move: pending.move };
+    return view.moves.length ? view.moves[view.moves.length - 1] : null;
   }
 
   const isComputer = (side) => !!(view && view[side] && view[side].computer);
@@ -146,38 +147,53 @@ export function mount(main, params, ctx) {
 
   // --- drawing --------------------------------------------------------------
   function drawBars() {
-    const bottom = orientation;
-    const top = other(bottom);
+    const top = otherSide(bottom);
     for (const [b, side] of [[bottomBar, bottom], [topBar, top]]) {
       const p = view[side];
+      const color = colorOf(view, side);
       const rating = p.rating ? h('span', { class: 'rating' }, `(${Math.round(p.rating)})`) : null;
       const nameEl = p.id
         ? h('a', { href: `/@/${p.name}`, 'data-link': '' }, p.name)
         : h('span', {}, p.name);
-      b.name.replaceChildren(h('span', { class: `dot ${side}`, 'aria-hidden': 'true' }), nameEl, rating);
-      b.name.setAttribute('aria-label', `${t(`side.${side}`)}: ${p.name}`);
-      b.clockEl.setAttribute('aria-label', t('game.clock', { side: t(`side.${side}`) }));
+      fill(b.name, h('span', { class: `dot ${color}`, 'aria-hidden': 'true' }), nameEl, rating);
+      b.name.setAttribute('aria-label', `${sideName(view, side)}: ${p.name}`);
+      b.clockEl.setAttribute('aria-label', t('game.clock', { side: sideName(view, side) }));
       b.el.dataset.side = side;
+      b.el.dataset.color = color;
     }
     // The clock objects follow their side's bar.
-    clocks[bottom].el = bottomBar.clockEl;
-    clocks[bottom].time = bottomBar.clockEl.querySelector('.clock-time');
-    clocks[bottom].info = bottomBar.clockEl.querySelector('.clock-info');
-    clocks[top].el = topBar.clockEl;
-    clocks[top].time = topBar.clockEl.querySelector('.clock-time');
-    clocks[top].info = topBar.clockEl.querySelector('.clock-info');
+    for (const [side, b] of [[bottom, bottomBar], [top, topBar]]) {
+      clocks[side].el = b.clockEl;
+      clocks[side].time = b.clockEl.querySelector('.clock-time');
+      clocks[side].info = b.clockEl.querySelector('.clock-info');
+    }
   }
 
   function setClocks(c, turn) {
-    for (const side of ['red', 'black']) {
+    for (const side of SIDES) {
       clocks[side].initialMs = initialMs();
       const extra = c[side] && typeof c[side] === 'object' ? c[side] : null;
       clocks[side].set(c[`${side}_ms`], !!c.running && turn === side && live(), extra);
     }
   }
 
+  function drawStyleSwitch() {
+    const notation = spec.notation;
+    const buttons = notation.STYLES.map((s) => h('button', {
+      type: 'button', 'aria-pressed': String(notation.getStyle() === s), dataset: { style: s },
+      'aria-label': `${t('game.notation')}: ${t(`game.notation.${s}`)}`,
+      onclick: () => {
+        notation.setStyle(s);
+        for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.style === s));
+        drawMoves();
+      },
+    }, t(`game.notation.${s}`)));
+    styleSwitch.replaceChildren(...buttons);
+    moveInput.placeholder = t('game.moveInputHint', { examples: notation.EXAMPLES.join(' · ') });
+  }
+
   function drawMoves() {
-    const style = notation.getStyle();
+    const style = spec.notation.getStyle();
     const pos = positions();
     const moves = view.moves.slice();
     if (pending) moves.push({ ply: pending.ply, move: pending.move, pending: true });
@@ -186,13 +202,13 @@ export function mount(main, params, ctx) {
       return;
     }
     const items = [];
-    const startBlack = rules.parseFen(view.initial_fen).turn === 'black';
-    const cells = startBlack ? [null, ...moves] : moves;
+    const startSecond = sideOfTurn(pos[0]) === 'second';
+    const cells = startSecond ? [null, ...moves] : moves;
     for (let i = 0; i < cells.length; i += 2) {
       const cell = (m) => {
         if (!m) return h('span', { class: 'mv' }, '…');
-        const before = pos[m.ply - 1] || (m.pending ? rules.parseFen(view.fen) : null);
-        const text = notation.moveText(m, before, style);
+        const before = pos[m.ply - 1] || (m.pending ? rules().parseFen(view.fen) : null);
+        const text = spec.notation.moveText(m, before, style);
         const current = m.ply === moves[moves.length - 1].ply;
         return h('span', {
           class: `mv${current ? ' current' : ''}`, dataset: { ply: m.ply, move: m.move },
@@ -216,13 +232,14 @@ export function mount(main, params, ctx) {
     const list = [];
     if (you && live()) {
       const myTurn = view.turn === you;
+      const them = otherSide(you);
       if (view.ply < 2) list.push(actionButton(t('game.abort'), () => send({ t: 'abort' }), { id: 'abort' }));
-      if (view.draw_offer === other(you)) {
+      if (view.draw_offer === them) {
         list.push(actionButton(t('game.acceptDraw'), () => send({ t: 'draw_accept' }), { id: 'draw-accept', class: 'primary' }));
         list.push(actionButton(t('game.declineDraw'), () => send({ t: 'draw_decline' }), { id: 'draw-decline' }));
       } else {
         list.push(actionButton(t('game.offerDraw'), () => send({ t: 'draw_offer' }), {
-          id: 'draw-offer', disabled: myTurn || view.ply === 0 || view.draw_offer === you || isComputer(other(you)),
+          id: 'draw-offer', disabled: myTurn || view.ply === 0 || view.draw_offer === you || isComputer(them),
         }));
       }
       list.push(actionButton(t('game.claimDraw'), () => send({ t: 'claim_draw' }), { id: 'claim-draw', disabled: !myTurn }));
@@ -249,8 +266,8 @@ export function mount(main, params, ctx) {
       list.push(h('a', { class: 'button', href: '/', 'data-link': '' }, t('game.newGame')));
     }
     list.push(actionButton(t('game.flip'), () => {
-      orientation = other(orientation);
-      board.flip(orientation);
+      bottom = otherSide(bottom);
+      board.flip(colorOf(view, bottom));
       drawBars();
       setClocks(view.clocks, view.turn);
     }, { id: 'flip' }));
@@ -258,23 +275,22 @@ export function mount(main, params, ctx) {
     moveForm.hidden = !(you && live());
   }
 
-  function drawStatus() {
+  function drawStatus(check) {
     let text = '';
     if (!live()) text = '';
     else if (!you) text = t('game.spectating');
     else if (view.turn === you) text = t('game.yourTurn');
     else if (isComputer(view.turn)) text = t('game.computerThinking');
     else text = t('game.theirTurn');
-    const pos = shownPosition();
-    if (live() && rules.inCheck(pos.board, pos.turn)) text += ` · ${t('game.check')}`;
+    if (live() && check) text += ` · ${t('game.check')}`;
     status.textContent = text;
     status.hidden = !text;
     const notes = [];
     if (live() && view.draw_offer) {
-      notes.push(view.draw_offer === you ? t('game.drawYouOffered') : t('game.drawOffered', { side: t(`side.${view.draw_offer}`) }));
+      notes.push(view.draw_offer === you ? t('game.drawYouOffered') : t('game.drawOffered', { side: sideName(view, view.draw_offer) }));
     }
     if (live() && view.must_change) {
-      notes.push(mustChangeText(view.must_change, view.must_change_reason, view.must_change_article));
+      notes.push(mustChangeText(view, view.must_change, view.must_change_reason, view.must_change_article));
     }
     if (notes.length) showNotice(notes.join(' '));
     else if (!notice.dataset.sticky) notice.hidden = true;
@@ -293,7 +309,7 @@ export function mount(main, params, ctx) {
       return;
     }
     resultBox.hidden = false;
-    resultBox.replaceChildren(
+    fill(resultBox,
       h('h2', { id: 'result-title' }, resultText(view)),
       h('p', { class: 'ruling' }, reasonText(view)),
       view.detail ? h('p', { class: 'muted' }, view.detail) : null);
@@ -301,11 +317,15 @@ export function mount(main, params, ctx) {
 
   function showEndDialog(ratings) {
     const rows = [];
-    for (const side of ['red', 'black']) {
+    for (const side of SIDES) {
       const r = ratings && ratings[side];
-      if (r) rows.push(h('li', {}, `${view[side].name}: ${r.before} → ${r.after} (${r.after - r.before >= 0 ? '+' : ''}${r.after - r.before})`));
+      if (r) {
+        const before = Math.round(r.before);
+        const after = Math.round(r.after);
+        rows.push(h('li', {}, `${view[side].name}: ${before} → ${after} (${after - before >= 0 ? '+' : ''}${after - before})`));
+      }
     }
-    dialog.replaceChildren(
+    fill(dialog,
       h('h2', { id: 'end-title' }, resultText(view)),
       h('p', { class: 'ruling', id: 'end-reason' }, reasonText(view)),
       view.detail ? h('p', { class: 'muted' }, view.detail) : null,
@@ -322,62 +342,56 @@ export function mount(main, params, ctx) {
 
   function setPremove(p) {
     premove = p;
-    board.setPremove(p);
+    if (board) board.setPremove(p);
   }
 
   function refresh() {
     if (!view || !board) return;
     const pos = shownPosition();
     board.render(pos);
-    const last = pending ? pending.move : view.moves.length ? view.moves[view.moves.length - 1].move : null;
-    const inCheck = rules.inCheck(pos.board, pos.turn);
-    const ks = rules.kingSquare(pos.board, pos.turn);
-    board.highlight(last ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null,
-      inCheck && ks >= 0 ? rules.squareName(ks) : null);
-    if (you && live() && !pending && pos.turn === you) {
-      board.setInteractive(rules.destsBySquare(rules.legalMoves(pos)), onBoardMove);
+    const last = lastMove();
+    const [from, to] = last ? splitMove(last.move) : [null, null];
+    const check = spec.checkSquare(pos, last);
+    board.highlight(from ? { from, to } : null, check);
+    if (you && live() && !pending && view.turn === you) {
+      board.setInteractive(destsOf(view.legal), onBoardMove);
     } else if (you && live() && premoveBox.checked) {
-      // Premove: any move the piece could make by its movement alone.
-      const dests = {};
-      pos.board.forEach((p, sq) => {
-        if (p && rules.colorOf(p) === you) {
-          const targets = rules.pseudoTargets(pos.board, sq).map(rules.squareName);
-          if (targets.length) dests[rules.squareName(sq)] = targets;
-        }
-      });
-      board.setInteractive(dests, (from, to) => setPremove({ from, to }));
+      // Premove: any move a piece could make by its movement alone; the
+      // server's legal list decides when it is the player's turn.
+      board.setInteractive(spec.premoves(pos, colorOf(view, you)),
+        (f, dest, promotion) => setPremove({ from: f, to: dest, promotion }));
     } else {
       board.setInteractive(null, null);
     }
     drawMoves();
     drawActions();
-    drawStatus();
+    drawStatus(!!check);
     drawResult();
   }
 
   // --- acting -------------------------------------------------------------------
   function sendMove(move) {
+    if (!(view.legal || []).includes(move)) {
+      showNotice(t('game.badMove', { move }), true);
+      refresh();
+      return;
+    }
+    const pos = rules().parseFen(view.fen);
     pending = { move, ply: view.ply + 1 };
-    const pos = rules.parseFen(view.fen);
-    const mv = rules.parseMove(move);
-    (pos.board[mv[1]] ? sounds.capture : sounds.move)();
+    (spec.isCapture(pos, move) ? sounds.capture : sounds.move)();
     send({ t: 'move', move, ply: pending.ply });
     refresh();
   }
 
-  function onBoardMove(from, to) {
-    sendMove(from + to);
+  function onBoardMove(from, to, promotion) {
+    sendMove(from + to + (promotion || ''));
   }
 
   function typedMove(text) {
-    if (!(you && live()) || pending) return;
-    const pos = rules.parseFen(view.fen);
-    const legal = rules.legalMoves(pos);
-    const want = normalizeMove(text);
-    const found = legal.find((m) => m === want
-      || normalizeMove(notation.formatMove(pos, m, 'chinese')) === want
-      || normalizeMove(notation.formatMove(pos, m, 'wxf')) === want);
-    if (found && pos.turn === you) {
+    if (!(you && live()) || pending || view.turn !== you) return;
+    const pos = rules().parseFen(view.fen);
+    const found = spec.notation.findMove(text, pos, view.legal || []);
+    if (found) {
       moveInput.value = '';
       sendMove(found);
     } else {
@@ -386,7 +400,7 @@ export function mount(main, params, ctx) {
   }
 
   async function rematch() {
-    const opp = other(you);
+    const opp = otherSide(you);
     const p = view[opp];
     try {
       if (p.computer && p.computer.startsWith('level:')) {
@@ -402,20 +416,29 @@ export function mount(main, params, ctx) {
   }
 
   // --- messages -------------------------------------------------------------------
+  function resync() {
+    if (resyncing) return;
+    resyncing = true;
+    send({ t: 'resync' });
+  }
+
   function onFull(msg) {
     const first = !view;
     view = msg.game;
+    view.legal = view.legal || [];
+    lastV = view.v || 0;
+    resyncing = false;
     you = msg.you || null;
-    const spec = gameFor(view.variant);
+    spec = gameFor(view.variant);
     if (!spec) {
       status.textContent = t('error.generic', { message: `no board for ${view.variant}` });
       return;
     }
-    rules = spec.rules;
     if (pending && view.ply >= pending.ply) pending = null;
     if (first) {
-      orientation = you || 'red';
-      board = createBoard(view.variant, boardWrap, { orientation, t });
+      bottom = you || 'first';
+      board = createBoard(view.variant, boardWrap, { orientation: colorOf(view, bottom), t });
+      drawStyleSwitch();
     }
     drawBars();
     setClocks(view.clocks, view.turn);
@@ -430,30 +453,31 @@ export function mount(main, params, ctx) {
   function onMoveEvent(msg) {
     if (msg.ply <= view.ply) return; // already have it
     if (msg.ply !== view.ply + 1) {
-      socket.ws?.close(); // missed something: reconnect for a fresh `full`
+      resync();
       return;
     }
-    const before = rules.parseFen(view.fen);
-    const mover = before.turn;
-    const mv = rules.parseMove(msg.move);
+    const mover = view.turn;
     const mine = pending && pending.ply === msg.ply;
-    view.moves.push({ ply: msg.ply, move: msg.move, display: msg.display, wxf: msg.wxf, red_ms: msg.clocks?.red_ms, black_ms: msg.clocks?.black_ms });
+    view.moves.push({
+      ply: msg.ply, move: msg.move, display: msg.display, check: msg.check,
+      first_ms: msg.clocks?.first_ms, second_ms: msg.clocks?.second_ms,
+    });
     view.ply = msg.ply;
     view.fen = msg.fen;
     view.turn = msg.turn;
+    view.legal = msg.legal || [];
     if (msg.clocks) view.clocks = msg.clocks;
     if (view.draw_offer && view.draw_offer !== mover) view.draw_offer = null; // refused by moving (23.1)
     view.must_change = null;
     if (mine) pending = null;
-    else if (mv) (before.board[mv[1]] ? sounds.capture : sounds.move)();
+    else (msg.capture ? sounds.capture : sounds.move)();
     confirmResign = false;
     setClocks(view.clocks, view.turn);
-    const pos = rules.parseFen(view.fen);
-    if (rules.inCheck(pos.board, pos.turn)) sounds.check();
-    if (premove && pos.turn === you) {
-      const m = premove.from + premove.to;
+    if (msg.check) sounds.check();
+    if (premove && view.turn === you) {
+      const m = premove.from + premove.to + (premove.promotion || '');
       setPremove(null);
-      if (rules.legalMoves(pos).includes(m)) {
+      if (view.legal.includes(m)) {
         sendMove(m);
         return;
       }
@@ -469,6 +493,7 @@ export function mount(main, params, ctx) {
     view.detail = msg.detail;
     view.article = msg.article;
     view.draw_offer = null;
+    view.legal = [];
     if (msg.clocks) view.clocks = msg.clocks;
     pending = null;
     setPremove(null);
@@ -479,68 +504,74 @@ export function mount(main, params, ctx) {
     ended = true;
   }
 
-  function onMessage(msg) {
+  function onEvent(msg) {
     switch (msg.t) {
-      case 'full':
-        onFull(msg);
-        break;
       case 'move':
-        if (view) onMoveEvent(msg);
+        onMoveEvent(msg);
         break;
       case 'end':
-        if (view) onEnd(msg);
+        onEnd(msg);
         break;
       case 'draw_offer':
-        if (view) {
-          view.draw_offer = msg.by;
-          refresh();
-        }
-        break;
-      case 'draw_declined':
-        if (view) {
-          view.draw_offer = null;
-          refresh();
-          if (msg.by !== you) showNotice(t('game.drawDeclined', { side: t(`side.${msg.by}`) }), true);
-        }
-        break;
-      case 'must_change':
-        if (view) {
-          view.must_change = msg.side;
-          view.must_change_reason = patternIn(msg.detail);
-          view.must_change_article = msg.article;
-          refresh();
-        }
-        break;
-      case 'foul':
-        if (view) {
-          const article = msg.article ? t('article.suffix', { n: msg.article }) : '';
-          showNotice(t('game.foul', { side: t(`side.${msg.side}`), count: msg.count, detail: msg.detail || msg.kind, article }), true);
-        }
-        break;
-      case 'time_penalty':
-      case 'time_given':
-        if (view) {
-          if (msg.clocks) view.clocks = msg.clocks;
-          setClocks(view.clocks, view.turn);
-          const key = msg.t === 'time_penalty' ? 'game.timePenalty' : 'game.timeGiven';
-          showNotice(t(key, { side: t(`side.${msg.side}`), s: Math.round(msg.ms / 1000) }), true);
-        }
-        break;
-      case 'clock':
-        // The clocks were paused or resumed (e.g. across a server restart).
-        if (view) {
-          view.clocks = { ...view.clocks, red_ms: msg.red_ms, black_ms: msg.black_ms, running: msg.running };
-          setClocks(view.clocks, view.turn);
-        }
-        break;
-      case 'error':
-        if (pending) pending = null;
-        showNotice(msg.message || msg.code, true);
+        view.draw_offer = msg.by;
         refresh();
         break;
+      case 'draw_declined':
+        view.draw_offer = null;
+        refresh();
+        if (msg.by !== you) showNotice(t('game.drawDeclined', { side: sideName(view, msg.by) }), true);
+        break;
+      case 'must_change':
+        view.must_change = msg.side;
+        view.must_change_reason = patternIn(msg.detail);
+        view.must_change_article = msg.article;
+        refresh();
+        break;
+      case 'foul': {
+        const article = msg.article ? t('article.suffix', { n: msg.article }) : '';
+        showNotice(t('game.foul', { side: sideName(view, msg.side), count: msg.count, detail: msg.detail || msg.kind, article }), true);
+        break;
+      }
+      case 'time_penalty':
+      case 'time_given': {
+        if (msg.clocks) view.clocks = msg.clocks;
+        setClocks(view.clocks, view.turn);
+        const key = msg.t === 'time_penalty' ? 'game.timePenalty' : 'game.timeGiven';
+        showNotice(t(key, { side: sideName(view, msg.side), s: Math.round(msg.ms / 1000) }), true);
+        break;
+      }
+      case 'clock':
+        // The clocks were paused or resumed (e.g. across a server restart).
+        view.clocks = { ...view.clocks, ...msg.clocks };
+        setClocks(view.clocks, view.turn);
+        break;
       default:
-        break; // pong and messages this page does not use
+        break; // an event this page does not show
     }
+  }
+
+  function onMessage(msg) {
+    if (msg.t === 'full') {
+      onFull(msg);
+      return;
+    }
+    if (typeof msg.v === 'number') {
+      // A game event: apply each version once, in order.
+      if (!view || msg.v <= lastV) return;
+      if (msg.v > lastV + 1) {
+        resync();
+        return;
+      }
+      lastV = msg.v;
+      onEvent(msg);
+      return;
+    }
+    if (msg.t === 'error') {
+      if (pending) pending = null;
+      showNotice(msg.message || msg.code, true);
+      refresh();
+    }
+    // pong and anything else: nothing to do
   }
 
   const socket = new Socket(`/api/games/${encodeURIComponent(id)}/ws`, {

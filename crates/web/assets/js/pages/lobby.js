@@ -1,14 +1,19 @@
 // The lobby: open seeks (live from the lobby feed), creating a seek,
-// playing the computer (levels 1–8), challenges sent and received, and a
-// way to watch a game by its id.
+// playing the computer, challenges sent and received, and a way to watch
+// a game by its id. The games on offer are the server's variants
+// (`GET /api/info`) whose family has a board here; a side is asked for as
+// `first`/`second`/`random` and shown in the variant's words (执红, White).
 
 import { api } from '../api.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { currentSeeks, onFeed } from '../feed.js';
+import {
+  findVariant, loadVariants, playable, sideKeys, variantLabel,
+} from '../variants.js';
 
 const PRESETS = ['1+0', '3+2', '5+3', '10+5', '15+10', '30+0', '90+30'];
-const OPPOSITE = { red: 'black', black: 'red', random: 'random' };
+const OPPOSITE = { first: 'second', second: 'first', random: 'random' };
 
 function timeControl(prefix) {
   let value = '10+5';
@@ -39,14 +44,41 @@ function timeControl(prefix) {
   return { el, get: () => value };
 }
 
-function colorSelect(id) {
-  return h('select', { id, 'aria-label': t('lobby.color') },
-    ['random', 'red', 'black'].map((c) => h('option', { value: c }, t(`lobby.color.${c}`))));
+/** How a side choice reads for a variant: 随机, 执红, White … */
+function colorText(v, choice) {
+  if (choice !== 'first' && choice !== 'second') return t('lobby.color.random');
+  const key = sideKeys(v)[choice === 'second' ? 1 : 0];
+  const text = t(`lobby.color.${key}`);
+  return text === `lobby.color.${key}` ? t(`side.${key}`) : text;
 }
 
-function rulesSelect(id) {
-  return h('select', { id, 'aria-label': t('lobby.rules') },
-    ['cxa', 'wxf', 'asian', 'simple'].map((r) => h('option', { value: `xiangqi/${r}` }, t(`rules.${r}`))));
+/**
+ * A variant menu and a side menu that follows it (the side names are the
+ * variant's). `list` is the variants to offer; `onVariant(v)` hears a change.
+ */
+function gamePicker(prefix, variants, list, onVariant = () => {}) {
+  const variantEl = h('select', {
+    id: `${prefix}-variant`, 'aria-label': t('lobby.variant'),
+    onchange: () => {
+      drawColors();
+      onVariant(current());
+    },
+  }, list.map((v) => h('option', { value: v.id }, variantLabel(variants, v))));
+  const colorEl = h('select', { id: `${prefix}-color`, 'aria-label': t('lobby.color') });
+  const current = () => findVariant(list, variantEl.value) || list[0] || null;
+  function drawColors() {
+    const keep = colorEl.value || 'random';
+    colorEl.replaceChildren(...['random', 'first', 'second'].map((c) => h('option', { value: c, selected: c === keep }, colorText(current(), c))));
+  }
+  drawColors();
+  const el = h('div', { class: 'row' },
+    h('label', { for: `${prefix}-variant` }, h('span', { class: 'visually-hidden' }, t('lobby.variant')), variantEl),
+    h('label', { for: `${prefix}-color` }, h('span', { class: 'visually-hidden' }, t('lobby.color')), colorEl));
+  return {
+    el, variantEl, colorEl, current,
+    /** The request fields: `variant` (when the server named any) and `color`. */
+    get: () => ({ ...(current() ? { variant: current().id } : {}), color: colorEl.value }),
+  };
 }
 
 /** A small decorative board for the welcome card. */
@@ -64,8 +96,11 @@ function heroSvg() {
   return svg;
 }
 
-export function mount(main, _params, ctx) {
+export async function mount(main, _params, ctx) {
   const me = ctx.account;
+  const variants = await loadVariants();
+  const offered = playable(variants);
+  const variantOf = (id) => findVariant(variants, id);
   const message = h('p', { class: 'error', role: 'alert', id: 'lobby-message' });
   const fail = (e) => {
     message.textContent = t('error.generic', { message: e.message });
@@ -78,6 +113,7 @@ export function mount(main, _params, ctx) {
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col' }, t('lobby.player')),
       h('th', { scope: 'col' }, t('lobby.rating')),
+      h('th', { scope: 'col' }, t('lobby.variant')),
       h('th', { scope: 'col' }, t('lobby.time')),
       h('th', { scope: 'col' }, t('lobby.mode')),
       h('th', { scope: 'col' }, t('lobby.color')),
@@ -125,9 +161,10 @@ export function mount(main, _params, ctx) {
       return h('tr', { class: mine ? 'seek-mine' : '', dataset: { seek: s.id } },
         h('td', {}, h('a', { href: `/@/${s.player}`, 'data-link': '' }, s.player)),
         h('td', {}, Math.round(s.rating)),
+        h('td', {}, variantOf(s.variant) ? variantLabel(variants, variantOf(s.variant)) : s.variant),
         h('td', {}, s.time),
         h('td', {}, s.rated ? t('lobby.rated') : t('lobby.casual')),
-        h('td', {}, t(`lobby.color.${s.color}`)),
+        h('td', {}, colorText(variantOf(s.variant), s.color)),
         h('td', {}, action));
     }));
   }
@@ -135,17 +172,14 @@ export function mount(main, _params, ctx) {
   // --- create a seek -------------------------------------------------------
   const seekTc = timeControl('seek');
   const rated = h('input', { type: 'checkbox', id: 'seek-rated', disabled: !me || me.guest, checked: !!me && !me.guest });
-  const seekColor = colorSelect('seek-color');
-  const seekRules = rulesSelect('seek-rules');
+  const seekGame = gamePicker('seek', variants, offered);
   const seekForm = h('form', {
     class: 'card', id: 'seek-form', 'aria-labelledby': 'seek-title',
     onsubmit: async (e) => {
       e.preventDefault();
       message.textContent = '';
       try {
-        const r = await api.createSeek({
-          time: seekTc.get(), rated: rated.checked, color: seekColor.value, variant: seekRules.value,
-        });
+        const r = await api.createSeek({ time: seekTc.get(), rated: rated.checked, ...seekGame.get() });
         if (r.game) go(r.game);
       } catch (err) {
         fail(err);
@@ -154,31 +188,40 @@ export function mount(main, _params, ctx) {
   },
   h('h2', { id: 'seek-title' }, t('lobby.create')),
   seekTc.el,
+  seekGame.el,
   h('div', { class: 'row' },
-    h('label', { for: 'seek-rated', class: 'row' }, rated, t('lobby.rated')),
-    h('label', { for: 'seek-color' }, h('span', { class: 'visually-hidden' }, t('lobby.color')), seekColor),
-    seekRules),
+    h('label', { for: 'seek-rated', class: 'row' }, rated, t('lobby.rated'))),
   h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', id: 'create-seek', disabled: !me }, t('lobby.createSeek'))));
 
   // --- play the computer ---------------------------------------------------
+  // Only the variants with a computer player; the levels are the variant's.
+  const withComputer = offered.filter((v) => v.computer_levels > 0);
   let level = 3;
-  const levelButtons = Array.from({ length: 8 }, (_, i) => i + 1).map((n) => h('button', {
-    type: 'button', 'aria-pressed': n === level ? 'true' : 'false',
-    'aria-label': `${t('lobby.level')} ${n}`, dataset: { level: n },
-    onclick: () => {
-      level = n;
-      for (const b of levelButtons) b.setAttribute('aria-pressed', Number(b.dataset.level) === level ? 'true' : 'false');
-    },
-  }, String(n)));
+  const levels = h('div', { class: 'levels' });
+  function drawLevels(v) {
+    const n = (v && v.computer_levels) || 0;
+    level = Math.min(Math.max(level, 1), Math.max(n, 1));
+    const buttons = Array.from({ length: n }, (_, i) => i + 1).map((k) => h('button', {
+      type: 'button', 'aria-pressed': k === level ? 'true' : 'false',
+      'aria-label': `${t('lobby.level')} ${k}`, dataset: { level: k },
+      onclick: () => {
+        level = k;
+        for (const b of buttons) b.setAttribute('aria-pressed', Number(b.dataset.level) === level ? 'true' : 'false');
+      },
+    }, String(k)));
+    levels.style.gridTemplateColumns = `repeat(${Math.max(n, 1)}, minmax(0, 1fr))`;
+    levels.replaceChildren(...buttons);
+  }
   const cpuTc = timeControl('cpu');
-  const cpuColor = colorSelect('cpu-color');
+  const cpuGame = gamePicker('cpu', variants, withComputer, drawLevels);
+  drawLevels(cpuGame.current());
   const cpuForm = h('form', {
     class: 'card', id: 'computer-form', 'aria-labelledby': 'cpu-title',
     onsubmit: async (e) => {
       e.preventDefault();
       message.textContent = '';
       try {
-        const r = await api.playComputer({ level, time: cpuTc.get(), color: cpuColor.value });
+        const r = await api.playComputer({ level, time: cpuTc.get(), ...cpuGame.get() });
         go(r.game);
       } catch (err) {
         fail(err);
@@ -186,16 +229,20 @@ export function mount(main, _params, ctx) {
     },
   },
   h('h2', { id: 'cpu-title' }, t('lobby.computer')),
-  h('fieldset', { class: 'field' }, h('legend', {}, t('lobby.level')), h('div', { class: 'levels' }, levelButtons)),
-  cpuTc.el,
-  h('div', { class: 'row' },
-    h('label', { for: 'cpu-color' }, h('span', { class: 'visually-hidden' }, t('lobby.color')), cpuColor),
-    h('button', { type: 'submit', class: 'primary', id: 'play-computer', disabled: !me }, t('lobby.startComputer'))));
+  withComputer.length ? [
+    h('fieldset', { class: 'field' }, h('legend', {}, t('lobby.level')), levels),
+    cpuTc.el,
+    cpuGame.el,
+    h('div', { class: 'row' },
+      h('button', { type: 'submit', class: 'primary', id: 'play-computer', disabled: !me }, t('lobby.startComputer'))),
+  ] : h('p', { class: 'muted' }, t('lobby.noComputer')));
 
   // --- challenges ------------------------------------------------------------
   const challengeList = h('ul', { id: 'challenges' });
   const challengeName = h('input', { id: 'challenge-name', autocomplete: 'off', 'aria-label': t('lobby.challengeName') });
   const challengeTc = timeControl('challenge');
+  const challengeGame = gamePicker('challenge', variants, offered);
+  const gameName = (id) => (variantOf(id) ? variantLabel(variants, variantOf(id)) : id);
   async function drawChallenges() {
     if (!me) return;
     let list = [];
@@ -208,7 +255,9 @@ export function mount(main, _params, ctx) {
       const mode = c.rated ? t('lobby.rated') : t('lobby.casual');
       const incoming = c.to === me.name;
       return h('li', { class: 'row', dataset: { challenge: c.id } },
-        incoming ? t('lobby.challengeFrom', { from: c.from, time: c.time, mode }) : t('lobby.challengeTo', { to: c.to, time: c.time, mode }),
+        incoming
+          ? t('lobby.challengeFrom', { from: c.from, game: gameName(c.variant), time: c.time, mode })
+          : t('lobby.challengeTo', { to: c.to, game: gameName(c.variant), time: c.time, mode }),
         incoming && h('button', {
           type: 'button', class: 'primary', 'aria-label': `${t('lobby.accept')}: ${c.from}`,
           onclick: async () => {
@@ -231,7 +280,7 @@ export function mount(main, _params, ctx) {
       e.preventDefault();
       message.textContent = '';
       try {
-        await api.challenge({ to: challengeName.value.trim(), time: challengeTc.get(), rated: false });
+        await api.challenge({ to: challengeName.value.trim(), time: challengeTc.get(), rated: false, ...challengeGame.get() });
         challengeName.value = '';
         drawChallenges();
       } catch (err) {
@@ -243,7 +292,8 @@ export function mount(main, _params, ctx) {
   challengeList,
   h('label', { class: 'field', for: 'challenge-name' }, h('span', {}, t('lobby.challengeName')), challengeName),
   challengeTc.el,
-  h('button', { type: 'submit', disabled: !me }, t('lobby.sendChallenge')));
+  challengeGame.el,
+  h('button', { type: 'submit', id: 'send-challenge', disabled: !me }, t('lobby.sendChallenge')));
 
   // --- watch ------------------------------------------------------------------
   const watchId = h('input', { id: 'watch-id', 'aria-label': t('lobby.watchId'), size: 10, pattern: '[A-Za-z0-9_-]+' });

@@ -5,6 +5,8 @@
 import { api } from '../api.js';
 import { formatDate, h } from '../dom.js';
 import { t } from '../i18n.js';
+import { resultText, sideName } from '../result.js';
+import { findVariant, loadVariants, variantLabel } from '../variants.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -64,7 +66,12 @@ export function ratingChart(points) {
 function resultCell(g) {
   if (g.state === 'live') return '…';
   if (g.state === 'aborted') return t('result.aborted');
-  return g.result ? `${g.result} · ${t(`result.${g.result}`)}` : '';
+  return g.result ? `${g.result} · ${resultText(g)}` : '';
+}
+
+/** A player in the list, with the variant's word for their side. */
+function playerCell(g, side) {
+  return `${sideName(g, side)} ${g[side]}`;
 }
 
 export async function mount(main, params) {
@@ -72,12 +79,18 @@ export async function mount(main, params) {
   let user;
   let games = [];
   let history = [];
+  let variants = [];
   try {
-    [user, games, history] = await Promise.all([api.user(name), api.userGames(name), api.ratingHistory(name)]);
+    [user, games, history, variants] = await Promise.all([
+      api.user(name), api.userGames(name), api.ratingHistory(name), loadVariants()]);
   } catch (e) {
     main.append(h('h1', {}, e.status === 404 ? t('profile.notFound') : t('error.generic', { message: e.message })));
     return null;
   }
+  const variantName = (id) => {
+    const v = findVariant(variants, id);
+    return v ? variantLabel(variants, v) : id;
+  };
   const stat = (label, value, idAttr) => h('div', { class: 'stat' }, h('span', { class: 'muted' }, label), h('b', { id: idAttr }, value));
   main.append(
     h('h1', {}, t('profile.title', { name: user.name }), user.guest ? ` (${t('profile.guest')})` : ''),
@@ -96,11 +109,12 @@ export async function mount(main, params) {
       games.length
         ? h('table', { id: 'recent-games' },
           h('thead', {}, h('tr', {},
-            ...['col.date', 'col.red', 'col.black', 'col.result', 'col.time', 'col.mode'].map((k) => h('th', { scope: 'col' }, t(k))))),
+            ...['col.date', 'col.game', 'col.first', 'col.second', 'col.result', 'col.time', 'col.mode'].map((k) => h('th', { scope: 'col' }, t(k))))),
           h('tbody', {}, games.map((g) => h('tr', {},
             h('td', {}, h('a', { href: g.state === 'live' ? `/game/${g.id}` : `/replay/${g.id}`, 'data-link': '' }, formatDate(g.created_ms))),
-            h('td', {}, g.red),
-            h('td', {}, g.black),
+            h('td', {}, variantName(g.variant)),
+            h('td', {}, playerCell(g, 'first')),
+            h('td', {}, playerCell(g, 'second')),
             h('td', {}, resultCell(g)),
             h('td', {}, g.time_control),
             h('td', {}, g.rated ? t('lobby.rated') : t('lobby.casual'))))))

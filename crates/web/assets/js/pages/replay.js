@@ -4,9 +4,8 @@
 import { api } from '../api.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { createBoard, gameFor } from '../boards/board.js';
-import * as notation from '../notation.js';
-import { reasonText, resultText } from '../result.js';
+import { createBoard, gameFor, splitMove } from '../boards/board.js';
+import { colorOf, otherSide, reasonText, resultText, sideName } from '../result.js';
 import { formatClock, formatDate } from '../dom.js';
 
 export async function mount(main, params, ctx) {
@@ -19,11 +18,17 @@ export async function mount(main, params, ctx) {
     return null;
   }
   const spec = gameFor(view.variant);
-  const rules = spec.rules;
+  if (!spec) {
+    main.append(h('h1', {}, t('error.generic', { message: `no board for ${view.variant}` })));
+    return null;
+  }
+  const { rules, notation } = spec;
   const positions = [rules.parseFen(view.initial_fen)];
   for (const m of view.moves) positions.push(rules.play(positions[positions.length - 1], m.move));
   let ply = view.moves.length;
-  let orientation = 'red';
+  // A player sees their own side at the bottom, as in play.
+  const me = ctx.account && ctx.account.name;
+  let bottom = me && view.second.name === me && view.first.name !== me ? 'second' : 'first';
 
   const boardWrap = h('div', { class: 'board-wrap', id: 'board' });
   const where = h('p', { id: 'replay-ply', 'aria-live': 'polite' });
@@ -44,7 +49,7 @@ export async function mount(main, params, ctx) {
       drawMoves();
     },
   }, t(`game.notation.${s}`)));
-  const players = `${view.red.name} – ${view.black.name}`;
+  const players = `${view.first.name} – ${view.second.name}`;
 
   main.append(
     h('h1', {}, `${t('replay.title')}: ${players}`),
@@ -59,8 +64,8 @@ export async function mount(main, params, ctx) {
           h('button', {
             type: 'button', 'aria-label': t('game.flip'), id: 'flip',
             onclick: () => {
-              orientation = orientation === 'red' ? 'black' : 'red';
-              board.flip(orientation);
+              bottom = otherSide(bottom);
+              board.flip(colorOf(view, bottom));
             },
           }, t('game.flip')))),
       h('aside', { class: 'side-panel' },
@@ -80,13 +85,13 @@ export async function mount(main, params, ctx) {
             h('div', { class: 'notation-switch', role: 'group', 'aria-label': t('game.notation') }, styleButtons)),
           movesBox))));
 
-  const board = createBoard(view.variant, boardWrap, { orientation, t });
+  const board = createBoard(view.variant, boardWrap, { orientation: colorOf(view, bottom), t });
 
   function drawMoves() {
     const style = notation.getStyle();
     const items = [];
-    const startBlack = positions[0].turn === 'black';
-    const cells = startBlack ? [null, ...view.moves] : view.moves;
+    const startSecond = positions[0].turn === spec.sides[1];
+    const cells = startSecond ? [null, ...view.moves] : view.moves;
     for (let i = 0; i < cells.length; i += 2) {
       const cell = (m) => {
         if (!m) return h('span', { class: 'mv' }, '…');
@@ -108,14 +113,13 @@ export async function mount(main, params, ctx) {
   function show() {
     const pos = positions[ply];
     board.render(pos);
-    const last = ply > 0 ? view.moves[ply - 1].move : null;
-    const ks = rules.kingSquare(pos.board, pos.turn);
-    board.highlight(last ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null,
-      rules.inCheck(pos.board, pos.turn) && ks >= 0 ? rules.squareName(ks) : null);
+    const last = ply > 0 ? view.moves[ply - 1] : null;
+    const [from, to] = last ? splitMove(last.move) : [null, null];
+    board.highlight(from ? { from, to } : null, spec.checkSquare(pos, last));
     where.textContent = ply === 0 ? t('replay.start') : t('replay.ply', { n: ply, total: view.moves.length });
     const m = ply > 0 ? view.moves[ply - 1] : null;
-    clockLine.textContent = m && m.red_ms !== undefined
-      ? `${t('side.red')} ${formatClock(m.red_ms)} · ${t('side.black')} ${formatClock(m.black_ms)}` : '';
+    clockLine.textContent = m && m.first_ms !== undefined
+      ? `${sideName(view, 'first')} ${formatClock(m.first_ms)} · ${sideName(view, 'second')} ${formatClock(m.second_ms)}` : '';
     drawMoves();
   }
 

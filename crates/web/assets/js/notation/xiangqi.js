@@ -1,4 +1,4 @@
-// Move notation for the move list: Chinese (炮二平五, CXA 7.5), WXF (C2=5)
+// Xiangqi move notation for the move list: Chinese (炮二平五, CXA 7.5), WXF (C2=5)
 // and ICCS (h2e2), switchable and remembered.
 //
 // The server records each move in ICCS (`move`) and in Chinese
@@ -10,9 +10,11 @@
 // right, red in Chinese numerals, black in full-width digits, 前/中/后
 // for like pieces on one file, FSF-style tandem markers in WXF.
 
-import { FILES, colorOf, isRed, parseMove, roleOf } from './rules/xiangqi.js';
+import { FILES, colorOf, isRed, parseMove, roleOf } from '../rules/xiangqi.js';
 
 export const STYLES = ['chinese', 'wxf', 'iccs'];
+/** Typed moves to show as a hint. */
+export const EXAMPLES = ['h2e2', 'C2=5', '炮二平五'];
 const KEY = 'qiju.notation';
 
 export function getStyle() {
@@ -157,4 +159,24 @@ export function moveText(m, before, style) {
   const w = m.wxf || m.alt;
   if (style === 'wxf' && w && w !== m.move) return w;
   return before ? formatMove(before, m.move, style) : m.move;
+}
+
+/** Digits of any kind (一, １, 1) as ASCII, for comparing typed moves. */
+function normalizeTyped(text) {
+  const map = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+  return String(text).trim().toLowerCase()
+    .replace(/[１-９]/g, (c) => String(c.charCodeAt(0) - 0xff10))
+    .replace(/[一二三四五六七八九]/g, (c) => String(map[c]))
+    .replace(/[．.]/g, '=')
+    .replace(/[車俥]/g, '车').replace(/[馬傌]/g, '马').replace(/[砲包]/g, '炮')
+    .replace(/進/g, '进').replace(/後/g, '后')
+    .replace(/\s+/g, '');
+}
+
+/** The move of `legal` that a typed text names (ICCS, WXF or Chinese), or null. */
+export function findMove(text, pos, legal) {
+  const want = normalizeTyped(text);
+  return legal.find((m) => m === want
+    || normalizeTyped(formatMove(pos, m, 'chinese')) === want
+    || normalizeTyped(formatMove(pos, m, 'wxf')) === want) || null;
 }

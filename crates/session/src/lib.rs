@@ -52,6 +52,21 @@ pub struct SessionView {
     pub next_deadline: Option<Millis>,
 }
 
+/// What [`Session::apply`] puts back when it refuses a command: everything
+/// but the game and the lists, which only grow (their lengths suffice).
+struct Checkpoint {
+    clock: Clock,
+    phase: Phase,
+    plies: usize,
+    moves: usize,
+    fouls: usize,
+    pending_offer: Option<Side>,
+    refused_offer_by: Option<Side>,
+    must_change: Option<Side>,
+    used_before: [Millis; 2],
+    last_at: Millis,
+}
+
 /// A live game: the game itself, its clock and the referee's bookkeeping.
 #[derive(Clone, Debug)]
 pub struct Session {
@@ -113,13 +128,57 @@ impl Session {
     }
 
     /// Applies one command. On error nothing changes.
+    ///
+    /// Without copying the session: the little state a refused command may
+    /// have touched on its way (the clock brought up to its time, a foul
+    /// recorded, an offer) is put back from a [`Checkpoint`]. The game itself
+    /// changes only by a move that its rules accepted, and every check that
+    /// can refuse a move is made before it is played.
     pub fn apply(&mut self, cmd: Command) -> Result<Vec<Event>, SessionError> {
-        let mut next = self.clone();
-        let events = next.apply_inner(&cmd)?;
-        next.last_at = cmd.at().max(next.last_at);
-        next.log.push(cmd);
-        *self = next;
-        Ok(events)
+        let saved = self.checkpoint();
+        match self.apply_inner(&cmd) {
+            Ok(events) => {
+                self.last_at = cmd.at().max(self.last_at);
+                self.log.push(cmd);
+                Ok(events)
+            }
+            Err(e) => {
+                debug_assert_eq!(
+                    self.game.history().len(),
+                    saved.plies,
+                    "a refused command played a move: {e}"
+                );
+                self.restore(saved);
+                Err(e)
+            }
+        }
+    }
+
+    fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            clock: self.clock.clone(),
+            phase: self.phase.clone(),
+            plies: self.game.history().len(),
+            moves: self.moves.len(),
+            fouls: self.fouls.len(),
+            pending_offer: self.pending_offer,
+            refused_offer_by: self.refused_offer_by,
+            must_change: self.must_change,
+            used_before: self.used_before,
+            last_at: self.last_at,
+        }
+    }
+
+    fn restore(&mut self, c: Checkpoint) {
+        self.clock = c.clock;
+        self.phase = c.phase;
+        self.moves.truncate(c.moves);
+        self.fouls.truncate(c.fouls);
+        self.pending_offer = c.pending_offer;
+        self.refused_offer_by = c.refused_offer_by;
+        self.must_change = c.must_change;
+        self.used_before = c.used_before;
+        self.last_at = c.last_at;
     }
 
     // ---- reading -------------------------------------------------------

@@ -623,6 +623,50 @@ try {
     assert.match(pgn, /gxh8=N/);
   });
 
+
+  await step('chess960: castling by clicking the king, then its own rook; a premove', async () => {
+    // A casual Chess960 challenge from a set position where both may castle.
+    const fen = '1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w BGbg - 0 1';
+    const resp = await A.page.request.post(`${base}/api/challenges`, {
+      headers: { 'X-Qiju-Csrf': '1' },
+      data: { to: nameB, time: '10+5', color: 'first', variant: 'chess/chess960', fen },
+    });
+    assert.ok(resp.ok(), `challenge: ${resp.status()} ${await resp.text()}`);
+    const before = new URL(B.page.url()).pathname;
+    await B.page.getByRole('button', { name: `Accept: ${nameA}` }).click();
+    await B.page.waitForURL((u) => /\/game\//.test(u.pathname) && u.pathname !== before);
+    await A.page.goto(B.page.url());
+    for (const p of [A, B]) await p.page.waitForSelector('#board .ch-board [data-piece]');
+    // B queues a premove while White thinks: castling, the king onto the rook.
+    await B.page.check('#premove');
+    await B.page.click('#board .ch-hits [data-square="e8"]');
+    await B.page.waitForSelector('#board [data-dest="g8"]');
+    await B.page.click('#board .ch-hits [data-square="g8"]');
+    assert.equal(await B.page.$$eval('#board .ch-premove', (e) => e.length), 2);
+    // The king's destinations include both rooks' squares (the server's legal list).
+    await A.page.click('#board .ch-hits [data-square="e1"]');
+    const kingDests = await A.page.$$eval('#board [data-dest]', (els) => els.map((e) => e.dataset.dest).sort());
+    assert.ok(kingDests.includes('b1') && kingDests.includes('g1'), `king destinations ${kingDests}`);
+    await A.page.click('#board .ch-hits [data-square="b1"]'); // O-O-O: the king onto its rook
+    // B's premove is legal now, and goes at once: O-O.
+    await Promise.all([waitPly(A.page, 2), waitPly(B.page, 2)]);
+    await B.page.uncheck('#premove');
+    for (const p of [A, B]) {
+      assert.equal(await pieceOn(p.page, 'c1'), 'K');
+      assert.equal(await pieceOn(p.page, 'd1'), 'R');
+      assert.equal(await pieceOn(p.page, 'g8'), 'k');
+      assert.equal(await pieceOn(p.page, 'f8'), 'r');
+      assert.deepEqual(await p.page.$$eval('#moves [data-ply]', (els) => els.map((e) => e.textContent)), ['O-O-O', 'O-O']);
+    }
+    assert.deepEqual(await A.page.$$eval('#moves [data-ply]', (els) => els.map((e) => e.dataset.move)), ['e1b1', 'e8g8']);
+    await A.page.click('#resign');
+    await A.page.click('#resign-confirm');
+    for (const p of [A, B]) {
+      await p.page.waitForSelector('#end-dialog[open]');
+      await p.page.click('#end-close');
+    }
+  });
+
   await step('no page logged a console error', async () => {
     assert.deepEqual(problems, []);
   });

@@ -195,7 +195,16 @@ where
                         let (text, last) = line(&ev);
                         return Some((Ok(text + "\n"), (None, rx, shutdown, last, line)));
                     }
-                    Ok(Err(RecvError::Lagged(_))) => continue,
+                    // Too slow to keep up: say so and end the stream, so
+                    // the client reconnects and starts from the whole state
+                    // instead of missing events without knowing.
+                    Ok(Err(RecvError::Lagged(n))) => {
+                        let msg = crate::protocol::ServerMsg::error(
+                            "lagged",
+                            &format!("{n} events were missed: reconnect for the whole state"),
+                        );
+                        return Some((Ok(msg.to_json() + "\n"), (None, rx, shutdown, true, line)));
+                    }
                     Ok(Err(RecvError::Closed)) => return None,
                 }
             }
@@ -218,8 +227,12 @@ pub async fn stream_game(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     if let Some((view, rx)) = live::join(&state, &id).await {
-        let first = serde_json::json!({"t": "full", "game": view}).to_string();
         let ended = view.state != "live";
+        let first = crate::protocol::ServerMsg::Full {
+            game: Box::new(view),
+            you: None,
+        }
+        .to_json();
         let body = if ended {
             Body::from(first + "\n")
         } else {
@@ -235,7 +248,11 @@ pub async fn stream_game(
     let view = live::stored_view(&state, &id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
-    let first = serde_json::json!({"t": "full", "game": view}).to_string();
+    let first = crate::protocol::ServerMsg::Full {
+        game: Box::new(view),
+        you: None,
+    }
+    .to_json();
     Ok(ndjson_response(Body::from(first + "\n")))
 }
 

@@ -6,11 +6,10 @@
 //! at once as there are cores; the game task is never blocked while the
 //! computer thinks, and gets the move back as a message like any player's.
 
-use crate::live::Cmd;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::{oneshot, Semaphore};
 
 /// What a game asks the computer.
 #[derive(Clone, Debug)]
@@ -188,8 +187,10 @@ impl Computers {
         Some((player, Vec::new()))
     }
 
-    /// Starts thinking; the move arrives at `reply` as [`Cmd::Computer`].
-    pub fn think(&self, req: Request, reply: mpsc::Sender<Cmd>) {
+    /// Starts thinking; the answer comes on the returned channel (a
+    /// failure or a missing player answers "no move").
+    pub fn think(&self, req: Request) -> oneshot::Receiver<ComputerMove> {
+        let (reply, answer) = oneshot::channel();
         let player = self.player(&req);
         let slots = self.slots.clone();
         tokio::spawn(async move {
@@ -212,8 +213,9 @@ impl Computers {
                     }
                 }
             };
-            let _ = reply.send(Cmd::Computer(ComputerMove { ply, coord })).await;
+            let _ = reply.send(ComputerMove { ply, coord });
         });
+        answer
     }
 }
 

@@ -18,7 +18,7 @@ use crate::store::MoveRow;
 use clock::{Millis, TimeControl};
 use game::{Game, Outcome, Side};
 use serde::Serialize;
-use session::{Command, Event, GameResult, Session, SessionConfig, SessionError};
+use session::{Command, Event, GameResult, MoveRecord, Session, SessionConfig, SessionError};
 
 /// What a player asks of a game.
 #[derive(Clone, Debug)]
@@ -121,11 +121,10 @@ pub struct Applied {
     pub moves: Vec<MoveRow>,
 }
 
-/// A game with its session.
+/// A game with its session (which owns the moves).
 #[derive(Debug)]
 pub struct Table {
     session: Session,
-    moves: Vec<MoveRow>,
     must_change: Option<MustChange>,
 }
 
@@ -159,7 +158,6 @@ impl Table {
     pub fn new(game: Box<dyn Game>, config: SessionConfig) -> Result<Table, TableError> {
         Ok(Table {
             session: Session::new(game, config)?,
-            moves: Vec::new(),
             must_change: None,
         })
     }
@@ -173,14 +171,12 @@ impl Table {
         game: Box<dyn Game>,
         config: SessionConfig,
         log: &[Command],
-        moves: Vec<MoveRow>,
         stopped_ms: i64,
         now_ms: i64,
     ) -> Result<(Table, Applied), String> {
         let session = Session::replay(game, config, log).map_err(|e| e.to_string())?;
         let mut t = Table {
             session,
-            moves,
             must_change: None,
         };
         t.must_change = t.session.must_change().map(|side| MustChange {
@@ -214,17 +210,14 @@ impl Table {
         for e in &events {
             match e {
                 Event::Moved(m) => {
-                    let views = self.session.clock().views(m.pressed_at);
-                    let row = MoveRow {
+                    out.moves.push(MoveRow {
                         ply: m.ply,
                         coord: m.coord.clone(),
                         display: m.display.clone(),
                         played_ms: signed(m.at),
-                        first_ms: signed(views[0].main_ms),
-                        second_ms: signed(views[1].main_ms),
-                    };
-                    self.moves.push(row.clone());
-                    out.moves.push(row);
+                        first_ms: signed(m.clocks_ms[0]),
+                        second_ms: signed(m.clocks_ms[1]),
+                    });
                     self.must_change = None;
                 }
                 Event::MustChange {
@@ -256,13 +249,14 @@ impl Table {
     }
 
     #[must_use]
-    pub fn moves(&self) -> &[MoveRow] {
-        &self.moves
+    /// The moves so far, with their times and clocks.
+    pub fn moves(&self) -> &[MoveRecord] {
+        self.session.moves()
     }
 
     #[must_use]
     pub fn ply(&self) -> u32 {
-        self.moves.len() as u32
+        self.session.moves().len() as u32
     }
 
     #[must_use]
@@ -357,7 +351,7 @@ impl Table {
                     if side != self.side_to_move() {
                         return Err(SessionError::NotYourTurn { side }.into());
                     }
-                    let saved = (self.session.clone(), self.moves.clone(), self.must_change.clone());
+                    let saved = (self.session.clone(), self.must_change.clone());
                     self.apply(Command::Start { at }, &mut out)?;
                     if let Err(e) = self.apply(
                         Command::Move {
@@ -368,7 +362,7 @@ impl Table {
                         },
                         &mut out,
                     ) {
-                        (self.session, self.moves, self.must_change) = saved;
+                        (self.session, self.must_change) = saved;
                         return Err(e);
                     }
                 } else {
@@ -513,7 +507,6 @@ mod tests {
     fn restore_replays_and_does_not_charge_the_downtime() {
         let mut t = table("10+0");
         let mut log = Vec::new();
-        let mut moves = Vec::new();
         for (i, (side, mv)) in [
             (Side::First, "h2e2"),
             (Side::Second, "h9g7"),
@@ -533,14 +526,12 @@ mod tests {
                 )
                 .unwrap();
             log.extend(a.commands);
-            moves.extend(a.moves);
         }
         // Black thinks 1.5 s, the server crashes (last heartbeat 4500),
         // comes back at 60 000.
         let v = cxa();
         let config = v.session_config(parse_time_control("10+0").unwrap());
-        let (r, extra) =
-            Table::restore(v.new_game(None, 0).unwrap(), config, &log, moves, 4500, 60_000).unwrap();
+        let (r, extra) = Table::restore(v.new_game(None, 0).unwrap(), config, &log, 4500, 60_000).unwrap();
         assert_eq!(extra.commands.len(), 2, "pause + resume");
         assert_eq!(r.ply(), 3);
         assert_eq!(r.game().fen(), t.game().fen());

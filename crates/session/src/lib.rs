@@ -513,6 +513,7 @@ impl Session {
             pressed_at,
             spent_ms: 0,
             clock_ms: None,
+            clocks_ms: [0; 2],
             overtime: None,
         };
         // Moving refuses the opponent's offer (23.1 "走出轮走的一着棋，则为拒绝和棋").
@@ -577,7 +578,9 @@ impl Session {
 
     /// Fills in the clock's view of the move just recorded.
     fn finish_record(&mut self, record: &mut MoveRecord) {
-        let v = self.clock.view(record.side, record.pressed_at);
+        let both = self.clock.views(record.pressed_at);
+        record.clocks_ms = [both[0].main_ms, both[1].main_ms];
+        let v = &both[record.side.index()];
         record.spent_ms = v.used_ms - self.used_before[record.side.index()];
         self.used_before[record.side.index()] = v.used_ms;
         if self.config.time_control.is_timed() {

@@ -188,6 +188,10 @@ pub struct MoveRecord {
     pub spent_ms: Millis,
     /// Main time left after the move (`[%clk]`); `None` when untimed.
     pub clock_ms: Option<Millis>,
+    /// Both sides' main time right after the move, the first side's first
+    /// (what a replay of the game shows under each move).
+    #[serde(default)]
+    pub clocks_ms: [Millis; 2],
     /// Byo-yomi state after the move, when in overtime.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overtime: Option<OvertimeState>,

@@ -19,19 +19,25 @@
 //! the side to move is charged its thinking time up to the crash but not the
 //! time the server was down. Both commands are stored like any other.
 
+mod finish;
+mod view;
+
 use crate::computer::ComputerMove;
+use crate::protocol::ServerMsg;
 pub use crate::protocol::{ClockView, GameView, MoveView, PlayerView};
-use crate::protocol::{RatingChange, ServerMsg};
-use crate::store::{GameEnd, GameRow, MoveRow, RatingUpdate, Store, User};
+use crate::store::{GameRow, User};
 pub use crate::table::Action;
-use crate::table::{Applied, End, Table, TableError};
+use crate::table::{Applied, Table, TableError};
 use crate::AppState;
-use game::{Outcome, Side};
+use finish::{already_archived, finish};
+use game::Side;
 use session::Event as SessionEvent;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot};
+pub use view::stored_view;
+use view::{legal_moves, view_of};
 
 /// One seat at a game: a person or the computer.
 #[derive(Clone, Debug)]
@@ -170,125 +176,8 @@ struct LiveGame {
     computer_thinking: bool,
 }
 
-/// Builds the view of a game from its row and table.
-fn view_of(v: &registry::Variant, row: &GameRow, table: &Table, version: u64, now_ms: i64) -> GameView {
-    let clocks = table.clocks_at(now_ms);
-    let end = table.end();
-    let end = end.as_ref();
-    let (state, result, winner) = match end {
-        None => ("live".to_string(), None, None),
-        Some(e) => match e.outcome {
-            None => ("aborted".to_string(), None, None),
-            Some(o) => ("over".to_string(), Some(e.result().to_string()), o.winner()),
-        },
-    };
-    let game = table.game();
-    GameView {
-        id: row.id.clone(),
-        variant: row.variant.clone(),
-        rated: row.rated,
-        time_control: row.time_control.clone(),
-        initial_ms: row.initial_ms,
-        increment_ms: row.increment_ms,
-        sides: v.side_keys().map(String::from),
-        first: PlayerView {
-            id: row.first_id.clone(),
-            name: row.first_name.clone(),
-            rating: row.first_rating.map(f64::round),
-            computer: row.computer.clone().filter(|_| row.first_id.is_none()),
-        },
-        second: PlayerView {
-            id: row.second_id.clone(),
-            name: row.second_name.clone(),
-            rating: row.second_rating.map(f64::round),
-            computer: row.computer.clone().filter(|_| row.second_id.is_none()),
-        },
-        initial_fen: row.initial_fen.clone(),
-        fen: game.fen(),
-        turn: game.side_to_move(),
-        ply: table.ply(),
-        moves: table
-            .moves()
-            .iter()
-            .map(|m| MoveView {
-                ply: m.ply,
-                coord: m.coord.clone(),
-                display: m.display.clone(),
-                first_ms: m.first_ms,
-                second_ms: m.second_ms,
-            })
-            .collect(),
-        clocks: ClockView {
-            first_ms: clocks[0],
-            second_ms: clocks[1],
-            running: table.clock_running(),
-        },
-        legal: legal_moves(table),
-        state,
-        result,
-        winner,
-        reason: end.map(|e| e.reason.clone()),
-        detail: end.map(|e| e.detail.clone()),
-        article: end.and_then(|e| e.article.clone()),
-        draw_offer: table.draw_offer(),
-        must_change: table.must_change().map(|m| m.side),
-        created_ms: row.created_ms,
-        v: version,
-    }
-}
-
-/// What the side to move may play (nothing once the game is over).
-fn legal_moves(table: &Table) -> Vec<String> {
-    if table.is_over() {
-        Vec::new()
-    } else {
-        table.game().legal_moves()
-    }
-}
-
-/// A side as stored (`first`/`second`).
-fn stored_side(text: &str) -> Option<Side> {
-    Side::BOTH.into_iter().find(|s| s.to_string() == text)
-}
-
-/// The view of a game that no task owns (finished, or another node's),
-/// rebuilt from the database.
-pub async fn stored_view(state: &AppState, id: &str) -> Result<Option<GameView>, crate::ApiError> {
-    let Some((row, moves)) = state.store().game(id).await? else {
-        return Ok(None);
-    };
-    let log = state.store().commands(id).await?;
-    let now = crate::now_ms();
-    let replay_error = |e| crate::ApiError::Internal(format!("game {id} cannot be replayed: {e}"));
-    let v = variant_of(&row).map_err(replay_error)?;
-    let (table, _) = rebuild(&row, &log, moves, now, now).map_err(replay_error)?;
-    let mut view = view_of(v, &row, &table, 0, now);
-    if row.state != "live" {
-        view.state.clone_from(&row.state);
-        view.result.clone_from(&row.result);
-        view.winner = row.winner.as_deref().and_then(stored_side);
-        view.legal.clear();
-        view.reason.clone_from(&row.reason);
-        view.detail.clone_from(&row.detail);
-        view.article.clone_from(&row.article);
-        view.clocks = ClockView {
-            first_ms: row.first_ms,
-            second_ms: row.second_ms,
-            running: false,
-        };
-        view.draw_offer = None;
-    }
-    Ok(Some(view))
-}
-
 /// Replays a stored game (see [`Table::restore`]).
-fn rebuild(
-    row: &GameRow,
-    log: &[String],
-    moves: Vec<MoveRow>,
-    stopped_ms: i64,
-    now_ms: i64,
-) -> Result<(Table, Applied), String> {
+fn rebuild(row: &GameRow, log: &[String], stopped_ms: i64, now_ms: i64) -> Result<(Table, Applied), String> {
     let v = variant_of(row)?;
     let game = v.new_game(Some(&row.initial_fen), 0).map_err(|e| e.to_string())?;
     let config = v.session_config(crate::table::parse_time_control(&row.time_control)?);
@@ -298,7 +187,7 @@ fn rebuild(
             serde_json::from_str::<session::Command>(c).map_err(|e| format!("bad stored command {c:?}: {e}"))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Table::restore(game, config, &log, moves, stopped_ms, now_ms)
+    Table::restore(game, config, &log, stopped_ms, now_ms)
 }
 
 /// Something that happened in a game, serialised once for every listener.
@@ -376,12 +265,12 @@ pub async fn resume_all(state: &AppState, stopped_ms: i64) -> Result<usize, crat
     let now = crate::now_ms();
     let mut n = 0;
     for id in ids {
-        let Some((row, moves)) = state.store().game(&id).await? else {
+        let Some((row, _)) = state.store().game(&id).await? else {
             continue;
         };
         let log = state.store().commands(&id).await?;
         let seq = log.len() as u64;
-        match variant_of(&row).and_then(|v| Ok((v, rebuild(&row, &log, moves, stopped_ms, now)?))) {
+        match variant_of(&row).and_then(|v| Ok((v, rebuild(&row, &log, stopped_ms, now)?))) {
             Ok((v, (table, extra))) => {
                 // The pause at the crash and the resume now are stored like
                 // any other commands, so a second crash replays them too.
@@ -572,7 +461,14 @@ fn maybe_computer(state: &AppState, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
         my_ms: clocks[side.index()],
         increment_ms: g.row.increment_ms,
     };
-    state.computers().think(request, me.clone());
+    // The answer joins the game's mailbox like any player's move.
+    let answer = state.computers().think(request);
+    let me = me.clone();
+    tokio::spawn(async move {
+        if let Ok(m) = answer.await {
+            let _ = me.send(Cmd::Computer(m)).await;
+        }
+    });
 }
 
 async fn act(state: &AppState, g: &mut LiveGame, side: Side, action: Action) -> Result<u32, ActError> {
@@ -713,20 +609,16 @@ fn side_of_ply(ply: u32) -> Side {
     }
 }
 
-fn already_archived(g: &LiveGame) -> bool {
-    g.row.state != "live"
-}
-
 /// Reloads the game from the database after a failed write.
 async fn reload(state: &AppState, g: &mut LiveGame) {
     let now = crate::now_ms();
-    let Ok(Some((row, moves))) = state.store().game(&g.row.id).await else {
+    let Ok(Some((row, _))) = state.store().game(&g.row.id).await else {
         return;
     };
     let Ok(log) = state.store().commands(&g.row.id).await else {
         return;
     };
-    if let Ok((t, _)) = rebuild(&row, &log, moves, now, now) {
+    if let Ok((t, _)) = rebuild(&row, &log, now, now) {
         g.seq = log.len() as u64;
         g.table = t;
         g.row = row;
@@ -738,142 +630,6 @@ async fn reload(state: &AppState, g: &mut LiveGame) {
             you: None,
         }));
     }
-}
-
-/// Archives the ended game (with its rating changes) and broadcasts the end.
-async fn finish(state: &AppState, g: &mut LiveGame) {
-    let Some(end) = g.table.end() else {
-        return;
-    };
-    if already_archived(g) {
-        return;
-    }
-    let now = crate::now_ms();
-    let clocks = g.table.clocks_at(now);
-    let stored = GameEnd {
-        state: if end.outcome.is_some() { "over" } else { "aborted" },
-        result: end.outcome.map(|_| end.result().to_string()),
-        winner: end.outcome.and_then(Outcome::winner).map(|s| s.to_string()),
-        reason: end.reason.clone(),
-        detail: end.detail.clone(),
-        article: end.article.clone(),
-        ended_ms: now,
-        first_ms: clocks[0],
-        second_ms: clocks[1],
-    };
-    let updates = match rating_updates(state.store(), &g.row, &end, state.config().rating_system).await {
-        Ok(u) => u,
-        Err(e) => {
-            tracing::error!(game = %g.row.id, error = %e, "cannot read ratings");
-            Vec::new()
-        }
-    };
-    let system = match state.config().rating_system {
-        rating::RatingSystem::Elo => "elo",
-        rating::RatingSystem::Glicko2 => "glicko2",
-    };
-    let mut ratings = std::collections::BTreeMap::new();
-    match state
-        .store()
-        .finish_game(&g.row.id, &stored, system, &updates)
-        .await
-    {
-        Ok(()) => {
-            for u in &updates {
-                let side = if g.row.first_id.as_deref() == Some(&u.user_id) {
-                    Side::First
-                } else {
-                    Side::Second
-                };
-                ratings.insert(
-                    side,
-                    RatingChange {
-                        before: u.before.rating.round(),
-                        after: u.after.rating.round(),
-                    },
-                );
-            }
-        }
-        Err(e) => tracing::error!(game = %g.row.id, error = %e, "cannot archive finished game"),
-    }
-    g.row.state = stored.state.to_string();
-    g.row.result.clone_from(&stored.result);
-    g.row.winner.clone_from(&stored.winner);
-    g.row.reason = Some(stored.reason.clone());
-    g.row.detail = Some(stored.detail.clone());
-    g.row.article.clone_from(&stored.article);
-    g.row.ended_ms = Some(now);
-    let msg = ServerMsg::End {
-        v: g.version + 1,
-        state: stored.state.to_string(),
-        result: stored.result,
-        winner: end.outcome.and_then(Outcome::winner),
-        reason: stored.reason,
-        detail: stored.detail,
-        article: stored.article,
-        clocks: ClockView {
-            first_ms: clocks[0],
-            second_ms: clocks[1],
-            running: false,
-        },
-        ratings,
-    };
-    broadcast(g, &msg);
-}
-
-/// The rating changes a finished game causes: rated games between two
-/// registered players only.
-async fn rating_updates(
-    store: &Store,
-    row: &GameRow,
-    end: &End,
-    system: rating::RatingSystem,
-) -> Result<Vec<RatingUpdate>, crate::store::StoreError> {
-    let (Some(outcome), true, Some(first_id), Some(second_id)) = (
-        end.outcome,
-        row.rated,
-        row.first_id.as_ref(),
-        row.second_id.as_ref(),
-    ) else {
-        return Ok(Vec::new());
-    };
-    // Only the one stored pool is rated (the lobby refuses the others).
-    if registry::get(Some(&row.variant)).map_or(true, |v| v.rating_pool != crate::RATED_POOL) {
-        return Ok(Vec::new());
-    }
-    let (Some(red), Some(black)) = (
-        store.user_by_id(first_id).await?,
-        store.user_by_id(second_id).await?,
-    ) else {
-        return Ok(Vec::new());
-    };
-    if red.guest || black.guest {
-        return Ok(Vec::new());
-    }
-    let score = match outcome {
-        Outcome::Win { winner: Side::First } => rating::Score::Win,
-        Outcome::Win { winner: Side::Second } => rating::Score::Loss,
-        Outcome::Draw => rating::Score::Draw,
-    };
-    let titled = |u: &User| {
-        let awarded = u.awarded_title.as_deref().and_then(|t| t.parse().ok());
-        rating::title(u.rating.rating, u.titled_games, awarded).is_some()
-    };
-    let (r, b) = system.rate(&red.rating, &black.rating, score);
-    Ok(vec![
-        RatingUpdate {
-            user_id: red.id.clone(),
-            before: red.rating,
-            after: r,
-            against_titled: titled(&black),
-        },
-        RatingUpdate {
-            user_id: black.id.clone(),
-            before: black.rating,
-            after: b,
-            against_titled: titled(&red),
-        },
-    ])
 }
 
 /// Sends an action to a game's task and waits for the answer.

@@ -1,0 +1,151 @@
+//! How a game ends on the server (the `Finisher` of lila's round module):
+//! the archive row with the result, the rating changes of a rated game in
+//! the same transaction, and the `end` event.
+
+use super::{broadcast, LiveGame};
+use crate::protocol::{ClockView, RatingChange, ServerMsg};
+use crate::store::{GameEnd, GameRow, RatingUpdate, Store, User};
+use crate::table::End;
+use crate::AppState;
+use game::{Outcome, Side};
+
+/// Whether the ended game is archived already.
+pub(super) fn already_archived(g: &LiveGame) -> bool {
+    g.row.state != "live"
+}
+
+/// Archives the ended game (with its rating changes) and broadcasts the end.
+pub(super) async fn finish(state: &AppState, g: &mut LiveGame) {
+    let Some(end) = g.table.end() else {
+        return;
+    };
+    if already_archived(g) {
+        return;
+    }
+    let now = crate::now_ms();
+    let clocks = g.table.clocks_at(now);
+    let stored = GameEnd {
+        state: if end.outcome.is_some() { "over" } else { "aborted" },
+        result: end.outcome.map(|_| end.result().to_string()),
+        winner: end.outcome.and_then(Outcome::winner).map(|s| s.to_string()),
+        reason: end.reason.clone(),
+        detail: end.detail.clone(),
+        article: end.article.clone(),
+        ended_ms: now,
+        first_ms: clocks[0],
+        second_ms: clocks[1],
+    };
+    let updates = match rating_updates(state.store(), &g.row, &end, state.config().rating_system).await {
+        Ok(u) => u,
+        Err(e) => {
+            tracing::error!(game = %g.row.id, error = %e, "cannot read ratings");
+            Vec::new()
+        }
+    };
+    let system = match state.config().rating_system {
+        rating::RatingSystem::Elo => "elo",
+        rating::RatingSystem::Glicko2 => "glicko2",
+    };
+    let mut ratings = std::collections::BTreeMap::new();
+    match state
+        .store()
+        .finish_game(&g.row.id, &stored, system, &updates)
+        .await
+    {
+        Ok(()) => {
+            for u in &updates {
+                let side = if g.row.first_id.as_deref() == Some(&u.user_id) {
+                    Side::First
+                } else {
+                    Side::Second
+                };
+                ratings.insert(
+                    side,
+                    RatingChange {
+                        before: u.before.rating.round(),
+                        after: u.after.rating.round(),
+                    },
+                );
+            }
+        }
+        Err(e) => tracing::error!(game = %g.row.id, error = %e, "cannot archive finished game"),
+    }
+    g.row.state = stored.state.to_string();
+    g.row.result.clone_from(&stored.result);
+    g.row.winner.clone_from(&stored.winner);
+    g.row.reason = Some(stored.reason.clone());
+    g.row.detail = Some(stored.detail.clone());
+    g.row.article.clone_from(&stored.article);
+    g.row.ended_ms = Some(now);
+    let msg = ServerMsg::End {
+        v: g.version + 1,
+        state: stored.state.to_string(),
+        result: stored.result,
+        winner: end.outcome.and_then(Outcome::winner),
+        reason: stored.reason,
+        detail: stored.detail,
+        article: stored.article,
+        clocks: ClockView {
+            first_ms: clocks[0],
+            second_ms: clocks[1],
+            running: false,
+        },
+        ratings,
+    };
+    broadcast(g, &msg);
+}
+
+/// The rating changes a finished game causes: rated games between two
+/// registered players only.
+async fn rating_updates(
+    store: &Store,
+    row: &GameRow,
+    end: &End,
+    system: rating::RatingSystem,
+) -> Result<Vec<RatingUpdate>, crate::store::StoreError> {
+    let (Some(outcome), true, Some(first_id), Some(second_id)) = (
+        end.outcome,
+        row.rated,
+        row.first_id.as_ref(),
+        row.second_id.as_ref(),
+    ) else {
+        return Ok(Vec::new());
+    };
+    // Only the one stored pool is rated (the lobby refuses the others).
+    if registry::get(Some(&row.variant)).map_or(true, |v| v.rating_pool != crate::RATED_POOL) {
+        return Ok(Vec::new());
+    }
+    let (Some(red), Some(black)) = (
+        store.user_by_id(first_id).await?,
+        store.user_by_id(second_id).await?,
+    ) else {
+        return Ok(Vec::new());
+    };
+    if red.guest || black.guest {
+        return Ok(Vec::new());
+    }
+    let score = match outcome {
+        Outcome::Win { winner: Side::First } => rating::Score::Win,
+        Outcome::Win { winner: Side::Second } => rating::Score::Loss,
+        Outcome::Draw => rating::Score::Draw,
+    };
+    let titled = |u: &User| {
+        let awarded = u.awarded_title.as_deref().and_then(|t| t.parse().ok());
+        rating::title(u.rating.rating, u.titled_games, awarded).is_some()
+    };
+    let (r, b) = system.rate(&red.rating, &black.rating, score);
+    Ok(vec![
+        RatingUpdate {
+            user_id: red.id.clone(),
+            before: red.rating,
+            after: r,
+            against_titled: titled(&black),
+        },
+        RatingUpdate {
+            user_id: black.id.clone(),
+            before: black.rating,
+            after: b,
+            against_titled: titled(&red),
+        },
+    ])
+}

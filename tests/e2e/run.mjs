@@ -596,6 +596,11 @@ try {
     await B.page.screenshot({ path: path.join(shots, 'chess-end.png') });
     await B.page.click('#end-close');
     await A.page.click('#end-close');
+    // The finished game on a phone, as the spectator (a visitor) sees it.
+    await C.page.goto(`${base}/game/${gameId}`);
+    await C.page.waitForFunction(() => document.querySelector('#result-title')?.textContent === 'Black wins');
+    await checkLabels(C.page, 'chess on a phone');
+    await C.page.screenshot({ path: path.join(shots, 'chess-phone.png'), fullPage: true });
     const view = await (await A.page.request.get(`${base}/api/games/${gameId}`)).json();
     assert.deepEqual(view.moves.map((m) => m.move), chessGame);
     assert.equal(view.winner, 'second');

@@ -184,29 +184,27 @@ where
             if done || *shutdown.borrow() {
                 return None;
             }
-            loop {
-                let got = tokio::select! {
-                    r = tokio::time::timeout(Duration::from_secs(20), rx.recv()) => r,
-                    _ = shutdown.changed() => return None,
-                };
-                match got {
-                    Err(_) => return Some((Ok("\n".to_string()), (None, rx, shutdown, false, line))),
-                    Ok(Ok(ev)) => {
-                        let (text, last) = line(&ev);
-                        return Some((Ok(text + "\n"), (None, rx, shutdown, last, line)));
-                    }
-                    // Too slow to keep up: say so and end the stream, so
-                    // the client reconnects and starts from the whole state
-                    // instead of missing events without knowing.
-                    Ok(Err(RecvError::Lagged(n))) => {
-                        let msg = crate::protocol::ServerMsg::error(
-                            "lagged",
-                            &format!("{n} events were missed: reconnect for the whole state"),
-                        );
-                        return Some((Ok(msg.to_json() + "\n"), (None, rx, shutdown, true, line)));
-                    }
-                    Ok(Err(RecvError::Closed)) => return None,
+            let got = tokio::select! {
+                r = tokio::time::timeout(Duration::from_secs(20), rx.recv()) => r,
+                _ = shutdown.changed() => return None,
+            };
+            match got {
+                Err(_) => Some((Ok("\n".to_string()), (None, rx, shutdown, false, line))),
+                Ok(Ok(ev)) => {
+                    let (text, last) = line(&ev);
+                    Some((Ok(text + "\n"), (None, rx, shutdown, last, line)))
                 }
+                // Too slow to keep up: say so and end the stream, so the
+                // client reconnects and starts from the whole state instead
+                // of missing events without knowing.
+                Ok(Err(RecvError::Lagged(n))) => {
+                    let msg = crate::protocol::ServerMsg::error(
+                        "lagged",
+                        &format!("{n} events were missed: reconnect for the whole state"),
+                    );
+                    Some((Ok(msg.to_json() + "\n"), (None, rx, shutdown, true, line)))
+                }
+                Ok(Err(RecvError::Closed)) => None,
             }
         },
     );

@@ -724,43 +724,83 @@ async fn checkpointer(pool: AnyPool) {
 }
 
 /// Writes one job's rows inside a transaction.
-async fn write_job(tx: &mut sqlx::Transaction<'_, sqlx::Any>, job: &AppendJob) -> Result<(), sqlx::Error> {
-    for (i, body) in job.commands.iter().enumerate() {
-        sqlx::query("INSERT INTO commands (game_id, seq, body) VALUES ($1, $2, $3)")
-            .bind(&job.game_id)
-            .bind(i64::try_from(job.first_seq + i as u64).unwrap_or(i64::MAX))
-            .bind(body)
-            .execute(&mut **tx)
-            .await?;
+/// Rows per multi-row `INSERT`: well under both databases' limits on
+/// bound parameters (7 a move row).
+const ROWS_PER_INSERT: usize = 128;
+
+/// `INSERT INTO {table} ({columns}) VALUES ($1,…),($k,…),…` for `rows`
+/// rows of `width` values each.
+fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
+    let mut sql = format!("INSERT INTO {table} ({columns}) VALUES ");
+    for r in 0..rows {
+        sql.push_str(if r == 0 { "(" } else { ",(" });
+        for c in 0..width {
+            if c > 0 {
+                sql.push(',');
+            }
+            sql.push('$');
+            sql.push_str(&(r * width + c + 1).to_string());
+        }
+        sql.push(')');
     }
-    for m in &job.moves {
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, coord, display, played_ms, first_ms, second_ms) VALUES ($1,$2,$3,$4,$5,$6,$7)",
-        )
-        .bind(&job.game_id)
-        .bind(i64::from(m.ply))
-        .bind(&m.coord)
-        .bind(&m.display)
-        .bind(m.played_ms)
-        .bind(m.first_ms)
-        .bind(m.second_ms)
-        .execute(&mut **tx)
-        .await?;
+    sql
+}
+
+/// Writes the jobs' commands and moves with one multi-row `INSERT` per
+/// table (per [`ROWS_PER_INSERT`] rows): each statement is a round trip to
+/// the database's worker, so a group costs a handful of them, not two per
+/// move.
+async fn write_jobs(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    jobs: &[AppendJob],
+) -> Result<(), sqlx::Error> {
+    let commands: Vec<(&str, i64, &str)> = jobs
+        .iter()
+        .flat_map(|job| {
+            job.commands.iter().enumerate().map(move |(i, body)| {
+                let seq = i64::try_from(job.first_seq + i as u64).unwrap_or(i64::MAX);
+                (job.game_id.as_str(), seq, body.as_str())
+            })
+        })
+        .collect();
+    for chunk in commands.chunks(ROWS_PER_INSERT) {
+        let sql = insert_sql("commands", "game_id, seq, body", 3, chunk.len());
+        let mut q = sqlx::query(&sql);
+        for &(game, seq, body) in chunk {
+            q = q.bind(game).bind(seq).bind(body);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    let moves: Vec<(&str, &MoveRow)> = jobs
+        .iter()
+        .flat_map(|job| job.moves.iter().map(move |m| (job.game_id.as_str(), m)))
+        .collect();
+    for chunk in moves.chunks(ROWS_PER_INSERT) {
+        let sql = insert_sql(
+            "moves",
+            "game_id, ply, coord, display, played_ms, first_ms, second_ms",
+            7,
+            chunk.len(),
+        );
+        let mut q = sqlx::query(&sql);
+        for &(game, m) in chunk {
+            q = q
+                .bind(game)
+                .bind(i64::from(m.ply))
+                .bind(m.coord.as_str())
+                .bind(m.display.as_str())
+                .bind(m.played_ms)
+                .bind(m.first_ms)
+                .bind(m.second_ms);
+        }
+        q.execute(&mut **tx).await?;
     }
     Ok(())
 }
 
-async fn commit_group(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), sqlx::Error> {
+async fn commit(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), sqlx::Error> {
     let mut tx = writer.begin().await?;
-    for job in jobs {
-        write_job(&mut tx, job).await?;
-    }
-    tx.commit().await
-}
-
-async fn commit_one(writer: &AnyPool, job: &AppendJob) -> Result<(), sqlx::Error> {
-    let mut tx = writer.begin().await?;
-    write_job(&mut tx, job).await?;
+    write_jobs(&mut tx, jobs).await?;
     tx.commit().await
 }
 
@@ -777,14 +817,16 @@ async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<AppendJob>) {
                 Err(_) => break,
             }
         }
-        if jobs.len() > 1 && commit_group(&writer, &jobs).await.is_ok() {
+        if jobs.len() > 1 && commit(&writer, &jobs).await.is_ok() {
             for j in jobs.drain(..) {
                 let _ = j.reply.send(Ok(()));
             }
             continue;
         }
         for j in jobs.drain(..) {
-            let r = commit_one(&writer, &j).await.map_err(StoreError::from);
+            let r = commit(&writer, std::slice::from_ref(&j))
+                .await
+                .map_err(StoreError::from);
             let _ = j.reply.send(r);
         }
     }
@@ -793,6 +835,18 @@ async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<AppendJob>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn multi_row_inserts_number_their_parameters_in_order() {
+        assert_eq!(
+            insert_sql("t", "a, b", 2, 1),
+            "INSERT INTO t (a, b) VALUES ($1,$2)"
+        );
+        assert_eq!(
+            insert_sql("t", "a, b", 2, 3),
+            "INSERT INTO t (a, b) VALUES ($1,$2),($3,$4),($5,$6)"
+        );
+    }
 
     #[test]
     fn urls_normalise() {

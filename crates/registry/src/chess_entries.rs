@@ -164,6 +164,7 @@ pub(crate) const STANDARD: Variant = Variant {
         variant_tag: None,
     },
     rating_pool: "chess",
+    titles: false,
     computer: Computer::Uci {
         program: "stockfish",
         levels: 8,
@@ -205,6 +206,7 @@ pub(crate) const CHESS960: Variant = Variant {
         variant_tag: Some("Chess960"),
     },
     rating_pool: "chess960",
+    titles: false,
     computer: Computer::Uci {
         program: "stockfish",
         levels: 8,

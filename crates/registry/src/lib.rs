@@ -191,6 +191,9 @@ pub struct Variant {
     /// Ratings are kept per player per pool; variants that play alike
     /// share one (the four Xiangqi rule sets are one pool).
     pub rating_pool: &'static str,
+    /// Whether the pool's ratings earn the titles of seed 003 (Xiangqi's
+    /// 棋士 … 大师 ranks).
+    pub titles: bool,
     pub computer: Computer,
     #[serde(skip)]
     build: fn(&str) -> Result<Box<dyn Game>, GameError>,

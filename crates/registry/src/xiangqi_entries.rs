@@ -141,6 +141,7 @@ macro_rules! xiangqi_variant {
             notations: NOTATIONS,
             record: RECORD,
             rating_pool: "xiangqi",
+            titles: true,
             computer: COMPUTER,
             build: |fen| build(fen, $rules),
             session_rules: cxa_session,

@@ -280,7 +280,7 @@ pub async fn get_user(
         .user_by_name(&name)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("player {name}")))?;
-    Ok(Json(UserView::of(&u)))
+    Ok(Json(UserView::load(&state, &u).await?))
 }
 
 /// A game in a player's list.

@@ -16,7 +16,7 @@
 //! * Login attempts are limited per client IP and per account name.
 
 use crate::error::ApiError;
-use crate::store::User;
+use crate::store::{PoolRating, User};
 use crate::AppState;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -276,6 +276,8 @@ pub struct UserView {
     pub id: String,
     pub name: String,
     pub guest: bool,
+    /// Rating and rated games in the pool of titles (Xiangqi's, the default
+    /// game's); every pool is in `ratings`.
     pub rating: f64,
     pub rated_games: u32,
     /// Rating title, e.g. 五级棋士; `null` = 无称号 (no title yet).
@@ -284,23 +286,62 @@ pub struct UserView {
     pub titled_games: u32,
     /// Real-world title, shown separately (国家大师 …).
     pub real_title: Option<String>,
+    /// The player's rating in each pool they have played rated games in.
+    pub ratings: Vec<PoolRatingView>,
+}
+
+/// A rating in one pool.
+#[derive(Serialize, ToSchema, Clone, Debug)]
+pub struct PoolRatingView {
+    /// `xiangqi`, `chess`, `chess960`.
+    pub pool: String,
+    pub rating: f64,
+    pub rated_games: u32,
 }
 
 impl UserView {
+    /// The view of `u` with their ratings in every pool.
     #[must_use]
-    pub fn of(u: &User) -> UserView {
+    pub fn of(u: &User, ratings: &[PoolRating]) -> UserView {
         let awarded = u.awarded_title.as_deref().and_then(|t| t.parse().ok());
         let real: Option<rating::RealTitle> = u.real_title.as_deref().and_then(|t| t.parse().ok());
+        let title_pool = registry::get(None).map_or("xiangqi", |v| v.rating_pool);
+        let titled = ratings
+            .iter()
+            .find(|r| r.pool == title_pool)
+            .cloned()
+            .unwrap_or(PoolRating {
+                pool: title_pool.to_string(),
+                rating: rating::PlayerRating::default(),
+                titled_games: 0,
+            });
         UserView {
             id: u.id.clone(),
             name: u.name.clone(),
             guest: u.guest,
-            rating: u.rating.rating.round(),
-            rated_games: u.rating.games,
-            title: rating::title(u.rating.rating, u.titled_games, awarded).map(|t| t.chinese().to_string()),
-            titled_games: u.titled_games,
+            rating: titled.rating.rating.round(),
+            rated_games: titled.rating.games,
+            title: rating::title(titled.rating.rating, titled.titled_games, awarded)
+                .map(|t| t.chinese().to_string()),
+            titled_games: titled.titled_games,
             real_title: real.map(|t| t.chinese().to_string()),
+            ratings: ratings
+                .iter()
+                .map(|r| PoolRatingView {
+                    pool: r.pool.clone(),
+                    rating: r.rating.rating.round(),
+                    rated_games: r.rating.games,
+                })
+                .collect(),
         }
+    }
+
+    /// The view of `u`, reading their ratings.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub async fn load(state: &AppState, u: &User) -> Result<UserView, ApiError> {
+        Ok(UserView::of(u, &state.store().ratings_of(&u.id).await?))
     }
 }
 
@@ -337,11 +378,16 @@ async fn open_session(state: &AppState, user: &User, kind: &str) -> Result<Strin
     Ok(token)
 }
 
-fn logged_in(state: &AppState, status: StatusCode, user: &User, token: &str) -> Response {
-    let mut resp = (status, Json(UserView::of(user))).into_response();
+async fn logged_in(
+    state: &AppState,
+    status: StatusCode,
+    user: &User,
+    token: &str,
+) -> Result<Response, ApiError> {
+    let mut resp = (status, Json(UserView::load(state, user).await?)).into_response();
     resp.headers_mut()
         .insert(SET_COOKIE, session_cookie(state, token, SESSION_DAYS * 86_400));
-    resp
+    Ok(resp)
 }
 
 async fn hash_password(password: String) -> Result<String, ApiError> {
@@ -393,7 +439,7 @@ pub async fn register(
         .await?
         .ok_or_else(|| ApiError::conflict("name_taken", format!("the name {} is taken", c.name)))?;
     let token = open_session(&state, &user, "cookie").await?;
-    Ok(logged_in(&state, StatusCode::CREATED, &user, &token))
+    logged_in(&state, StatusCode::CREATED, &user, &token).await
 }
 
 /// Log in with a name and password.
@@ -438,7 +484,7 @@ pub async fn login(
     };
     limits.1.clear(&account_key);
     let token = open_session(&state, &user, "cookie").await?;
-    Ok(logged_in(&state, StatusCode::OK, &user, &token))
+    logged_in(&state, StatusCode::OK, &user, &token).await
 }
 
 fn ip_key(ip: IpAddr) -> String {
@@ -470,14 +516,14 @@ pub async fn guest(State(state): State<AppState>) -> Result<Response, ApiError> 
         .await?
         .ok_or_else(|| ApiError::Internal("guest name clash".into()))?;
     let token = open_session(&state, &user, "cookie").await?;
-    Ok(logged_in(&state, StatusCode::CREATED, &user, &token))
+    logged_in(&state, StatusCode::CREATED, &user, &token).await
 }
 
 /// The logged-in account.
 #[utoipa::path(get, path = "/api/account", tag = "auth",
     responses((status = 200, body = UserView), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn account(Auth(user): Auth) -> Json<UserView> {
-    Json(UserView::of(&user))
+pub async fn account(State(state): State<AppState>, Auth(user): Auth) -> Result<Json<UserView>, ApiError> {
+    Ok(Json(UserView::load(&state, &user).await?))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -37,10 +37,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use store::Store;
 use tokio::sync::watch;
 
-/// The one rating pool whose ratings are stored until ratings are kept per
-/// player per pool (games of other pools are casual).
-pub const RATED_POOL: &str = "xiangqi";
-
 /// Milliseconds since the Unix epoch: the one time base of stored moves,
 /// clocks and heartbeats.
 #[must_use]

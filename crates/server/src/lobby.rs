@@ -226,8 +226,8 @@ fn matches(a: &Seek, b: &Seek) -> bool {
         && a.view.variant == b.view.variant
         && a.tc == b.tc
         && a.view.rated == b.view.rated
-        && in_range(b.user.rating.rating, a.view.rating_min, a.view.rating_max)
-        && in_range(a.user.rating.rating, b.view.rating_min, b.view.rating_max)
+        && in_range(b.view.rating, a.view.rating_min, a.view.rating_max)
+        && in_range(a.view.rating, b.view.rating_min, b.view.rating_max)
         && colors_fit(a.view.color, b.view.color)
 }
 
@@ -252,22 +252,6 @@ fn parse_tc(text: &str) -> Result<TimeControl, ApiError> {
 
 fn parse_variant(v: Option<&str>) -> Result<&'static registry::Variant, ApiError> {
     registry::get(v).map_err(|e| ApiError::bad("bad_variant", e.to_string()))
-}
-
-/// Ratings are stored for the Xiangqi pool only until they are kept per
-/// player per pool; a rated game of another pool is refused rather than
-/// moving a Xiangqi rating.
-fn check_rated(variant: &registry::Variant, rated: bool) -> Result<(), ApiError> {
-    if rated && variant.rating_pool != crate::RATED_POOL {
-        return Err(ApiError::bad(
-            "not_rated_yet",
-            format!(
-                "{} games are casual for now: ratings are kept for Xiangqi only",
-                variant.name.en
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// What two people agreed to play.
@@ -313,9 +297,11 @@ pub async fn create_seek(
     Json(req): Json<SeekRequest>,
 ) -> Result<Json<SeekResult>, ApiError> {
     let tc = parse_tc(&req.time)?;
-    let variant = parse_variant(req.variant.as_deref())?;
-    check_rated(variant, req.rated)?;
-    let variant = variant.id.to_string();
+    let v = parse_variant(req.variant.as_deref())?;
+    let variant = v.id.to_string();
+    // The rating the seek shows and is paired by: the player's in the
+    // variant's pool.
+    let rating = state.store().rating(&user.id, v.rating_pool).await?.rating.rating;
     if req.rated && user.guest {
         return Err(ApiError::Forbidden("guests play casual games only".into()));
     }
@@ -323,7 +309,7 @@ pub async fn create_seek(
         view: SeekView {
             id: random_id(8)?,
             player: user.name.clone(),
-            rating: user.rating.rating.round(),
+            rating: rating.round(),
             variant,
             time: req.time.trim().to_string(),
             rated: req.rated,
@@ -420,7 +406,6 @@ pub async fn create_challenge(
 ) -> Result<(StatusCode, Json<ChallengeView>), ApiError> {
     let tc = parse_tc(&req.time)?;
     let v = parse_variant(req.variant.as_deref())?;
-    check_rated(v, req.rated)?;
     let variant = v.id.to_string();
     let to = state
         .store()
@@ -616,18 +601,15 @@ mod tests {
         range: (Option<f64>, Option<f64>),
         color: ColorChoice,
     ) -> Seek {
-        let mut u = User {
+        let u = User {
             id: user.into(),
             name: user.into(),
             password_hash: None,
             guest: false,
             created_ms: 0,
-            rating: rating::PlayerRating::default(),
-            titled_games: 0,
             awarded_title: None,
             real_title: None,
         };
-        u.rating.rating = rating;
         Seek {
             view: SeekView {
                 id: format!("s-{user}"),

@@ -101,8 +101,6 @@ pub struct User {
     pub password_hash: Option<String>,
     pub guest: bool,
     pub created_ms: i64,
-    pub rating: PlayerRating,
-    pub titled_games: u32,
     pub awarded_title: Option<String>,
     pub real_title: Option<String>,
 }
@@ -162,10 +160,20 @@ pub struct GameEnd {
     pub second_ms: i64,
 }
 
+/// A player's rating in one pool, with the rated games against title
+/// holders that count toward a title (seed 003).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolRating {
+    pub pool: String,
+    pub rating: PlayerRating,
+    pub titled_games: u32,
+}
+
 /// A rating change to store with the game that caused it.
 #[derive(Clone, Debug)]
 pub struct RatingUpdate {
     pub user_id: String,
+    pub pool: &'static str,
     pub before: PlayerRating,
     pub after: PlayerRating,
     /// Whether the opponent held a title: counts toward the 20 games.
@@ -176,6 +184,7 @@ pub struct RatingUpdate {
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct RatingPoint {
     pub game_id: String,
+    pub pool: String,
     pub system: String,
     pub before: f64,
     pub after: f64,
@@ -208,7 +217,7 @@ struct AppendJob {
 /// Most jobs committed in one transaction.
 const GROUP_COMMIT_MAX: usize = 256;
 
-const USER_COLS: &str = "id, name, password_hash, guest, created_ms, rating, deviation, volatility, rated_games, titled_games, awarded_title, real_title";
+const USER_COLS: &str = "id, name, password_hash, guest, created_ms, awarded_title, real_title";
 const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, first_id, second_id, first_name, second_name, first_rating, second_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, first_ms, second_ms";
 
 fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
@@ -218,15 +227,24 @@ fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
         password_hash: row.try_get("password_hash")?,
         guest: row.try_get::<i64, _>("guest")? != 0,
         created_ms: row.try_get("created_ms")?,
+        awarded_title: row.try_get("awarded_title")?,
+        real_title: row.try_get("real_title")?,
+    })
+}
+
+fn pool_rating_from(row: &AnyRow) -> Result<PoolRating, sqlx::Error> {
+    let count = |c: &str| -> Result<u32, sqlx::Error> {
+        Ok(u32::try_from(row.try_get::<i64, _>(c)?).unwrap_or(u32::MAX))
+    };
+    Ok(PoolRating {
+        pool: row.try_get("pool")?,
         rating: PlayerRating {
             rating: row.try_get("rating")?,
             deviation: row.try_get("deviation")?,
             volatility: row.try_get("volatility")?,
-            games: u32::try_from(row.try_get::<i64, _>("rated_games")?).unwrap_or(u32::MAX),
+            games: count("rated_games")?,
         },
-        titled_games: u32::try_from(row.try_get::<i64, _>("titled_games")?).unwrap_or(u32::MAX),
-        awarded_title: row.try_get("awarded_title")?,
-        real_title: row.try_get("real_title")?,
+        titled_games: count("titled_games")?,
     })
 }
 
@@ -574,21 +592,28 @@ impl Store {
         .await?;
         for u in ratings {
             sqlx::query(
-                "UPDATE users SET rating=$1, deviation=$2, volatility=$3, rated_games=$4, titled_games=titled_games+$5 WHERE id=$6",
+                "INSERT INTO ratings (user_id, pool, rating, deviation, volatility, rated_games, titled_games)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (user_id, pool) DO UPDATE SET rating = excluded.rating,
+                     deviation = excluded.deviation, volatility = excluded.volatility,
+                     rated_games = excluded.rated_games,
+                     titled_games = ratings.titled_games + excluded.titled_games",
             )
+            .bind(&u.user_id)
+            .bind(u.pool)
             .bind(u.after.rating)
             .bind(u.after.deviation)
             .bind(u.after.volatility)
             .bind(i64::from(u.after.games))
             .bind(i64::from(u.against_titled))
-            .bind(&u.user_id)
             .execute(&mut *tx)
             .await?;
             sqlx::query(
-                "INSERT INTO rating_history (game_id, user_id, system, rating_before, rating_after, at_ms) VALUES ($1,$2,$3,$4,$5,$6)",
+                "INSERT INTO rating_history (game_id, user_id, pool, system, rating_before, rating_after, at_ms) VALUES ($1,$2,$3,$4,$5,$6,$7)",
             )
             .bind(game_id)
             .bind(&u.user_id)
+            .bind(u.pool)
             .bind(system)
             .bind(u.before.rating)
             .bind(u.after.rating)
@@ -654,9 +679,43 @@ impl Store {
         Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
     }
 
+    /// A player's rating in `pool`: the stored one, or the starting rating
+    /// for one who has not played a rated game there.
+    pub async fn rating(&self, user_id: &str, pool: &str) -> Result<PoolRating, StoreError> {
+        let row = sqlx::query(
+            "SELECT pool, rating, deviation, volatility, rated_games, titled_games FROM ratings WHERE user_id = $1 AND pool = $2",
+        )
+        .bind(user_id)
+        .bind(pool)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(match row {
+            Some(r) => pool_rating_from(&r)?,
+            None => PoolRating {
+                pool: pool.to_string(),
+                rating: PlayerRating::default(),
+                titled_games: 0,
+            },
+        })
+    }
+
+    /// Every pool a player has a rating in.
+    pub async fn ratings_of(&self, user_id: &str) -> Result<Vec<PoolRating>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT pool, rating, deviation, volatility, rated_games, titled_games FROM ratings WHERE user_id = $1 ORDER BY pool",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(pool_rating_from)
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
     pub async fn rating_history(&self, user_id: &str) -> Result<Vec<RatingPoint>, StoreError> {
         let rows = sqlx::query(
-            "SELECT game_id, system, rating_before, rating_after, at_ms FROM rating_history WHERE user_id = $1 ORDER BY at_ms",
+            "SELECT game_id, pool, system, rating_before, rating_after, at_ms FROM rating_history WHERE user_id = $1 ORDER BY at_ms",
         )
         .bind(user_id)
         .fetch_all(&self.pool)
@@ -665,6 +724,7 @@ impl Store {
             .map(|r| {
                 Ok(RatingPoint {
                     game_id: r.try_get("game_id")?,
+                    pool: r.try_get("pool")?,
                     system: r.try_get("system")?,
                     before: r.try_get("rating_before")?,
                     after: r.try_get("rating_after")?,

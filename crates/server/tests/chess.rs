@@ -164,19 +164,43 @@ async fn a_flag_against_a_lone_king_is_a_draw_and_a_bot_moves_over_rest() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn rated_chess_waits_for_per_pool_ratings_and_chess960_starts_from_one_of_960() {
+async fn rated_chess_moves_the_chess_rating_only_and_chess960_starts_from_one_of_960() {
     let mut s = common::start().await;
     let a = Client::register(&s, "a").await;
     let b = Client::register(&s, "b").await;
-    let r = a
-        .post(
-            "/api/seeks",
-            &json!({"time": "5+0", "rated": true, "variant": "chess"}),
-        )
+    let body = json!({"time": "5+0", "rated": true, "variant": "chess"});
+    let first: Value = a.post("/api/seeks", &body).await.json().await.unwrap();
+    assert!(first["seek"].is_string(), "{first}");
+    let second: Value = b.post("/api/seeks", &body).await.json().await.unwrap();
+    let game = second["game"].as_str().expect("paired").to_string();
+    let (winner, loser) = if second["color"] == "first" {
+        (&b, &a)
+    } else {
+        (&a, &b)
+    };
+    let (mut wws, _) = winner.ws(&game).await;
+    let (mut lws, _) = loser.ws(&game).await;
+    // Both sides move, then the second side resigns.
+    wws.play("e2e4").await;
+    lws.play("e7e5").await;
+    lws.send(&json!({"t": "resign"})).await;
+    let end = wws.expect("end").await;
+    assert_eq!(end["winner"], "first", "{end}");
+    assert_eq!(end["ratings"]["first"]["before"], 1400.0, "{end}");
+    assert_eq!(end["ratings"]["first"]["after"], 1420.0, "{end}");
+    let w = a.get_json(&format!("/api/users/{}", winner.name)).await;
+    let pools: Vec<(&str, f64)> = w["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["pool"].as_str().unwrap(), r["rating"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(pools, [("chess", 1420.0)], "{w}");
+    assert_eq!(w["rating"], 1400.0, "the Xiangqi rating is untouched");
+    let hist = a
+        .get_json(&format!("/api/users/{}/rating-history", winner.name))
         .await;
-    assert_eq!(r.status(), 400);
-    let body: Value = r.json().await.unwrap();
-    assert_eq!(body["error"], "not_rated_yet", "{body}");
+    assert_eq!(hist[0]["pool"], "chess");
 
     let game = challenge(&a, &b, "chess960", "5+0", None).await;
     let (_, full) = a.ws(&game).await;

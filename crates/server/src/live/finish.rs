@@ -4,7 +4,7 @@
 
 use super::{broadcast, LiveGame};
 use crate::protocol::{ClockView, RatingChange, ServerMsg};
-use crate::store::{GameEnd, GameRow, RatingUpdate, Store, User};
+use crate::store::{GameEnd, GameRow, PoolRating, RatingUpdate, Store, User};
 use crate::table::End;
 use crate::AppState;
 use game::{Outcome, Side};
@@ -35,7 +35,15 @@ pub(super) async fn finish(state: &AppState, g: &mut LiveGame) {
         first_ms: clocks[0],
         second_ms: clocks[1],
     };
-    let updates = match rating_updates(state.store(), &g.row, &end, state.config().rating_system).await {
+    let updates = match rating_updates(
+        state.store(),
+        g.variant,
+        &g.row,
+        &end,
+        state.config().rating_system,
+    )
+    .await
+    {
         Ok(u) => u,
         Err(e) => {
             tracing::error!(game = %g.row.id, error = %e, "cannot read ratings");
@@ -96,9 +104,12 @@ pub(super) async fn finish(state: &AppState, g: &mut LiveGame) {
 }
 
 /// The rating changes a finished game causes: rated games between two
-/// registered players only.
+/// registered players only, in the variant's rating pool. A game against a
+/// title holder counts toward a title only where the pool has titles
+/// (Xiangqi's, seed 003).
 async fn rating_updates(
     store: &Store,
+    variant: &registry::Variant,
     row: &GameRow,
     end: &End,
     system: rating::RatingSystem,
@@ -111,41 +122,44 @@ async fn rating_updates(
     ) else {
         return Ok(Vec::new());
     };
-    // Only the one stored pool is rated (the lobby refuses the others).
-    if registry::get(Some(&row.variant)).map_or(true, |v| v.rating_pool != crate::RATED_POOL) {
-        return Ok(Vec::new());
-    }
-    let (Some(red), Some(black)) = (
+    let (Some(first), Some(second)) = (
         store.user_by_id(first_id).await?,
         store.user_by_id(second_id).await?,
     ) else {
         return Ok(Vec::new());
     };
-    if red.guest || black.guest {
+    if first.guest || second.guest {
         return Ok(Vec::new());
     }
+    let pool = variant.rating_pool;
+    let (fr, sr) = (
+        store.rating(&first.id, pool).await?,
+        store.rating(&second.id, pool).await?,
+    );
     let score = match outcome {
         Outcome::Win { winner: Side::First } => rating::Score::Win,
         Outcome::Win { winner: Side::Second } => rating::Score::Loss,
         Outcome::Draw => rating::Score::Draw,
     };
-    let titled = |u: &User| {
+    let titled = |u: &User, r: &PoolRating| {
         let awarded = u.awarded_title.as_deref().and_then(|t| t.parse().ok());
-        rating::title(u.rating.rating, u.titled_games, awarded).is_some()
+        variant.titles && rating::title(r.rating.rating, r.titled_games, awarded).is_some()
     };
-    let (r, b) = system.rate(&red.rating, &black.rating, score);
+    let (f, s) = system.rate(&fr.rating, &sr.rating, score);
     Ok(vec![
         RatingUpdate {
-            user_id: red.id.clone(),
-            before: red.rating,
-            after: r,
-            against_titled: titled(&black),
+            user_id: first.id.clone(),
+            pool,
+            before: fr.rating,
+            after: f,
+            against_titled: titled(&second, &sr),
         },
         RatingUpdate {
-            user_id: black.id.clone(),
-            before: black.rating,
-            after: b,
-            against_titled: titled(&red),
+            user_id: second.id.clone(),
+            pool,
+            before: sr.rating,
+            after: s,
+            against_titled: titled(&first, &fr),
         },
     ])
 }

@@ -221,7 +221,13 @@ pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, c
         .map_err(|e| bad_game(e.to_string()))?;
     let id = crate::auth::random_id(8)?;
     let now = crate::now_ms();
-    let seat_rating = |s: &Seat| s.user.as_ref().map(|u| u.rating.rating);
+    // Each player's rating in the variant's pool as the game begins.
+    let mut seat_ratings = [None, None];
+    for (i, seat) in [&setup.first, &setup.second].into_iter().enumerate() {
+        if let Some(u) = &seat.user {
+            seat_ratings[i] = Some(state.store().rating(&u.id, v.rating_pool).await?.rating.rating);
+        }
+    }
     let (main_ms, increment_ms) = crate::table::headline(&setup.time_control);
     let row = GameRow {
         id: id.clone(),
@@ -236,8 +242,8 @@ pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, c
         second_id: setup.second.user.as_ref().map(|u| u.id.clone()),
         first_name: setup.first.name.clone(),
         second_name: setup.second.name.clone(),
-        first_rating: seat_rating(&setup.first),
-        second_rating: seat_rating(&setup.second),
+        first_rating: seat_ratings[0],
+        second_rating: seat_ratings[1],
         computer: setup
             .first
             .computer

@@ -90,6 +90,20 @@ pub enum GoLimit {
     Nodes(u64),
 }
 
+/// An engine's answer in coordinate text, as the game writes it (ICCS,
+/// UCI): the dialect's rank numbering already undone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineReply {
+    pub best: String,
+    pub ponder: Option<String>,
+    /// The last score it reported, from its side (centipawns; mates as
+    /// ±(30000 − plies)).
+    pub score: Option<i32>,
+    pub depth: Option<u32>,
+    /// The time from sending `go` to reading `bestmove`.
+    pub elapsed: Duration,
+}
+
 /// An engine's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineMove {
@@ -154,6 +168,33 @@ pub fn parse_move_text(s: &str, one_based: bool) -> Option<Move> {
     let from = sq()?;
     let to = sq()?;
     (i == b.len() && from != to).then(|| Move::new(from, to))
+}
+
+/// Shifts every rank number of a coordinate move by `by` (`h2e2` → `h3e3`
+/// for +1): Fairy-Stockfish's 1–10 ranks against ICCS's 0–9. `None` for a
+/// text that is not squares (letter, digits).
+fn shift_ranks(text: &str, by: i32) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + 2);
+    let mut chars = text.chars().peekable();
+    let mut squares = 0;
+    while let Some(c) = chars.next() {
+        if !c.is_ascii_lowercase() {
+            return None;
+        }
+        out.push(c);
+        let mut digits = String::new();
+        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            digits.push(*d);
+            chars.next();
+        }
+        let rank = digits.parse::<i32>().ok()? + by;
+        if rank < 0 {
+            return None;
+        }
+        out.push_str(&rank.to_string());
+        squares += 1;
+    }
+    (squares == 2).then_some(out)
 }
 
 impl ExternalEngine {
@@ -302,6 +343,22 @@ impl ExternalEngine {
         self.ready().await
     }
 
+    /// Sets engine options (`setoption`), e.g. a strength level, before
+    /// the next search.
+    ///
+    /// # Errors
+    /// The engine's input is closed.
+    pub async fn set_options(&mut self, options: &[(String, String)]) -> Result<(), AdapterError> {
+        for (k, v) in options {
+            let line = match self.spec.protocol {
+                Protocol::Uci => format!("setoption name {k} value {v}"),
+                Protocol::Ucci => format!("setoption {k} {v}"),
+            };
+            self.send(&line).await?;
+        }
+        Ok(())
+    }
+
     /// Asks for a move in the position reached from `fen` by `moves`, with
     /// an overall deadline of `timeout` for the answer.
     ///
@@ -314,14 +371,44 @@ impl ExternalEngine {
         limit: GoLimit,
         timeout: Duration,
     ) -> Result<EngineMove, AdapterError> {
+        let texts: Vec<String> = moves.iter().map(|m| m.iccs()).collect();
+        let r = self.go_text(fen, &texts, limit, timeout).await?;
+        let garbage = || AdapterError::Garbage { line: r.best.clone() };
+        Ok(EngineMove {
+            mv: parse_move_text(&r.best, false).ok_or_else(garbage)?,
+            ponder: r.ponder.as_deref().and_then(|p| parse_move_text(p, false)),
+            score: r.score,
+            depth: r.depth,
+            elapsed: r.elapsed,
+        })
+    }
+
+    /// [`ExternalEngine::go`] for any game: moves in its coordinate text
+    /// (ICCS, UCI), translated to the engine's dialect and back.
+    ///
+    /// # Errors
+    /// Timeout, crash, or a `bestmove` that is not a move.
+    pub async fn go_text(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        limit: GoLimit,
+        timeout: Duration,
+    ) -> Result<EngineReply, AdapterError> {
         // Drop anything left from an earlier search (late info lines).
         while self.lines.try_recv().is_ok() {}
+        let shift = i32::from(self.one_based);
         let mut pos = format!("position fen {fen}");
         if !moves.is_empty() {
             pos.push_str(" moves");
-            for &m in moves {
+            for m in moves {
                 pos.push(' ');
-                pos.push_str(&move_text(m, self.one_based));
+                let text = if shift == 0 {
+                    Some(m.clone())
+                } else {
+                    shift_ranks(m, shift)
+                };
+                pos.push_str(&text.ok_or_else(|| AdapterError::Garbage { line: m.clone() })?);
             }
         }
         self.send(&pos).await?;
@@ -419,15 +506,22 @@ impl ExternalEngine {
                     }
                 }
                 Some("bestmove") => {
-                    let text = t.next().unwrap_or("");
-                    let mv = parse_move_text(text, self.one_based)
+                    let ours = |text: &str| {
+                        let text = text.to_ascii_lowercase();
+                        if shift == 0 {
+                            (!text.is_empty() && text != "(none)").then_some(text)
+                        } else {
+                            shift_ranks(&text, -shift)
+                        }
+                    };
+                    let best = ours(t.next().unwrap_or(""))
                         .ok_or_else(|| AdapterError::Garbage { line: l.clone() })?;
                     let ponder = match (t.next(), t.next()) {
-                        (Some("ponder"), Some(p)) => parse_move_text(p, self.one_based),
+                        (Some("ponder"), Some(p)) => ours(p),
                         _ => None,
                     };
-                    return Ok(EngineMove {
-                        mv,
+                    return Ok(EngineReply {
+                        best,
                         ponder,
                         score,
                         depth,
@@ -562,6 +656,42 @@ impl EnginePlayer {
         }
     }
 
+    /// [`EnginePlayer::best_move`] for any game, in its coordinate text,
+    /// after setting `options` (e.g. a strength level): what the game
+    /// server's computer players use.
+    ///
+    /// # Errors
+    /// The engine timed out, died or answered garbage.
+    pub async fn best_move_text(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        options: &[(String, String)],
+        limit: GoLimit,
+        timeout: Duration,
+    ) -> Result<EngineReply, PlayerFailure> {
+        let name = self.name.clone();
+        let e = match self.engine().await {
+            Ok(e) => e,
+            Err(source) => return Err(PlayerFailure::Failed { name, source }),
+        };
+        let r = match e.set_options(options).await {
+            Ok(()) => e.go_text(fen, moves, limit, timeout).await,
+            Err(err) => Err(err),
+        };
+        match r {
+            Ok(m) => Ok(m),
+            Err(source) => {
+                self.reset().await;
+                Err(if source.is_timeout() {
+                    PlayerFailure::Timeout { name, source }
+                } else {
+                    PlayerFailure::Failed { name, source }
+                })
+            }
+        }
+    }
+
     /// Shuts the engine down.
     pub async fn quit(mut self) {
         if let Some(e) = self.engine.take() {
@@ -667,6 +797,16 @@ pub fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ranks_shift_both_ways_and_refuse_what_is_not_squares() {
+        assert_eq!(super::shift_ranks("h2e2", 1).as_deref(), Some("h3e3"));
+        assert_eq!(super::shift_ranks("a10a9", -1).as_deref(), Some("a9a8"));
+        assert_eq!(super::shift_ranks("a0a1", -1), None);
+        for bad in ["", "h2", "h2e2e2", "H2e2", "h2-e2", "e7e8q"] {
+            assert_eq!(super::shift_ranks(bad, 1), None, "{bad}");
+        }
+    }
 
     #[test]
     fn move_text_in_both_numberings() {

@@ -14,7 +14,10 @@ pub mod runner;
 pub mod stats;
 pub mod tc;
 
-pub use adapter::{parse_engine_spec, EnginePlayer, EngineSpec, ExternalEngine, GoLimit, Protocol, Ranks};
+pub use adapter::{
+    parse_engine_spec, EnginePlayer, EngineReply, EngineSpec, ExternalEngine, GoLimit, PlayerFailure,
+    Protocol, Ranks,
+};
 pub use runner::{run_match, GameReport, MatchConfig, MatchError, MatchReport, SprtOutcome};
 pub use stats::{Sprt, SprtState, Tally};
 pub use tc::TimeControl;

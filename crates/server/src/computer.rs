@@ -2,10 +2,16 @@
 //! engine in process (Xiangqi's), an external UCI program found on the
 //! `PATH` at start (Stockfish for chess; without it the variant offers no
 //! computer), and external engines the operator configures by name.
-//! Searches are CPU-bound, so they run on the blocking pool, at most as many
-//! at once as there are cores; the game task is never blocked while the
-//! computer thinks, and gets the move back as a message like any player's.
+//!
+//! Every external engine is driven by one client, the match runner's
+//! [`arena::EnginePlayer`]: every wait has a deadline, a hung or crashed
+//! engine is killed and restarted, and a failure comes back as an error
+//! rather than a game that never moves. Built-in searches are CPU-bound, so
+//! they run on the blocking pool, at most as many at once as there are
+//! cores. Either way the game task is never blocked: the answer comes back
+//! on a channel and joins its mailbox like any player's move.
 
+use arena::{EnginePlayer, GoLimit};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -36,13 +42,6 @@ pub struct ComputerMove {
     pub coord: Option<String>,
 }
 
-/// Something that picks moves.
-pub trait Player: Send + Sync {
-    /// Chooses a move for the position after `req.moves`, after setting the
-    /// engine `options` (a level's strength).
-    fn choose(&self, req: &Request, options: &[(String, String)]) -> Result<String, String>;
-}
-
 /// How long the computer may think: a fortieth of its time plus most of the
 /// increment, between 50 ms and 5 s.
 fn budget(req: &Request) -> Duration {
@@ -50,8 +49,9 @@ fn budget(req: &Request) -> Duration {
     Duration::from_millis(u64::try_from(ms).unwrap_or(50))
 }
 
-/// `setoption` name/value pairs.
-type EngineOptions = Vec<(String, String)>;
+/// How long past its budget an external engine may take before it counts as
+/// hung (process start-up after a restart included).
+const GRACE: Duration = Duration::from_secs(10);
 
 fn level_of(spec: &str) -> Option<u8> {
     spec.strip_prefix("level:")?.parse().ok()
@@ -67,11 +67,28 @@ pub fn on_path(program: &str) -> Option<std::path::PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The computer players and the limit on concurrent searches.
+/// An external engine process shared by the games that use it; one search
+/// at a time.
+type Engine = Arc<tokio::sync::Mutex<EnginePlayer>>;
+
+/// `setoption` name/value pairs.
+type EngineOptions = Vec<(String, String)>;
+
+/// Who answers a request.
+enum Player {
+    BuiltIn {
+        choose: fn(&registry::ComputerRequest<'_>) -> Result<String, String>,
+        level: u8,
+    },
+    Engine(Engine, EngineOptions),
+}
+
+/// The computer players and the limit on concurrent built-in searches.
 pub struct Computers {
     /// The registry's UCI programs that were found, by program name.
-    programs: HashMap<&'static str, Arc<dyn Player>>,
-    external: Mutex<HashMap<String, Arc<dyn Player>>>,
+    programs: HashMap<&'static str, Engine>,
+    /// Operator-configured engines, by the name players choose them by.
+    external: Mutex<HashMap<String, Engine>>,
     slots: Arc<Semaphore>,
 }
 
@@ -81,15 +98,21 @@ impl std::fmt::Debug for Computers {
     }
 }
 
+/// Starts an engine from a command line or a fastchess-style description.
+async fn start_engine(description: &str) -> Result<Engine, String> {
+    let spec = arena::parse_engine_spec(description)?;
+    let player = EnginePlayer::start(spec).await.map_err(|e| e.to_string())?;
+    Ok(Arc::new(tokio::sync::Mutex::new(player)))
+}
+
 impl Computers {
     /// The computer players of every variant: each UCI program the
     /// registry names is looked for on the `PATH` and started; one that is
     /// missing or does not start leaves its variants without a computer (a
     /// line in the log says so).
-    #[must_use]
-    pub fn new() -> Computers {
+    pub async fn start() -> Computers {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
-        let mut programs: HashMap<&'static str, Arc<dyn Player>> = HashMap::new();
+        let mut programs = HashMap::new();
         for v in registry::all() {
             let registry::Computer::Uci { program, .. } = v.computer else {
                 continue;
@@ -97,18 +120,22 @@ impl Computers {
             if programs.contains_key(program) {
                 continue;
             }
-            match on_path(program).map(|p| External::spawn(&p.to_string_lossy())) {
-                Some(Ok(player)) => {
-                    tracing::info!(program, "computer player found");
-                    programs.insert(program, Arc::new(player));
-                }
-                Some(Err(e)) => {
-                    tracing::warn!(program, error = %e, "computer player does not start; its variants have no computer")
-                }
-                None => tracing::info!(
+            let Some(path) = on_path(program) else {
+                tracing::info!(
                     program,
                     "computer player not installed; its variants have no computer"
-                ),
+                );
+                continue;
+            };
+            // Quoted: a path may hold blanks.
+            match start_engine(&format!("cmd=\"{}\" proto=uci", path.display())).await {
+                Ok(engine) => {
+                    tracing::info!(program, "computer player found");
+                    programs.insert(program, engine);
+                }
+                Err(e) => {
+                    tracing::warn!(program, error = %e, "computer player does not start; its variants have no computer");
+                }
             }
         }
         Computers {
@@ -116,6 +143,20 @@ impl Computers {
             external: Mutex::new(HashMap::new()),
             slots: Arc::new(Semaphore::new(cores)),
         }
+    }
+
+    /// Starts an operator's engine (a command line, or key=value words as
+    /// `qiju match` reads them) and offers it as `engine:NAME`.
+    ///
+    /// # Errors
+    /// The engine cannot be started or does not complete its handshake.
+    pub async fn add_external(&self, name: &str, description: &str) -> Result<(), String> {
+        let engine = start_engine(description).await?;
+        self.external
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(name.to_string(), engine);
+        Ok(())
     }
 
     /// The levels the computer plays `variant` at (none without a player).
@@ -126,14 +167,6 @@ impl Computers {
             registry::Computer::Uci { program, levels, .. } if self.programs.contains_key(program) => levels,
             _ => 0,
         }
-    }
-
-    /// Registers an external engine under `name` (used as `engine:NAME`).
-    pub fn add_external(&self, name: &str, player: Arc<dyn Player>) {
-        self.external
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(name.to_string(), player);
     }
 
     /// The names of the external engines.
@@ -164,27 +197,26 @@ impl Computers {
         })
     }
 
-    /// The player for a request and the options that set its level.
-    fn player(&self, req: &Request) -> Option<(Arc<dyn Player>, EngineOptions)> {
+    /// The player for a request.
+    fn player(&self, req: &Request) -> Option<Player> {
         if let Some(level) = level_of(&req.spec) {
             return match req.variant.computer {
-                registry::Computer::BuiltIn { choose, .. } => {
-                    Some((Arc::new(BuiltIn { choose, level }), Vec::new()))
-                }
-                registry::Computer::Uci { program, options, .. } => {
-                    Some((self.programs.get(program)?.clone(), options(level)))
-                }
+                registry::Computer::BuiltIn { choose, .. } => Some(Player::BuiltIn { choose, level }),
+                registry::Computer::Uci { program, options, .. } => Some(Player::Engine(
+                    self.programs.get(program)?.clone(),
+                    options(level),
+                )),
                 registry::Computer::None => None,
             };
         }
         let name = req.spec.strip_prefix("engine:")?;
-        let player = self
+        let engine = self
             .external
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(name)
             .cloned()?;
-        Some((player, Vec::new()))
+        Some(Player::Engine(engine, Vec::new()))
     }
 
     /// Starts thinking; the answer comes on the returned channel (a
@@ -197,9 +229,17 @@ impl Computers {
             let ply = req.ply;
             let coord = match player {
                 None => None,
-                Some((p, options)) => {
+                Some(Player::BuiltIn { choose, level }) => {
                     let _permit = slots.acquire_owned().await;
-                    let r = tokio::task::spawn_blocking(move || p.choose(&req, &options)).await;
+                    let r = tokio::task::spawn_blocking(move || {
+                        choose(&registry::ComputerRequest {
+                            level,
+                            fen: &req.fen,
+                            moves: &req.moves,
+                            movetime: budget(&req),
+                        })
+                    })
+                    .await;
                     match r {
                         Ok(Ok(m)) => Some(m),
                         Ok(Err(e)) => {
@@ -212,6 +252,7 @@ impl Computers {
                         }
                     }
                 }
+                Some(Player::Engine(engine, options)) => ask_engine(&engine, &options, &req).await,
             };
             let _ = reply.send(ComputerMove { ply, coord });
         });
@@ -219,129 +260,25 @@ impl Computers {
     }
 }
 
-impl Default for Computers {
-    fn default() -> Self {
-        Computers::new()
-    }
-}
-
-/// An external engine speaking UCI (Pikafish, Fairy-Stockfish) or UCCI
-/// (ElephantEye), started once and kept running; one search at a time.
-pub struct External {
-    io: Mutex<ExternalIo>,
-    /// `uci` or `ucci`.
-    protocol: &'static str,
-}
-
-struct ExternalIo {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    stdout: std::io::BufReader<std::process::ChildStdout>,
-}
-
-impl Drop for ExternalIo {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl ExternalIo {
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        use std::io::Write;
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| format!("engine stdin: {e}"))
-    }
-
-    /// Reads lines until one starts with `prefix`; returns it.
-    fn until(&mut self, prefix: &str, max_lines: usize) -> Result<String, String> {
-        use std::io::BufRead;
-        for _ in 0..max_lines {
-            let mut line = String::new();
-            let n = self
-                .stdout
-                .read_line(&mut line)
-                .map_err(|e| format!("engine stdout: {e}"))?;
-            if n == 0 {
-                return Err("the engine exited".into());
-            }
-            if line.trim_start().starts_with(prefix) {
-                return Ok(line.trim().to_string());
-            }
-        }
-        Err(format!("no {prefix:?} from the engine"))
-    }
-}
-
-impl External {
-    /// Starts `command` (split on whitespace) and shakes hands: UCCI first
-    /// when the command line mentions it, else UCI.
-    pub fn spawn(command: &str) -> Result<External, String> {
-        let mut parts = command.split_whitespace();
-        let program = parts.next().ok_or("empty engine command")?;
-        let mut child = std::process::Command::new(program)
-            .args(parts)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {program}: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = std::io::BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        let mut io = ExternalIo { child, stdin, stdout };
-        let protocol = if command.to_ascii_lowercase().contains("ucci")
-            || command.to_ascii_lowercase().contains("eleeye")
+/// Asks an external engine, once more after a failure (the adapter has
+/// restarted the process by then).
+async fn ask_engine(engine: &Engine, options: &[(String, String)], req: &Request) -> Option<String> {
+    let movetime = budget(req);
+    let mut player = engine.lock().await;
+    for attempt in 1..=2 {
+        match player
+            .best_move_text(
+                &req.fen,
+                &req.moves,
+                options,
+                GoLimit::MoveTime(movetime),
+                movetime + GRACE,
+            )
+            .await
         {
-            "ucci"
-        } else {
-            "uci"
-        };
-        io.send(protocol)?;
-        io.until(&format!("{protocol}ok"), 10_000)?;
-        Ok(External {
-            io: Mutex::new(io),
-            protocol,
-        })
-    }
-}
-
-/// The registry's in-process engine at one level.
-struct BuiltIn {
-    choose: fn(&registry::ComputerRequest<'_>) -> Result<String, String>,
-    level: u8,
-}
-
-impl Player for BuiltIn {
-    fn choose(&self, req: &Request, _options: &[(String, String)]) -> Result<String, String> {
-        (self.choose)(&registry::ComputerRequest {
-            level: self.level,
-            fen: &req.fen,
-            moves: &req.moves,
-            movetime: budget(req),
-        })
-    }
-}
-
-impl Player for External {
-    fn choose(&self, req: &Request, options: &[(String, String)]) -> Result<String, String> {
-        let mut io = self.io.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        for (name, value) in options {
-            io.send(&format!("setoption name {name} value {value}"))?;
+            Ok(r) => return Some(r.best),
+            Err(e) => tracing::warn!(error = %e, attempt, "computer engine failed"),
         }
-        let moves = if req.moves.is_empty() {
-            String::new()
-        } else {
-            format!(" moves {}", req.moves.join(" "))
-        };
-        io.send(&format!("position fen {}{moves}", req.fen))?;
-        let ms = budget(req).as_millis();
-        io.send(&format!("go movetime {ms}"))?;
-        let line = io.until("bestmove", 1_000_000)?;
-        let mv = line
-            .split_whitespace()
-            .nth(1)
-            .ok_or_else(|| format!("bad bestmove line {line:?} ({})", self.protocol))?;
-        Ok(mv.to_ascii_lowercase())
     }
+    None
 }

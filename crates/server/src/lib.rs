@@ -256,13 +256,15 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
         })?;
     let addr = listener.local_addr()?;
     let (stop, shutdown) = watch::channel(false);
-    let computers = computer::Computers::new();
+    let computers = computer::Computers::start().await;
     for (name, cmd) in &config.engines {
-        let player = computer::External::spawn(cmd).map_err(|reason| ServerError::Engine {
-            name: name.clone(),
-            reason,
-        })?;
-        computers.add_external(name, Arc::new(player));
+        computers
+            .add_external(name, cmd)
+            .await
+            .map_err(|reason| ServerError::Engine {
+                name: name.clone(),
+                reason,
+            })?;
     }
     let limits = config.login_limits;
     let state = AppState(Arc::new(Inner {

@@ -106,8 +106,13 @@ pub fn healthy(port: u16) -> bool {
 
 /// Starts a server and returns it once it answers; the caller owns the child and
 /// kills and waits for it (the crash test kills it with SIGKILL on purpose).
-#[allow(clippy::zombie_processes)]
 pub fn start(db: &str, port: u16, node: &str) -> Child {
+    start_with(db, port, node, &[])
+}
+
+/// [`start`] with more `qiju serve` arguments.
+#[allow(clippy::zombie_processes)]
+pub fn start_with(db: &str, port: u16, node: &str, extra: &[&str]) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_qiju"))
         .args([
             "serve",
@@ -120,6 +125,7 @@ pub fn start(db: &str, port: u16, node: &str) -> Child {
             "--abort-after",
             "600",
         ])
+        .args(extra)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -18,8 +18,8 @@ function svgEl(name, attrs = {}, parent = null, text = null) {
   return e;
 }
 
-/** A line chart of the rating after each rated game. */
-export function ratingChart(points) {
+/** A line chart of the rating after each rated game (of one pool). */
+export function ratingChart(points, id = 'rating-chart') {
   const W = 640;
   const H = 240;
   const L = 48;
@@ -40,7 +40,7 @@ export function ratingChart(points) {
   const first = Math.round(values[0]);
   const last = Math.round(values[values.length - 1]);
   const svg = svgEl('svg', {
-    viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', id: 'rating-chart',
+    viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', id,
     'aria-label': t('profile.chart', { n: points.length, first, last }),
   });
   const step = (hi - lo) / 4;
@@ -91,6 +91,21 @@ export async function mount(main, params) {
     const v = findVariant(variants, id);
     return v ? variantLabel(variants, v) : id;
   };
+  // Ratings are kept per pool (Xiangqi's four rule sets share one, chess
+  // and Chess960 have their own); the headline figures are the title pool's.
+  const poolName = (pool) => {
+    const v = variants.find((x) => x.rating_pool === pool);
+    return v ? variantLabel(variants, v).split(' · ')[0] : pool;
+  };
+  const titlePool = (variants[0] && variants[0].rating_pool) || 'xiangqi';
+  const otherPools = (user.ratings || []).filter((r) => r.pool !== titlePool);
+  const pools = [titlePool, ...new Set(history.map((p) => p.pool || titlePool).filter((p) => p !== titlePool))];
+  const charts = pools
+    .map((pool) => [pool, history.filter((p) => (p.pool || titlePool) === pool)])
+    .filter(([, points]) => points.length)
+    .map(([pool, points]) => h('figure', {},
+      pools.length > 1 ? h('figcaption', { class: 'muted' }, poolName(pool)) : null,
+      ratingChart(points, pool === titlePool ? 'rating-chart' : `rating-chart-${pool}`)));
   const stat = (label, value, idAttr) => h('div', { class: 'stat' }, h('span', { class: 'muted' }, label), h('b', { id: idAttr }, value));
   main.append(
     h('h1', {}, t('profile.title', { name: user.name }), user.guest ? ` (${t('profile.guest')})` : ''),
@@ -100,10 +115,12 @@ export async function mount(main, params) {
         stat(t('profile.title_'), user.title || t('profile.noTitle'), 'profile-title'),
         user.real_title ? stat(t('profile.realTitle'), user.real_title) : null,
         stat(t('profile.games'), String(user.rated_games)),
-        stat(t('profile.titledGames'), `${user.titled_games} / 20`))),
+        stat(t('profile.titledGames'), `${user.titled_games} / 20`),
+        ...otherPools.map((r) => stat(`${poolName(r.pool)} · ${t('profile.rating')}`,
+          `${Math.round(r.rating)} (${r.rated_games})`, `profile-rating-${r.pool}`)))),
     h('section', { class: 'card', 'aria-labelledby': 'history-title' },
       h('h2', { id: 'history-title' }, t('profile.history')),
-      history.length ? ratingChart(history) : h('p', { class: 'muted' }, t('profile.noHistory'))),
+      charts.length ? charts : h('p', { class: 'muted' }, t('profile.noHistory'))),
     h('section', { class: 'card', 'aria-labelledby': 'recent-title' },
       h('h2', { id: 'recent-title' }, t('profile.recent')),
       games.length

@@ -168,6 +168,7 @@ mod tests {
             "js/notation/xiangqi.js",
             "js/notation/chess.js",
             "js/boards/board.js",
+            "js/boards/grid.js",
             "js/boards/xiangqi.js",
             "js/boards/chess.js",
             "js/rules/xiangqi.js",

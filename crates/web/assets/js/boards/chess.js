@@ -1,7 +1,7 @@
 // The chess board, drawn in SVG: 8 × 8 squares with the coordinates a–h
 // and 1–8 on the edge squares, and Colin M.L. Burnett's piece drawings
 // (img/chess/cburnett/, GPLv2+; see the README there). It scales with its
-// container and takes moves by click-click, drag or keyboard.
+// container and takes moves by click-click, drag or keyboard (./grid.js).
 //
 // The board knows no rules: the page hands it the legal destinations
 // (`setInteractive`, from the server's `legal`) and the squares to mark
@@ -12,53 +12,43 @@
 // Chess960 the king onto its own rook (`b1a1`), so a click on the king and
 // then on the rook castles there.
 
-import { Board, registerGame } from './board.js';
+import { registerGame } from './board.js';
+import { GridBoard, el, premovesBy } from './grid.js';
 import * as rules from '../rules/chess.js';
 import * as notation from '../notation/chess.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const CELL = 100;
 const SIZE = 8 * CELL;
 const PIECES = '/img/chess/cburnett';
-/** How far (in board units) a pointer must travel before a press is a drag. */
-const DRAG_START = 12;
 const PROMOTIONS = ['q', 'r', 'b', 'n'];
-
-function el(name, attrs = {}, parent = null) {
-  const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (parent) parent.appendChild(e);
-  return e;
-}
 
 /** The image file of a piece letter: `N` → wN.svg, `q` → bQ.svg. */
 export function pieceImage(p) {
   return `${PIECES}/${rules.isWhite(p) ? 'w' : 'b'}${p.toUpperCase()}.svg`;
 }
 
-export class ChessBoard extends Board {
+export class ChessBoard extends GridBoard {
   constructor(container, opts = {}) {
-    super(container, { sides: ['white', 'black'], ...opts });
-    this.t = opts.t || ((k) => k);
-    this.position = null;
-    this.dests = null;
-    this.onMove = null;
-    this.selected = null;
-    this.lastMove = null;
-    this.check = null;
-    this.premove = null;
-    this.drag = null;
-    this.cursor = null; // keyboard cursor (a square), shown while focused
+    super(container, { sides: ['white', 'black'], ...opts }, {
+      files: 8,
+      ranks: 8,
+      width: SIZE,
+      height: SIZE,
+      rules,
+      prefix: 'ch',
+      board: 'board.chess',
+      piece: 'chess.piece',
+      marks: {
+        lastFrom: 'ch-last',
+        lastTo: 'ch-last',
+        premove: 'ch-premove',
+        selected: 'ch-selected',
+        cursor: 'ch-cursor',
+      },
+    });
     this.promotion = null; // { from, to, layer } while the dialog is open
 
-    const svg = el('svg', {
-      viewBox: `0 0 ${SIZE} ${SIZE}`,
-      class: 'ch-board',
-      role: 'img',
-      'aria-roledescription': this.t('board.chess.roledesc'),
-    });
-    this.svg = svg;
-    this.title = el('title', {}, svg);
+    const svg = this.svg;
     this.squares = el('g', { class: 'ch-squares' }, svg);
     this.marks = el('g', { class: 'ch-marks' }, svg);
     this.pieces = el('g', { class: 'ch-pieces' }, svg);
@@ -71,40 +61,13 @@ export class ChessBoard extends Board {
     el('stop', { offset: '25%', 'stop-color': 'rgb(231, 0, 0)', 'stop-opacity': '1' }, grad);
     el('stop', { offset: '89%', 'stop-color': 'rgb(169, 0, 0)', 'stop-opacity': '0' }, grad);
     el('stop', { offset: '100%', 'stop-color': 'rgb(158, 0, 0)', 'stop-opacity': '0' }, grad);
-    // Keyboard play: arrows move a cursor, Enter/Space picks up and puts
-    // down, Escape lets go; each step is read out through `live`.
-    this.live = document.createElement('div');
-    this.live.className = 'visually-hidden';
-    this.live.setAttribute('aria-live', 'polite');
     this.wrap = document.createElement('div');
     this.wrap.className = 'ch-wrap';
     this.wrap.append(svg);
-    container.replaceChildren(this.wrap, this.live);
-    svg.addEventListener('keydown', (e) => this.keyDown(e));
-    svg.addEventListener('focus', () => this.drawPieces());
-    svg.addEventListener('blur', () => this.drawPieces());
-    svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
-    svg.addEventListener('pointermove', (e) => this.pointerMove(e));
-    svg.addEventListener('pointerup', (e) => this.pointerUp(e));
-    svg.addEventListener('pointercancel', () => this.cancelDrag());
-    svg.addEventListener('contextmenu', (e) => {
-      if (this.drag) e.preventDefault();
-    });
-    this.drawGrid();
+    this.mount(this.wrap);
   }
 
   // --- geometry -----------------------------------------------------------
-
-  get whiteBottom() {
-    return this.orientation !== 'black';
-  }
-
-  /** Screen column and row (0–7, from the top left) of a square. */
-  cell(sq) {
-    const f = rules.fileOf(sq);
-    const r = rules.rankOf(sq);
-    return this.whiteBottom ? [f, 7 - r] : [7 - f, r];
-  }
 
   /** Top-left corner of a square in board units. */
   xy(sq) {
@@ -114,17 +77,7 @@ export class ChessBoard extends Board {
 
   /** The square under a point in board units, or null off the board. */
   squareAt(x, y) {
-    const c = Math.floor(x / CELL);
-    const r = Math.floor(y / CELL);
-    if (c < 0 || c > 7 || r < 0 || r > 7) return null;
-    return this.whiteBottom ? (7 - r) * 8 + c : r * 8 + (7 - c);
-  }
-
-  point(e) {
-    const m = this.svg.getScreenCTM();
-    if (!m) return [0, 0];
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
-    return [p.x, p.y];
+    return this.squareOfCell(Math.floor(x / CELL), Math.floor(y / CELL));
   }
 
   // --- drawing ------------------------------------------------------------
@@ -157,113 +110,44 @@ export class ChessBoard extends Board {
     }
   }
 
-  render(position) {
-    this.position = position;
-    this.drawPieces();
-    this.drawDots();
+  drawMark(sq, cls) {
+    const [x, y] = this.xy(sq);
+    el('rect', { x, y, width: CELL, height: CELL, class: cls }, this.marks);
   }
 
-  drawPieces() {
-    const g = this.pieces;
-    g.replaceChildren();
-    this.marks.replaceChildren();
-    const mark = (name, cls) => {
-      const sq = rules.parseSquare(name);
-      if (sq === null) return;
-      const [x, y] = this.xy(sq);
-      el('rect', { x, y, width: CELL, height: CELL, class: cls }, this.marks);
-    };
-    if (this.lastMove) {
-      mark(this.lastMove.from, 'ch-last');
-      mark(this.lastMove.to, 'ch-last');
-    }
-    if (this.premove) {
-      mark(this.premove.from, 'ch-premove');
-      mark(this.premove.to, 'ch-premove');
-    }
-    if (this.selected !== null) mark(rules.squareName(this.selected), 'ch-selected');
-    if (this.cursor !== null && document.activeElement === this.svg) mark(rules.squareName(this.cursor), 'ch-cursor');
-    if (this.check) {
-      const sq = rules.parseSquare(this.check);
-      if (sq !== null) {
-        const [x, y] = this.xy(sq);
-        el('rect', { x, y, width: CELL, height: CELL, class: 'ch-check', fill: 'url(#ch-check-glow)' }, this.marks);
-      }
-    }
-    if (!this.position) return;
-    const names = [];
-    this.position.board.forEach((p, sq) => {
-      if (!p) return;
-      const [x, y] = this.xy(sq);
-      const name = rules.squareName(sq);
-      const label = `${this.t(`chess.piece.${rules.colorOf(p)}.${rules.roleOf(p)}`)} ${name}`;
-      names.push(label);
-      const pg = el('g', {
-        class: `ch-piece ${rules.colorOf(p)}`,
-        transform: `translate(${x} ${y})`,
-        'data-square': name,
-        'data-piece': p,
-        role: 'img',
-        'aria-label': label,
-      }, g);
-      el('image', { href: pieceImage(p), width: CELL, height: CELL }, pg);
-    });
-    const turn = this.t(`side.${this.position.turn}`);
-    this.svg.setAttribute('aria-label', `${this.t('board.chess.label')}: ${this.t('board.toMove', { side: turn })}`);
-    this.title.textContent = `${this.t('board.chess.label')} — ${names.join(', ')}`;
+  drawCheck(sq) {
+    const [x, y] = this.xy(sq);
+    el('rect', { x, y, width: CELL, height: CELL, class: 'ch-check', fill: 'url(#ch-check-glow)' }, this.marks);
   }
 
-  drawDots() {
-    const g = this.dots;
-    g.replaceChildren();
-    if (this.selected === null || !this.dests) return;
-    const from = rules.squareName(this.selected);
-    for (const to of this.dests[from] || []) {
-      const sq = rules.parseSquare(to);
-      if (sq === null) continue;
-      const [x, y] = this.xy(sq);
-      const capture = this.position && this.position.board[sq];
-      if (capture) {
-        el('circle', {
-          cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 5, class: 'ch-dest ch-dest-capture', 'data-dest': to,
-        }, g);
-      } else {
-        el('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: 15, class: 'ch-dest', 'data-dest': to }, g);
-      }
+  drawPieceFace(pg, p) {
+    el('image', { href: pieceImage(p), width: CELL, height: CELL }, pg);
+  }
+
+  drawDot(sq, to, capture) {
+    const [x, y] = this.xy(sq);
+    if (capture) {
+      el('circle', {
+        cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 5, class: 'ch-dest ch-dest-capture', 'data-dest': to,
+      }, this.dots);
+    } else {
+      el('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: 15, class: 'ch-dest', 'data-dest': to }, this.dots);
     }
+  }
+
+  /** A dragged piece, a little larger, its centre near the pointer. */
+  dragTransform(x, y) {
+    return `translate(${x - CELL * 0.55} ${y - CELL * 0.55}) scale(1.1)`;
   }
 
   setInteractive(legalMovesBySquare, onMove) {
-    this.dests = legalMovesBySquare || null;
-    this.onMove = onMove || null;
-    if (this.selected !== null && !(this.dests && this.dests[rules.squareName(this.selected)])) {
-      this.selected = null;
-    }
-    if (!this.dests) this.closePromotion();
-    this.svg.classList.toggle('interactive', !!this.dests);
-    if (this.dests) this.svg.setAttribute('tabindex', '0');
-    else this.svg.removeAttribute('tabindex');
-    this.drawPieces();
-    this.drawDots();
-  }
-
-  highlight(lastMove, check) {
-    this.lastMove = lastMove || null;
-    this.check = check || null;
-    this.drawPieces();
-  }
-
-  setPremove(move) {
-    this.premove = move || null;
-    this.drawPieces();
+    if (!legalMovesBySquare) this.closePromotion();
+    super.setInteractive(legalMovesBySquare, onMove);
   }
 
   flip(orientation) {
-    super.flip(orientation);
     this.closePromotion();
-    this.drawGrid();
-    this.drawPieces();
-    this.drawDots();
+    super.flip(orientation);
   }
 
   destroy() {
@@ -351,140 +235,30 @@ export class ChessBoard extends Board {
 
   // --- input --------------------------------------------------------------
 
-  movable(sq) {
-    return sq !== null && !!this.dests && !!this.dests[rules.squareName(sq)];
+  /** Input waits while the promotion dialog is open. */
+  waiting() {
+    return !!this.promotion;
   }
 
-  select(sq) {
-    this.selected = sq;
-    this.drawPieces();
-    this.drawDots();
-  }
-
-  /** Makes the move if it is one of the destinations; a promotion asks first. */
-  tryMove(from, to) {
-    const f = rules.squareName(from);
-    const t = rules.squareName(to);
-    if (!(this.dests && (this.dests[f] || []).includes(t) && this.onMove)) return false;
-    this.selected = null;
-    this.drawDots();
+  /** Makes a legal move; a promotion asks first which piece the pawn becomes. */
+  play(from, to) {
     if (this.position && rules.isPromotion(this.position.board, from, to)) {
       // Shown on its new square while the player chooses.
-      const node = this.pieces.querySelector(`[data-square="${f}"]`);
+      const node = this.pieces.querySelector(`[data-square="${rules.squareName(from)}"]`);
       if (node) {
         const [x, y] = this.xy(to);
         node.setAttribute('transform', `translate(${x} ${y})`);
       }
       this.openPromotion(from, to);
     } else {
-      this.onMove(f, t);
-    }
-    return true;
-  }
-
-  pointerDown(e) {
-    if (e.button !== undefined && e.button !== 0) return;
-    if (!this.dests || this.promotion) return;
-    const [x, y] = this.point(e);
-    const sq = this.squareAt(x, y);
-    if (sq === null) return;
-    // A second click on a destination completes a click-click move (in
-    // Chess960 the destination of castling is the own rook's square).
-    if (this.selected !== null && sq !== this.selected && this.tryMove(this.selected, sq)) {
-      e.preventDefault();
-      return;
-    }
-    if (this.movable(sq)) {
-      e.preventDefault();
-      this.svg.setPointerCapture?.(e.pointerId);
-      const wasSelected = this.selected === sq;
-      this.select(sq);
-      this.drag = { from: sq, x0: x, y0: y, moved: false, wasSelected, node: null };
-    } else if (this.selected !== null) {
-      this.select(null);
+      super.play(from, to);
     }
   }
 
-  pointerMove(e) {
-    const d = this.drag;
-    if (!d) return;
-    const [x, y] = this.point(e);
-    if (!d.moved && Math.hypot(x - d.x0, y - d.y0) < DRAG_START) return;
-    if (!d.moved) {
-      d.moved = true;
-      d.node = this.pieces.querySelector(`[data-square="${rules.squareName(d.from)}"]`);
-      if (d.node) {
-        d.node.classList.add('dragging');
-        this.pieces.appendChild(d.node); // on top of the others
-      }
-    }
-    if (d.node) d.node.setAttribute('transform', `translate(${x - CELL * 0.55} ${y - CELL * 0.55}) scale(1.1)`);
-  }
-
-  pointerUp(e) {
-    const d = this.drag;
-    if (!d) return;
-    this.drag = null;
-    const [x, y] = this.point(e);
-    const sq = this.squareAt(x, y);
-    if (d.moved) {
-      if (sq === null || sq === d.from || !this.tryMove(d.from, sq)) this.drawPieces();
-    } else if (d.wasSelected) {
-      this.select(null); // a click on the selected piece lets it go
-    }
-  }
-
-  /** What is on a square, for the screen reader. */
-  describe(sq) {
-    const p = this.position && this.position.board[sq];
-    const name = rules.squareName(sq);
-    return p ? `${name} ${this.t(`chess.piece.${rules.colorOf(p)}.${rules.roleOf(p)}`)}` : name;
-  }
-
-  keyDown(e) {
-    if (!this.dests || this.promotion) return;
-    if (this.cursor === null) {
-      // Start on the king of the side at the bottom.
-      const k = this.position ? rules.kingSquare(this.position.board, this.whiteBottom ? 'white' : 'black') : -1;
-      this.cursor = k >= 0 ? k : this.whiteBottom ? 4 : 60;
-    }
-    const file = rules.fileOf(this.cursor);
-    const rank = rules.rankOf(this.cursor);
-    const up = this.whiteBottom ? 1 : -1; // screen up in ranks
-    let next = null;
-    switch (e.key) {
-      case 'ArrowUp': next = [file, rank + up]; break;
-      case 'ArrowDown': next = [file, rank - up]; break;
-      case 'ArrowLeft': next = [file - up, rank]; break;
-      case 'ArrowRight': next = [file + up, rank]; break;
-      case 'Enter':
-      case ' ':
-        e.preventDefault();
-        if (this.selected !== null && this.selected !== this.cursor && this.tryMove(this.selected, this.cursor)) return;
-        if (this.movable(this.cursor)) {
-          this.select(this.selected === this.cursor ? null : this.cursor);
-          this.live.textContent = this.selected === null ? '' : `${this.describe(this.cursor)} ✓`;
-        }
-        return;
-      case 'Escape':
-        this.select(null);
-        return;
-      default:
-        return;
-    }
-    e.preventDefault();
-    const [f, r] = next;
-    if (f < 0 || f > 7 || r < 0 || r > 7) return;
-    this.cursor = r * 8 + f;
-    this.drawPieces();
-    this.live.textContent = this.describe(this.cursor);
-  }
-
-  cancelDrag() {
-    if (this.drag) {
-      this.drag = null;
-      this.drawPieces();
-    }
+  /** The cursor starts on the king of the side at the bottom. */
+  startCursor() {
+    const k = this.position ? rules.kingSquare(this.position.board, this.firstBottom ? 'white' : 'black') : -1;
+    return k >= 0 ? k : super.startCursor();
   }
 }
 
@@ -495,24 +269,12 @@ function checkSquare(pos, last) {
   return k >= 0 ? rules.squareName(k) : null;
 }
 
-/** Premove destinations of `color`'s pieces, by movement alone. */
-function premoves(pos, color) {
-  const dests = {};
-  pos.board.forEach((p, sq) => {
-    if (p && rules.colorOf(p) === color) {
-      const targets = rules.premoveTargets(pos.board, sq).map(rules.squareName);
-      if (targets.length) dests[rules.squareName(sq)] = targets;
-    }
-  });
-  return dests;
-}
-
 registerGame('chess', {
   sides: ['white', 'black'],
   rules,
   notation,
   checkSquare,
-  premoves,
+  premoves: premovesBy(rules, rules.premoveTargets),
   isCapture: rules.isCapture,
   board: (container, opts) => new ChessBoard(container, opts),
 });

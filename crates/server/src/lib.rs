@@ -151,14 +151,42 @@ impl AppState {
     }
 }
 
-/// Serves the embedded browser UI; unknown paths get `index.html` so the
-/// UI's own routes work on reload.
+/// Serves the embedded browser UI. The UI's own routes (a path without a
+/// file extension) get `index.html`, so a reload or a shared link works; a
+/// file that is not there is "not found", never the app in its place.
 async fn asset(path: Option<Path<String>>) -> Response {
     let p = path.map(|Path(p)| p).unwrap_or_default();
-    match web::get(&p).or_else(|| web::get("")) {
+    match web::get(&p) {
         Some(a) => ([(CONTENT_TYPE, a.content_type)], a.bytes).into_response(),
         None => StatusCode::NOT_FOUND.into_response(),
     }
+}
+
+/// An API path that does not exist: a JSON 404, not the UI.
+async fn api_not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::NotFound(format!("no API at {}", uri.path()))
+}
+
+/// What every response carries: the page may be framed by nobody, loads
+/// scripts, styles and sockets from this server only, and no content type
+/// is guessed (the UI sets inline style attributes in a few SVGs, hence
+/// `'unsafe-inline'` for styles alone).
+async fn security_headers(mut resp: Response) -> Response {
+    use axum::http::header::{
+        HeaderValue, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    };
+    let h = resp.headers_mut();
+    h.insert(
+        CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+             connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    resp
 }
 
 /// All routes.
@@ -199,6 +227,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/users/{name}", get(api::get_user))
         .route("/api/users/{name}/games", get(api::user_games))
         .route("/api/users/{name}/rating-history", get(api::rating_history))
+        .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(axum::middleware::from_fn(auth::csrf_guard))
         .layer(DefaultBodyLimit::max(body_limit))
         // Refuses a body whose Content-Length is over the limit before
@@ -209,6 +238,7 @@ pub fn router(state: AppState) -> Router {
         .merge(api)
         .route("/", get(asset))
         .route("/{*path}", get(asset))
+        .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }
 

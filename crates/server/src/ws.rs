@@ -23,7 +23,10 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
-/// A message from a client on a game socket.
+/// A message from a client on a game socket. The variants without fields
+/// are written `{}` so that `deny_unknown_fields` holds for them too (serde
+/// lets a unit variant of a tagged enum carry anything): `{"t":"resign",
+/// "side":"red"}` is refused, not read as a resignation.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
@@ -34,16 +37,16 @@ pub enum ClientMsg {
         coord: String,
         ply: Option<u32>,
     },
-    Resign,
-    DrawOffer,
-    DrawAccept,
-    DrawDecline,
-    ClaimDraw,
-    Abort,
-    Ping,
+    Resign {},
+    DrawOffer {},
+    DrawAccept {},
+    DrawDecline {},
+    ClaimDraw {},
+    Abort {},
+    Ping {},
     /// Send the whole state again (a client that saw a gap in the event
     /// versions).
-    Resync,
+    Resync {},
 }
 
 /// The side the user plays, or `None` for a spectator.
@@ -196,20 +199,20 @@ async fn handle(state: &AppState, id: &str, user: Option<&User>, text: &str) -> 
         Err(e) => return Some(error_msg("bad_message", &format!("cannot read message: {e}"))),
     };
     let action = match msg {
-        ClientMsg::Ping => return Some(ServerMsg::Pong.to_json()),
-        ClientMsg::Resync => {
+        ClientMsg::Ping {} => return Some(ServerMsg::Pong.to_json()),
+        ClientMsg::Resync {} => {
             return match live::view(state, id).await {
                 Ok(Some(v)) => Some(full_msg(&v, user)),
                 _ => Some(error_msg("gone", "the game is not running on this server")),
             }
         }
         ClientMsg::Move { coord, ply } => Action::Move { coord, ply },
-        ClientMsg::Resign => Action::Resign,
-        ClientMsg::DrawOffer => Action::OfferDraw,
-        ClientMsg::DrawAccept => Action::AcceptDraw,
-        ClientMsg::DrawDecline => Action::DeclineDraw,
-        ClientMsg::ClaimDraw => Action::ClaimDraw,
-        ClientMsg::Abort => Action::Abort,
+        ClientMsg::Resign {} => Action::Resign,
+        ClientMsg::DrawOffer {} => Action::OfferDraw,
+        ClientMsg::DrawAccept {} => Action::AcceptDraw,
+        ClientMsg::DrawDecline {} => Action::DeclineDraw,
+        ClientMsg::ClaimDraw {} => Action::ClaimDraw,
+        ClientMsg::Abort {} => Action::Abort,
     };
     let Some(user) = user else {
         return Some(error_msg("not_a_player", "spectators cannot act; log in to play"));
@@ -268,7 +271,7 @@ async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
         let out = tokio::select! {
             msg = incoming.next() => match msg {
                 Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMsg>(&t) {
-                    Ok(ClientMsg::Ping) => r#"{"t":"pong"}"#.to_string(),
+                    Ok(ClientMsg::Ping {}) => ServerMsg::Pong.to_json(),
                     _ => error_msg("bad_message", "the lobby socket only answers ping; use the HTTP API to seek or challenge"),
                 },
                 Some(Ok(Message::Close(_)) | Err(_)) | None => break,
@@ -288,6 +291,32 @@ async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
         };
         if tx.send(text_msg(out)).await.is_err() {
             break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ClientMsg;
+
+    #[test]
+    fn a_message_with_a_field_it_does_not_have_is_refused() {
+        for ok in [
+            r#"{"t":"resign"}"#,
+            r#"{"t":"ping"}"#,
+            r#"{"t":"resync"}"#,
+            r#"{"t":"move","move":"h2e2","ply":1}"#,
+        ] {
+            assert!(serde_json::from_str::<ClientMsg>(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            r#"{"t":"resign","side":"red"}"#,
+            r#"{"t":"draw_offer","x":1}"#,
+            r#"{"t":"move","move":"h2e2","side":"red"}"#,
+            r#"{"t":"castle"}"#,
+            r#"{"move":"h2e2"}"#,
+        ] {
+            assert!(serde_json::from_str::<ClientMsg>(bad).is_err(), "{bad}");
         }
     }
 }

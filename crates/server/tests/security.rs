@@ -1,7 +1,8 @@
 //! Hostile clients: moving for the opponent, moving in someone else's game,
 //! oversized and malformed messages, a session cookie replayed after logout,
 //! cross-site requests and password guessing. Every one is refused and
-//! changes nothing.
+//! changes nothing. Unknown paths are "not found", and every answer carries
+//! the security headers (CSP, frame and content-type options).
 
 mod common;
 
@@ -281,5 +282,44 @@ async fn password_guessing_is_rate_limited() {
         )
         .await;
     assert_eq!(r.status(), 400);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_paths_are_not_found_and_every_answer_carries_the_security_headers() {
+    let mut s = common::start().await;
+    let c = Client::anonymous(&s);
+    // An API path that does not exist, and a missing file: 404, not the app.
+    for (path, json) in [
+        ("/api/nope", true),
+        ("/api/games/x/nope", true),
+        ("/js/nope.js", false),
+        ("/favicon.ico", false),
+    ] {
+        let r = c.get(path).await;
+        assert_eq!(r.status(), 404, "{path}");
+        if json {
+            let body: Value = r.json().await.unwrap();
+            assert_eq!(body["error"], "not_found", "{path}: {body}");
+        }
+    }
+    let r = c.post("/api/nope", &json!({})).await;
+    assert_eq!(r.status(), 404);
+    // The UI's own routes still get the app.
+    for path in ["/", "/game/abc", "/@/someone"] {
+        let r = c.get(path).await;
+        assert_eq!(r.status(), 200, "{path}");
+        let h = r.headers().clone();
+        assert!(r.text().await.unwrap().contains("<html"), "{path}");
+        let csp = h["content-security-policy"].to_str().unwrap();
+        assert!(
+            csp.contains("frame-ancestors 'none'") && csp.contains("script-src 'self'"),
+            "{csp}"
+        );
+        assert_eq!(h["x-frame-options"], "DENY");
+        assert_eq!(h["x-content-type-options"], "nosniff");
+    }
+    let r = c.get("/api/info").await;
+    assert_eq!(r.headers()["x-content-type-options"], "nosniff");
     s.stop().await;
 }

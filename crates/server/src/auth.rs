@@ -18,8 +18,6 @@
 use crate::error::ApiError;
 use crate::store::{PoolRating, User};
 use crate::AppState;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::header::{AUTHORIZATION, COOKIE, HOST, ORIGIN, SET_COOKIE};
 use axum::http::request::Parts;
@@ -201,27 +199,12 @@ impl RateLimiter {
         }
     }
 
-    /// Err(seconds to wait) when `key` has used up its attempts.
-    pub fn check(&self, key: &str, now_ms: i64) -> Result<(), u64> {
-        let mut map = self
-            .hits
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let Some(q) = map.get_mut(key) else {
-            return Ok(());
-        };
-        while q.front().is_some_and(|&t| t <= now_ms - self.window_ms) {
-            q.pop_front();
-        }
-        if q.len() >= self.max {
-            let oldest = q.front().copied().unwrap_or(now_ms);
-            let wait = (oldest + self.window_ms - now_ms).max(1000) / 1000;
-            return Err(u64::try_from(wait).unwrap_or(1));
-        }
-        Ok(())
-    }
-
-    pub fn hit(&self, key: &str, now_ms: i64) {
+    /// Checks and counts an attempt in one step: of any number of
+    /// attempts arriving together, exactly the allowed ones pass.
+    ///
+    /// # Errors
+    /// The seconds to wait when `key` has used up its attempts.
+    pub fn try_hit(&self, key: &str, now_ms: i64) -> Result<(), u64> {
         let mut map = self
             .hits
             .lock()
@@ -231,7 +214,17 @@ impl RateLimiter {
             let cutoff = now_ms - self.window_ms;
             map.retain(|_, q| q.back().is_some_and(|&t| t > cutoff));
         }
-        map.entry(key.to_string()).or_default().push_back(now_ms);
+        let q = map.entry(key.to_string()).or_default();
+        while q.front().is_some_and(|&t| t <= now_ms - self.window_ms) {
+            q.pop_front();
+        }
+        if q.len() >= self.max {
+            let oldest = q.front().copied().unwrap_or(now_ms);
+            let wait = (oldest + self.window_ms - now_ms).max(1000) / 1000;
+            return Err(u64::try_from(wait).unwrap_or(1));
+        }
+        q.push_back(now_ms);
+        Ok(())
     }
 
     pub fn clear(&self, key: &str) {
@@ -243,13 +236,23 @@ impl RateLimiter {
     }
 }
 
-/// The login limits: per client IP (all attempts) and per account (failed
-/// attempts), each within a sliding window.
+/// The login limits, each within a sliding window: all attempts per client
+/// IP, and failed attempts per account *and* client IP. Keyed by both, so
+/// that guessing from elsewhere never locks the owner out of their account
+/// (a per-account lock would let anyone lock anyone out); an attacker with
+/// many addresses is held by the per-IP limit of each and by the bounded
+/// hashing pool, which caps the work and memory all attempts together can
+/// cost.
 #[derive(Clone, Copy, Debug)]
 pub struct LoginLimits {
     pub per_ip: usize,
+    /// Failed logins per (account, client IP).
     pub per_account: usize,
     pub window_ms: i64,
+    /// Password hashes computed at once (threads of `HashPool`): each
+    /// argon2id hash holds about 19 MiB, so this bounds the memory a flood
+    /// of logins or registrations can take; the rest wait their turn.
+    pub max_hashes: usize,
 }
 
 impl Default for LoginLimits {
@@ -258,6 +261,7 @@ impl Default for LoginLimits {
             per_ip: 30,
             per_account: 10,
             window_ms: 5 * 60_000,
+            max_hashes: 4,
         }
     }
 }
@@ -390,27 +394,70 @@ async fn logged_in(
     Ok(resp)
 }
 
-async fn hash_password(password: String) -> Result<String, ApiError> {
-    let mut salt = [0u8; 16];
-    random_bytes(&mut salt)?;
-    tokio::task::spawn_blocking(move || {
-        let salt = SaltString::encode_b64(&salt).map_err(|e| ApiError::Internal(e.to_string()))?;
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| ApiError::Internal(e.to_string()))
-    })
-    .await
-    .map_err(|e| ApiError::Internal(e.to_string()))?
+/// A few threads of their own that compute password hashes, one at a time
+/// each, every thread with its one argon2 buffer (see [`crate::password`]):
+/// the number of threads bounds the CPU and the memory all logins and
+/// registrations together can take. The rest wait in the queue, holding
+/// only their passwords.
+#[derive(Debug)]
+pub struct HashPool {
+    jobs: std::sync::mpsc::Sender<Box<dyn FnOnce() + Send>>,
 }
 
-async fn verify_password(password: String, hash: String) -> bool {
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash)
-            .is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
-    })
-    .await
-    .unwrap_or(false)
+impl HashPool {
+    #[must_use]
+    pub fn new(threads: usize) -> HashPool {
+        let (jobs, queue) = std::sync::mpsc::channel::<Box<dyn FnOnce() + Send>>();
+        let queue = std::sync::Arc::new(Mutex::new(queue));
+        for i in 0..threads.max(1) {
+            let queue = queue.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("qiju-hash-{i}"))
+                .spawn(move || loop {
+                    let job = queue
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .recv();
+                    match job {
+                        Ok(job) => job(),
+                        Err(_) => break, // the server is gone
+                    }
+                });
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "cannot start a password-hashing thread");
+            }
+        }
+        HashPool { jobs }
+    }
+
+    /// Runs `f` on a hashing thread and waits for its answer.
+    async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.jobs
+            .send(Box::new(move || {
+                let _ = tx.send(f());
+            }))
+            .map_err(|_| ApiError::Internal("the password hashing threads are gone".into()))?;
+        rx.await
+            .map_err(|_| ApiError::Internal("a password hash failed".into()))
+    }
+}
+
+async fn hash_password(state: &AppState, password: String) -> Result<String, ApiError> {
+    let mut salt = [0u8; 16];
+    random_bytes(&mut salt)?;
+    state
+        .hashing()
+        .run(move || crate::password::hash(&password, &salt).map_err(ApiError::Internal))
+        .await?
+}
+
+async fn verify_password(state: &AppState, password: String, hash: String) -> bool {
+    state
+        .hashing()
+        .run(move || crate::password::verify(&password, &hash))
+        .await
+        .unwrap_or(false)
 }
 
 /// Register an account and log in.
@@ -431,7 +478,7 @@ pub async fn register(
     if !(8..=256).contains(&c.password.chars().count()) {
         return Err(ApiError::bad("bad_password", "a password has 8-256 characters"));
     }
-    let hash = hash_password(c.password).await?;
+    let hash = hash_password(&state, c.password).await?;
     let id = random_id(12)?;
     let user = state
         .store()
@@ -454,32 +501,33 @@ pub async fn login(
 ) -> Result<Response, ApiError> {
     let now = crate::now_ms();
     let ip_key = ip_key(peer.ip());
-    let account_key = c.name.to_lowercase();
+    // An attempt counts as a failure from the moment it starts, before the
+    // password is checked, and is forgiven when it succeeds: attempts made
+    // at the same time cannot all slip under the limit.
+    let account_key = format!("{}\u{0}{ip_key}", c.name.to_lowercase());
     let limits = state.login_limiters();
     limits
         .0
-        .check(&ip_key, now)
+        .try_hit(&ip_key, now)
         .map_err(|s| ApiError::TooManyRequests { retry_after_s: s })?;
     limits
         .1
-        .check(&account_key, now)
+        .try_hit(&account_key, now)
         .map_err(|s| ApiError::TooManyRequests { retry_after_s: s })?;
-    limits.0.hit(&ip_key, now);
     let user = state.store().user_by_name(&c.name).await?;
     let ok = match &user {
         Some(u) => match &u.password_hash {
-            Some(h) => verify_password(c.password, h.clone()).await,
+            Some(h) => verify_password(&state, c.password, h.clone()).await,
             None => false,
         },
         None => {
             // Spend the same time as a real check, so timing does not tell
             // which names exist.
-            let _ = hash_password(c.password).await;
+            let _ = hash_password(&state, c.password).await;
             false
         }
     };
     let (Some(user), true) = (user, ok) else {
-        limits.1.hit(&account_key, now);
         return Err(ApiError::Unauthorized);
     };
     limits.1.clear(&account_key);
@@ -558,14 +606,16 @@ mod tests {
     #[test]
     fn rate_limiter_blocks_then_frees() {
         let r = RateLimiter::new(2, 1000);
-        assert!(r.check("k", 0).is_ok());
-        r.hit("k", 0);
-        r.hit("k", 10);
-        assert!(r.check("k", 20).is_err());
-        assert!(r.check("other", 20).is_ok());
-        assert!(r.check("k", 999).is_err());
-        // The first attempt has left the window.
-        assert!(r.check("k", 1001).is_ok());
+        assert!(r.try_hit("k", 0).is_ok());
+        assert!(r.try_hit("k", 10).is_ok());
+        assert_eq!(r.try_hit("k", 20), Err(1), "the third within the window waits");
+        assert!(r.try_hit("other", 20).is_ok());
+        assert!(r.try_hit("k", 999).is_err());
+        // The first attempt has left the window; a refused one never counted.
+        assert!(r.try_hit("k", 1001).is_ok());
+        assert!(r.try_hit("k", 1005).is_err());
+        r.clear("k");
+        assert!(r.try_hit("k", 1006).is_ok());
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod error;
 pub mod live;
 pub mod lobby;
 pub mod openapi;
+pub mod password;
 pub mod pgn;
 pub mod protocol;
 pub mod store;
@@ -111,6 +112,8 @@ struct Inner {
     lobby: lobby::Lobby,
     computers: computer::Computers,
     limiters: (auth::RateLimiter, auth::RateLimiter),
+    /// The threads that compute password hashes (see `auth::LoginLimits`).
+    hashing: auth::HashPool,
     shutdown: watch::Receiver<bool>,
 }
 
@@ -139,7 +142,12 @@ impl AppState {
     pub fn computers(&self) -> &computer::Computers {
         &self.0.computers
     }
-    /// Per-IP and per-account login limiters.
+    /// The password-hashing threads.
+    pub fn hashing(&self) -> &auth::HashPool {
+        &self.0.hashing
+    }
+
+    /// Per-IP and per-(account, IP) login limiters.
     #[must_use]
     pub fn login_limiters(&self) -> &(auth::RateLimiter, auth::RateLimiter) {
         &self.0.limiters
@@ -302,6 +310,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
         games: live::Registry::default(),
         lobby: lobby::Lobby::default(),
         computers,
+        hashing: auth::HashPool::new(limits.max_hashes),
         limiters: (
             auth::RateLimiter::new(limits.per_ip, limits.window_ms),
             auth::RateLimiter::new(limits.per_account, limits.window_ms),

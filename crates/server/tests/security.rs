@@ -253,19 +253,52 @@ async fn password_guessing_is_rate_limited() {
             per_ip: 100,
             per_account: 3,
             window_ms: 60_000,
+            max_hashes: 2,
         };
     })
     .await;
     let mut c = Client::register(&s, "v").await;
-    for _ in 0..3 {
-        assert_eq!(c.login("wrong password").await.status(), 401);
-    }
-    // The fourth try is refused before the password is even checked, and
-    // so is the right password while the limit lasts.
+    // Twelve wrong passwords at once from one address: exactly three are
+    // tried (each attempt is counted before its hash, atomically).
+    let tries = (0..12).map(|_| {
+        let c = Client {
+            http: reqwest::Client::new(),
+            base: c.base.clone(),
+            ws_base: c.ws_base.clone(),
+            name: c.name.clone(),
+            cookie: None,
+        };
+        async move {
+            c.post(
+                "/api/auth/login",
+                &json!({"name": c.name, "password": "wrong password"}),
+            )
+            .await
+            .status()
+        }
+    });
+    let statuses = futures_util::future::join_all(tries).await;
+    let tried = statuses.iter().filter(|s| s.as_u16() == 401).count();
+    let refused = statuses.iter().filter(|s| s.as_u16() == 429).count();
+    assert_eq!((tried, refused), (3, 9), "{statuses:?}");
+    // The next try is refused before the password is even checked, and so
+    // is the right password from this address while the limit lasts.
     let r = c.login("wrong password").await;
     assert_eq!(r.status(), 429);
     assert!(r.headers().contains_key("retry-after"));
     assert_eq!(c.login("correct horse").await.status(), 429);
+    // The owner, elsewhere, is not locked out by the guessing.
+    let mut owner = Client {
+        http: reqwest::Client::builder()
+            .local_address(std::net::IpAddr::from([127, 0, 0, 2]))
+            .build()
+            .unwrap(),
+        base: c.base.clone(),
+        ws_base: c.ws_base.clone(),
+        name: c.name.clone(),
+        cookie: None,
+    };
+    assert_eq!(owner.login("correct horse").await.status(), 200);
     // Bad registrations are refused with clear errors.
     let anon = Client::anonymous(&s);
     let r = anon

@@ -254,12 +254,7 @@ async fn a_chess_game_against_stockfish_where_it_is_installed() {
         let mine = local.legal_moves()[0].clone();
         assert_eq!(ws.play(&mine).await["ply"], ply);
         local.play(&mine).unwrap();
-        let reply = loop {
-            let m = ws.next().await.expect("the computer replies");
-            if m["t"] == "move" || m["t"] == "end" {
-                break m;
-            }
-        };
+        let reply = ws.reply().await;
         if reply["t"] == "end" {
             break;
         }

@@ -281,12 +281,7 @@ async fn a_game_against_the_computer() {
         let mv = legal[0].iccs();
         let echo = ws.play(&mv).await;
         assert_eq!(echo["ply"], ply);
-        let reply = loop {
-            let m = ws.next().await.expect("computer replies");
-            if m["t"] == "move" || m["t"] == "end" {
-                break m;
-            }
-        };
+        let reply = ws.reply().await;
         if reply["t"] == "end" {
             break;
         }

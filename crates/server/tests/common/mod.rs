@@ -224,6 +224,17 @@ impl Ws {
         }
     }
 
+    /// The opponent's next move, or the end of the game, whichever comes
+    /// first (what a player waits for after moving against the computer).
+    pub async fn reply(&mut self) -> Value {
+        loop {
+            let m = self.next().await.expect("a reply");
+            if m["t"] == "move" || m["t"] == "end" {
+                return m;
+            }
+        }
+    }
+
     /// Reads until a message of type `t`, panicking on timeout.
     pub async fn expect(&mut self, t: &str) -> Value {
         loop {

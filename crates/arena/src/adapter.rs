@@ -90,12 +90,11 @@ pub enum GoLimit {
     Nodes(u64),
 }
 
-/// An engine's answer in coordinate text, as the game writes it (ICCS,
-/// UCI): the dialect's rank numbering already undone.
+/// An engine's answer, its moves as `M`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineReply {
-    pub best: String,
-    pub ponder: Option<String>,
+pub struct EngineAnswer<M> {
+    pub mv: M,
+    pub ponder: Option<M>,
     /// The last score it reported, from its side (centipawns; mates as
     /// ±(30000 − plies)).
     pub score: Option<i32>,
@@ -104,17 +103,28 @@ pub struct EngineReply {
     pub elapsed: Duration,
 }
 
-/// An engine's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineMove {
-    pub mv: Move,
-    pub ponder: Option<Move>,
-    /// The last score it reported, from its side (centipawns; mates as
-    /// ±(30000 − plies)).
-    pub score: Option<i32>,
-    pub depth: Option<u32>,
-    /// The time from sending `go` to reading `bestmove`.
-    pub elapsed: Duration,
+/// An answer in coordinate text, as the game writes it (ICCS, UCI): the
+/// dialect's rank numbering already undone.
+pub type EngineReply = EngineAnswer<String>;
+
+/// An answer in Xiangqi moves.
+pub type EngineMove = EngineAnswer<Move>;
+
+impl EngineReply {
+    /// The answer as Xiangqi moves.
+    ///
+    /// # Errors
+    /// A best move that is not one.
+    fn xiangqi(self) -> Result<EngineMove, AdapterError> {
+        let mv = parse_move_text(&self.mv, false).ok_or(AdapterError::Garbage { line: self.mv })?;
+        Ok(EngineAnswer {
+            mv,
+            ponder: self.ponder.as_deref().and_then(|p| parse_move_text(p, false)),
+            score: self.score,
+            depth: self.depth,
+            elapsed: self.elapsed,
+        })
+    }
 }
 
 /// How long the handshake may take.
@@ -372,15 +382,7 @@ impl ExternalEngine {
         timeout: Duration,
     ) -> Result<EngineMove, AdapterError> {
         let texts: Vec<String> = moves.iter().map(|m| m.iccs()).collect();
-        let r = self.go_text(fen, &texts, limit, timeout).await?;
-        let garbage = || AdapterError::Garbage { line: r.best.clone() };
-        Ok(EngineMove {
-            mv: parse_move_text(&r.best, false).ok_or_else(garbage)?,
-            ponder: r.ponder.as_deref().and_then(|p| parse_move_text(p, false)),
-            score: r.score,
-            depth: r.depth,
-            elapsed: r.elapsed,
-        })
+        self.go_text(fen, &texts, limit, timeout).await?.xiangqi()
     }
 
     /// [`ExternalEngine::go`] for any game: moves in its coordinate text
@@ -514,14 +516,14 @@ impl ExternalEngine {
                             shift_ranks(&text, -shift)
                         }
                     };
-                    let best = ours(t.next().unwrap_or(""))
+                    let mv = ours(t.next().unwrap_or(""))
                         .ok_or_else(|| AdapterError::Garbage { line: l.clone() })?;
                     let ponder = match (t.next(), t.next()) {
                         (Some("ponder"), Some(p)) => ours(p),
                         _ => None,
                     };
-                    return Ok(EngineReply {
-                        best,
+                    return Ok(EngineAnswer {
+                        mv,
                         ponder,
                         score,
                         depth,
@@ -638,21 +640,22 @@ impl EnginePlayer {
         limit: GoLimit,
         timeout: Duration,
     ) -> Result<EngineMove, PlayerFailure> {
-        let name = self.name.clone();
-        let e = match self.engine().await {
-            Ok(e) => e,
-            Err(source) => return Err(PlayerFailure::Failed { name, source }),
-        };
-        match e.go(fen, moves, limit, timeout).await {
+        let texts: Vec<String> = moves.iter().map(|m| m.iccs()).collect();
+        let reply = self.best_move_text(fen, &texts, &[], limit, timeout).await?;
+        match reply.xiangqi() {
             Ok(m) => Ok(m),
-            Err(source) => {
-                self.reset().await;
-                Err(if source.is_timeout() {
-                    PlayerFailure::Timeout { name, source }
-                } else {
-                    PlayerFailure::Failed { name, source }
-                })
-            }
+            Err(source) => Err(self.failed(source).await),
+        }
+    }
+
+    /// Throws away an engine that failed, and says how it failed.
+    async fn failed(&mut self, source: AdapterError) -> PlayerFailure {
+        let name = self.name.clone();
+        self.reset().await;
+        if source.is_timeout() {
+            PlayerFailure::Timeout { name, source }
+        } else {
+            PlayerFailure::Failed { name, source }
         }
     }
 
@@ -681,14 +684,7 @@ impl EnginePlayer {
         };
         match r {
             Ok(m) => Ok(m),
-            Err(source) => {
-                self.reset().await;
-                Err(if source.is_timeout() {
-                    PlayerFailure::Timeout { name, source }
-                } else {
-                    PlayerFailure::Failed { name, source }
-                })
-            }
+            Err(source) => Err(self.failed(source).await),
         }
     }
 

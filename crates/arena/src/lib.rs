@@ -15,8 +15,8 @@ pub mod stats;
 pub mod tc;
 
 pub use adapter::{
-    parse_engine_spec, EnginePlayer, EngineReply, EngineSpec, ExternalEngine, GoLimit, PlayerFailure,
-    Protocol, Ranks,
+    parse_engine_spec, EngineAnswer, EnginePlayer, EngineReply, EngineSpec, ExternalEngine, GoLimit,
+    PlayerFailure, Protocol, Ranks,
 };
 pub use runner::{run_match, GameReport, MatchConfig, MatchError, MatchReport, SprtOutcome};
 pub use stats::{Sprt, SprtState, Tally};

@@ -276,7 +276,7 @@ async fn ask_engine(engine: &Engine, options: &[(String, String)], req: &Request
             )
             .await
         {
-            Ok(r) => return Some(r.best),
+            Ok(r) => return Some(r.mv),
             Err(e) => tracing::warn!(error = %e, attempt, "computer engine failed"),
         }
     }

@@ -11,23 +11,14 @@ use serde_json::{json, Value};
 
 /// A challenge from `a` (White) to `b`, accepted; returns the game id.
 async fn challenge(a: &Client, b: &Client, variant: &str, time: &str, fen: Option<&str>) -> String {
-    let mut body = json!({"to": b.name, "time": time, "color": "white", "variant": variant});
+    let mut body = json!({"time": time, "color": "white", "variant": variant});
     if let Some(fen) = fen {
         body["fen"] = fen.into();
     }
-    let ch: Value = a.post("/api/challenges", &body).await.json().await.unwrap();
+    let (ch, game, color) = a.challenge(b, body).await;
     assert!(ch["variant"].as_str().unwrap().starts_with("chess/"), "{ch}");
-    let acc: Value = b
-        .post(
-            &format!("/api/challenges/{}/accept", ch["id"].as_str().unwrap()),
-            &json!({}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(acc["color"], "second", "{acc}");
-    acc["game"].as_str().unwrap().to_string()
+    assert_eq!(color, "second");
+    game
 }
 
 /// 1. e4 d5 2. e5 f5 3. exf6 (en passant) Nc6 4. fxg7 Bf5 5. Nf3 Qd6

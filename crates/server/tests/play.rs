@@ -205,27 +205,14 @@ async fn a_repetition_is_ruled_under_cxa() {
     // reached by a direct challenge.
     let a = Client::register(&s, "pc").await;
     let b = Client::register(&s, "pd").await;
-    let ch: Value = a
-        .post(
-            "/api/challenges",
-            &json!({"to": b.name, "time": "10+0", "color": "first", "variant": "xiangqi/cxa",
+    let (_, game, color) = a
+        .challenge(
+            &b,
+            json!({"time": "10+0", "color": "first", "variant": "xiangqi/cxa",
                     "fen": "3k5/9/9/9/9/9/9/9/9/R4K3 w"}),
         )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let acc: Value = b
-        .post(
-            &format!("/api/challenges/{}/accept", ch["id"].as_str().unwrap()),
-            &json!({}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(acc["color"], "second");
-    let game = acc["game"].as_str().unwrap().to_string();
+        .await;
+    assert_eq!(color, "second");
     let (mut rws, full) = a.ws(&game).await;
     assert_eq!(
         full["game"]["initial_fen"].as_str().unwrap().split(' ').next(),

@@ -180,6 +180,27 @@ impl Client {
         (ws, full)
     }
 
+    /// Challenges `other` with `body` (`time`, `color`, `variant`, `fen` …;
+    /// `to` is filled in) and has them accept; returns (the challenge as
+    /// made, the game id, the side `other` got).
+    pub async fn challenge(&self, other: &Client, mut body: Value) -> (Value, String, String) {
+        body["to"] = other.name.clone().into();
+        let ch: Value = self.post("/api/challenges", &body).await.json().await.unwrap();
+        let id = ch["id"].as_str().unwrap_or_else(|| panic!("a challenge: {ch}"));
+        let acc: Value = other
+            .post(&format!("/api/challenges/{id}/accept"), &serde_json::json!({}))
+            .await
+            .json()
+            .await
+            .unwrap();
+        let game = acc["game"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a game: {acc}"))
+            .to_string();
+        let color = acc["color"].as_str().unwrap_or_default().to_string();
+        (ch, game, color)
+    }
+
     /// Seeks a game against another client (who must seek second); returns
     /// (game id, this client's colour).
     pub async fn pair(&self, other: &Client, time: &str, rated: bool) -> (String, String) {

@@ -40,6 +40,9 @@ enum Command {
     Pgn(cmd::pgn::Args),
     /// Operator actions on the server's database: `admin title USER --awarded 特级大师`.
     Admin(cmd::admin::Args),
+    /// Tournaments for arbiters: `tournament pair FILE.trf`, `tournament
+    /// berger --players N`, `tournament standings FILE.trf --tiebreaks LIST`.
+    Tournament(cmd::tournament::Args),
 }
 
 /// Bad input (a malformed FEN, an illegal move) is reported on stderr with
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Command::Match(a) => cmd::match_::run(a),
         Command::Pgn(a) => cmd::pgn::run(a),
         Command::Admin(a) => cmd::admin::run(a),
+        Command::Tournament(a) => return cmd::tournament::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

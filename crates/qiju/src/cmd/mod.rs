@@ -10,6 +10,7 @@ pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod serve;
+pub mod tournament;
 
 use anyhow::Context;
 

@@ -95,7 +95,11 @@ pub fn berger_round(players: u32, round: u32) -> Result<Vec<Board>, RoundRobinEr
     let at = |i: u32| (start + i) % (n - 1) + 1;
     let mut boards = Vec::with_capacity(n as usize / 2);
     let first = at(0);
-    let (white, black) = if round % 2 == 1 { (first, n) } else { (n, first) };
+    let (white, black) = if !round.is_multiple_of(2) {
+        (first, n)
+    } else {
+        (n, first)
+    };
     boards.push(board(players, white, black));
     for k in 1..n / 2 {
         boards.push(board(players, at(k), at(n - 1 - k)));
@@ -154,7 +158,7 @@ pub fn snake_groups<T: Clone>(seeded: &[T], groups: u32) -> Result<Vec<Vec<T>>, 
     for (i, p) in seeded.iter().enumerate() {
         let band = i / g;
         let pos = i % g;
-        let group = if band % 2 == 0 { pos } else { g - 1 - pos };
+        let group = if band.is_multiple_of(2) { pos } else { g - 1 - pos };
         out[group].push(p.clone());
     }
     Ok(out)

@@ -3,14 +3,17 @@
 
 use tournament::roundrobin::{berger_round, berger_table, Board, Cycles};
 
-/// Tables by size (4, 6, …, 16): rounds of (white, black) pairs.
-fn fide_tables() -> Vec<(u32, Vec<Vec<(u32, u32)>>)> {
+/// One table: its size and its rounds of (white, black) pairs.
+type Table = (u32, Vec<Vec<(u32, u32)>>);
+
+/// Tables by size (4, 6, …, 16).
+fn fide_tables() -> Vec<Table> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/roundrobin/fide_berger_tables.txt"
     );
     let text = std::fs::read_to_string(path).unwrap();
-    let mut tables: Vec<(u32, Vec<Vec<(u32, u32)>>)> = Vec::new();
+    let mut tables: Vec<Table> = Vec::new();
     for line in text.lines() {
         if let Some(head) = line.strip_suffix(" players:") {
             let size = head.split(" or ").nth(1).unwrap().parse().unwrap();

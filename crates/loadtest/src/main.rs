@@ -319,6 +319,13 @@ async fn main() -> anyhow::Result<()> {
                 &db,
                 "--abort-after",
                 "600",
+                // Every simulated player comes from 127.0.0.1.
+                "--max-connections-per-ip",
+                "0",
+                "--guests-per-ip",
+                "0",
+                "--guests-per-minute",
+                "0",
             ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())

@@ -200,11 +200,15 @@ impl RateLimiter {
     }
 
     /// Checks and counts an attempt in one step: of any number of
-    /// attempts arriving together, exactly the allowed ones pass.
+    /// attempts arriving together, exactly the allowed ones pass. A
+    /// limiter made with `max` 0 lets everything through.
     ///
     /// # Errors
     /// The seconds to wait when `key` has used up its attempts.
     pub fn try_hit(&self, key: &str, now_ms: i64) -> Result<(), u64> {
+        if self.max == 0 {
+            return Ok(());
+        }
         let mut map = self
             .hits
             .lock()
@@ -266,9 +270,62 @@ impl Default for LoginLimits {
     }
 }
 
+/// How many accounts may be made: registrations and guests, each per
+/// client IP and for the whole server, in sliding windows. Registrations
+/// cost an argon2 hash and a row each, guests a row: without these one
+/// address made 1,857 guests in 5 s. 0 = no limit (a load test, a server
+/// behind a proxy that limits for it).
+#[derive(Clone, Copy, Debug)]
+pub struct AccountLimits {
+    pub registrations_per_ip: usize,
+    pub registrations_global: usize,
+    pub guests_per_ip: usize,
+    pub guests_global: usize,
+    /// The window of the per-IP limits; the global ones count per minute.
+    pub window_ms: i64,
+}
+
+impl Default for AccountLimits {
+    fn default() -> Self {
+        AccountLimits {
+            registrations_per_ip: 10,
+            registrations_global: 120,
+            guests_per_ip: 30,
+            guests_global: 600,
+            window_ms: 3_600_000,
+        }
+    }
+}
+
+/// Every rate limiter of the accounts API.
+#[derive(Debug)]
+pub struct Limiters {
+    pub login_ip: RateLimiter,
+    pub login_account: RateLimiter,
+    pub register_ip: RateLimiter,
+    pub register_all: RateLimiter,
+    pub guest_ip: RateLimiter,
+    pub guest_all: RateLimiter,
+}
+
+impl Limiters {
+    #[must_use]
+    pub fn new(login: LoginLimits, accounts: AccountLimits) -> Limiters {
+        Limiters {
+            login_ip: RateLimiter::new(login.per_ip, login.window_ms),
+            login_account: RateLimiter::new(login.per_account, login.window_ms),
+            register_ip: RateLimiter::new(accounts.registrations_per_ip, accounts.window_ms),
+            register_all: RateLimiter::new(accounts.registrations_global, 60_000),
+            guest_ip: RateLimiter::new(accounts.guests_per_ip, accounts.window_ms),
+            guest_all: RateLimiter::new(accounts.guests_global, 60_000),
+        }
+    }
+}
+
 #[derive(Deserialize, ToSchema)]
 pub struct Credentials {
-    /// 2–20 letters, digits, `_` or `-`; unique ignoring case.
+    /// 2–20 letters (any script), digits, `_` or `-`; unique after Unicode
+    /// NFKC and case folding.
     pub name: String,
     /// 8–256 characters.
     pub password: String,
@@ -347,13 +404,6 @@ impl UserView {
     pub async fn load(state: &AppState, u: &User) -> Result<UserView, ApiError> {
         Ok(UserView::of(u, &state.store().ratings_of(&u.id).await?))
     }
-}
-
-fn valid_name(name: &str) -> bool {
-    (2..=20).contains(&name.chars().count())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 fn session_cookie(state: &AppState, token: &str, max_age_s: i64) -> HeaderValue {
@@ -467,9 +517,11 @@ async fn verify_password(state: &AppState, password: String, hash: String) -> bo
               (status = 400, body = crate::error::ErrorBody), (status = 409, description = "Name taken", body = crate::error::ErrorBody)))]
 pub async fn register(
     State(state): State<AppState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<SocketAddr>,
     Json(c): Json<Credentials>,
 ) -> Result<Response, ApiError> {
-    if !valid_name(&c.name) || c.name.to_ascii_lowercase().starts_with("guest") {
+    let name = crate::names::display(&c.name);
+    if !crate::names::valid(&name) || crate::names::key(&name).starts_with("guest") {
         return Err(ApiError::bad(
             "bad_name",
             "a name has 2-20 letters, digits, '_' or '-' and does not start with 'guest'",
@@ -478,13 +530,16 @@ pub async fn register(
     if !(8..=256).contains(&c.password.chars().count()) {
         return Err(ApiError::bad("bad_password", "a password has 8-256 characters"));
     }
+    let limits = &state.limiters();
+    count(&limits.register_ip, &ip_key(peer.ip()))?;
+    count(&limits.register_all, "")?;
     let hash = hash_password(&state, c.password).await?;
     let id = random_id(12)?;
     let user = state
         .store()
-        .create_user(&id, &c.name, Some(&hash), false, crate::now_ms())
+        .create_user(&id, &name, Some(&hash), false, crate::now_ms())
         .await?
-        .ok_or_else(|| ApiError::conflict("name_taken", format!("the name {} is taken", c.name)))?;
+        .ok_or_else(|| ApiError::conflict("name_taken", format!("the name {name} is taken")))?;
     let token = open_session(&state, &user, "cookie").await?;
     logged_in(&state, StatusCode::CREATED, &user, &token).await
 }
@@ -504,14 +559,14 @@ pub async fn login(
     // An attempt counts as a failure from the moment it starts, before the
     // password is checked, and is forgiven when it succeeds: attempts made
     // at the same time cannot all slip under the limit.
-    let account_key = format!("{}\u{0}{ip_key}", c.name.to_lowercase());
-    let limits = state.login_limiters();
+    let account_key = format!("{}\u{0}{ip_key}", crate::names::key(&c.name));
+    let limits = state.limiters();
     limits
-        .0
+        .login_ip
         .try_hit(&ip_key, now)
         .map_err(|s| ApiError::TooManyRequests { retry_after_s: s })?;
     limits
-        .1
+        .login_account
         .try_hit(&account_key, now)
         .map_err(|s| ApiError::TooManyRequests { retry_after_s: s })?;
     let user = state.store().user_by_name(&c.name).await?;
@@ -530,13 +585,20 @@ pub async fn login(
     let (Some(user), true) = (user, ok) else {
         return Err(ApiError::Unauthorized);
     };
-    limits.1.clear(&account_key);
+    limits.login_account.clear(&account_key);
     let token = open_session(&state, &user, "cookie").await?;
     logged_in(&state, StatusCode::OK, &user, &token).await
 }
 
 fn ip_key(ip: IpAddr) -> String {
     ip.to_string()
+}
+
+/// Counts one creation against a limiter, or says how long to wait.
+fn count(limiter: &RateLimiter, key: &str) -> Result<(), ApiError> {
+    limiter
+        .try_hit(key, crate::now_ms())
+        .map_err(|s| ApiError::TooManyRequests { retry_after_s: s })
 }
 
 /// Log out: the session is deleted, the cookie cleared.
@@ -552,10 +614,75 @@ pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result
     Ok(resp)
 }
 
+/// Log out on every device: all of the account's sessions and bearer
+/// tokens end (e.g. after a password may have leaked).
+#[utoipa::path(post, path = "/api/auth/logout-everywhere", tag = "auth",
+    responses((status = 200, description = "Sessions and tokens ended", body = Revoked),
+              (status = 401, body = crate::error::ErrorBody)))]
+pub async fn logout_everywhere(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+) -> Result<Response, ApiError> {
+    let ended = state.store().delete_sessions_of(&user.id, None).await?;
+    let mut resp = Json(Revoked { ended }).into_response();
+    resp.headers_mut()
+        .insert(SET_COOKIE, session_cookie(&state, "", 0));
+    Ok(resp)
+}
+
+/// How many sessions or tokens ended.
+#[derive(Serialize, ToSchema)]
+pub struct Revoked {
+    pub ended: u64,
+}
+
+/// Which bearer tokens to revoke.
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RevokeRequest {
+    /// One token; when absent, every bearer token of the account. The
+    /// browser session stays either way.
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
+/// Revoke bearer tokens: one (given) or all of the account's. A revoked
+/// token is refused from the next request on.
+#[utoipa::path(post, path = "/api/account/tokens/revoke", tag = "auth",
+    request_body = RevokeRequest,
+    responses((status = 200, body = Revoked), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn revoke_tokens(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(r): Json<RevokeRequest>,
+) -> Result<Json<Revoked>, ApiError> {
+    let ended = match r.token {
+        Some(t) => {
+            let hash = token_hash(&t);
+            // Only a token of this account, and only a bearer token.
+            match state.store().session_of(&hash).await? {
+                Some((owner, kind)) if owner == user.id && kind == "token" => {
+                    state.store().delete_session(&hash).await?;
+                    1
+                }
+                _ => 0,
+            }
+        }
+        None => state.store().delete_sessions_of(&user.id, Some("token")).await?,
+    };
+    Ok(Json(Revoked { ended }))
+}
+
 /// Play as a guest (casual games only): makes a guest identity and logs it in.
 #[utoipa::path(post, path = "/api/auth/guest", tag = "auth",
     responses((status = 201, description = "Guest created (sets the session cookie)", body = UserView)))]
-pub async fn guest(State(state): State<AppState>) -> Result<Response, ApiError> {
+pub async fn guest(
+    State(state): State<AppState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<SocketAddr>,
+) -> Result<Response, ApiError> {
+    let limits = &state.limiters();
+    count(&limits.guest_ip, &ip_key(peer.ip()))?;
+    count(&limits.guest_all, "")?;
     let id = random_id(12)?;
     let name = format!("Guest-{}", random_id(8)?);
     let user = state
@@ -627,13 +754,5 @@ mod tests {
         assert!(same_origin(&h));
         h.insert(ORIGIN, HeaderValue::from_static("http://evil.example"));
         assert!(!same_origin(&h));
-    }
-
-    #[test]
-    fn names_are_checked() {
-        assert!(valid_name("wang_wei-2"));
-        assert!(!valid_name("a"));
-        assert!(!valid_name("bad name"));
-        assert!(!valid_name("王伟"));
     }
 }

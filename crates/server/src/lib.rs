@@ -14,8 +14,10 @@ pub mod api;
 pub mod auth;
 pub mod computer;
 pub mod error;
+pub mod listen;
 pub mod live;
 pub mod lobby;
+pub mod names;
 pub mod openapi;
 pub mod password;
 pub mod pgn;
@@ -57,6 +59,8 @@ pub struct Config {
     pub node_id: String,
     pub rating_system: rating::RatingSystem,
     pub login_limits: auth::LoginLimits,
+    /// Registrations and guests per IP and in all.
+    pub account_limits: auth::AccountLimits,
     /// A game whose first moves do not come within this window is aborted.
     pub abort_after_ms: i64,
     /// How long a finished game's task stays up for late listeners.
@@ -69,6 +73,8 @@ pub struct Config {
     pub engines: Vec<(String, String)>,
     /// SQLite durability (ignored for PostgreSQL).
     pub sqlite_sync: store::SqliteSync,
+    /// Timeouts and the per-address cap of TCP connections.
+    pub conn_limits: listen::ConnLimits,
 }
 
 impl Default for Config {
@@ -79,12 +85,14 @@ impl Default for Config {
             node_id: "main".into(),
             rating_system: rating::RatingSystem::Elo,
             login_limits: auth::LoginLimits::default(),
+            account_limits: auth::AccountLimits::default(),
             abort_after_ms: 60_000,
             finished_linger: Duration::from_secs(30),
             max_message_bytes: 4096,
             secure_cookies: false,
             engines: Vec::new(),
             sqlite_sync: store::SqliteSync::Normal,
+            conn_limits: listen::ConnLimits::default(),
         }
     }
 }
@@ -111,7 +119,7 @@ struct Inner {
     games: live::Registry,
     lobby: lobby::Lobby,
     computers: computer::Computers,
-    limiters: (auth::RateLimiter, auth::RateLimiter),
+    limiters: auth::Limiters,
     /// The threads that compute password hashes (see `auth::LoginLimits`).
     hashing: auth::HashPool,
     shutdown: watch::Receiver<bool>,
@@ -147,9 +155,9 @@ impl AppState {
         &self.0.hashing
     }
 
-    /// Per-IP and per-(account, IP) login limiters.
+    /// The login, registration and guest limiters.
     #[must_use]
-    pub fn login_limiters(&self) -> &(auth::RateLimiter, auth::RateLimiter) {
+    pub fn limiters(&self) -> &auth::Limiters {
         &self.0.limiters
     }
     /// Changes to `true` when the server shuts down.
@@ -207,9 +215,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/auth/register", post(auth::register))
         .route("/api/auth/login", post(auth::login))
         .route("/api/auth/logout", post(auth::logout))
+        .route("/api/auth/logout-everywhere", post(auth::logout_everywhere))
         .route("/api/auth/guest", post(auth::guest))
         .route("/api/account", get(auth::account))
         .route("/api/account/token", post(auth::make_token))
+        .route("/api/account/tokens/revoke", post(auth::revoke_tokens))
         .route("/api/seeks", get(lobby::list_seeks).post(lobby::create_seek))
         .route("/api/seeks/{id}", axum::routing::delete(lobby::delete_seek))
         .route(
@@ -311,10 +321,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
         lobby: lobby::Lobby::default(),
         computers,
         hashing: auth::HashPool::new(limits.max_hashes),
-        limiters: (
-            auth::RateLimiter::new(limits.per_ip, limits.window_ms),
-            auth::RateLimiter::new(limits.per_account, limits.window_ms),
-        ),
+        limiters: auth::Limiters::new(limits, config.account_limits),
         shutdown: shutdown.clone(),
         config,
     }));
@@ -342,14 +349,11 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
             }
         }
     });
-    let mut stop_rx = shutdown.clone();
+    let stop_rx = shutdown.clone();
     let task_state = state.clone();
     let task = tokio::spawn(async move {
-        let serve = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async move {
-                let _ = stop_rx.changed().await;
-            });
-        let r = serve.await;
+        let limits = task_state.config().conn_limits;
+        let r = listen::serve(listener, app, limits, stop_rx).await;
         let _ = heartbeat.await;
         // Give game tasks a moment to finish their last write, then mark
         // the moment we stopped.

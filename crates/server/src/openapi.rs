@@ -14,6 +14,8 @@ use utoipa::OpenApi;
         crate::auth::register,
         crate::auth::login,
         crate::auth::logout,
+        crate::auth::logout_everywhere,
+        crate::auth::revoke_tokens,
         crate::auth::guest,
         crate::auth::account,
         crate::auth::make_token,

@@ -387,7 +387,7 @@ impl Store {
         )
         .bind(id)
         .bind(name)
-        .bind(name.to_lowercase())
+        .bind(crate::names::key(name))
         .bind(password_hash.map(str::to_string))
         .bind(i64::from(guest))
         .bind(now_ms)
@@ -413,7 +413,7 @@ impl Store {
 
     pub async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
         let row = sqlx::query(&format!("SELECT {USER_COLS} FROM users WHERE name_key = $1"))
-            .bind(name.to_lowercase())
+            .bind(crate::names::key(name))
             .fetch_optional(&self.pool)
             .await?;
         Ok(row.as_ref().map(user_from).transpose()?)
@@ -471,12 +471,45 @@ impl Store {
         }
     }
 
+    /// The owner and kind (`cookie` or `token`) of a session.
+    pub async fn session_of(&self, token_hash: &str) -> Result<Option<(String, String)>, StoreError> {
+        let row = sqlx::query("SELECT user_id, kind FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("user_id")?, r.try_get("kind")?)),
+            None => None,
+        })
+    }
+
     pub async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
             .bind(token_hash)
             .execute(&self.writer)
             .await?;
         Ok(())
+    }
+
+    /// Ends every session of a user, or only their bearer tokens
+    /// (`kind = "token"`); returns how many.
+    pub async fn delete_sessions_of(&self, user_id: &str, kind: Option<&str>) -> Result<u64, StoreError> {
+        let r = match kind {
+            Some(k) => {
+                sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND kind = $2")
+                    .bind(user_id)
+                    .bind(k.to_string())
+                    .execute(&self.writer)
+                    .await?
+            }
+            None => {
+                sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+                    .bind(user_id)
+                    .execute(&self.writer)
+                    .await?
+            }
+        };
+        Ok(r.rows_affected())
     }
 
     // ----- games -----

@@ -49,6 +49,41 @@ pub enum ClientMsg {
     Resync {},
 }
 
+/// Pings the peer three times per idle limit (every 20 s by default) and
+/// tells a dead one: nothing heard (no message, no pong; browsers answer
+/// pings by themselves) for `dead_after`, the connection's idle limit. A peer that
+/// vanished without closing (a laptop lid, a cut cable) is noticed here:
+/// the pings themselves still go into the kernel's buffer, so the
+/// connection's own idle check would not see it.
+struct Heartbeat {
+    tick: tokio::time::Interval,
+    heard: tokio::time::Instant,
+    dead_after: std::time::Duration,
+}
+
+impl Heartbeat {
+    fn new(state: &AppState) -> Heartbeat {
+        let dead_after = state.config().conn_limits.idle;
+        let mut tick = tokio::time::interval((dead_after / 3).max(std::time::Duration::from_millis(100)));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        tick.reset();
+        Heartbeat {
+            tick,
+            heard: tokio::time::Instant::now(),
+            dead_after,
+        }
+    }
+
+    fn heard(&mut self) {
+        self.heard = tokio::time::Instant::now();
+    }
+
+    /// At each tick: the ping to send, or `None` when the peer is dead.
+    fn beat(&self) -> Option<Message> {
+        (self.heard.elapsed() < self.dead_after).then(|| Message::Ping(axum::body::Bytes::new()))
+    }
+}
+
 /// The side the user plays, or `None` for a spectator.
 fn you(view: &GameView, user: Option<&User>) -> Option<game::Side> {
     let uid = user.map(|u| u.id.as_str())?;
@@ -137,9 +172,15 @@ async fn play(
         return;
     }
     let mut shutdown = state.shutdown_signal();
+    let mut hb = Heartbeat::new(&state);
     loop {
         tokio::select! {
+            _ = hb.tick.tick() => match hb.beat() {
+                Some(ping) => if tx.send(ping).await.is_err() { break },
+                None => break,
+            },
             msg = incoming.next() => {
+                hb.heard();
                 let text = match msg {
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
@@ -267,15 +308,23 @@ async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
         return;
     }
     let mut shutdown = state.shutdown_signal();
+    let mut hb = Heartbeat::new(&state);
     loop {
         let out = tokio::select! {
-            msg = incoming.next() => match msg {
-                Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMsg>(&t) {
-                    Ok(ClientMsg::Ping {}) => ServerMsg::Pong.to_json(),
-                    _ => error_msg("bad_message", "the lobby socket only answers ping; use the HTTP API to seek or challenge"),
-                },
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                Some(Ok(_)) => continue,
+            _ = hb.tick.tick() => match hb.beat() {
+                Some(ping) => if tx.send(ping).await.is_err() { break } else { continue },
+                None => break,
+            },
+            msg = incoming.next() => {
+                hb.heard();
+                match msg {
+                    Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMsg>(&t) {
+                        Ok(ClientMsg::Ping {}) => ServerMsg::Pong.to_json(),
+                        _ => error_msg("bad_message", "the lobby socket only answers ping; use the HTTP API to seek or challenge"),
+                    },
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                    Some(Ok(_)) => continue,
+                }
             },
             ev = public.recv() => match ev {
                 Ok(s) => s.to_string(),

@@ -35,6 +35,22 @@ pub struct Args {
     /// Mark the session cookie Secure (when served over HTTPS).
     #[arg(long)]
     secure_cookies: bool,
+    /// Open connections one client address may hold (0 = no cap; behind
+    /// a reverse proxy every client has the proxy's address).
+    #[arg(long, default_value_t = 64)]
+    max_connections_per_ip: usize,
+    /// Account registrations per client address per hour (0 = no limit).
+    #[arg(long, default_value_t = 10)]
+    registrations_per_ip: usize,
+    /// Account registrations per minute on the whole server (0 = no limit).
+    #[arg(long, default_value_t = 120)]
+    registrations_per_minute: usize,
+    /// Guest identities per client address per hour (0 = no limit).
+    #[arg(long, default_value_t = 30)]
+    guests_per_ip: usize,
+    /// Guest identities per minute on the whole server (0 = no limit).
+    #[arg(long, default_value_t = 600)]
+    guests_per_minute: usize,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -61,6 +77,17 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         secure_cookies: a.secure_cookies,
         sqlite_sync: a.sqlite_sync.parse().map_err(anyhow::Error::msg)?,
         engines,
+        account_limits: server::auth::AccountLimits {
+            registrations_per_ip: a.registrations_per_ip,
+            registrations_global: a.registrations_per_minute,
+            guests_per_ip: a.guests_per_ip,
+            guests_global: a.guests_per_minute,
+            ..server::auth::AccountLimits::default()
+        },
+        conn_limits: server::listen::ConnLimits {
+            per_ip: a.max_connections_per_ip,
+            ..server::listen::ConnLimits::default()
+        },
         ..server::Config::default()
     };
     let rt = tokio::runtime::Builder::new_multi_thread()

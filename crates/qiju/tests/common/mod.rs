@@ -124,6 +124,11 @@ pub fn start_with(db: &str, port: u16, node: &str, extra: &[&str]) -> Child {
             node,
             "--abort-after",
             "600",
+            // Every test client comes from 127.0.0.1.
+            "--registrations-per-ip",
+            "0",
+            "--guests-per-ip",
+            "0",
         ])
         .args(extra)
         .stdout(Stdio::null())

@@ -43,6 +43,15 @@ pub async fn start_with(tweak: impl FnOnce(&mut server::Config)) -> TestServer {
         // Each test server is its own node, so tests sharing one PostgreSQL
         // database never resume each other's games.
         node_id: format!("test-{}", unique("")),
+        // Every test client comes from 127.0.0.1; the tests of the limits
+        // set them.
+        account_limits: server::auth::AccountLimits {
+            registrations_per_ip: 0,
+            registrations_global: 0,
+            guests_per_ip: 0,
+            guests_global: 0,
+            ..server::auth::AccountLimits::default()
+        },
         ..server::Config::default()
     };
     tweak(&mut config);

@@ -1,0 +1,71 @@
+//! Account names: which are allowed and when two are the same.
+//!
+//! Two names are the same account when their NFKC_Casefold forms (Unicode
+//! D146: `NFKC(casefold(NFKD(casefold(NFD(x)))))`) are equal. Lower-casing
+//! alone let `ＫＥＬＶＩＮ` (full-width) or `Kelvin` spelled with the Kelvin
+//! sign U+212A stand beside the ASCII account as a different name, or reach
+//! it by accident of the lower-casing tables; with the one key below, every
+//! look-alike that Unicode calls compatibility-equal is the same name —
+//! registering it is "name taken", and it can never become a second account
+//! that passes for the first.
+//!
+//! Names are letters and digits of any script (so 王天一 and Ōyama are
+//! names), `_` and `-`, 2–20 characters after NFKC.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The comparison key of a name (stored as `users.name_key`).
+#[must_use]
+pub fn key(name: &str) -> String {
+    let nfd: String = name.nfd().collect();
+    let folded = caseless::default_case_fold_str(&nfd);
+    let nfkd: String = folded.nfkd().collect();
+    caseless::default_case_fold_str(&nfkd).nfkc().collect()
+}
+
+/// The name as stored and shown: its NFKC form, so a name typed with
+/// full-width letters is kept as the letters it means.
+#[must_use]
+pub fn display(name: &str) -> String {
+    name.trim().nfkc().collect()
+}
+
+/// Whether a (display) name may be registered.
+#[must_use]
+pub fn valid(name: &str) -> bool {
+    (2..=20).contains(&name.chars().count())
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn look_alikes_share_a_key() {
+        let ascii = key("Kelvin");
+        assert_eq!(key("\u{212A}elvin"), ascii, "Kelvin sign");
+        assert_eq!(key("ＫＥＬＶＩＮ"), ascii, "full-width");
+        assert_eq!(key("KELVIN"), ascii);
+        assert_eq!(
+            key("Straße"),
+            key("STRASSE"),
+            "full case folding, not lower-casing"
+        );
+        assert_eq!(key("ﬁsh"), key("fish"), "ligature");
+        assert_ne!(key("kelvin"), key("kelvim"));
+        assert_eq!(key("王天一"), "王天一");
+    }
+
+    #[test]
+    fn names_of_any_script() {
+        assert!(valid("王天一"));
+        assert!(valid(&display("Ōyama")));
+        assert!(valid("a_b-9"));
+        assert!(!valid("a"));
+        assert!(!valid("two words"));
+        assert!(!valid("<script>"));
+        assert!(!valid(&"x".repeat(21)));
+        assert_eq!(display("ＫＥＬＶＩＮ"), "KELVIN");
+    }
+}

@@ -1,0 +1,305 @@
+//! Exhaustion and identity abuse (issue 15), each over real HTTP/WebSocket
+//! on loopback, bounded, stopping by itself: account floods from one
+//! address and from many, half-open connections, dead WebSocket peers,
+//! look-alike names, and tokens that must end when their owner says so.
+//!
+//! A second client address is 127.0.0.2: Linux routes all of 127/8 to the
+//! loopback device, so a socket bound there is "another IP" to the server.
+
+mod common;
+
+use common::{Client, TestServer};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::net::{IpAddr, Ipv4Addr};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const OTHER_IP: IpAddr = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2));
+
+/// A client whose requests come from `ip`.
+fn from(s: &TestServer, ip: IpAddr) -> Client {
+    Client {
+        http: reqwest::Client::builder().local_address(ip).build().unwrap(),
+        ..Client::anonymous(s)
+    }
+}
+
+async fn register(c: &Client, name: &str) -> reqwest::Response {
+    c.post(
+        "/api/auth/register",
+        &json!({"name": name, "password": "correct horse"}),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn account_creation_is_limited_per_address_and_in_all() {
+    let mut s = common::start_with(|c| {
+        c.account_limits = server::auth::AccountLimits {
+            registrations_per_ip: 3,
+            registrations_global: 5,
+            guests_per_ip: 4,
+            guests_global: 100,
+            window_ms: 3_600_000,
+        };
+    })
+    .await;
+    let here = Client::anonymous(&s);
+    for i in 0..3 {
+        assert_eq!(
+            register(&here, &common::unique(&format!("r{i}"))).await.status(),
+            201
+        );
+    }
+    let r = register(&here, &common::unique("r3")).await;
+    assert_eq!(r.status(), 429, "a fourth account from one address waits");
+    assert!(r.headers().contains_key("retry-after"));
+    // Another address has its own allowance, until the server-wide one
+    // (5) is used up.
+    let there = from(&s, OTHER_IP);
+    assert_eq!(register(&there, &common::unique("o1")).await.status(), 201);
+    assert_eq!(register(&there, &common::unique("o2")).await.status(), 201);
+    assert_eq!(
+        register(&there, &common::unique("o3")).await.status(),
+        429,
+        "server-wide limit"
+    );
+    // A refused registration made nothing.
+    let name = common::unique("never");
+    assert_eq!(register(&there, &name).await.status(), 429);
+    assert_eq!(here.get(&format!("/api/users/{name}")).await.status(), 404);
+    // Guests: four per address.
+    for _ in 0..4 {
+        assert_eq!(here.post("/api/auth/guest", &json!({})).await.status(), 201);
+    }
+    assert_eq!(here.post("/api/auth/guest", &json!({})).await.status(), 429);
+    assert_eq!(there.post("/api/auth/guest", &json!({})).await.status(), 201);
+    s.stop().await;
+}
+
+/// Whether the server closes `c` within `secs` seconds (0: already).
+async fn closed_within(c: &mut tokio::net::TcpStream, secs: u64) -> bool {
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(secs * 1000 + 20);
+    let mut buf = [0u8; 256];
+    loop {
+        match tokio::time::timeout_at(deadline, c.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0) | Err(_)) => return true,
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_open_requests_from_one_address_leave_others_served() {
+    let mut s = common::start_with(|c| {
+        c.conn_limits = server::listen::ConnLimits {
+            header_read: Duration::from_secs(2),
+            idle: Duration::from_secs(10),
+            per_ip: 64,
+        };
+    })
+    .await;
+    let owner = from(&s, OTHER_IP);
+    let name = common::unique("owner");
+    assert_eq!(register(&owner, &name).await.status(), 201);
+    let addr = s.base.trim_start_matches("http://").to_string();
+    // 1,100 requests that never finish their headers, from 127.0.0.1.
+    let mut held = Vec::new();
+    for _ in 0..1100 {
+        let mut c = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        let _ = c.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n").await;
+        held.push(c);
+    }
+    // The owner, from their own address, logs in within a second.
+    let t = Instant::now();
+    let mut owner = Client { name, ..owner };
+    assert_eq!(owner.login("correct horse").await.status(), 200);
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "login took {:?}",
+        t.elapsed()
+    );
+    // The server kept at most 64 of the 1,100 open; the rest were closed
+    // at once, and the 64 within the header-read limit.
+    let mut open_at_once = 0;
+    for c in &mut held {
+        if !closed_within(c, 0).await {
+            open_at_once += 1;
+        }
+    }
+    assert!(open_at_once <= 64, "{open_at_once} half-open connections kept");
+    for c in &mut held {
+        assert!(
+            closed_within(c, 5).await,
+            "a half-open request outlived the header-read limit"
+        );
+    }
+    // And the address is served again once its connections are gone.
+    drop(held);
+    assert!(Client::anonymous(&s)
+        .get("/api/health")
+        .await
+        .status()
+        .is_success());
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_peer_that_stops_answering_is_dropped() {
+    let mut s = common::start_with(|c| {
+        c.conn_limits.idle = Duration::from_secs(3);
+    })
+    .await;
+    let url = format!("{}/api/lobby/ws", s.ws_base);
+    let (mut alive, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let (mut dead, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    // `alive` reads (and so answers pings); `dead` reads nothing for 5 s.
+    let reader = tokio::spawn(async move {
+        let until = Instant::now() + Duration::from_secs(5);
+        let mut pings = 0;
+        while Instant::now() < until {
+            match tokio::time::timeout(Duration::from_millis(200), alive.next()).await {
+                Ok(Some(Ok(tokio_tungstenite::tungstenite::Message::Ping(_)))) => pings += 1,
+                Ok(Some(Ok(_))) | Err(_) => {}
+                Ok(None | Some(Err(_))) => return (pings, false),
+            }
+        }
+        (pings, true)
+    });
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let (pings, open) = reader.await.unwrap();
+    assert!(open, "a peer that answers pings stays connected");
+    assert!(pings >= 3, "pinged {pings} times in 5 s (every idle/3 = 1 s)");
+    // The silent one was closed: what it reads now ends.
+    let ended = tokio::time::timeout(Duration::from_secs(2), async {
+        while let Some(Ok(m)) = dead.next().await {
+            if m.is_close() {
+                break;
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the dead peer's socket is still open");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_are_the_same_after_nfkc_and_case_folding() {
+    let mut s = common::start().await;
+    let c = Client::anonymous(&s);
+    let base = common::unique("Kelvin");
+    let tail = &base["Kelvin".len()..];
+    assert_eq!(register(&c, &base).await.status(), 201);
+    // Look-alikes of the same name are taken, not second accounts.
+    for other in [
+        format!("\u{212A}elvin{tail}"),
+        format!("ＫＥＬＶＩＮ{tail}"),
+        format!("KELVIN{tail}"),
+    ] {
+        let r = register(&c, &other).await;
+        assert_eq!(r.status(), 409, "{other} registered beside {base}");
+    }
+    // A name in another script is a name; its full-width look-alike is it.
+    let han = format!("棋手{}", &tail[..6]);
+    assert_eq!(register(&c, &han).await.status(), 201);
+    let v: Value = c.get_json(&format!("/api/users/{han}")).await;
+    assert_eq!(v["name"], han.as_str());
+    // The name typed another way reaches the one account.
+    let mut kelvin = Client {
+        name: format!("\u{212A}ELVIN{tail}"),
+        ..Client::anonymous(&s)
+    };
+    assert_eq!(kelvin.login("correct horse").await.status(), 200);
+    let me: Value = kelvin.get_json("/api/account").await;
+    assert_eq!(me["name"], base.as_str());
+    // Letters only: spaces and markup are not names.
+    assert_eq!(register(&c, "two words").await.status(), 400);
+    assert_eq!(register(&c, "<b>x</b>").await.status(), 400);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_are_revoked_and_logout_everywhere_ends_every_session() {
+    let mut s = common::start().await;
+    let owner = Client::register(&s, "t").await;
+    let token = |c: &Client| {
+        let c = Client {
+            http: c.http.clone(),
+            ..Client::anonymous(&s)
+        };
+        let cookie = owner.cookie.clone();
+        async move {
+            let r = Client { cookie, ..c }
+                .post("/api/account/token", &json!({}))
+                .await;
+            assert_eq!(r.status(), 201);
+            r.json::<Value>().await.unwrap()["token"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        }
+    };
+    let bearer = |t: &str| {
+        let http = reqwest::Client::new();
+        let url = format!("{}/api/account", s.base);
+        let t = t.to_string();
+        async move { http.get(url).bearer_auth(t).send().await.unwrap().status() }
+    };
+    let (t1, t2, t3) = (token(&owner).await, token(&owner).await, token(&owner).await);
+    assert_eq!(bearer(&t1).await, 200);
+    // Revoke one token: that one ends, the others and the cookie stay.
+    let r: Value = owner
+        .post("/api/account/tokens/revoke", &json!({"token": t1}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["ended"], 1);
+    assert_eq!(bearer(&t1).await, 401);
+    assert_eq!(bearer(&t2).await, 200);
+    // Someone else's token is not theirs to revoke.
+    let other = Client::register(&s, "u").await;
+    let r: Value = other
+        .post("/api/account/tokens/revoke", &json!({"token": t2}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["ended"], 0);
+    assert_eq!(bearer(&t2).await, 200);
+    // Revoke all tokens: the browser session stays.
+    let r: Value = owner
+        .post("/api/account/tokens/revoke", &json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["ended"], 2);
+    assert_eq!(bearer(&t2).await, 401);
+    assert_eq!(bearer(&t3).await, 401);
+    assert_eq!(owner.get("/api/account").await.status(), 200);
+    // Logout everywhere: a second browser and a new token end too.
+    let mut second = Client {
+        name: owner.name.clone(),
+        ..Client::anonymous(&s)
+    };
+    assert_eq!(second.login("correct horse").await.status(), 200);
+    let t4 = token(&owner).await;
+    let r = owner.post("/api/auth/logout-everywhere", &json!({})).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.json::<Value>().await.unwrap()["ended"], 3);
+    assert_eq!(owner.get("/api/account").await.status(), 401);
+    assert_eq!(second.get("/api/account").await.status(), 401);
+    assert_eq!(bearer(&t4).await, 401);
+    // Unknown fields are refused, as everywhere.
+    assert_eq!(
+        other
+            .post("/api/account/tokens/revoke", &json!({"all": true}))
+            .await
+            .status(),
+        422
+    );
+    s.stop().await;
+}

@@ -1,0 +1,634 @@
+//! Maximum-weight matching in a general graph: Edmonds' blossom algorithm
+//! with dual variables (the O(n³) primal–dual form described by Galil,
+//! "Efficient algorithms for finding maximum matching in graphs", 1986).
+//!
+//! The Dutch pairing is a matching in a non-bipartite graph (anyone may
+//! meet anyone), and its criteria are a lexicographic order that we write
+//! into wide integer weights; so this works on any [`Weight`]. Weights are
+//! doubled internally so that every dual stays an integer.
+//!
+//! Vertices are `0..n`; an edge is `(u, v, weight)`. Edges of weight ≤ 0
+//! never help a maximum-weight matching and are ignored.
+
+use super::wide::Weight;
+
+const NONE: usize = usize::MAX;
+
+/// `mate[v]`: the vertex matched to `v`, or `None`.
+pub fn max_weight_matching<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>> {
+    let edges: Vec<(usize, usize, W)> = edges
+        .iter()
+        .filter(|e| e.2 > W::zero() && e.0 != e.1 && e.0 < n && e.1 < n)
+        .map(|&(u, v, w)| (u, v, w + w))
+        .collect();
+    if edges.is_empty() || n == 0 {
+        return vec![None; n];
+    }
+    let mut m = Matcher::new(n, edges);
+    m.solve();
+    (0..n)
+        .map(|v| {
+            let p = m.mate[v];
+            if p == NONE {
+                None
+            } else {
+                Some(m.endpoint[p])
+            }
+        })
+        .collect()
+}
+
+struct Matcher<W: Weight> {
+    n: usize,
+    edges: Vec<(usize, usize, W)>,
+    endpoint: Vec<usize>,
+    neighbend: Vec<Vec<usize>>,
+    mate: Vec<usize>,
+    label: Vec<u8>,
+    labelend: Vec<usize>,
+    inblossom: Vec<usize>,
+    blossomparent: Vec<usize>,
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<usize>,
+    blossomendps: Vec<Vec<usize>>,
+    bestedge: Vec<usize>,
+    blossombestedges: Vec<Option<Vec<usize>>>,
+    unusedblossoms: Vec<usize>,
+    dualvar: Vec<W>,
+    allowedge: Vec<bool>,
+    queue: Vec<usize>,
+}
+
+impl<W: Weight> Matcher<W> {
+    fn new(n: usize, edges: Vec<(usize, usize, W)>) -> Self {
+        let maxweight = edges.iter().map(|e| e.2).max().unwrap_or(W::zero());
+        let ne = edges.len();
+        let mut endpoint = Vec::with_capacity(2 * ne);
+        let mut neighbend = vec![Vec::new(); n];
+        for (k, &(i, j, _)) in edges.iter().enumerate() {
+            endpoint.push(i);
+            endpoint.push(j);
+            neighbend[i].push(2 * k + 1);
+            neighbend[j].push(2 * k);
+        }
+        let mut dualvar = vec![maxweight; n];
+        dualvar.extend(std::iter::repeat_n(W::zero(), n));
+        let mut blossombase: Vec<usize> = (0..n).collect();
+        blossombase.extend(std::iter::repeat_n(NONE, n));
+        Matcher {
+            n,
+            edges,
+            endpoint,
+            neighbend,
+            mate: vec![NONE; n],
+            label: vec![0; 2 * n],
+            labelend: vec![NONE; 2 * n],
+            inblossom: (0..n).collect(),
+            blossomparent: vec![NONE; 2 * n],
+            blossomchilds: vec![Vec::new(); 2 * n],
+            blossombase,
+            blossomendps: vec![Vec::new(); 2 * n],
+            bestedge: vec![NONE; 2 * n],
+            blossombestedges: vec![None; 2 * n],
+            unusedblossoms: (n..2 * n).collect(),
+            dualvar,
+            allowedge: vec![false; ne],
+            queue: Vec::new(),
+        }
+    }
+
+    fn slack(&self, k: usize) -> W {
+        let (i, j, w) = self.edges[k];
+        self.dualvar[i] + self.dualvar[j] - w - w
+    }
+
+    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
+        if b < self.n {
+            out.push(b);
+        } else {
+            for &t in &self.blossomchilds[b] {
+                self.leaves(t, out);
+            }
+        }
+    }
+
+    fn leaves_of(&self, b: usize) -> Vec<usize> {
+        let mut v = Vec::new();
+        self.leaves(b, &mut v);
+        v
+    }
+
+    fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        let b = self.inblossom[w];
+        self.label[w] = t;
+        self.label[b] = t;
+        self.labelend[w] = p;
+        self.labelend[b] = p;
+        self.bestedge[w] = NONE;
+        self.bestedge[b] = NONE;
+        if t == 1 {
+            let l = self.leaves_of(b);
+            self.queue.extend(l);
+        } else if t == 2 {
+            let base = self.blossombase[b];
+            let mb = self.mate[base];
+            self.assign_label(self.endpoint[mb], 1, mb ^ 1);
+        }
+    }
+
+    fn scan_blossom(&mut self, mut v: usize, mut w: usize) -> usize {
+        let mut path = Vec::new();
+        let mut base = NONE;
+        while v != NONE || w != NONE {
+            let mut b = self.inblossom[v];
+            if self.label[b] & 4 != 0 {
+                base = self.blossombase[b];
+                break;
+            }
+            path.push(b);
+            self.label[b] = 5;
+            if self.labelend[b] == NONE {
+                v = NONE;
+            } else {
+                v = self.endpoint[self.labelend[b]];
+                b = self.inblossom[v];
+                v = self.endpoint[self.labelend[b]];
+            }
+            if w != NONE {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.label[b] = 1;
+        }
+        base
+    }
+
+    fn add_blossom(&mut self, base: usize, k: usize) {
+        let (mut v, mut w, _) = self.edges[k];
+        let bb = self.inblossom[base];
+        let mut bv = self.inblossom[v];
+        let mut bw = self.inblossom[w];
+        let b = self.unusedblossoms.pop().expect("blossom slots: at most n");
+        self.blossombase[b] = base;
+        self.blossomparent[b] = NONE;
+        self.blossomparent[bb] = b;
+        let mut path = Vec::new();
+        let mut endps = Vec::new();
+        while bv != bb {
+            self.blossomparent[bv] = b;
+            path.push(bv);
+            endps.push(self.labelend[bv]);
+            v = self.endpoint[self.labelend[bv]];
+            bv = self.inblossom[v];
+        }
+        path.push(bb);
+        path.reverse();
+        endps.reverse();
+        endps.push(2 * k);
+        while bw != bb {
+            self.blossomparent[bw] = b;
+            path.push(bw);
+            endps.push(self.labelend[bw] ^ 1);
+            w = self.endpoint[self.labelend[bw]];
+            bw = self.inblossom[w];
+        }
+        self.label[b] = 1;
+        self.labelend[b] = self.labelend[bb];
+        self.dualvar[b] = W::zero();
+        for leaf in self.leaves_of_list(&path) {
+            if self.label[self.inblossom[leaf]] == 2 {
+                self.queue.push(leaf);
+            }
+            self.inblossom[leaf] = b;
+        }
+        let mut bestedgeto = vec![NONE; 2 * self.n];
+        for &bv in &path {
+            let nblists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
+                None => self
+                    .leaves_of(bv)
+                    .into_iter()
+                    .map(|v| self.neighbend[v].iter().map(|p| p / 2).collect())
+                    .collect(),
+                Some(l) => vec![l],
+            };
+            for nblist in nblists {
+                for k in nblist {
+                    let (mut i, mut j, _) = self.edges[k];
+                    if self.inblossom[j] == b {
+                        std::mem::swap(&mut i, &mut j);
+                    }
+                    let _ = i;
+                    let bj = self.inblossom[j];
+                    if bj != b
+                        && self.label[bj] == 1
+                        && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
+                    {
+                        bestedgeto[bj] = k;
+                    }
+                }
+            }
+            self.bestedge[bv] = NONE;
+        }
+        let list: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        let mut best = NONE;
+        for &k in &list {
+            if best == NONE || self.slack(k) < self.slack(best) {
+                best = k;
+            }
+        }
+        self.blossombestedges[b] = Some(list);
+        self.bestedge[b] = best;
+        self.blossomchilds[b] = path;
+        self.blossomendps[b] = endps;
+    }
+
+    fn leaves_of_list(&self, path: &[usize]) -> Vec<usize> {
+        let mut v = Vec::new();
+        for &b in path {
+            self.leaves(b, &mut v);
+        }
+        v
+    }
+
+    fn expand_blossom(&mut self, b: usize, endstage: bool) {
+        let childs = self.blossomchilds[b].clone();
+        for &s in &childs {
+            self.blossomparent[s] = NONE;
+            if s < self.n {
+                self.inblossom[s] = s;
+            } else if endstage && self.dualvar[s] == W::zero() {
+                self.expand_blossom(s, endstage);
+            } else {
+                for v in self.leaves_of(s) {
+                    self.inblossom[v] = s;
+                }
+            }
+        }
+        if !endstage && self.label[b] == 2 {
+            let entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]];
+            let len = childs.len() as isize;
+            let mut j = childs.iter().position(|&c| c == entrychild).unwrap_or(0) as isize;
+            let (jstep, endptrick): (isize, isize) = if j & 1 == 1 {
+                j -= len;
+                (1, 0)
+            } else {
+                (-1, 1)
+            };
+            let at = |v: &Vec<usize>, i: isize| -> usize { v[i.rem_euclid(len) as usize] };
+            let endps = self.blossomendps[b].clone();
+            let mut p = self.labelend[b];
+            while j != 0 {
+                let a = self.endpoint[p ^ 1];
+                self.label[a] = 0;
+                let q = at(&endps, j - endptrick) ^ (endptrick as usize) ^ 1;
+                let c = self.endpoint[q];
+                self.label[c] = 0;
+                self.assign_label(a, 2, p);
+                self.allowedge[at(&endps, j - endptrick) / 2] = true;
+                j += jstep;
+                p = at(&endps, j - endptrick) ^ (endptrick as usize);
+                self.allowedge[p / 2] = true;
+                j += jstep;
+            }
+            let bv = at(&childs, j);
+            let a = self.endpoint[p ^ 1];
+            self.label[a] = 2;
+            self.label[bv] = 2;
+            self.labelend[a] = p;
+            self.labelend[bv] = p;
+            self.bestedge[bv] = NONE;
+            j += jstep;
+            while at(&childs, j) != entrychild {
+                let bv = at(&childs, j);
+                if self.label[bv] == 1 {
+                    j += jstep;
+                    continue;
+                }
+                let mut found = NONE;
+                for v in self.leaves_of(bv) {
+                    if self.label[v] != 0 {
+                        found = v;
+                        break;
+                    }
+                }
+                if found != NONE {
+                    let v = found;
+                    self.label[v] = 0;
+                    let mb = self.mate[self.blossombase[bv]];
+                    let e = self.endpoint[mb];
+                    self.label[e] = 0;
+                    let le = self.labelend[v];
+                    self.assign_label(v, 2, le);
+                }
+                j += jstep;
+            }
+        }
+        self.label[b] = 0;
+        self.labelend[b] = NONE;
+        self.blossomchilds[b] = Vec::new();
+        self.blossomendps[b] = Vec::new();
+        self.blossombase[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.unusedblossoms.push(b);
+    }
+
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.blossomparent[t] != b {
+            t = self.blossomparent[t];
+        }
+        if t >= self.n {
+            self.augment_blossom(t, v);
+        }
+        let len = self.blossomchilds[b].len() as isize;
+        let i = self.blossomchilds[b].iter().position(|&c| c == t).unwrap_or(0);
+        let mut j = i as isize;
+        let (jstep, endptrick): (isize, isize) = if j & 1 == 1 {
+            j -= len;
+            (1, 0)
+        } else {
+            (-1, 1)
+        };
+        while j != 0 {
+            j += jstep;
+            let t = self.blossomchilds[b][j.rem_euclid(len) as usize];
+            let p = self.blossomendps[b][(j - endptrick).rem_euclid(len) as usize] ^ (endptrick as usize);
+            if t >= self.n {
+                let e = self.endpoint[p];
+                self.augment_blossom(t, e);
+            }
+            j += jstep;
+            let t = self.blossomchilds[b][j.rem_euclid(len) as usize];
+            if t >= self.n {
+                let e = self.endpoint[p ^ 1];
+                self.augment_blossom(t, e);
+            }
+            let (e0, e1) = (self.endpoint[p], self.endpoint[p ^ 1]);
+            self.mate[e0] = p ^ 1;
+            self.mate[e1] = p;
+        }
+        self.blossomchilds[b].rotate_left(i);
+        self.blossomendps[b].rotate_left(i);
+        self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
+    }
+
+    fn augment_matching(&mut self, k: usize) {
+        let (v, w, _) = self.edges[k];
+        for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
+            loop {
+                let bs = self.inblossom[s];
+                if bs >= self.n {
+                    self.augment_blossom(bs, s);
+                }
+                self.mate[s] = p;
+                if self.labelend[bs] == NONE {
+                    break;
+                }
+                let t = self.endpoint[self.labelend[bs]];
+                let bt = self.inblossom[t];
+                s = self.endpoint[self.labelend[bt]];
+                let j = self.endpoint[self.labelend[bt] ^ 1];
+                if bt >= self.n {
+                    self.augment_blossom(bt, j);
+                }
+                self.mate[j] = self.labelend[bt];
+                p = self.labelend[bt] ^ 1;
+            }
+        }
+    }
+
+    fn solve(&mut self) {
+        let n = self.n;
+        for _ in 0..n {
+            self.label.iter_mut().for_each(|l| *l = 0);
+            self.bestedge.iter_mut().for_each(|l| *l = NONE);
+            for b in n..2 * n {
+                self.blossombestedges[b] = None;
+            }
+            self.allowedge.iter_mut().for_each(|l| *l = false);
+            self.queue.clear();
+            for v in 0..n {
+                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
+                    self.assign_label(v, 1, NONE);
+                }
+            }
+            let mut augmented = false;
+            loop {
+                while let Some(v) = self.queue.pop() {
+                    if augmented {
+                        break;
+                    }
+                    let nb = self.neighbend[v].clone();
+                    for p in nb {
+                        let k = p / 2;
+                        let w = self.endpoint[p];
+                        if self.inblossom[v] == self.inblossom[w] {
+                            continue;
+                        }
+                        let mut kslack = W::zero();
+                        if !self.allowedge[k] {
+                            kslack = self.slack(k);
+                            if kslack <= W::zero() {
+                                self.allowedge[k] = true;
+                            }
+                        }
+                        if self.allowedge[k] {
+                            if self.label[self.inblossom[w]] == 0 {
+                                self.assign_label(w, 2, p ^ 1);
+                            } else if self.label[self.inblossom[w]] == 1 {
+                                let base = self.scan_blossom(v, w);
+                                if base != NONE {
+                                    self.add_blossom(base, k);
+                                } else {
+                                    self.augment_matching(k);
+                                    augmented = true;
+                                    break;
+                                }
+                            } else if self.label[w] == 0 {
+                                self.label[w] = 2;
+                                self.labelend[w] = p ^ 1;
+                            }
+                        } else if self.label[self.inblossom[w]] == 1 {
+                            let b = self.inblossom[v];
+                            if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
+                                self.bestedge[b] = k;
+                            }
+                        } else if self.label[w] == 0
+                            && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+                        {
+                            self.bestedge[w] = k;
+                        }
+                    }
+                }
+                if augmented {
+                    break;
+                }
+                // Dual adjustment.
+                let mut deltatype = 1;
+                let mut delta = self.dualvar[..n].iter().copied().min().unwrap_or(W::zero());
+                let mut deltaedge = NONE;
+                let mut deltablossom = NONE;
+                for v in 0..n {
+                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
+                        let d = self.slack(self.bestedge[v]);
+                        if d < delta {
+                            delta = d;
+                            deltatype = 2;
+                            deltaedge = self.bestedge[v];
+                        }
+                    }
+                }
+                for b in 0..2 * n {
+                    if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
+                        let d = self.slack(self.bestedge[b]).half();
+                        if d < delta {
+                            delta = d;
+                            deltatype = 3;
+                            deltaedge = self.bestedge[b];
+                        }
+                    }
+                }
+                for b in n..2 * n {
+                    if self.blossombase[b] != NONE
+                        && self.blossomparent[b] == NONE
+                        && self.label[b] == 2
+                        && self.dualvar[b] < delta
+                    {
+                        delta = self.dualvar[b];
+                        deltatype = 4;
+                        deltablossom = b;
+                    }
+                }
+                for v in 0..n {
+                    match self.label[self.inblossom[v]] {
+                        1 => self.dualvar[v] = self.dualvar[v] - delta,
+                        2 => self.dualvar[v] = self.dualvar[v] + delta,
+                        _ => {}
+                    }
+                }
+                for b in n..2 * n {
+                    if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
+                        match self.label[b] {
+                            1 => self.dualvar[b] = self.dualvar[b] + delta,
+                            2 => self.dualvar[b] = self.dualvar[b] - delta,
+                            _ => {}
+                        }
+                    }
+                }
+                match deltatype {
+                    1 => break,
+                    2 => {
+                        self.allowedge[deltaedge] = true;
+                        let (mut i, mut j, _) = self.edges[deltaedge];
+                        if self.label[self.inblossom[i]] == 0 {
+                            std::mem::swap(&mut i, &mut j);
+                        }
+                        self.queue.push(i);
+                    }
+                    3 => {
+                        self.allowedge[deltaedge] = true;
+                        let (i, _, _) = self.edges[deltaedge];
+                        self.queue.push(i);
+                    }
+                    _ => self.expand_blossom(deltablossom, false),
+                }
+            }
+            if !augmented {
+                break;
+            }
+            for b in n..2 * n {
+                if self.blossomparent[b] == NONE
+                    && self.blossombase[b] != NONE
+                    && self.label[b] == 1
+                    && self.dualvar[b] == W::zero()
+                {
+                    self.expand_blossom(b, true);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn total(edges: &[(usize, usize, i64)], mate: &[Option<usize>]) -> i64 {
+        edges
+            .iter()
+            .filter(|&&(u, v, _)| mate[u] == Some(v))
+            .map(|e| e.2)
+            .sum()
+    }
+
+    /// Exhaustive maximum over all matchings, for small graphs.
+    fn brute(n: usize, edges: &[(usize, usize, i64)]) -> i64 {
+        fn go(i: usize, used: &mut Vec<bool>, n: usize, w: &Vec<Vec<i64>>) -> i64 {
+            if i == n {
+                return 0;
+            }
+            if used[i] {
+                return go(i + 1, used, n, w);
+            }
+            used[i] = true;
+            let mut best = go(i + 1, used, n, w);
+            for j in i + 1..n {
+                if !used[j] && w[i][j] > 0 {
+                    used[j] = true;
+                    best = best.max(w[i][j] + go(i + 1, used, n, w));
+                    used[j] = false;
+                }
+            }
+            used[i] = false;
+            best
+        }
+        let mut w = vec![vec![0i64; n]; n];
+        for &(u, v, x) in edges {
+            w[u][v] = w[u][v].max(x);
+            w[v][u] = w[u][v];
+        }
+        go(0, &mut vec![false; n], n, &w)
+    }
+
+    #[test]
+    fn small_known_cases() {
+        let e = [(0, 1, 5), (1, 2, 11), (2, 3, 5)];
+        let m = max_weight_matching(4, &e);
+        assert_eq!(total(&e, &m), 11);
+        // A blossom: triangle plus pendant edges.
+        let e = [(0, 1, 8), (0, 2, 9), (1, 2, 10), (2, 3, 7)];
+        let m = max_weight_matching(4, &e);
+        assert_eq!(total(&e, &m), 15);
+    }
+
+    #[test]
+    fn random_graphs_match_brute_force() {
+        let mut s = 12345u64;
+        let mut next = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            s >> 33
+        };
+        for _ in 0..400 {
+            let n = 2 + (next() % 9) as usize;
+            let mut edges = Vec::new();
+            for u in 0..n {
+                for v in u + 1..n {
+                    if next() % 3 != 0 {
+                        edges.push((u, v, 1 + (next() % 20) as i64));
+                    }
+                }
+            }
+            let m = max_weight_matching(n, &edges);
+            for v in 0..n {
+                if let Some(u) = m[v] {
+                    assert_eq!(m[u], Some(v));
+                }
+            }
+            assert_eq!(total(&edges, &m), brute(n, &edges), "{edges:?}");
+        }
+    }
+}

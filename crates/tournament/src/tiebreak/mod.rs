@@ -215,6 +215,25 @@ pub enum System {
     Swiss,
 }
 
+/// How a player's unplayed rounds (forfeits, byes, absences) count in
+/// Buchholz and Sonneborn–Berger.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Unplayed {
+    /// C.07 (2023/2024) article 16: an own unplayed round is a game against
+    /// a dummy opponent with the participant's own final score, the result
+    /// as awarded (16.4); for the opponents, a participant's requested byes
+    /// and absences after the last round they took part in count as draws
+    /// (16.3); cuts remove a voluntarily unplayed round first (16.5).
+    #[default]
+    Dummy,
+    /// The earlier FIDE rule (80th Congress, Kallithea 2009, Swiss Pairings
+    /// Programs Committee, item 7): an own unplayed round is a game against
+    /// a virtual opponent who had the participant's score before the round,
+    /// gets the opposite result, and draws every later round; for the
+    /// opponents every result by default counts as a draw.
+    VirtualOpponent,
+}
+
 /// A tie-break computation on an inconsistent crosstable.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum TiebreakError {
@@ -243,6 +262,8 @@ pub struct Table<'a> {
     cells: BTreeMap<PlayerId, Vec<Cell>>,
     score: BTreeMap<PlayerId, Points>,
     adjusted: BTreeMap<PlayerId, Points>,
+    unplayed: Unplayed,
+    system: System,
     pub fouls: BTreeMap<PlayerId, u32>,
 }
 
@@ -262,8 +283,22 @@ fn participated(o: Outcome) -> bool {
 }
 
 impl<'a> Table<'a> {
-    /// Prepare `t` over its `total_rounds` (or the rounds written).
+    /// Prepare `t` over its `total_rounds` (or the rounds written), with
+    /// C.07 article 16 for unplayed rounds.
     pub fn new(t: &'a Tournament) -> Result<Table<'a>, TiebreakError> {
+        Table::with_rule(t, Unplayed::Dummy, System::Swiss)
+    }
+
+    /// Prepare `t` with the given rule for unplayed rounds. In a round
+    /// robin the opponents are fixed by the table, so unplayed-round rules
+    /// do not apply: a forfeit counts against the scheduled opponent, a
+    /// round without an opponent (the phantom's bye, an annulled game,
+    /// 20.3) counts for nothing, and scores are the actual ones.
+    pub fn with_rule(
+        t: &'a Tournament,
+        unplayed: Unplayed,
+        system: System,
+    ) -> Result<Table<'a>, TiebreakError> {
         let rounds = t.total_rounds.unwrap_or(0).max(t.rounds_written());
         let mut cells = BTreeMap::new();
         let mut score = BTreeMap::new();
@@ -295,9 +330,16 @@ impl<'a> Table<'a> {
             // player took part in count as draws for the opponents.
             let last = row.iter().rposition(|c| participated(c.outcome));
             let adj = row.iter().enumerate().fold(Points::ZERO, |a, (i, c)| {
-                let trailing = last.is_none_or(|l| i > l)
-                    && matches!(c.outcome, Outcome::HalfBye | Outcome::ZeroBye | Outcome::Absent);
-                a + if trailing { t.points.draw } else { c.points }
+                let as_draw = match (system, unplayed) {
+                    // A round robin's opponents are fixed: actual scores.
+                    (System::RoundRobin, _) => false,
+                    (System::Swiss, Unplayed::Dummy) => {
+                        last.is_none_or(|l| i > l)
+                            && matches!(c.outcome, Outcome::HalfBye | Outcome::ZeroBye | Outcome::Absent)
+                    }
+                    (System::Swiss, Unplayed::VirtualOpponent) => !c.outcome.is_played(),
+                };
+                a + if as_draw { t.points.draw } else { c.points }
             });
             score.insert(p.id, total);
             adjusted.insert(p.id, adj);
@@ -309,6 +351,8 @@ impl<'a> Table<'a> {
             cells,
             score,
             adjusted,
+            unplayed,
+            system,
             fouls: BTreeMap::new(),
         })
     }
@@ -321,17 +365,60 @@ impl<'a> Table<'a> {
         self.score[&p]
     }
 
-    /// The contributions to Buchholz (C.07 8.1 with 16.3–16.4), each with
-    /// whether it comes from a voluntarily unplayed round.
-    fn buchholz_parts(&self, p: PlayerId) -> Vec<(i64, bool)> {
-        let own = self.score[&p].0 as i64 * 10;
+    /// The score, in tenths, standing in for the opponent of `p`'s unplayed
+    /// round `i` (0-based): the dummy's (own final score) or the virtual
+    /// opponent's (own score before the round, the opposite result, a draw
+    /// in every later round).
+    fn stand_in(&self, p: PlayerId, i: usize) -> i64 {
+        match self.unplayed {
+            Unplayed::Dummy => self.score[&p].0 as i64,
+            Unplayed::VirtualOpponent => {
+                let cells = &self.cells[&p];
+                let pts = self.t.points;
+                let before: i64 = cells[..i].iter().map(|c| c.points.0 as i64).sum();
+                let got = cells[i].points;
+                let opposite = if got == pts.win {
+                    pts.loss
+                } else if got == pts.draw {
+                    pts.draw
+                } else {
+                    pts.win
+                };
+                let later = (cells.len() - i - 1) as i64 * pts.draw.0 as i64;
+                before + opposite.0 as i64 + later
+            }
+        }
+    }
+
+    /// The contributions to Buchholz (C.07 8.1 with article 16, or the
+    /// virtual opponent), in hundredths, each with whether it comes from a
+    /// voluntarily unplayed round.
+    pub fn buchholz_parts(&self, p: PlayerId) -> Vec<(i64, bool)> {
         self.cells[&p]
             .iter()
-            .map(|c| match c.opponent {
-                Some(o) if c.outcome.is_played() => (self.adjusted[&o].0 as i64 * 10, false),
-                _ => (own, is_vur(c.outcome)),
+            .enumerate()
+            .filter_map(|(i, c)| match self.opponent_in(c) {
+                Some(o) => Some((self.adjusted[&o].0 as i64 * 10, false)),
+                None if self.system == System::RoundRobin => None,
+                None => Some((self.stand_in(p, i) * 10, is_vur(c.outcome))),
             })
             .collect()
+    }
+
+    /// The opponent whose score a round brings in: the one played, or in a
+    /// round robin also the one forfeited against.
+    fn opponent_in(&self, c: &Cell) -> Option<PlayerId> {
+        match self.system {
+            System::Swiss if c.outcome.is_played() => c.opponent,
+            System::Swiss => None,
+            System::RoundRobin => c.opponent,
+        }
+    }
+
+    /// The score of `p` as the opponents' tie-breaks see it (C.07 16.3,
+    /// or every default as a draw under the virtual-opponent rule).
+    pub fn adjusted_score(&self, p: PlayerId) -> Points {
+        self.adjusted[&p]
     }
 
     /// The value of one (player-level) tie-break; `None` for direct
@@ -352,19 +439,18 @@ impl<'a> Table<'a> {
                     total - cut.unwrap_or(0)
                 }
             }
-            Tiebreak::SonnebornBerger => {
-                let own = self.score[&p].0 as i64;
-                cells
-                    .iter()
-                    .map(|c| {
-                        let opp = match c.opponent {
-                            Some(o) if c.outcome.is_played() => self.adjusted[&o].0 as i64,
-                            _ => own,
-                        };
-                        opp * c.points.0 as i64
-                    })
-                    .sum()
-            }
+            Tiebreak::SonnebornBerger => cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let opp = match self.opponent_in(c) {
+                        Some(o) => self.adjusted[&o].0 as i64,
+                        None if self.system == System::RoundRobin => 0,
+                        None => self.stand_in(p, i),
+                    };
+                    opp * c.points.0 as i64
+                })
+                .sum(),
             Tiebreak::Progressive => {
                 let mut run = 0i64;
                 cells

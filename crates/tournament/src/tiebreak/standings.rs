@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::model::{PlayerId, Points, Tournament};
 
-use super::{System, Table, Tiebreak, TiebreakError, Value};
+use super::{System, Table, Tiebreak, TiebreakError, Unplayed, Value};
 
 /// Disciplinary penalties of a player (CXA 18.1 warning 警告, 18.2
 /// disqualification from a game 取消当场比赛资格). 18.4 puts the penalised
@@ -30,6 +30,8 @@ pub struct Rules {
     pub penalties: BTreeMap<PlayerId, Penalty>,
     /// Places 1..=n that may not be shared (15.6); 0: every tie is shared.
     pub playoff_places: u32,
+    /// How unplayed rounds count in Buchholz and Sonneborn–Berger.
+    pub unplayed: Unplayed,
 }
 
 impl Rules {
@@ -40,6 +42,7 @@ impl Rules {
             fouls: BTreeMap::new(),
             penalties: BTreeMap::new(),
             playoff_places: 0,
+            unplayed: Unplayed::Dummy,
         }
     }
 }
@@ -149,7 +152,7 @@ fn chunks<K: Ord + Copy>(mut group: Vec<PlayerId>, key: impl Fn(&PlayerId) -> K)
 
 /// The standings of `t` under `rules`.
 pub fn standings(t: &Tournament, rules: &Rules) -> Result<Standings, TiebreakError> {
-    let mut table = Table::new(t)?;
+    let mut table = Table::with_rule(t, rules.unplayed, rules.system)?;
     table.fouls = rules.fouls.clone();
     let mut steps = Vec::new();
     if !rules.penalties.is_empty() {

@@ -10,17 +10,30 @@
 //! they run on the blocking pool, at most as many at once as there are
 //! cores. Either way the game task is never blocked: the answer comes back
 //! on a channel and joins its mailbox like any player's move.
+//!
+//! Fairness: searches wait in a [`FairQueue`] per resource (the built-in
+//! pool; each engine process), served round-robin by the player who asked,
+//! and one player's searches may hold at most half the resource. Before,
+//! one account with 16 strong games pushed everyone else's level-1 reply
+//! from 0.11 s to 36.7 s; now another player's reply waits for at most one
+//! search. How many computer games one account may have open at once is
+//! the lobby's limit ([`MAX_GAMES_PER_USER`]).
 
 use arena::{EnginePlayer, GoLimit};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::{oneshot, Semaphore};
+use tokio::sync::oneshot;
+
+/// Computer games one account may have going at once.
+pub const MAX_GAMES_PER_USER: usize = 4;
 
 /// What a game asks the computer.
 #[derive(Clone, Debug)]
 pub struct Request {
     pub variant: &'static registry::Variant,
+    /// Whose game it is (the human player's id): the unit of fairness.
+    pub owner: String,
     /// `level:N` or `engine:NAME`.
     pub spec: String,
     pub fen: String,
@@ -68,8 +81,12 @@ pub fn on_path(program: &str) -> Option<std::path::PathBuf> {
 }
 
 /// An external engine process shared by the games that use it; one search
-/// at a time.
-type Engine = Arc<tokio::sync::Mutex<EnginePlayer>>;
+/// at a time, taken in turn from its queue.
+#[derive(Clone)]
+struct Engine {
+    player: Arc<tokio::sync::Mutex<EnginePlayer>>,
+    queue: Arc<FairQueue>,
+}
 
 /// `setoption` name/value pairs.
 type EngineOptions = Vec<(String, String)>;
@@ -89,7 +106,8 @@ pub struct Computers {
     programs: HashMap<&'static str, Engine>,
     /// Operator-configured engines, by the name players choose them by.
     external: Mutex<HashMap<String, Engine>>,
-    slots: Arc<Semaphore>,
+    /// The built-in engine's searches: as many at once as there are cores.
+    slots: Arc<FairQueue>,
 }
 
 impl std::fmt::Debug for Computers {
@@ -102,7 +120,10 @@ impl std::fmt::Debug for Computers {
 async fn start_engine(description: &str) -> Result<Engine, String> {
     let spec = arena::parse_engine_spec(description)?;
     let player = EnginePlayer::start(spec).await.map_err(|e| e.to_string())?;
-    Ok(Arc::new(tokio::sync::Mutex::new(player)))
+    Ok(Engine {
+        player: Arc::new(tokio::sync::Mutex::new(player)),
+        queue: Arc::new(FairQueue::new(1)),
+    })
 }
 
 impl Computers {
@@ -141,7 +162,7 @@ impl Computers {
         Computers {
             programs,
             external: Mutex::new(HashMap::new()),
-            slots: Arc::new(Semaphore::new(cores)),
+            slots: Arc::new(FairQueue::new(cores)),
         }
     }
 
@@ -230,7 +251,7 @@ impl Computers {
             let coord = match player {
                 None => None,
                 Some(Player::BuiltIn { choose, level }) => {
-                    let _permit = slots.acquire_owned().await;
+                    let _turn = FairQueue::wait_turn(&slots, &req.owner).await;
                     let r = tokio::task::spawn_blocking(move || {
                         choose(&registry::ComputerRequest {
                             level,
@@ -264,7 +285,8 @@ impl Computers {
 /// restarted the process by then).
 async fn ask_engine(engine: &Engine, options: &[(String, String)], req: &Request) -> Option<String> {
     let movetime = budget(req);
-    let mut player = engine.lock().await;
+    let _turn = FairQueue::wait_turn(&engine.queue, &req.owner).await;
+    let mut player = engine.player.lock().await;
     for attempt in 1..=2 {
         match player
             .best_move_text(
@@ -281,4 +303,153 @@ async fn ask_engine(engine: &Engine, options: &[(String, String)], req: &Request
         }
     }
     None
+}
+
+/// Slots of one computing resource, handed out round-robin by owner: each
+/// free slot goes to the next owner in turn that has a search waiting and
+/// holds fewer than `per_owner` slots. So an owner with many searches
+/// queued delays another owner by at most the searches already running,
+/// and — with `per_owner` half the slots — never holds them all.
+pub struct FairQueue {
+    capacity: usize,
+    per_owner: usize,
+    state: Mutex<QueueState>,
+}
+
+#[derive(Default)]
+struct QueueState {
+    running: usize,
+    by_owner: HashMap<String, usize>,
+    waiting: HashMap<String, std::collections::VecDeque<oneshot::Sender<()>>>,
+    /// Owners with waiting searches, in turn order.
+    turn: std::collections::VecDeque<String>,
+}
+
+/// A slot held; given back when dropped.
+pub struct Turn {
+    queue: Arc<FairQueue>,
+    owner: String,
+}
+
+impl FairQueue {
+    #[must_use]
+    pub fn new(capacity: usize) -> FairQueue {
+        let capacity = capacity.max(1);
+        FairQueue {
+            capacity,
+            per_owner: (capacity / 2).max(1),
+            state: Mutex::new(QueueState::default()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, QueueState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Waits until `owner` may run one search.
+    pub async fn wait_turn(queue: &Arc<FairQueue>, owner: &str) -> Turn {
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut st = queue.lock();
+            let q = st.waiting.entry(owner.to_string()).or_default();
+            let first = q.is_empty();
+            q.push_back(tx);
+            if first {
+                st.turn.push_back(owner.to_string());
+            }
+            queue.dispatch(&mut st);
+        }
+        // The sender is only dropped after it has been used, or with the
+        // queue itself, which outlives every waiter.
+        let _ = rx.await;
+        Turn {
+            queue: queue.clone(),
+            owner: owner.to_string(),
+        }
+    }
+
+    /// Hands free slots to waiting owners in turn.
+    fn dispatch(&self, st: &mut QueueState) {
+        let mut passes = st.turn.len();
+        while st.running < self.capacity && passes > 0 {
+            let Some(owner) = st.turn.pop_front() else { break };
+            let held = st.by_owner.get(&owner).copied().unwrap_or(0);
+            let Some(q) = st.waiting.get_mut(&owner) else {
+                continue;
+            };
+            if held >= self.per_owner {
+                // Their turn passes; they stay in line.
+                st.turn.push_back(owner);
+                passes -= 1;
+                continue;
+            }
+            let Some(tx) = q.pop_front() else { continue };
+            let empty = q.is_empty();
+            if empty {
+                st.waiting.remove(&owner);
+            }
+            if tx.send(()).is_ok() {
+                st.running += 1;
+                *st.by_owner.entry(owner.clone()).or_insert(0) += 1;
+                passes = st.turn.len() + usize::from(!empty);
+            }
+            if !empty {
+                st.turn.push_back(owner);
+            }
+        }
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let mut st = self.queue.lock();
+        st.running -= 1;
+        if let Some(n) = st.by_owner.get_mut(&self.owner) {
+            *n -= 1;
+            if *n == 0 {
+                st.by_owner.remove(&self.owner);
+            }
+        }
+        self.queue.dispatch(&mut st);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Owner "a" queues 16 searches, "b" one: b runs as soon as a slot
+    /// frees, and a never holds more than half the slots.
+    #[tokio::test]
+    async fn turns_go_round_by_owner() {
+        let q = Arc::new(FairQueue::new(2));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut tasks = Vec::new();
+        for i in 0..16 {
+            let (q, order) = (q.clone(), order.clone());
+            tasks.push(tokio::spawn(async move {
+                let _t = FairQueue::wait_turn(&q, "a").await;
+                order.lock().unwrap().push(format!("a{i}"));
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }));
+            tokio::task::yield_now().await;
+        }
+        let (q2, order2) = (q.clone(), order.clone());
+        let b = tokio::spawn(async move {
+            let _t = FairQueue::wait_turn(&q2, "b").await;
+            order2.lock().unwrap().push("b".to_string());
+        });
+        b.await.unwrap();
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let order = order.lock().unwrap().clone();
+        let b_at = order.iter().position(|x| x == "b").unwrap();
+        assert!(b_at <= 1, "b waited behind {b_at} of a's searches: {order:?}");
+        assert_eq!(order.len(), 17);
+        let st = q.lock();
+        assert_eq!((st.running, st.turn.len(), st.waiting.len()), (0, 0, 0));
+    }
 }

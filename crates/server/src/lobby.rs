@@ -555,6 +555,18 @@ pub async fn play_computer(
             format!("no computer player {spec}"),
         ));
     }
+    // One account cannot take every computer (see computer.rs): a few
+    // games at once, finished or resigned before more.
+    let open = state.store().live_computer_games(&user.id).await?;
+    if open >= crate::computer::MAX_GAMES_PER_USER {
+        return Err(ApiError::conflict(
+            "too_many_computer_games",
+            format!(
+                "you already play {open} games against the computer; finish one first (at most {})",
+                crate::computer::MAX_GAMES_PER_USER
+            ),
+        ));
+    }
     let me_first = gets_first(req.color, ColorChoice::Random)?;
     let my_side = if me_first { Side::First } else { Side::Second };
     let cpu = Seat {

@@ -514,6 +514,17 @@ impl Store {
 
     // ----- games -----
 
+    /// How many live games `user_id` plays against the computer.
+    pub async fn live_computer_games(&self, user_id: &str) -> Result<usize, StoreError> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM games WHERE state = 'live' AND computer IS NOT NULL AND (first_id = $1 OR second_id = $1)",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO games ({GAME_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)"

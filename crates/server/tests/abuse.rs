@@ -303,3 +303,60 @@ async fn tokens_are_revoked_and_logout_everywhere_ends_every_session() {
     );
     s.stop().await;
 }
+
+/// Asks for a game against the computer, which moves first and thinks the
+/// longest it may (5 s) at level 8 with this clock.
+async fn ask(c: &Client, level: u8) -> reqwest::Response {
+    let body = json!({"level": level, "time": "60+30", "color": "second"});
+    c.post("/api/computer", &body).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_player_cannot_starve_the_others_computer_games() {
+    let mut s = common::start().await;
+    let greedy = Client::register(&s, "greedy").await;
+    let other = Client::register(&s, "other").await;
+    let mut games = Vec::new();
+    let mut refused = 0;
+    for _ in 0..16 {
+        let r = ask(&greedy, 8).await;
+        match r.status().as_u16() {
+            200 => games.push(
+                r.json::<Value>().await.unwrap()["game"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            ),
+            409 => refused += 1,
+            other => panic!("computer game: {other}"),
+        }
+    }
+    assert_eq!(games.len(), server::computer::MAX_GAMES_PER_USER);
+    assert_eq!(refused, 16 - games.len());
+    // Another player's level-1 game gets its first move within 2 s,
+    // while the greedy player's searches are still queued.
+    let t = Instant::now();
+    let r = ask(&other, 1).await;
+    assert_eq!(r.status(), 200);
+    let game = r.json::<Value>().await.unwrap()["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (mut ws, full) = other.ws(&game).await;
+    if full["game"]["ply"] == 0 {
+        assert_eq!(ws.reply().await["t"], "move");
+    }
+    let waited = t.elapsed();
+    assert!(waited < Duration::from_secs(2), "level-1 reply took {waited:?}");
+    let mut unanswered = 0;
+    for g in &games {
+        if greedy.get_json(&format!("/api/games/{g}")).await["ply"] == 0 {
+            unanswered += 1;
+        }
+    }
+    assert!(
+        unanswered >= 2,
+        "only {unanswered} of the greedy games were still waiting: no load to be fair about"
+    );
+    s.stop().await;
+}

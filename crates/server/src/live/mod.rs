@@ -458,8 +458,13 @@ fn maybe_computer(state: &AppState, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
     g.computer_thinking = true;
     let now = crate::now_ms();
     let clocks = g.table.clocks_at(now);
+    let owner = match side {
+        Side::First => g.row.second_id.clone(),
+        Side::Second => g.row.first_id.clone(),
+    };
     let request = crate::computer::Request {
         variant: g.variant,
+        owner: owner.unwrap_or_else(|| g.row.id.clone()),
         spec,
         fen: g.row.initial_fen.clone(),
         moves: g.table.moves().iter().map(|m| m.coord.clone()).collect(),

@@ -1,1 +1,542 @@
-//! (being written)
+//! Team events (团体赛, CXA 12.x–15.x): board order and line-ups, colours,
+//! match points from board points, and team standings.
+//!
+//! - 12.1–12.2 分台定人制: boards fixed by rating (unrated after rated);
+//!   substitutes may play but the order may never be inverted — with 4
+//!   boards and 2 substitutes exactly the 15 line-ups 1-2-3-4 … 3-4-5-6.
+//! - 12.3 临时定台制: each team fixes its line-up before each match.
+//! - 12.4 全队轮赛制: between two teams every player meets every player.
+//! - 12.5 / 15.5 队员总分制: teams ranked by their players' individual places.
+//! - 13.2/13.3: odd boards red for the first-listed team, even boards black.
+//! - 14.2: match points 2/1/0 from the board points; 21.4: a team's `+`
+//!   (a match won by forfeit) is worth 2.
+
+use std::collections::BTreeMap;
+
+use thiserror::Error;
+
+use crate::model::{Colour, Outcome, PointSystem, Points};
+
+/// A team's number in the event.
+pub type TeamId = u32;
+
+/// A line-up or match the rules do not allow.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TeamError {
+    #[error("team {team}: the line-up has {got} players for {boards} boards")]
+    LineupLength { team: TeamId, boards: usize, got: usize },
+    #[error("team {team}: player {player} is not on the roster")]
+    NotOnRoster { team: TeamId, player: usize },
+    #[error("team {team}: board {board} inverts the roster order (12.2: 台次顺序不能前后颠倒)")]
+    OutOfOrder { team: TeamId, board: usize },
+    #[error("team {team}: player {player} is named twice")]
+    Duplicate { team: TeamId, player: usize },
+    #[error("round {round}: team {team} is not in the event")]
+    UnknownTeam { team: TeamId, round: u32 },
+    #[error("round {round}: teams {first} v {second} report {got} boards, the event plays {boards}")]
+    BoardCount {
+        round: u32,
+        first: TeamId,
+        second: TeamId,
+        boards: usize,
+        got: usize,
+    },
+    #[error("round {round}: board {board} of {first} v {second} has {outcome:?}, not a game result")]
+    NotAGameResult {
+        round: u32,
+        first: TeamId,
+        second: TeamId,
+        board: usize,
+        outcome: Outcome,
+    },
+    #[error("{boards} boards need at least {boards} players, the roster has {roster}")]
+    RosterTooShort { boards: usize, roster: usize },
+}
+
+/// Board order (12.1): by rating, highest first; players without a rating
+/// (`None`) after those with one; equal ratings keep the entry order.
+/// Returns indices into `ratings`.
+pub fn board_order(ratings: &[Option<u32>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..ratings.len()).collect();
+    order.sort_by_key(|&i| (ratings[i].is_none(), std::cmp::Reverse(ratings[i].unwrap_or(0))));
+    order
+}
+
+/// Every line-up 12.2 permits from a roster of `roster` players in board
+/// order (regular players then substitutes) for `boards` boards: any
+/// `boards` of them in roster order, as roster positions 1-based.
+pub fn permitted_lineups(roster: usize, boards: usize) -> Result<Vec<Vec<usize>>, TeamError> {
+    if roster < boards {
+        return Err(TeamError::RosterTooShort { boards, roster });
+    }
+    let mut out = Vec::new();
+    let mut pick: Vec<usize> = (1..=boards).collect();
+    loop {
+        out.push(pick.clone());
+        // Next combination in lexicographic order.
+        let Some(i) = (0..boards).rev().find(|&i| pick[i] < roster - (boards - 1 - i)) else {
+            return Ok(out);
+        };
+        pick[i] += 1;
+        for j in i + 1..boards {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
+}
+
+/// Check a line-up against 12.2: `boards` players of the roster (1-based
+/// roster positions), board 1 first, never inverting the roster order.
+pub fn check_lineup(team: TeamId, roster: usize, boards: usize, lineup: &[usize]) -> Result<(), TeamError> {
+    if lineup.len() != boards {
+        return Err(TeamError::LineupLength {
+            team,
+            boards,
+            got: lineup.len(),
+        });
+    }
+    for (b, &p) in lineup.iter().enumerate() {
+        if p == 0 || p > roster {
+            return Err(TeamError::NotOnRoster { team, player: p });
+        }
+        if lineup[..b].contains(&p) {
+            return Err(TeamError::Duplicate { team, player: p });
+        }
+        if b > 0 && lineup[b - 1] > p {
+            return Err(TeamError::OutOfOrder { team, board: b + 1 });
+        }
+    }
+    Ok(())
+}
+
+/// How a team's boards are filled for a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineupRule {
+    /// 12.1–12.2: fixed order by rating, substitutes keep the order.
+    FixedOrder,
+    /// 12.3: each team fixes a line-up (any order) before each match.
+    PerMatch,
+}
+
+/// A line-up handed in for one match: once built it cannot change (12.3:
+/// 每场比赛开始前临时排定).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lineup {
+    team: TeamId,
+    players: Vec<usize>,
+}
+
+impl Lineup {
+    /// Validate and freeze a line-up under `rule`.
+    pub fn new(
+        team: TeamId,
+        rule: LineupRule,
+        roster: usize,
+        boards: usize,
+        players: Vec<usize>,
+    ) -> Result<Lineup, TeamError> {
+        match rule {
+            LineupRule::FixedOrder => check_lineup(team, roster, boards, &players)?,
+            LineupRule::PerMatch => {
+                if players.len() != boards {
+                    return Err(TeamError::LineupLength {
+                        team,
+                        boards,
+                        got: players.len(),
+                    });
+                }
+                for (b, &p) in players.iter().enumerate() {
+                    if p == 0 || p > roster {
+                        return Err(TeamError::NotOnRoster { team, player: p });
+                    }
+                    if players[..b].contains(&p) {
+                        return Err(TeamError::Duplicate { team, player: p });
+                    }
+                }
+            }
+        }
+        Ok(Lineup { team, players })
+    }
+
+    pub fn team(&self) -> TeamId {
+        self.team
+    }
+
+    /// Roster positions, board 1 first.
+    pub fn players(&self) -> &[usize] {
+        &self.players
+    }
+}
+
+/// Colours of the first-listed team, board 1 first (13.2 round robin: the
+/// team listed first in the table; 13.3 Swiss: the team due to move first;
+/// 13.4 knockout: the team that won the lot): odd boards red, even boards
+/// black (单数台执红棋, 双数台执黑棋). The other team has the opposite.
+pub fn board_colours(boards: usize) -> Vec<Colour> {
+    (1..=boards)
+        .map(|b| if b % 2 == 1 { Colour::White } else { Colour::Black })
+        .collect()
+}
+
+/// 12.4 全队轮赛制: every player of a team of `size` meets every player of
+/// the other. Round r (0-based) pairs player i of the first team with
+/// player (i + r) mod size of the second; the first team has red on the
+/// odd boards of round 1 and colours alternate by round, so each player's
+/// colours alternate. Returns per round (first-team player, second-team
+/// player, first-team player's colour), players 1-based.
+pub fn all_play_all(size: usize) -> Vec<Vec<(usize, usize, Colour)>> {
+    (0..size)
+        .map(|r| {
+            (0..size)
+                .map(|i| {
+                    let red = (i + r) % 2 == 0;
+                    let c = if red { Colour::White } else { Colour::Black };
+                    (i + 1, (i + r) % size + 1, c)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// One match between two teams: the first team's outcome on each board
+/// (played or `+`/`-`), or a forfeit of a whole team.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamMatch {
+    pub round: u32,
+    pub first: TeamId,
+    pub second: TeamId,
+    pub result: MatchResult,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MatchResult {
+    /// The first team's outcome on each board, board 1 first.
+    Boards(Vec<Outcome>),
+    /// The whole match forfeited by the named team (21.4: `+` is worth 2
+    /// match points to the other team; every board counts as a forfeit).
+    Forfeit { absent: TeamId },
+}
+
+/// Match points (14.2 场分): 2 for more board points, 1 each for equal,
+/// 0 for fewer.
+pub fn match_points(first: Points, second: Points) -> (u32, u32) {
+    match first.cmp(&second) {
+        std::cmp::Ordering::Greater => (2, 0),
+        std::cmp::Ordering::Equal => (1, 1),
+        std::cmp::Ordering::Less => (0, 2),
+    }
+}
+
+/// What a match gave each side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MatchScore {
+    pub board_points: Points,
+    pub match_points: u32,
+    pub board_wins: u32,
+}
+
+impl TeamMatch {
+    /// Board points (14.1: 1/½/0 a board, a forfeit `+` worth a win, 21.4),
+    /// match points and board wins of (first, second).
+    pub fn score(&self, boards: usize) -> Result<(MatchScore, MatchScore), TeamError> {
+        let pts = PointSystem::default();
+        match &self.result {
+            MatchResult::Forfeit { absent } => {
+                let won = MatchScore {
+                    board_points: Points(pts.forfeit_win.0 * boards as i32),
+                    match_points: 2,
+                    board_wins: 0,
+                };
+                let lost = MatchScore::default();
+                if *absent == self.first {
+                    Ok((lost, won))
+                } else if *absent == self.second {
+                    Ok((won, lost))
+                } else {
+                    Err(TeamError::UnknownTeam {
+                        team: *absent,
+                        round: self.round,
+                    })
+                }
+            }
+            MatchResult::Boards(outcomes) => {
+                if outcomes.len() != boards {
+                    return Err(TeamError::BoardCount {
+                        round: self.round,
+                        first: self.first,
+                        second: self.second,
+                        boards,
+                        got: outcomes.len(),
+                    });
+                }
+                let mut a = MatchScore::default();
+                let mut b = MatchScore::default();
+                for (i, &o) in outcomes.iter().enumerate() {
+                    let m = o.mirrored().ok_or(TeamError::NotAGameResult {
+                        round: self.round,
+                        first: self.first,
+                        second: self.second,
+                        board: i + 1,
+                        outcome: o,
+                    })?;
+                    a.board_points += pts.points(o);
+                    b.board_points += pts.points(m);
+                    a.board_wins += u32::from(matches!(o, Outcome::Win | Outcome::UnratedWin));
+                    b.board_wins += u32::from(matches!(m, Outcome::Win | Outcome::UnratedWin));
+                }
+                (a.match_points, b.match_points) = match_points(a.board_points, b.board_points);
+                Ok((a, b))
+            }
+        }
+    }
+}
+
+/// A team tie-break of CXA 15.3 / 15.4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TeamTiebreak {
+    /// 全队总局分: board points.
+    BoardPoints,
+    /// 全队胜局: boards won over the board.
+    BoardWins,
+    /// 直胜: match points among the tied teams, when all of them have met.
+    DirectEncounter,
+    /// 团体对手分: the match points of the opponents met.
+    OpponentMatchPoints,
+    /// 全队胜场: matches won.
+    MatchesWon,
+    /// 全队犯规: fewer fouls rank higher.
+    Fouls,
+}
+
+impl TeamTiebreak {
+    /// 15.3, team round robin: 总局分, 胜局, 直胜, 犯规.
+    pub const ROUND_ROBIN: [TeamTiebreak; 4] = [
+        TeamTiebreak::BoardPoints,
+        TeamTiebreak::BoardWins,
+        TeamTiebreak::DirectEncounter,
+        TeamTiebreak::Fouls,
+    ];
+    /// 15.4, team Swiss: 团体对手分, 总局分, 胜场, 犯规.
+    pub const SWISS: [TeamTiebreak; 4] = [
+        TeamTiebreak::OpponentMatchPoints,
+        TeamTiebreak::BoardPoints,
+        TeamTiebreak::MatchesWon,
+        TeamTiebreak::Fouls,
+    ];
+}
+
+/// One line of team standings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamRow {
+    pub rank: u32,
+    pub shared: bool,
+    pub team: TeamId,
+    pub match_points: u32,
+    pub board_points: Points,
+}
+
+/// Team standings (15.3 / 15.4): match points, then `tiebreaks` in order;
+/// what stays tied shares the place.
+pub fn team_standings(
+    teams: &[TeamId],
+    matches: &[TeamMatch],
+    boards: usize,
+    tiebreaks: &[TeamTiebreak],
+    fouls: &BTreeMap<TeamId, u32>,
+) -> Result<Vec<TeamRow>, TeamError> {
+    let mut total: BTreeMap<TeamId, MatchScore> = teams.iter().map(|&t| (t, MatchScore::default())).collect();
+    let mut won: BTreeMap<TeamId, u32> = BTreeMap::new();
+    let mut opponents: BTreeMap<TeamId, Vec<TeamId>> = BTreeMap::new();
+    // (team, opponent) → match points the team took from that meeting.
+    let mut met: BTreeMap<(TeamId, TeamId), u32> = BTreeMap::new();
+    for m in matches {
+        for t in [m.first, m.second] {
+            if !total.contains_key(&t) {
+                return Err(TeamError::UnknownTeam {
+                    team: t,
+                    round: m.round,
+                });
+            }
+        }
+        let (a, b) = m.score(boards)?;
+        for (t, o, s) in [(m.first, m.second, a), (m.second, m.first, b)] {
+            let e = total.get_mut(&t).unwrap();
+            e.board_points += s.board_points;
+            e.match_points += s.match_points;
+            e.board_wins += s.board_wins;
+            *won.entry(t).or_default() += u32::from(s.match_points == 2);
+            opponents.entry(t).or_default().push(o);
+            *met.entry((t, o)).or_default() += s.match_points;
+        }
+    }
+    let key = |t: TeamId, tb: TeamTiebreak| -> i64 {
+        match tb {
+            TeamTiebreak::BoardPoints => -(total[&t].board_points.0 as i64),
+            TeamTiebreak::BoardWins => -(total[&t].board_wins as i64),
+            TeamTiebreak::OpponentMatchPoints => -opponents
+                .get(&t)
+                .map_or(0, |os| os.iter().map(|o| total[o].match_points as i64).sum()),
+            TeamTiebreak::MatchesWon => -(won.get(&t).copied().unwrap_or(0) as i64),
+            TeamTiebreak::Fouls => fouls.get(&t).copied().unwrap_or(0) as i64,
+            TeamTiebreak::DirectEncounter => 0,
+        }
+    };
+    fn split_by(group: Vec<TeamId>, key: impl Fn(TeamId) -> i64) -> Vec<Vec<TeamId>> {
+        let mut g = group;
+        g.sort_by_key(|&t| (key(t), t));
+        let mut out: Vec<Vec<TeamId>> = Vec::new();
+        for t in g {
+            match out.last_mut() {
+                Some(l) if key(l[0]) == key(t) => l.push(t),
+                _ => out.push(vec![t]),
+            }
+        }
+        out
+    }
+    let direct = |group: &[TeamId]| -> Option<BTreeMap<TeamId, i64>> {
+        for (i, &a) in group.iter().enumerate() {
+            if group[i + 1..].iter().any(|&b| !met.contains_key(&(a, b))) {
+                return None;
+            }
+        }
+        Some(
+            group
+                .iter()
+                .map(|&a| {
+                    let s: u32 = group.iter().filter_map(|&b| met.get(&(a, b))).sum();
+                    (a, -(s as i64))
+                })
+                .collect(),
+        )
+    };
+    let mut groups = split_by(teams.to_vec(), |t| -(total[&t].match_points as i64));
+    for &tb in tiebreaks {
+        groups = groups
+            .into_iter()
+            .flat_map(|g| {
+                if g.len() < 2 {
+                    return vec![g];
+                }
+                if tb == TeamTiebreak::DirectEncounter {
+                    match direct(&g) {
+                        Some(k) => split_by(g, |t| k[&t]),
+                        None => vec![g],
+                    }
+                } else {
+                    split_by(g, |t| key(t, tb))
+                }
+            })
+            .collect();
+    }
+    let mut rows = Vec::new();
+    let mut place = 1;
+    for g in groups {
+        for &t in &g {
+            rows.push(TeamRow {
+                rank: place,
+                shared: g.len() > 1,
+                team: t,
+                match_points: total[&t].match_points,
+                board_points: total[&t].board_points,
+            });
+        }
+        place += g.len() as u32;
+    }
+    Ok(rows)
+}
+
+/// 15.5 队员总分制: teams ranked by the sum of their players' individual
+/// places, fewer first; then by the best individual place, the next best
+/// and so on (最高个人名次, 次高个人名次); then fewer fouls; then shared.
+/// `places[i]` are the individual places of team `i`'s players. Returns
+/// (team index, rank, shared) best first.
+pub fn team_total_ranking(places: &[Vec<u32>], fouls: &[u32]) -> Vec<(usize, u32, bool)> {
+    let key = |i: usize| {
+        let mut p = places[i].clone();
+        p.sort_unstable();
+        (p.iter().sum::<u32>(), p, fouls.get(i).copied().unwrap_or(0))
+    };
+    let mut order: Vec<usize> = (0..places.len()).collect();
+    order.sort_by_key(|&i| (key(i), i));
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        let j = (i..order.len())
+            .find(|&j| key(order[j]) != key(order[i]))
+            .unwrap_or(order.len());
+        for &t in &order[i..j] {
+            out.push((t, i as u32 + 1, j - i > 1));
+        }
+        i = j;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_order_puts_unrated_last() {
+        assert_eq!(
+            board_order(&[Some(2100), None, Some(2300), Some(2100), None]),
+            vec![2, 0, 3, 1, 4]
+        );
+    }
+
+    #[test]
+    fn odd_boards_red_for_the_first_team() {
+        use Colour::*;
+        assert_eq!(board_colours(5), vec![White, Black, White, Black, White]);
+    }
+
+    #[test]
+    fn all_play_all_meets_everyone_once_with_alternating_colours() {
+        let rounds = all_play_all(4);
+        let mut met = std::collections::HashSet::new();
+        for round in &rounds {
+            for &(a, b, _) in round {
+                assert!(met.insert((a, b)));
+            }
+        }
+        assert_eq!(met.len(), 16);
+        for p in 1..=4 {
+            let colours: Vec<Colour> = rounds.iter().map(|r| r[p - 1].2).collect();
+            assert!(colours.windows(2).all(|w| w[0] != w[1]));
+        }
+    }
+
+    #[test]
+    fn match_points_from_board_points_and_forfeits() {
+        use Outcome::*;
+        let m = TeamMatch {
+            round: 1,
+            first: 1,
+            second: 2,
+            result: MatchResult::Boards(vec![Win, Draw, Loss, ForfeitWin]),
+        };
+        let (a, b) = m.score(4).unwrap();
+        assert_eq!((a.board_points, b.board_points), (Points(25), Points(15)));
+        assert_eq!((a.match_points, b.match_points), (2, 0));
+        assert_eq!((a.board_wins, b.board_wins), (1, 1));
+        let f = TeamMatch {
+            round: 2,
+            first: 1,
+            second: 2,
+            result: MatchResult::Forfeit { absent: 1 },
+        };
+        let (a, b) = f.score(4).unwrap();
+        assert_eq!((a.match_points, b.match_points), (0, 2));
+        assert_eq!(b.board_points, Points(40));
+        let bad = TeamMatch {
+            round: 3,
+            first: 1,
+            second: 2,
+            result: MatchResult::Boards(vec![Win, HalfBye, Loss, Draw]),
+        };
+        assert!(matches!(
+            bad.score(4),
+            Err(TeamError::NotAGameResult { board: 2, .. })
+        ));
+        assert!(matches!(m.score(5), Err(TeamError::BoardCount { got: 4, .. })));
+    }
+}

@@ -57,16 +57,11 @@ fn chesskid_sonneborn_berger_example() {
                 let key = (white.min(black), white.max(black));
                 let n = met.entry(key).or_insert(0);
                 *n += 1;
-                let first_scores = match (key, *n) {
-                    ((1, 2), 1) => 0.0,
-                    ((1, 2), 2) => 1.0,
-                    ((1, 3), _) => 1.0,
-                    ((2, 3), 1) => 0.0,
-                    _ => 0.5,
-                };
-                let first_outcome = match first_scores {
-                    x if x == 1.0 => Outcome::Win,
-                    x if x == 0.0 => Outcome::Loss,
+                let first_outcome = match (key, *n) {
+                    ((1, 2), 1) => Outcome::Loss,
+                    ((1, 2), 2) => Outcome::Win,
+                    ((1, 3), _) => Outcome::Win,
+                    ((2, 3), 1) => Outcome::Loss,
                     _ => Outcome::Draw,
                 };
                 let o = if white == key.0 {

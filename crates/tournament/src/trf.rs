@@ -532,7 +532,12 @@ fn check_pairs(t: &Tournament, player_lines: &[usize]) -> Result<(), TrfError> {
                 (None, None) => true,
                 _ => false,
             };
-            if f.opponent != Some(p.id) || !colours_ok || e.outcome.mirrored() != Some(f.outcome) {
+            // A double forfeit ("-" on both sides) is allowed.
+            let double_forfeit = e.outcome == Outcome::ForfeitLoss && f.outcome == Outcome::ForfeitLoss;
+            if f.opponent != Some(p.id)
+                || !colours_ok
+                || (e.outcome.mirrored() != Some(f.outcome) && !double_forfeit)
+            {
                 return Err(err(n, TrfErrorKind::Mismatch { a: p.id, b: o, round }));
             }
         }

@@ -1,4 +1,735 @@
-//! The FIDE Dutch system (C.04.3, 2025 rules in force from 2026).
+//! The FIDE Dutch system (Handbook C.04.3, the 2025 rules in force from
+//! 2026) on top of the C.04.1 basic rules: pair the next round of a
+//! tournament.
+//!
+//! How: brackets are paired from the top scoregroup down (C.04.3 1.9.2).
+//! For each bracket one maximum-weight matching over every player not yet
+//! paired finds the best candidate: each edge weight holds the criteria as
+//! bit fields, highest priority highest — completion [C4] and the bye
+//! [C2, C5] over all, then the bracket's own quality criteria [C6]–[C21].
+//! Among the candidates that are equally good, the rules take the one
+//! generated first (C.04.3 3.8.1, Article 4); we find it by fixing the
+//! generation-order decisions one at a time (which MDPs, their opponents,
+//! the resident exchange, the transposition) and keeping each decision
+//! only when the optimum survives it. Colours follow Article 5.
 
 pub mod blossom;
+mod player;
 pub mod wide;
+
+use crate::model::{Colour, PlayerId, Tournament};
+use player::{Pref, State};
+use wide::{Weight, Wide};
+
+/// One round's pairing: boards in order (white first), and the player
+/// who gets the pairing-allocated bye.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    pub boards: Vec<(PlayerId, PlayerId)>,
+    pub bye: Option<PlayerId>,
+}
+
+impl Pairing {
+    /// bbpPairings' `-p` output: the number of pairs, then `WHITE BLACK`
+    /// per board and `P 0` for the bye.
+    pub fn to_bbp_text(&self) -> String {
+        let n = self.boards.len() + usize::from(self.bye.is_some());
+        let mut s = format!("{n}\n");
+        for (w, b) in &self.boards {
+            s.push_str(&format!("{w} {b}\n"));
+        }
+        if let Some(p) = self.bye {
+            s.push_str(&format!("{p} 0\n"));
+        }
+        s
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DutchError {
+    /// No pairing satisfies the absolute criteria C1–C3 (C.04.3 1.9.3:
+    /// the chief arbiter decides).
+    #[error("no pairing of round {round} satisfies the absolute criteria (C1–C3)")]
+    NoPairing { round: u32 },
+    /// The tournament has no round left to pair.
+    #[error("all {total} rounds are already paired")]
+    Finished { total: u32 },
+}
+
+/// Pair the next round of `t` (the first round with no pairing written).
+pub fn pair_next_round(t: &Tournament) -> Result<Pairing, DutchError> {
+    let round = t.rounds_paired() + 1;
+    if let Some(total) = t.total_rounds {
+        if round > total {
+            return Err(DutchError::Finished { total });
+        }
+    }
+    let players = player::states(t, round);
+    let mut p = Pairer::new(t, round, players);
+    p.pair()
+}
+
+/// Everything one round's pairing needs.
+struct Pairer {
+    round: u32,
+    /// Players to pair, in pairing order (score, then TPN; C.04.3 1.2).
+    ps: Vec<State>,
+    initial: Colour,
+}
+
+/// Which part of the graph a vertex is in, for the current bracket.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Role {
+    /// A moved-down player of the current bracket.
+    Mdp,
+    /// A resident of the current bracket.
+    Resident,
+    /// A resident of the next scoregroup (for [C8]).
+    Next,
+    /// Lower still.
+    Lower,
+    /// The pairing-allocated bye, as a vertex.
+    Bye,
+}
+
+/// Bit positions of the criteria in an edge weight, lowest first.
+struct Layout {
+    bits: u32,
+    levels: Vec<i32>,
+    next_levels: Vec<i32>,
+    diffs: Vec<i32>,
+    pos: Vec<u32>,
+}
+
+const F_TIE_SUM: usize = 0;
+const F_TIE_COUNT: usize = 1;
+const F_C21: usize = 2;
+const F_C20: usize = 3;
+const F_C19: usize = 4;
+const F_C18: usize = 5;
+const F_C17: usize = 6;
+const F_C16: usize = 7;
+const F_C15: usize = 8;
+const F_C14: usize = 9;
+const F_C13: usize = 10;
+const F_C12: usize = 11;
+const F_C11: usize = 12;
+const F_C10: usize = 13;
+const F_C9: usize = 14;
+const F_C8_SCORES: usize = 15;
+const F_C8_PAIRS: usize = 16;
+const F_C7: usize = 17;
+const F_C6: usize = 18;
+const F_C5: usize = 19;
+const F_CARD: usize = 20;
+const FIELDS: usize = 21;
+
+impl Layout {
+    /// Field widths: counts need `bits`; the per-level fields need one
+    /// count per level.
+    fn new(n: usize, levels: Vec<i32>, next_levels: Vec<i32>, diffs: Vec<i32>, score_span: u32) -> Layout {
+        let bits = usize::BITS - (2 * n + 2).leading_zeros() + 1;
+        let mut pos = vec![0u32; FIELDS + 1];
+        let mut at = 0u32;
+        for (f, p) in pos.iter_mut().enumerate().take(FIELDS) {
+            *p = at;
+            let width = match f {
+                F_TIE_SUM => bits + 12,
+                F_C18 | F_C19 | F_C20 | F_C21 => bits * (diffs.len() as u32 + 1),
+                F_C7 => bits * levels.len() as u32,
+                F_C8_SCORES => bits * next_levels.len() as u32,
+                F_C5 => score_span + 1,
+                F_C9 => bits + 8,
+                _ => bits,
+            };
+            at += width;
+        }
+        pos[FIELDS] = at;
+        Layout {
+            bits,
+            levels,
+            next_levels,
+            diffs,
+            pos,
+        }
+    }
+
+    fn total_bits(&self) -> u32 {
+        self.pos[FIELDS]
+    }
+}
+
+/// An edge weight under construction, as (shift, value) terms.
+#[derive(Default, Clone)]
+struct Terms(Vec<(u32, u64)>);
+
+impl Terms {
+    fn add(&mut self, shift: u32, v: u64) {
+        if v != 0 {
+            self.0.push((shift, v));
+        }
+    }
+    fn to<const N: usize>(&self) -> Wide<N> {
+        let mut w = Wide::<N>::ZERO;
+        for &(s, v) in &self.0 {
+            w = w + Wide::shifted(v, s);
+        }
+        w
+    }
+}
+
+impl Pairer {
+    fn new(t: &Tournament, round: u32, ps: Vec<State>) -> Pairer {
+        let initial = t
+            .initial_colour
+            .unwrap_or_else(|| player::infer_initial_colour(t));
+        Pairer { round, ps, initial }
+    }
+
+    fn pair(&mut self) -> Result<Pairing, DutchError> {
+        let n = self.ps.len();
+        // Scoregroups, highest first.
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for i in 0..n {
+            match groups.last_mut() {
+                Some(g) if self.ps[g[0]].score == self.ps[i].score => g.push(i),
+                _ => groups.push(vec![i]),
+            }
+        }
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut bye = None;
+        let mut mdps: Vec<usize> = Vec::new();
+        for g in 0..groups.len() {
+            let next: Vec<usize> = groups.get(g + 1).cloned().unwrap_or_default();
+            let lower: Vec<usize> = groups[g + 1..].iter().flatten().copied().collect();
+            let (bp, floaters, b) = self.pair_bracket(&mdps, &groups[g], &next, &lower)?;
+            pairs.extend(bp);
+            if g + 1 == groups.len() {
+                if floaters.len() > 1 {
+                    return Err(DutchError::NoPairing { round: self.round });
+                }
+                bye = floaters.first().copied().or(b);
+            }
+            mdps = floaters;
+        }
+        if n == 0 {
+            return Ok(Pairing {
+                boards: vec![],
+                bye: None,
+            });
+        }
+        // Colours (Article 5) and board order.
+        let mut boards: Vec<(usize, usize)> = pairs
+            .into_iter()
+            .map(|(a, b)| {
+                let (hi, lo) = if a < b { (a, b) } else { (b, a) };
+                if self.white_for_higher(hi, lo) {
+                    (hi, lo)
+                } else {
+                    (lo, hi)
+                }
+            })
+            .collect();
+        boards.sort_by_key(|&(a, b)| {
+            let hi = a.min(b);
+            let lo = a.max(b);
+            (
+                std::cmp::Reverse(self.ps[hi].score),
+                std::cmp::Reverse(self.ps[hi].score + self.ps[lo].score),
+                hi,
+            )
+        });
+        Ok(Pairing {
+            boards: boards
+                .into_iter()
+                .map(|(a, b)| (self.ps[a].id, self.ps[b].id))
+                .collect(),
+            bye: bye.map(|i| self.ps[i].id),
+        })
+    }
+
+    /// Article 5.2: does the higher-ranked player `hi` get white against `lo`?
+    fn white_for_higher(&self, hi: usize, lo: usize) -> bool {
+        player::allocate(&self.ps[hi], &self.ps[lo], self.initial) == Colour::White
+    }
+
+    /// Whether `a` and `b` may meet at all: [C1] no rematch (forbidden
+    /// pairs too), [C3] non-topscorers with the same absolute preference.
+    fn compatible(&self, a: usize, b: usize) -> bool {
+        let (pa, pb) = (&self.ps[a], &self.ps[b]);
+        if pa.met.contains(&pb.id) || pb.met.contains(&pa.id) {
+            return false;
+        }
+        if let (Pref::Absolute(x), Pref::Absolute(y)) = (pa.pref, pb.pref) {
+            if x == y && !pa.topscorer && !pb.topscorer {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Pair one bracket: MDPs `mdps` and residents `res`; `next` is the
+    /// next scoregroup and `lower` everybody below. Returns the pairs made
+    /// in the bracket, the players who float down, and (last bracket
+    /// only) the bye.
+    #[allow(clippy::type_complexity)]
+    fn pair_bracket(
+        &self,
+        mdps: &[usize],
+        res: &[usize],
+        next: &[usize],
+        lower: &[usize],
+    ) -> Result<(Vec<(usize, usize)>, Vec<usize>, Option<usize>), DutchError> {
+        let mut verts: Vec<usize> = mdps.to_vec();
+        verts.extend(res.iter().copied());
+        verts.extend(lower.iter().copied());
+        let mut role: Vec<Role> = Vec::with_capacity(verts.len() + 1);
+        role.extend(mdps.iter().map(|_| Role::Mdp));
+        role.extend(res.iter().map(|_| Role::Resident));
+        role.extend(lower.iter().map(|&i| {
+            if next.contains(&i) {
+                Role::Next
+            } else {
+                Role::Lower
+            }
+        }));
+        let with_bye = verts.len() % 2 == 1;
+        let nv = verts.len() + usize::from(with_bye);
+        if with_bye {
+            role.push(Role::Bye);
+        }
+        let bye_v = if with_bye { Some(verts.len()) } else { None };
+
+        // Score levels of the bracket (C7), of bracket + next (C8), and
+        // score differences MDP − resident (C18–C21).
+        let mut levels: Vec<i32> = mdps.iter().chain(res).map(|&i| self.ps[i].score).collect();
+        levels.sort_unstable_by(|a, b| b.cmp(a));
+        levels.dedup();
+        let mut next_levels: Vec<i32> = levels.clone();
+        next_levels.extend(next.iter().map(|&i| self.ps[i].score));
+        next_levels.sort_unstable_by(|a, b| b.cmp(a));
+        next_levels.dedup();
+        let res_score = res.first().map(|&i| self.ps[i].score).unwrap_or(0);
+        let mut diffs: Vec<i32> = mdps.iter().map(|&i| self.ps[i].score - res_score).collect();
+        diffs.sort_unstable_by(|a, b| b.cmp(a));
+        diffs.dedup();
+        let min_score = verts.iter().map(|&i| self.ps[i].score).min().unwrap_or(0);
+        let max_score = verts.iter().map(|&i| self.ps[i].score).max().unwrap_or(0);
+        let mut all_levels: Vec<i32> = verts.iter().map(|&i| self.ps[i].score).collect();
+        all_levels.sort_unstable();
+        all_levels.dedup();
+        let _ = (min_score, max_score);
+        let layout = Layout::new(
+            nv,
+            levels,
+            next_levels,
+            diffs,
+            bits_for(all_levels.len() as u64 + 1),
+        );
+
+        // The edges with their criteria terms.
+        let mut edges: Vec<(usize, usize, Terms)> = Vec::new();
+        for a in 0..verts.len() {
+            for b in a + 1..verts.len() {
+                let (i, j) = (verts[a], verts[b]);
+                if !self.compatible(i, j) {
+                    continue;
+                }
+                let t = self.terms(&layout, i, j, role[a], role[b]);
+                edges.push((a, b, t));
+            }
+            if let Some(bv) = bye_v {
+                let i = verts[a];
+                if self.ps[i].bye_eligible {
+                    let mut t = Terms::default();
+                    t.add(layout.pos[F_CARD], 1);
+                    let up = all_levels
+                        .iter()
+                        .position(|&s| s == self.ps[i].score)
+                        .unwrap_or(0);
+                    // [C5]: the lower the assignee's score, the better.
+                    t.add(layout.pos[F_C5], (all_levels.len() - up) as u64);
+                    // [C9]: fewest unplayed games, when the assignee
+                    // floats down from this bracket.
+                    if matches!(role[a], Role::Mdp | Role::Resident) {
+                        t.add(layout.pos[F_C9], 255 - u64::from(self.ps[i].unplayed.min(255)));
+                    }
+                    edges.push((a, bv, t));
+                }
+            }
+        }
+        let total = layout.total_bits() + 2;
+        let ctx = Ctx {
+            nv,
+            verts: &verts,
+            role: &role,
+            layout: &layout,
+            bye_v,
+        };
+        let mate = if total <= 62 {
+            self.solve_bracket::<1>(&ctx, edges)?
+        } else if total <= 126 {
+            self.solve_bracket::<2>(&ctx, edges)?
+        } else if total <= 254 {
+            self.solve_bracket::<4>(&ctx, edges)?
+        } else if total <= 510 {
+            self.solve_bracket::<8>(&ctx, edges)?
+        } else if total <= 1022 {
+            self.solve_bracket::<16>(&ctx, edges)?
+        } else if total <= 2046 {
+            self.solve_bracket::<32>(&ctx, edges)?
+        } else {
+            self.solve_bracket::<64>(&ctx, edges)?
+        };
+        let in_bracket = mdps.len() + res.len();
+        let mut pairs = Vec::new();
+        let mut floaters = Vec::new();
+        let mut bye = None;
+        for a in 0..in_bracket {
+            match mate[a] {
+                Some(b) if b < in_bracket && paired_in_bracket(role[a], role[b]) => {
+                    if a < b {
+                        pairs.push((verts[a], verts[b]));
+                    }
+                }
+                Some(b) if Some(b) == bye_v && lower.is_empty() => bye = Some(verts[a]),
+                _ => floaters.push(verts[a]),
+            }
+        }
+        Ok((pairs, floaters, bye))
+    }
+
+    /// The criteria terms of the edge between players `i` and `j`.
+    fn terms(&self, l: &Layout, i: usize, j: usize, ri: Role, rj: Role) -> Terms {
+        let mut t = Terms::default();
+        t.add(l.pos[F_CARD], 1);
+        let (pi, pj) = (&self.ps[i], &self.ps[j]);
+        let in_b = |r: Role| matches!(r, Role::Mdp | Role::Resident);
+        if in_b(ri) && in_b(rj) && paired_in_bracket(ri, rj) {
+            // [C6] one more pair in the bracket.
+            t.add(l.pos[F_C6], 1);
+            // [C7] the scores of those paired, highest level highest.
+            for p in [pi, pj] {
+                let k = l.levels.iter().position(|&s| s == p.score).unwrap_or(0);
+                let shift = l.pos[F_C7] + l.bits * (l.levels.len() - 1 - k) as u32;
+                t.add(shift, 1);
+            }
+            // Colours as Article 5 would give them.
+            let (hi, lo) = if i < j { (pi, pj) } else { (pj, pi) };
+            let hi_white = player::allocate(hi, lo, self.initial) == Colour::White;
+            let (ch, cl) = if hi_white {
+                (Colour::White, Colour::Black)
+            } else {
+                (Colour::Black, Colour::White)
+            };
+            let top = hi.topscorer || lo.topscorer;
+            let mut c10 = 0;
+            let mut c11 = 0;
+            let mut c12 = 0;
+            let mut c13 = 0;
+            for (p, c) in [(hi, ch), (lo, cl)] {
+                if top {
+                    let cd = p.cd + if c == Colour::White { 1 } else { -1 };
+                    if cd.abs() > 2 {
+                        c10 += 1;
+                    }
+                    if p.last_two_same() == Some(c) {
+                        c11 += 1;
+                    }
+                }
+                if let Some(want) = p.pref.colour() {
+                    if want != c {
+                        c12 += 1;
+                        if matches!(p.pref, Pref::Strong(_) | Pref::Absolute(_)) {
+                            c13 += 1;
+                        }
+                    }
+                }
+            }
+            t.add(l.pos[F_C10], 2 - c10);
+            t.add(l.pos[F_C11], 2 - c11);
+            t.add(l.pos[F_C12], 2 - c12);
+            t.add(l.pos[F_C13], 2 - c13);
+            // [C14]/[C16]: residents who would otherwise float down again.
+            for (p, r) in [(pi, ri), (pj, rj)] {
+                if r == Role::Resident {
+                    t.add(l.pos[F_C14], u64::from(p.float_down[0]));
+                    t.add(l.pos[F_C16], u64::from(p.float_down[1]));
+                }
+            }
+            // [C15]/[C17]: the lower player of a pair of unequal scores
+            // floats up.
+            let (up, down) = if pi.score < pj.score { (pi, pj) } else { (pj, pi) };
+            let diff = down.score - up.score;
+            let floats = diff > 0;
+            t.add(l.pos[F_C15], 1 - u64::from(floats && up.float_up[0]));
+            t.add(l.pos[F_C17], 1 - u64::from(floats && up.float_up[1]));
+            // [C18]–[C21]: score differences, largest first.
+            let thresholds = |field: usize, counted: bool, t: &mut Terms| {
+                if !counted {
+                    return;
+                }
+                // Level 0 is "unpaired" (infinite), then each difference.
+                for (k, &d) in std::iter::once(&i32::MAX).chain(l.diffs.iter()).enumerate() {
+                    if diff < d {
+                        let shift = l.pos[field] + l.bits * (l.diffs.len() - k) as u32;
+                        t.add(shift, 1);
+                    }
+                }
+            };
+            if floats {
+                thresholds(F_C18, down.float_down[0] && in_b(ri) && in_b(rj), &mut t);
+                thresholds(F_C19, up.float_up[0], &mut t);
+                thresholds(F_C20, down.float_down[1], &mut t);
+                thresholds(F_C21, up.float_up[1], &mut t);
+            }
+        } else {
+            // [C8]: pairs (and their scores) in the next bracket: a
+            // bracket player who floats into the next scoregroup, or two
+            // players of the next scoregroup.
+            let next_pair = matches!((ri, rj), (Role::Next, Role::Next))
+                || (in_b(ri) && rj == Role::Next)
+                || (in_b(rj) && ri == Role::Next);
+            if next_pair {
+                t.add(l.pos[F_C8_PAIRS], 1);
+                for p in [pi, pj] {
+                    let k = l.next_levels.iter().position(|&s| s == p.score).unwrap_or(0);
+                    let shift = l.pos[F_C8_SCORES] + l.bits * (l.next_levels.len() - 1 - k) as u32;
+                    t.add(shift, 1);
+                }
+            }
+        }
+        t
+    }
+}
+
+fn bits_for(v: u64) -> u32 {
+    u64::BITS - v.leading_zeros()
+}
+
+/// MDPs meet residents, residents meet residents; two MDPs never meet in
+/// the bracket (S1 holds MDPs, S2 residents: C.04.3 3.2.2).
+fn paired_in_bracket(a: Role, b: Role) -> bool {
+    matches!(
+        (a, b),
+        (Role::Mdp, Role::Resident) | (Role::Resident, Role::Mdp) | (Role::Resident, Role::Resident)
+    )
+}
+
+struct Ctx<'a> {
+    nv: usize,
+    verts: &'a [usize],
+    role: &'a [Role],
+    layout: &'a Layout,
+    bye_v: Option<usize>,
+}
+
+/// A set of edges, some deleted, to re-solve under extra constraints.
+struct Graph<W: Weight> {
+    edges: Vec<(usize, usize, W)>,
+    alive: Vec<bool>,
+}
+
+impl<W: Weight> Graph<W> {
+    fn solve(&self, nv: usize) -> (Vec<Option<usize>>, W) {
+        let live: Vec<(usize, usize, W)> = self
+            .edges
+            .iter()
+            .zip(&self.alive)
+            .filter(|(_, &a)| a)
+            .map(|(e, _)| *e)
+            .collect();
+        let mate = blossom::max_weight_matching(nv, &live);
+        let mut w = W::zero();
+        for &(u, v, x) in &live {
+            if mate[u] == Some(v) {
+                w = w + x;
+            }
+        }
+        (mate, w)
+    }
+
+    /// Delete the edges `drop` says; solve; keep the deletion only if the
+    /// optimum is still `best`.
+    fn try_constraint(&mut self, nv: usize, best: W, drop: impl Fn(usize, usize) -> bool) -> bool {
+        let saved = self.alive.clone();
+        for (k, e) in self.edges.iter().enumerate() {
+            if self.alive[k] && drop(e.0, e.1) {
+                self.alive[k] = false;
+            }
+        }
+        if self.alive == saved {
+            return true;
+        }
+        let (_, w) = self.solve(nv);
+        if w == best {
+            true
+        } else {
+            self.alive = saved;
+            false
+        }
+    }
+}
+
+impl Pairer {
+    fn solve_bracket<const N: usize>(
+        &self,
+        c: &Ctx<'_>,
+        edges: Vec<(usize, usize, Terms)>,
+    ) -> Result<Vec<Option<usize>>, DutchError> {
+        let l = c.layout;
+        let mut g: Graph<Wide<N>> = Graph {
+            edges: edges.iter().map(|(a, b, t)| (*a, *b, t.to::<N>())).collect(),
+            alive: vec![true; edges.len()],
+        };
+        let (mate, best) = g.solve(c.nv);
+        // [C4]: everybody paired but at most one bye.
+        let matched = mate.iter().filter(|m| m.is_some()).count();
+        if matched < c.nv - (c.nv % 2) {
+            return Err(DutchError::NoPairing { round: self.round });
+        }
+        let mut best = best;
+        let is_b = |v: usize| v < c.role.len() && matches!(c.role[v], Role::Mdp | Role::Resident);
+        let mdp: Vec<usize> = (0..c.verts.len()).filter(|&v| c.role[v] == Role::Mdp).collect();
+        let res: Vec<usize> = (0..c.verts.len())
+            .filter(|&v| c.role[v] == Role::Resident)
+            .collect();
+        let bye_v = c.bye_v;
+        let _ = bye_v;
+
+        // Stage A (Article 4.4): which MDPs are paired — the set with the
+        // smallest differing BSN first.
+        let paired_mdps = mate
+            .iter()
+            .enumerate()
+            .filter(|&(v, m)| {
+                c.role.get(v) == Some(&Role::Mdp) && m.is_some_and(|u| c.role.get(u) == Some(&Role::Resident))
+            })
+            .count();
+        if paired_mdps > 0 && paired_mdps < mdp.len() {
+            let mut chosen = 0;
+            for &u in &mdp {
+                if chosen == paired_mdps {
+                    break;
+                }
+                // Force u to be paired in the bracket.
+                if g.try_constraint(c.nv, best, |a, b| (a == u && !is_b(b)) || (b == u && !is_b(a))) {
+                    chosen += 1;
+                }
+            }
+        }
+        let (mate, _) = g.solve(c.nv);
+        // Stage B (4.2 over S2 = residents): each paired MDP, in order,
+        // takes the first resident it can.
+        let s1: Vec<usize> = mdp
+            .iter()
+            .copied()
+            .filter(|&u| mate[u].is_some_and(|v| c.role.get(v) == Some(&Role::Resident)))
+            .collect();
+        let mut mdp_partner: Vec<usize> = Vec::new();
+        for &u in &s1 {
+            for &v in &res {
+                if mdp_partner.contains(&v)
+                    || !g
+                        .edges
+                        .iter()
+                        .zip(&g.alive)
+                        .any(|(e, &a)| a && ((e.0 == u && e.1 == v) || (e.0 == v && e.1 == u)))
+                {
+                    continue;
+                }
+                if g.try_constraint(c.nv, best, |a, b| {
+                    let touches_u = a == u || b == u;
+                    let touches_v = a == v || b == v;
+                    (touches_u || touches_v) && !(touches_u && touches_v)
+                }) {
+                    mdp_partner.push(v);
+                    break;
+                }
+            }
+        }
+        // The remainder: residents not paired with MDPs, with fresh BSNs.
+        let rem: Vec<usize> = res.iter().copied().filter(|v| !mdp_partner.contains(v)).collect();
+        let (mate, _) = g.solve(c.nv);
+        let pr = rem
+            .iter()
+            .filter(|&&v| mate[v].is_some_and(|u| rem.contains(&u)))
+            .count()
+            / 2;
+        if pr == 0 {
+            return Ok(mate);
+        }
+        let bsn = |v: usize| rem.iter().position(|&x| x == v);
+        // Resident exchanges (4.3.1, 4.3.2): fewest players exchanged,
+        // then the smallest sum of S1' — as two low weight fields on the
+        // remainder's edges.
+        let nr = rem.len() as u64;
+        for (k, e) in g.edges.iter_mut().enumerate() {
+            if let (Some(x), Some(y)) = (bsn(e.0), bsn(e.1)) {
+                let m = x.min(y);
+                let mut t = Terms::default();
+                t.add(l.pos[F_TIE_COUNT], u64::from(m < pr));
+                t.add(l.pos[F_TIE_SUM], nr - m as u64);
+                e.2 = e.2 + t.to::<N>();
+                let _ = k;
+            }
+        }
+        let (_, w) = g.solve(c.nv);
+        best = w;
+        // 4.3.3: the largest differing BSN moved from S1 to S2 first.
+        for x in (0..pr).rev() {
+            let v = rem[x];
+            g.try_constraint(c.nv, best, |a, b| {
+                let other = if a == v {
+                    b
+                } else if b == v {
+                    a
+                } else {
+                    return false;
+                };
+                bsn(other).is_some_and(|y| y > x)
+            });
+        }
+        // 4.3.4: the smallest differing BSN moved from S2 to S1 first.
+        for x in pr..rem.len() {
+            let v = rem[x];
+            g.try_constraint(c.nv, best, |a, b| {
+                let other = if a == v {
+                    b
+                } else if b == v {
+                    a
+                } else {
+                    return false;
+                };
+                bsn(other).is_none_or(|y| y < x)
+            });
+        }
+        // Transposition (4.2): S1' in order, each with the smallest
+        // partner it can have.
+        let (mate, _) = g.solve(c.nv);
+        let s1r: Vec<usize> = rem
+            .iter()
+            .copied()
+            .filter(|&v| mate[v].is_some_and(|u| bsn(u).is_some_and(|y| Some(y) > bsn(v))))
+            .collect();
+        let mut taken: Vec<usize> = Vec::new();
+        for &u in &s1r {
+            let bu = bsn(u).unwrap_or(0);
+            for &v in rem.iter().skip(bu + 1) {
+                if taken.contains(&v) || s1r.contains(&v) {
+                    continue;
+                }
+                if g.try_constraint(c.nv, best, |a, b| {
+                    let touches_u = a == u || b == u;
+                    let touches_v = a == v || b == v;
+                    (touches_u || touches_v) && !(touches_u && touches_v)
+                }) {
+                    taken.push(v);
+                    break;
+                }
+            }
+        }
+        let (mate, _) = g.solve(c.nv);
+        Ok(mate)
+    }
+}

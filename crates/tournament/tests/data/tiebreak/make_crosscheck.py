@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Cross-check data for qiju's tie-breaks: random Swiss-like tournaments
+(random pairings, not a pairing system: the tie-breaks only read the
+crosstable) with forfeits, half- and zero-point byes, pairing-allocated byes
+and withdrawals, written as TRF, and the tie-break values a second
+implementation computes for them: tiebreak-core (PyPI, MIT), ruleset
+"fide-2024" (FIDE C.07 as applied from August 2024, article 16 for unplayed
+rounds).
+
+    pip install tiebreak-core==1.2.0
+    python3 make_crosscheck.py      # rewrites cc_*.trf and expected.tsv
+
+expected.tsv: file, player, then BH, BH-C1, SB, PS, WIN, WON, AROC, in
+hundredths of a point for the first four (exact: scores are halves).
+"""
+import os
+import random
+
+from tiebreak_core import GameRecord, PlayerTiebreakData, calculate_all_strict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CRITERIA = ["buchholz", "buchholz_cut1", "sonneborn_berger", "progressive",
+            "wins", "won", "aro_cut1"]
+POINTS = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "U": 1.0,
+          "H": 0.5, "Z": 0.0, " ": 0.0}
+
+
+def tournament(rng, n, rounds):
+    """cells[p][r] = (opponent or 0, colour, code)."""
+    cells = {p: [] for p in range(1, n + 1)}
+    withdrawn = {}
+    for p in rng.sample(range(1, n + 1), k=rng.randint(0, 2)):
+        withdrawn[p] = rng.randint(2, rounds)
+    met = set()
+    for r in range(1, rounds + 1):
+        here = []
+        for p in range(1, n + 1):
+            if p in withdrawn and r >= withdrawn[p]:
+                cells[p].append((0, "-", " "))
+            elif rng.random() < 0.06:
+                cells[p].append((0, "-", rng.choice("HZ")))
+            else:
+                here.append(p)
+        rng.shuffle(here)
+        if len(here) % 2:
+            p = here.pop()
+            cells[p].append((0, "-", "U"))
+        while here:
+            a = here.pop()
+            # Prefer an opponent not met yet.
+            j = next((i for i, b in enumerate(here) if (min(a, b), max(a, b)) not in met), 0)
+            b = here.pop(j)
+            met.add((min(a, b), max(a, b)))
+            x = rng.random()
+            if x < 0.05:
+                ra, rb = "+", "-"
+            elif x < 0.08:
+                ra, rb = "-", "+"
+            elif x < 0.45:
+                ra, rb = "1", "0"
+            elif x < 0.75:
+                ra, rb = "0", "1"
+            else:
+                ra, rb = "=", "="
+            cells[a].append((b, "w", ra))
+            cells[b].append((a, "b", rb))
+    return cells
+
+
+def trf(name, cells, ratings, rounds):
+    lines = [f"012 {name}", f"XXR {rounds}"]
+    for p in sorted(cells):
+        pts = sum(POINTS[c[2]] for c in cells[p])
+        line = f"001 {p:>4}  {'':>3} {('Player ' + str(p)):<33} {ratings[p]:>4} {'':<3} {'':>11} {'':<10} {pts:>4.1f} {'':>4}"
+        for opp, col, code in cells[p]:
+            line += f"  {opp:>4} {col} {code}" if opp else f"  0000 - {code}"
+        lines.append(line.rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def records(cells, ratings):
+    players = {}
+    for p, row in cells.items():
+        games = []
+        for r, (opp, col, code) in enumerate(row, start=1):
+            score = POINTS[code]
+            colour = {"w": "white", "b": "black"}.get(col, "white")
+            if code in "1=0":
+                games.append(GameRecord(opp, ratings[opp], score, colour, r, kind="played"))
+            elif code == "+":
+                games.append(GameRecord(opp, ratings[opp], score, colour, r, kind="forfeit_win"))
+            elif code == "-":
+                games.append(GameRecord(opp, ratings[opp], score, colour, r, kind="forfeit_loss"))
+            elif code == "U":
+                games.append(GameRecord(-1, 0, score, colour, r, kind="pairing_bye"))
+            else:  # H, Z, and the zero-point rounds after a withdrawal
+                games.append(GameRecord(-1, 0, score, colour, r, kind="requested_bye"))
+        players[p] = PlayerTiebreakData(p, ratings[p], sum(g.score for g in games), games)
+    return players
+
+
+def main():
+    rng = random.Random(20261203)
+    out = ["# file\tplayer\tBH\tBH-C1\tSB\tPS\tWIN\tWON\tAROC"]
+    for k in range(16):
+        n = rng.randint(7, 30)
+        rounds = rng.randint(5, 9)
+        cells = tournament(rng, n, rounds)
+        ratings = {p: rng.randint(1400, 2500) for p in cells}
+        name = f"cc_{k:02}.trf"
+        with open(os.path.join(HERE, name), "w") as f:
+            f.write(trf(f"tie-break cross-check {k}", cells, ratings, rounds))
+        players = records(cells, ratings)
+        for p in sorted(players):
+            v = calculate_all_strict(players[p], players, CRITERIA,
+                                     total_rounds=rounds, ruleset="fide-2024")
+            hundredths = [round(v[c] * 100) for c in CRITERIA[:4]]
+            counts = [round(v[c]) for c in CRITERIA[4:]]
+            out.append("\t".join([name, str(p)] + [str(x) for x in hundredths + counts]))
+    with open(os.path.join(HERE, "expected.tsv"), "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -672,7 +672,12 @@ pub fn player_line(p: &crate::model::Player) -> String {
         l.push(' ');
         l.push(e.outcome.code());
     }
-    l.trim_end().to_string()
+    // bbpPairings wants every round cell whole, a blank result included.
+    if p.rounds.is_empty() {
+        l.trim_end().to_string()
+    } else {
+        l
+    }
 }
 
 #[cfg(test)]

@@ -83,10 +83,6 @@ fn replay() -> (usize, usize, Vec<String>) {
     (ok, all, failures)
 }
 
-/// The share of rounds we reproduce exactly may only grow: this floor is
-/// what the pairer reaches today.
-const FLOOR: f64 = 0.995;
-
 #[test]
 fn dutch_pairings_equal_bbpairings_round_by_round() {
     let (ok, all, failures) = replay();

@@ -329,6 +329,7 @@ impl Pairer {
 
         // The edges with their criteria terms.
         let mut edges: Vec<(usize, usize, Terms)> = Vec::new();
+        let mut c9: Vec<(usize, u64)> = Vec::new();
         for a in 0..verts.len() {
             for b in a + 1..verts.len() {
                 let (i, j) = (verts[a], verts[b]);
@@ -350,9 +351,10 @@ impl Pairer {
                     // [C5]: the lower the assignee's score, the better.
                     t.add(layout.pos[F_C5], (all_levels.len() - up) as u64);
                     // [C9]: fewest unplayed games, when the assignee
-                    // floats down from this bracket.
+                    // floats down from this bracket (applied later, and
+                    // only if the bracket floats exactly one player).
                     if matches!(role[a], Role::Mdp | Role::Resident) {
-                        t.add(layout.pos[F_C9], 255 - u64::from(self.ps[i].unplayed.min(255)));
+                        c9.push((edges.len(), 255 - u64::from(self.ps[i].unplayed.min(255))));
                     }
                     edges.push((a, bv, t));
                 }
@@ -361,6 +363,7 @@ impl Pairer {
         let total = layout.total_bits() + 2;
         let ctx = Ctx {
             nv,
+            c9: &c9,
             verts: &verts,
             role: &role,
             layout: &layout,
@@ -518,6 +521,8 @@ fn paired_in_bracket(a: Role, b: Role) -> bool {
 
 struct Ctx<'a> {
     nv: usize,
+    /// Bye edges of bracket players with their [C9] value.
+    c9: &'a [(usize, u64)],
     verts: &'a [usize],
     role: &'a [Role],
     layout: &'a Layout,
@@ -589,6 +594,23 @@ impl Pairer {
             return Err(DutchError::NoPairing { round: self.round });
         }
         let mut best = best;
+        // [C9] counts only when the bracket floats exactly one player
+        // (C.04.3 2.4.4 note); [C6] fixed how many float.
+        let in_b = c
+            .role
+            .iter()
+            .filter(|r| matches!(r, Role::Mdp | Role::Resident))
+            .count() as u64;
+        let pairs_in_b = best.field(l.pos[F_C6], l.bits);
+        let mut mate = mate;
+        if in_b == 2 * pairs_in_b + 1 && !c.c9.is_empty() {
+            for &(k, v) in c.c9 {
+                g.edges[k].2 = g.edges[k].2 + Wide::shifted(v, l.pos[F_C9]);
+            }
+            let (m, w) = g.solve(c.nv);
+            mate = m;
+            best = w;
+        }
         let is_b = |v: usize| v < c.role.len() && matches!(c.role[v], Role::Mdp | Role::Resident);
         let mdp: Vec<usize> = (0..c.verts.len()).filter(|&v| c.role[v] == Role::Mdp).collect();
         let res: Vec<usize> = (0..c.verts.len())

@@ -1,8 +1,10 @@
 //! Buchholz, Buchholz Cut-1, Sonneborn–Berger, progressive score, WIN, WON
 //! and AROC against a second implementation: tiebreak-core 1.2.0 (PyPI),
 //! ruleset "fide-2024", on 16 random Swiss crosstables with forfeits,
-//! requested byes, pairing-allocated byes and withdrawals. The TRF files
-//! and the expected values are made by `tests/data/tiebreak/make_crosscheck.py`.
+//! requested byes, pairing-allocated byes and withdrawals, and on the 43
+//! 1/½/0 tournaments of the Dutch replay corpus (`tests/data/dutch`, made by
+//! bbpPairings). The random TRF files and all expected values are made by
+//! `tests/data/tiebreak/make_crosscheck.py`.
 
 use tournament::tiebreak::{System, Table, Tiebreak, Unplayed};
 
@@ -16,10 +18,13 @@ const COLUMNS: [Tiebreak; 7] = [
     Tiebreak::AverageRatingCut1,
 ];
 
-#[test]
-fn tiebreaks_match_tiebreak_core_fide_2024() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiebreak");
-    let expected = std::fs::read_to_string(format!("{dir}/expected.tsv")).unwrap();
+/// Compares every line of `expected` (under tests/data/tiebreak) with the
+/// values computed on the TRF files in `data` (under tests/data); returns
+/// (files, players) checked.
+fn check(expected: &str, data: &str) -> (usize, usize) {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let dir = format!("{root}/{data}");
+    let expected = std::fs::read_to_string(format!("{root}/tiebreak/{expected}")).unwrap();
     let mut files = std::collections::BTreeMap::new();
     let mut checked = 0;
     for line in expected.lines().filter(|l| !l.starts_with('#')) {
@@ -37,6 +42,19 @@ fn tiebreaks_match_tiebreak_core_fide_2024() {
         }
         checked += 1;
     }
-    assert_eq!(files.len(), 16);
-    assert!(checked > 250, "{checked} players");
+    (files.len(), checked)
+}
+
+#[test]
+fn tiebreaks_match_tiebreak_core_on_random_crosstables() {
+    let (files, players) = check("expected.tsv", "tiebreak");
+    assert_eq!(files, 16);
+    assert!(players > 250, "{players} players");
+}
+
+#[test]
+fn tiebreaks_match_tiebreak_core_on_the_dutch_replays() {
+    let (files, players) = check("expected_dutch.tsv", "dutch");
+    assert_eq!(files, 43);
+    assert!(players > 1000, "{players} players");
 }

@@ -1,8 +1,11 @@
 //! The Dutch pairer replayed round by round against bbpPairings v6 on the
 //! tournaments in `tests/data/dutch`: bbpPairings' own random tournaments
 //! (`--dutch -g`, 7–40 players, 5–11 rounds, forfeits, H/Z byes, 3/1/0)
-//! and tournaments played round by round with withdrawals and late
-//! entries. For every round the file is cut back to what the arbiter had
+//! and tournaments played here round by round, each round paired by
+//! bbpPairings, with permanent withdrawals, late entries and requested
+//! H/Z byes (`s*`), plus forbidden pairs (`XXP`), black as the initial
+//! colour and other point systems (2/1/0, 3/2/1, a half-point PAB) (`x*`;
+//! two of them reach a round that cannot be paired: exit 1). For every round the file is cut back to what the arbiter had
 //! before pairing it, and our pairing must equal bbpPairings' `-p` output
 //! (pairs, colours, board order and bye).
 

@@ -1,6 +1,7 @@
 //! `qiju admin title`: an operator awards titles in the database while the
 //! server runs, and the player's public profile shows them at once; bad
-//! input changes nothing and exits with 2.
+//! input changes nothing and exits with 2. `qiju admin backup` copies the
+//! database beside the running server and `qiju admin check` verifies it.
 
 mod common;
 
@@ -69,5 +70,55 @@ fn awarded_titles_show_on_the_profile_and_bad_input_changes_nothing() {
 
     server.kill().unwrap();
     server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_backup_made_while_the_server_runs_checks_whole_and_serves() {
+    let dir = std::env::temp_dir().join(unique("qiju-backup-"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}", dir.join("qiju.db").display());
+    let port = free_port();
+    let http = Http {
+        addr: format!("127.0.0.1:{port}"),
+    };
+    let mut server = start(&db, port, "backup-test");
+    let name = unique("kept");
+    register_named(&http, &name);
+    let copy = dir.join("copy.db");
+    let (code, out) = admin(&db, &["backup", copy.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    // Never over an existing file.
+    let (code, out) = admin(&db, &["backup", copy.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("exists already"), "{out}");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    // The copy is whole, and a server on it knows the player.
+    let copy_db = format!("sqlite://{}", copy.display());
+    let (code, out) = admin(&copy_db, &["check"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("integrity_check: ok") && out.contains("schema:"),
+        "{out}"
+    );
+    let port = free_port();
+    let mut server = start(&copy_db, port, "backup-test");
+    let http = Http {
+        addr: format!("127.0.0.1:{port}"),
+    };
+    let p = http.json("GET", &format!("/api/users/{name}"), None, None);
+    assert_eq!(p["name"], name.as_str(), "{p}");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    // A file that is not a database: the check says so and exits 2.
+    let junk = dir.join("junk.db");
+    std::fs::write(&junk, "not a database").unwrap();
+    let (code, out) = admin(&format!("sqlite://{}", junk.display()), &["check"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("junk.db") && out.contains("not an SQLite database"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

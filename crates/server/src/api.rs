@@ -22,6 +22,7 @@ fn act_status(e: &ActError) -> ApiError {
     match e {
         ActError::NotAPlayer => ApiError::Forbidden(e.to_string()),
         ActError::Gone => ApiError::NotFound("live game".into()),
+        ActError::Damaged => ApiError::Damaged(e.to_string()),
         ActError::Storage => ApiError::Unavailable,
         ActError::Table(_) if e.code() == "illegal_move" => ApiError::bad(e.code(), e.to_string()),
         ActError::Table(_) => ApiError::conflict(e.code(), e.to_string()),

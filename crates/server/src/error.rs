@@ -27,6 +27,9 @@ pub enum ApiError {
     Store(#[from] StoreError),
     #[error("internal error: {0}")]
     Internal(String),
+    /// A game whose stored rows cannot be read (see `live::resume_all`).
+    #[error("{0}")]
+    Damaged(String),
 }
 
 /// The JSON body of every error response.
@@ -62,6 +65,8 @@ impl ApiError {
             ApiError::Conflict { code, .. } => (StatusCode::CONFLICT, code),
             ApiError::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            // The record exists but can no longer be read: gone for good.
+            ApiError::Damaged(_) => (StatusCode::GONE, "game_damaged"),
             ApiError::Store(_) | ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }

@@ -14,6 +14,7 @@ pub mod api;
 pub mod auth;
 pub mod computer;
 pub mod error;
+pub mod integrity;
 pub mod listen;
 pub mod live;
 pub mod lobby;

@@ -30,6 +30,9 @@ pub enum StoreError {
     Closed,
     #[error("corrupt row in {table}: {detail}")]
     Corrupt { table: &'static str, detail: String },
+    /// The database is not one this server may open (see `integrity`).
+    #[error("the database {file} {why}")]
+    Refused { file: String, why: String },
 }
 
 /// Which database the store talks to.
@@ -299,6 +302,13 @@ impl Store {
     pub async fn connect_with(url: &str, sync: SqliteSync) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let (url, backend) = normalise_url(url)?;
+        let file = crate::integrity::sqlite_file(&url);
+        if let Some(f) = &file {
+            crate::integrity::before_open(f)?;
+            crate::integrity::inspect(&url, f, false)
+                .await?
+                .refuse_if_bad(f)?;
+        }
         let sync_pragma = match sync {
             SqliteSync::Off => "PRAGMA synchronous=OFF",
             SqliteSync::Normal => "PRAGMA synchronous=NORMAL",
@@ -342,9 +352,21 @@ impl Store {
             Backend::Sqlite => options.max_connections(1).connect(&url).await?,
             Backend::Postgres => pool.clone(),
         };
-        match backend {
-            Backend::Sqlite => SQLITE_MIGRATIONS.run(&writer).await?,
-            Backend::Postgres => POSTGRES_MIGRATIONS.run(&writer).await?,
+        let migrated = match backend {
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&writer).await,
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&writer).await,
+        };
+        match migrated {
+            Ok(()) => {}
+            Err(sqlx::migrate::MigrateError::VersionMissing(v)) => {
+                return Err(StoreError::Refused {
+                    file: file.map_or_else(|| "(PostgreSQL)".into(), |f| f.display().to_string()),
+                    why: format!(
+                        "was written by a newer qiju (its schema has migration {v}, which this binary does not know); run the newer binary or restore a backup"
+                    ),
+                })
+            }
+            Err(e) => return Err(e.into()),
         }
         if backend == Backend::Sqlite {
             tokio::spawn(checkpointer(pool.clone()));
@@ -357,6 +379,75 @@ impl Store {
             appends,
             backend,
         })
+    }
+
+    /// Opens a database to look at it only (`qiju admin check`): no
+    /// migration, no writer; SQLite files are opened read-only.
+    ///
+    /// # Errors
+    /// The database cannot be opened.
+    pub async fn open_read_only(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let (url, backend) = normalise_url(url)?;
+        let url = match backend {
+            Backend::Sqlite => url.replace("mode=rwc", "mode=ro"),
+            Backend::Postgres => url,
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(&url)
+            .await?;
+        // Nothing is ever appended: the receiver is dropped at once.
+        let (appends, _) = mpsc::channel(1);
+        Ok(Store {
+            writer: pool.clone(),
+            pool,
+            appends,
+            backend,
+        })
+    }
+
+    /// The migrations applied to this database, and those this binary
+    /// knows, by version.
+    ///
+    /// # Errors
+    /// The migration table cannot be read.
+    pub async fn schema_versions(&self) -> Result<(Vec<i64>, Vec<i64>), StoreError> {
+        let applied: Vec<i64> = sqlx::query_scalar("SELECT version FROM _sqlx_migrations ORDER BY version")
+            .fetch_all(&self.pool)
+            .await?;
+        let known = match self.backend {
+            Backend::Sqlite => &SQLITE_MIGRATIONS,
+            Backend::Postgres => &POSTGRES_MIGRATIONS,
+        };
+        Ok((applied, known.iter().map(|m| m.version).collect()))
+    }
+
+    /// Games by state, e.g. `[("live", 3), ("over", 120)]`.
+    ///
+    /// # Errors
+    /// The games table cannot be read.
+    pub async fn games_by_state(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query("SELECT state, COUNT(*) AS n FROM games GROUP BY state ORDER BY state")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("state")?, r.try_get("n")?)))
+            .collect()
+    }
+
+    /// The ids of the games in `state`.
+    ///
+    /// # Errors
+    /// The games table cannot be read.
+    pub async fn game_ids_in(&self, state: &str) -> Result<Vec<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT id FROM games WHERE state = $1 ORDER BY id")
+                .bind(state.to_string())
+                .fetch_all(&self.pool)
+                .await?,
+        )
     }
 
     #[must_use]
@@ -513,6 +604,37 @@ impl Store {
     }
 
     // ----- games -----
+
+    /// Marks a game whose rows cannot be read: it is no longer resumed,
+    /// and `detail` says why.
+    pub async fn mark_damaged(&self, id: &str, why: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET state = 'damaged', detail = $1 WHERE id = $2")
+            .bind(why.to_string())
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// A game's state column alone (`live`, `over`, `aborted`, `damaged`),
+    /// readable even when the rest of its row is not.
+    pub async fn game_state(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// A game's detail column (for a damaged game: why).
+    pub async fn game_detail(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar::<_, Option<String>>("SELECT detail FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?
+                .flatten(),
+        )
+    }
 
     /// How many live games `user_id` plays against the computer.
     pub async fn live_computer_games(&self, user_id: &str) -> Result<usize, StoreError> {

@@ -31,6 +31,16 @@ enum Action {
         #[arg(long)]
         real: Option<String>,
     },
+    /// Copy the database (SQLite) into FILE while the server keeps running:
+    /// a consistent snapshot (`VACUUM INTO`). FILE must not exist.
+    Backup {
+        /// Where the copy goes.
+        file: std::path::PathBuf,
+    },
+    /// Verify the database without changing it: SQLite's integrity check,
+    /// the schema version, and every live game read and replayed. Exit 1
+    /// when something is wrong.
+    Check,
 }
 
 /// `Some(None)` clears, `Some(Some(name))` sets, `None` keeps.
@@ -49,20 +59,45 @@ where
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let Action::Title { user, awarded, real } = a.action;
+    match a.action {
+        Action::Title { user, awarded, real } => title(&a.database, user, awarded, real),
+        Action::Backup { file } => runtime()?.block_on(async {
+            let bytes = server::integrity::backup(&a.database, &file).await?;
+            println!("copied {} into {} ({bytes} bytes)", a.database, file.display());
+            anyhow::Ok(())
+        }),
+        Action::Check => {
+            let report = runtime()?.block_on(server::integrity::check(&a.database))?;
+            for line in &report.lines {
+                println!("{line}");
+            }
+            if report.bad {
+                println!("{}: problems found", a.database);
+                std::process::exit(1);
+            }
+            println!("{}: ok", a.database);
+            Ok(())
+        }
+    }
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+fn title(database: &str, user: String, awarded: Option<String>, real: Option<String>) -> anyhow::Result<()> {
     let awarded = change::<rating::AwardedTitle>(awarded.as_deref(), |t| t.as_str())?;
     let real = change::<rating::RealTitle>(real.as_deref(), |t| t.as_str())?;
     if awarded.is_none() && real.is_none() {
         bail!("nothing to change: give --awarded and/or --real");
     }
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    rt.block_on(async move {
-        let store = server::store::Store::connect(&a.database)
+    runtime()?.block_on(async move {
+        let store = server::store::Store::connect(database)
             .await
-            .with_context(|| format!("cannot open the database {:?}", a.database))?;
+            .with_context(|| format!("cannot open the database {database:?}"))?;
         let Some(u) = store.user_by_name(&user).await? else {
             bail!("no player named {user:?}");
         };

@@ -81,6 +81,8 @@ pub enum ActError {
     Storage,
     #[error("the game is not running on this server")]
     Gone,
+    #[error("this game's stored record is damaged; it cannot go on")]
+    Damaged,
 }
 
 impl ActError {
@@ -91,6 +93,7 @@ impl ActError {
             ActError::Table(e) => e.code(),
             ActError::Storage => "storage",
             ActError::Gone => "gone",
+            ActError::Damaged => "game_damaged",
         }
     }
 }
@@ -265,30 +268,72 @@ pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, c
     Ok(id)
 }
 
-/// Resumes every live game this node owns (after a restart or crash).
+/// Resumes every live game this node owns (after a restart or crash). A
+/// game whose rows cannot be read or replayed (a garbled command, a
+/// missing move) is marked `damaged`, named in the log, and left alone:
+/// the other games and the server start, and the damaged one answers
+/// `game_damaged` instead of staying "live" forever.
 pub async fn resume_all(state: &AppState, stopped_ms: i64) -> Result<usize, crate::store::StoreError> {
     let ids = state.store().live_game_ids(&state.config().node_id).await?;
     let now = crate::now_ms();
     let mut n = 0;
+    let mut damaged = Vec::new();
     for id in ids {
-        let Some((row, _)) = state.store().game(&id).await? else {
-            continue;
-        };
-        let log = state.store().commands(&id).await?;
-        let seq = log.len() as u64;
-        match variant_of(&row).and_then(|v| Ok((v, rebuild(&row, &log, stopped_ms, now)?))) {
-            Ok((v, (table, extra))) => {
-                // The pause at the crash and the resume now are stored like
-                // any other commands, so a second crash replays them too.
-                let bodies = bodies(&extra);
-                state.store().append(&id, seq, &bodies, &extra.moves).await?;
-                spawn(state, v, row, table, seq + bodies.len() as u64, now);
-                n += 1;
+        match resume(state, &id, stopped_ms, now).await {
+            Ok(true) => n += 1,
+            Ok(false) => {}
+            Err(why) => {
+                tracing::error!(game = %id, error = %why, "game is damaged; marked so and not resumed");
+                state.store().mark_damaged(&id, &why).await?;
+                damaged.push(id);
             }
-            Err(e) => tracing::error!(game = %id, error = %e, "cannot resume game"),
         }
     }
+    if !damaged.is_empty() {
+        tracing::error!(
+            count = damaged.len(),
+            games = %damaged.join(" "),
+            "damaged games were not resumed; `qiju admin check` lists them"
+        );
+    }
     Ok(n)
+}
+
+/// Whether a stored game reads and replays (what `qiju admin check` asks
+/// of every live game); `Err` says why not.
+///
+/// # Errors
+/// Why the game's rows cannot be read or replayed.
+pub async fn check_stored(store: &crate::store::Store, id: &str) -> Result<(), String> {
+    let Some((row, _)) = store.game(id).await.map_err(|e| e.to_string())? else {
+        return Err("its row is missing".into());
+    };
+    let log = store.commands(id).await.map_err(|e| e.to_string())?;
+    variant_of(&row)?;
+    let now = crate::now_ms();
+    rebuild(&row, &log, now, now).map(|_| ())
+}
+
+/// Resumes one game: `Ok(false)` when it is not there, `Err` (why) when
+/// its rows cannot be read or replayed.
+async fn resume(state: &AppState, id: &str, stopped_ms: i64, now: i64) -> Result<bool, String> {
+    let Some((row, _)) = state.store().game(id).await.map_err(|e| e.to_string())? else {
+        return Ok(false);
+    };
+    let log = state.store().commands(id).await.map_err(|e| e.to_string())?;
+    let seq = log.len() as u64;
+    let v = variant_of(&row)?;
+    let (table, extra) = rebuild(&row, &log, stopped_ms, now)?;
+    // The pause at the crash and the resume now are stored like any other
+    // commands, so a second crash replays them too.
+    let bodies = bodies(&extra);
+    state
+        .store()
+        .append(id, seq, &bodies, &extra.moves)
+        .await
+        .map_err(|e| e.to_string())?;
+    spawn(state, v, row, table, seq + bodies.len() as u64, now);
+    Ok(true)
 }
 
 fn bodies(a: &Applied) -> Vec<String> {
@@ -645,7 +690,12 @@ async fn reload(state: &AppState, g: &mut LiveGame) {
 
 /// Sends an action to a game's task and waits for the answer.
 pub async fn act_on(state: &AppState, game_id: &str, user_id: &str, action: Action) -> Result<u32, ActError> {
-    let h = state.games().get(game_id).ok_or(ActError::Gone)?;
+    let Some(h) = state.games().get(game_id) else {
+        return Err(match state.store().game_state(game_id).await {
+            Ok(Some(s)) if s == "damaged" => ActError::Damaged,
+            _ => ActError::Gone,
+        });
+    };
     let (reply, rx) = oneshot::channel();
     h.tx.send(Cmd::Act {
         user_id: user_id.to_string(),

@@ -99,14 +99,23 @@ fn stored_side(text: &str) -> Option<Side> {
 /// The view of a game that no task owns (finished, or another node's),
 /// rebuilt from the database.
 pub async fn stored_view(state: &AppState, id: &str) -> Result<Option<GameView>, crate::ApiError> {
-    let Some((row, _)) = state.store().game(id).await? else {
+    let damaged =
+        |why: String| crate::ApiError::Damaged(format!("game {id}'s stored record is damaged: {why}"));
+    if state.store().game_state(id).await?.as_deref() == Some("damaged") {
+        let why = state.store().game_detail(id).await?.unwrap_or_default();
+        return Err(damaged(why));
+    }
+    let Some((row, _)) = state.store().game(id).await.map_err(|e| damaged(e.to_string()))? else {
         return Ok(None);
     };
-    let log = state.store().commands(id).await?;
+    let log = state
+        .store()
+        .commands(id)
+        .await
+        .map_err(|e| damaged(e.to_string()))?;
     let now = crate::now_ms();
-    let replay_error = |e| crate::ApiError::Internal(format!("game {id} cannot be replayed: {e}"));
-    let v = variant_of(&row).map_err(replay_error)?;
-    let (table, _) = rebuild(&row, &log, now, now).map_err(replay_error)?;
+    let v = variant_of(&row).map_err(damaged)?;
+    let (table, _) = rebuild(&row, &log, now, now).map_err(damaged)?;
     let mut view = view_of(v, &row, &table, 0, now);
     if row.state != "live" {
         view.state.clone_from(&row.state);

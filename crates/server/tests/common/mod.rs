@@ -15,7 +15,7 @@ pub struct TestServer {
     pub base: String,
     pub ws_base: String,
     pub database: String,
-    _dir: Option<tempfile::TempDir>,
+    pub _dir: Option<tempfile::TempDir>,
 }
 
 /// The database for a test: PostgreSQL when `QIJU_TEST_POSTGRES` is set,

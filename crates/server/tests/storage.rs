@@ -1,0 +1,194 @@
+//! Damaged storage (issue 15, finding 6): each kind of damage found by
+//! probing gets a clear refusal naming the file, quickly, or — for one
+//! game's bad rows — a game marked damaged while the server and the other
+//! games go on. Always SQLite files of the test's own (the damage is to
+//! files), whatever database the other tests use.
+
+mod common;
+
+use common::{Client, TestServer};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn url(file: &Path) -> String {
+    format!("sqlite://{}", file.display())
+}
+
+async fn start_on(file: &Path) -> Result<TestServer, String> {
+    let db = url(file);
+    let t = Instant::now();
+    let r = server::start(server::Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        database: db.clone(),
+        ..server::Config::default()
+    })
+    .await;
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "start took {:?}",
+        t.elapsed()
+    );
+    match r {
+        Ok(running) => {
+            let addr = running.addr;
+            Ok(TestServer {
+                server: Some(running),
+                base: format!("http://{addr}"),
+                ws_base: format!("ws://{addr}"),
+                database: db,
+                _dir: None,
+            })
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Starting on `file` is refused with a message that names it and says
+/// `why`; the file is left as it was.
+async fn refused(file: &Path, why: &str) {
+    let before = std::fs::read(file).ok();
+    let Err(msg) = start_on(file).await else {
+        panic!("the server started on {}", file.display());
+    };
+    assert!(msg.contains(&file.display().to_string()), "{msg}");
+    assert!(msg.contains(why), "{msg:?} does not say {why:?}");
+    assert_eq!(std::fs::read(file).ok(), before, "the file was changed");
+}
+
+/// A database with a few players and two live games (one move each), the
+/// server stopped. Returns the game ids.
+async fn with_two_live_games(file: &Path) -> (String, String) {
+    let mut s = start_on(file).await.expect("fresh database");
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let a = Client::register(&s, "a").await;
+        let b = Client::register(&s, "b").await;
+        let (game, a_side) = a.pair(&b, "10+0", false).await;
+        let first = if a_side == "first" { &a } else { &b };
+        let r = first
+            .post(&format!("/api/games/{game}/move/h2e2"), &json!({}))
+            .await;
+        assert_eq!(r.status(), 200);
+        games.push(game);
+    }
+    s.stop().await;
+    (games.remove(0), games.remove(0))
+}
+
+async fn sql(file: &Path, statement: &str) {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let mut c = sqlx::AnyConnection::connect(&format!("{}?mode=rwc", url(file)))
+        .await
+        .unwrap();
+    sqlx::query(statement).execute(&mut c).await.unwrap();
+    c.close().await.unwrap();
+}
+
+fn temp() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("qiju.db");
+    (dir, file)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_that_are_not_a_whole_qiju_database_are_refused() {
+    let (_dir, file) = temp();
+    // 0 bytes: not silently a new empty database.
+    std::fs::write(&file, b"").unwrap();
+    refused(&file, "is empty (0 bytes)").await;
+    // Not SQLite at all.
+    std::fs::write(&file, "name,rating\nwang,2600\n".repeat(100)).unwrap();
+    refused(&file, "is not an SQLite database").await;
+    // SQLite's header, then garbage.
+    let mut bytes = b"SQLite format 3\0".to_vec();
+    bytes.extend((0..8192u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
+    std::fs::write(&file, &bytes).unwrap();
+    let msg = start_on(&file).await.err().expect("refused");
+    assert!(
+        msg.contains(&file.display().to_string()) && msg.contains("damaged")
+            || msg.contains("cannot be opened"),
+        "{msg}"
+    );
+    // Another program's SQLite file.
+    std::fs::remove_file(&file).unwrap();
+    sql(
+        &file,
+        "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)",
+    )
+    .await;
+    refused(&file, "another program's SQLite database (tables invoices").await;
+    // A folder that does not exist.
+    let nowhere = file.parent().unwrap().join("missing").join("qiju.db");
+    refused(&nowhere, "does not exist").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn damaged_pages_and_newer_schemas_are_refused() {
+    let (_dir, file) = temp();
+    with_two_live_games(&file).await;
+    // A schema from a newer release.
+    let (_dir2, newer) = temp();
+    std::fs::copy(&file, &newer).unwrap();
+    sql(
+        &newer,
+        "INSERT INTO _sqlx_migrations (version, description, installed_on, success, checksum, execution_time) \
+         VALUES (99999, 'from the future', '2027-01-01', 1, x'00', 0)",
+    )
+    .await;
+    refused(&newer, "was written by a newer qiju").await;
+    // Random bytes over pages 2–6 (of 4 KiB).
+    let mut bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.len() >= 7 * 4096, "database of {} bytes", bytes.len());
+    let mut x: u32 = 12345;
+    for b in &mut bytes[4096..6 * 4096] {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        *b = x as u8;
+    }
+    std::fs::write(&file, &bytes).unwrap();
+    refused(&file, "is damaged").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_with_unreadable_rows_is_marked_damaged_and_the_rest_start() {
+    let (_dir, file) = temp();
+    let (garbled, whole) = with_two_live_games(&file).await;
+    sql(&file, &format!("UPDATE commands SET body = '{{\"t\":\"mo' WHERE game_id = '{garbled}' AND seq = (SELECT MAX(seq) FROM commands WHERE game_id = '{garbled}')")).await;
+    let (_dir2, file2) = temp();
+    std::fs::copy(&file, &file2).unwrap();
+    let mut s = start_on(&file).await.expect("the server starts");
+    let c = Client::anonymous(&s);
+    let r = c.get(&format!("/api/games/{garbled}")).await;
+    assert_eq!(r.status(), 410);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"], "game_damaged", "{body}");
+    let r = Client::register(&s, "x")
+        .await
+        .post(&format!("/api/games/{garbled}/move/h9g7"), &json!({}))
+        .await;
+    assert_eq!(r.status(), 410, "a move in a damaged game");
+    // The other game resumed and is live.
+    let v = c.get_json(&format!("/api/games/{whole}")).await;
+    assert_eq!(
+        (v["state"].as_str(), v["ply"].as_u64()),
+        (Some("live"), Some(1)),
+        "{v}"
+    );
+    s.stop().await;
+    // A missing move row: the same.
+    let (_d3, file3) = temp();
+    let (missing, whole) = with_two_live_games(&file3).await;
+    sql(
+        &file3,
+        &format!("DELETE FROM commands WHERE game_id = '{missing}' AND seq = 0"),
+    )
+    .await;
+    let mut s = start_on(&file3).await.expect("the server starts");
+    let c = Client::anonymous(&s);
+    assert_eq!(c.get(&format!("/api/games/{missing}")).await.status(), 410);
+    assert_eq!(c.get_json(&format!("/api/games/{whole}")).await["state"], "live");
+    s.stop().await;
+}

@@ -304,3 +304,19 @@ fn unknown_opponent_is_an_error() {
         "round 1: player 1 names opponent 9, who is not in the tournament"
     );
 }
+
+/// A file written mid-event — XXR announcing more rounds, a half-point bye
+/// already requested for the next round — is ranked on the rounds played.
+#[test]
+fn a_file_written_mid_event_is_ranked_on_the_rounds_played() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiebreak/cc_05.trf");
+    let t = tournament::trf::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let played = t.rounds_paired();
+    let mut later = t.clone();
+    later.total_rounds = Some(played + 4);
+    later.players[0].rounds.truncate(played as usize);
+    later.players[0].rounds.push(RoundEntry::bye(Outcome::HalfBye));
+    let rules = Rules::new(System::Swiss, Tiebreak::ALL.to_vec());
+    let (a, b) = (standings(&t, &rules).unwrap(), standings(&later, &rules).unwrap());
+    assert_eq!(a, b);
+}

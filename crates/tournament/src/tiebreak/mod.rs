@@ -253,9 +253,9 @@ struct Cell {
     points: Points,
 }
 
-/// The crosstable prepared for tie-breaks: every player's rounds 1..=R
-/// (absent past the end of their line), their scores, and the C.07 16.3
-/// adjusted scores.
+/// The crosstable prepared for tie-breaks: every player's rounds 1..=R,
+/// R the last round paired (absent past the end of their line), their
+/// scores, and the C.07 16.3 adjusted scores.
 pub struct Table<'a> {
     t: &'a Tournament,
     rounds: u32,
@@ -283,8 +283,8 @@ fn participated(o: Outcome) -> bool {
 }
 
 impl<'a> Table<'a> {
-    /// Prepare `t` over its `total_rounds` (or the rounds written), with
-    /// C.07 article 16 for unplayed rounds.
+    /// Prepare `t` over the rounds paired so far, with C.07 article 16 for
+    /// unplayed rounds.
     pub fn new(t: &'a Tournament) -> Result<Table<'a>, TiebreakError> {
         Table::with_rule(t, Unplayed::Dummy, System::Swiss)
     }
@@ -299,7 +299,10 @@ impl<'a> Table<'a> {
         unplayed: Unplayed,
         system: System,
     ) -> Result<Table<'a>, TiebreakError> {
-        let rounds = t.total_rounds.unwrap_or(0).max(t.rounds_written());
+        // Rounds paired so far: a file written mid-event (XXR says more, or
+        // byes are already requested for the next round) is ranked on the
+        // rounds played, as the standings after that round.
+        let rounds = t.rounds_paired();
         let mut cells = BTreeMap::new();
         let mut score = BTreeMap::new();
         let mut adjusted = BTreeMap::new();

@@ -177,6 +177,39 @@ pub fn board_colours(boards: usize) -> Vec<Colour> {
         .collect()
 }
 
+/// Colours of the first-listed team in game `game` (1-based) of a match
+/// of several games: 13.5 swaps the colours in the second game (两局制,
+/// 第二局互换先后走), and they keep alternating.
+pub fn board_colours_in_game(boards: usize, game: u32) -> Vec<Colour> {
+    let first = board_colours(boards);
+    if game % 2 == 1 {
+        first
+    } else {
+        first.into_iter().map(Colour::opposite).collect()
+    }
+}
+
+/// The boards of a match from the two line-ups handed in before it (12.3):
+/// board i pairs the i-th player of each, the first-listed team red on the
+/// odd boards (13.2/13.3). Returns (first-team player, second-team player,
+/// first-team player's colour), roster positions.
+pub fn pair_boards(first: &Lineup, second: &Lineup) -> Result<Vec<(usize, usize, Colour)>, TeamError> {
+    if first.players.len() != second.players.len() {
+        return Err(TeamError::LineupLength {
+            team: second.team,
+            boards: first.players.len(),
+            got: second.players.len(),
+        });
+    }
+    Ok(first
+        .players
+        .iter()
+        .zip(&second.players)
+        .zip(board_colours(first.players.len()))
+        .map(|((&a, &b), c)| (a, b, c))
+        .collect())
+}
+
 /// 12.4 全队轮赛制: every player of a team of `size` meets every player of
 /// the other. Round r (0-based) pairs player i of the first team with
 /// player (i + r) mod size of the second; the first team has red on the
@@ -487,6 +520,24 @@ mod tests {
     fn odd_boards_red_for_the_first_team() {
         use Colour::*;
         assert_eq!(board_colours(5), vec![White, Black, White, Black, White]);
+        assert_eq!(board_colours_in_game(4, 2), vec![Black, White, Black, White]);
+        assert_eq!(board_colours_in_game(4, 3), board_colours(4));
+    }
+
+    #[test]
+    fn boards_from_two_lineups() {
+        use Colour::*;
+        let a = Lineup::new(1, LineupRule::FixedOrder, 6, 4, vec![1, 2, 4, 6]).unwrap();
+        let b = Lineup::new(2, LineupRule::PerMatch, 5, 4, vec![3, 1, 2, 5]).unwrap();
+        assert_eq!(
+            pair_boards(&a, &b).unwrap(),
+            vec![(1, 3, White), (2, 1, Black), (4, 2, White), (6, 5, Black)]
+        );
+        let c = Lineup::new(3, LineupRule::PerMatch, 5, 3, vec![3, 1, 2]).unwrap();
+        assert!(matches!(
+            pair_boards(&a, &c),
+            Err(TeamError::LineupLength { team: 3, .. })
+        ));
     }
 
     #[test]

@@ -270,6 +270,25 @@ mod tests {
     }
 
     #[test]
+    fn points_systems() {
+        let (mut t, _) = round_robin(4, 3);
+        // White wins every game. Round 1: 1-4, 2-3; round 2: 4-3, 1-2;
+        // round 3: 2-4, 3-1 — player 1 wins twice and loses to 3.
+        assert_eq!(t.score_after(1, 3), Points::whole(2));
+        t.points = two_one_zero();
+        assert_eq!(t.score_after(1, 3), Points::whole(4));
+        t.points = PointSystem::three_one_zero();
+        assert_eq!(t.score_after(1, 3), Points::whole(6));
+        set_result(&mut t, 3, 1, 3, Outcome::Draw).unwrap();
+        assert_eq!(t.score_after(1, 3), Points::whole(7));
+        // 21.4: a forfeit `+` is worth a win to a player.
+        set_result(&mut t, 3, 1, 3, Outcome::ForfeitWin).unwrap();
+        assert_eq!(t.score_after(1, 3), Points::whole(9));
+        // 3 lost rounds 1 and 2 and now the forfeit: nothing.
+        assert_eq!(t.score_after(3, 3), Points::ZERO);
+    }
+
+    #[test]
     fn results_only_for_games_on_the_pairing() {
         let (mut t, _) = round_robin(4, 1);
         // Round 1: 1-4, 2-3.

@@ -320,3 +320,23 @@ fn a_file_written_mid_event_is_ranked_on_the_rounds_played() {
     let (a, b) = (standings(&t, &rules).unwrap(), standings(&later, &rules).unwrap());
     assert_eq!(a, b);
 }
+
+/// C.07 6.3: not all the tied players met. 1, 2 and 3 finish on 2; 1 beat
+/// both, 2 and 3 never met. 1's 2 points against them beat what 2 or 3
+/// could have at most (0 plus a win in the missing game): 1 is first; 2
+/// and 3 cannot be told apart and share second place.
+#[test]
+fn direct_encounter_when_not_all_met() {
+    use Outcome::*;
+    let mut t = event(3, 3);
+    game(&mut t, 1, 1, 2, Win);
+    game(&mut t, 2, 1, 3, Win);
+    filler(&mut t, 1, 3, Win, 0);
+    filler(&mut t, 2, 2, Win, 0);
+    filler(&mut t, 3, 2, Win, 0);
+    filler(&mut t, 3, 3, Win, 0);
+    let s = standings(&t, &Rules::new(System::Swiss, vec![Tiebreak::DirectEncounter])).unwrap();
+    let top: Vec<(u32, bool, PlayerId)> = s.rows[..3].iter().map(|r| (r.rank, r.shared, r.id)).collect();
+    assert_eq!(top, vec![(1, false, 1), (2, true, 2), (2, true, 3)]);
+    assert_eq!(s.rows[0].values[0].unwrap().to_string(), "2.00");
+}

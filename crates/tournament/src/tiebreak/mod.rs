@@ -505,34 +505,65 @@ impl<'a> Table<'a> {
         Some(Value { tiebreak: tb, raw })
     }
 
-    /// Points scored by each of `group` in games against the others of
-    /// `group` (played games; in a round robin forfeits too), or `None`
-    /// when not every pair of them has met (C.07 6.1: direct encounter
-    /// applies only when all tied participants have played each other).
-    pub fn encounter_points(&self, group: &[PlayerId], system: System) -> Option<Vec<Points>> {
+    /// The mini-table of `group` (C.07 6.1): for each player the points
+    /// scored against the others of the group — played games, and in a
+    /// round robin forfeits too (6.1.1 leaves forfeits out in a Swiss) —
+    /// a pair that met more than once counting the average (6.1.2); and
+    /// for each player how many of the others they have not met.
+    pub fn encounter(&self, group: &[PlayerId], system: System) -> Encounter {
         let counts = |c: &Cell| {
             c.outcome.is_played()
                 || (system == System::RoundRobin
                     && matches!(c.outcome, Outcome::ForfeitWin | Outcome::ForfeitLoss))
         };
-        for (i, &a) in group.iter().enumerate() {
-            for &b in &group[i + 1..] {
-                if !self.cells[&a].iter().any(|c| c.opponent == Some(b) && counts(c)) {
-                    return None;
+        let mut points = Vec::with_capacity(group.len());
+        let mut missing = Vec::with_capacity(group.len());
+        for &a in group {
+            let (mut total, mut unmet) = (0i64, 0u32);
+            for &b in group.iter().filter(|&&b| b != a) {
+                let games: Vec<&Cell> = self.cells[&a]
+                    .iter()
+                    .filter(|c| c.opponent == Some(b) && counts(c))
+                    .collect();
+                if games.is_empty() {
+                    unmet += 1;
+                } else {
+                    let sum: i64 = games.iter().map(|c| c.points.0 as i64).sum();
+                    total += sum * Encounter::SCALE / games.len() as i64;
                 }
             }
+            points.push(total);
+            missing.push(unmet);
         }
-        Some(
-            group
-                .iter()
-                .map(|&a| {
-                    self.cells[&a]
-                        .iter()
-                        .filter(|c| c.opponent.is_some_and(|o| group.contains(&o)) && counts(c))
-                        .fold(Points::ZERO, |s, c| s + c.points)
-                })
-                .collect(),
-        )
+        Encounter { points, missing }
+    }
+
+    /// The points of a win, the most an encounter not played could give.
+    pub fn win_points(&self) -> Points {
+        self.t.points.win
+    }
+}
+
+/// A tied group's mini-table (direct encounter).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Encounter {
+    /// Points against the others, in tenths × [`Encounter::SCALE`] (exact
+    /// averages over up to ten meetings).
+    pub points: Vec<i64>,
+    /// How many of the others each has not met.
+    pub missing: Vec<u32>,
+}
+
+impl Encounter {
+    pub const SCALE: i64 = 2520;
+
+    pub fn all_met(&self) -> bool {
+        self.missing.iter().all(|&m| m == 0)
+    }
+
+    /// A mini-table value in hundredths of a point, for printing.
+    pub fn hundredths(points: i64) -> i64 {
+        points * 10 / Encounter::SCALE
     }
 }
 

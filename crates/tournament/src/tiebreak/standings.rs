@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::model::{PlayerId, Points, Tournament};
 
-use super::{System, Table, Tiebreak, TiebreakError, Unplayed, Value};
+use super::{Encounter, System, Table, Tiebreak, TiebreakError, Unplayed, Value};
 
 /// Disciplinary penalties of a player (CXA 18.1 warning 警告, 18.2
 /// disqualification from a game 取消当场比赛资格). 18.4 puts the penalised
@@ -82,7 +82,9 @@ struct Ranker<'a> {
     table: Table<'a>,
     rules: &'a Rules,
     steps: Vec<Step>,
-    encounter: BTreeMap<PlayerId, Points>,
+    /// Mini-table points (tenths × [`Encounter::SCALE`]) where direct
+    /// encounter was applied.
+    encounter: BTreeMap<PlayerId, i64>,
 }
 
 impl Ranker<'_> {
@@ -112,28 +114,46 @@ impl Ranker<'_> {
         parts.into_iter().flat_map(|g| self.split(g, i + 1)).collect()
     }
 
-    /// C.07 6.1–6.2 / CXA 直胜: order by the points scored among the tied
-    /// players when all of them have met; a subgroup still tied is looked
-    /// at again on its own games.
+    /// C.07 6 / CXA 直胜. When all the tied players have met (6.1), order
+    /// them by the points they scored against each other, and look again
+    /// at a subgroup still tied on its own games (6.2). When some have not
+    /// met (6.3), rank first a player whose mini-table score beats every
+    /// other's score plus a win for each encounter that other has not had,
+    /// and repeat on the rest; whoever cannot be ranked that way stays tied.
     fn direct_encounter(&mut self, group: Vec<PlayerId>) -> Vec<Vec<PlayerId>> {
-        let Some(points) = self.table.encounter_points(&group, self.rules.system) else {
-            return vec![group];
-        };
-        let by: BTreeMap<PlayerId, Points> = group.iter().copied().zip(points).collect();
-        for (p, pts) in &by {
+        let e = self.table.encounter(&group, self.rules.system);
+        for (p, pts) in group.iter().zip(&e.points) {
             self.encounter.insert(*p, *pts);
         }
         let n = group.len();
-        chunks(group, |p| -(by[p].0 as i64))
-            .into_iter()
-            .flat_map(|g| {
-                if g.len() > 1 && g.len() < n {
-                    self.direct_encounter(g)
-                } else {
-                    vec![g]
-                }
-            })
-            .collect()
+        if e.all_met() {
+            let by: BTreeMap<PlayerId, i64> = group.iter().copied().zip(e.points).collect();
+            return chunks(group, |p| -by[p])
+                .into_iter()
+                .flat_map(|g| {
+                    if g.len() > 1 && g.len() < n {
+                        self.direct_encounter(g)
+                    } else {
+                        vec![g]
+                    }
+                })
+                .collect();
+        }
+        let win = self.table.win_points().0 as i64 * Encounter::SCALE;
+        let mut remaining = group;
+        let mut tiers = Vec::new();
+        while remaining.len() > 1 {
+            let e = self.table.encounter(&remaining, self.rules.system);
+            let best = (0..remaining.len()).find(|&i| {
+                (0..remaining.len())
+                    .filter(|&j| j != i)
+                    .all(|j| e.points[i] > e.points[j] + e.missing[j] as i64 * win)
+            });
+            let Some(i) = best else { break };
+            tiers.push(vec![remaining.remove(i)]);
+        }
+        tiers.push(remaining);
+        tiers
     }
 }
 
@@ -180,9 +200,9 @@ pub fn standings(t: &Tournament, rules: &Rules) -> Result<Standings, TiebreakErr
                 .tiebreaks
                 .iter()
                 .map(|&tb| match tb {
-                    Tiebreak::DirectEncounter => ranker.encounter.get(&id).map(|p| Value {
+                    Tiebreak::DirectEncounter => ranker.encounter.get(&id).map(|&p| Value {
                         tiebreak: tb,
-                        raw: p.0 as i64 * 10,
+                        raw: Encounter::hundredths(p),
                     }),
                     _ => ranker.table.value(id, tb),
                 })

@@ -6,6 +6,7 @@
 //! bbpPairings). The random TRF files and all expected values are made by
 //! `tests/data/tiebreak/make_crosscheck.py`.
 
+use tournament::tiebreak::standings::{standings, Rules};
 use tournament::tiebreak::{System, Table, Tiebreak, Unplayed};
 
 const COLUMNS: [Tiebreak; 7] = [
@@ -55,6 +56,27 @@ fn tiebreaks_match_tiebreak_core_on_random_crosstables() {
 #[test]
 fn tiebreaks_match_tiebreak_core_on_the_dutch_replays() {
     let (files, players) = check("expected_dutch.tsv", "dutch");
-    assert_eq!(files, 43);
+    assert!(files >= 43, "{files} files");
     assert!(players > 1000, "{players} players");
+}
+
+/// Whole rankings — points, then the tie-breaks listed, direct encounter
+/// (C.07 6.1–6.3) among them — equal to tiebreak-core's, ties in
+/// pairing-number order on both sides.
+#[test]
+fn rankings_match_tiebreak_core() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let expected = std::fs::read_to_string(format!("{root}/tiebreak/expected_order.tsv")).unwrap();
+    let mut checked = 0;
+    for line in expected.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let text = std::fs::read_to_string(format!("{root}/tiebreak/{}", f[0])).unwrap();
+        let t = tournament::trf::parse(&text).unwrap();
+        let tiebreaks = Tiebreak::parse_list(f[1]).unwrap();
+        let s = standings(&t, &Rules::new(System::Swiss, tiebreaks)).unwrap();
+        let got: Vec<String> = s.rows.iter().map(|r| r.id.to_string()).collect();
+        assert_eq!(got.join(","), f[2], "{} by {}", f[0], f[1]);
+        checked += 1;
+    }
+    assert!(checked >= 50, "{checked} rankings");
 }

@@ -15,14 +15,23 @@ hundredths of a point for the first four (exact: scores are halves).
 
 expected_dutch.tsv: the same for the 1/½/0 tournaments of the Dutch replay
 corpus (../dutch/*.trf, made by bbpPairings' generator and replayed round by
-round); the 3/1/0 ones are left out because tiebreak-core counts C.07 16.3's
-draw as 0.5 whatever the points system.
+round); files with another points system (BBW/BBD/BBL/BBZ/BBF/BBU, XXS or
+162 lines) are left out because tiebreak-core counts C.07 16.3's draw as
+0.5 whatever the points system (and this script reads 1/½/0 only).
+
+expected_order.tsv: the full ranking (points, then the tie-breaks named on
+the line, direct encounter by C.07 6.1-6.3 among them, ties in pairing-
+number order) of every file above. Files where two players on equal points
+met only by forfeit are left out: tiebreak-core counts such a pair as
+having met (scoring nothing), qiju as not having met (6.1.1: forfeits are
+not games for direct encounter in a Swiss).
 """
 import glob
 import os
 import random
 
-from tiebreak_core import GameRecord, PlayerTiebreakData, calculate_all_strict
+from tiebreak_core import (GameRecord, PlayerTiebreakData, calculate_all_strict,
+                           rank_standings_strict)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CRITERIA = ["buchholz", "buchholz_cut1", "sonneborn_berger", "progressive",
@@ -133,13 +142,15 @@ def read_trf(path):
     return rows, ratings, rounds
 
 
-def dutch():
+def dutch(order_out):
     out = ["# file\tplayer\tBH\tBH-C1\tSB\tPS\tWIN\tWON\tAROC"]
     for path in sorted(glob.glob(os.path.join(HERE, "..", "dutch", "*.trf"))):
         name = os.path.basename(path)
-        if name.endswith("-310.trf"):
+        if any(line[:3] in ("BBW", "BBD", "BBL", "BBZ", "BBF", "BBU", "XXS", "162")
+               for line in open(path)):
             continue
         cells, ratings, rounds = read_trf(path)
+        orders("../dutch/" + name, cells, ratings, rounds, order_out)
         players = records(cells, ratings)
         for p in sorted(players):
             v = calculate_all_strict(players[p], players, CRITERIA,
@@ -151,9 +162,36 @@ def dutch():
         f.write("\n".join(out) + "\n")
 
 
+ORDERS = [
+    ["direct_encounter", "buchholz_cut1", "buchholz", "sonneborn_berger", "progressive", "won"],
+    ["buchholz_cut1", "direct_encounter", "aro_cut1"],
+]
+NAMES = {"direct_encounter": "DE", "buchholz_cut1": "BH-C1", "buchholz": "BH",
+         "sonneborn_berger": "SB", "progressive": "PS", "won": "WON",
+         "aro_cut1": "AROC"}
+
+
+def forfeit_between_equals(cells):
+    points = {p: sum(POINTS[c[2]] for c in row) for p, row in cells.items()}
+    return any(code in "+-" and opp and points[opp] == points[p]
+               for p, row in cells.items() for opp, _, code in row)
+
+
+def orders(name, cells, ratings, rounds, out):
+    if forfeit_between_equals(cells):
+        return
+    players = records(cells, ratings)
+    for criteria in ORDERS:
+        s = rank_standings_strict(players, criteria, total_rounds=rounds,
+                                  ruleset="fide-2024")
+        ids = ",".join(str(r.player_id) for r in s.players)
+        out.append("\t".join([name, ",".join(NAMES[c] for c in criteria), ids]))
+
+
 def main():
     rng = random.Random(20261203)
     out = ["# file\tplayer\tBH\tBH-C1\tSB\tPS\tWIN\tWON\tAROC"]
+    order_out = ["# file\ttie-breaks\tpairing numbers, first place first"]
     for k in range(16):
         n = rng.randint(7, 30)
         rounds = rng.randint(5, 9)
@@ -162,6 +200,7 @@ def main():
         name = f"cc_{k:02}.trf"
         with open(os.path.join(HERE, name), "w") as f:
             f.write(trf(f"tie-break cross-check {k}", cells, ratings, rounds))
+        orders(name, cells, ratings, rounds, order_out)
         players = records(cells, ratings)
         for p in sorted(players):
             v = calculate_all_strict(players[p], players, CRITERIA,
@@ -171,7 +210,9 @@ def main():
             out.append("\t".join([name, str(p)] + [str(x) for x in hundredths + counts]))
     with open(os.path.join(HERE, "expected.tsv"), "w") as f:
         f.write("\n".join(out) + "\n")
-    dutch()
+    dutch(order_out)
+    with open(os.path.join(HERE, "expected_order.tsv"), "w") as f:
+        f.write("\n".join(order_out) + "\n")
 
 
 if __name__ == "__main__":

@@ -163,16 +163,22 @@ simple_action!(
 /// Lines of NDJSON from a broadcast receiver, with an empty keep-alive line
 /// every 20 s; ends when the source closes, after an `end` event, or when
 /// the server shuts down.
-fn ndjson<T, F>(
+///
+/// `guard` lives as long as the stream and is dropped after the receiver
+/// (a [`crate::lobby::Presence`] for the event stream).
+fn ndjson<T, F, G>(
     first: Option<String>,
     rx: tokio::sync::broadcast::Receiver<T>,
     shutdown: tokio::sync::watch::Receiver<bool>,
     line: F,
+    guard: G,
 ) -> Body
 where
     T: Clone + Send + 'static,
     F: Fn(&T) -> (String, bool) + Send + 'static,
+    G: Send + 'static,
 {
+    let rx = Guarded { rx, _guard: guard };
     let stream = futures_util::stream::unfold(
         (first, rx, shutdown, false, line),
         |(first, mut rx, mut shutdown, done, line)| async move {
@@ -186,7 +192,7 @@ where
                 return None;
             }
             let got = tokio::select! {
-                r = tokio::time::timeout(Duration::from_secs(20), rx.recv()) => r,
+                r = tokio::time::timeout(Duration::from_secs(20), rx.rx.recv()) => r,
                 _ = shutdown.changed() => return None,
             };
             match got {
@@ -210,6 +216,12 @@ where
         },
     );
     Body::from_stream(stream)
+}
+
+/// A receiver with something that must outlive it (fields drop in order).
+struct Guarded<T, G> {
+    rx: tokio::sync::broadcast::Receiver<T>,
+    _guard: G,
 }
 
 fn ndjson_response(body: Body) -> Response {
@@ -240,6 +252,7 @@ pub async fn stream_game(
                 rx,
                 state.shutdown_signal(),
                 |ev: &std::sync::Arc<live::Event>| (ev.json.clone(), ev.kind == "end"),
+                (),
             )
         };
         return Ok(ndjson_response(body));
@@ -266,6 +279,7 @@ pub async fn stream_events(State(state): State<AppState>, Auth(user): Auth) -> R
         rx,
         state.shutdown_signal(),
         |s: &std::sync::Arc<str>| (s.to_string(), false),
+        crate::lobby::Presence::new(&state, &user.id),
     ))
 }
 

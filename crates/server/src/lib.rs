@@ -76,6 +76,8 @@ pub struct Config {
     pub sqlite_sync: store::SqliteSync,
     /// Timeouts and the per-address cap of TCP connections.
     pub conn_limits: listen::ConnLimits,
+    /// What one player may hold in the lobby, and untimed games' limits.
+    pub lobby_limits: lobby::LobbyLimits,
 }
 
 impl Default for Config {
@@ -94,6 +96,7 @@ impl Default for Config {
             engines: Vec::new(),
             sqlite_sync: store::SqliteSync::Normal,
             conn_limits: listen::ConnLimits::default(),
+            lobby_limits: lobby::LobbyLimits::default(),
         }
     }
 }

@@ -4,6 +4,13 @@
 //!
 //! Seeks and challenges are short-lived and kept in this node's memory (as
 //! lichess keeps its hooks); games are stored the moment they are created.
+//!
+//! What one player may leave lying about is bounded ([`LobbyLimits`]):
+//! before, one account made 2,000 seeks (every lobby visitor then got a
+//! 321 kB greeting, and seeks never went away) and 2,000 challenges to one
+//! victim. Seeks are few per player, vanish when the player's last lobby
+//! connection (socket or event stream) closes, and expire; challenges are
+//! few per sender and per recipient and expire.
 
 use crate::auth::{random_id, Auth};
 use crate::error::ApiError;
@@ -70,6 +77,41 @@ struct Seek {
     view: SeekView,
     user: User,
     tc: TimeControl,
+    expires_ms: i64,
+}
+
+/// How much of the lobby one player may hold. See docs/SECURITY.md.
+#[derive(Clone, Copy, Debug)]
+pub struct LobbyLimits {
+    /// Open seeks per player.
+    pub seeks_per_user: usize,
+    /// A seek's lifetime, even while its player stays connected.
+    pub seek_ttl_ms: i64,
+    /// Challenges a player has sent that are still unanswered.
+    pub challenges_per_sender: usize,
+    /// Unanswered challenges waiting for one player.
+    pub challenges_per_recipient: usize,
+    /// A challenge's lifetime.
+    pub challenge_ttl_ms: i64,
+    /// Live untimed games per player.
+    pub untimed_games_per_user: usize,
+    /// An untimed game with no move for this long ends (aborted before
+    /// both sides moved, else lost by the side to move).
+    pub untimed_idle_ms: i64,
+}
+
+impl Default for LobbyLimits {
+    fn default() -> Self {
+        LobbyLimits {
+            seeks_per_user: 5,
+            seek_ttl_ms: 60 * 60_000,
+            challenges_per_sender: 10,
+            challenges_per_recipient: 20,
+            challenge_ttl_ms: 10 * 60_000,
+            untimed_games_per_user: 10,
+            untimed_idle_ms: 7 * 86_400_000,
+        }
+    }
 }
 
 /// Answer to a seek: either it was paired at once (`game`) or it waits in
@@ -116,6 +158,7 @@ struct Challenge {
     from: User,
     to_id: String,
     tc: TimeControl,
+    expires_ms: i64,
 }
 
 /// A game against the computer.
@@ -163,6 +206,30 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Held by each lobby connection of a player; when the last one is
+/// dropped, the player's seeks go (see [`Lobby::left`]). Drop it after the
+/// connection's receiver.
+pub struct Presence {
+    state: AppState,
+    user_id: String,
+}
+
+impl Presence {
+    #[must_use]
+    pub fn new(state: &AppState, user_id: &str) -> Presence {
+        Presence {
+            state: state.clone(),
+            user_id: user_id.to_string(),
+        }
+    }
+}
+
+impl Drop for Presence {
+    fn drop(&mut self) {
+        self.state.lobby().left(&self.user_id);
+    }
+}
+
 impl Lobby {
     /// Subscribes to a player's personal events (game started, challenged).
     pub fn subscribe(&self, user_id: &str) -> broadcast::Receiver<Arc<str>> {
@@ -184,7 +251,38 @@ impl Lobby {
     /// The open seeks.
     #[must_use]
     pub fn seeks(&self) -> Vec<SeekView> {
+        self.prune(crate::now_ms());
         lock(&self.seeks).iter().map(|s| s.view.clone()).collect()
+    }
+
+    /// Drops expired seeks (announcing it) and challenges.
+    fn prune(&self, now: i64) {
+        let expired: Vec<String> = {
+            let mut seeks = lock(&self.seeks);
+            let ids = seeks
+                .iter()
+                .filter(|s| s.expires_ms <= now)
+                .map(|s| s.view.id.clone())
+                .collect();
+            seeks.retain(|s| s.expires_ms > now);
+            ids
+        };
+        for id in expired {
+            self.announce(&serde_json::json!({"t": "seek_removed", "id": id}));
+        }
+        lock(&self.challenges).retain(|_, c| c.expires_ms > now);
+    }
+
+    /// A lobby connection of `user_id` (socket or event stream) ended:
+    /// with it gone, a player who has none left is not there to play, so
+    /// their seeks go. The connection's receiver must be dropped first.
+    pub fn left(&self, user_id: &str) {
+        let alone = lock(&self.users)
+            .get(user_id)
+            .is_none_or(|tx| tx.receiver_count() == 0);
+        if alone {
+            self.drop_seeks_of(user_id);
+        }
     }
 
     fn announce(&self, event: &serde_json::Value) {
@@ -305,6 +403,10 @@ pub async fn create_seek(
     if req.rated && user.guest {
         return Err(ApiError::Forbidden("guests play casual games only".into()));
     }
+    let limits = state.config().lobby_limits;
+    let now = crate::now_ms();
+    state.lobby().prune(now);
+    live::check_untimed_cap(&state, &user, &tc).await?;
     let seek = Seek {
         view: SeekView {
             id: random_id(8)?,
@@ -319,16 +421,23 @@ pub async fn create_seek(
         },
         user,
         tc: tc.clone(),
+        expires_ms: now + limits.seek_ttl_ms,
     };
     let partner = {
-        let mut seeks = state
-            .lobby()
-            .seeks
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut seeks = lock(&state.lobby().seeks);
         match seeks.iter().position(|s| matches(s, &seek)) {
             Some(i) => Some(seeks.remove(i)),
             None => {
+                let mine = seeks.iter().filter(|s| s.user.id == seek.user.id).count();
+                if mine >= limits.seeks_per_user {
+                    return Err(ApiError::conflict(
+                        "too_many_seeks",
+                        format!(
+                            "you have {mine} open seeks; withdraw one first (at most {})",
+                            limits.seeks_per_user
+                        ),
+                    ));
+                }
                 seeks.push(seek.clone());
                 None
             }
@@ -428,6 +537,10 @@ pub async fn create_challenge(
         v.new_game(Some(fen), 0)
             .map_err(|e| ApiError::bad("bad_fen", e.to_string()))?;
     }
+    live::check_untimed_cap(&state, &user, &tc).await?;
+    let limits = state.config().lobby_limits;
+    let now = crate::now_ms();
+    state.lobby().prune(now);
     let view = ChallengeView {
         id: random_id(8)?,
         from: user.name.clone(),
@@ -438,15 +551,33 @@ pub async fn create_challenge(
         color: req.color,
         fen: req.fen.clone(),
     };
-    lock(&state.lobby().challenges).insert(
-        view.id.clone(),
-        Challenge {
-            view: view.clone(),
-            from: user,
-            to_id: to.id.clone(),
-            tc,
-        },
-    );
+    {
+        let mut all = lock(&state.lobby().challenges);
+        let sent = all.values().filter(|c| c.from.id == user.id).count();
+        if sent >= limits.challenges_per_sender {
+            return Err(ApiError::conflict(
+                "too_many_challenges",
+                format!("you have {sent} unanswered challenges; wait for answers or withdraw one"),
+            ));
+        }
+        let waiting = all.values().filter(|c| c.to_id == to.id).count();
+        if waiting >= limits.challenges_per_recipient {
+            return Err(ApiError::conflict(
+                "recipient_busy",
+                format!("{} has {waiting} challenges waiting; try again later", to.name),
+            ));
+        }
+        all.insert(
+            view.id.clone(),
+            Challenge {
+                view: view.clone(),
+                from: user,
+                to_id: to.id.clone(),
+                tc,
+                expires_ms: now + limits.challenge_ttl_ms,
+            },
+        );
+    }
     state
         .lobby()
         .notify(&to.id, &serde_json::json!({"t": "challenge", "challenge": view}));
@@ -456,6 +587,7 @@ pub async fn create_challenge(
 /// Challenges waiting for your answer, and yours waiting for others.
 #[utoipa::path(get, path = "/api/challenges", tag = "lobby", responses((status = 200, body = [ChallengeView])))]
 pub async fn list_challenges(State(state): State<AppState>, Auth(user): Auth) -> Json<Vec<ChallengeView>> {
+    state.lobby().prune(crate::now_ms());
     Json(
         lock(&state.lobby().challenges)
             .values()
@@ -473,6 +605,7 @@ pub async fn accept_challenge(
     Auth(user): Auth,
     Path(id): Path<String>,
 ) -> Result<Json<GameStarted>, ApiError> {
+    state.lobby().prune(crate::now_ms());
     let c = {
         let mut all = lock(&state.lobby().challenges);
         match all.get(&id) {
@@ -557,6 +690,7 @@ pub async fn play_computer(
     }
     // One account cannot take every computer (see computer.rs): a few
     // games at once, finished or resigned before more.
+    live::check_untimed_cap(&state, &user, &tc).await?;
     let open = state.store().live_computer_games(&user.id).await?;
     if open >= crate::computer::MAX_GAMES_PER_USER {
         return Err(ApiError::conflict(
@@ -636,6 +770,7 @@ mod tests {
             },
             user: u,
             tc: "10+5".parse().unwrap(),
+            expires_ms: i64::MAX,
         }
     }
 

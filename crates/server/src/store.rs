@@ -636,6 +636,16 @@ impl Store {
         )
     }
 
+    /// The time controls of the live games `user_id` plays.
+    pub async fn live_time_controls(&self, user_id: &str) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT time_control FROM games WHERE state = 'live' AND (first_id = $1 OR second_id = $1)",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// How many live games `user_id` plays against the computer.
     pub async fn live_computer_games(&self, user_id: &str) -> Result<usize, StoreError> {
         let n: i64 = sqlx::query_scalar(

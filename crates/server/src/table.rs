@@ -329,6 +329,38 @@ impl Table {
         Ok(out)
     }
 
+    /// Ends an untimed game nobody has moved in for `idle_ms`: called off
+    /// when a side has not yet moved, else lost by the side to move (an
+    /// untimed game has no clock to fall, so without this it never ends).
+    pub fn abandon_idle(&mut self, now_ms: i64, idle_ms: i64) -> Result<Applied, TableError> {
+        if self.ply() < 2 {
+            return self.abort_idle(now_ms);
+        }
+        let mut out = Applied::default();
+        let side = self.side_to_move();
+        let at = self.at(now_ms);
+        let days = idle_ms as f64 / 86_400_000.0;
+        let reason = format!(
+            "no move from the side to move ({side}) for {days:.1} days: untimed games end after that long without a move"
+        );
+        self.apply(
+            Command::Adjudicate {
+                at,
+                outcome: Outcome::Win { winner: side.other() },
+                reason,
+                article: None,
+            },
+            &mut out,
+        )?;
+        Ok(out)
+    }
+
+    /// Whether the game has no clock.
+    #[must_use]
+    pub fn untimed(&self) -> bool {
+        self.session.config().time_control.is_unlimited()
+    }
+
     /// Plays `side`'s action at `now_ms`.
     pub fn act(&mut self, side: Side, action: Action, now_ms: i64) -> Result<Applied, TableError> {
         let at = self.at(now_ms);

@@ -292,6 +292,8 @@ pub async fn lobby_socket(
 }
 
 async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
+    // Declared before the receiver, so dropped after it.
+    let _presence = user.as_ref().map(|u| crate::lobby::Presence::new(&state, &u.id));
     let (mut tx, mut incoming) = socket.split();
     let mut public = state.lobby().public.subscribe();
     // A spectator gets a personal channel that stays silent (its sender

@@ -360,3 +360,178 @@ async fn one_player_cannot_starve_the_others_computer_games() {
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seeks_are_few_per_player_and_go_with_their_last_connection() {
+    let mut s = common::start_with(|c| {
+        c.lobby_limits.seeks_per_user = 3;
+        c.lobby_limits.seek_ttl_ms = 1500;
+    })
+    .await;
+    let p = Client::register(&s, "seeker").await;
+    // The seeker's lobby socket.
+    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+        "{}/api/lobby/ws",
+        s.ws_base
+    ))
+    .unwrap();
+    req.headers_mut()
+        .insert("cookie", p.cookie.clone().unwrap().parse().unwrap());
+    let (socket, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    for t in ["1+0", "2+0", "3+0"] {
+        let r: Value = p
+            .post("/api/seeks", &json!({"time": t}))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert!(r["seek"].is_string(), "{r}");
+    }
+    let r = p.post("/api/seeks", &json!({"time": "4+0"})).await;
+    assert_eq!(r.status(), 409);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "too_many_seeks");
+    let mine = |v: Value| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["player"] == p.name.as_str())
+            .count()
+    };
+    assert_eq!(mine(p.get_json("/api/seeks").await), 3);
+    // The socket closes: the seeks go.
+    drop(socket);
+    let until = Instant::now() + Duration::from_secs(3);
+    while mine(p.get_json("/api/seeks").await) > 0 {
+        assert!(Instant::now() < until, "seeks outlived their player's connection");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // A seek made with no connection open expires.
+    let r: Value = p
+        .post("/api/seeks", &json!({"time": "5+0"}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(r["seek"].is_string());
+    assert_eq!(mine(p.get_json("/api/seeks").await), 1);
+    tokio::time::sleep(Duration::from_millis(1600)).await;
+    assert_eq!(mine(p.get_json("/api/seeks").await), 0, "expired");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenges_are_few_per_sender_and_recipient_and_expire() {
+    let mut s = common::start_with(|c| {
+        c.lobby_limits.challenges_per_sender = 2;
+        c.lobby_limits.challenges_per_recipient = 3;
+        c.lobby_limits.challenge_ttl_ms = 1000;
+    })
+    .await;
+    let victim = Client::register(&s, "victim").await;
+    let a = Client::register(&s, "a").await;
+    let b = Client::register(&s, "b").await;
+    let challenge = |from: &Client| {
+        let body = json!({"to": victim.name, "time": "5+0"});
+        let from = Client {
+            http: from.http.clone(),
+            cookie: from.cookie.clone(),
+            ..Client::anonymous(&s)
+        };
+        async move { from.post("/api/challenges", &body).await }
+    };
+    assert_eq!(challenge(&a).await.status(), 201);
+    assert_eq!(challenge(&a).await.status(), 201);
+    let r = challenge(&a).await;
+    assert_eq!(r.status(), 409);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "too_many_challenges");
+    assert_eq!(challenge(&b).await.status(), 201);
+    let r = challenge(&b).await;
+    assert_eq!(r.status(), 409, "the recipient has 3 waiting");
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "recipient_busy");
+    assert_eq!(
+        victim.get_json("/api/challenges").await.as_array().unwrap().len(),
+        3
+    );
+    // They expire; an expired one cannot be accepted.
+    let old = victim.get_json("/api/challenges").await[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert!(victim
+        .get_json("/api/challenges")
+        .await
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let r = victim
+        .post(&format!("/api/challenges/{old}/accept"), &json!({}))
+        .await;
+    assert_eq!(r.status(), 404);
+    assert_eq!(challenge(&a).await.status(), 201, "room again");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn untimed_games_are_capped_and_end_when_nobody_moves() {
+    let mut s = common::start_with(|c| {
+        c.lobby_limits.untimed_games_per_user = 2;
+        c.lobby_limits.untimed_idle_ms = 1500;
+    })
+    .await;
+    let a = Client::register(&s, "a").await;
+    let b = Client::register(&s, "b").await;
+    let (_, played, b_side) = a.challenge(&b, json!({"time": "-", "color": "first"})).await;
+    assert_eq!(b_side, "second");
+    let (_, idle, _) = a.challenge(&b, json!({"time": "-", "color": "first"})).await;
+    // A third untimed game: refused, to a seek, a challenge and the computer alike.
+    let r = a.post("/api/seeks", &json!({"time": "-"})).await;
+    assert_eq!(r.status(), 409);
+    assert_eq!(
+        r.json::<Value>().await.unwrap()["error"],
+        "too_many_untimed_games"
+    );
+    let r = a
+        .post("/api/challenges", &json!({"to": b.name, "time": "-"}))
+        .await;
+    assert_eq!(r.status(), 409);
+    let r = a.post("/api/computer", &json!({"level": 1, "time": "-"})).await;
+    assert_eq!(r.status(), 409);
+    // Timed games are not counted.
+    let r = a
+        .post("/api/challenges", &json!({"to": b.name, "time": "5+0"}))
+        .await;
+    assert_eq!(r.status(), 201);
+    // Two moves in the first game, then nobody moves: after the idle limit
+    // the side to move (first) has lost; the game with no move is aborted.
+    assert_eq!(
+        a.post(&format!("/api/games/{played}/move/h2e2"), &json!({}))
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(
+        b.post(&format!("/api/games/{played}/move/h9g7"), &json!({}))
+            .await
+            .status(),
+        200
+    );
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    let v = a.get_json(&format!("/api/games/{played}")).await;
+    assert_eq!(
+        (v["state"].as_str(), v["winner"].as_str()),
+        (Some("over"), Some("second")),
+        "{v}"
+    );
+    assert!(v["detail"].as_str().unwrap().contains("untimed"), "{v}");
+    assert_eq!(
+        a.get_json(&format!("/api/games/{idle}")).await["state"],
+        "aborted"
+    );
+    // With both ended, there is room for untimed games again.
+    let r = a
+        .post("/api/challenges", &json!({"to": b.name, "time": "-"}))
+        .await;
+    assert_eq!(r.status(), 201);
+    s.stop().await;
+}

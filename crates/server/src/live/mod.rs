@@ -177,6 +177,9 @@ struct LiveGame {
     /// The version of the last event broadcast (protocol v2's `v`).
     version: u64,
     computer_thinking: bool,
+    /// The last action a player took (or the game's start or resume): an
+    /// untimed game ends after `untimed_idle_ms` without one.
+    last_action_ms: i64,
 }
 
 /// Replays a stored game (see [`Table::restore`]).
@@ -299,6 +302,37 @@ pub async fn resume_all(state: &AppState, stopped_ms: i64) -> Result<usize, crat
     Ok(n)
 }
 
+/// Refuses a new untimed game to a player who has
+/// `lobby_limits.untimed_games_per_user` of them going: they never end by
+/// the clock, so without a cap one account kept 5,000 open.
+///
+/// # Errors
+/// `too_many_untimed_games`, or the database cannot be read.
+pub async fn check_untimed_cap(
+    state: &AppState,
+    user: &crate::store::User,
+    tc: &clock::TimeControl,
+) -> Result<(), crate::ApiError> {
+    if !tc.is_unlimited() {
+        return Ok(());
+    }
+    let cap = state.config().lobby_limits.untimed_games_per_user;
+    let open = state
+        .store()
+        .live_time_controls(&user.id)
+        .await?
+        .iter()
+        .filter(|t| crate::table::parse_time_control(t).is_ok_and(|t| t.is_unlimited()))
+        .count();
+    if open >= cap {
+        return Err(crate::ApiError::conflict(
+            "too_many_untimed_games",
+            format!("you have {open} untimed games going; finish one first (at most {cap})"),
+        ));
+    }
+    Ok(())
+}
+
 /// Whether a stored game reads and replays (what `qiju admin check` asks
 /// of every live game); `Err` says why not.
 ///
@@ -364,6 +398,7 @@ fn spawn(
         abort_from_ms: now_ms,
         version: 0,
         computer_thinking: false,
+        last_action_ms: now_ms,
     };
     let st = state.clone();
     tokio::spawn(async move {
@@ -376,6 +411,7 @@ fn spawn(
 async fn run(state: AppState, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc::Sender<Cmd>) {
     let linger = state.config().finished_linger;
     let abort_after = state.config().abort_after_ms;
+    let untimed_idle = state.config().lobby_limits.untimed_idle_ms;
     // A game resumed already over (e.g. its flag fell before the crash) is
     // archived now.
     if g.table.is_over() {
@@ -389,7 +425,14 @@ async fn run(state: AppState, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: 
         // The clock's next event (a flag), or the end of the abort window
         // while a side has not made its first move.
         let abort_at = (g.table.ply() < 2).then_some(g.abort_from_ms + abort_after);
-        let deadline = [g.table.deadline(), abort_at].into_iter().flatten().min();
+        let idle_at = g
+            .table
+            .untimed()
+            .then_some(g.last_action_ms.saturating_add(untimed_idle));
+        let deadline = [g.table.deadline(), abort_at, idle_at]
+            .into_iter()
+            .flatten()
+            .min();
         let sleep_for = match (over, deadline) {
             (true, _) => linger,
             (false, Some(d)) => Duration::from_millis(u64::try_from((d - now).max(0)).unwrap_or(0)),
@@ -408,6 +451,12 @@ async fn run(state: AppState, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: 
                 let mut applied = g.table.tick(now);
                 if !g.table.is_over() && g.table.ply() < 2 && now >= g.abort_from_ms + abort_after {
                     if let Ok(a) = g.table.abort_idle(now) {
+                        applied.commands.extend(a.commands);
+                        applied.events.extend(a.events);
+                    }
+                }
+                if !g.table.is_over() && g.table.untimed() && now >= g.last_action_ms.saturating_add(untimed_idle) {
+                    if let Ok(a) = g.table.abandon_idle(now, untimed_idle) {
                         applied.commands.extend(a.commands);
                         applied.events.extend(a.events);
                     }
@@ -541,6 +590,7 @@ async fn act(state: &AppState, g: &mut LiveGame, side: Side, action: Action) -> 
     }
     let applied = g.table.act(side, action, crate::now_ms())?;
     store_and_broadcast(state, g, &applied).await?;
+    g.last_action_ms = crate::now_ms();
     Ok(g.table.ply())
 }
 

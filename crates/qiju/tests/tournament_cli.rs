@@ -158,6 +158,30 @@ fn standings_share_places_and_ask_for_playoffs() {
     ]);
     assert_eq!(rc, 0);
     assert!(out.ends_with("playoff: 1 2 3\n"), "{out}");
+    // Fouls (犯规) split the tie; a warning puts a player last among equals.
+    let (rc, out, err) = qiju(&[
+        "tournament",
+        "standings",
+        file,
+        "--tiebreaks",
+        "cxa-rr",
+        "--system",
+        "round-robin",
+        "--fouls",
+        "2=1,3=2",
+        "--warnings",
+        "4=1",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    let ids: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(ids, vec!["1", "2", "3", "4"]);
+    let (rc, _, err) = qiju(&["tournament", "standings", file, "--fouls", "9=1"]);
+    assert_eq!(rc, 2);
+    assert!(err.contains("no player 9"), "{err}");
     std::fs::remove_file(&path).ok();
 }
 

@@ -28,7 +28,7 @@ pub struct Args {
     /// score), DE (direct encounter), WIN (rounds won, with or without
     /// play), WON (games won over the board), AROC (average rating of
     /// opponents Cut-1). CXA: SB-CXA (小分 on actual scores), OPP (对手分),
-    /// FOUL (犯规; none in TRF, so all zero). Presets: cxa-rr (15.1:
+    /// FOUL (犯规, from --fouls). Presets: cxa-rr (15.1:
     /// SB-CXA,WON,DE,FOUL) and cxa-swiss (15.2: OPP,WON,FOUL).
     #[arg(long, default_value = "")]
     tiebreaks: String,
@@ -43,6 +43,37 @@ pub struct Args {
     /// needing a play-off instead.
     #[arg(long, default_value_t = 0)]
     playoff_places: u32,
+    /// Fouls (犯规) per player for FOUL, as `ID=N,ID=N`.
+    #[arg(long, default_value = "")]
+    fouls: String,
+    /// Warnings (CXA 18.1) per player, as `ID=N,…`: last among equals (18.4).
+    #[arg(long, default_value = "")]
+    warnings: String,
+    /// Disqualifications from a game (CXA 18.2) per player, as `ID=N,…`:
+    /// last among equals, below warnings (18.4).
+    #[arg(long, default_value = "")]
+    disqualifications: String,
+}
+
+/// `ID=N,ID=N` into pairs; an error names the item.
+fn counts(flag: &str, list: &str) -> anyhow::Result<Vec<(u32, u32)>> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            let (id, n) = item
+                .split_once('=')
+                .with_context(|| format!("--{flag}: {item:?} is not ID=N"))?;
+            Ok((
+                id.trim()
+                    .parse()
+                    .with_context(|| format!("--{flag}: {id:?} is not a pairing number"))?,
+                n.trim()
+                    .parse()
+                    .with_context(|| format!("--{flag}: {n:?} is not a count"))?,
+            ))
+        })
+        .collect()
 }
 
 /// A header line, then one line per player: rank (`3=` when shared),
@@ -62,6 +93,22 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         UnplayedArg::Virtual => Unplayed::VirtualOpponent,
     };
     rules.playoff_places = a.playoff_places;
+    for (id, n) in counts("fouls", &a.fouls)? {
+        rules.fouls.insert(id, n);
+    }
+    for (id, n) in counts("warnings", &a.warnings)? {
+        rules.penalties.entry(id).or_default().warnings = n;
+    }
+    for (id, n) in counts("disqualifications", &a.disqualifications)? {
+        rules.penalties.entry(id).or_default().disqualifications = n;
+    }
+    for id in rules.fouls.keys().chain(rules.penalties.keys()) {
+        anyhow::ensure!(
+            t.player(*id).is_some(),
+            "there is no player {id} in {}",
+            a.file.display()
+        );
+    }
     let s = standings(&t, &rules)?;
     let width = s
         .rows

@@ -529,14 +529,38 @@ struct Ctx<'a> {
     bye_v: Option<usize>,
 }
 
-/// A set of edges, some deleted, to re-solve under extra constraints.
+/// A set of edges, some deleted, to re-solve under extra constraints,
+/// with the best matching found so far.
 struct Graph<W: Weight> {
+    nv: usize,
     edges: Vec<(usize, usize, W)>,
     alive: Vec<bool>,
+    mate: Vec<Option<usize>>,
+    best: W,
 }
 
 impl<W: Weight> Graph<W> {
-    fn solve(&self, nv: usize) -> (Vec<Option<usize>>, W) {
+    fn new(nv: usize, edges: Vec<(usize, usize, W)>) -> Graph<W> {
+        let alive = vec![true; edges.len()];
+        let mut g = Graph {
+            nv,
+            edges,
+            alive,
+            mate: Vec::new(),
+            best: W::zero(),
+        };
+        g.resolve();
+        g
+    }
+
+    /// Solve from scratch; the result becomes the best.
+    fn resolve(&mut self) {
+        let (mate, w) = self.solve();
+        self.mate = mate;
+        self.best = w;
+    }
+
+    fn solve(&self) -> (Vec<Option<usize>>, W) {
         let live: Vec<(usize, usize, W)> = self
             .edges
             .iter()
@@ -544,7 +568,7 @@ impl<W: Weight> Graph<W> {
             .filter(|(_, &a)| a)
             .map(|(e, _)| *e)
             .collect();
-        let mate = blossom::max_weight_matching(nv, &live);
+        let mate = blossom::max_weight_matching(self.nv, &live);
         let mut w = W::zero();
         for &(u, v, x) in &live {
             if mate[u] == Some(v) {
@@ -554,23 +578,31 @@ impl<W: Weight> Graph<W> {
         (mate, w)
     }
 
-    /// Delete the edges `drop` says; solve; keep the deletion only if the
-    /// optimum is still `best`.
-    fn try_constraint(&mut self, nv: usize, best: W, drop: impl Fn(usize, usize) -> bool) -> bool {
-        let saved = self.alive.clone();
-        for (k, e) in self.edges.iter().enumerate() {
-            if self.alive[k] && drop(e.0, e.1) {
-                self.alive[k] = false;
-            }
-        }
-        if self.alive == saved {
+    /// Delete the edges `drop` names and keep the deletion if the optimum
+    /// survives it. When the best matching uses none of them it survives
+    /// without solving again.
+    fn try_constraint(&mut self, drop: impl Fn(usize, usize) -> bool) -> bool {
+        let doomed: Vec<usize> = (0..self.edges.len())
+            .filter(|&k| self.alive[k] && drop(self.edges[k].0, self.edges[k].1))
+            .collect();
+        if doomed.is_empty() {
             return true;
         }
-        let (_, w) = self.solve(nv);
-        if w == best {
+        let used = doomed.iter().any(|&k| self.mate[self.edges[k].0] == Some(self.edges[k].1));
+        for &k in &doomed {
+            self.alive[k] = false;
+        }
+        if !used {
+            return true;
+        }
+        let (mate, w) = self.solve();
+        if w == self.best {
+            self.mate = mate;
             true
         } else {
-            self.alive = saved;
+            for &k in &doomed {
+                self.alive[k] = true;
+            }
             false
         }
     }
@@ -583,17 +615,12 @@ impl Pairer {
         edges: Vec<(usize, usize, Terms)>,
     ) -> Result<Vec<Option<usize>>, DutchError> {
         let l = c.layout;
-        let mut g: Graph<Wide<N>> = Graph {
-            edges: edges.iter().map(|(a, b, t)| (*a, *b, t.to::<N>())).collect(),
-            alive: vec![true; edges.len()],
-        };
-        let (mate, best) = g.solve(c.nv);
+        let mut g: Graph<Wide<N>> = Graph::new(c.nv, edges.iter().map(|(a, b, t)| (*a, *b, t.to::<N>())).collect());
         // [C4]: everybody paired but at most one bye.
-        let matched = mate.iter().filter(|m| m.is_some()).count();
+        let matched = g.mate.iter().filter(|m| m.is_some()).count();
         if matched < c.nv - (c.nv % 2) {
             return Err(DutchError::NoPairing { round: self.round });
         }
-        let mut best = best;
         // [C9] counts only when the bracket floats exactly one player
         // (C.04.3 2.4.4 note); [C6] fixed how many float.
         let in_b = c
@@ -601,32 +628,35 @@ impl Pairer {
             .iter()
             .filter(|r| matches!(r, Role::Mdp | Role::Resident))
             .count() as u64;
-        let pairs_in_b = best.field(l.pos[F_C6], l.bits);
-        let mut mate = mate;
+        let pairs_in_b = g.best.field(l.pos[F_C6], l.bits);
         if in_b == 2 * pairs_in_b + 1 && !c.c9.is_empty() {
             for &(k, v) in c.c9 {
                 g.edges[k].2 = g.edges[k].2 + Wide::shifted(v, l.pos[F_C9]);
             }
-            let (m, w) = g.solve(c.nv);
-            mate = m;
-            best = w;
+            g.resolve();
         }
         let is_b = |v: usize| v < c.role.len() && matches!(c.role[v], Role::Mdp | Role::Resident);
         let mdp: Vec<usize> = (0..c.verts.len()).filter(|&v| c.role[v] == Role::Mdp).collect();
         let res: Vec<usize> = (0..c.verts.len())
             .filter(|&v| c.role[v] == Role::Resident)
             .collect();
-        let bye_v = c.bye_v;
-        let _ = bye_v;
+        let is_res = |v: usize| c.role.get(v) == Some(&Role::Resident);
+        let exists: std::collections::HashSet<(usize, usize)> =
+            g.edges.iter().map(|e| (e.0.min(e.1), e.0.max(e.1))).collect();
+        // Keep only edge (u, v) at u and v.
+        let force = |u: usize, v: usize| {
+            move |a: usize, b: usize| {
+                let tu = a == u || b == u;
+                let tv = a == v || b == v;
+                (tu || tv) && !(tu && tv)
+            }
+        };
 
         // Stage A (Article 4.4): which MDPs are paired — the set with the
         // smallest differing BSN first.
-        let paired_mdps = mate
+        let paired_mdps = mdp
             .iter()
-            .enumerate()
-            .filter(|&(v, m)| {
-                c.role.get(v) == Some(&Role::Mdp) && m.is_some_and(|u| c.role.get(u) == Some(&Role::Resident))
-            })
+            .filter(|&&u| g.mate[u].is_some_and(is_res))
             .count();
         if paired_mdps > 0 && paired_mdps < mdp.len() {
             let mut chosen = 0;
@@ -634,74 +664,56 @@ impl Pairer {
                 if chosen == paired_mdps {
                     break;
                 }
-                // Force u to be paired in the bracket.
-                if g.try_constraint(c.nv, best, |a, b| (a == u && !is_b(b)) || (b == u && !is_b(a))) {
+                // u paired in the bracket: no edges out of it.
+                if g.try_constraint(|a, b| (a == u && !is_b(b)) || (b == u && !is_b(a))) {
                     chosen += 1;
                 }
             }
         }
-        let (mate, _) = g.solve(c.nv);
         // Stage B (4.2 over S2 = residents): each paired MDP, in order,
         // takes the first resident it can.
-        let s1: Vec<usize> = mdp
-            .iter()
-            .copied()
-            .filter(|&u| mate[u].is_some_and(|v| c.role.get(v) == Some(&Role::Resident)))
-            .collect();
-        let mut mdp_partner: Vec<usize> = Vec::new();
+        let s1: Vec<usize> = mdp.iter().copied().filter(|&u| g.mate[u].is_some_and(is_res)).collect();
+        let mut taken = vec![false; c.nv];
         for &u in &s1 {
             for &v in &res {
-                if mdp_partner.contains(&v)
-                    || !g
-                        .edges
-                        .iter()
-                        .zip(&g.alive)
-                        .any(|(e, &a)| a && ((e.0 == u && e.1 == v) || (e.0 == v && e.1 == u)))
-                {
+                if taken[v] || !exists.contains(&(u.min(v), u.max(v))) {
                     continue;
                 }
-                if g.try_constraint(c.nv, best, |a, b| {
-                    let touches_u = a == u || b == u;
-                    let touches_v = a == v || b == v;
-                    (touches_u || touches_v) && !(touches_u && touches_v)
-                }) {
-                    mdp_partner.push(v);
+                if g.try_constraint(force(u, v)) {
+                    taken[v] = true;
                     break;
                 }
             }
         }
         // The remainder: residents not paired with MDPs, with fresh BSNs.
-        let rem: Vec<usize> = res.iter().copied().filter(|v| !mdp_partner.contains(v)).collect();
-        let (mate, _) = g.solve(c.nv);
-        let pr = rem
-            .iter()
-            .filter(|&&v| mate[v].is_some_and(|u| rem.contains(&u)))
-            .count()
-            / 2;
-        if pr == 0 {
-            return Ok(mate);
+        let rem: Vec<usize> = res.iter().copied().filter(|&v| !taken[v]).collect();
+        let mut bsn_of = vec![None; c.nv];
+        for (k, &v) in rem.iter().enumerate() {
+            bsn_of[v] = Some(k);
         }
-        let bsn = |v: usize| rem.iter().position(|&x| x == v);
+        let bsn = |v: usize| bsn_of[v];
+        let pr = rem.iter().filter(|&&v| g.mate[v].is_some_and(|u| bsn(u).is_some())).count() / 2;
+        if pr == 0 {
+            return Ok(g.mate);
+        }
         // Resident exchanges (4.3.1, 4.3.2): fewest players exchanged,
         // then the smallest sum of S1' — as two low weight fields on the
         // remainder's edges.
         let nr = rem.len() as u64;
-        for (k, e) in g.edges.iter_mut().enumerate() {
+        for e in g.edges.iter_mut() {
             if let (Some(x), Some(y)) = (bsn(e.0), bsn(e.1)) {
                 let m = x.min(y);
                 let mut t = Terms::default();
                 t.add(l.pos[F_TIE_COUNT], u64::from(m < pr));
                 t.add(l.pos[F_TIE_SUM], nr - m as u64);
                 e.2 = e.2 + t.to::<N>();
-                let _ = k;
             }
         }
-        let (_, w) = g.solve(c.nv);
-        best = w;
+        g.resolve();
         // 4.3.3: the largest differing BSN moved from S1 to S2 first.
         for x in (0..pr).rev() {
             let v = rem[x];
-            g.try_constraint(c.nv, best, |a, b| {
+            g.try_constraint(|a, b| {
                 let other = if a == v {
                     b
                 } else if b == v {
@@ -715,7 +727,7 @@ impl Pairer {
         // 4.3.4: the smallest differing BSN moved from S2 to S1 first.
         for x in pr..rem.len() {
             let v = rem[x];
-            g.try_constraint(c.nv, best, |a, b| {
+            g.try_constraint(|a, b| {
                 let other = if a == v {
                     b
                 } else if b == v {
@@ -728,30 +740,27 @@ impl Pairer {
         }
         // Transposition (4.2): S1' in order, each with the smallest
         // partner it can have.
-        let (mate, _) = g.solve(c.nv);
         let s1r: Vec<usize> = rem
             .iter()
             .copied()
-            .filter(|&v| mate[v].is_some_and(|u| bsn(u).is_some_and(|y| Some(y) > bsn(v))))
+            .filter(|&v| g.mate[v].is_some_and(|u| bsn(u).is_some_and(|y| Some(y) > bsn(v))))
             .collect();
-        let mut taken: Vec<usize> = Vec::new();
+        let mut in_s1r = vec![false; c.nv];
+        for &v in &s1r {
+            in_s1r[v] = true;
+        }
         for &u in &s1r {
             let bu = bsn(u).unwrap_or(0);
             for &v in rem.iter().skip(bu + 1) {
-                if taken.contains(&v) || s1r.contains(&v) {
+                if taken[v] || in_s1r[v] || !exists.contains(&(u.min(v), u.max(v))) {
                     continue;
                 }
-                if g.try_constraint(c.nv, best, |a, b| {
-                    let touches_u = a == u || b == u;
-                    let touches_v = a == v || b == v;
-                    (touches_u || touches_v) && !(touches_u && touches_v)
-                }) {
-                    taken.push(v);
+                if g.try_constraint(force(u, v)) {
+                    taken[v] = true;
                     break;
                 }
             }
         }
-        let (mate, _) = g.solve(c.nv);
-        Ok(mate)
+        Ok(g.mate)
     }
 }

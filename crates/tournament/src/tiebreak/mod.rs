@@ -11,6 +11,12 @@
 //!   the chosen tie-breaks in order, shared places (名次并列) or play-offs
 //!   (15.6).
 //!
+//! Unplayed rounds count by C.07 article 16 (a dummy opponent) unless the
+//! event chooses FIDE's earlier virtual-opponent rule ([`Unplayed`]); a
+//! round robin needs neither, its opponents being fixed by the table.
+//! BH, BH-C1, SB, PS, WIN, WON, AROC and whole rankings with DE are
+//! cross-checked against tiebreak-core (`tests/tiebreak_crosscheck.rs`).
+//!
 //! Values are exact integers: point-like tie-breaks in hundredths of a
 //! point (scores are tenths; Sonneborn–Berger multiplies two of them),
 //! counts as counts, ratings as whole rating points.

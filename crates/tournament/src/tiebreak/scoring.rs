@@ -1,10 +1,13 @@
 //! Entering results and withdrawals on the tournament model.
 //!
-//! Points systems are the model's [`PointSystem`](crate::model::PointSystem):
+//! Points systems are the model's [`PointSystem`]:
 //! 1/½/0 (CXA 14.1, the default), 2/1/0 and 3/1/0 (seed 001's office event).
 //! A forfeit (21.4: `+` a win without play, `-` a loss without play) is
 //! worth a win for an individual; a team's forfeit match is worth 2 match
 //! points (see [`team`](crate::team)).
+//!
+//! A player expelled (除名, CXA 18.3) is handled as one who withdrew
+//! (对除名者按退出处理): [`withdraw_round_robin`] or [`withdraw_swiss`].
 
 use thiserror::Error;
 

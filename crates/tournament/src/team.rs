@@ -425,35 +425,42 @@ pub fn team_standings(
         }
         out
     }
-    let direct = |group: &[TeamId]| -> Option<BTreeMap<TeamId, i64>> {
+    // 直胜: match points among the tied teams when all of them have met,
+    // looked at again for a subgroup still tied (as C.07 6.2 does).
+    fn direct(group: Vec<TeamId>, met: &BTreeMap<(TeamId, TeamId), u32>) -> Vec<Vec<TeamId>> {
         for (i, &a) in group.iter().enumerate() {
             if group[i + 1..].iter().any(|&b| !met.contains_key(&(a, b))) {
-                return None;
+                return vec![group];
             }
         }
-        Some(
-            group
-                .iter()
-                .map(|&a| {
-                    let s: u32 = group.iter().filter_map(|&b| met.get(&(a, b))).sum();
-                    (a, -(s as i64))
-                })
-                .collect(),
-        )
-    };
+        let points: BTreeMap<TeamId, i64> = group
+            .iter()
+            .map(|&a| {
+                let s: u32 = group.iter().filter_map(|&b| met.get(&(a, b))).sum();
+                (a, -(s as i64))
+            })
+            .collect();
+        let n = group.len();
+        split_by(group, |t| points[&t])
+            .into_iter()
+            .flat_map(|g| {
+                if g.len() > 1 && g.len() < n {
+                    direct(g, met)
+                } else {
+                    vec![g]
+                }
+            })
+            .collect()
+    }
     let mut groups = split_by(teams.to_vec(), |t| -(total[&t].match_points as i64));
     for &tb in tiebreaks {
         groups = groups
             .into_iter()
             .flat_map(|g| {
                 if g.len() < 2 {
-                    return vec![g];
-                }
-                if tb == TeamTiebreak::DirectEncounter {
-                    match direct(&g) {
-                        Some(k) => split_by(g, |t| k[&t]),
-                        None => vec![g],
-                    }
+                    vec![g]
+                } else if tb == TeamTiebreak::DirectEncounter {
+                    direct(g, &met)
                 } else {
                     split_by(g, |t| key(t, tb))
                 }

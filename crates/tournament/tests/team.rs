@@ -194,3 +194,48 @@ fn team_total_by_sum_of_places() {
     let r = team_total_ranking(&places, &[]);
     assert_eq!(&r[4..], &[(4, 5, true), (5, 5, true)]);
 }
+
+/// 15.3's 直胜 separating two teams equal on match points, board points and
+/// board wins: 1 and 2 both have 4, 3.5 and 2 on two boards; 1 beat 2.
+#[test]
+fn team_direct_encounter_separates() {
+    let matches = vec![
+        m(1, 1, 2, "1="),
+        m(1, 3, 4, "=="),
+        m(2, 1, 3, "0="),
+        m(2, 2, 4, "1="),
+        m(3, 1, 4, "1="),
+        m(3, 2, 3, "1="),
+    ];
+    let rows = team_standings(
+        &[1, 2, 3, 4],
+        &matches,
+        2,
+        &TeamTiebreak::ROUND_ROBIN,
+        &BTreeMap::new(),
+    )
+    .unwrap();
+    let got: Vec<(u32, bool, u32, u32, Points)> = rows
+        .iter()
+        .map(|r| (r.rank, r.shared, r.team, r.match_points, r.board_points))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (1, false, 1, 4, Points(35)),
+            (2, false, 2, 4, Points(35)),
+            (3, false, 3, 3, Points(30)),
+            (4, false, 4, 1, Points(20)),
+        ]
+    );
+    // Without 直胜 they would share first place.
+    let rows = team_standings(
+        &[1, 2, 3, 4],
+        &matches,
+        2,
+        &[TeamTiebreak::BoardPoints, TeamTiebreak::BoardWins],
+        &BTreeMap::new(),
+    )
+    .unwrap();
+    assert_eq!((rows[1].rank, rows[1].shared), (1, true));
+}

@@ -486,14 +486,15 @@ impl DoubleElimination {
         })
     }
 
-    pub fn losses(&self, player: u32) -> u8 {
-        self.losses[player as usize - 1]
+    /// Matches lost by `player` (`None`: no such player).
+    pub fn losses(&self, player: u32) -> Option<u8> {
+        self.losses.get((player as usize).checked_sub(1)?).copied()
     }
 
     /// The champion, once only one player has fewer than two losses.
     pub fn champion(&self) -> Option<u32> {
         let alive: Vec<u32> = (1..=self.losses.len() as u32)
-            .filter(|&p| self.losses(p) < 2)
+            .filter(|&p| self.losses(p) < Some(2))
             .collect();
         (alive.len() == 1).then(|| alive[0])
     }
@@ -514,7 +515,7 @@ impl DoubleElimination {
         self.round += 1;
         let group = |l: u8| -> Vec<u32> {
             (1..=self.losses.len() as u32)
-                .filter(|&p| self.losses(p) == l)
+                .filter(|&p| self.losses(p) == Some(l))
                 .collect()
         };
         let (unbeaten, once) = (group(0), group(1));
@@ -802,6 +803,10 @@ mod tests {
         assert_eq!(games, vec![(1, 3)]);
         de.report(1).unwrap();
         assert_eq!(de.champion(), Some(1));
+        assert_eq!(
+            (de.losses(1), de.losses(3), de.losses(0), de.losses(5)),
+            (Some(1), Some(2), None, None)
+        );
         assert!(matches!(de.pair_round(), Err(KnockoutError::Finished { .. })));
     }
 

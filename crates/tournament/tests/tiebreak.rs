@@ -3,7 +3,7 @@
 //! hand-worked C.07 article 16 case, and the CXA 15.1 order with 18.4 and
 //! 15.6.
 
-use tournament::model::{Colour, Outcome, Player, PlayerId, RoundEntry, Tournament};
+use tournament::model::{Colour, Outcome, Player, PlayerId, Points, RoundEntry, Tournament};
 use tournament::roundrobin::{berger_table, Board, Cycles};
 use tournament::tiebreak::standings::{standings, Penalty, Rules};
 use tournament::tiebreak::{System, Table, Tiebreak, Unplayed};
@@ -130,12 +130,14 @@ fn fide_2009_virtual_opponent_examples() {
         }
     }
     let table = Table::with_rule(&t, Unplayed::VirtualOpponent, System::Swiss).unwrap();
-    assert_eq!(table.score(a).0, 60);
+    assert_eq!(table.score(a), Some(Points(60)));
     assert_eq!(table.buchholz_parts(a)[2].0, 500);
-    assert_eq!(table.adjusted_score(a).0, 55);
-    assert_eq!(table.score(b).0, 60);
+    assert_eq!(table.adjusted_score(a), Some(Points(55)));
+    assert_eq!(table.score(b), Some(Points(60)));
     assert_eq!(table.buchholz_parts(b)[6].0, 600);
-    assert_eq!(table.adjusted_score(b).0, 65);
+    assert_eq!(table.adjusted_score(b), Some(Points(65)));
+    assert_eq!(table.score(99), None);
+    assert_eq!(table.value(99, Tiebreak::Buchholz), None);
 }
 
 /// C.07 article 16 worked by hand on a 4-round Swiss fragment. X: round 1

@@ -370,8 +370,9 @@ impl<'a> Table<'a> {
         self.rounds
     }
 
-    pub fn score(&self, p: PlayerId) -> Points {
-        self.score[&p]
+    /// The score of `p` (`None`: no such player).
+    pub fn score(&self, p: PlayerId) -> Option<Points> {
+        self.score.get(&p).copied()
     }
 
     /// The score, in tenths, standing in for the opponent of `p`'s unplayed
@@ -403,7 +404,10 @@ impl<'a> Table<'a> {
     /// virtual opponent), in hundredths, each with whether it comes from a
     /// voluntarily unplayed round.
     pub fn buchholz_parts(&self, p: PlayerId) -> Vec<(i64, bool)> {
-        self.cells[&p]
+        let Some(cells) = self.cells.get(&p) else {
+            return Vec::new();
+        };
+        cells
             .iter()
             .enumerate()
             .filter_map(|(i, c)| match self.opponent_in(c) {
@@ -426,14 +430,15 @@ impl<'a> Table<'a> {
 
     /// The score of `p` as the opponents' tie-breaks see it (C.07 16.3,
     /// or every default as a draw under the virtual-opponent rule).
-    pub fn adjusted_score(&self, p: PlayerId) -> Points {
-        self.adjusted[&p]
+    pub fn adjusted_score(&self, p: PlayerId) -> Option<Points> {
+        self.adjusted.get(&p).copied()
     }
 
     /// The value of one (player-level) tie-break; `None` for direct
-    /// encounter, which the standings compute per tied group.
+    /// encounter, which the standings compute per tied group, and for a
+    /// player who is not in the tournament.
     pub fn value(&self, p: PlayerId, tb: Tiebreak) -> Option<Value> {
-        let cells = &self.cells[&p];
+        let cells = self.cells.get(&p)?;
         let win = self.t.points.win;
         let raw = match tb {
             Tiebreak::Buchholz => self.buchholz_parts(p).iter().map(|x| x.0).sum(),
@@ -527,7 +532,10 @@ impl<'a> Table<'a> {
         for &a in group {
             let (mut total, mut unmet) = (0i64, 0u32);
             for &b in group.iter().filter(|&&b| b != a) {
-                let games: Vec<&Cell> = self.cells[&a]
+                let games: Vec<&Cell> = self
+                    .cells
+                    .get(&a)
+                    .map_or(&[][..], |v| v)
                     .iter()
                     .filter(|c| c.opponent == Some(b) && counts(c))
                     .collect();

@@ -186,7 +186,7 @@ pub fn standings(t: &Tournament, rules: &Rules) -> Result<Standings, TiebreakErr
         encounter: BTreeMap::new(),
     };
     let ids: Vec<PlayerId> = t.players.iter().map(|p| p.id).collect();
-    let by_points = chunks(ids, |p| -(ranker.table.score(*p).0 as i64));
+    let by_points = chunks(ids, |p| -(ranker.table.score(*p).unwrap_or_default().0 as i64));
     let groups: Vec<Vec<PlayerId>> = by_points.into_iter().flat_map(|g| ranker.split(g, 0)).collect();
     let mut rows = Vec::new();
     let mut playoffs = Vec::new();
@@ -212,7 +212,7 @@ pub fn standings(t: &Tournament, rules: &Rules) -> Result<Standings, TiebreakErr
                 shared: g.len() > 1,
                 id,
                 name: t.player(id).map(|p| p.name.clone()).unwrap_or_default(),
-                points: ranker.table.score(id),
+                points: ranker.table.score(id).unwrap_or_default(),
                 values,
             });
         }

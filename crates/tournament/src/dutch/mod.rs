@@ -95,46 +95,68 @@ enum Role {
 /// Bit positions of the criteria in an edge weight, lowest first.
 struct Layout {
     bits: u32,
+    /// Width of one digit of the MDP-partner field.
+    digit: u32,
     levels: Vec<i32>,
     next_levels: Vec<i32>,
     diffs: Vec<i32>,
     pos: Vec<u32>,
 }
 
-const F_TIE_SUM: usize = 0;
-const F_TIE_COUNT: usize = 1;
-const F_C21: usize = 2;
-const F_C20: usize = 3;
-const F_C19: usize = 4;
-const F_C18: usize = 5;
-const F_C17: usize = 6;
-const F_C16: usize = 7;
-const F_C15: usize = 8;
-const F_C14: usize = 9;
-const F_C13: usize = 10;
-const F_C12: usize = 11;
-const F_C11: usize = 12;
-const F_C10: usize = 13;
-const F_C9: usize = 14;
-const F_C8_SCORES: usize = 15;
-const F_C8_PAIRS: usize = 16;
-const F_C7: usize = 17;
-const F_C6: usize = 18;
-const F_C5: usize = 19;
-const F_CARD: usize = 20;
-const FIELDS: usize = 21;
+const F_HINT: usize = 0;
+const F_C434: usize = 1;
+const F_C433: usize = 2;
+const F_TIE_SUM: usize = 3;
+const F_TIE_COUNT: usize = 4;
+const F_MDP_PARTNERS: usize = 5;
+const F_MDP_SET: usize = 6;
+const F_C21: usize = 7;
+const F_C20: usize = 8;
+const F_C19: usize = 9;
+const F_C18: usize = 10;
+const F_C17: usize = 11;
+const F_C16: usize = 12;
+const F_C15: usize = 13;
+const F_C14: usize = 14;
+const F_C13: usize = 15;
+const F_C12: usize = 16;
+const F_C11: usize = 17;
+const F_C10: usize = 18;
+const F_C9: usize = 19;
+const F_C8_SCORES: usize = 20;
+const F_C8_PAIRS: usize = 21;
+const F_C7: usize = 22;
+const F_C6: usize = 23;
+const F_C5: usize = 24;
+const F_CARD: usize = 25;
+const FIELDS: usize = 26;
 
 impl Layout {
     /// Field widths: counts need `bits`; the per-level fields need one
     /// count per level.
-    fn new(n: usize, levels: Vec<i32>, next_levels: Vec<i32>, diffs: Vec<i32>, score_span: u32) -> Layout {
+    fn new(
+        n: usize,
+        (n_mdp, n_res): (usize, usize),
+        levels: Vec<i32>,
+        next_levels: Vec<i32>,
+        diffs: Vec<i32>,
+        score_span: u32,
+    ) -> Layout {
         let bits = usize::BITS - (2 * n + 2).leading_zeros() + 1;
+        let (n_mdp, n_res) = (n_mdp as u32, n_res as u32);
+        let digit = bits_for(u64::from(n_res) + 1);
         let mut pos = vec![0u32; FIELDS + 1];
         let mut at = 0u32;
         for (f, p) in pos.iter_mut().enumerate().take(FIELDS) {
             *p = at;
             let width = match f {
-                F_TIE_SUM => bits + 12,
+                // Generation order (Article 4), lowest of all.
+                F_HINT => 3 * bits + 2,
+                F_C434 => n_res + 2,
+                F_C433 => n_res / 2 + bits + 2,
+                F_TIE_SUM => 2 * bits + 2,
+                F_MDP_PARTNERS => n_mdp * digit,
+                F_MDP_SET => n_mdp + 1,
                 F_C18 | F_C19 | F_C20 | F_C21 => bits * (diffs.len() as u32 + 1),
                 F_C7 => bits * levels.len() as u32,
                 F_C8_SCORES => bits * next_levels.len() as u32,
@@ -147,6 +169,7 @@ impl Layout {
         pos[FIELDS] = at;
         Layout {
             bits,
+            digit,
             levels,
             next_levels,
             diffs,
@@ -321,6 +344,7 @@ impl Pairer {
         let _ = (min_score, max_score);
         let layout = Layout::new(
             nv,
+            (mdps.len(), res.len()),
             levels,
             next_levels,
             diffs,
@@ -336,7 +360,19 @@ impl Pairer {
                 if !self.compatible(i, j) {
                     continue;
                 }
-                let t = self.terms(&layout, i, j, role[a], role[b]);
+                let mut t = self.terms(&layout, i, j, role[a], role[b]);
+                // Article 4.4 and 4.2 for the MDP-pairing: the set of
+                // paired MDPs with the smallest differing BSN, then each
+                // MDP in order with the lowest resident it can get.
+                if role[a] == Role::Mdp && role[b] == Role::Resident {
+                    let (m, r) = (a, b - mdps.len());
+                    let top = mdps.len() - 1 - m;
+                    t.add(layout.pos[F_MDP_SET] + top as u32, 1);
+                    t.add(
+                        layout.pos[F_MDP_PARTNERS] + layout.digit * top as u32,
+                        (res.len() - r) as u64,
+                    );
+                }
                 edges.push((a, b, t));
             }
             if let Some(bv) = bye_v {
@@ -367,7 +403,6 @@ impl Pairer {
             verts: &verts,
             role: &role,
             layout: &layout,
-            bye_v,
         };
         let mate = if total <= 62 {
             self.solve_bracket::<1>(&ctx, edges)?
@@ -526,7 +561,6 @@ struct Ctx<'a> {
     verts: &'a [usize],
     role: &'a [Role],
     layout: &'a Layout,
-    bye_v: Option<usize>,
 }
 
 /// A set of edges, some deleted, to re-solve under extra constraints,
@@ -537,6 +571,9 @@ struct Graph<W: Weight> {
     alive: Vec<bool>,
     mate: Vec<Option<usize>>,
     best: W,
+    /// Bits below this are a hint, not a criterion: a constraint that
+    /// only lowers them keeps the optimum.
+    ignore_below: u32,
 }
 
 impl<W: Weight> Graph<W> {
@@ -548,6 +585,7 @@ impl<W: Weight> Graph<W> {
             alive,
             mate: Vec::new(),
             best: W::zero(),
+            ignore_below: 0,
         };
         g.resolve();
         g
@@ -588,7 +626,9 @@ impl<W: Weight> Graph<W> {
         if doomed.is_empty() {
             return true;
         }
-        let used = doomed.iter().any(|&k| self.mate[self.edges[k].0] == Some(self.edges[k].1));
+        let used = doomed
+            .iter()
+            .any(|&k| self.mate[self.edges[k].0] == Some(self.edges[k].1));
         for &k in &doomed {
             self.alive[k] = false;
         }
@@ -596,8 +636,9 @@ impl<W: Weight> Graph<W> {
             return true;
         }
         let (mate, w) = self.solve();
-        if w == self.best {
+        if W::high_eq(w, self.best, self.ignore_below) {
             self.mate = mate;
+            self.best = w;
             true
         } else {
             for &k in &doomed {
@@ -615,7 +656,10 @@ impl Pairer {
         edges: Vec<(usize, usize, Terms)>,
     ) -> Result<Vec<Option<usize>>, DutchError> {
         let l = c.layout;
-        let mut g: Graph<Wide<N>> = Graph::new(c.nv, edges.iter().map(|(a, b, t)| (*a, *b, t.to::<N>())).collect());
+        let mut g: Graph<Wide<N>> = Graph::new(
+            c.nv,
+            edges.iter().map(|(a, b, t)| (*a, *b, t.to::<N>())).collect(),
+        );
         // [C4]: everybody paired but at most one bye.
         let matched = g.mate.iter().filter(|m| m.is_some()).count();
         if matched < c.nv - (c.nv % 2) {
@@ -635,7 +679,6 @@ impl Pairer {
             }
             g.resolve();
         }
-        let is_b = |v: usize| v < c.role.len() && matches!(c.role[v], Role::Mdp | Role::Resident);
         let mdp: Vec<usize> = (0..c.verts.len()).filter(|&v| c.role[v] == Role::Mdp).collect();
         let res: Vec<usize> = (0..c.verts.len())
             .filter(|&v| c.role[v] == Role::Resident)
@@ -652,37 +695,19 @@ impl Pairer {
             }
         };
 
-        // Stage A (Article 4.4): which MDPs are paired — the set with the
-        // smallest differing BSN first.
-        let paired_mdps = mdp
+        // Stages A and B are in the weights (Article 4.4, then 4.2 over
+        // S2 = residents): the best matching has the MDP-pairing of the
+        // first candidate. Fix it.
+        let s1: Vec<usize> = mdp
             .iter()
-            .filter(|&&u| g.mate[u].is_some_and(is_res))
-            .count();
-        if paired_mdps > 0 && paired_mdps < mdp.len() {
-            let mut chosen = 0;
-            for &u in &mdp {
-                if chosen == paired_mdps {
-                    break;
-                }
-                // u paired in the bracket: no edges out of it.
-                if g.try_constraint(|a, b| (a == u && !is_b(b)) || (b == u && !is_b(a))) {
-                    chosen += 1;
-                }
-            }
-        }
-        // Stage B (4.2 over S2 = residents): each paired MDP, in order,
-        // takes the first resident it can.
-        let s1: Vec<usize> = mdp.iter().copied().filter(|&u| g.mate[u].is_some_and(is_res)).collect();
+            .copied()
+            .filter(|&u| g.mate[u].is_some_and(is_res))
+            .collect();
         let mut taken = vec![false; c.nv];
         for &u in &s1 {
-            for &v in &res {
-                if taken[v] || !exists.contains(&(u.min(v), u.max(v))) {
-                    continue;
-                }
-                if g.try_constraint(force(u, v)) {
-                    taken[v] = true;
-                    break;
-                }
+            if let Some(v) = g.mate[u] {
+                taken[v] = true;
+                g.try_constraint(force(u, v));
             }
         }
         // The remainder: residents not paired with MDPs, with fresh BSNs.
@@ -692,54 +717,46 @@ impl Pairer {
             bsn_of[v] = Some(k);
         }
         let bsn = |v: usize| bsn_of[v];
-        let pr = rem.iter().filter(|&&v| g.mate[v].is_some_and(|u| bsn(u).is_some())).count() / 2;
+        let pr = rem
+            .iter()
+            .filter(|&&v| g.mate[v].is_some_and(|u| bsn(u).is_some()))
+            .count()
+            / 2;
         if pr == 0 {
             return Ok(g.mate);
         }
-        // Resident exchanges (4.3.1, 4.3.2): fewest players exchanged,
-        // then the smallest sum of S1' — as two low weight fields on the
-        // remainder's edges.
-        let nr = rem.len() as u64;
+        // Resident exchanges (4.3), as weights on the remainder's edges:
+        // S1' is the set of pair minima. 4.3.1 fewest exchanged, 4.3.2 the
+        // smallest sum of S1', 4.3.3 the largest differing BSN moved from
+        // S1 to S2 (the smallest Σ 2^a over S1' ∩ S1), 4.3.4 the smallest
+        // differing BSN moved from S2 to S1 (the largest Σ 2^-a over
+        // S1' ∩ S2).
+        let nr = rem.len();
         for e in g.edges.iter_mut() {
             if let (Some(x), Some(y)) = (bsn(e.0), bsn(e.1)) {
                 let m = x.min(y);
                 let mut t = Terms::default();
                 t.add(l.pos[F_TIE_COUNT], u64::from(m < pr));
-                t.add(l.pos[F_TIE_SUM], nr - m as u64);
+                t.add(l.pos[F_TIE_SUM], (nr - m) as u64);
+                let big = x.max(y);
+                t.add(l.pos[F_HINT], ((nr - m) * (nr - big)) as u64);
+                if m < pr {
+                    t.add(l.pos[F_C433] + pr as u32, 1);
+                } else {
+                    t.add(l.pos[F_C434] + (nr - 1 - m) as u32, 1);
+                }
                 e.2 = e.2 + t.to::<N>();
+                if m < pr {
+                    e.2 = e.2 - Wide::shifted(1, l.pos[F_C433] + m as u32);
+                }
             }
         }
         g.resolve();
-        // 4.3.3: the largest differing BSN moved from S1 to S2 first.
-        for x in (0..pr).rev() {
-            let v = rem[x];
-            g.try_constraint(|a, b| {
-                let other = if a == v {
-                    b
-                } else if b == v {
-                    a
-                } else {
-                    return false;
-                };
-                bsn(other).is_some_and(|y| y > x)
-            });
-        }
-        // 4.3.4: the smallest differing BSN moved from S2 to S1 first.
-        for x in pr..rem.len() {
-            let v = rem[x];
-            g.try_constraint(|a, b| {
-                let other = if a == v {
-                    b
-                } else if b == v {
-                    a
-                } else {
-                    return false;
-                };
-                bsn(other).is_none_or(|y| y < x)
-            });
-        }
+        g.ignore_below = l.pos[F_C434];
         // Transposition (4.2): S1' in order, each with the smallest
-        // partner it can have.
+        // partner it can have. (A low weight field, the largest
+        // Σ (n − a)(n − b) over pairs, already leans that way, so most of
+        // these checks need no new matching.)
         let s1r: Vec<usize> = rem
             .iter()
             .copied()
@@ -761,6 +778,7 @@ impl Pairer {
                 }
             }
         }
-        Ok(g.mate)
+        let mate = g.mate;
+        Ok(mate)
     }
 }

@@ -13,6 +13,8 @@ pub trait Weight: Copy + Ord + Add<Output = Self> + Sub<Output = Self> + std::fm
     fn zero() -> Self;
     /// Exact half of an even value (the algorithm only halves even slacks).
     fn half(self) -> Self;
+    /// Whether `a` and `b` agree in every bit from `bit` up.
+    fn high_eq(a: Self, b: Self, bit: u32) -> bool;
 }
 
 impl Weight for i64 {
@@ -21,6 +23,9 @@ impl Weight for i64 {
     }
     fn half(self) -> Self {
         self >> 1
+    }
+    fn high_eq(a: Self, b: Self, bit: u32) -> bool {
+        bit >= 64 || (a >> bit) == (b >> bit)
     }
 }
 
@@ -132,6 +137,21 @@ impl<const N: usize> Weight for Wide<N> {
     fn zero() -> Self {
         Self::ZERO
     }
+    fn high_eq(a: Self, b: Self, bit: u32) -> bool {
+        let limb = (bit / 64) as usize;
+        let rest = bit % 64;
+        for i in (limb..N).rev() {
+            let (x, y) = if i == limb && rest > 0 {
+                (a.0[i] >> rest, b.0[i] >> rest)
+            } else {
+                (a.0[i], b.0[i])
+            };
+            if x != y {
+                return false;
+            }
+        }
+        true
+    }
     fn half(self) -> Self {
         let neg = self.negative();
         let mut r = [0u64; N];
@@ -166,5 +186,7 @@ mod tests {
         assert_eq!((a + a).half(), a);
         assert_eq!(s.field(63, 2), 3);
         assert_eq!(s.field(100, 1), 1);
+        assert!(Wide::high_eq(s, a, 65));
+        assert!(!Wide::high_eq(s, a, 64));
     }
 }

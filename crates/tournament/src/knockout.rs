@@ -460,7 +460,8 @@ impl SingleElimination {
 
 /// Double elimination (双败淘汰) by loss count: a player is out after a
 /// second lost match. Each round pairs the unbeaten among themselves and the
-/// once-beaten among themselves, best seed against worst in each group, the
+/// once-beaten among themselves, best seed against the worst it has not met
+/// yet in each group (against the worst, if it has met them all), the
 /// lowest-placed player of an odd group getting a bye (one per group);
 /// when one unbeaten and one once-beaten player remain they meet in the
 /// grand final, replayed once if the unbeaten player loses it (both then
@@ -470,6 +471,7 @@ pub struct DoubleElimination {
     losses: Vec<u8>,
     round: u32,
     open: Vec<(u32, u32)>,
+    met: std::collections::BTreeSet<(u32, u32)>,
 }
 
 impl DoubleElimination {
@@ -483,6 +485,7 @@ impl DoubleElimination {
             losses: vec![0; players as usize],
             round: 0,
             open: Vec::new(),
+            met: std::collections::BTreeSet::new(),
         })
     }
 
@@ -528,9 +531,13 @@ impl DoubleElimination {
                 if g.len() % 2 == 1 {
                     byes.push(g.pop().unwrap());
                 }
-                let half = g.len() / 2;
-                for i in 0..half {
-                    games.push((g[i], g[g.len() - 1 - i]));
+                while !g.is_empty() {
+                    let a = g.remove(0);
+                    let j = (0..g.len())
+                        .rev()
+                        .find(|&j| !self.met.contains(&(a.min(g[j]), a.max(g[j]))))
+                        .unwrap_or(g.len() - 1);
+                    games.push((a, g.remove(j)));
                 }
             }
         }
@@ -549,6 +556,7 @@ impl DoubleElimination {
                 player: winner,
             })?;
         let (a, b) = self.open.remove(i);
+        self.met.insert((a.min(b), a.max(b)));
         let loser = if a == winner { b } else { a };
         self.losses[loser as usize - 1] += 1;
         Ok(())
@@ -808,6 +816,25 @@ mod tests {
             (Some(1), Some(2), None, None)
         );
         assert!(matches!(de.pair_round(), Err(KnockoutError::Finished { .. })));
+    }
+
+    #[test]
+    fn double_elimination_avoids_rematches_where_it_can() {
+        let mut de = DoubleElimination::seeded(8).unwrap();
+        let (games, _) = de.pair_round().unwrap();
+        assert_eq!(games, vec![(1, 8), (2, 7), (3, 6), (4, 5)]);
+        for w in [1, 2, 3, 4] {
+            de.report(w).unwrap();
+        }
+        let (games, _) = de.pair_round().unwrap();
+        assert_eq!(games, vec![(1, 4), (2, 3), (5, 8), (6, 7)]);
+        for w in [1, 2, 5, 6] {
+            de.report(w).unwrap();
+        }
+        // Once beaten: 3, 4, 5, 6. Best against worst would repeat 3–6 and
+        // 4–5 of round 1.
+        let (games, _) = de.pair_round().unwrap();
+        assert_eq!(games, vec![(1, 2), (3, 5), (4, 6)]);
     }
 
     #[test]

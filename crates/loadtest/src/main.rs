@@ -310,6 +310,22 @@ async fn main() -> anyhow::Result<()> {
             .database
             .clone()
             .unwrap_or_else(|| format!("sqlite://{}", dir.join("qiju.db").display()));
+        // Every simulated player comes from 127.0.0.1: the per-address
+        // limits are turned off (on binaries that have them, so that an
+        // older release can be measured beside this one).
+        let help = Command::new(bin).args(["serve", "--help"]).output()?;
+        let limits: &[&str] = if String::from_utf8_lossy(&help.stdout).contains("--max-connections-per-ip") {
+            &[
+                "--max-connections-per-ip",
+                "0",
+                "--guests-per-ip",
+                "0",
+                "--guests-per-minute",
+                "0",
+            ]
+        } else {
+            &[]
+        };
         let child = Command::new(bin)
             .args([
                 "serve",
@@ -319,14 +335,8 @@ async fn main() -> anyhow::Result<()> {
                 &db,
                 "--abort-after",
                 "600",
-                // Every simulated player comes from 127.0.0.1.
-                "--max-connections-per-ip",
-                "0",
-                "--guests-per-ip",
-                "0",
-                "--guests-per-minute",
-                "0",
             ])
+            .args(limits)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

@@ -111,7 +111,9 @@ pub async fn serve(
     // Each connection task holds a sender; when all are dropped, every
     // connection has finished.
     let (open_tx, mut open_rx) = tokio::sync::mpsc::channel::<()>(1);
-    let mut failing = false;
+    // An episode of failed accepts: when it began, its last failure, and
+    // how many; it is over after 5 s without a failure.
+    let mut failing: Option<(tokio::time::Instant, tokio::time::Instant, u64)> = None;
     let mut refused_logged = false;
     loop {
         let accepted = tokio::select! {
@@ -120,19 +122,30 @@ pub async fn serve(
         };
         let (stream, peer) = match accepted {
             Ok(a) => {
-                if failing {
-                    tracing::info!("accepting connections again");
-                    failing = false;
+                if let Some((since, last, n)) = failing {
+                    if last.elapsed() >= Duration::from_secs(5) {
+                        tracing::info!(
+                            failed = n,
+                            seconds = since.elapsed().as_secs(),
+                            "accepting connections again"
+                        );
+                        failing = None;
+                    }
                 }
                 a
             }
             Err(e) => {
                 // EMFILE and the like: the listener stays, the loop waits a
-                // little so it does not spin, and the operator hears once.
-                if !failing {
-                    tracing::error!(error = %e, "cannot accept connections (retrying every 100 ms)");
-                    failing = true;
-                }
+                // little so it does not spin, and the operator hears once
+                // per episode.
+                let now = tokio::time::Instant::now();
+                failing = Some(match failing {
+                    None => {
+                        tracing::error!(error = %e, "cannot accept connections (retrying every 100 ms)");
+                        (now, now, 1)
+                    }
+                    Some((since, _, n)) => (since, now, n + 1),
+                });
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }

@@ -41,6 +41,8 @@ pub fn max_weight_matching<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> 
 struct Matcher<W: Weight> {
     n: usize,
     edges: Vec<(usize, usize, W)>,
+    /// Twice each edge's weight (slack = y_u + y_v − 2w).
+    twice: Vec<W>,
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
     mate: Vec<usize>,
@@ -75,8 +77,10 @@ impl<W: Weight> Matcher<W> {
         dualvar.extend(std::iter::repeat_n(W::zero(), n));
         let mut blossombase: Vec<usize> = (0..n).collect();
         blossombase.extend(std::iter::repeat_n(NONE, n));
+        let twice = edges.iter().map(|e| e.2 + e.2).collect();
         Matcher {
             n,
+            twice,
             edges,
             endpoint,
             neighbend,
@@ -98,8 +102,8 @@ impl<W: Weight> Matcher<W> {
     }
 
     fn slack(&self, k: usize) -> W {
-        let (i, j, w) = self.edges[k];
-        self.dualvar[i] + self.dualvar[j] - w - w
+        let (i, j, _) = self.edges[k];
+        self.dualvar[i] + self.dualvar[j] - self.twice[k]
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -420,8 +424,8 @@ impl<W: Weight> Matcher<W> {
                     if augmented {
                         break;
                     }
-                    let nb = self.neighbend[v].clone();
-                    for p in nb {
+                    for idx in 0..self.neighbend[v].len() {
+                        let p = self.neighbend[v][idx];
                         let k = p / 2;
                         let w = self.endpoint[p];
                         if self.inblossom[v] == self.inblossom[w] {

@@ -60,7 +60,7 @@ fn tournament() -> impl Strategy<Value = Tournament> {
                 while i < n {
                     let (g, b, flip) = choices[k % choices.len()];
                     k += 1;
-                    if i + 1 < n && !matches!(g, Outcome::Absent) && flip || i + 1 < n && k % 3 != 0 {
+                    if i + 1 < n && (flip || !k.is_multiple_of(3)) {
                         let (a, c) = (order[i], order[i + 1]);
                         let (ca, cb) = if flip {
                             (Colour::White, Colour::Black)

@@ -70,16 +70,27 @@ impl<const N: usize> Wide<N> {
     }
 }
 
+/// One limb of an addition: sum and carry out.
+fn add_carry(a: u64, b: u64, carry: u64) -> (u64, u64) {
+    let (s1, c1) = a.overflowing_add(b);
+    let (s2, c2) = s1.overflowing_add(carry);
+    (s2, u64::from(c1 || c2))
+}
+
+/// One limb of a subtraction: difference and borrow out.
+fn sub_borrow(a: u64, b: u64, borrow: u64) -> (u64, u64) {
+    let (s1, b1) = a.overflowing_sub(b);
+    let (s2, b2) = s1.overflowing_sub(borrow);
+    (s2, u64::from(b1 || b2))
+}
+
 impl<const N: usize> Add for Wide<N> {
     type Output = Self;
     fn add(self, o: Self) -> Self {
         let mut r = [0u64; N];
         let mut carry = 0u64;
         for (i, slot) in r.iter_mut().enumerate() {
-            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
-            let (s2, c2) = s1.overflowing_add(carry);
-            *slot = s2;
-            carry = (c1 as u64) + (c2 as u64);
+            (*slot, carry) = add_carry(self.0[i], o.0[i], carry);
         }
         Wide(r)
     }
@@ -91,10 +102,7 @@ impl<const N: usize> Sub for Wide<N> {
         let mut r = [0u64; N];
         let mut borrow = 0u64;
         for (i, slot) in r.iter_mut().enumerate() {
-            let (s1, b1) = self.0[i].overflowing_sub(o.0[i]);
-            let (s2, b2) = s1.overflowing_sub(borrow);
-            *slot = s2;
-            borrow = (b1 as u64) + (b2 as u64);
+            (*slot, borrow) = sub_borrow(self.0[i], o.0[i], borrow);
         }
         Wide(r)
     }
@@ -155,7 +163,7 @@ impl<const N: usize> Weight for Wide<N> {
     fn half(self) -> Self {
         let neg = self.negative();
         let mut r = [0u64; N];
-        for i in 0..N {
+        for (i, slot) in r.iter_mut().enumerate() {
             let hi = if i + 1 < N {
                 self.0[i + 1] << 63
             } else if neg {
@@ -163,7 +171,7 @@ impl<const N: usize> Weight for Wide<N> {
             } else {
                 0
             };
-            r[i] = (self.0[i] >> 1) | hi;
+            *slot = (self.0[i] >> 1) | hi;
         }
         Wide(r)
     }

@@ -110,7 +110,8 @@ pub enum Withdrawal {
 
 /// A player leaves a round robin after the rounds played so far; the rest
 /// of the event follows `schedule` (the Berger table the event uses, in
-/// playing order). CXA 20.3: with fewer than half of their games played,
+/// playing order). CXA 20.3: with fewer than half of their scheduled games
+/// played over the board (forfeits are not games played),
 /// all their results are annulled (each opponent's game against them is
 /// struck out: no points, no game); otherwise their results stand and each
 /// game left is a forfeit (`-` for them, `+` for the opponent, colours as
@@ -135,9 +136,10 @@ pub fn withdraw_round_robin(
             })
         })
         .collect();
+    // 已赛对手: games played over the board; a forfeit is no game played.
     let played = scheduled
         .iter()
-        .filter(|(r, _, _)| p.round(*r).outcome.needs_opponent())
+        .filter(|(r, _, _)| p.round(*r).outcome.is_played())
         .count();
     if played * 2 < scheduled.len() {
         for &(r, opp, _) in &scheduled {

@@ -343,6 +343,19 @@ mod tests {
     }
 
     #[test]
+    fn a_forfeit_is_not_a_game_played_for_20_3() {
+        // Player 1 played rounds 1–2 and lost round 3 (3-1) by forfeit:
+        // two games played of five, so everything is annulled.
+        let (mut t, schedule) = round_robin(6, 3);
+        set_result(&mut t, 3, 1, 3, Outcome::ForfeitLoss).unwrap();
+        assert_eq!(
+            withdraw_round_robin(&mut t, 1, &schedule).unwrap(),
+            Withdrawal::Annulled
+        );
+        assert_eq!(t.player(3).unwrap().round(3), RoundEntry::ABSENT);
+    }
+
+    #[test]
     fn round_robin_withdrawal_at_half_leaves_forfeits() {
         let (mut t, schedule) = round_robin(6, 3);
         assert_eq!(

@@ -705,6 +705,24 @@ mod tests {
     }
 
     #[test]
+    fn reads_trf_2026_codes() {
+        let text = "012 New codes\n142 9\n152 B\n162  W 3.0    D 1.0    P 1.0\n240 H   2    2\n260   1   9    1    3\n\
+001    1      A                                 2000                             3.0          3 w 1\n\
+001    2      B                                 1900                             1.0       0000 - U\n\
+001    3      C                                 1800                             0.0          1 b 0\n";
+        let t = parse(text).unwrap();
+        assert_eq!(t.total_rounds, Some(9));
+        assert_eq!(t.initial_colour, Some(Colour::Black));
+        assert_eq!(t.points.win, Points::whole(3));
+        assert_eq!(t.points.pairing_bye, Points::whole(1));
+        assert_eq!(t.player(2).unwrap().round(2).outcome, Outcome::HalfBye);
+        assert_eq!(t.forbidden, vec![vec![1, 3]]);
+        assert!(t.is_forbidden(3, 1));
+        let back = parse(&write(&t)).unwrap();
+        assert_eq!(back, t);
+    }
+
+    #[test]
     fn errors_name_the_line() {
         let bad = "012 x\n001    1      A                                 2000                             1.0          2 w 1\n001    2      B                                 2000                             0.0          1 w 0\n";
         let e = parse(bad).unwrap_err();

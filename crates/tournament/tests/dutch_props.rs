@@ -134,6 +134,7 @@ proptest! {
                 }
             }
             Err(DutchError::NoPairing { .. }) | Err(DutchError::Finished { .. }) => {}
+            Err(e @ DutchError::TooLarge { .. }) => prop_assert!(false, "{e}"),
         }
     }
 }

@@ -51,6 +51,10 @@ pub enum DutchError {
     /// the chief arbiter decides).
     #[error("no pairing of round {round} satisfies the absolute criteria (C1–C3)")]
     NoPairing { round: u32 },
+    /// A bracket too large for our weights (over 8,000 bits: some
+    /// thousands of players in one scoregroup).
+    #[error("a scoregroup too large to pair ({bits}-bit weights)")]
+    TooLarge { bits: u32 },
     /// The tournament has no round left to pair.
     #[error("all {total} rounds are already paired")]
     Finished { total: u32 },
@@ -416,8 +420,12 @@ impl Pairer {
             self.solve_bracket::<16>(&ctx, edges)?
         } else if total <= 2046 {
             self.solve_bracket::<32>(&ctx, edges)?
-        } else {
+        } else if total <= 4094 {
             self.solve_bracket::<64>(&ctx, edges)?
+        } else if total <= 8190 {
+            self.solve_bracket::<128>(&ctx, edges)?
+        } else {
+            return Err(DutchError::TooLarge { bits: total });
         };
         let in_bracket = mdps.len() + res.len();
         let mut pairs = Vec::new();

@@ -774,6 +774,43 @@ impl Pairer {
         for &v in &s1r {
             in_s1r[v] = true;
         }
+        if 2 * pr == rem.len() {
+            // Nobody in the remainder floats, and no candidate can make
+            // one float ([C6] fixed the pairs): only the remainder's own
+            // pairs change, so the choice is made on their small graph.
+            let mut local_of = vec![usize::MAX; c.nv];
+            for (k, &v) in rem.iter().enumerate() {
+                local_of[v] = k;
+            }
+            let sub_edges: Vec<(usize, usize, Wide<N>)> = g
+                .edges
+                .iter()
+                .zip(&g.alive)
+                .filter(|(e, &a)| a && local_of[e.0] != usize::MAX && local_of[e.1] != usize::MAX)
+                .map(|(e, _)| (local_of[e.0], local_of[e.1], e.2))
+                .collect();
+            let mut sub = Graph::new(rem.len(), sub_edges);
+            sub.ignore_below = g.ignore_below;
+            let mut used = vec![false; rem.len()];
+            for &u in &s1r {
+                let ku = local_of[u];
+                for kv in ku + 1..rem.len() {
+                    let v = rem[kv];
+                    if used[kv] || in_s1r[v] || !exists.contains(&(u.min(v), u.max(v))) {
+                        continue;
+                    }
+                    if sub.try_constraint(force(ku, kv)) {
+                        used[kv] = true;
+                        break;
+                    }
+                }
+            }
+            let mut mate = g.mate;
+            for (k, &v) in rem.iter().enumerate() {
+                mate[v] = sub.mate[k].map(|x| rem[x]);
+            }
+            return Ok(mate);
+        }
         for &u in &s1r {
             let bu = bsn(u).unwrap_or(0);
             for &v in rem.iter().skip(bu + 1) {

@@ -101,6 +101,10 @@ struct Layout {
     bits: u32,
     /// Width of one digit of the MDP-partner field.
     digit: u32,
+    /// Whether the hint field holds the transposition order exactly: one
+    /// digit per remainder player (its partner), the first most
+    /// significant.
+    exact_hint: bool,
     levels: Vec<i32>,
     next_levels: Vec<i32>,
     diffs: Vec<i32>,
@@ -149,12 +153,15 @@ impl Layout {
         let bits = usize::BITS - (2 * n + 2).leading_zeros() + 1;
         let (n_mdp, n_res) = (n_mdp as u32, n_res as u32);
         let digit = bits_for(u64::from(n_res) + 1);
+        // The transposition order fits in the weights of small brackets.
+        let exact_hint = n_res * digit <= 200;
         let mut pos = vec![0u32; FIELDS + 1];
         let mut at = 0u32;
         for (f, p) in pos.iter_mut().enumerate().take(FIELDS) {
             *p = at;
             let width = match f {
                 // Generation order (Article 4), lowest of all.
+                F_HINT if exact_hint => n_res * digit,
                 F_HINT => 3 * bits + 2,
                 F_C434 => n_res + 2,
                 F_C433 => n_res / 2 + bits + 2,
@@ -174,6 +181,7 @@ impl Layout {
         Layout {
             bits,
             digit,
+            exact_hint,
             levels,
             next_levels,
             diffs,
@@ -747,7 +755,11 @@ impl Pairer {
                 t.add(l.pos[F_TIE_COUNT], u64::from(m < pr));
                 t.add(l.pos[F_TIE_SUM], (nr - m) as u64);
                 let big = x.max(y);
-                t.add(l.pos[F_HINT], ((nr - m) * (nr - big)) as u64);
+                if l.exact_hint {
+                    t.add(l.pos[F_HINT] + l.digit * (nr - 1 - m) as u32, (nr - big) as u64);
+                } else {
+                    t.add(l.pos[F_HINT], ((nr - m) * (nr - big)) as u64);
+                }
                 if m < pr {
                     t.add(l.pos[F_C433] + pr as u32, 1);
                 } else {

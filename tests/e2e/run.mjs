@@ -672,6 +672,37 @@ try {
     }
   });
 
+  await step('the opponent closes the tab: "left" within 5 s, a countdown, then the win is claimed', async () => {
+    const resp = await A.page.request.post(`${base}/api/challenges`, {
+      headers: { 'X-Qiju-Csrf': '1' },
+      data: { to: nameB, time: '10+0', color: 'first' },
+    });
+    assert.ok(resp.ok(), `challenge: ${resp.status()} ${await resp.text()}`);
+    const before = new URL(B.page.url()).pathname;
+    await B.page.getByRole('button', { name: `Accept: ${nameA}` }).click();
+    await B.page.waitForURL((u) => /\/game\//.test(u.pathname) && u.pathname !== before);
+    await A.page.goto(B.page.url());
+    for (const p of [A, B]) await p.page.waitForSelector('#board [data-piece]');
+    await clickMove(A.page, 'h2e2');
+    await Promise.all([waitPly(A.page, 1), waitPly(B.page, 1)]);
+    await clickMove(B.page, 'h7e7');
+    await Promise.all([waitPly(A.page, 2), waitPly(B.page, 2)]);
+    // B closes the tab (the server waits 3 s here: --claim-after 3).
+    const t0 = Date.now();
+    await B.page.close();
+    await A.page.waitForFunction(() => document.querySelector('#notice')?.textContent.includes('已离开对局'), null, { timeout: 5000 });
+    assert.ok(Date.now() - t0 < 5000, 'told within 5 s');
+    assert.equal(await A.page.isDisabled('#claim-victory'), true, 'not before the wait');
+    await A.page.screenshot({ path: path.join(shots, 'game-opponent-left.png') });
+    await A.page.waitForSelector('#claim-victory:not([disabled])', { timeout: 8000 });
+    assert.match(await A.page.textContent('#notice'), /可以宣布胜利/);
+    await A.page.click('#claim-victory');
+    await A.page.waitForSelector('#end-dialog[open]');
+    assert.equal(await A.page.textContent('#end-title'), '红胜');
+    assert.match(await A.page.textContent('#end-reason'), /离开对局未归/);
+    await A.page.click('#end-close');
+  });
+
   await step('no page logged a console error', async () => {
     assert.deepEqual(problems, []);
   });

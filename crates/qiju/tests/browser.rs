@@ -81,6 +81,9 @@ fn start_server() -> (Server, u16) {
     let child = Command::new(env!("CARGO_BIN_EXE_qiju"))
         .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database"])
         .arg(format!("sqlite://{}", db.display()))
+        // A player who closes the tab may be claimed against after 3 s
+        // (the e2e test waits for the countdown).
+        .args(["--claim-after", "3"])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .spawn()

@@ -78,6 +78,9 @@ pub struct Config {
     pub conn_limits: listen::ConnLimits,
     /// What one player may hold in the lobby, and untimed games' limits.
     pub lobby_limits: lobby::LobbyLimits,
+    /// How long a player may be away before the opponent may claim the
+    /// win; `None`: by the time control (see `live::claim_wait_ms`).
+    pub claim_after_ms: Option<i64>,
 }
 
 impl Default for Config {
@@ -97,6 +100,7 @@ impl Default for Config {
             sqlite_sync: store::SqliteSync::Normal,
             conn_limits: listen::ConnLimits::default(),
             lobby_limits: lobby::LobbyLimits::default(),
+            claim_after_ms: None,
         }
     }
 }

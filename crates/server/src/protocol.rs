@@ -96,6 +96,19 @@ pub struct GameView {
     pub created_ms: i64,
     /// The version of the last game event this view includes (0: none).
     pub v: u64,
+    /// A player whose connections all closed, and in how many ms the
+    /// opponent may claim the win (`player_gone`); `null` when both are
+    /// there.
+    #[serde(default)]
+    pub away: Option<Away>,
+}
+
+/// A player who left (see [`ServerMsg::PlayerGone`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Away {
+    #[schema(value_type = String)]
+    pub side: Side,
+    pub claim_in_ms: i64,
 }
 
 /// A player's rating before and after a rated game.
@@ -188,6 +201,18 @@ pub enum ServerMsg {
         /// For rated games: each side's rating before and after.
         ratings: BTreeMap<Side, RatingChange>,
     },
+    /// All of `side`'s connections closed: the opponent may claim the win
+    /// in `claim_in_ms` unless `side` comes back.
+    PlayerGone {
+        v: u64,
+        side: Side,
+        claim_in_ms: i64,
+    },
+    /// `side` is connected again: no claim.
+    PlayerBack {
+        v: u64,
+        side: Side,
+    },
     /// Your last message was refused; nothing changed.
     Error {
         code: String,
@@ -211,6 +236,8 @@ impl ServerMsg {
             ServerMsg::TimeGiven { .. } => "time_given",
             ServerMsg::Clock { .. } => "clock",
             ServerMsg::End { .. } => "end",
+            ServerMsg::PlayerGone { .. } => "player_gone",
+            ServerMsg::PlayerBack { .. } => "player_back",
             ServerMsg::Error { .. } => "error",
             ServerMsg::Pong => "pong",
         }
@@ -285,6 +312,10 @@ mod tests {
             must_change: None,
             created_ms: 0,
             v: 0,
+            away: Some(Away {
+                side: Side::Second,
+                claim_in_ms: 3,
+            }),
         };
         let s = Side::Second;
         vec![
@@ -357,6 +388,12 @@ mod tests {
                     },
                 )]),
             },
+            ServerMsg::PlayerGone {
+                v: 10,
+                side: s,
+                claim_in_ms: 15_000,
+            },
+            ServerMsg::PlayerBack { v: 11, side: s },
             ServerMsg::error("c", "m"),
             ServerMsg::Pong,
         ]

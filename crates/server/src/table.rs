@@ -23,13 +23,21 @@ use session::{Command, Event, GameResult, MoveRecord, Session, SessionConfig, Se
 /// What a player asks of a game.
 #[derive(Clone, Debug)]
 pub enum Action {
-    Move { coord: String, ply: Option<u32> },
+    Move {
+        coord: String,
+        ply: Option<u32>,
+    },
     Resign,
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
     ClaimDraw,
     Abort,
+    /// Claim the win over an opponent who left (all their connections
+    /// closed) and did not come back in time. Only the live game knows who
+    /// is connected: it rules on the claim ([`Table::claim_victory`]); here
+    /// alone the claim has nothing to stand on.
+    ClaimVictory,
 }
 
 /// How a game ended. `outcome == None` means aborted (no result).
@@ -82,6 +90,10 @@ pub enum TableError {
     OfferBeforeStart,
     #[error("there is no draw offer to answer")]
     NoOfferBeforeStart,
+    #[error("your opponent is connected")]
+    OpponentPresent,
+    #[error("your opponent may still come back: claim in {wait_ms} ms")]
+    ClaimTooEarly { wait_ms: i64 },
 }
 
 impl TableError {
@@ -93,6 +105,8 @@ impl TableError {
             TableError::WrongPly { .. } => "wrong_ply",
             TableError::OfferBeforeStart => "cannot_offer",
             TableError::NoOfferBeforeStart => "no_offer",
+            TableError::OpponentPresent => "opponent_present",
+            TableError::ClaimTooEarly { .. } => "claim_too_early",
             TableError::Session(e) => match e {
                 SessionError::GameOver => "game_over",
                 SessionError::NotYourTurn { .. } | SessionError::ClaimOnlyOnOwnTurn { .. } => "not_your_turn",
@@ -349,6 +363,7 @@ impl Table {
                 outcome: Outcome::Win { winner: side.other() },
                 reason,
                 article: None,
+                code: Some("untimed_idle".into()),
             },
             &mut out,
         )?;
@@ -427,7 +442,37 @@ impl Table {
             Action::DeclineDraw => self.apply(Command::DeclineDraw { side, at }, &mut out)?,
             Action::ClaimDraw => self.apply(Command::ClaimDraw { side, at }, &mut out)?,
             Action::Abort => self.apply(Command::Abort { side, at }, &mut out)?,
+            Action::ClaimVictory => return Err(TableError::OpponentPresent),
         }
+        Ok(out)
+    }
+
+    /// `side` claims the win because the opponent left `away_ms` ago and
+    /// did not come back (the live game checks the wait). An arbiter's
+    /// ruling, as over the board when a player leaves the hall and does
+    /// not return: the game is lost by the side that left. Before both
+    /// sides have moved it is called off instead.
+    pub fn claim_victory(&mut self, side: Side, now_ms: i64, away_ms: i64) -> Result<Applied, TableError> {
+        if self.ply() < 2 {
+            return self.abort_idle(now_ms);
+        }
+        let mut out = Applied::default();
+        let at = self.at(now_ms);
+        let reason = format!(
+            "the {} player left the game and did not come back within {} s",
+            side.other(),
+            away_ms / 1000
+        );
+        self.apply(
+            Command::Adjudicate {
+                at,
+                outcome: Outcome::Win { winner: side },
+                reason,
+                article: None,
+                code: Some("abandoned".into()),
+            },
+            &mut out,
+        )?;
         Ok(out)
     }
 }

@@ -43,6 +43,9 @@ pub enum ClientMsg {
     DrawDecline {},
     ClaimDraw {},
     Abort {},
+    /// Claim the win over an opponent who left and did not come back in
+    /// time (after `player_gone`'s `claim_in_ms`).
+    ClaimVictory {},
     Ping {},
     /// Send the whole state again (a client that saw a gap in the event
     /// versions).
@@ -81,6 +84,30 @@ impl Heartbeat {
     /// At each tick: the ping to send, or `None` when the peer is dead.
     fn beat(&self) -> Option<Message> {
         (self.heard.elapsed() < self.dead_after).then(|| Message::Ping(axum::body::Bytes::new()))
+    }
+}
+
+/// One player's open game socket (see `live::presence`).
+struct Presence {
+    state: AppState,
+    game: String,
+    side: game::Side,
+}
+
+impl Presence {
+    fn new(state: &AppState, game: &str, side: game::Side) -> Presence {
+        live::presence(state, game, side, true);
+        Presence {
+            state: state.clone(),
+            game: game.to_string(),
+            side,
+        }
+    }
+}
+
+impl Drop for Presence {
+    fn drop(&mut self) {
+        live::presence(&self.state, &self.game, self.side, false);
     }
 }
 
@@ -163,6 +190,9 @@ async fn play(
     view: GameView,
     mut rx: tokio::sync::broadcast::Receiver<std::sync::Arc<live::Event>>,
 ) {
+    // A player's socket counts toward their presence in the game; the
+    // guard says when it closes, however the loop ends.
+    let _present = you(&view, user.as_ref()).map(|side| Presence::new(&state, &id, side));
     let (mut tx, mut incoming) = socket.split();
     if tx
         .send(Message::Text(full_msg(&view, user.as_ref()).into()))
@@ -254,6 +284,7 @@ async fn handle(state: &AppState, id: &str, user: Option<&User>, text: &str) -> 
         ClientMsg::DrawDecline {} => Action::DeclineDraw,
         ClientMsg::ClaimDraw {} => Action::ClaimDraw,
         ClientMsg::Abort {} => Action::Abort,
+        ClientMsg::ClaimVictory {} => Action::ClaimVictory,
     };
     let Some(user) = user else {
         return Some(error_msg("not_a_player", "spectators cannot act; log in to play"));

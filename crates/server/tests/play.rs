@@ -439,3 +439,46 @@ async fn openapi_document_lists_the_api() {
         .starts_with("text/html"));
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_leaves_can_be_claimed_against_after_the_wait() {
+    let mut s = common::start_with(|c| c.claim_after_ms = Some(1000)).await;
+    let a = Client::register(&s, "stay").await;
+    let b = Client::register(&s, "leave").await;
+    let (_, game, _) = a.challenge(&b, json!({"time": "10+0", "color": "first"})).await;
+    let (mut aws, _) = a.ws(&game).await;
+    let (mut bws, _) = b.ws(&game).await;
+    aws.play("h2e2").await;
+    bws.play("h9g7").await;
+    // b closes the tab: a hears it at once, with the wait.
+    drop(bws);
+    let gone = aws.expect("player_gone").await;
+    assert_eq!(
+        (gone["side"].as_str(), gone["claim_in_ms"].as_i64()),
+        (Some("second"), Some(1000)),
+        "{gone}"
+    );
+    aws.send(&json!({"t": "claim_victory"})).await;
+    assert_eq!(aws.expect("error").await["code"], "claim_too_early");
+    // A reconnecting spectator or player sees who is away.
+    let (_, full) = Client::anonymous(&s).ws(&game).await;
+    assert_eq!(full["game"]["away"]["side"], "second", "{full}");
+    // b comes back: no claim.
+    let (bws, _) = b.ws(&game).await;
+    assert_eq!(aws.expect("player_back").await["side"], "second");
+    aws.send(&json!({"t": "claim_victory"})).await;
+    assert_eq!(aws.expect("error").await["code"], "opponent_present");
+    // b leaves for good: after the wait, a claims the win.
+    drop(bws);
+    aws.expect("player_gone").await;
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    aws.send(&json!({"t": "claim_victory"})).await;
+    let end = aws.expect("end").await;
+    assert_eq!(
+        (end["winner"].as_str(), end["state"].as_str()),
+        (Some("first"), Some("over")),
+        "{end}"
+    );
+    assert!(end["detail"].as_str().unwrap().contains("left the game"), "{end}");
+    s.stop().await;
+}

@@ -304,8 +304,9 @@ impl Session {
                     outcome,
                     reason,
                     article,
+                    code,
                 } => {
-                    self.adjudicate(*at, *outcome, reason, article, &mut events);
+                    self.adjudicate(*at, *outcome, reason, article, code.as_deref(), &mut events);
                     Ok(events)
                 }
                 _ => Err(SessionError::NotStarted),
@@ -388,7 +389,8 @@ impl Session {
                 outcome,
                 reason,
                 article,
-            } => self.adjudicate(*at, *outcome, reason, article, &mut events),
+                code,
+            } => self.adjudicate(*at, *outcome, reason, article, code.as_deref(), &mut events),
             Command::PauseClock { at } => {
                 self.clock.pause(*at)?;
                 events.push(Event::ClockPaused { at: *at });
@@ -710,11 +712,12 @@ impl Session {
         outcome: Outcome,
         reason: &str,
         article: &Option<String>,
+        code: Option<&str>,
         events: &mut Vec<Event>,
     ) {
         let ending = Ending {
             outcome,
-            reason: "adjudication".into(),
+            reason: code.unwrap_or("adjudication").into(),
             detail: reason.to_string(),
             article: article.clone(),
         };

@@ -781,6 +781,7 @@ fn adjudication_4_2_1() {
         outcome: Outcome::Draw,
         reason: "a simple position neither side can win".into(),
         article: Some("4.2.1".into()),
+        code: None,
     })
     .unwrap();
     assert_eq!(result(&s).termination, Termination::Adjudication);

@@ -124,9 +124,15 @@ pub enum Command {
     Adjudicate {
         at: Millis,
         outcome: Outcome,
+        /// For people: what was ruled and why.
         reason: String,
         #[serde(default)]
         article: Option<String>,
+        /// The machine-readable reason the result carries (`abandoned`,
+        /// `untimed_idle`, …); `adjudication` when absent, as in records
+        /// stored before it existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
     },
     PauseClock {
         at: Millis,

@@ -51,6 +51,11 @@ pub struct Args {
     /// Guest identities per minute on the whole server (0 = no limit).
     #[arg(long, default_value_t = 600)]
     guests_per_minute: usize,
+    /// Seconds a player may be away from a game (every tab closed) before
+    /// the opponent may claim the win; by default a twentieth of the main
+    /// time, 15–60 s.
+    #[arg(long)]
+    claim_after: Option<u64>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -84,6 +89,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             guests_global: a.guests_per_minute,
             ..server::auth::AccountLimits::default()
         },
+        claim_after_ms: a
+            .claim_after
+            .map(|s| i64::try_from(s.saturating_mul(1000)).unwrap_or(i64::MAX)),
         conn_limits: server::listen::ConnLimits {
             per_ip: a.max_connections_per_ip,
             ..server::listen::ConnLimits::default()

@@ -114,6 +114,47 @@ pub enum Cmd {
         reply: oneshot::Sender<GameView>,
     },
     Computer(ComputerMove),
+    /// A player's game socket opened (`true`) or closed.
+    Presence {
+        side: Side,
+        connected: bool,
+    },
+}
+
+/// How long a player may be away before the opponent may claim the win: a
+/// twentieth of the main time, between 15 s and 60 s (60 s untimed). Long
+/// enough for a reload or a phone switching networks, short enough that
+/// nobody waits out a 90-minute clock — lichess waits 10–30 s by time
+/// control. `Config::claim_after_ms` sets it outright.
+fn claim_wait_ms(state: &AppState, row: &GameRow) -> i64 {
+    if let Some(ms) = state.config().claim_after_ms {
+        return ms;
+    }
+    if row.initial_ms <= 0 {
+        return 60_000;
+    }
+    (row.initial_ms / 20).clamp(15_000, 60_000)
+}
+
+/// Who is away now, for a view.
+fn away_view(state: &AppState, g: &LiveGame, now: i64) -> Option<crate::protocol::Away> {
+    let wait = claim_wait_ms(state, &g.row);
+    [Side::First, Side::Second].into_iter().find_map(|side| {
+        g.away_since[side.index()].map(|t| crate::protocol::Away {
+            side,
+            claim_in_ms: (t + wait - now).max(0),
+        })
+    })
+}
+
+/// Tells the game a player's socket opened or closed; the game says when
+/// a player has left (all sockets closed) and when they are back.
+pub fn presence(state: &AppState, game_id: &str, side: Side, connected: bool) {
+    if let Some(h) = state.games().get(game_id) {
+        // From a socket's drop, which cannot wait: a full mailbox (64
+        // commands) only loses the notice, never blocks.
+        let _ = h.tx.try_send(Cmd::Presence { side, connected });
+    }
 }
 
 /// A running game task's mailbox.
@@ -180,6 +221,10 @@ struct LiveGame {
     /// The last action a player took (or the game's start or resume): an
     /// untimed game ends after `untimed_idle_ms` without one.
     last_action_ms: i64,
+    /// Open game sockets of each side's player.
+    connections: [u32; 2],
+    /// When each side's last socket closed, while it stays away.
+    away_since: [Option<i64>; 2],
 }
 
 /// Replays a stored game (see [`Table::restore`]).
@@ -399,6 +444,8 @@ fn spawn(
         version: 0,
         computer_thinking: false,
         last_action_ms: now_ms,
+        connections: [0; 2],
+        away_since: [None; 2],
     };
     let st = state.clone();
     tokio::spawn(async move {
@@ -476,13 +523,50 @@ async fn handle(state: &AppState, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<
     match cmd {
         Cmd::Join { reply } => {
             let rx = g.events.subscribe();
-            let _ = reply.send((
-                view_of(g.variant, &g.row, &g.table, g.version, crate::now_ms()),
-                rx,
-            ));
+            let now = crate::now_ms();
+            let mut v = view_of(g.variant, &g.row, &g.table, g.version, now);
+            v.away = away_view(state, g, now);
+            let _ = reply.send((v, rx));
         }
         Cmd::View { reply } => {
-            let _ = reply.send(view_of(g.variant, &g.row, &g.table, g.version, crate::now_ms()));
+            let now = crate::now_ms();
+            let mut v = view_of(g.variant, &g.row, &g.table, g.version, now);
+            v.away = away_view(state, g, now);
+            let _ = reply.send(v);
+        }
+        Cmd::Presence { side, connected } => {
+            let i = side.index();
+            let human_opponent = match side {
+                Side::First => g.row.second_id.is_some(),
+                Side::Second => g.row.first_id.is_some(),
+            };
+            if connected {
+                g.connections[i] += 1;
+                if g.away_since[i].take().is_some() && !g.table.is_over() {
+                    broadcast(
+                        g,
+                        &ServerMsg::PlayerBack {
+                            v: g.version + 1,
+                            side,
+                        },
+                    );
+                }
+            } else {
+                g.connections[i] = g.connections[i].saturating_sub(1);
+                if g.connections[i] == 0 && !g.table.is_over() && human_opponent {
+                    let now = crate::now_ms();
+                    g.away_since[i] = Some(now);
+                    let claim_in_ms = claim_wait_ms(state, &g.row);
+                    broadcast(
+                        g,
+                        &ServerMsg::PlayerGone {
+                            v: g.version + 1,
+                            side,
+                            claim_in_ms,
+                        },
+                    );
+                }
+            }
         }
         Cmd::Act {
             user_id,
@@ -588,7 +672,22 @@ async fn act(state: &AppState, g: &mut LiveGame, side: Side, action: Action) -> 
             }
         }
     }
-    let applied = g.table.act(side, action, crate::now_ms())?;
+    let now = crate::now_ms();
+    let applied = if matches!(action, Action::ClaimVictory) {
+        let Some(left) = g.away_since[side.other().index()] else {
+            return Err(TableError::OpponentPresent.into());
+        };
+        let wait = claim_wait_ms(state, &g.row);
+        if now < left + wait {
+            return Err(TableError::ClaimTooEarly {
+                wait_ms: left + wait - now,
+            }
+            .into());
+        }
+        g.table.claim_victory(side, now, now - left)?
+    } else {
+        g.table.act(side, action, now)?
+    };
     store_and_broadcast(state, g, &applied).await?;
     g.last_action_ms = crate::now_ms();
     Ok(g.table.ply())

@@ -79,6 +79,7 @@ pub(super) fn view_of(
         must_change: table.must_change().map(|m| m.side),
         created_ms: row.created_ms,
         v: version,
+        away: None,
     }
 }
 

@@ -51,6 +51,8 @@ export function mount(main, params, ctx) {
   let board = null;
   let confirmResign = false;
   let ended = false;
+  let away = null; // { side, at }: a player who left, and when the opponent may claim
+  let awayTimer = null; // redraws the countdown each second while someone is away
 
   // --- layout ---------------------------------------------------------------
   const boardWrap = h('div', { class: 'board-wrap', id: 'board' });
@@ -243,6 +245,11 @@ export function mount(main, params, ctx) {
         }));
       }
       list.push(actionButton(t('game.claimDraw'), () => send({ t: 'claim_draw' }), { id: 'claim-draw', disabled: !myTurn }));
+      if (away && away.side === them) {
+        list.push(actionButton(t('game.claimVictory'), () => send({ t: 'claim_victory' }), {
+          id: 'claim-victory', class: 'primary', disabled: claimIn() > 0,
+        }));
+      }
       if (confirmResign) {
         list.push(actionButton(t('game.confirmResign'), () => {
           confirmResign = false;
@@ -275,6 +282,28 @@ export function mount(main, params, ctx) {
     moveForm.hidden = !(you && live());
   }
 
+  // --- a player who left -----------------------------------------------------------
+  const claimIn = () => (away ? Math.max(0, Math.ceil((away.at - Date.now()) / 1000)) : 0);
+
+  function setAway(a) {
+    away = a && live() ? { side: a.side, at: Date.now() + (a.claim_in_ms || 0) } : null;
+    if (away && !awayTimer) {
+      awayTimer = setInterval(() => {
+        drawStatus(false);
+        drawActions();
+        if (!away || claimIn() === 0) {
+          clearInterval(awayTimer);
+          awayTimer = null;
+        }
+      }, 1000);
+    }
+    if (!away && awayTimer) {
+      clearInterval(awayTimer);
+      awayTimer = null;
+    }
+    refresh();
+  }
+
   function drawStatus(check) {
     let text = '';
     if (!live()) text = '';
@@ -286,6 +315,12 @@ export function mount(main, params, ctx) {
     status.textContent = text;
     status.hidden = !text;
     const notes = [];
+    if (live() && away) {
+      const side = sideName(view, away.side);
+      if (!you || away.side === you) notes.push(t('game.playerLeftWatch', { side }));
+      else if (claimIn() > 0) notes.push(t('game.playerLeft', { side, s: claimIn() }));
+      else notes.push(t('game.playerLeftClaim', { side }));
+    }
     if (live() && view.draw_offer) {
       notes.push(view.draw_offer === you ? t('game.drawYouOffered') : t('game.drawOffered', { side: sideName(view, view.draw_offer) }));
     }
@@ -442,7 +477,7 @@ export function mount(main, params, ctx) {
     }
     drawBars();
     setClocks(view.clocks, view.turn);
-    refresh();
+    setAway(view.away);
     if (pending) send({ t: 'move', move: pending.move, ply: pending.ply });
     if (!live()) {
       ended = true;
@@ -498,7 +533,7 @@ export function mount(main, params, ctx) {
     pending = null;
     setPremove(null);
     setClocks(view.clocks, view.turn);
-    refresh();
+    setAway(null);
     sounds.end();
     if (!ended) showEndDialog(msg.ratings);
     ended = true;
@@ -540,6 +575,12 @@ export function mount(main, params, ctx) {
         showNotice(t(key, { side: sideName(view, msg.side), s: Math.round(msg.ms / 1000) }), true);
         break;
       }
+      case 'player_gone':
+        setAway(msg);
+        break;
+      case 'player_back':
+        setAway(null);
+        break;
       case 'clock':
         // The clocks were paused or resumed (e.g. across a server restart).
         view.clocks = { ...view.clocks, ...msg.clocks };
@@ -596,6 +637,7 @@ export function mount(main, params, ctx) {
   return () => {
     socket.stop();
     stopTick();
+    if (awayTimer) clearInterval(awayTimer);
     if (dialog.open) dialog.close();
     if (board) board.destroy();
   };

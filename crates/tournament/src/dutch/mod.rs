@@ -366,6 +366,9 @@ impl Pairer {
         // The edges with their criteria terms.
         let mut edges: Vec<(usize, usize, Terms)> = Vec::new();
         let mut c9: Vec<(usize, u64)> = Vec::new();
+        // [C4] and [C5] alone, for the completion check of a bracket
+        // paired on its own (see `pair_locally`).
+        let mut comp: Vec<i64> = Vec::new();
         for a in 0..verts.len() {
             for b in a + 1..verts.len() {
                 let (i, j) = (verts[a], verts[b]);
@@ -386,6 +389,7 @@ impl Pairer {
                     );
                 }
                 edges.push((a, b, t));
+                comp.push(COMP_PAIR);
             }
             if let Some(bv) = bye_v {
                 let i = verts[a];
@@ -398,6 +402,7 @@ impl Pairer {
                         .unwrap_or(0);
                     // [C5]: the lower the assignee's score, the better.
                     t.add(layout.pos[F_C5], (all_levels.len() - up) as u64);
+                    comp.push(COMP_PAIR + (all_levels.len() - up) as i64);
                     // [C9]: fewest unplayed games, when the assignee
                     // floats down from this bracket (applied later, and
                     // only if the bracket floats exactly one player).
@@ -415,25 +420,16 @@ impl Pairer {
             verts: &verts,
             role: &role,
             layout: &layout,
+            complete: true,
         };
-        let mate = if total <= 62 {
-            self.solve_bracket::<1>(&ctx, edges)?
-        } else if total <= 126 {
-            self.solve_bracket::<2>(&ctx, edges)?
-        } else if total <= 254 {
-            self.solve_bracket::<4>(&ctx, edges)?
-        } else if total <= 510 {
-            self.solve_bracket::<8>(&ctx, edges)?
-        } else if total <= 1022 {
-            self.solve_bracket::<16>(&ctx, edges)?
-        } else if total <= 2046 {
-            self.solve_bracket::<32>(&ctx, edges)?
-        } else if total <= 4094 {
-            self.solve_bracket::<64>(&ctx, edges)?
-        } else if total <= 8190 {
-            self.solve_bracket::<128>(&ctx, edges)?
+        let local = if lower.len() > next.len() {
+            self.pair_locally(&ctx, &edges, &comp, total)?
         } else {
-            return Err(DutchError::TooLarge { bits: total });
+            None
+        };
+        let mate = match local {
+            Some(m) => m,
+            None => self.dispatch(&ctx, edges, total)?,
         };
         let in_bracket = mdps.len() + res.len();
         let mut pairs = Vec::new();
@@ -451,6 +447,101 @@ impl Pairer {
             }
         }
         Ok((pairs, floaters, bye))
+    }
+
+    /// Run the bracket procedure with weights wide enough for `total` bits.
+    fn dispatch(
+        &self,
+        ctx: &Ctx<'_>,
+        edges: Vec<(usize, usize, Terms)>,
+        total: u32,
+    ) -> Result<Vec<Option<usize>>, DutchError> {
+        if total <= 62 {
+            self.solve_bracket::<1>(ctx, edges)
+        } else if total <= 126 {
+            self.solve_bracket::<2>(ctx, edges)
+        } else if total <= 254 {
+            self.solve_bracket::<4>(ctx, edges)
+        } else if total <= 510 {
+            self.solve_bracket::<8>(ctx, edges)
+        } else if total <= 1022 {
+            self.solve_bracket::<16>(ctx, edges)
+        } else if total <= 2046 {
+            self.solve_bracket::<32>(ctx, edges)
+        } else if total <= 4094 {
+            self.solve_bracket::<64>(ctx, edges)
+        } else if total <= 8190 {
+            self.solve_bracket::<128>(ctx, edges)
+        } else {
+            Err(DutchError::TooLarge { bits: total })
+        }
+    }
+
+    /// The same procedure on the bracket and the next scoregroup alone,
+    /// which is all the quality criteria look at; the players further down
+    /// only have to absorb the rest ([C4], [C5]). When the result,
+    /// completed over everybody, reaches the best completion there is, it
+    /// is also what the whole graph would give (every decision on the
+    /// small graph kept or lost the same optimum), and we take it; when
+    /// not, `None`, and the caller pairs on the whole graph.
+    fn pair_locally(
+        &self,
+        ctx: &Ctx<'_>,
+        edges: &[(usize, usize, Terms)],
+        comp: &[i64],
+        total: u32,
+    ) -> Result<Option<Vec<Option<usize>>>, DutchError> {
+        let l = ctx.layout;
+        let nv = ctx.nv;
+        let comp_edges: Vec<(usize, usize, i64)> =
+            edges.iter().zip(comp).map(|(e, &w)| (e.0, e.1, w)).collect();
+        let global: i64 = total_weight(&comp_edges, &blossom::max_weight_matching(nv, &comp_edges));
+        let keep = |v: usize| matches!(ctx.role.get(v), Some(Role::Mdp | Role::Resident | Role::Next));
+        let sel: Vec<usize> = (0..ctx.verts.len()).filter(|&v| keep(v)).collect();
+        let mut at = vec![usize::MAX; nv];
+        for (k, &v) in sel.iter().enumerate() {
+            at[v] = k;
+        }
+        let card = l.pos[F_CARD];
+        let local_edges: Vec<(usize, usize, Terms)> = edges
+            .iter()
+            .filter(|e| at[e.0] != usize::MAX && at[e.1] != usize::MAX)
+            .map(|(a, b, t)| {
+                let t = Terms(t.0.iter().copied().filter(|&(s, _)| s != card).collect());
+                (at[*a], at[*b], t)
+            })
+            .collect();
+        let verts: Vec<usize> = sel.iter().map(|&v| ctx.verts[v]).collect();
+        let role: Vec<Role> = sel.iter().map(|&v| ctx.role[v]).collect();
+        let small = Ctx {
+            nv: sel.len(),
+            c9: &[],
+            verts: &verts,
+            role: &role,
+            layout: l,
+            complete: false,
+        };
+        let m = self.dispatch(&small, local_edges, total)?;
+        // Map back, then complete over everybody else.
+        let mut mate = vec![None; nv];
+        let mut fixed = vec![false; nv];
+        let mut pairs = 0i64;
+        for (k, &v) in sel.iter().enumerate() {
+            if let Some(x) = m[k] {
+                mate[v] = Some(sel[x]);
+                fixed[v] = true;
+                if k < x {
+                    pairs += 1;
+                }
+            }
+        }
+        let rest: Vec<(usize, usize, i64)> = comp_edges
+            .iter()
+            .copied()
+            .filter(|e| !fixed[e.0] && !fixed[e.1])
+            .collect();
+        let done = total_weight(&rest, &blossom::max_weight_matching(nv, &rest)) + pairs * COMP_PAIR;
+        Ok((done == global).then_some(mate))
     }
 
     /// The criteria terms of the edge between players `i` and `j`.
@@ -557,6 +648,13 @@ impl Pairer {
     }
 }
 
+/// Completion weight of one pair; [C5] values sit below it.
+const COMP_PAIR: i64 = 1 << 24;
+
+fn total_weight(edges: &[(usize, usize, i64)], mate: &[Option<usize>]) -> i64 {
+    edges.iter().filter(|e| mate[e.0] == Some(e.1)).map(|e| e.2).sum()
+}
+
 fn bits_for(v: u64) -> u32 {
     u64::BITS - v.leading_zeros()
 }
@@ -577,6 +675,9 @@ struct Ctx<'a> {
     verts: &'a [usize],
     role: &'a [Role],
     layout: &'a Layout,
+    /// Whether the graph holds everybody still to pair, so that a
+    /// matching short of perfect means no pairing exists ([C4]).
+    complete: bool,
 }
 
 /// A set of edges, some deleted, to re-solve under extra constraints,
@@ -678,7 +779,7 @@ impl Pairer {
         );
         // [C4]: everybody paired but at most one bye.
         let matched = g.mate.iter().filter(|m| m.is_some()).count();
-        if matched < c.nv - (c.nv % 2) {
+        if c.complete && matched < c.nv - (c.nv % 2) {
             return Err(DutchError::NoPairing { round: self.round });
         }
         // [C9] counts only when the bracket floats exactly one player

@@ -703,6 +703,24 @@ try {
     await A.page.click('#end-close');
   });
 
+  await step('a double-clicked seek is one seek, and it goes within 5 s of its owner closing the tab', async () => {
+    const D = await person('D', 'en-US');
+    const nameD = `dbl_${stamp}`;
+    await register(D, nameD);
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector('#seek-form');
+    await D.page.click('[data-tc="5+3"]');
+    await D.page.dblclick('#create-seek');
+    await D.page.waitForSelector('.cancel-seek');
+    await A.page.waitForSelector(`.accept-seek[data-player="${nameD}"]`);
+    await A.page.waitForTimeout(300);
+    assert.equal(await A.page.locator(`.accept-seek[data-player="${nameD}"]`).count(), 1, 'one seek');
+    const t0 = Date.now();
+    await D.page.close();
+    await A.page.waitForSelector(`.accept-seek[data-player="${nameD}"]`, { state: 'detached', timeout: 5000 });
+    assert.ok(Date.now() - t0 < 5000);
+  });
+
   await step('no page logged a console error', async () => {
     assert.deepEqual(problems, []);
   });

@@ -318,6 +318,16 @@ fn colors_fit(a: ColorChoice, b: ColorChoice) -> bool {
     )
 }
 
+/// Whether two seeks ask for the same game.
+fn same_terms(a: &Seek, b: &Seek) -> bool {
+    a.view.variant == b.view.variant
+        && a.tc == b.tc
+        && a.view.rated == b.view.rated
+        && a.view.rating_min == b.view.rating_min
+        && a.view.rating_max == b.view.rating_max
+        && a.view.color == b.view.color
+}
+
 /// Whether `a` (already waiting) and `b` (just made) can be paired.
 fn matches(a: &Seek, b: &Seek) -> bool {
     a.user.id != b.user.id
@@ -428,6 +438,18 @@ pub async fn create_seek(
         match seeks.iter().position(|s| matches(s, &seek)) {
             Some(i) => Some(seeks.remove(i)),
             None => {
+                // The same seek again (a double click, a resent request)
+                // is the seek already there, not a second one.
+                if let Some(same) = seeks
+                    .iter()
+                    .find(|s| s.user.id == seek.user.id && same_terms(s, &seek))
+                {
+                    return Ok(Json(SeekResult {
+                        seek: Some(same.view.id.clone()),
+                        game: None,
+                        color: None,
+                    }));
+                }
                 let mine = seeks.iter().filter(|s| s.user.id == seek.user.id).count();
                 if mine >= limits.seeks_per_user {
                     return Err(ApiError::conflict(

@@ -339,7 +339,14 @@ impl Table {
         let mut out = Applied::default();
         let side = self.side_to_move();
         let at = self.at(now_ms);
-        self.apply(Command::Abort { side, at }, &mut out)?;
+        self.apply(
+            Command::Abort {
+                side,
+                at,
+                no_show: true,
+            },
+            &mut out,
+        )?;
         Ok(out)
     }
 
@@ -424,7 +431,14 @@ impl Table {
                     )?;
                 }
             }
-            Action::Resign if not_started => self.apply(Command::Abort { side, at }, &mut out)?,
+            Action::Resign if not_started => self.apply(
+                Command::Abort {
+                    side,
+                    at,
+                    no_show: false,
+                },
+                &mut out,
+            )?,
             Action::Resign => self.apply(Command::Resign { side, at }, &mut out)?,
             Action::OfferDraw if not_started => return Err(TableError::OfferBeforeStart),
             Action::OfferDraw => {
@@ -441,7 +455,14 @@ impl Table {
             Action::AcceptDraw => self.apply(Command::AcceptDraw { side, at }, &mut out)?,
             Action::DeclineDraw => self.apply(Command::DeclineDraw { side, at }, &mut out)?,
             Action::ClaimDraw => self.apply(Command::ClaimDraw { side, at }, &mut out)?,
-            Action::Abort => self.apply(Command::Abort { side, at }, &mut out)?,
+            Action::Abort => self.apply(
+                Command::Abort {
+                    side,
+                    at,
+                    no_show: false,
+                },
+                &mut out,
+            )?,
             Action::ClaimVictory => return Err(TableError::OpponentPresent),
         }
         Ok(out)

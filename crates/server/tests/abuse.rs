@@ -378,7 +378,8 @@ async fn seeks_are_few_per_player_and_go_with_their_last_connection() {
     req.headers_mut()
         .insert("cookie", p.cookie.clone().unwrap().parse().unwrap());
     let (socket, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-    for t in ["1+0", "2+0", "3+0"] {
+    let mut ids = Vec::new();
+    for t in ["1+0", "2+0", "3+0", "1+0"] {
         let r: Value = p
             .post("/api/seeks", &json!({"time": t}))
             .await
@@ -386,7 +387,9 @@ async fn seeks_are_few_per_player_and_go_with_their_last_connection() {
             .await
             .unwrap();
         assert!(r["seek"].is_string(), "{r}");
+        ids.push(r["seek"].clone());
     }
+    assert_eq!(ids[3], ids[0], "the same seek twice (a double click) is one seek");
     let r = p.post("/api/seeks", &json!({"time": "4+0"})).await;
     assert_eq!(r.status(), 409);
     assert_eq!(r.json::<Value>().await.unwrap()["error"], "too_many_seeks");

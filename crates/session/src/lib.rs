@@ -295,8 +295,8 @@ impl Session {
                     events.push(Event::Started { side, at: *at });
                     Ok(events)
                 }
-                Command::Abort { side, at } => {
-                    self.abort(*side, *at, &mut events)?;
+                Command::Abort { side, at, no_show } => {
+                    self.abort(*side, *at, *no_show, &mut events)?;
                     Ok(events)
                 }
                 Command::Adjudicate {
@@ -368,7 +368,7 @@ impl Session {
                 };
                 self.end_with(Termination::Resignation, ending, *at, &mut events);
             }
-            Command::Abort { side, at } => self.abort(*side, *at, &mut events)?,
+            Command::Abort { side, at, no_show } => self.abort(*side, *at, *no_show, &mut events)?,
             Command::Foul {
                 side,
                 at,
@@ -686,19 +686,34 @@ impl Session {
         Ok(())
     }
 
-    fn abort(&mut self, side: Side, at: Millis, events: &mut Vec<Event>) -> Result<(), SessionError> {
+    fn abort(
+        &mut self,
+        side: Side,
+        at: Millis,
+        no_show: bool,
+        events: &mut Vec<Event>,
+    ) -> Result<(), SessionError> {
         let moved = |s: Side| self.moves.iter().any(|m| m.side == s);
         if moved(Side::First) && moved(Side::Second) {
             return Err(SessionError::TooLateToAbort);
         }
+        let name = self.game.side_name(side);
+        let (reason, detail) = if no_show {
+            (
+                "no_show",
+                format!("the game was called off: {name} did not make a first move in time"),
+            )
+        } else {
+            (
+                "aborted",
+                format!("{name} aborted the game before both sides had moved"),
+            )
+        };
         let result = GameResult {
             outcome: None,
             termination: Termination::Aborted,
-            reason: "aborted".into(),
-            detail: format!(
-                "{} aborted the game before both sides had moved",
-                self.game.side_name(side)
-            ),
+            reason: reason.into(),
+            detail,
             article: None,
             at,
         };

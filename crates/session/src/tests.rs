@@ -352,7 +352,12 @@ fn resignation_4_1_9() {
 fn abort_only_before_both_sides_moved() {
     let mut s = session("5+0");
     mv(&mut s, R, "m", 1_000);
-    s.apply(Command::Abort { side: B, at: 2_000 }).unwrap();
+    s.apply(Command::Abort {
+        side: B,
+        at: 2_000,
+        no_show: false,
+    })
+    .unwrap();
     assert_eq!(result(&s).outcome, None);
     assert_eq!(result(&s).termination, Termination::Aborted);
     assert_eq!(result(&s).pgn(), "*");
@@ -361,12 +366,24 @@ fn abort_only_before_both_sides_moved() {
     mv(&mut s, R, "m", 1_000);
     mv(&mut s, B, "m", 2_000);
     assert_eq!(
-        refused(&mut s, Command::Abort { side: R, at: 3_000 }),
+        refused(
+            &mut s,
+            Command::Abort {
+                side: R,
+                at: 3_000,
+                no_show: false
+            }
+        ),
         SessionError::TooLateToAbort
     );
 
     let mut s = Session::new(Toy::boxed(), cxa(TimeControl::unlimited())).unwrap();
-    s.apply(Command::Abort { side: R, at: 0 }).unwrap();
+    s.apply(Command::Abort {
+        side: R,
+        at: 0,
+        no_show: false,
+    })
+    .unwrap();
     assert!(s.is_over());
 }
 
@@ -812,7 +829,11 @@ fn command(kind: u8, at: Millis, first: bool) -> Command {
         },
         11 => Command::Tick { at },
         12 => Command::WithdrawDraw { side, at },
-        13 => Command::Abort { side, at },
+        13 => Command::Abort {
+            side,
+            at,
+            no_show: false,
+        },
         14 => Command::PauseClock { at },
         _ => Command::ResumeClock { at },
     }

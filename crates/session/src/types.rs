@@ -110,6 +110,10 @@ pub enum Command {
     Abort {
         side: Side,
         at: Millis,
+        /// Set when the arbiter (the server) calls it off because `side`
+        /// did not make its first move in time; absent when `side` asked.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        no_show: bool,
     },
     /// The arbiter rules a foul (犯规, CXA 9.1).
     Foul {

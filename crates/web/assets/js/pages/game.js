@@ -18,7 +18,7 @@
 
 import { api } from '../api.js';
 import { fill, h } from '../dom.js';
-import { t } from '../i18n.js';
+import { getLang, t } from '../i18n.js';
 import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
 import { createBoard, destsOf, gameFor, splitMove } from '../boards/board.js';
@@ -36,6 +36,14 @@ function premoveOn() {
   } catch {
     return false;
   }
+}
+
+/**
+ * The server's detail of a ruling is English prose; the reason above it is
+ * already in the reader's language, so other languages do without it.
+ */
+function detailLine(view) {
+  return view.detail && getLang() === 'en' ? h('p', { class: 'muted' }, view.detail) : null;
 }
 
 export function mount(main, params, ctx) {
@@ -252,8 +260,11 @@ export function mount(main, params, ctx) {
       }
       if (confirmResign) {
         list.push(actionButton(t('game.confirmResign'), () => {
+          // Once: the button goes at once, so a double click resigns once.
+          if (!confirmResign) return;
           confirmResign = false;
           send({ t: 'resign' });
+          drawActions();
         }, { id: 'resign-confirm', class: 'primary' }));
         list.push(actionButton(t('lobby.cancel'), () => {
           confirmResign = false;
@@ -347,7 +358,7 @@ export function mount(main, params, ctx) {
     fill(resultBox,
       h('h2', { id: 'result-title' }, resultText(view)),
       h('p', { class: 'ruling' }, reasonText(view)),
-      view.detail ? h('p', { class: 'muted' }, view.detail) : null);
+      detailLine(view));
   }
 
   function showEndDialog(ratings) {
@@ -363,7 +374,7 @@ export function mount(main, params, ctx) {
     fill(dialog,
       h('h2', { id: 'end-title' }, resultText(view)),
       h('p', { class: 'ruling', id: 'end-reason' }, reasonText(view)),
-      view.detail ? h('p', { class: 'muted' }, view.detail) : null,
+      detailLine(view),
       rows.length ? h('ul', {}, rows) : null,
       h('div', { class: 'row' },
         you ? actionButton(t('game.rematch'), () => {
@@ -609,6 +620,9 @@ export function mount(main, params, ctx) {
     }
     if (msg.t === 'error') {
       if (pending) pending = null;
+      // A second click that reached the server after the end says nothing
+      // the end dialog has not.
+      if (ended && msg.code === 'game_over') return;
       showNotice(msg.message || msg.code, true);
       refresh();
     }

@@ -96,6 +96,28 @@ function heroSvg() {
   return svg;
 }
 
+/**
+ * A form's submit handler that runs one request at a time: its submit
+ * button is disabled until the answer comes, so a double click makes one
+ * seek, one challenge, one game — not two.
+ */
+function oneAtATime(handler) {
+  let running = false;
+  return async (e) => {
+    e.preventDefault();
+    if (running) return;
+    running = true;
+    const button = e.target.querySelector('button[type=submit]');
+    if (button) button.disabled = true;
+    try {
+      await handler(e);
+    } finally {
+      running = false;
+      if (button && button.isConnected) button.disabled = false;
+    }
+  };
+}
+
 export async function mount(main, _params, ctx) {
   const me = ctx.account;
   const variants = await loadVariants();
@@ -175,7 +197,7 @@ export async function mount(main, _params, ctx) {
   const seekGame = gamePicker('seek', variants, offered);
   const seekForm = h('form', {
     class: 'card', id: 'seek-form', 'aria-labelledby': 'seek-title',
-    onsubmit: async (e) => {
+    onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       message.textContent = '';
       try {
@@ -184,7 +206,7 @@ export async function mount(main, _params, ctx) {
       } catch (err) {
         fail(err);
       }
-    },
+    }),
   },
   h('h2', { id: 'seek-title' }, t('lobby.create')),
   seekTc.el,
@@ -217,7 +239,7 @@ export async function mount(main, _params, ctx) {
   drawLevels(cpuGame.current());
   const cpuForm = h('form', {
     class: 'card', id: 'computer-form', 'aria-labelledby': 'cpu-title',
-    onsubmit: async (e) => {
+    onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       message.textContent = '';
       try {
@@ -226,7 +248,7 @@ export async function mount(main, _params, ctx) {
       } catch (err) {
         fail(err);
       }
-    },
+    }),
   },
   h('h2', { id: 'cpu-title' }, t('lobby.computer')),
   withComputer.length ? [
@@ -276,7 +298,7 @@ export async function mount(main, _params, ctx) {
   }
   const challengeForm = h('form', {
     class: 'card', id: 'challenge-form', 'aria-labelledby': 'challenge-title',
-    onsubmit: async (e) => {
+    onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       message.textContent = '';
       try {
@@ -286,7 +308,7 @@ export async function mount(main, _params, ctx) {
       } catch (err) {
         fail(err);
       }
-    },
+    }),
   },
   h('h2', { id: 'challenge-title' }, t('lobby.challenges')),
   challengeList,

@@ -683,8 +683,15 @@ try {
     await B.page.waitForURL((u) => /\/game\//.test(u.pathname) && u.pathname !== before);
     await A.page.goto(B.page.url());
     for (const p of [A, B]) await p.page.waitForSelector('#board [data-piece]');
+    // The page says what is played: the rules, the clock, casual.
+    await A.page.waitForFunction(() => /10\+0/.test(document.querySelector('#game-info')?.textContent || ''));
+    assert.match(await A.page.textContent('#game-info'), /象棋.*10\+0 · 友谊赛/);
     await clickMove(A.page, 'h2e2');
     await Promise.all([waitPly(A.page, 1), waitPly(B.page, 1)]);
+    // A move typed out of turn is "not your turn", not "not a legal move".
+    await A.page.fill('#move-input', 'b0c2');
+    await A.page.click('#move-form button[type=submit]');
+    await A.page.waitForFunction(() => document.querySelector('#notice')?.textContent.includes('还没轮到你走棋'));
     await clickMove(B.page, 'h7e7');
     await Promise.all([waitPly(A.page, 2), waitPly(B.page, 2)]);
     // B closes the tab (the server waits 3 s here: --claim-after 3).
@@ -698,6 +705,8 @@ try {
     assert.match(await A.page.textContent('#notice'), /可以宣布胜利/);
     await A.page.click('#claim-victory');
     await A.page.waitForSelector('#end-dialog[open]');
+    // The end dialog does not block the page (a rematch toast stays clickable).
+    assert.equal(await A.page.evaluate(() => document.querySelector('#end-dialog').matches(':modal')), false);
     assert.equal(await A.page.textContent('#end-title'), '红胜');
     assert.match(await A.page.textContent('#end-reason'), /离开对局未归/);
     await A.page.click('#end-close');

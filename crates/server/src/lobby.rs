@@ -358,6 +358,31 @@ fn parse_tc(text: &str) -> Result<TimeControl, ApiError> {
     crate::table::parse_time_control(text).map_err(|e| ApiError::bad("bad_time_control", e))
 }
 
+/// The longest main time and increment a seek may offer to anyone.
+const SEEK_MAX_MAIN_MS: i64 = 180 * 60_000;
+const SEEK_MAX_INCREMENT_MS: i64 = 180_000;
+
+/// A seek is offered to everyone in the lobby, so it must be a game anyone
+/// could sit down to: a clock, and at most 180 minutes + 180 s (untimed and
+/// marathon games, 999+999, are played by challenge, with someone who
+/// agreed to them).
+fn seekable(tc: &TimeControl) -> Result<(), ApiError> {
+    if tc.is_unlimited() {
+        return Err(ApiError::bad(
+            "untimed_seek",
+            "untimed games are played by challenge, not offered to everyone",
+        ));
+    }
+    let (main, inc) = crate::table::headline(tc);
+    if main > SEEK_MAX_MAIN_MS || inc > SEEK_MAX_INCREMENT_MS {
+        return Err(ApiError::bad(
+            "seek_too_long",
+            "a seek offers at most 180 minutes and 180 s a move; longer games are played by challenge",
+        ));
+    }
+    Ok(())
+}
+
 fn parse_variant(v: Option<&str>) -> Result<&'static registry::Variant, ApiError> {
     registry::get(v).map_err(|e| ApiError::bad("bad_variant", e.to_string()))
 }
@@ -405,6 +430,7 @@ pub async fn create_seek(
     Json(req): Json<SeekRequest>,
 ) -> Result<Json<SeekResult>, ApiError> {
     let tc = parse_tc(&req.time)?;
+    seekable(&tc)?;
     let v = parse_variant(req.variant.as_deref())?;
     let variant = v.id.to_string();
     // The rating the seek shows and is paired by: the player's in the

@@ -487,17 +487,21 @@ async fn untimed_games_are_capped_and_end_when_nobody_moves() {
     let (_, played, b_side) = a.challenge(&b, json!({"time": "-", "color": "first"})).await;
     assert_eq!(b_side, "second");
     let (_, idle, _) = a.challenge(&b, json!({"time": "-", "color": "first"})).await;
-    // A third untimed game: refused, to a seek, a challenge and the computer alike.
-    let r = a.post("/api/seeks", &json!({"time": "-"})).await;
+    // Untimed and marathon games are never offered to everyone.
+    for (time, code) in [("-", "untimed_seek"), ("999+999", "seek_too_long")] {
+        let r = b.post("/api/seeks", &json!({"time": time})).await;
+        assert_eq!(r.status(), 400, "{time}");
+        assert_eq!(r.json::<Value>().await.unwrap()["error"], code);
+    }
+    // A third untimed game: refused, to a challenge and the computer alike.
+    let r = a
+        .post("/api/challenges", &json!({"to": b.name, "time": "-"}))
+        .await;
     assert_eq!(r.status(), 409);
     assert_eq!(
         r.json::<Value>().await.unwrap()["error"],
         "too_many_untimed_games"
     );
-    let r = a
-        .post("/api/challenges", &json!({"to": b.name, "time": "-"}))
-        .await;
-    assert_eq!(r.status(), 409);
     let r = a.post("/api/computer", &json!({"level": 1, "time": "-"})).await;
     assert_eq!(r.status(), 409);
     // Timed games are not counted.

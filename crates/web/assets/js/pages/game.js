@@ -26,6 +26,7 @@ import {
   colorOf, mustChangeText, otherSide, patternIn, reasonText, resultText, sideName,
 } from '../result.js';
 import { setSound, soundOn, sounds } from '../sound.js';
+import { findVariant, loadVariants, variantLabel } from '../variants.js';
 
 const PREMOVE_KEY = 'qiju.premove';
 const SIDES = ['first', 'second'];
@@ -75,6 +76,7 @@ export function mount(main, params, ctx) {
   const bottomBar = bar('bottom');
   const status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('game.connecting'));
   const notice = h('div', { class: 'notice', id: 'notice', hidden: true, role: 'alert' });
+  const gameInfo = h('p', { class: 'muted', id: 'game-info' });
   const movesBox = h('div', { class: 'moves', id: 'moves', tabindex: '0', 'aria-label': t('game.moves') });
   const actions = h('div', { class: 'actions', id: 'actions', role: 'group', 'aria-label': t('game.actions') });
   const resultBox = h('div', { class: 'card', id: 'result', hidden: true, 'aria-live': 'polite' });
@@ -104,14 +106,19 @@ export function mount(main, params, ctx) {
       refresh();
     },
   });
-  const dialog = h('dialog', { class: 'end', id: 'end-dialog', 'aria-labelledby': 'end-title' });
+  const dialog = h('dialog', {
+    class: 'end', id: 'end-dialog', 'aria-labelledby': 'end-title',
+    onkeydown: (e) => {
+      if (e.key === 'Escape') dialog.close();
+    },
+  });
 
   main.append(
     h('h1', { class: 'visually-hidden' }, t('game.title', { id })),
     h('div', { class: 'game' },
       h('div', { class: 'board-col' }, topBar.el, boardWrap, bottomBar.el),
       h('aside', { class: 'side-panel', 'aria-label': t('game.moves') },
-        h('div', { class: 'card' }, status, notice, resultBox),
+        h('div', { class: 'card' }, gameInfo, status, notice, resultBox),
         h('div', { class: 'card' },
           h('div', { class: 'row', style: 'justify-content:space-between' },
             h('h2', {}, t('game.moves')),
@@ -177,6 +184,17 @@ export function mount(main, params, ctx) {
       clocks[side].time = b.clockEl.querySelector('.clock-time');
       clocks[side].info = b.clockEl.querySelector('.clock-info');
     }
+  }
+
+  /** What is being played: the game and its rules, the clock, rated or not. */
+  async function drawInfo() {
+    const variants = await loadVariants();
+    const v = findVariant(variants, view.variant);
+    // The server writes 10 minutes without increment as `10`; players say 10+0.
+    const tc = view.time_control;
+    const clock = tc === '-' ? t('game.untimed') : (/^\d+$/.test(tc) ? `${tc}+0` : tc);
+    gameInfo.textContent = [v ? variantLabel(variants, v) : view.variant, clock,
+      view.rated ? t('lobby.rated') : t('lobby.casual')].join(' · ');
   }
 
   function setClocks(c, turn) {
@@ -383,7 +401,10 @@ export function mount(main, params, ctx) {
         }, { class: 'primary', id: 'dialog-rematch' }) : null,
         h('a', { class: 'button', href: `/replay/${id}`, 'data-link': '', onclick: () => dialog.close() }, t('game.replay')),
         actionButton(t('game.close'), () => dialog.close(), { id: 'end-close', autofocus: true })));
-    if (!dialog.open) dialog.showModal();
+    // Not modal (defect: it blocked a rematch toast until closed); Escape
+    // still closes it.
+    if (!dialog.open) dialog.show();
+    dialog.querySelector('#end-close')?.focus();
   }
 
   function setPremove(p) {
@@ -434,7 +455,11 @@ export function mount(main, params, ctx) {
   }
 
   function typedMove(text) {
-    if (!(you && live()) || pending || view.turn !== you) return;
+    if (!(you && live()) || pending) return;
+    if (view.turn !== you) {
+      showNotice(t('game.notYourTurn'));
+      return;
+    }
     const pos = rules().parseFen(view.fen);
     const found = spec.notation.findMove(text, pos, view.legal || []);
     if (found) {
@@ -482,6 +507,7 @@ export function mount(main, params, ctx) {
     }
     if (pending && view.ply >= pending.ply) pending = null;
     if (first) {
+      drawInfo();
       bottom = you || 'first';
       board = createBoard(view.variant, boardWrap, { orientation: colorOf(view, bottom), t });
       drawStyleSwitch();
@@ -546,6 +572,12 @@ export function mount(main, params, ctx) {
     setClocks(view.clocks, view.turn);
     setAway(null);
     sounds.end();
+    // The bars show the ratings the game ended with.
+    for (const side of SIDES) {
+      const r = msg.ratings && msg.ratings[side];
+      if (r) view[side].rating = r.after;
+    }
+    drawBars();
     if (!ended) showEndDialog(msg.ratings);
     ended = true;
   }

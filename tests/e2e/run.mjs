@@ -718,6 +718,14 @@ try {
     await register(D, nameD);
     await A.page.goto(`${base}/`);
     await A.page.waitForSelector('#seek-form');
+    // A server refusal reads in the page's language, worded from its code.
+    const seen = problems.length;
+    await A.page.fill('#challenge-name', nameA);
+    await A.page.click('#send-challenge');
+    await A.page.waitForFunction(() => document.querySelector('#lobby-message')?.textContent === '不能挑战自己。');
+    // Chromium logs the refused request (400) itself: expected here, and only that.
+    const logged = problems.splice(seen);
+    assert.ok(logged.every((m) => /status of 400/.test(m)), `unexpected: ${logged}`);
     await D.page.click('[data-tc="5+3"]');
     await D.page.dblclick('#create-seek');
     await D.page.waitForSelector('.cancel-seek');

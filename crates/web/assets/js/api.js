@@ -5,10 +5,11 @@
 // Errors come back as ApiError with the server's `error` code and message.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, args = {}) {
     super(message || code || `HTTP ${status}`);
     this.status = status;
     this.code = code;
+    this.args = args;
   }
 }
 
@@ -36,7 +37,10 @@ async function request(method, path, body) {
     data = null;
   }
   if (!resp.ok) {
-    throw new ApiError(resp.status, data && data.error, (data && data.message) || text || resp.statusText);
+    const args = {};
+    const wait = resp.headers.get('Retry-After');
+    if (wait) args.s = wait;
+    throw new ApiError(resp.status, data && data.error, (data && data.message) || text || resp.statusText, args);
   }
   return data;
 }

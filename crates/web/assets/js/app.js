@@ -6,7 +6,7 @@
 
 import { api } from './api.js';
 import { h } from './dom.js';
-import { getLang, onLangChange, setLang, t } from './i18n.js';
+import { errorText, getLang, onLangChange, setLang, t } from './i18n.js';
 import { onFeed, restartFeed } from './feed.js';
 import { findVariant, loadVariants, variantLabel } from './variants.js';
 import './boards/xiangqi.js';
@@ -170,7 +170,7 @@ async function showChallenge(c) {
       'aria-label': `${t('lobby.accept')}: ${c.from}`,
       onclick: async () => {
         item.remove();
-        const r = await api.acceptChallenge(c.id).catch((e) => ctx.toast(e.message));
+        const r = await api.acceptChallenge(c.id).catch((e) => ctx.toast(errorText(e)));
         if (r && r.game) navigate(`/game/${r.game}`);
       },
     }, t('lobby.accept')),

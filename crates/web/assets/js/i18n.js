@@ -144,6 +144,7 @@ const en = {
   'game.play': 'Play',
   'game.badMove': 'Not a legal move here: {move}',
   'game.notYourTurn': 'It is not your turn.',
+  'game.computerLevel': 'Computer level {n}',
   'game.untimed': 'no clock',
   'game.rematchSent': 'Rematch challenge sent to {name}.',
   'game.check': 'Check!',
@@ -239,6 +240,47 @@ const en = {
   'error.network': 'The server cannot be reached.',
   'error.notFound': 'Page not found.',
   'error.unauthorized': 'Please log in first.',
+  'error.unknown': 'The server refused this.',
+  'error.bad_computer': 'There is no such computer player.',
+  'error.bad_fen': 'That position (FEN) cannot be read.',
+  'error.bad_game': 'That game cannot be set up.',
+  'error.bad_name': 'A name has 2–20 letters, digits, _ or - and does not start with “guest”.',
+  'error.bad_password': 'A password has 8–256 characters.',
+  'error.bad_time_control': 'That time control cannot be read.',
+  'error.bad_variant': 'This server does not play that game.',
+  'error.illegal_move': 'That move is not legal here.',
+  'error.name_taken': 'That name is taken.',
+  'error.rated_from_position': 'Rated games start from the usual position.',
+  'error.recipient_busy': 'That player has too many challenges waiting; try again later.',
+  'error.seek_too_long': 'A seek offers at most 180 minutes and 180 s a move; play longer games by challenge.',
+  'error.untimed_seek': 'Untimed games are played by challenge, not offered to everyone.',
+  'error.self_challenge': 'You cannot challenge yourself.',
+  'error.too_many_challenges': 'You have too many unanswered challenges; wait for answers or withdraw one.',
+  'error.too_many_computer_games': 'You already play the computer in several games; finish one first.',
+  'error.too_many_seeks': 'You have too many open seeks; withdraw one first.',
+  'error.too_many_untimed_games': 'You have too many untimed games going; finish one first.',
+  'error.cannot_abort': 'Both sides have moved: the game can no longer be aborted.',
+  'error.cannot_offer': 'You cannot offer a draw now (only right after your own move, and not again after a refusal).',
+  'error.claim_too_early': 'Your opponent may still come back; wait for the countdown.',
+  'error.game_damaged': 'The record of this game is damaged; it cannot go on.',
+  'error.game_over': 'The game is over.',
+  'error.gone': 'This game is not being played on this server.',
+  'error.no_offer': 'There is no draw offer to answer.',
+  'error.no_claim': 'There is nothing to claim.',
+  'error.not_a_player': 'You are not a player in this game.',
+  'error.not_started': 'The game has not started.',
+  'error.not_your_turn': 'It is not your turn.',
+  'error.opponent_present': 'Your opponent is connected.',
+  'error.refused': 'The rules do not allow that now.',
+  'error.storage': 'The move could not be saved and was not played; try again.',
+  'error.wrong_ply': 'The game has moved on; the board is up to date again.',
+  'error.bad_message': 'The server could not read that request.',
+  'error.forbidden': 'You may not do that.',
+  'error.not_found': 'Not found.',
+  'error.rate_limited': 'Too many attempts; try again in {s} s.',
+  'error.unavailable': 'The server is busy; try again.',
+  'error.internal': 'The server failed; try again later.',
+  'error.csrf': 'The request was refused (reload the page).',
 };
 
 const zh = {
@@ -370,6 +412,7 @@ const zh = {
   'game.play': '走',
   'game.badMove': '此处不能这样走：{move}',
   'game.notYourTurn': '还没轮到你走棋。',
+  'game.computerLevel': '电脑 {n} 级',
   'game.untimed': '不计时',
   'game.rematchSent': '已向 {name} 发出再战邀请。',
   'game.check': '将军！',
@@ -465,6 +508,47 @@ const zh = {
   'error.network': '无法连接服务器。',
   'error.notFound': '页面不存在。',
   'error.unauthorized': '请先登录。',
+  'error.unknown': '服务器拒绝了这个请求。',
+  'error.bad_computer': '没有这个电脑棋手。',
+  'error.bad_fen': '无法读取这个局面（FEN）。',
+  'error.bad_game': '无法按此设定开局。',
+  'error.bad_name': '名字须为 2–20 个字母、数字、_ 或 -，且不能以“guest”开头。',
+  'error.bad_password': '密码须为 8–256 个字符。',
+  'error.bad_time_control': '无法读取这个用时设置。',
+  'error.bad_variant': '本站不提供这种棋。',
+  'error.illegal_move': '此处不能这样走。',
+  'error.name_taken': '这个名字已被占用。',
+  'error.rated_from_position': '积分赛必须从标准开局开始。',
+  'error.recipient_busy': '对方待处理的挑战太多，请稍后再试。',
+  'error.seek_too_long': '公开约战最多 180 分钟、每步加 180 秒；更长的对局请直接挑战。',
+  'error.untimed_seek': '不计时对局只能通过挑战进行，不能公开约战。',
+  'error.self_challenge': '不能挑战自己。',
+  'error.too_many_challenges': '你未获答复的挑战太多，请等待答复或撤回一个。',
+  'error.too_many_computer_games': '你与电脑的对局已经太多，请先下完一局。',
+  'error.too_many_seeks': '你的约战太多，请先撤回一个。',
+  'error.too_many_untimed_games': '你进行中的不计时对局太多，请先下完一局。',
+  'error.cannot_abort': '双方都已走棋，不能再中止对局。',
+  'error.cannot_offer': '现在不能提和（只能在自己走完后提和，被拒后不能再次提和）。',
+  'error.claim_too_early': '对方可能还会回来，请等倒计时结束。',
+  'error.game_damaged': '这局棋的记录已损坏，无法继续。',
+  'error.game_over': '对局已经结束。',
+  'error.gone': '这局棋不在本服务器上进行。',
+  'error.no_offer': '没有需要答复的提和。',
+  'error.no_claim': '没有可以申请的判和。',
+  'error.not_a_player': '你不是这局棋的棋手。',
+  'error.not_started': '对局还没有开始。',
+  'error.not_your_turn': '还没轮到你走棋。',
+  'error.opponent_present': '对方仍在线。',
+  'error.refused': '按规则现在不能这样做。',
+  'error.storage': '这步棋未能保存，没有走出；请再试一次。',
+  'error.wrong_ply': '对局已有新进展，棋盘已更新。',
+  'error.bad_message': '服务器无法读取这个请求。',
+  'error.forbidden': '你不能这样做。',
+  'error.not_found': '没有找到。',
+  'error.rate_limited': '尝试次数过多，请 {s} 秒后再试。',
+  'error.unavailable': '服务器繁忙，请再试一次。',
+  'error.internal': '服务器出错，请稍后再试。',
+  'error.csrf': '请求被拒绝（请刷新页面）。',
 };
 
 export const LANGS = { zh, en };
@@ -504,6 +588,21 @@ export function setLang(next) {
 export function onLangChange(f) {
   listeners.add(f);
   return () => listeners.delete(f);
+}
+
+/**
+ * A refusal from the server in the reader's language. The server sends a
+ * stable code (and English prose for logs and bots); the words are chosen
+ * here, so no English reaches a Chinese page.
+ */
+export function errorText(e) {
+  const code = e && e.code;
+  if (code) {
+    const key = `error.${code}`;
+    const text = t(key, e.args || {});
+    if (text !== key) return text;
+  }
+  return lang === 'en' && e && e.message ? e.message : t('error.unknown');
 }
 
 export function t(key, params = {}) {

@@ -18,7 +18,7 @@
 
 import { api } from '../api.js';
 import { fill, h } from '../dom.js';
-import { getLang, t } from '../i18n.js';
+import { errorText, getLang, t } from '../i18n.js';
 import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
 import { createBoard, destsOf, gameFor, splitMove } from '../boards/board.js';
@@ -43,6 +43,12 @@ function premoveOn() {
  * The server's detail of a ruling is English prose; the reason above it is
  * already in the reader's language, so other languages do without it.
  */
+/** A player's name; the built-in computer's in the reader's language. */
+function playerName(p) {
+  const level = p.computer && p.computer.startsWith('level:') ? p.computer.slice(6) : null;
+  return level ? t('game.computerLevel', { n: level }) : p.name;
+}
+
 function detailLine(view) {
   return view.detail && getLang() === 'en' ? h('p', { class: 'muted' }, view.detail) : null;
 }
@@ -171,9 +177,9 @@ export function mount(main, params, ctx) {
       const rating = p.rating ? h('span', { class: 'rating' }, `(${Math.round(p.rating)})`) : null;
       const nameEl = p.id
         ? h('a', { href: `/@/${p.name}`, 'data-link': '' }, p.name)
-        : h('span', {}, p.name);
+        : h('span', {}, playerName(p));
       fill(b.name, h('span', { class: `dot ${color}`, 'aria-hidden': 'true' }), nameEl, rating);
-      b.name.setAttribute('aria-label', `${sideName(view, side)}: ${p.name}`);
+      b.name.setAttribute('aria-label', `${sideName(view, side)}: ${playerName(p)}`);
       b.clockEl.setAttribute('aria-label', t('game.clock', { side: sideName(view, side) }));
       b.el.dataset.side = side;
       b.el.dataset.color = color;
@@ -482,7 +488,7 @@ export function mount(main, params, ctx) {
         showNotice(t('game.rematchSent', { name: p.name }), true);
       }
     } catch (e) {
-      showNotice(t('error.generic', { message: e.message }), true);
+      showNotice(errorText(e), true);
     }
   }
 
@@ -655,7 +661,7 @@ export function mount(main, params, ctx) {
       // A second click that reached the server after the end says nothing
       // the end dialog has not.
       if (ended && msg.code === 'game_over') return;
-      showNotice(msg.message || msg.code, true);
+      showNotice(errorText(msg), true);
       refresh();
     }
     // pong and anything else: nothing to do

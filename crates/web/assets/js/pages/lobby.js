@@ -6,7 +6,7 @@
 
 import { api } from '../api.js';
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { errorText, t } from '../i18n.js';
 import { currentSeeks, onFeed } from '../feed.js';
 import {
   findVariant, loadVariants, playable, sideKeys, variantLabel,
@@ -125,7 +125,7 @@ export async function mount(main, _params, ctx) {
   const variantOf = (id) => findVariant(variants, id);
   const message = h('p', { class: 'error', role: 'alert', id: 'lobby-message' });
   const fail = (e) => {
-    message.textContent = t('error.generic', { message: e.message });
+    message.textContent = errorText(e);
   };
   const go = (game) => game && ctx.navigate(`/game/${game}`);
 

@@ -2,7 +2,7 @@
 
 import { api } from '../api.js';
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { errorText, t } from '../i18n.js';
 
 export function mount(main, params, ctx) {
   const register = params.mode === 'register';
@@ -31,7 +31,7 @@ export function mount(main, params, ctx) {
         ctx.setAccount(user);
         ctx.navigate('/');
       } catch (err) {
-        error.textContent = err.status === 401 ? t('login.failed') : err.message;
+        error.textContent = err.status === 401 ? t('login.failed') : errorText(err);
       } finally {
         submit.disabled = false;
       }
@@ -55,7 +55,7 @@ export function mount(main, params, ctx) {
         ctx.setAccount(await api.guest());
         ctx.navigate('/');
       } catch (err) {
-        error.textContent = err.message;
+        error.textContent = errorText(err);
       }
     },
   }, t('login.guest')));

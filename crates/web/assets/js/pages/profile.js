@@ -4,7 +4,7 @@
 
 import { api } from '../api.js';
 import { formatDate, h } from '../dom.js';
-import { t } from '../i18n.js';
+import { errorText, t } from '../i18n.js';
 import { resultText, sideName } from '../result.js';
 import { findVariant, loadVariants, variantLabel } from '../variants.js';
 
@@ -84,7 +84,7 @@ export async function mount(main, params) {
     [user, games, history, variants] = await Promise.all([
       api.user(name), api.userGames(name), api.ratingHistory(name), loadVariants()]);
   } catch (e) {
-    main.append(h('h1', {}, e.status === 404 ? t('profile.notFound') : t('error.generic', { message: e.message })));
+    main.append(h('h1', {}, e.status === 404 ? t('profile.notFound') : errorText(e)));
     return null;
   }
   const variantName = (id) => {

@@ -3,7 +3,7 @@
 
 import { api } from '../api.js';
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { errorText, t } from '../i18n.js';
 import { createBoard, gameFor, splitMove } from '../boards/board.js';
 import { colorOf, otherSide, reasonText, resultText, sideName } from '../result.js';
 import { formatClock, formatDate } from '../dom.js';
@@ -14,7 +14,7 @@ export async function mount(main, params, ctx) {
   try {
     view = await api.game(id);
   } catch (e) {
-    main.append(h('h1', {}, e.status === 404 ? t('game.notFound') : t('error.generic', { message: e.message })));
+    main.append(h('h1', {}, e.status === 404 ? t('game.notFound') : errorText(e)));
     return null;
   }
   const spec = gameFor(view.variant);

@@ -5,7 +5,8 @@
 //! bbpPairings, with permanent withdrawals, late entries and requested
 //! H/Z byes (`s*`), plus forbidden pairs (`XXP`), black as the initial
 //! colour and other point systems (2/1/0, 3/2/1, a half-point PAB) (`x*`;
-//! two of them reach a round that cannot be paired: exit 1). For every round the file is cut back to what the arbiter had
+//! two of them reach a round that cannot be paired: exit 1), and four
+//! larger ones, 68–141 players (`l*`). For every round the file is cut back to what the arbiter had
 //! before pairing it, and our pairing must equal bbpPairings' `-p` output
 //! (pairs, colours, board order and bye).
 

@@ -1,6 +1,7 @@
 //! The FIDE Dutch system (Handbook C.04.3, the 2025 rules in force from
 //! 2026) on top of the C.04.1 basic rules: pair the next round of a
-//! tournament.
+//! tournament, pairing for pairing as bbpPairings v6 does (the replay test
+//! holds us to that).
 //!
 //! How: brackets are paired from the top scoregroup down (C.04.3 1.9.2).
 //! For each bracket one maximum-weight matching over every player not yet
@@ -8,10 +9,21 @@
 //! bit fields, highest priority highest — completion [C4] and the bye
 //! [C2, C5] over all, then the bracket's own quality criteria [C6]–[C21].
 //! Among the candidates that are equally good, the rules take the one
-//! generated first (C.04.3 3.8.1, Article 4); we find it by fixing the
-//! generation-order decisions one at a time (which MDPs, their opponents,
-//! the resident exchange, the transposition) and keeping each decision
-//! only when the optimum survives it. Colours follow Article 5.
+//! generated first (C.04.3 3.8.1, Article 4). That order is in the weights
+//! too, below the criteria — which MDPs are paired and with whom (4.4,
+//! 4.2), the resident exchange (4.3.1–4.3.4) — except the transposition of
+//! a large remainder, which we fix one S1 player at a time, keeping a
+//! choice only when the optimum survives it. Colours follow Article 5.
+//!
+//! Readings of the text that bbpPairings confirms: forfeited games are not
+//! games played (no colour, may meet again: C.04.1 article 2, C.04.2 3.4);
+//! [C9] only counts when the bracket floats exactly one player; MDPs never
+//! meet each other inside a bracket (S1 holds MDPs, S2 residents).
+//!
+//! Speed: the quality criteria only look at the bracket and the next
+//! scoregroup, so we first pair on those alone and accept the result when
+//! the players below can still absorb the rest as well as they could at
+//! best ([C4], [C5]); otherwise the whole graph decides.
 
 pub mod blossom;
 mod player;

@@ -6,8 +6,8 @@
 //! How: brackets are paired from the top scoregroup down (C.04.3 1.9.2).
 //! For each bracket one maximum-weight matching over every player not yet
 //! paired finds the best candidate: each edge weight holds the criteria as
-//! bit fields, highest priority highest — completion [C4] and the bye
-//! [C2, C5] over all, then the bracket's own quality criteria [C6]–[C21].
+//! bit fields, highest priority highest — completion \[C4\] and the bye
+//! \[C2, C5\] over all, then the bracket's own quality criteria \[C6\]–\[C21\].
 //! Among the candidates that are equally good, the rules take the one
 //! generated first (C.04.3 3.8.1, Article 4). That order is in the weights
 //! too, below the criteria — which MDPs are paired and with whom (4.4,
@@ -17,13 +17,13 @@
 //!
 //! Readings of the text that bbpPairings confirms: forfeited games are not
 //! games played (no colour, may meet again: C.04.1 article 2, C.04.2 3.4);
-//! [C9] only counts when the bracket floats exactly one player; MDPs never
+//! \[C9\] only counts when the bracket floats exactly one player; MDPs never
 //! meet each other inside a bracket (S1 holds MDPs, S2 residents).
 //!
 //! Speed: the quality criteria only look at the bracket and the next
 //! scoregroup, so we first pair on those alone and accept the result when
 //! the players below can still absorb the rest as well as they could at
-//! best ([C4], [C5]); otherwise the whole graph decides.
+//! best (\[C4\], \[C5\]); otherwise the whole graph decides.
 
 pub mod blossom;
 mod player;
@@ -100,7 +100,7 @@ enum Role {
     Mdp,
     /// A resident of the current bracket.
     Resident,
-    /// A resident of the next scoregroup (for [C8]).
+    /// A resident of the next scoregroup (for \[C8\]).
     Next,
     /// Lower still.
     Lower,
@@ -300,8 +300,8 @@ impl Pairer {
         player::allocate(&self.ps[hi], &self.ps[lo], self.initial) == Colour::White
     }
 
-    /// Whether `a` and `b` may meet at all: [C1] no rematch (forbidden
-    /// pairs too), [C3] non-topscorers with the same absolute preference.
+    /// Whether `a` and `b` may meet at all: \[C1\] no rematch (forbidden
+    /// pairs too), \[C3\] non-topscorers with the same absolute preference.
     fn compatible(&self, a: usize, b: usize) -> bool {
         let (pa, pb) = (&self.ps[a], &self.ps[b]);
         if pa.met.contains(&pb.id) || pb.met.contains(&pa.id) {
@@ -491,7 +491,7 @@ impl Pairer {
 
     /// The same procedure on the bracket and the next scoregroup alone,
     /// which is all the quality criteria look at; the players further down
-    /// only have to absorb the rest ([C4], [C5]). When the result,
+    /// only have to absorb the rest (\[C4\], \[C5\]). When the result,
     /// completed over everybody, reaches the best completion there is, it
     /// is also what the whole graph would give (every decision on the
     /// small graph kept or lost the same optimum), and we take it; when
@@ -660,7 +660,7 @@ impl Pairer {
     }
 }
 
-/// Completion weight of one pair; [C5] values sit below it.
+/// Completion weight of one pair; \[C5\] values sit below it.
 const COMP_PAIR: i64 = 1 << 24;
 
 fn total_weight(edges: &[(usize, usize, i64)], mate: &[Option<usize>]) -> i64 {
@@ -682,13 +682,13 @@ fn paired_in_bracket(a: Role, b: Role) -> bool {
 
 struct Ctx<'a> {
     nv: usize,
-    /// Bye edges of bracket players with their [C9] value.
+    /// Bye edges of bracket players with their \[C9\] value.
     c9: &'a [(usize, u64)],
     verts: &'a [usize],
     role: &'a [Role],
     layout: &'a Layout,
     /// Whether the graph holds everybody still to pair, so that a
-    /// matching short of perfect means no pairing exists ([C4]).
+    /// matching short of perfect means no pairing exists (\[C4\]).
     complete: bool,
 }
 

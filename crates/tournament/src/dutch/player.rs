@@ -1,7 +1,7 @@
 //! What the Dutch rules need to know about each player before a round:
 //! score, colour difference and preference (C.04.3 1.6, 1.7), floats of
-//! the last two rounds (1.4), bye eligibility (C.04.1 article 4, [C2]),
-//! whom they have met ([C1]) and whether they are topscorers (1.8).
+//! the last two rounds (1.4), bye eligibility (C.04.1 article 4, \[C2\]),
+//! whom they have met (\[C1\]) and whether they are topscorers (1.8).
 
 use crate::model::{Colour, Outcome, PlayerId, Tournament};
 
@@ -58,10 +58,10 @@ pub struct State {
     pub float_down: [bool; 2],
     /// Upfloat in the previous round and the one before.
     pub float_up: [bool; 2],
-    /// [C2]: no pairing-allocated bye yet and never a win's points
+    /// \[C2\]: no pairing-allocated bye yet and never a win's points
     /// without playing.
     pub bye_eligible: bool,
-    /// Rounds without a played game, for [C9].
+    /// Rounds without a played game, for \[C9\].
     pub unplayed: u32,
 }
 

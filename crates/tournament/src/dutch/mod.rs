@@ -660,6 +660,32 @@ impl Pairer {
     }
 }
 
+/// Give `u` the lowest partner it can have in an optimal matching among
+/// those `open` allows (vertex order is BSN order): ask for any partner
+/// lower than the present one until none is possible. One new matching per
+/// improvement, and one to learn there is none.
+fn lowest_partner<W: Weight>(g: &mut Graph<W>, u: usize, open: impl Fn(usize) -> bool) {
+    while let Some(cur) = g.mate[u] {
+        let lower: Vec<usize> = (0..cur).filter(|&v| open(v)).collect();
+        if lower.is_empty() {
+            return;
+        }
+        let kept = g.try_constraint(|a, b| {
+            let other = if a == u {
+                b
+            } else if b == u {
+                a
+            } else {
+                return false;
+            };
+            lower.binary_search(&other).is_err()
+        });
+        if !kept {
+            return;
+        }
+    }
+}
+
 /// Completion weight of one pair; \[C5\] values sit below it.
 const COMP_PAIR: i64 = 1 << 24;
 
@@ -919,15 +945,14 @@ impl Pairer {
             let mut used = vec![false; rem.len()];
             for &u in &s1r {
                 let ku = local_of[u];
-                for kv in ku + 1..rem.len() {
+                let open = |kv: usize| {
                     let v = rem[kv];
-                    if used[kv] || in_s1r[v] || !exists.contains(&(u.min(v), u.max(v))) {
-                        continue;
-                    }
-                    if sub.try_constraint(force(ku, kv)) {
-                        used[kv] = true;
-                        break;
-                    }
+                    kv > ku && !used[kv] && !in_s1r[v] && exists.contains(&(u.min(v), u.max(v)))
+                };
+                lowest_partner(&mut sub, ku, open);
+                if let Some(kv) = sub.mate[ku] {
+                    used[kv] = true;
+                    sub.try_constraint(force(ku, kv));
                 }
             }
             let mut mate = g.mate;
@@ -937,15 +962,13 @@ impl Pairer {
             return Ok(mate);
         }
         for &u in &s1r {
-            let bu = bsn(u).unwrap_or(0);
-            for &v in rem.iter().skip(bu + 1) {
-                if taken[v] || in_s1r[v] || !exists.contains(&(u.min(v), u.max(v))) {
-                    continue;
-                }
-                if g.try_constraint(force(u, v)) {
-                    taken[v] = true;
-                    break;
-                }
+            let bu = bsn(u);
+            let open =
+                |v: usize| bsn(v) > bu && !taken[v] && !in_s1r[v] && exists.contains(&(u.min(v), u.max(v)));
+            lowest_partner(&mut g, u, open);
+            if let Some(v) = g.mate[u] {
+                taken[v] = true;
+                g.try_constraint(force(u, v));
             }
         }
         let mate = g.mate;

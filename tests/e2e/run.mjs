@@ -714,7 +714,7 @@ try {
 
   await step('a double-clicked seek is one seek, and it goes within 5 s of its owner closing the tab', async () => {
     const D = await person('D', 'en-US');
-    const nameD = `dbl_${stamp}`;
+    const nameD = `双击_${stamp}`; // a Chinese name is a name
     await register(D, nameD);
     await A.page.goto(`${base}/`);
     await A.page.waitForSelector('#seek-form');

@@ -521,10 +521,16 @@ pub async fn register(
     Json(c): Json<Credentials>,
 ) -> Result<Response, ApiError> {
     let name = crate::names::display(&c.name);
-    if !crate::names::valid(&name) || crate::names::key(&name).starts_with("guest") {
+    if !crate::names::valid(&name) {
         return Err(ApiError::bad(
             "bad_name",
-            "a name has 2-20 letters, digits, '_' or '-' and does not start with 'guest'",
+            "a name has 2-20 letters (any script), digits, '_' or '-'",
+        ));
+    }
+    if crate::names::reserved(&name) {
+        return Err(ApiError::bad(
+            "reserved_name",
+            format!("the name {name} is kept for the platform"),
         ));
     }
     if !(8..=256).contains(&c.password.chars().count()) {

@@ -37,6 +37,36 @@ pub fn valid(name: &str) -> bool {
         && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
+/// Names that would pass for the platform or its players of another kind:
+/// guests (`Guest-…` is how guests are named), the computer, the staff.
+/// Compared by key, so `ＡＤＭＩＮ` is reserved too.
+const RESERVED_PREFIXES: &[&str] = &[
+    "guest",
+    "qiju",
+    "棋局",
+    "admin",
+    "moderator",
+    "arbiter",
+    "裁判",
+    "管理员",
+];
+const RESERVED: &[&str] = &[
+    "computer",
+    "电脑",
+    "system",
+    "anonymous",
+    "null",
+    "undefined",
+    "stockfish",
+];
+
+/// Whether a name is kept for the platform.
+#[must_use]
+pub fn reserved(name: &str) -> bool {
+    let k = key(name);
+    RESERVED_PREFIXES.iter().any(|p| k.starts_with(p)) || RESERVED.contains(&k.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +97,26 @@ mod tests {
         assert!(!valid("<script>"));
         assert!(!valid(&"x".repeat(21)));
         assert_eq!(display("ＫＥＬＶＩＮ"), "KELVIN");
+    }
+
+    #[test]
+    fn platform_names_are_reserved() {
+        // "guest…" as before: guests are named Guest-….
+        for n in [
+            "Guest-x1",
+            "guesthouse",
+            "ＡＤＭＩＮ",
+            "admin2",
+            "Computer",
+            "电脑",
+            "裁判长",
+            "qiju_team",
+            "NULL",
+        ] {
+            assert!(reserved(n), "{n}");
+        }
+        for n in ["王天一", "kelvin", "computers4", "nullify"] {
+            assert!(!reserved(n), "{n}");
+        }
     }
 }

@@ -9,7 +9,7 @@ export function mount(main, params, ctx) {
   const error = h('p', { class: 'error', role: 'alert', id: 'login-error' });
   const name = h('input', {
     id: 'login-name', name: 'name', autocomplete: 'username', required: true,
-    minlength: 2, maxlength: 20, pattern: '[A-Za-z0-9_\\-]+', 'aria-describedby': 'name-hint',
+    minlength: 2, maxlength: 20, pattern: '[\\p{L}\\p{M}\\p{N}_\\-]+', 'aria-describedby': 'name-hint',
   });
   const password = h('input', {
     id: 'login-password', name: 'password', type: 'password', required: true, minlength: register ? 8 : 1,

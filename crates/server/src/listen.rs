@@ -223,6 +223,24 @@ impl IdleIo {
             Poll::Pending => Ok(()),
         }
     }
+
+    /// What a write came to: bytes out count as movement; waiting is
+    /// checked against the idle limit.
+    fn wrote(&mut self, cx: &mut Context<'_>, r: Poll<io::Result<usize>>) -> Poll<io::Result<usize>> {
+        match r {
+            Poll::Ready(Ok(n)) => {
+                if n > 0 {
+                    self.moved();
+                }
+                Poll::Ready(Ok(n))
+            }
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Pending => match self.check(cx) {
+                Ok(()) => Poll::Pending,
+                Err(e) => Poll::Ready(Err(e)),
+            },
+        }
+    }
 }
 
 impl AsyncRead for IdleIo {
@@ -248,19 +266,8 @@ impl AsyncRead for IdleIo {
 impl AsyncWrite for IdleIo {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
         let me = self.get_mut();
-        match Pin::new(&mut me.inner).poll_write(cx, data) {
-            Poll::Ready(Ok(n)) => {
-                if n > 0 {
-                    me.moved();
-                }
-                Poll::Ready(Ok(n))
-            }
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => match me.check(cx) {
-                Ok(()) => Poll::Pending,
-                Err(e) => Poll::Ready(Err(e)),
-            },
-        }
+        let r = Pin::new(&mut me.inner).poll_write(cx, data);
+        me.wrote(cx, r)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -277,19 +284,8 @@ impl AsyncWrite for IdleIo {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let me = self.get_mut();
-        match Pin::new(&mut me.inner).poll_write_vectored(cx, bufs) {
-            Poll::Ready(Ok(n)) => {
-                if n > 0 {
-                    me.moved();
-                }
-                Poll::Ready(Ok(n))
-            }
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => match me.check(cx) {
-                Ok(()) => Poll::Pending,
-                Err(e) => Poll::Ready(Err(e)),
-            },
-        }
+        let r = Pin::new(&mut me.inner).poll_write_vectored(cx, bufs);
+        me.wrote(cx, r)
     }
 
     fn is_write_vectored(&self) -> bool {

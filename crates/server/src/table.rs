@@ -357,20 +357,32 @@ impl Table {
         if self.ply() < 2 {
             return self.abort_idle(now_ms);
         }
-        let mut out = Applied::default();
         let side = self.side_to_move();
-        let at = self.at(now_ms);
         let days = idle_ms as f64 / 86_400_000.0;
         let reason = format!(
             "no move from the side to move ({side}) for {days:.1} days: untimed games end after that long without a move"
         );
+        self.rule_win(side.other(), now_ms, reason, "untimed_idle")
+    }
+
+    /// The server rules the game won by `winner` (an adjudication with a
+    /// reason `code` of its own, and `reason` for people).
+    fn rule_win(
+        &mut self,
+        winner: Side,
+        now_ms: i64,
+        reason: String,
+        code: &str,
+    ) -> Result<Applied, TableError> {
+        let mut out = Applied::default();
+        let at = self.at(now_ms);
         self.apply(
             Command::Adjudicate {
                 at,
-                outcome: Outcome::Win { winner: side.other() },
+                outcome: Outcome::Win { winner },
                 reason,
                 article: None,
-                code: Some("untimed_idle".into()),
+                code: Some(code.into()),
             },
             &mut out,
         )?;
@@ -477,24 +489,12 @@ impl Table {
         if self.ply() < 2 {
             return self.abort_idle(now_ms);
         }
-        let mut out = Applied::default();
-        let at = self.at(now_ms);
         let reason = format!(
             "the {} player left the game and did not come back within {} s",
             side.other(),
             away_ms / 1000
         );
-        self.apply(
-            Command::Adjudicate {
-                at,
-                outcome: Outcome::Win { winner: side },
-                reason,
-                article: None,
-                code: Some("abandoned".into()),
-            },
-            &mut out,
-        )?;
-        Ok(out)
+        self.rule_win(side, now_ms, reason, "abandoned")
     }
 }
 

@@ -683,6 +683,16 @@ try {
     await B.page.waitForURL((u) => /\/game\//.test(u.pathname) && u.pathname !== before);
     await A.page.goto(B.page.url());
     for (const p of [A, B]) await p.page.waitForSelector('#board [data-piece]');
+    // A spectator finds the game in the lobby's list of games in play.
+    const gameUrl = new URL(B.page.url()).pathname;
+    await C.page.goto(`${base}/`);
+    await C.page.waitForSelector(`#live-games a[href="${gameUrl}"]`);
+    await C.page.locator('#live-title').scrollIntoViewIfNeeded();
+    await C.page.screenshot({ path: path.join(shots, 'lobby-live.png') });
+    await C.page.click(`#live-games a[href="${gameUrl}"]`);
+    await C.page.waitForURL((u) => u.pathname === gameUrl);
+    await C.page.waitForSelector('#board [data-piece]');
+    assert.match(await C.page.textContent('#status'), /watching/);
     // The page says what is played: the rules, the clock, casual.
     await A.page.waitForFunction(() => /10\+0/.test(document.querySelector('#game-info')?.textContent || ''));
     assert.match(await A.page.textContent('#game-info'), /象棋.*10\+0 · 友谊赛/);

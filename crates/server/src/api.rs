@@ -314,6 +314,53 @@ pub struct GameSummary {
     pub result: Option<String>,
     pub reason: Option<String>,
     pub created_ms: i64,
+    /// The players' ratings when the game began (`null`: the computer).
+    pub first_rating: Option<f64>,
+    pub second_rating: Option<f64>,
+}
+
+impl GameSummary {
+    fn of(g: crate::store::GameRow) -> GameSummary {
+        GameSummary {
+            sides: registry::get(Some(&g.variant))
+                .map_or(["first", "second"], registry::Variant::side_keys)
+                .map(String::from),
+            id: g.id,
+            variant: g.variant,
+            rated: g.rated,
+            time_control: g.time_control,
+            first: g.first_name,
+            second: g.second_name,
+            state: g.state,
+            result: g.result,
+            reason: g.reason,
+            created_ms: g.created_ms,
+            first_rating: g.first_rating.map(f64::round),
+            second_rating: g.second_rating.map(f64::round),
+        }
+    }
+}
+
+/// What is being played now, for the lobby and "TV".
+#[derive(Serialize, ToSchema)]
+pub struct LiveGames {
+    /// Players with the lobby open (a socket or an event stream).
+    pub online: usize,
+    /// Live games, the strongest pairing first (the sum of the two
+    /// ratings; the computer counts nothing), at most 50.
+    pub games: Vec<GameSummary>,
+}
+
+/// The games being played now, strongest first, and how many players are
+/// in the lobby; the first game is the platform's "TV".
+#[utoipa::path(get, path = "/api/games/live", tag = "games",
+    responses((status = 200, body = LiveGames)))]
+pub async fn live_games(State(state): State<AppState>) -> Result<Json<LiveGames>, ApiError> {
+    let games = state.store().live_games(50).await?;
+    Ok(Json(LiveGames {
+        online: state.lobby().online(),
+        games: games.into_iter().map(GameSummary::of).collect(),
+    }))
 }
 
 /// A player's games, newest first (at most 100).
@@ -329,26 +376,7 @@ pub async fn user_games(
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("player {name}")))?;
     let games = state.store().games_of(&u.id, 100).await?;
-    Ok(Json(
-        games
-            .into_iter()
-            .map(|g| GameSummary {
-                sides: registry::get(Some(&g.variant))
-                    .map_or(["first", "second"], registry::Variant::side_keys)
-                    .map(String::from),
-                id: g.id,
-                variant: g.variant,
-                rated: g.rated,
-                time_control: g.time_control,
-                first: g.first_name,
-                second: g.second_name,
-                state: g.state,
-                result: g.result,
-                reason: g.reason,
-                created_ms: g.created_ms,
-            })
-            .collect(),
-    ))
+    Ok(Json(games.into_iter().map(GameSummary::of).collect()))
 }
 
 /// A player's rating history, one point per rated game.

@@ -239,6 +239,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/computer", post(lobby::play_computer))
         .route("/api/lobby/ws", get(ws::lobby_socket))
         .route("/api/stream/event", get(api::stream_events))
+        .route("/api/games/live", get(api::live_games))
         .route("/api/games/{id}", get(api::get_game))
         .route("/api/games/{id}/pgn", get(api::get_pgn))
         .route("/api/games/{id}/ws", get(ws::game_socket))

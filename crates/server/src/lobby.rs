@@ -273,6 +273,15 @@ impl Lobby {
         lock(&self.challenges).retain(|_, c| c.expires_ms > now);
     }
 
+    /// Players with a lobby connection open.
+    #[must_use]
+    pub fn online(&self) -> usize {
+        lock(&self.users)
+            .values()
+            .filter(|tx| tx.receiver_count() > 0)
+            .count()
+    }
+
     /// A lobby connection of `user_id` (socket or event stream) ended:
     /// with it gone, a player who has none left is not there to play, so
     /// their seeks go. The connection's receiver must be dropped first.

@@ -42,6 +42,7 @@ use utoipa::OpenApi;
         crate::api::post_abort,
         crate::api::get_user,
         crate::api::user_games,
+        crate::api::live_games,
         crate::api::rating_history,
         crate::api::info,
     ),

@@ -636,6 +636,19 @@ impl Store {
         )
     }
 
+    /// Live games, the highest sum of ratings first (the computer's
+    /// missing rating counts 0).
+    pub async fn live_games(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLS} FROM games WHERE state = 'live' \
+             ORDER BY COALESCE(first_rating, 0) + COALESCE(second_rating, 0) DESC, created_ms DESC LIMIT $1"
+        ))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
+    }
+
     /// The time controls of the live games `user_id` plays.
     pub async fn live_time_controls(&self, user_id: &str) -> Result<Vec<String>, StoreError> {
         Ok(sqlx::query_scalar(

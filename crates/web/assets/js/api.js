@@ -67,6 +67,7 @@ export const api = {
   declineChallenge: (id) => post(`/api/challenges/${enc(id)}/decline`),
   playComputer: (req) => post('/api/computer', req),
   game: (id) => get(`/api/games/${enc(id)}`),
+  liveGames: () => get('/api/games/live'),
   pgnUrl: (id) => `/api/games/${enc(id)}/pgn`,
   user: (name) => get(`/api/users/${enc(name)}`),
   userGames: (name) => get(`/api/users/${enc(name)}/games`),

@@ -78,3 +78,9 @@ export function patternIn(detail) {
   for (const p of FORBIDDEN) if (d.includes(p)) return p;
   return null;
 }
+
+/** A time control as players write it: `10+0` (the server writes `10`), or "no clock". */
+export function clockText(tc) {
+  if (tc === '-') return t('game.untimed');
+  return /^\d+$/.test(tc) ? `${tc}+0` : tc;
+}

@@ -23,7 +23,7 @@ import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
 import { createBoard, destsOf, gameFor, splitMove } from '../boards/board.js';
 import {
-  colorOf, mustChangeText, otherSide, patternIn, reasonText, resultText, sideName,
+  clockText, colorOf, mustChangeText, otherSide, patternIn, reasonText, resultText, sideName,
 } from '../result.js';
 import { setSound, soundOn, sounds } from '../sound.js';
 import { findVariant, loadVariants, variantLabel } from '../variants.js';
@@ -196,9 +196,7 @@ export function mount(main, params, ctx) {
   async function drawInfo() {
     const variants = await loadVariants();
     const v = findVariant(variants, view.variant);
-    // The server writes 10 minutes without increment as `10`; players say 10+0.
-    const tc = view.time_control;
-    const clock = tc === '-' ? t('game.untimed') : (/^\d+$/.test(tc) ? `${tc}+0` : tc);
+    const clock = clockText(view.time_control);
     gameInfo.textContent = [v ? variantLabel(variants, v) : view.variant, clock,
       view.rated ? t('lobby.rated') : t('lobby.casual')].join(' · ');
   }

@@ -8,6 +8,7 @@ import { api } from '../api.js';
 import { h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import { currentSeeks, onFeed } from '../feed.js';
+import { clockText } from '../result.js';
 import {
   findVariant, loadVariants, playable, sideKeys, variantLabel,
 } from '../variants.js';
@@ -317,6 +318,31 @@ export async function mount(main, _params, ctx) {
   challengeGame.el,
   h('button', { type: 'submit', id: 'send-challenge', disabled: !me }, t('lobby.sendChallenge')));
 
+  // --- games in play ---------------------------------------------------------
+  // The strongest first; the first is "TV". Asked again every 10 s.
+  const liveList = h('ul', { id: 'live-games', class: 'live-games' });
+  const onlineLine = h('p', { class: 'muted', id: 'online' });
+  async function drawLive() {
+    let live = { online: 0, games: [] };
+    try {
+      live = await api.liveGames();
+    } catch {
+      return;
+    }
+    onlineLine.textContent = t('lobby.online', { n: live.online, games: live.games.length });
+    const player = (name, rating) => (rating ? `${name} (${Math.round(rating)})` : name);
+    liveList.replaceChildren(...(live.games.length ? live.games.map((g, i) => h('li', {},
+      h('a', {
+        href: `/game/${g.id}`, 'data-link': '', class: i === 0 ? 'tv' : '',
+        'aria-label': t('lobby.watchGame', { first: g.first, second: g.second }),
+      },
+      i === 0 ? h('span', { class: 'badge' }, t('lobby.tv')) : null,
+      `${player(g.first, g.first_rating)} – ${player(g.second, g.second_rating)}`),
+      h('span', { class: 'muted' }, ` · ${gameName(g.variant)} · ${clockText(g.time_control)}`)))
+      : [h('li', { class: 'muted' }, t('lobby.noLiveGames'))]));
+  }
+  const liveTimer = setInterval(drawLive, 10000);
+
   // --- watch ------------------------------------------------------------------
   const watchId = h('input', { id: 'watch-id', 'aria-label': t('lobby.watchId'), size: 10, pattern: '[A-Za-z0-9_-]+' });
   const watchForm = h('form', {
@@ -356,14 +382,21 @@ export async function mount(main, _params, ctx) {
         h('section', { class: 'card', 'aria-labelledby': 'seeks-title' },
           h('h2', { id: 'seeks-title' }, t('lobby.seeks')), noSeeks, seekTable),
         me && challengeForm,
+        h('section', { class: 'card', 'aria-labelledby': 'live-title' },
+          h('h2', { id: 'live-title' }, t('lobby.liveGames')), onlineLine, liveList),
         watchForm),
       h('div', {}, seekForm, cpuForm)));
 
   drawSeeks();
   drawChallenges();
+  drawLive();
   const off = onFeed((msg) => {
     if (msg.t === 'seeks' || msg.t === 'seek_added' || msg.t === 'seek_removed') drawSeeks();
     if (msg.t === 'challenge' || msg.t === 'challenge_declined') drawChallenges();
+    if (msg.t === 'game_start') drawLive();
   });
-  return off;
+  return () => {
+    off();
+    clearInterval(liveTimer);
+  };
 }

@@ -443,7 +443,10 @@ impl Table {
                     )?;
                 }
             }
-            Action::Resign if not_started => self.apply(
+            Action::Resign if !not_started => self.apply(Command::Resign { side, at }, &mut out)?,
+            // Resigning before the first move calls the game off (no
+            // result), as aborting does.
+            Action::Resign | Action::Abort => self.apply(
                 Command::Abort {
                     side,
                     at,
@@ -451,7 +454,6 @@ impl Table {
                 },
                 &mut out,
             )?,
-            Action::Resign => self.apply(Command::Resign { side, at }, &mut out)?,
             Action::OfferDraw if not_started => return Err(TableError::OfferBeforeStart),
             Action::OfferDraw => {
                 // A standing offer from the opponent is accepted instead.
@@ -467,14 +469,6 @@ impl Table {
             Action::AcceptDraw => self.apply(Command::AcceptDraw { side, at }, &mut out)?,
             Action::DeclineDraw => self.apply(Command::DeclineDraw { side, at }, &mut out)?,
             Action::ClaimDraw => self.apply(Command::ClaimDraw { side, at }, &mut out)?,
-            Action::Abort => self.apply(
-                Command::Abort {
-                    side,
-                    at,
-                    no_show: false,
-                },
-                &mut out,
-            )?,
             Action::ClaimVictory => return Err(TableError::OpponentPresent),
         }
         Ok(out)

@@ -290,11 +290,7 @@ pub async fn get_user(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<UserView>, ApiError> {
-    let u = state
-        .store()
-        .user_by_name(&name)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("player {name}")))?;
+    let u = named(&state, &name).await?;
     Ok(Json(UserView::load(&state, &u).await?))
 }
 
@@ -341,6 +337,160 @@ impl GameSummary {
     }
 }
 
+/// Who to look for.
+#[derive(Deserialize, IntoParams)]
+pub struct SearchQuery {
+    /// The start of a name (compared as names are: NFKC + case folding).
+    pub q: String,
+}
+
+/// Registered players whose name starts with `q` (at most 20).
+#[utoipa::path(get, path = "/api/users", tag = "players", params(SearchQuery),
+    responses((status = 200, body = [UserView])))]
+pub async fn search_users(
+    State(state): State<AppState>,
+    Query(q): Query<SearchQuery>,
+) -> Result<Json<Vec<UserView>>, ApiError> {
+    let q = q.q.trim();
+    if q.is_empty() || q.chars().count() > 20 {
+        return Ok(Json(Vec::new()));
+    }
+    let mut out = Vec::new();
+    for u in state.store().search_users(q, 20).await? {
+        out.push(UserView::load(&state, &u).await?);
+    }
+    Ok(Json(out))
+}
+
+/// One row of a leaderboard.
+#[derive(Serialize, ToSchema)]
+pub struct LeaderRow {
+    pub rank: u32,
+    pub name: String,
+    pub rating: f64,
+    pub rated_games: u32,
+    /// The rating title (seed 003), in pools that have titles.
+    pub title: Option<String>,
+}
+
+/// The 50 best-rated players of a rating pool (`xiangqi`, `chess`,
+/// `chess960`), with their titles where the pool has them.
+#[utoipa::path(get, path = "/api/leaderboard/{pool}", tag = "players", params(("pool" = String, Path)),
+    responses((status = 200, body = [LeaderRow]), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    Path(pool): Path<String>,
+) -> Result<Json<Vec<LeaderRow>>, ApiError> {
+    let Some(v) = registry::all().iter().find(|v| v.rating_pool == pool) else {
+        return Err(ApiError::NotFound(format!("rating pool {pool}")));
+    };
+    let rows = state.store().leaderboard(&pool, 50).await?;
+    Ok(Json(
+        rows.into_iter()
+            .zip(1u32..)
+            .map(|((u, r), rank)| {
+                let awarded = u.awarded_title.as_deref().and_then(|t| t.parse().ok());
+                LeaderRow {
+                    rank,
+                    name: u.name,
+                    rating: r.rating.rating.round(),
+                    rated_games: r.rating.games,
+                    title: v
+                        .titles
+                        .then(|| {
+                            rating::title(r.rating.rating, r.titled_games, awarded)
+                                .map(|t| t.chinese().to_string())
+                        })
+                        .flatten(),
+                }
+            })
+            .collect(),
+    ))
+}
+
+/// Wins, draws and losses.
+#[derive(Serialize, ToSchema, Default, Clone, Copy)]
+pub struct Score {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Score {
+    fn add(&mut self, result: i8) {
+        match result {
+            1 => self.wins += 1,
+            0 => self.draws += 1,
+            _ => self.losses += 1,
+        }
+    }
+}
+
+/// A player's finished games counted.
+#[derive(Serialize, ToSchema)]
+pub struct Record {
+    /// Per rating pool, rated and casual games together.
+    pub pools: Vec<PoolScore>,
+    /// Against the player named in `vs`, all games.
+    pub vs: Option<Score>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PoolScore {
+    pub pool: String,
+    #[serde(flatten)]
+    pub score: Score,
+}
+
+/// Against whom to count.
+#[derive(Deserialize, IntoParams)]
+pub struct VsQuery {
+    pub vs: Option<String>,
+}
+
+/// The player of that name, or "not found".
+async fn named(state: &AppState, name: &str) -> Result<crate::store::User, ApiError> {
+    state
+        .store()
+        .user_by_name(name)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("player {name}")))
+}
+
+/// A player's wins, draws and losses per rating pool, and against one
+/// other player (head to head).
+#[utoipa::path(get, path = "/api/users/{name}/record", tag = "players", params(("name" = String, Path), VsQuery),
+    responses((status = 200, body = Record), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn record(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(q): Query<VsQuery>,
+) -> Result<Json<Record>, ApiError> {
+    let u = named(&state, &name).await?;
+    let other = match q.vs {
+        Some(n) => Some(named(&state, &n).await?),
+        None => None,
+    };
+    let mut pools: std::collections::BTreeMap<String, Score> = std::collections::BTreeMap::new();
+    let mut vs = other.as_ref().map(|_| Score::default());
+    for (variant, _rated, result, opponent) in state.store().results_of(&u.id).await? {
+        let pool = registry::get(Some(&variant)).map_or(variant.clone(), |v| v.rating_pool.to_string());
+        pools.entry(pool).or_default().add(result);
+        if let (Some(o), Some(score)) = (&other, vs.as_mut()) {
+            if opponent.as_deref() == Some(o.id.as_str()) {
+                score.add(result);
+            }
+        }
+    }
+    Ok(Json(Record {
+        pools: pools
+            .into_iter()
+            .map(|(pool, score)| PoolScore { pool, score })
+            .collect(),
+        vs,
+    }))
+}
+
 /// What is being played now, for the lobby and "TV".
 #[derive(Serialize, ToSchema)]
 pub struct LiveGames {
@@ -370,11 +520,7 @@ pub async fn user_games(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<Vec<GameSummary>>, ApiError> {
-    let u = state
-        .store()
-        .user_by_name(&name)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("player {name}")))?;
+    let u = named(&state, &name).await?;
     let games = state.store().games_of(&u.id, 100).await?;
     Ok(Json(games.into_iter().map(GameSummary::of).collect()))
 }
@@ -386,11 +532,7 @@ pub async fn rating_history(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<Vec<RatingPoint>>, ApiError> {
-    let u = state
-        .store()
-        .user_by_name(&name)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("player {name}")))?;
+    let u = named(&state, &name).await?;
     Ok(Json(state.store().rating_history(&u.id).await?))
 }
 

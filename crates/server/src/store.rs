@@ -902,6 +902,85 @@ impl Store {
             .map_err(Into::into)
     }
 
+    /// The best-rated players of a pool who have played rated games there
+    /// (guests never have): (user, their rating in the pool), best first.
+    pub async fn leaderboard(&self, pool: &str, limit: i64) -> Result<Vec<(User, PoolRating)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT u.id, u.name, u.password_hash, u.guest, u.created_ms, u.awarded_title, u.real_title, \
+                    r.pool, r.rating, r.deviation, r.volatility, r.rated_games, r.titled_games \
+             FROM ratings r JOIN users u ON u.id = r.user_id \
+             WHERE r.pool = $1 AND r.rated_games > 0 ORDER BY r.rating DESC, u.name_key LIMIT $2",
+        )
+        .bind(pool.to_string())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((user_from(r)?, pool_rating_from(r)?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// Registered players whose name (compared by key) starts with
+    /// `prefix`, by name, at most `limit`.
+    pub async fn search_users(&self, prefix: &str, limit: i64) -> Result<Vec<User>, StoreError> {
+        // LIKE's wildcards in a name (`_` is allowed) are matched as themselves.
+        let pattern = format!(
+            "{}%",
+            crate::names::key(prefix)
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        );
+        let rows = sqlx::query(&format!(
+            "SELECT {USER_COLS} FROM users WHERE name_key LIKE $1 ESCAPE '\\' AND guest = 0 ORDER BY name_key LIMIT $2"
+        ))
+        .bind(pattern)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(user_from).collect::<Result<_, _>>()?)
+    }
+
+    /// The finished games of a player: (variant, rated, their side's
+    /// result: 1 win, 0 draw, -1 loss, opponent's id).
+    pub async fn results_of(
+        &self,
+        user_id: &str,
+    ) -> Result<Vec<(String, bool, i8, Option<String>)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT variant, rated, winner, first_id, second_id FROM games \
+             WHERE state = 'over' AND (first_id = $1 OR second_id = $1)",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let first: Option<String> = r.try_get("first_id")?;
+            let second: Option<String> = r.try_get("second_id")?;
+            let winner: Option<String> = r.try_get("winner")?;
+            let mine = if first.as_deref() == Some(user_id) {
+                "first"
+            } else {
+                "second"
+            };
+            let result = match winner.as_deref() {
+                None => 0,
+                Some(w) if w == mine => 1,
+                Some(_) => -1,
+            };
+            let opponent = if mine == "first" { second } else { first };
+            out.push((
+                r.try_get("variant")?,
+                r.try_get::<i64, _>("rated")? != 0,
+                result,
+                opponent,
+            ));
+        }
+        Ok(out)
+    }
+
     pub async fn rating_history(&self, user_id: &str) -> Result<Vec<RatingPoint>, StoreError> {
         let rows = sqlx::query(
             "SELECT game_id, pool, system, rating_before, rating_after, at_ms FROM rating_history WHERE user_id = $1 ORDER BY at_ms",

@@ -1,0 +1,118 @@
+//! Finding people (issue 16, feature 11): search by the start of a name,
+//! the leaderboard of a rating pool, and a player's record per pool and
+//! head to head.
+
+mod common;
+
+use common::Client;
+use serde_json::{json, Value};
+
+/// Plays h2e2 h9g7 in `game` (first side `first`), then `loser` resigns.
+async fn play_and_resign(game: &str, first: &Client, second: &Client, loser: &Client) {
+    for (c, m) in [(first, "h2e2"), (second, "h9g7")] {
+        let r = c.post(&format!("/api/games/{game}/move/{m}"), &json!({})).await;
+        assert_eq!(r.status(), 200);
+    }
+    assert_eq!(
+        loser
+            .post(&format!("/api/games/{game}/resign"), &json!({}))
+            .await
+            .status(),
+        200
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_leaderboard_and_head_to_head() {
+    let mut s = common::start().await;
+    let tag = common::unique("");
+    let register = |name: String| {
+        let c = Client::anonymous(&s);
+        async move {
+            let r = c
+                .post(
+                    "/api/auth/register",
+                    &json!({"name": name, "password": "correct horse"}),
+                )
+                .await;
+            assert_eq!(r.status(), 201);
+            let mut c = Client { name, ..c };
+            assert_eq!(c.login("correct horse").await.status(), 200);
+            c
+        }
+    };
+    let a = register(format!("Zh_{}", &tag[..8])).await;
+    let b = register(format!("zhx{}", &tag[..8])).await;
+    // A rated game a wins, then a casual one a loses.
+    let (game, a_side) = a.pair(&b, "10+0", true).await;
+    let (first, second) = if a_side == "first" { (&a, &b) } else { (&b, &a) };
+    play_and_resign(&game, first, second, &b).await;
+    let (_, game2, _) = a.challenge(&b, json!({"time": "5+0", "color": "first"})).await;
+    play_and_resign(&game2, &a, &b, &a).await;
+
+    // Search: by the start of the name, any case; `_` is a letter, not a wildcard.
+    let found = |q: String| {
+        let c = Client::anonymous(&s);
+        async move { c.get_json(&format!("/api/users?q={q}")).await }
+    };
+    let names = |v: Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        names(found(format!("zh_{}", &tag[..4])).await),
+        vec![a.name.clone()]
+    );
+    assert_eq!(
+        names(found(format!("ZHX{}", &tag[..4])).await),
+        vec![b.name.clone()]
+    );
+    assert!(names(found("zz_nobody_zz".into()).await).is_empty());
+
+    // The leaderboard: the winner above the loser, ranks in order.
+    let board = Client::anonymous(&s).get_json("/api/leaderboard/xiangqi").await;
+    let rows = board.as_array().unwrap();
+    let pos = |n: &str| {
+        rows.iter()
+            .position(|r| r["name"] == n)
+            .unwrap_or_else(|| panic!("{n} in {board}"))
+    };
+    assert!(pos(&a.name) < pos(&b.name));
+    assert!(rows
+        .windows(2)
+        .all(|w| w[0]["rating"].as_f64() >= w[1]["rating"].as_f64()));
+    assert_eq!(rows[pos(&a.name)]["rated_games"], 1);
+    assert!(rows.iter().zip(1..).all(|(r, i)| r["rank"] == i));
+    assert_eq!(
+        Client::anonymous(&s)
+            .get("/api/leaderboard/checkers")
+            .await
+            .status(),
+        404
+    );
+
+    // The record: per pool, and head to head.
+    let rec = Client::anonymous(&s)
+        .get_json(&format!("/api/users/{}/record?vs={}", a.name, b.name))
+        .await;
+    assert_eq!(
+        rec["pools"],
+        json!([{"pool": "xiangqi", "wins": 1, "draws": 0, "losses": 1}])
+    );
+    assert_eq!(rec["vs"], json!({"wins": 1, "draws": 0, "losses": 1}));
+    let rec_b = Client::anonymous(&s)
+        .get_json(&format!("/api/users/{}/record", b.name))
+        .await;
+    assert_eq!(rec_b["vs"], Value::Null);
+    assert_eq!(
+        Client::anonymous(&s)
+            .get(&format!("/api/users/{}/record?vs=nobody_here", a.name))
+            .await
+            .status(),
+        404
+    );
+    s.stop().await;
+}

@@ -748,6 +748,23 @@ try {
     assert.ok(Date.now() - t0 < 5000);
   });
 
+  await step('players: the search finds B, the leaderboard ranks, B\'s profile has the head-to-head', async () => {
+    await A.page.click('#nav-players');
+    await A.page.waitForSelector('#player-search');
+    await A.page.fill('#player-search', nameB.slice(0, 6).toUpperCase());
+    const link = A.page.locator(`#search-results a[href="/@/${nameB}"]`);
+    await link.waitFor();
+    await A.page.waitForFunction(() => document.querySelectorAll('#leaderboard tr').length >= 2);
+    const board = await A.page.$$eval('#leaderboard tr', (trs) => trs.map((tr) => tr.children[1]?.textContent));
+    assert.ok(board.includes(nameA) && board.includes(nameB), `leaderboard ${board}`);
+    await checkLabels(A.page, 'players');
+    await A.page.screenshot({ path: path.join(shots, 'players.png') });
+    await link.click();
+    await A.page.waitForSelector('#record-vs');
+    assert.match(await A.page.textContent('#record-vs'), /胜 \d+ · 和 \d+ · 负 \d+/);
+    assert.match(await A.page.textContent('#profile-record'), /中国象棋/);
+  });
+
   await step('no page logged a console error', async () => {
     assert.deepEqual(problems, []);
   });

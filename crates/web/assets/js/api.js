@@ -70,6 +70,9 @@ export const api = {
   liveGames: () => get('/api/games/live'),
   pgnUrl: (id) => `/api/games/${enc(id)}/pgn`,
   user: (name) => get(`/api/users/${enc(name)}`),
+  searchUsers: (q) => get(`/api/users?q=${enc(q)}`),
+  leaderboard: (pool) => get(`/api/leaderboard/${enc(pool)}`),
+  record: (name, vs) => get(`/api/users/${enc(name)}/record${vs ? `?vs=${enc(vs)}` : ''}`),
   userGames: (name) => get(`/api/users/${enc(name)}/games`),
   ratingHistory: (name) => get(`/api/users/${enc(name)}/rating-history`),
 };

@@ -18,7 +18,9 @@ const routes = [
   [/^\/register$/, () => import('./pages/login.js'), { mode: 'register' }],
   [/^\/game\/([A-Za-z0-9_-]+)$/, () => import('./pages/game.js')],
   [/^\/replay\/([A-Za-z0-9_-]+)$/, () => import('./pages/replay.js')],
-  [/^\/@\/([A-Za-z0-9_-]+)$/, () => import('./pages/profile.js')],
+  // Names may be of any script: the path holds them percent-encoded.
+  [/^\/@\/([^/]+)$/, () => import('./pages/profile.js')],
+  [/^\/players$/, () => import('./pages/players.js')],
 ];
 
 const ctx = {
@@ -105,7 +107,13 @@ async function route() {
     if (!m) continue;
     const page = await load();
     if (seq !== mountSeq) return; // navigated away meanwhile
-    cleanup = (await page.mount(main, { ...(extra || {}), id: m[1], name: m[1] }, ctx)) || null;
+    let param = m[1];
+    try {
+      param = decodeURIComponent(m[1] || '');
+    } catch {
+      /* not percent-encoding: taken as it is */
+    }
+    cleanup = (await page.mount(main, { ...(extra || {}), id: param, name: param }, ctx)) || null;
     main.focus({ preventScroll: true });
     return;
   }
@@ -123,7 +131,7 @@ function renderHeader() {
   },
   h('option', { value: 'zh', selected: getLang() === 'zh' }, '中文'),
   h('option', { value: 'en', selected: getLang() === 'en' }, 'English'));
-  const items = [link('/', t('nav.lobby'))];
+  const items = [link('/', t('nav.lobby')), link('/players', t('nav.players'), { id: 'nav-players' })];
   if (a) {
     items.push(link(`/@/${a.name}`, a.name, { class: 'me', 'aria-label': `${t('nav.profile')}: ${a.name}` }));
     items.push(h('button', {

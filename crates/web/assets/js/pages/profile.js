@@ -74,15 +74,18 @@ function playerCell(g, side) {
   return `${sideName(g, side)} ${g[side]}`;
 }
 
-export async function mount(main, params) {
+export async function mount(main, params, ctx) {
   const name = params.name;
   let user;
   let games = [];
   let history = [];
   let variants = [];
+  let record = { pools: [], vs: null };
+  // Head to head with the reader, when someone else's profile is read.
+  const me = ctx && ctx.account && ctx.account.name !== name ? ctx.account.name : null;
   try {
-    [user, games, history, variants] = await Promise.all([
-      api.user(name), api.userGames(name), api.ratingHistory(name), loadVariants()]);
+    [user, games, history, variants, record] = await Promise.all([
+      api.user(name), api.userGames(name), api.ratingHistory(name), loadVariants(), api.record(name, me)]);
   } catch (e) {
     main.append(h('h1', {}, e.status === 404 ? t('profile.notFound') : errorText(e)));
     return null;
@@ -118,6 +121,12 @@ export async function mount(main, params) {
         stat(t('profile.titledGames'), `${user.titled_games} / 20`),
         ...otherPools.map((r) => stat(`${poolName(r.pool)} · ${t('profile.rating')}`,
           `${Math.round(r.rating)} (${r.rated_games})`, `profile-rating-${r.pool}`)))),
+    h('section', { class: 'card', 'aria-labelledby': 'record-title' },
+      h('h2', { id: 'record-title' }, t('profile.record')),
+      h('div', { class: 'stats', id: 'profile-record' },
+        ...record.pools.map((r) => stat(poolName(r.pool), t('profile.wdl', { w: r.wins, d: r.draws, l: r.losses }), `record-${r.pool}`)),
+        record.vs ? stat(t('profile.vsYou'), t('profile.wdl', { w: record.vs.wins, d: record.vs.draws, l: record.vs.losses }), 'record-vs') : null),
+      record.pools.length ? null : h('p', { class: 'muted' }, t('profile.noGames'))),
     h('section', { class: 'card', 'aria-labelledby': 'history-title' },
       h('h2', { id: 'history-title' }, t('profile.history')),
       charts.length ? charts : h('p', { class: 'muted' }, t('profile.noHistory'))),

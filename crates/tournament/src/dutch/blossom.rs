@@ -9,6 +9,14 @@
 //!
 //! Vertices are `0..n`; an edge is `(u, v, weight)`. Edges of weight ≤ 0
 //! never help a maximum-weight matching and are ignored.
+//!
+//! A [`Solver`] keeps its duals, blossoms and matching, so that deleting a
+//! few edges re-optimises from there instead of from scratch. For that a
+//! stage grows trees only from the free vertices whose dual is still
+//! positive, and a vertex of those trees whose dual reaches zero takes over
+//! its tree's freedom (the path to the root is flipped): at the end every
+//! free vertex has dual zero, every matched edge is tight and every
+//! blossom with a positive dual is full, which is optimality.
 
 use super::wide::Weight;
 
@@ -16,28 +24,120 @@ const NONE: usize = usize::MAX;
 
 /// `mate[v]`: the vertex matched to `v`, or `None`.
 pub fn max_weight_matching<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>> {
-    let edges: Vec<(usize, usize, W)> = edges
-        .iter()
-        .filter(|e| e.2 > W::zero() && e.0 != e.1 && e.0 < n && e.1 < n)
-        .map(|&(u, v, w)| (u, v, w + w))
-        .collect();
-    if edges.is_empty() || n == 0 {
-        return vec![None; n];
-    }
-    let mut m = Matcher::new(n, edges);
-    m.solve();
-    (0..n)
-        .map(|v| {
-            let p = m.mate[v];
-            if p == NONE {
-                None
-            } else {
-                Some(m.endpoint[p])
-            }
-        })
-        .collect()
+    Solver::new(n, edges, &vec![true; edges.len()]).mate()
 }
 
+/// A maximum-weight matching that can be re-optimised after deleting edges.
+#[derive(Clone)]
+pub struct Solver<W: Weight> {
+    m: Matcher<W>,
+    /// The matcher's edge for each input edge (`NONE`: ignored).
+    inner: Vec<usize>,
+    /// Matcher edges deleted while unmatched, still to take out.
+    pending: Vec<usize>,
+}
+
+impl<W: Weight> Solver<W> {
+    /// Solve over the input edges `alive` keeps.
+    pub fn new(n: usize, edges: &[(usize, usize, W)], alive: &[bool]) -> Solver<W> {
+        let mut inner = vec![NONE; edges.len()];
+        let mut kept = Vec::new();
+        for (k, &(u, v, w)) in edges.iter().enumerate() {
+            if alive[k] && w > W::zero() && u != v && u < n && v < n {
+                inner[k] = kept.len();
+                kept.push((u, v, w + w));
+            }
+        }
+        let mut m = Matcher::new(n, kept);
+        m.solve();
+        Solver {
+            m,
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    /// `mate[v]`: the vertex matched to `v`, or `None`.
+    pub fn mate(&self) -> Vec<Option<usize>> {
+        (0..self.m.n)
+            .map(|v| {
+                let p = self.m.mate[v];
+                if p == NONE {
+                    None
+                } else {
+                    Some(self.m.endpoint[p])
+                }
+            })
+            .collect()
+    }
+
+    /// Delete the input edges `ks`, none of them matched: the matching
+    /// stays optimal, and they are taken out at the next [`Self::delete`].
+    pub fn delete_unused(&mut self, ks: &[usize]) {
+        for &k in ks {
+            let k = std::mem::replace(&mut self.inner[k], NONE);
+            if k != NONE {
+                debug_assert!(
+                    self.m.mate[self.m.edges[k].0] == NONE || self.m.mate[self.m.edges[k].0] / 2 != k
+                );
+                self.pending.push(k);
+            }
+        }
+    }
+
+    /// Delete the input edges `ks` and re-optimise from the present duals
+    /// and matching. A blossom held together by a deleted edge is
+    /// dissolved first (with the blossoms around it).
+    pub fn delete(&mut self, ks: &[usize]) {
+        let mut ks: Vec<usize> = ks
+            .iter()
+            .map(|&k| std::mem::replace(&mut self.inner[k], NONE))
+            .filter(|&k| k != NONE)
+            .collect();
+        ks.append(&mut self.pending);
+        if ks.is_empty() {
+            return;
+        }
+        let m = &mut self.m;
+        let mut cycle_of = vec![NONE; m.edges.len()];
+        for b in m.n..2 * m.n {
+            if m.blossombase[b] != NONE {
+                for &p in &m.blossomendps[b] {
+                    cycle_of[p / 2] = b;
+                }
+            }
+        }
+        for &k in &ks {
+            let b = cycle_of[k];
+            if b == NONE {
+                continue;
+            }
+            // Dissolve from the top down to `b`.
+            while m.blossombase[b] != NONE {
+                let mut top = b;
+                while m.blossomparent[top] != NONE {
+                    top = m.blossomparent[top];
+                }
+                m.dissolve(top);
+            }
+        }
+        for &k in &ks {
+            m.dead[k] = true;
+            let (i, j, _) = m.edges[k];
+            if m.mate[i] != NONE && m.mate[i] / 2 == k {
+                m.mate[i] = NONE;
+                m.mate[j] = NONE;
+            }
+        }
+        for v in 0..m.n {
+            let dead = &m.dead;
+            m.neighbend[v].retain(|&p| !dead[p / 2]);
+        }
+        m.solve();
+    }
+}
+
+#[derive(Clone)]
 struct Matcher<W: Weight> {
     n: usize,
     edges: Vec<(usize, usize, W)>,
@@ -59,6 +159,8 @@ struct Matcher<W: Weight> {
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
+    /// Deleted edges (out of `neighbend`).
+    dead: Vec<bool>,
 }
 
 impl<W: Weight> Matcher<W> {
@@ -98,7 +200,40 @@ impl<W: Weight> Matcher<W> {
             dualvar,
             allowedge: vec![false; ne],
             queue: Vec::new(),
+            dead: vec![false; ne],
         }
+    }
+
+    /// Dissolve the top-level blossom `b` and keep the duals feasible:
+    /// its dual moves onto its vertices (the edges inside keep their
+    /// slack, those leaving it gain), and its base gives up the matched
+    /// edge leaving it, which is no longer tight. Its children become
+    /// top-level blossoms.
+    fn dissolve(&mut self, b: usize) {
+        let z = self.dualvar[b];
+        for v in self.leaves_of(b) {
+            self.dualvar[v] = self.dualvar[v] + z;
+        }
+        let base = self.blossombase[b];
+        if self.mate[base] != NONE {
+            let x = self.endpoint[self.mate[base]];
+            self.mate[x] = NONE;
+            self.mate[base] = NONE;
+        }
+        for c in std::mem::take(&mut self.blossomchilds[b]) {
+            self.blossomparent[c] = NONE;
+            for v in self.leaves_of(c) {
+                self.inblossom[v] = c;
+            }
+        }
+        self.blossomendps[b] = Vec::new();
+        self.blossombase[b] = NONE;
+        self.dualvar[b] = W::zero();
+        self.label[b] = 0;
+        self.labelend[b] = NONE;
+        self.bestedge[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.unusedblossoms.push(b);
     }
 
     fn slack(&self, k: usize) -> W {
@@ -403,20 +538,52 @@ impl<W: Weight> Matcher<W> {
         }
     }
 
+    /// Flip the alternating path from the S-vertex `s` to its root: the
+    /// root is matched and `s` left free.
+    fn flip_to_free(&mut self, s: usize) {
+        let (mut s, mut p) = (s, NONE);
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.n {
+                self.augment_blossom(bs, s);
+            }
+            self.mate[s] = p;
+            if self.labelend[bs] == NONE {
+                break;
+            }
+            let t = self.endpoint[self.labelend[bs]];
+            let bt = self.inblossom[t];
+            s = self.endpoint[self.labelend[bt]];
+            let j = self.endpoint[self.labelend[bt] ^ 1];
+            if bt >= self.n {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = self.labelend[bt];
+            p = self.labelend[bt] ^ 1;
+        }
+    }
+
     fn solve(&mut self) {
         let n = self.n;
-        for _ in 0..n {
+        loop {
             self.label.iter_mut().for_each(|l| *l = 0);
+            self.labelend.iter_mut().for_each(|l| *l = NONE);
             self.bestedge.iter_mut().for_each(|l| *l = NONE);
             for b in n..2 * n {
                 self.blossombestedges[b] = None;
             }
             self.allowedge.iter_mut().for_each(|l| *l = false);
             self.queue.clear();
+            // Roots: the free vertices whose dual is not yet zero.
+            let mut roots = false;
             for v in 0..n {
-                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
+                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 && self.dualvar[v] > W::zero() {
                     self.assign_label(v, 1, NONE);
+                    roots = true;
                 }
+            }
+            if !roots {
+                break;
             }
             let mut augmented = false;
             loop {
@@ -439,7 +606,15 @@ impl<W: Weight> Matcher<W> {
                             }
                         }
                         if self.allowedge[k] {
-                            if self.label[self.inblossom[w]] == 0 {
+                            if self.label[self.inblossom[w]] == 0
+                                && self.mate[self.blossombase[self.inblossom[w]]] == NONE
+                            {
+                                // A free vertex outside the trees (dual
+                                // zero): an augmenting path.
+                                self.augment_matching(k);
+                                augmented = true;
+                                break;
+                            } else if self.label[self.inblossom[w]] == 0 {
                                 self.assign_label(w, 2, p ^ 1);
                             } else if self.label[self.inblossom[w]] == 1 {
                                 let base = self.scan_blossom(v, w);
@@ -470,8 +645,23 @@ impl<W: Weight> Matcher<W> {
                     break;
                 }
                 // Dual adjustment.
+                // Type 1: an S-vertex's dual reaches zero.
                 let mut deltatype = 1;
-                let mut delta = self.dualvar[..n].iter().copied().min().unwrap_or(W::zero());
+                let mut deltavertex = NONE;
+                let mut delta = W::zero();
+                // (A free one first: then nothing changes.)
+                for v in 0..n {
+                    if self.label[self.inblossom[v]] == 1
+                        && (deltavertex == NONE
+                            || self.dualvar[v] < delta
+                            || (self.dualvar[v] == delta
+                                && self.mate[v] == NONE
+                                && self.mate[deltavertex] != NONE))
+                    {
+                        delta = self.dualvar[v];
+                        deltavertex = v;
+                    }
+                }
                 let mut deltaedge = NONE;
                 let mut deltablossom = NONE;
                 for v in 0..n {
@@ -522,7 +712,11 @@ impl<W: Weight> Matcher<W> {
                     }
                 }
                 match deltatype {
-                    1 => break,
+                    1 => {
+                        // That vertex takes over its root's freedom.
+                        self.flip_to_free(deltavertex);
+                        break;
+                    }
                     2 => {
                         self.allowedge[deltaedge] = true;
                         let (mut i, mut j, _) = self.edges[deltaedge];
@@ -538,9 +732,6 @@ impl<W: Weight> Matcher<W> {
                     }
                     _ => self.expand_blossom(deltablossom, false),
                 }
-            }
-            if !augmented {
-                break;
             }
             for b in n..2 * n {
                 if self.blossomparent[b] == NONE
@@ -605,6 +796,57 @@ mod tests {
         let e = [(0, 1, 8), (0, 2, 9), (1, 2, 10), (2, 3, 7)];
         let m = max_weight_matching(4, &e);
         assert_eq!(total(&e, &m), 15);
+    }
+
+    #[test]
+    fn deleting_edges_reoptimises() {
+        let mut s = 987654u64;
+        let mut next = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            s >> 33
+        };
+        for _ in 0..300 {
+            let n = 2 + (next() % 10) as usize;
+            let mut edges = Vec::new();
+            for u in 0..n {
+                for v in u + 1..n {
+                    if next() % 4 != 0 {
+                        edges.push((u, v, 1 + (next() % 30) as i64));
+                    }
+                }
+            }
+            let mut alive = vec![true; edges.len()];
+            let mut solver = Solver::new(n, &edges, &alive);
+            for _ in 0..6 {
+                let mate = solver.mate();
+                // Delete a matched edge and a few others.
+                let mut ks: Vec<usize> = (0..edges.len())
+                    .filter(|&k| alive[k] && mate[edges[k].0] == Some(edges[k].1))
+                    .take(1)
+                    .collect();
+                ks.extend((0..edges.len()).filter(|&k| alive[k] && next() % 7 == 0));
+                for &k in &ks {
+                    alive[k] = false;
+                }
+                solver.delete(&ks);
+                let live: Vec<(usize, usize, i64)> = edges
+                    .iter()
+                    .zip(&alive)
+                    .filter(|(_, &a)| a)
+                    .map(|(e, _)| *e)
+                    .collect();
+                let mate = solver.mate();
+                for v in 0..n {
+                    if let Some(u) = mate[v] {
+                        assert_eq!(mate[u], Some(v));
+                        assert!(live.iter().any(|e| (e.0, e.1) == (u.min(v), u.max(v))));
+                    }
+                }
+                assert_eq!(total(&live, &mate), brute(n, &live), "{live:?}");
+            }
+        }
     }
 
     #[test]

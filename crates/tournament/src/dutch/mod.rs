@@ -719,11 +719,13 @@ struct Ctx<'a> {
 }
 
 /// A set of edges, some deleted, to re-solve under extra constraints,
-/// with the best matching found so far.
+/// with the best matching found so far (and the solver that found it, to
+/// re-optimise from after deleting edges).
 struct Graph<W: Weight> {
     nv: usize,
     edges: Vec<(usize, usize, W)>,
     alive: Vec<bool>,
+    solver: Option<blossom::Solver<W>>,
     mate: Vec<Option<usize>>,
     best: W,
     /// Bits below this are a hint, not a criterion: a constraint that
@@ -738,6 +740,7 @@ impl<W: Weight> Graph<W> {
             nv,
             edges,
             alive,
+            solver: None,
             mate: Vec::new(),
             best: W::zero(),
             ignore_below: 0,
@@ -748,27 +751,21 @@ impl<W: Weight> Graph<W> {
 
     /// Solve from scratch; the result becomes the best.
     fn resolve(&mut self) {
-        let (mate, w) = self.solve();
-        self.mate = mate;
-        self.best = w;
+        let solver = blossom::Solver::new(self.nv, &self.edges, &self.alive);
+        self.mate = solver.mate();
+        self.best = self.weight(&self.mate);
+        self.solver = Some(solver);
     }
 
-    fn solve(&self) -> (Vec<Option<usize>>, W) {
-        let live: Vec<(usize, usize, W)> = self
-            .edges
-            .iter()
-            .zip(&self.alive)
-            .filter(|(_, &a)| a)
-            .map(|(e, _)| *e)
-            .collect();
-        let mate = blossom::max_weight_matching(self.nv, &live);
+    /// The weight of `mate` over the live edges.
+    fn weight(&self, mate: &[Option<usize>]) -> W {
         let mut w = W::zero();
-        for &(u, v, x) in &live {
-            if mate[u] == Some(v) {
+        for (&(u, v, x), &a) in self.edges.iter().zip(&self.alive) {
+            if a && mate[u] == Some(v) {
                 w = w + x;
             }
         }
-        (mate, w)
+        w
     }
 
     /// Delete the edges `drop` names and keep the deletion if the optimum
@@ -788,12 +785,20 @@ impl<W: Weight> Graph<W> {
             self.alive[k] = false;
         }
         if !used {
+            // The solver still has them: it must forget them too.
+            if let Some(s) = self.solver.as_mut() {
+                s.delete_unused(&doomed);
+            }
             return true;
         }
-        let (mate, w) = self.solve();
+        let mut solver = self.solver.clone().expect("solved at construction");
+        solver.delete(&doomed);
+        let mate = solver.mate();
+        let w = self.weight(&mate);
         if W::high_eq(w, self.best, self.ignore_below) {
             self.mate = mate;
             self.best = w;
+            self.solver = Some(solver);
             true
         } else {
             for &k in &doomed {

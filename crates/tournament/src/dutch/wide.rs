@@ -51,6 +51,7 @@ impl<const N: usize> Wide<N> {
         Wide(r)
     }
 
+    #[inline]
     fn negative(&self) -> bool {
         N > 0 && (self.0[N - 1] >> 63) == 1
     }
@@ -71,6 +72,7 @@ impl<const N: usize> Wide<N> {
 }
 
 /// One limb of an addition: sum and carry out.
+#[inline]
 fn add_carry(a: u64, b: u64, carry: u64) -> (u64, u64) {
     let (s1, c1) = a.overflowing_add(b);
     let (s2, c2) = s1.overflowing_add(carry);
@@ -78,6 +80,7 @@ fn add_carry(a: u64, b: u64, carry: u64) -> (u64, u64) {
 }
 
 /// One limb of a subtraction: difference and borrow out.
+#[inline]
 fn sub_borrow(a: u64, b: u64, borrow: u64) -> (u64, u64) {
     let (s1, b1) = a.overflowing_sub(b);
     let (s2, b2) = s1.overflowing_sub(borrow);
@@ -86,6 +89,7 @@ fn sub_borrow(a: u64, b: u64, borrow: u64) -> (u64, u64) {
 
 impl<const N: usize> Add for Wide<N> {
     type Output = Self;
+    #[inline]
     fn add(self, o: Self) -> Self {
         let mut r = [0u64; N];
         let mut carry = 0u64;
@@ -98,6 +102,7 @@ impl<const N: usize> Add for Wide<N> {
 
 impl<const N: usize> Sub for Wide<N> {
     type Output = Self;
+    #[inline]
     fn sub(self, o: Self) -> Self {
         let mut r = [0u64; N];
         let mut borrow = 0u64;
@@ -109,6 +114,7 @@ impl<const N: usize> Sub for Wide<N> {
 }
 
 impl<const N: usize> Ord for Wide<N> {
+    #[inline]
     fn cmp(&self, o: &Self) -> Ordering {
         match (self.negative(), o.negative()) {
             (true, false) => return Ordering::Less,
@@ -126,6 +132,7 @@ impl<const N: usize> Ord for Wide<N> {
 }
 
 impl<const N: usize> PartialOrd for Wide<N> {
+    #[inline]
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
@@ -145,6 +152,7 @@ impl<const N: usize> Weight for Wide<N> {
     fn zero() -> Self {
         Self::ZERO
     }
+    #[inline]
     fn high_eq(a: Self, b: Self, bit: u32) -> bool {
         let limb = (bit / 64) as usize;
         let rest = bit % 64;
@@ -160,6 +168,7 @@ impl<const N: usize> Weight for Wide<N> {
         }
         true
     }
+    #[inline]
     fn half(self) -> Self {
         let neg = self.negative();
         let mut r = [0u64; N];

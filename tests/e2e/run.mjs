@@ -763,6 +763,18 @@ try {
     await A.page.waitForSelector('#record-vs');
     assert.match(await A.page.textContent('#record-vs'), /胜 \d+ · 和 \d+ · 负 \d+/);
     assert.match(await A.page.textContent('#profile-record'), /中国象棋/);
+    // The archive: B's games against A only, and as one PGN file.
+    const all = await A.page.locator('#recent-games tbody tr').count();
+    await A.page.selectOption('#filter-result', 'win');
+    await A.page.waitForFunction((n) => document.querySelectorAll('#recent-games tbody tr').length < n
+      || document.querySelector('#game-filters + div p'), all);
+    await A.page.selectOption('#filter-result', '');
+    await A.page.fill('#filter-opponent', nameA);
+    await A.page.waitForFunction(() => document.querySelector('#download-pgn')?.href.includes('opponent='));
+    const href = await A.page.getAttribute('#download-pgn', 'href');
+    const pgn = await (await A.page.request.get(`${base}${href}`)).text();
+    assert.match(pgn, /\[Event "qiju/);
+    assert.ok(pgn.includes(nameA) && pgn.includes(nameB), 'both players in the PGN');
   });
 
   await step('no page logged a console error', async () => {

@@ -513,16 +513,121 @@ pub async fn live_games(State(state): State<AppState>) -> Result<Json<LiveGames>
     }))
 }
 
-/// A player's games, newest first (at most 100).
-#[utoipa::path(get, path = "/api/users/{name}/games", tag = "players", params(("name" = String, Path)),
-    responses((status = 200, body = [GameSummary]), (status = 404, body = crate::error::ErrorBody)))]
+/// Which of a player's games to list (all given filters hold).
+#[derive(Deserialize, IntoParams, Default)]
+pub struct GamesQuery {
+    /// The opponent's name (compared as names are).
+    pub opponent: Option<String>,
+    /// `win`, `draw` or `loss`, from the player's side (finished games).
+    pub result: Option<String>,
+    /// A variant id (`xiangqi/cxa`) or a family (`xiangqi`, `chess`).
+    pub variant: Option<String>,
+    /// At most this many (default 100, at most 1,000).
+    pub limit: Option<u32>,
+}
+
+/// The player's games that pass `q`, newest first.
+async fn games_matching(
+    state: &AppState,
+    name: &str,
+    q: &GamesQuery,
+) -> Result<Vec<crate::store::GameRow>, ApiError> {
+    let u = named(state, name).await?;
+    let limit = q.limit.unwrap_or(100).clamp(1, 1000) as usize;
+    let opponent = match &q.opponent {
+        Some(n) if !n.trim().is_empty() => Some(named(state, n.trim()).await?.id),
+        _ => None,
+    };
+    let result = match q.result.as_deref() {
+        None | Some("") => None,
+        Some(r @ ("win" | "draw" | "loss")) => Some(r),
+        Some(other) => {
+            return Err(ApiError::bad(
+                "bad_filter",
+                format!("result is win, draw or loss, not {other:?}"),
+            ))
+        }
+    };
+    let games = state.store().games_of(&u.id, 5000).await?;
+    Ok(games
+        .into_iter()
+        .filter(|g| {
+            let mine = if g.first_id.as_deref() == Some(u.id.as_str()) {
+                "first"
+            } else {
+                "second"
+            };
+            let theirs = if mine == "first" {
+                &g.second_id
+            } else {
+                &g.first_id
+            };
+            let outcome = match (g.state.as_str(), g.winner.as_deref()) {
+                ("over", None) => Some("draw"),
+                ("over", Some(w)) if w == mine => Some("win"),
+                ("over", Some(_)) => Some("loss"),
+                _ => None,
+            };
+            opponent
+                .as_ref()
+                .is_none_or(|o| theirs.as_deref() == Some(o.as_str()))
+                && result.is_none_or(|r| outcome == Some(r))
+                && q.variant
+                    .as_deref()
+                    .is_none_or(|v| v.is_empty() || g.variant == v || g.variant.split('/').next() == Some(v))
+        })
+        .take(limit)
+        .collect())
+}
+
+/// A player's games, newest first (100 unless `limit` says otherwise),
+/// filtered by opponent, result and game.
+#[utoipa::path(get, path = "/api/users/{name}/games", tag = "players", params(("name" = String, Path), GamesQuery),
+    responses((status = 200, body = [GameSummary]), (status = 400, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn user_games(
     State(state): State<AppState>,
     Path(name): Path<String>,
+    Query(q): Query<GamesQuery>,
 ) -> Result<Json<Vec<GameSummary>>, ApiError> {
-    let u = named(&state, &name).await?;
-    let games = state.store().games_of(&u.id, 100).await?;
+    let games = games_matching(&state, &name, &q).await?;
     Ok(Json(games.into_iter().map(GameSummary::of).collect()))
+}
+
+/// A player's finished games (with the same filters, at most 1,000) as one
+/// PGN file, newest first: the archive to take elsewhere.
+#[utoipa::path(get, path = "/api/users/{name}/games.pgn", tag = "players", params(("name" = String, Path), GamesQuery),
+    responses((status = 200, description = "PGN text", content_type = "application/x-chess-pgn"), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn user_games_pgn(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(mut q): Query<GamesQuery>,
+) -> Result<Response, ApiError> {
+    q.limit = Some(q.limit.unwrap_or(1000));
+    let mut out = String::new();
+    for g in games_matching(&state, &name, &q).await? {
+        if g.state != "over" {
+            continue;
+        }
+        // A game that no longer replays is left out, not the whole file.
+        let Ok(Some(view)) = live::stored_view(&state, &g.id).await else {
+            continue;
+        };
+        if let Ok(text) = crate::pgn::write(&view) {
+            out.push_str(text.trim_end());
+            out.push_str("\n\n");
+        }
+    }
+    Ok((
+        [
+            (CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8".to_string()),
+            (
+                CONTENT_DISPOSITION,
+                "attachment; filename=\"qiju-games.pgn\"".to_string(),
+            ),
+        ],
+        out,
+    )
+        .into_response())
 }
 
 /// A player's rating history, one point per rated game.

@@ -256,6 +256,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/users/{name}/record", get(api::record))
         .route("/api/users/{name}", get(api::get_user))
         .route("/api/users/{name}/games", get(api::user_games))
+        .route("/api/users/{name}/games.pgn", get(api::user_games_pgn))
         .route("/api/users/{name}/rating-history", get(api::rating_history))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(axum::middleware::from_fn(auth::csrf_guard))

@@ -46,6 +46,7 @@ use utoipa::OpenApi;
         crate::api::search_users,
         crate::api::leaderboard,
         crate::api::record,
+        crate::api::user_games_pgn,
         crate::api::rating_history,
         crate::api::info,
     ),

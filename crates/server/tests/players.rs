@@ -114,5 +114,32 @@ async fn search_leaderboard_and_head_to_head() {
             .status(),
         404
     );
+
+    // The archive: filters, and the finished games as one PGN file.
+    let list = |q: String| {
+        let c = Client::anonymous(&s);
+        let name = a.name.clone();
+        async move { c.get(&format!("/api/users/{name}/games{q}")).await }
+    };
+    let count =
+        |r: reqwest::Response| async move { r.json::<Value>().await.unwrap().as_array().unwrap().len() };
+    assert_eq!(
+        count(list(format!("?opponent={}", b.name.to_uppercase())).await).await,
+        2
+    );
+    assert_eq!(count(list("?result=win".into()).await).await, 1);
+    assert_eq!(count(list("?result=loss&variant=xiangqi".into()).await).await, 1);
+    assert_eq!(count(list("?variant=chess".into()).await).await, 0);
+    assert_eq!(count(list("?limit=1".into()).await).await, 1);
+    assert_eq!(list("?result=maybe".into()).await.status(), 400);
+    assert_eq!(list("?opponent=nobody_here".into()).await.status(), 404);
+    let pgn = list(".pgn".into()).await.text().await.unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 2, "{pgn}");
+    assert!(
+        pgn.contains("[Result \"1-0\"]") || pgn.contains("[Result \"0-1\"]"),
+        "{pgn}"
+    );
+    let wins = list(".pgn?result=win".into()).await.text().await.unwrap();
+    assert_eq!(wins.matches("[Event ").count(), 1);
     s.stop().await;
 }

@@ -73,6 +73,6 @@ export const api = {
   searchUsers: (q) => get(`/api/users?q=${enc(q)}`),
   leaderboard: (pool) => get(`/api/leaderboard/${enc(pool)}`),
   record: (name, vs) => get(`/api/users/${enc(name)}/record${vs ? `?vs=${enc(vs)}` : ''}`),
-  userGames: (name) => get(`/api/users/${enc(name)}/games`),
+  userGames: (name, query = '') => get(`/api/users/${enc(name)}/games${query ? `?${query}` : ''}`),
   ratingHistory: (name) => get(`/api/users/${enc(name)}/rating-history`),
 };

@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { formatDate, h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
-import { resultText, sideName } from '../result.js';
+import { clockText, resultText, sideName } from '../result.js';
 import { findVariant, loadVariants, variantLabel } from '../variants.js';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -110,6 +110,56 @@ export async function mount(main, params, ctx) {
       pools.length > 1 ? h('figcaption', { class: 'muted' }, poolName(pool)) : null,
       ratingChart(points, pool === titlePool ? 'rating-chart' : `rating-chart-${pool}`)));
   const stat = (label, value, idAttr) => h('div', { class: 'stat' }, h('span', { class: 'muted' }, label), h('b', { id: idAttr }, value));
+  // The archive: filtered by opponent, result and game; all of it as PGN.
+  const gamesBox = h('div', {});
+  const drawGames = (list) => gamesBox.replaceChildren(list.length
+    ? h('table', { id: 'recent-games' },
+      h('thead', {}, h('tr', {},
+        ...['col.date', 'col.game', 'col.first', 'col.second', 'col.result', 'col.time', 'col.mode'].map((k) => h('th', { scope: 'col' }, t(k))))),
+      h('tbody', {}, list.map((g) => h('tr', {},
+        h('td', {}, h('a', { href: g.state === 'live' ? `/game/${g.id}` : `/replay/${g.id}`, 'data-link': '' }, formatDate(g.created_ms))),
+        h('td', {}, variantName(g.variant)),
+        h('td', {}, playerCell(g, 'first')),
+        h('td', {}, playerCell(g, 'second')),
+        h('td', {}, resultCell(g)),
+        h('td', {}, clockText(g.time_control)),
+        h('td', {}, g.rated ? t('lobby.rated') : t('lobby.casual'))))))
+    : h('p', { class: 'muted' }, t('profile.noGames')));
+  const opponent = h('input', { id: 'filter-opponent', autocomplete: 'off', 'aria-label': t('profile.filterOpponent'), placeholder: t('profile.filterOpponent') });
+  const result = h('select', { id: 'filter-result', 'aria-label': t('profile.filterResult') },
+    h('option', { value: '' }, t('profile.anyResult')),
+    ...['win', 'draw', 'loss'].map((r) => h('option', { value: r }, t(`profile.result.${r}`))));
+  const families = [...new Set(variants.map((v) => v.family))];
+  const family = h('select', { id: 'filter-game', 'aria-label': t('profile.filterGame') },
+    h('option', { value: '' }, t('profile.anyGame')),
+    ...families.map((f) => h('option', { value: f }, poolName(variants.find((v) => v.family === f).rating_pool))));
+  const download = h('a', { class: 'button', id: 'download-pgn', download: '' }, t('profile.downloadPgn'));
+  const query = () => {
+    const q = new URLSearchParams();
+    if (opponent.value.trim()) q.set('opponent', opponent.value.trim());
+    if (result.value) q.set('result', result.value);
+    if (family.value) q.set('variant', family.value);
+    return q.toString();
+  };
+  const refilter = async () => {
+    const q = query();
+    download.href = `/api/users/${encodeURIComponent(name)}/games.pgn${q ? `?${q}` : ''}`;
+    try {
+      drawGames(await api.userGames(name, q));
+    } catch (e) {
+      gamesBox.replaceChildren(h('p', { class: 'error' }, errorText(e)));
+    }
+  };
+  download.href = `/api/users/${encodeURIComponent(name)}/games.pgn`;
+  let filterTimer = null;
+  opponent.addEventListener('input', () => {
+    clearTimeout(filterTimer);
+    filterTimer = setTimeout(refilter, 300);
+  });
+  result.addEventListener('change', refilter);
+  family.addEventListener('change', refilter);
+  const filters = h('div', { class: 'row', id: 'game-filters' }, opponent, result, family, download);
+
   main.append(
     h('h1', {}, t('profile.title', { name: user.name }), user.guest ? ` (${t('profile.guest')})` : ''),
     h('section', { class: 'card', 'aria-label': t('profile.rating') },
@@ -132,18 +182,8 @@ export async function mount(main, params, ctx) {
       charts.length ? charts : h('p', { class: 'muted' }, t('profile.noHistory'))),
     h('section', { class: 'card', 'aria-labelledby': 'recent-title' },
       h('h2', { id: 'recent-title' }, t('profile.recent')),
-      games.length
-        ? h('table', { id: 'recent-games' },
-          h('thead', {}, h('tr', {},
-            ...['col.date', 'col.game', 'col.first', 'col.second', 'col.result', 'col.time', 'col.mode'].map((k) => h('th', { scope: 'col' }, t(k))))),
-          h('tbody', {}, games.map((g) => h('tr', {},
-            h('td', {}, h('a', { href: g.state === 'live' ? `/game/${g.id}` : `/replay/${g.id}`, 'data-link': '' }, formatDate(g.created_ms))),
-            h('td', {}, variantName(g.variant)),
-            h('td', {}, playerCell(g, 'first')),
-            h('td', {}, playerCell(g, 'second')),
-            h('td', {}, resultCell(g)),
-            h('td', {}, g.time_control),
-            h('td', {}, g.rated ? t('lobby.rated') : t('lobby.casual'))))))
-        : h('p', { class: 'muted' }, t('profile.noGames'))));
-  return null;
+      filters,
+      gamesBox));
+  drawGames(games);
+  return () => clearTimeout(filterTimer);
 }

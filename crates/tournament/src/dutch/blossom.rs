@@ -563,8 +563,46 @@ impl<W: Weight> Matcher<W> {
         }
     }
 
+    /// Give every free vertex with a positive dual the same parity, which
+    /// keeps the slack between two S-vertices even (so its half, a dual
+    /// step, exact). A fresh start has it; re-optimising may not. Raising
+    /// a free vertex's dual keeps the duals feasible; in a blossom, the
+    /// whole blossom is raised and its own dual lowered to match (or, at
+    /// zero, it is dissolved).
+    fn even_roots(&mut self) {
+        let one = W::one();
+        let odd = |x: W| x.half() + x.half() != x;
+        let mut parity = None;
+        for r in 0..self.n {
+            if self.mate[r] != NONE || self.dualvar[r] <= W::zero() {
+                continue;
+            }
+            let p = odd(self.dualvar[r]);
+            if *parity.get_or_insert(p) == p {
+                continue;
+            }
+            loop {
+                let b = self.inblossom[r];
+                if b < self.n {
+                    self.dualvar[r] = self.dualvar[r] + one;
+                    break;
+                }
+                if self.dualvar[b] == W::zero() {
+                    self.dissolve(b);
+                    continue;
+                }
+                for v in self.leaves_of(b) {
+                    self.dualvar[v] = self.dualvar[v] + one;
+                }
+                self.dualvar[b] = self.dualvar[b] - one;
+                break;
+            }
+        }
+    }
+
     fn solve(&mut self) {
         let n = self.n;
+        self.even_roots();
         loop {
             self.label.iter_mut().for_each(|l| *l = 0);
             self.labelend.iter_mut().for_each(|l| *l = NONE);

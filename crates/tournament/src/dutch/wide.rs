@@ -11,6 +11,7 @@ use std::ops::{Add, Sub};
 /// The arithmetic the blossom algorithm needs from a weight.
 pub trait Weight: Copy + Ord + Add<Output = Self> + Sub<Output = Self> + std::fmt::Debug {
     fn zero() -> Self;
+    fn one() -> Self;
     /// Exact half of an even value (the algorithm only halves even slacks).
     fn half(self) -> Self;
     /// Whether `a` and `b` agree in every bit from `bit` up.
@@ -20,6 +21,9 @@ pub trait Weight: Copy + Ord + Add<Output = Self> + Sub<Output = Self> + std::fm
 impl Weight for i64 {
     fn zero() -> Self {
         0
+    }
+    fn one() -> Self {
+        1
     }
     fn half(self) -> Self {
         self >> 1
@@ -151,6 +155,9 @@ impl<const N: usize> std::fmt::Debug for Wide<N> {
 impl<const N: usize> Weight for Wide<N> {
     fn zero() -> Self {
         Self::ZERO
+    }
+    fn one() -> Self {
+        Self::shifted(1, 0)
     }
     #[inline]
     fn high_eq(a: Self, b: Self, bit: u32) -> bool {

@@ -145,6 +145,7 @@ const stamp = Date.now().toString(36).slice(-5);
 const nameA = `hong_${stamp}`; // plays red, browser in Chinese
 const nameB = `hei_${stamp}`; // plays black, browser in English
 let gameId = null;
+let leftGameUrl = null; // the game B left (its page shows the board settings)
 
 try {
   const A = await person('A', 'zh-CN');
@@ -685,6 +686,7 @@ try {
     for (const p of [A, B]) await p.page.waitForSelector('#board [data-piece]');
     // A spectator finds the game in the lobby's list of games in play.
     const gameUrl = new URL(B.page.url()).pathname;
+    leftGameUrl = gameUrl;
     await C.page.goto(`${base}/`);
     await C.page.waitForSelector(`#live-games a[href="${gameUrl}"]`);
     await C.page.locator('#live-title').scrollIntoViewIfNeeded();
@@ -775,6 +777,31 @@ try {
     const pgn = await (await A.page.request.get(`${base}${href}`)).text();
     assert.match(pgn, /\[Event "qiju/);
     assert.ok(pgn.includes(nameA) && pgn.includes(nameB), 'both players in the PGN');
+  });
+
+  await step('settings: slate board, letter pieces, no coordinates — kept with the account', async () => {
+    await A.page.click('#nav-settings');
+    await A.page.waitForSelector('#setting-theme');
+    await A.page.selectOption('#setting-theme', 'slate');
+    await A.page.selectOption('#setting-pieces', 'letters');
+    await A.page.uncheck('#setting-coords');
+    await A.page.waitForFunction(() => document.querySelector('#settings-status')?.textContent.includes('账户'));
+    await checkLabels(A.page, 'settings');
+    // A fresh browser storage: the account brings them back.
+    await A.page.evaluate(() => localStorage.removeItem('qiju.settings'));
+    await A.page.goto(`${base}${leftGameUrl}`);
+    await A.page.waitForSelector('#board [data-piece]');
+    await A.page.waitForFunction(() => ['theme-slate', 'pieces-letters', 'no-coords']
+      .every((c) => document.documentElement.classList.contains(c)));
+    assert.equal(await A.page.isVisible('#board .xq-letter >> nth=0'), true, 'letters shown');
+    assert.equal(await A.page.isVisible('#board .xq-glyph >> nth=0'), false, 'characters hidden');
+    await A.page.screenshot({ path: path.join(shots, 'game-settings.png') });
+    // Back to the defaults for whoever reads the other screenshots.
+    await A.page.goto(`${base}/settings`);
+    await A.page.selectOption('#setting-theme', 'wood');
+    await A.page.selectOption('#setting-pieces', 'chinese');
+    await A.page.check('#setting-coords');
+    await A.page.waitForFunction(() => !document.documentElement.classList.contains('pieces-letters'));
   });
 
   await step('no page logged a console error', async () => {

@@ -679,6 +679,72 @@ pub async fn revoke_tokens(
     Ok(Json(Revoked { ended }))
 }
 
+/// How a player's boards look, kept with the account so it follows them
+/// to every browser.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub board_theme: BoardTheme,
+    pub piece_set: PieceSet,
+    /// Files and ranks drawn beside the board.
+    pub coordinates: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            board_theme: BoardTheme::Wood,
+            piece_set: PieceSet::Chinese,
+            coordinates: true,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardTheme {
+    Wood,
+    Slate,
+}
+
+/// Xiangqi pieces: the characters, or letters (K A E H R C P, as WXF
+/// notation names them) for players who do not read Chinese.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PieceSet {
+    Chinese,
+    Letters,
+}
+
+/// Your board settings (the defaults until you change them).
+#[utoipa::path(get, path = "/api/account/settings", tag = "auth",
+    responses((status = 200, body = Settings), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn get_settings(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+) -> Result<Json<Settings>, ApiError> {
+    let stored = state.store().settings(&user.id).await?;
+    // A row written by another version that no longer reads: the defaults.
+    Ok(Json(
+        stored
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or_default(),
+    ))
+}
+
+/// Keep your board settings with your account.
+#[utoipa::path(put, path = "/api/account/settings", tag = "auth", request_body = Settings,
+    responses((status = 200, body = Settings), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn put_settings(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(settings): Json<Settings>,
+) -> Result<Json<Settings>, ApiError> {
+    let json = serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.to_string()))?;
+    state.store().set_settings(&user.id, &json).await?;
+    Ok(Json(settings))
+}
+
 /// Play as a guest (casual games only): makes a guest identity and logs it in.
 #[utoipa::path(post, path = "/api/auth/guest", tag = "auth",
     responses((status = 201, description = "Guest created (sets the session cookie)", body = UserView)))]

@@ -228,6 +228,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/account", get(auth::account))
         .route("/api/account/token", post(auth::make_token))
         .route("/api/account/tokens/revoke", post(auth::revoke_tokens))
+        .route(
+            "/api/account/settings",
+            get(auth::get_settings).put(auth::put_settings),
+        )
         .route("/api/seeks", get(lobby::list_seeks).post(lobby::create_seek))
         .route("/api/seeks/{id}", axum::routing::delete(lobby::delete_seek))
         .route(

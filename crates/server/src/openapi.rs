@@ -16,6 +16,8 @@ use utoipa::OpenApi;
         crate::auth::logout,
         crate::auth::logout_everywhere,
         crate::auth::revoke_tokens,
+        crate::auth::get_settings,
+        crate::auth::put_settings,
         crate::auth::guest,
         crate::auth::account,
         crate::auth::make_token,

@@ -510,6 +510,27 @@ impl Store {
         Ok(row.as_ref().map(user_from).transpose()?)
     }
 
+    /// A player's stored settings (JSON), if any.
+    pub async fn settings(&self, user_id: &str) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar::<_, Option<String>>("SELECT settings FROM users WHERE id = $1")
+                .bind(user_id)
+                .fetch_optional(&self.pool)
+                .await?
+                .flatten(),
+        )
+    }
+
+    /// Stores a player's settings (JSON).
+    pub async fn set_settings(&self, user_id: &str, json: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE users SET settings = $1 WHERE id = $2")
+            .bind(json.to_string())
+            .bind(user_id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
     /// Sets or clears the awarded and real-world titles (operator action).
     pub async fn set_titles(
         &self,

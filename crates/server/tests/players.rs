@@ -143,3 +143,59 @@ async fn search_leaderboard_and_head_to_head() {
     assert_eq!(wins.matches("[Event ").count(), 1);
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn board_settings_are_kept_with_the_account() {
+    let mut s = common::start().await;
+    let c = Client::register(&s, "look").await;
+    let get = |c: &Client| {
+        let c = Client {
+            http: c.http.clone(),
+            cookie: c.cookie.clone(),
+            ..Client::anonymous(&s)
+        };
+        async move { c.get_json("/api/account/settings").await }
+    };
+    assert_eq!(
+        get(&c).await,
+        json!({"board_theme": "wood", "piece_set": "chinese", "coordinates": true})
+    );
+    let put = |c: &Client, body: Value| {
+        let req = c
+            .http
+            .put(format!("{}/api/account/settings", c.base))
+            .header("x-qiju-csrf", "1")
+            .header("cookie", c.cookie.clone().unwrap_or_default())
+            .json(&body);
+        async move { req.send().await.unwrap().status() }
+    };
+    let mine = json!({"board_theme": "slate", "piece_set": "letters", "coordinates": false});
+    assert_eq!(put(&c, mine.clone()).await, 200);
+    // Another browser, the same account: the same settings.
+    let mut other = Client {
+        name: c.name.clone(),
+        ..Client::anonymous(&s)
+    };
+    assert_eq!(other.login("correct horse").await.status(), 200);
+    assert_eq!(get(&other).await, mine);
+    // Unknown values and fields are refused and change nothing.
+    assert_eq!(
+        put(
+            &c,
+            json!({"board_theme": "neon", "piece_set": "letters", "coordinates": false})
+        )
+        .await,
+        422
+    );
+    assert_eq!(
+        put(
+            &c,
+            json!({"board_theme": "wood", "piece_set": "chinese", "coordinates": true, "x": 1})
+        )
+        .await,
+        422
+    );
+    assert_eq!(get(&c).await, mine);
+    assert_eq!(put(&Client::anonymous(&s), mine).await, 401);
+    s.stop().await;
+}

@@ -48,6 +48,7 @@ async function request(method, path, body) {
 export const get = (path) => request('GET', path);
 export const post = (path, body) => request('POST', path, body);
 export const del = (path) => request('DELETE', path);
+export const put = (path, body) => request('PUT', path, body);
 
 const enc = encodeURIComponent;
 
@@ -70,6 +71,8 @@ export const api = {
   liveGames: () => get('/api/games/live'),
   pgnUrl: (id) => `/api/games/${enc(id)}/pgn`,
   user: (name) => get(`/api/users/${enc(name)}`),
+  settings: () => get('/api/account/settings'),
+  putSettings: (s) => put('/api/account/settings', s),
   searchUsers: (q) => get(`/api/users?q=${enc(q)}`),
   leaderboard: (pool) => get(`/api/leaderboard/${enc(pool)}`),
   record: (name, vs) => get(`/api/users/${enc(name)}/record${vs ? `?vs=${enc(vs)}` : ''}`),

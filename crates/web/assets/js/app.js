@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { h } from './dom.js';
 import { errorText, getLang, onLangChange, setLang, t } from './i18n.js';
 import { onFeed, restartFeed } from './feed.js';
+import * as settings from './settings.js';
 import { findVariant, loadVariants, variantLabel } from './variants.js';
 import './boards/xiangqi.js';
 import './boards/chess.js';
@@ -21,6 +22,7 @@ const routes = [
   // Names may be of any script: the path holds them percent-encoded.
   [/^\/@\/([^/]+)$/, () => import('./pages/profile.js')],
   [/^\/players$/, () => import('./pages/players.js')],
+  [/^\/settings$/, () => import('./pages/settings.js')],
 ];
 
 const ctx = {
@@ -47,6 +49,7 @@ const ctx = {
     setLoginHint(!!a);
     renderHeader();
     restartFeed();
+    settings.loadFor(a);
   },
   /** Mounts the current page again (after logging in, say). */
   rerender: () => route(),
@@ -148,6 +151,7 @@ function renderHeader() {
   } else {
     items.push(link('/login', t('nav.login')));
   }
+  items.push(link('/settings', t('nav.settings'), { id: 'nav-settings' }));
   items.push(lang);
   nav.replaceChildren(...items);
   document.getElementById('brand').replaceChildren(
@@ -208,8 +212,10 @@ onLangChange(() => {
 
 document.documentElement.lang = getLang() === 'zh' ? 'zh-CN' : 'en';
 document.title = `${t('app.name')} · qiju`;
+settings.apply(settings.current());
 renderHeader();
-ctx.refreshAccount().then(() => {
+ctx.refreshAccount().then(async () => {
+  await settings.loadFor(ctx.account);
   restartFeed();
   route();
 });

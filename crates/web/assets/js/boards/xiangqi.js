@@ -148,6 +148,10 @@ export class XiangqiBoard extends GridBoard {
     el('circle', { r: RADIUS - 7, class: 'xq-ring' }, pg);
     const text = el('text', { class: 'xq-glyph', 'text-anchor': 'middle', 'dominant-baseline': 'central', y: 2 }, pg);
     text.textContent = notation.glyph(p);
+    // The letter set (WXF's letters), shown instead by the stylesheet when
+    // the player chose it (settings.js).
+    const letter = el('text', { class: 'xq-letter', 'text-anchor': 'middle', 'dominant-baseline': 'central', y: 2 }, pg);
+    letter.textContent = notation.letter(p);
   }
 
   drawDot(sq, to, capture) {

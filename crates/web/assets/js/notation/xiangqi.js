@@ -43,6 +43,11 @@ const WXF_LETTER = { k: 'K', a: 'A', b: 'E', n: 'H', r: 'R', c: 'C', p: 'P' };
 const CN = '一二三四五六七八九';
 const FW = '１２３４５６７８９';
 
+/** A piece's WXF letter (K A E H R C P), for readers of the letter set. */
+export function letter(piece) {
+  return WXF_LETTER[roleOf(piece)];
+}
+
 /** The glyph of a piece letter (帅 for K, 卒 for p …). */
 export function glyph(piece) {
   return NAMES[colorOf(piece)][roleOf(piece)];

@@ -18,6 +18,8 @@
 //! free vertex has dual zero, every matched edge is tight and every
 //! blossom with a positive dual is full, which is optimality.
 
+use std::rc::Rc;
+
 use super::wide::Weight;
 
 const NONE: usize = usize::MAX;
@@ -123,7 +125,7 @@ impl<W: Weight> Solver<W> {
         }
         for &k in &ks {
             m.dead[k] = true;
-            let (i, j, _) = m.edges[k];
+            let (i, j) = m.edges[k];
             if m.mate[i] != NONE && m.mate[i] / 2 == k {
                 m.mate[i] = NONE;
                 m.mate[j] = NONE;
@@ -140,10 +142,11 @@ impl<W: Weight> Solver<W> {
 #[derive(Clone)]
 struct Matcher<W: Weight> {
     n: usize,
-    edges: Vec<(usize, usize, W)>,
-    /// Twice each edge's weight (slack = y_u + y_v − 2w).
-    twice: Vec<W>,
-    endpoint: Vec<usize>,
+    /// Twice each edge's weight (slack = y_u + y_v − 2w); shared by
+    /// clones, as are the edges.
+    twice: Rc<[W]>,
+    edges: Rc<[(usize, usize)]>,
+    endpoint: Rc<[usize]>,
     neighbend: Vec<Vec<usize>>,
     mate: Vec<usize>,
     label: Vec<u8>,
@@ -183,8 +186,8 @@ impl<W: Weight> Matcher<W> {
         Matcher {
             n,
             twice,
-            edges,
-            endpoint,
+            edges: edges.iter().map(|e| (e.0, e.1)).collect(),
+            endpoint: endpoint.into(),
             neighbend,
             mate: vec![NONE; n],
             label: vec![0; 2 * n],
@@ -236,8 +239,9 @@ impl<W: Weight> Matcher<W> {
         self.unusedblossoms.push(b);
     }
 
+    #[inline]
     fn slack(&self, k: usize) -> W {
-        let (i, j, _) = self.edges[k];
+        let (i, j) = self.edges[k];
         self.dualvar[i] + self.dualvar[j] - self.twice[k]
     }
 
@@ -304,7 +308,7 @@ impl<W: Weight> Matcher<W> {
     }
 
     fn add_blossom(&mut self, base: usize, k: usize) {
-        let (mut v, mut w, _) = self.edges[k];
+        let (mut v, mut w) = self.edges[k];
         let bb = self.inblossom[base];
         let mut bv = self.inblossom[v];
         let mut bw = self.inblossom[w];
@@ -353,7 +357,7 @@ impl<W: Weight> Matcher<W> {
             };
             for nblist in nblists {
                 for k in nblist {
-                    let (mut i, mut j, _) = self.edges[k];
+                    let (mut i, mut j) = self.edges[k];
                     if self.inblossom[j] == b {
                         std::mem::swap(&mut i, &mut j);
                     }
@@ -514,7 +518,7 @@ impl<W: Weight> Matcher<W> {
     }
 
     fn augment_matching(&mut self, k: usize) {
-        let (v, w, _) = self.edges[k];
+        let (v, w) = self.edges[k];
         for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
             loop {
                 let bs = self.inblossom[s];
@@ -757,7 +761,7 @@ impl<W: Weight> Matcher<W> {
                     }
                     2 => {
                         self.allowedge[deltaedge] = true;
-                        let (mut i, mut j, _) = self.edges[deltaedge];
+                        let (mut i, mut j) = self.edges[deltaedge];
                         if self.label[self.inblossom[i]] == 0 {
                             std::mem::swap(&mut i, &mut j);
                         }
@@ -765,7 +769,7 @@ impl<W: Weight> Matcher<W> {
                     }
                     3 => {
                         self.allowedge[deltaedge] = true;
-                        let (i, _, _) = self.edges[deltaedge];
+                        let (i, _) = self.edges[deltaedge];
                         self.queue.push(i);
                     }
                     _ => self.expand_blossom(deltablossom, false),

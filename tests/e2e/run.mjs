@@ -695,6 +695,15 @@ try {
     await C.page.waitForURL((u) => u.pathname === gameUrl);
     await C.page.waitForSelector('#board [data-piece]');
     assert.match(await C.page.textContent('#status'), /watching/);
+    // Chat: A's line reaches B and not the spectator (rooms: server tests).
+    await A.page.fill('#chat-input', '你好，请多指教');
+    await A.page.click('#chat-form button[type=submit]');
+    await B.page.waitForFunction(() => document.querySelector('#chat-log')?.textContent.includes('请多指教'));
+    await A.page.waitForTimeout(300);
+    assert.ok(!(await C.page.textContent('#chat-log')).includes('请多指教'), 'the spectator read the players');
+    // C watches without an account: the spectators' chat asks to log in.
+    assert.equal(await C.page.isVisible('#chat-form'), false);
+    assert.match(await C.page.textContent('#chat-log'), /Log in to chat/);
     // The page says what is played: the rules, the clock, casual.
     await A.page.waitForFunction(() => /10\+0/.test(document.querySelector('#game-info')?.textContent || ''));
     assert.match(await A.page.textContent('#game-info'), /象棋.*10\+0 · 友谊赛/);

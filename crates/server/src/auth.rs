@@ -306,6 +306,8 @@ pub struct Limiters {
     pub register_all: RateLimiter,
     pub guest_ip: RateLimiter,
     pub guest_all: RateLimiter,
+    /// Chat lines per player: 5 per 10 s.
+    pub chat: RateLimiter,
 }
 
 impl Limiters {
@@ -318,6 +320,7 @@ impl Limiters {
             register_all: RateLimiter::new(accounts.registrations_global, 60_000),
             guest_ip: RateLimiter::new(accounts.guests_per_ip, accounts.window_ms),
             guest_all: RateLimiter::new(accounts.guests_global, 60_000),
+            chat: RateLimiter::new(5, 10_000),
         }
     }
 }

@@ -812,6 +812,7 @@ mod tests {
             created_ms: 0,
             awarded_title: None,
             real_title: None,
+            muted: false,
         };
         Seek {
             view: SeekView {

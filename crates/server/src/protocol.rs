@@ -103,6 +103,14 @@ pub struct GameView {
     pub away: Option<Away>,
 }
 
+/// Who a chat line is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatRoom {
+    Players,
+    Spectators,
+}
+
 /// A player who left (see [`ServerMsg::PlayerGone`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Away {
@@ -213,6 +221,13 @@ pub enum ServerMsg {
         v: u64,
         side: Side,
     },
+    /// A chat line. `players`: between the two players only;
+    /// `spectators`: among the watchers only (players do not see it).
+    Chat {
+        room: ChatRoom,
+        from: String,
+        text: String,
+    },
     /// Your last message was refused; nothing changed.
     Error {
         code: String,
@@ -238,6 +253,7 @@ impl ServerMsg {
             ServerMsg::End { .. } => "end",
             ServerMsg::PlayerGone { .. } => "player_gone",
             ServerMsg::PlayerBack { .. } => "player_back",
+            ServerMsg::Chat { .. } => "chat",
             ServerMsg::Error { .. } => "error",
             ServerMsg::Pong => "pong",
         }
@@ -394,6 +410,11 @@ mod tests {
                 claim_in_ms: 15_000,
             },
             ServerMsg::PlayerBack { v: 11, side: s },
+            ServerMsg::Chat {
+                room: ChatRoom::Spectators,
+                from: "kibitzer".into(),
+                text: "好棋".into(),
+            },
             ServerMsg::error("c", "m"),
             ServerMsg::Pong,
         ]

@@ -106,6 +106,9 @@ pub struct User {
     pub created_ms: i64,
     pub awarded_title: Option<String>,
     pub real_title: Option<String>,
+    /// Muted by an operator: their chat reaches nobody but themselves.
+    #[serde(skip)]
+    pub muted: bool,
 }
 
 /// A game as its row stores it.
@@ -220,7 +223,7 @@ struct AppendJob {
 /// Most jobs committed in one transaction.
 const GROUP_COMMIT_MAX: usize = 256;
 
-const USER_COLS: &str = "id, name, password_hash, guest, created_ms, awarded_title, real_title";
+const USER_COLS: &str = "id, name, password_hash, guest, created_ms, awarded_title, real_title, muted";
 const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, first_id, second_id, first_name, second_name, first_rating, second_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, first_ms, second_ms";
 
 fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
@@ -232,6 +235,7 @@ fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
         created_ms: row.try_get("created_ms")?,
         awarded_title: row.try_get("awarded_title")?,
         real_title: row.try_get("real_title")?,
+        muted: row.try_get::<i64, _>("muted")? != 0,
     })
 }
 
@@ -508,6 +512,16 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         Ok(row.as_ref().map(user_from).transpose()?)
+    }
+
+    /// Mutes or unmutes a player's chat (operator action).
+    pub async fn set_muted(&self, user_id: &str, muted: bool) -> Result<(), StoreError> {
+        sqlx::query("UPDATE users SET muted = $1 WHERE id = $2")
+            .bind(i64::from(muted))
+            .bind(user_id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
     }
 
     /// A player's stored settings (JSON), if any.
@@ -927,7 +941,7 @@ impl Store {
     /// (guests never have): (user, their rating in the pool), best first.
     pub async fn leaderboard(&self, pool: &str, limit: i64) -> Result<Vec<(User, PoolRating)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT u.id, u.name, u.password_hash, u.guest, u.created_ms, u.awarded_title, u.real_title, \
+            "SELECT u.id, u.name, u.password_hash, u.guest, u.created_ms, u.awarded_title, u.real_title, u.muted, \
                     r.pool, r.rating, r.deviation, r.volatility, r.rated_games, r.titled_games \
              FROM ratings r JOIN users u ON u.id = r.user_id \
              WHERE r.pool = $1 AND r.rated_games > 0 ORDER BY r.rating DESC, u.name_key LIMIT $2",

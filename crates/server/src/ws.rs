@@ -12,7 +12,7 @@
 use crate::auth::{same_origin, MaybeAuth};
 use crate::error::ApiError;
 use crate::live::{self, ActError, Action, GameView};
-use crate::protocol::ServerMsg;
+use crate::protocol::{ChatRoom, ServerMsg};
 use crate::store::User;
 use crate::AppState;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -50,7 +50,14 @@ pub enum ClientMsg {
     /// Send the whole state again (a client that saw a gap in the event
     /// versions).
     Resync {},
+    /// Say something: players to each other, spectators to spectators.
+    Chat {
+        text: String,
+    },
 }
+
+/// Longest chat line, in characters.
+const CHAT_MAX_CHARS: usize = 200;
 
 /// Pings the peer three times per idle limit (every 20 s by default) and
 /// tells a dead one: nothing heard (no message, no pong; browsers answer
@@ -192,7 +199,13 @@ async fn play(
 ) {
     // A player's socket counts toward their presence in the game; the
     // guard says when it closes, however the loop ends.
-    let _present = you(&view, user.as_ref()).map(|side| Presence::new(&state, &id, side));
+    let seat = you(&view, user.as_ref());
+    let _present = seat.map(|side| Presence::new(&state, &id, side));
+    let my_room = if seat.is_some() {
+        ChatRoom::Players
+    } else {
+        ChatRoom::Spectators
+    };
     let (mut tx, mut incoming) = socket.split();
     if tx
         .send(Message::Text(full_msg(&view, user.as_ref()).into()))
@@ -222,7 +235,7 @@ async fn play(
                     // message: the connection ends, the game is untouched.
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 };
-                let reply = handle(&state, &id, user.as_ref(), &text).await;
+                let reply = handle(&state, &id, user.as_ref(), seat, &text).await;
                 if let Some(r) = reply {
                     if tx.send(text_msg(r)).await.is_err() {
                         break;
@@ -238,6 +251,8 @@ async fn play(
                         Ok(Some(v)) => full_msg(&v, user.as_ref()),
                         _ => break,
                     },
+                    // A chat line of the other room is not for this connection.
+                    Ok(ev) if ev.room.is_some_and(|r| r != my_room) => continue,
                     Ok(ev) => ev.json.clone(),
                     // Too slow to keep up: send the whole state again.
                     Err(RecvError::Lagged(_)) => match live::view(&state, &id).await {
@@ -258,19 +273,67 @@ async fn play(
     }
 }
 
+/// A chat line from `user`: logged in, short, not too often (5 lines per
+/// 10 s). A muted player's line goes back to them alone, so they are not
+/// told; nobody else reads it.
+async fn say(
+    state: &AppState,
+    id: &str,
+    user: Option<&User>,
+    seat: Option<game::Side>,
+    text: &str,
+) -> Option<String> {
+    let Some(user) = user else {
+        return Some(error_msg("unauthorized", "log in to chat"));
+    };
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > CHAT_MAX_CHARS || text.chars().any(char::is_control) {
+        return Some(error_msg(
+            "bad_chat",
+            &format!("a chat line has 1-{CHAT_MAX_CHARS} characters and no control characters"),
+        ));
+    }
+    if let Err(s) = state.limiters().chat.try_hit(&user.id, crate::now_ms()) {
+        return Some(error_msg("rate_limited", &format!("too many lines; wait {s} s")));
+    }
+    let line = ServerMsg::Chat {
+        room: if seat.is_some() {
+            ChatRoom::Players
+        } else {
+            ChatRoom::Spectators
+        },
+        from: user.name.clone(),
+        text: text.to_string(),
+    };
+    if user.muted {
+        return Some(line.to_json());
+    }
+    match live::chat(state, id, line).await {
+        Ok(()) => None,
+        Err(e) => Some(error_msg(e.code(), &e.to_string())),
+    }
+}
+
 fn text_msg(s: String) -> Message {
     Message::Text(Utf8Bytes::from(s))
 }
 
 /// Handles one client message; returns what to send back to this client
 /// only (events for everyone come through the game's broadcast).
-async fn handle(state: &AppState, id: &str, user: Option<&User>, text: &str) -> Option<String> {
+async fn handle(
+    state: &AppState,
+    id: &str,
+    user: Option<&User>,
+    seat: Option<game::Side>,
+    text: &str,
+) -> Option<String> {
     let msg: ClientMsg = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => return Some(error_msg("bad_message", &format!("cannot read message: {e}"))),
     };
     let action = match msg {
         ClientMsg::Ping {} => return Some(ServerMsg::Pong.to_json()),
+        ClientMsg::Chat { text } => return say(state, id, user, seat, &text).await,
         ClientMsg::Resync {} => {
             return match live::view(state, id).await {
                 Ok(Some(v)) => Some(full_msg(&v, user)),

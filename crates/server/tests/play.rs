@@ -482,3 +482,86 @@ async fn a_player_who_leaves_can_be_claimed_against_after_the_wait() {
     assert!(end["detail"].as_str().unwrap().contains("left the game"), "{end}");
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_rooms_keep_players_and_spectators_apart_and_muted_lines_reach_nobody() {
+    let mut s = common::start().await;
+    let a = Client::register(&s, "ca").await;
+    let b = Client::register(&s, "cb").await;
+    let c = Client::register(&s, "cc").await;
+    let (_, game, _) = a.challenge(&b, json!({"time": "10+0", "color": "first"})).await;
+    let (mut aws, _) = a.ws(&game).await;
+    let (mut bws, _) = b.ws(&game).await;
+    let (mut cws, _) = c.ws(&game).await;
+    // What a socket receives before its pong: anything sent before the ping.
+    async fn until_pong(ws: &mut common::Ws) -> Vec<Value> {
+        ws.send(&json!({"t": "ping"})).await;
+        let mut got = Vec::new();
+        loop {
+            let m = ws.next().await.expect("a message");
+            if m["t"] == "pong" {
+                return got;
+            }
+            got.push(m);
+        }
+    }
+    aws.send(&json!({"t": "chat", "text": "你好"})).await;
+    let line = bws.expect("chat").await;
+    assert_eq!(
+        (line["room"].as_str(), line["text"].as_str()),
+        (Some("players"), Some("你好"))
+    );
+    assert_eq!(line["from"], a.name.as_str());
+    assert!(
+        until_pong(&mut cws).await.iter().all(|m| m["t"] != "chat"),
+        "a spectator read the players"
+    );
+    cws.send(&json!({"t": "chat", "text": "good move"})).await;
+    assert_eq!(cws.expect("chat").await["room"], "spectators");
+    assert!(
+        until_pong(&mut aws)
+            .await
+            .iter()
+            .all(|m| m["room"] != "spectators"),
+        "a player read the spectators"
+    );
+    // Refused: too long, control characters, anonymous, too often.
+    aws.send(&json!({"t": "chat", "text": "x".repeat(201)})).await;
+    assert_eq!(aws.expect("error").await["code"], "bad_chat");
+    let (mut anon, _) = Client::anonymous(&s).ws(&game).await;
+    anon.send(&json!({"t": "chat", "text": "hi"})).await;
+    assert_eq!(anon.expect("error").await["code"], "unauthorized");
+    for i in 0..4 {
+        aws.send(&json!({"t": "chat", "text": format!("{i}")})).await;
+    }
+    aws.send(&json!({"t": "chat", "text": "sixth"})).await;
+    assert_eq!(aws.expect("error").await["code"], "rate_limited");
+    // Muted: b's lines come back to b only.
+    let u = s
+        .server
+        .as_ref()
+        .unwrap()
+        .state
+        .store()
+        .user_by_name(&b.name)
+        .await
+        .unwrap()
+        .unwrap();
+    s.server
+        .as_ref()
+        .unwrap()
+        .state
+        .store()
+        .set_muted(&u.id, true)
+        .await
+        .unwrap();
+    let (mut bws2, _) = b.ws(&game).await;
+    bws2.send(&json!({"t": "chat", "text": "spam"})).await;
+    assert_eq!(bws2.expect("chat").await["text"], "spam");
+    assert!(
+        until_pong(&mut aws).await.iter().all(|m| m["text"] != "spam"),
+        "a muted line reached the opponent"
+    );
+    drop(bws);
+    s.stop().await;
+}

@@ -37,6 +37,14 @@ enum Action {
         /// Where the copy goes.
         file: std::path::PathBuf,
     },
+    /// Mute a player's chat (their lines reach nobody but themselves), or
+    /// with --off give it back.
+    Mute {
+        /// The player's account name.
+        user: String,
+        #[arg(long)]
+        off: bool,
+    },
     /// Verify the database without changing it: SQLite's integrity check,
     /// the schema version, and every live game read and replayed. Exit 1
     /// when something is wrong.
@@ -64,6 +72,18 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Action::Backup { file } => runtime()?.block_on(async {
             let bytes = server::integrity::backup(&a.database, &file).await?;
             println!("copied {} into {} ({bytes} bytes)", a.database, file.display());
+            anyhow::Ok(())
+        }),
+        Action::Mute { user, off } => runtime()?.block_on(async {
+            let store = server::store::Store::connect(&a.database)
+                .await
+                .with_context(|| format!("cannot open the database {:?}", a.database))?;
+            let Some(u) = store.user_by_name(&user).await? else {
+                bail!("no player named {user:?}");
+            };
+            store.set_muted(&u.id, !off).await?;
+            println!("{}: chat {}", u.name, if off { "allowed" } else { "muted" });
+            store.close().await;
             anyhow::Ok(())
         }),
         Action::Check => {

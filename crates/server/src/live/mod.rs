@@ -119,6 +119,17 @@ pub enum Cmd {
         side: Side,
         connected: bool,
     },
+    /// A chat line to pass on (not a game event: no version).
+    Chat(ServerMsg),
+}
+
+/// Passes a chat line to a game's listeners.
+///
+/// # Errors
+/// The game is not running here (`gone`).
+pub async fn chat(state: &AppState, game_id: &str, msg: ServerMsg) -> Result<(), ActError> {
+    let h = state.games().get(game_id).ok_or(ActError::Gone)?;
+    h.tx.send(Cmd::Chat(msg)).await.map_err(|_| ActError::Gone)
 }
 
 /// How long a player may be away before the opponent may claim the win: a
@@ -247,6 +258,8 @@ pub struct Event {
     /// The message type (`move`, `end`, …), the `t` field of `json`.
     pub kind: &'static str,
     pub json: String,
+    /// For a chat line: who may read it (game events are for everyone).
+    pub room: Option<crate::protocol::ChatRoom>,
 }
 
 impl Event {
@@ -254,6 +267,10 @@ impl Event {
         Arc::new(Event {
             kind: msg.kind(),
             json: msg.to_json(),
+            room: match msg {
+                ServerMsg::Chat { room, .. } => Some(*room),
+                _ => None,
+            },
         })
     }
 }
@@ -533,6 +550,9 @@ async fn handle(state: &AppState, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<
             let mut v = view_of(g.variant, &g.row, &g.table, g.version, now);
             v.away = away_view(state, g, now);
             let _ = reply.send(v);
+        }
+        Cmd::Chat(msg) => {
+            let _ = g.events.send(Event::of(&msg));
         }
         Cmd::Presence { side, connected } => {
             let i = side.index();

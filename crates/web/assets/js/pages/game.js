@@ -112,6 +112,28 @@ export function mount(main, params, ctx) {
       refresh();
     },
   });
+  // Chat: players talk to each other, spectators among themselves; the
+  // server keeps the rooms apart (ServerMsg::Chat).
+  const chatTitle = h('h2', { id: 'chat-title' }, t('chat.title'));
+  const chatLog = h('ul', { class: 'chat-log', id: 'chat-log', 'aria-live': 'polite' });
+  const chatInput = h('input', { id: 'chat-input', maxlength: 200, autocomplete: 'off', 'aria-label': t('chat.say') });
+  const chatForm = h('form', {
+    class: 'move-form', id: 'chat-form',
+    onsubmit: (e) => {
+      e.preventDefault();
+      const text = chatInput.value.trim();
+      if (!text) return;
+      send({ t: 'chat', text });
+      chatInput.value = '';
+    },
+  }, chatInput, h('button', { type: 'submit', 'aria-label': t('chat.send') }, t('chat.send')));
+  const chatCard = h('div', { class: 'card', 'aria-labelledby': 'chat-title' }, chatTitle, chatLog, chatForm);
+  function addChat(msg) {
+    chatLog.append(h('li', {}, h('b', {}, `${msg.from}: `), msg.text));
+    while (chatLog.children.length > 100) chatLog.firstChild.remove();
+    chatLog.scrollTop = chatLog.scrollHeight;
+  }
+
   const dialog = h('dialog', {
     class: 'end', id: 'end-dialog', 'aria-labelledby': 'end-title',
     onkeydown: (e) => {
@@ -133,7 +155,8 @@ export function mount(main, params, ctx) {
         h('div', { class: 'card' }, actions, moveForm,
           h('div', { class: 'row' },
             h('label', { for: 'sound', class: 'row' }, soundBox, t('game.sound')),
-            h('label', { for: 'premove', class: 'row' }, premoveBox, t('game.premove')))))),
+            h('label', { for: 'premove', class: 'row' }, premoveBox, t('game.premove')))),
+        chatCard)),
     dialog);
 
   const initialMs = () => (view ? view.initial_ms : 0);
@@ -512,6 +535,9 @@ export function mount(main, params, ctx) {
     if (pending && view.ply >= pending.ply) pending = null;
     if (first) {
       drawInfo();
+      chatTitle.textContent = you ? t('chat.players') : t('chat.spectators');
+      chatForm.hidden = !ctx.account;
+      if (!ctx.account) chatLog.append(h('li', { class: 'muted' }, t('chat.login')));
       bottom = you || 'first';
       board = createBoard(view.variant, boardWrap, { orientation: colorOf(view, bottom), t });
       drawStyleSwitch();
@@ -652,6 +678,10 @@ export function mount(main, params, ctx) {
       }
       lastV = msg.v;
       onEvent(msg);
+      return;
+    }
+    if (msg.t === 'chat') {
+      addChat(msg);
       return;
     }
     if (msg.t === 'error') {

@@ -519,33 +519,21 @@ impl<W: Weight> Matcher<W> {
 
     fn augment_matching(&mut self, k: usize) {
         let (v, w) = self.edges[k];
-        for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
-            loop {
-                let bs = self.inblossom[s];
-                if bs >= self.n {
-                    self.augment_blossom(bs, s);
-                }
-                self.mate[s] = p;
-                if self.labelend[bs] == NONE {
-                    break;
-                }
-                let t = self.endpoint[self.labelend[bs]];
-                let bt = self.inblossom[t];
-                s = self.endpoint[self.labelend[bt]];
-                let j = self.endpoint[self.labelend[bt] ^ 1];
-                if bt >= self.n {
-                    self.augment_blossom(bt, j);
-                }
-                self.mate[j] = self.labelend[bt];
-                p = self.labelend[bt] ^ 1;
-            }
+        for (s, p) in [(v, 2 * k + 1), (w, 2 * k)] {
+            self.flip_path(s, p);
         }
     }
 
     /// Flip the alternating path from the S-vertex `s` to its root: the
     /// root is matched and `s` left free.
     fn flip_to_free(&mut self, s: usize) {
-        let (mut s, mut p) = (s, NONE);
+        self.flip_path(s, NONE);
+    }
+
+    /// Flips the alternating path from `s` to its root, matching `s` to
+    /// the endpoint `p` (`NONE`: leaving it free).
+    fn flip_path(&mut self, s: usize, p: usize) {
+        let (mut s, mut p) = (s, p);
         loop {
             let bs = self.inblossom[s];
             if bs >= self.n {

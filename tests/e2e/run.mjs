@@ -689,6 +689,13 @@ try {
     leftGameUrl = gameUrl;
     await C.page.goto(`${base}/`);
     await C.page.waitForSelector(`#live-games a[href="${gameUrl}"]`);
+    // TV: the strongest game on — this one (both players rated, the others
+    // against the computer or over).
+    await C.page.click('#watch-tv');
+    await C.page.waitForURL((u) => u.pathname === gameUrl && u.search === '?tv');
+    await C.page.waitForSelector('#board [data-piece]');
+    await C.page.goto(`${base}/`);
+    await C.page.waitForSelector(`#live-games a[href="${gameUrl}"]`);
     await C.page.locator('#live-title').scrollIntoViewIfNeeded();
     await C.page.screenshot({ path: path.join(shots, 'lobby-live.png') });
     await C.page.click(`#live-games a[href="${gameUrl}"]`);

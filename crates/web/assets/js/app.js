@@ -23,6 +23,7 @@ const routes = [
   [/^\/@\/([^/]+)$/, () => import('./pages/profile.js')],
   [/^\/players$/, () => import('./pages/players.js')],
   [/^\/settings$/, () => import('./pages/settings.js')],
+  [/^\/tv$/, () => import('./pages/tv.js')],
 ];
 
 const ctx = {

@@ -67,6 +67,8 @@ export function mount(main, params, ctx) {
   let confirmResign = false;
   let ended = false;
   let away = null; // { side, at }: a player who left, and when the opponent may claim
+  const tv = new URLSearchParams(location.search).has('tv'); // watching as TV (pages/tv.js)
+  let tvTimer = null;
   let awayTimer = null; // redraws the countdown each second while someone is away
 
   // --- layout ---------------------------------------------------------------
@@ -608,7 +610,12 @@ export function mount(main, params, ctx) {
       if (r) view[side].rating = r.after;
     }
     drawBars();
-    if (!ended) showEndDialog(msg.ratings);
+    if (tv) {
+      // TV: on to the next strongest game after a moment.
+      tvTimer = setTimeout(() => ctx.navigate('/tv', { replace: true }), 5000);
+    } else if (!ended) {
+      showEndDialog(msg.ratings);
+    }
     ended = true;
   }
 
@@ -718,6 +725,7 @@ export function mount(main, params, ctx) {
     socket.stop();
     stopTick();
     if (awayTimer) clearInterval(awayTimer);
+    if (tvTimer) clearTimeout(tvTimer);
     if (dialog.open) dialog.close();
     if (board) board.destroy();
   };

@@ -383,7 +383,10 @@ export async function mount(main, _params, ctx) {
           h('h2', { id: 'seeks-title' }, t('lobby.seeks')), noSeeks, seekTable),
         me && challengeForm,
         h('section', { class: 'card', 'aria-labelledby': 'live-title' },
-          h('h2', { id: 'live-title' }, t('lobby.liveGames')), onlineLine, liveList),
+          h('div', { class: 'row', style: 'justify-content:space-between' },
+            h('h2', { id: 'live-title' }, t('lobby.liveGames')),
+            h('a', { class: 'button', href: '/tv', 'data-link': '', id: 'watch-tv' }, t('lobby.tv'))),
+          onlineLine, liveList),
         watchForm),
       h('div', {}, seekForm, cpuForm)));
 

@@ -5,7 +5,7 @@
 use crate::auth::{Auth, UserView};
 use crate::error::ApiError;
 use crate::live::{self, ActError, Action, GameView};
-use crate::store::RatingPoint;
+use crate::store::{PlayerResult, RatingPoint};
 use crate::AppState;
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
@@ -388,21 +388,16 @@ pub async fn leaderboard(
     Ok(Json(
         rows.into_iter()
             .zip(1u32..)
-            .map(|((u, r), rank)| {
-                let awarded = u.awarded_title.as_deref().and_then(|t| t.parse().ok());
-                LeaderRow {
-                    rank,
-                    name: u.name,
-                    rating: r.rating.rating.round(),
-                    rated_games: r.rating.games,
-                    title: v
-                        .titles
-                        .then(|| {
-                            rating::title(r.rating.rating, r.titled_games, awarded)
-                                .map(|t| t.chinese().to_string())
-                        })
-                        .flatten(),
-                }
+            .map(|((u, r), rank)| LeaderRow {
+                rank,
+                title: if v.titles {
+                    crate::auth::title_of(&u, &r)
+                } else {
+                    None
+                },
+                name: u.name,
+                rating: r.rating.rating.round(),
+                rated_games: r.rating.games,
             })
             .collect(),
     ))
@@ -417,11 +412,11 @@ pub struct Score {
 }
 
 impl Score {
-    fn add(&mut self, result: i8) {
+    fn add(&mut self, result: PlayerResult) {
         match result {
-            1 => self.wins += 1,
-            0 => self.draws += 1,
-            _ => self.losses += 1,
+            PlayerResult::Win => self.wins += 1,
+            PlayerResult::Draw => self.draws += 1,
+            PlayerResult::Loss => self.losses += 1,
         }
     }
 }
@@ -473,11 +468,15 @@ pub async fn record(
     };
     let mut pools: std::collections::BTreeMap<String, Score> = std::collections::BTreeMap::new();
     let mut vs = other.as_ref().map(|_| Score::default());
-    for (variant, _rated, result, opponent) in state.store().results_of(&u.id).await? {
-        let pool = registry::get(Some(&variant)).map_or(variant.clone(), |v| v.rating_pool.to_string());
+    for g in state.store().games_of(&u.id, i64::MAX).await? {
+        let Some(result) = g.result_for(&u.id) else {
+            continue;
+        };
+        let pool =
+            registry::get(Some(&g.variant)).map_or_else(|_| g.variant.clone(), |v| v.rating_pool.to_string());
         pools.entry(pool).or_default().add(result);
         if let (Some(o), Some(score)) = (&other, vs.as_mut()) {
-            if opponent.as_deref() == Some(o.id.as_str()) {
+            if g.opponent_of(&u.id) == Some(o.id.as_str()) {
                 score.add(result);
             }
         }
@@ -540,7 +539,9 @@ async fn games_matching(
     };
     let result = match q.result.as_deref() {
         None | Some("") => None,
-        Some(r @ ("win" | "draw" | "loss")) => Some(r),
+        Some("win") => Some(PlayerResult::Win),
+        Some("draw") => Some(PlayerResult::Draw),
+        Some("loss") => Some(PlayerResult::Loss),
         Some(other) => {
             return Err(ApiError::bad(
                 "bad_filter",
@@ -552,26 +553,10 @@ async fn games_matching(
     Ok(games
         .into_iter()
         .filter(|g| {
-            let mine = if g.first_id.as_deref() == Some(u.id.as_str()) {
-                "first"
-            } else {
-                "second"
-            };
-            let theirs = if mine == "first" {
-                &g.second_id
-            } else {
-                &g.first_id
-            };
-            let outcome = match (g.state.as_str(), g.winner.as_deref()) {
-                ("over", None) => Some("draw"),
-                ("over", Some(w)) if w == mine => Some("win"),
-                ("over", Some(_)) => Some("loss"),
-                _ => None,
-            };
             opponent
-                .as_ref()
-                .is_none_or(|o| theirs.as_deref() == Some(o.as_str()))
-                && result.is_none_or(|r| outcome == Some(r))
+                .as_deref()
+                .is_none_or(|o| g.opponent_of(&u.id) == Some(o))
+                && result.is_none_or(|r| g.result_for(&u.id) == Some(r))
                 && q.variant
                     .as_deref()
                     .is_none_or(|v| v.is_empty() || g.variant == v || g.variant.split('/').next() == Some(v))

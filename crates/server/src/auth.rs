@@ -363,11 +363,19 @@ pub struct PoolRatingView {
     pub rated_games: u32,
 }
 
+/// A player's rating title (seed 003) from their rating in the pool of
+/// titles, in Chinese; an awarded title (特级大师 …) stands whatever the
+/// rating.
+#[must_use]
+pub fn title_of(u: &User, r: &PoolRating) -> Option<String> {
+    let awarded = u.awarded_title.as_deref().and_then(|t| t.parse().ok());
+    rating::title(r.rating.rating, r.titled_games, awarded).map(|t| t.chinese().to_string())
+}
+
 impl UserView {
     /// The view of `u` with their ratings in every pool.
     #[must_use]
     pub fn of(u: &User, ratings: &[PoolRating]) -> UserView {
-        let awarded = u.awarded_title.as_deref().and_then(|t| t.parse().ok());
         let real: Option<rating::RealTitle> = u.real_title.as_deref().and_then(|t| t.parse().ok());
         let title_pool = registry::get(None).map_or("xiangqi", |v| v.rating_pool);
         let titled = ratings
@@ -385,8 +393,7 @@ impl UserView {
             guest: u.guest,
             rating: titled.rating.rating.round(),
             rated_games: titled.rating.games,
-            title: rating::title(titled.rating.rating, titled.titled_games, awarded)
-                .map(|t| t.chinese().to_string()),
+            title: title_of(u, &titled),
             titled_games: titled.titled_games,
             real_title: real.map(|t| t.chinese().to_string()),
             ratings: ratings

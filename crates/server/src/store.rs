@@ -141,6 +141,52 @@ pub struct GameRow {
     pub second_ms: i64,
 }
 
+/// How a finished game went for one of its players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerResult {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl GameRow {
+    /// Whether `user_id` plays the first side (`Some(true)`), the second,
+    /// or is not in this game.
+    fn plays_first(&self, user_id: &str) -> Option<bool> {
+        if self.first_id.as_deref() == Some(user_id) {
+            Some(true)
+        } else if self.second_id.as_deref() == Some(user_id) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The other player's id (`None` for the computer or an outsider).
+    #[must_use]
+    pub fn opponent_of(&self, user_id: &str) -> Option<&str> {
+        match self.plays_first(user_id)? {
+            true => self.second_id.as_deref(),
+            false => self.first_id.as_deref(),
+        }
+    }
+
+    /// How the game went for `user_id`; `None` while it is live, when it
+    /// was aborted, or when they are not in it.
+    #[must_use]
+    pub fn result_for(&self, user_id: &str) -> Option<PlayerResult> {
+        let first = self.plays_first(user_id)?;
+        if self.state != "over" {
+            return None;
+        }
+        Some(match self.winner.as_deref() {
+            None => PlayerResult::Draw,
+            Some(w) if (w == "first") == first => PlayerResult::Win,
+            Some(_) => PlayerResult::Loss,
+        })
+    }
+}
+
 /// A stored move with the clocks right after it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveRow {
@@ -975,45 +1021,6 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.iter().map(user_from).collect::<Result<_, _>>()?)
-    }
-
-    /// The finished games of a player: (variant, rated, their side's
-    /// result: 1 win, 0 draw, -1 loss, opponent's id).
-    pub async fn results_of(
-        &self,
-        user_id: &str,
-    ) -> Result<Vec<(String, bool, i8, Option<String>)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT variant, rated, winner, first_id, second_id FROM games \
-             WHERE state = 'over' AND (first_id = $1 OR second_id = $1)",
-        )
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut out = Vec::with_capacity(rows.len());
-        for r in &rows {
-            let first: Option<String> = r.try_get("first_id")?;
-            let second: Option<String> = r.try_get("second_id")?;
-            let winner: Option<String> = r.try_get("winner")?;
-            let mine = if first.as_deref() == Some(user_id) {
-                "first"
-            } else {
-                "second"
-            };
-            let result = match winner.as_deref() {
-                None => 0,
-                Some(w) if w == mine => 1,
-                Some(_) => -1,
-            };
-            let opponent = if mine == "first" { second } else { first };
-            out.push((
-                r.try_get("variant")?,
-                r.try_get::<i64, _>("rated")? != 0,
-                result,
-                opponent,
-            ));
-        }
-        Ok(out)
     }
 
     pub async fn rating_history(&self, user_id: &str) -> Result<Vec<RatingPoint>, StoreError> {

@@ -201,11 +201,7 @@ async fn play(
     // guard says when it closes, however the loop ends.
     let seat = you(&view, user.as_ref());
     let _present = seat.map(|side| Presence::new(&state, &id, side));
-    let my_room = if seat.is_some() {
-        ChatRoom::Players
-    } else {
-        ChatRoom::Spectators
-    };
+    let my_room = room_of(seat);
     let (mut tx, mut incoming) = socket.split();
     if tx
         .send(Message::Text(full_msg(&view, user.as_ref()).into()))
@@ -273,6 +269,15 @@ async fn play(
     }
 }
 
+/// The chat room of a connection: the players', or the spectators'.
+fn room_of(seat: Option<game::Side>) -> ChatRoom {
+    if seat.is_some() {
+        ChatRoom::Players
+    } else {
+        ChatRoom::Spectators
+    }
+}
+
 /// A chat line from `user`: logged in, short, not too often (5 lines per
 /// 10 s). A muted player's line goes back to them alone, so they are not
 /// told; nobody else reads it.
@@ -297,11 +302,7 @@ async fn say(
         return Some(error_msg("rate_limited", &format!("too many lines; wait {s} s")));
     }
     let line = ServerMsg::Chat {
-        room: if seat.is_some() {
-            ChatRoom::Players
-        } else {
-            ChatRoom::Spectators
-        },
+        room: room_of(seat),
         from: user.name.clone(),
         text: text.to_string(),
     };

@@ -69,13 +69,20 @@ impl Balance {
     /// a horse is no gain (图24: 送兵换马, 闲); a pawn given for a rook is
     /// (图24: 弃兵得车, 捉); an even trade plus a pawn is (图4).
     #[must_use]
+    ///
+    /// The other half of the sentence, "一子换取数兵…不算得子": pawns won
+    /// never make up for a piece given — an advisor for two crossed pawns
+    /// is no gain either.
     pub fn score(self) -> i32 {
-        self.pieces
-            + if self.pawns > 0 {
-                self.pawns
+        if self.pawns > 0 {
+            if self.pieces < 0 {
+                (self.pieces + self.pawns).min(0)
             } else {
-                2 * self.pawns
+                self.pieces + self.pawns
             }
+        } else {
+            self.pieces + 2 * self.pawns
+        }
     }
 }
 
@@ -145,6 +152,13 @@ pub enum Reading {
 /// `moved` is the square of a piece whose part in the lines is reported
 /// ([`Win::uses_moved`]).
 pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square>) -> Vec<Win> {
+    wins_with(pos, reading, checks, moved, true)
+}
+
+/// [`wins`], naming how each piece is won (`kinds`) or not (the kind is
+/// then [`ChaseKind::Unprotected`]; the lifting test of [`kind_of`] asks
+/// only whether a piece is still won).
+fn wins_with(pos: &Position, reading: Reading, checks: bool, moved: Option<Square>, kinds: bool) -> Vec<Win> {
     let mover = pos.turn();
     let mut p = pos.clone();
     let base = match reading {
@@ -194,6 +208,7 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square
             nodes: 0,
             trace: trace_on(),
             ply: 1,
+            taken: 0,
         };
         let gained = victim.map_or(Balance::default(), |v| Balance::of(v, m.to()));
         let checks_left = if victim.is_none() {
@@ -201,6 +216,9 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square
         } else {
             MOVER_CHECKS
         };
+        if victim.is_some() {
+            s.taken = 1u128 << m.to().index();
+        }
         let root_used = moved == Some(m.from());
         let still = if root_used { Some(m.to()) } else { moved };
         let u = p.play_unchecked(m);
@@ -230,7 +248,11 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square
         .map(|(t, prize, by_checks, gain, uses_moved)| Win {
             target: t,
             gain,
-            kind: kind_of(pos, prize, mover),
+            kind: if kinds {
+                kind_of(pos, prize, mover, reading)
+            } else {
+                ChaseKind::Unprotected
+            },
             by_checks,
             uses_moved,
         })
@@ -249,6 +271,7 @@ pub fn best_gain(pos: &Position) -> i32 {
         nodes: 0,
         trace: false,
         ply: 1,
+        taken: 0,
     };
     let last = Square::new(0, 0);
     s.mover(
@@ -266,22 +289,69 @@ pub fn best_gain(pos: &Position) -> i32 {
     .max(0)
 }
 
-/// A rook is a rook; a piece nothing of its side guards, even in form, is
-/// unprotected (捉无根子); a piece with a root won all the same — the root
-/// pinned (假根: 图11, the cannon pins the elephant that guards), too weak
-/// (少根), or outnumbered — falls to several pieces together (联合捉).
-fn kind_of(pos: &Position, target: Square, mover: Color) -> ChaseKind {
+/// How a piece is won (for the rulings between two perpetual chasers,
+/// 图10, 图11, 图25–图28). A chase is joint (联合捉) when the piece has a
+/// root and falls only to several of the mover's pieces acting together:
+/// two attackers against one root (少根子, 图26), an attacker and a piece
+/// that pins the root (图11: the cannon pins the elephant that guards), a
+/// cannon and the rook that is its screen, a rook and a cannon behind it
+/// on a protected rook. A piece won by one piece alone is chased singly:
+/// a rook (捉车) or an unprotected piece (捉无根子) — also where a second
+/// attacker is there but not needed (图11: black's rook and the cannon
+/// behind it on the unprotected cannon, "长捉无根子"). A root that is only
+/// the king is none (27.1: the king itself protects nothing that is
+/// protected; a piece rooted only by its king and won counts as
+/// unprotected).
+///
+/// "Needed" is tested by lifting: a mover's piece is needed when, taken
+/// off the board, the piece is no longer won.
+fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -> ChaseKind {
     let Some(victim) = pos.piece_at(target) else {
         return ChaseKind::Joint;
     };
-    if victim.role == Role::Rook {
-        return ChaseKind::Rook;
-    }
-    if guards(pos, target, mover.other()).any() {
-        ChaseKind::Joint
+    let single = if victim.role == Role::Rook {
+        ChaseKind::Rook
     } else {
         ChaseKind::Unprotected
+    };
+    let mut roots = guards(pos, target, mover.other());
+    roots.clear(pos.king(mover.other()));
+    if !roots.any() {
+        return single;
     }
+    // Pieces that can take part: on a line with the target or a root, or
+    // within a horse's or elephant's reach of one.
+    let mut spots: Vec<Square> = roots.collect();
+    spots.push(target);
+    let near = |sq: Square| {
+        spots.iter().any(|&s| {
+            let df = (i32::from(sq.file()) - i32::from(s.file())).abs();
+            let dr = (i32::from(sq.rank()) - i32::from(s.rank())).abs();
+            df == 0 || dr == 0 || (df <= 2 && dr <= 2)
+        })
+    };
+    let mut needed = 0;
+    for (sq, piece) in pos.pieces_iter() {
+        if piece.color != mover || piece.role == Role::King || !near(sq) {
+            continue;
+        }
+        let Some(without) = crate::classify::lifted(pos, sq) else {
+            continue;
+        };
+        if without.is_check() {
+            continue;
+        }
+        let still = wins_with(&without, reading, true, None, false)
+            .iter()
+            .any(|w| w.target == target);
+        if !still {
+            needed += 1;
+            if needed >= 2 {
+                return ChaseKind::Joint;
+            }
+        }
+    }
+    single
 }
 
 /// The captures the opponent could make if it were its turn.
@@ -334,6 +404,9 @@ fn winning_captures(pos: &Position) -> MoveList {
 struct Search<'a> {
     /// Opponent captures that were there anyway (only for [`Reading::After`]).
     base: &'a MoveList,
+    /// Squares the mover has captured on in the line so far (27.1: its
+    /// king may not be the one that finally wins there).
+    taken: u128,
     /// The mover's captures that won outright at the root.
     own: &'a MoveList,
     nodes: u32,
@@ -403,8 +476,24 @@ impl Search<'_> {
             if !in_check && victim.is_some() && m.to() != last && self.own.contains(&m) {
                 continue;
             }
+            // 27.1: what the king takes by itself is idle — after an even
+            // exchange on a square, the king taking the last recapturer
+            // there wins nothing the chase can claim. The king still
+            // counts by its line (a pinned root, 借帅之力), as a root of the
+            // defender, and in taking back what the opponent took elsewhere.
+            if !in_check
+                && victim.is_some()
+                && self.taken & (1u128 << m.to().index()) != 0
+                && pos.piece_at(m.from()).is_some_and(|p| p.role == Role::King)
+            {
+                continue;
+            }
             let prize = victim.map(|v| (m.to(), Balance::of(v, m.to()).score()));
             let gained = victim.map_or(bal, |v| bal.add(Balance::of(v, m.to())));
+            let saved = self.taken;
+            if victim.is_some() {
+                self.taken |= 1u128 << m.to().index();
+            }
             let u = pos.play_unchecked(m);
             let next_checks = if check { checks - 1 } else { checks };
             let this_used = moved == Some(m.from());
@@ -422,6 +511,7 @@ impl Search<'_> {
                 still,
             );
             self.ply -= 1;
+            self.taken = saved;
             pos.undo(m, u);
             if self.trace {
                 eprintln!("{:w$}M {m} -> {v}", "", w = 2 * self.ply);

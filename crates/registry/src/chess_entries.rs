@@ -4,8 +4,8 @@
 //! punished.
 
 use crate::{
-    BoardInfo, Computer, GameRecord, MoveKind, Notations, PositionFormat, RecordFormat, SideInfo, Start,
-    Text, Variant,
+    Analysis, BoardInfo, Computer, GameRecord, ImportedGame, MoveKind, Notations, PositionFormat,
+    RecordFormat, SideInfo, Start, Text, Variant,
 };
 use game::{Game, GameError};
 use session::{Articles, ClaimPenalty, SessionRules};
@@ -93,6 +93,42 @@ fn stockfish_960_options(level: u8) -> Vec<(String, String)> {
     ]
 }
 
+/// Stockfish at full strength; depth 16 takes it a few tens of
+/// milliseconds a position.
+const ANALYSIS: Analysis = Analysis {
+    depth: 16,
+    win_chance_k: 0.003_682_08,
+};
+
+fn analysis_options(chess960: bool) -> Vec<(String, String)> {
+    vec![
+        ("Skill Level".into(), "20".into()),
+        ("UCI_Chess960".into(), chess960.to_string()),
+    ]
+}
+
+/// A pasted game: a bare FEN, or the first game of a PGN text as chess
+/// sites export it.
+fn read_record(text: &str, variant: chess::Variant) -> Result<ImportedGame, String> {
+    let text = text.trim();
+    if !text.contains('[') && text.split_whitespace().count() >= 4 && text.contains('/') {
+        let game = chess::ChessGame::new(text, variant).map_err(|e| e.to_string())?;
+        return Ok(ImportedGame {
+            initial_fen: game.fen(),
+            moves: Vec::new(),
+        });
+    }
+    let record = chess::pgn::read_pgn(text)
+        .into_iter()
+        .next()
+        .ok_or_else(|| "no game in the text".to_string())?
+        .map_err(|e| e.to_string())?;
+    Ok(ImportedGame {
+        initial_fen: record.start_fen,
+        moves: record.moves.into_iter().map(|m| m.uci).collect(),
+    })
+}
+
 fn build(fen: &str, variant: chess::Variant) -> Result<Box<dyn Game>, GameError> {
     let fen = if fen == "startpos" { STARTPOS } else { fen };
     Ok(Box::new(chess::ChessGame::new(fen, variant)?))
@@ -169,10 +205,13 @@ pub(crate) const STANDARD: Variant = Variant {
         program: "stockfish",
         levels: 8,
         options: stockfish_options,
+        analysis_options: || analysis_options(false),
     },
+    analysis: ANALYSIS,
     build: |fen| build(fen, chess::Variant::Standard),
     session_rules: fide_session,
     write_record: write_pgn,
+    read_record: |text| read_record(text, chess::Variant::Standard),
 };
 
 pub(crate) const CHESS960: Variant = Variant {
@@ -211,10 +250,13 @@ pub(crate) const CHESS960: Variant = Variant {
         program: "stockfish",
         levels: 8,
         options: stockfish_960_options,
+        analysis_options: || analysis_options(true),
     },
+    analysis: ANALYSIS,
     build: |fen| build(fen, chess::Variant::Chess960),
     session_rules: fide_session,
     write_record: write_pgn,
+    read_record: |text| read_record(text, chess::Variant::Chess960),
 };
 
 #[cfg(test)]

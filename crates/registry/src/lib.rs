@@ -146,6 +146,79 @@ pub struct ComputerRequest<'a> {
     pub movetime: Duration,
 }
 
+/// What the analyser needs to judge a position.
+#[derive(Clone, Debug)]
+pub struct AnalysisRequest<'a> {
+    /// The start position and the moves since, in coordinate notation
+    /// (the history matters: Xiangqi's repetition rules read it).
+    pub fen: &'a str,
+    pub moves: &'a [String],
+    pub depth: u32,
+    /// A cap on the time, whatever the depth.
+    pub movetime: Duration,
+}
+
+/// A score from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Score {
+    /// Centipawns of the analysing engine (see [`Analysis::win_chance_k`]).
+    Cp(i32),
+    /// Mate in this many moves; negative when the side to move is mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// The side to move's winning chances in −1 ..= 1, by the logistic
+    /// curve lichess fits to its games (`2 / (1 + e^(−k·cp)) − 1`), `k`
+    /// the variant's [`Analysis::win_chance_k`]. A mate is ±1.
+    #[must_use]
+    pub fn win_chances(self, k: f64) -> f64 {
+        match self {
+            Score::Cp(cp) => 2.0 / (1.0 + (-k * f64::from(cp)).exp()) - 1.0,
+            Score::Mate(n) if n > 0 => 1.0,
+            Score::Mate(_) => -1.0,
+        }
+    }
+
+    /// The same score from the other side's view.
+    #[must_use]
+    pub fn flip(self) -> Score {
+        match self {
+            Score::Cp(cp) => Score::Cp(-cp),
+            Score::Mate(n) => Score::Mate(-n),
+        }
+    }
+}
+
+/// The analyser's verdict on a position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Evaluation {
+    pub score: Score,
+    /// The best move and the line it starts, in coordinate notation.
+    pub best: Option<String>,
+    pub pv: Vec<String>,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// How a variant's positions are analysed — a finished game's review and
+/// the analysis board. The analyser is the variant's computer player at
+/// full strength: the built-in engine's `analyse`, or the UCI program with
+/// its `analysis_options`; a variant without one has no analysis.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Analysis {
+    /// The search depth of a review: deep enough to find what a player
+    /// missed, shallow enough that a 40-move game takes seconds (measured
+    /// in docs/PERFORMANCE.md).
+    pub depth: u32,
+    /// The slope of the winning-chances curve for this engine's
+    /// centipawns: lichess's 0.00368208 for Stockfish's, where a pawn is
+    /// 100; half of it for qiju's Xiangqi engine, whose rook is 1,000 (a
+    /// chess rook is about 500), so that a rook up reads alike in both.
+    pub win_chance_k: f64,
+}
+
 /// Who plays when a person plays the computer.
 #[derive(Clone, Copy, Debug, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
@@ -155,6 +228,8 @@ pub enum Computer {
         levels: u8,
         #[serde(skip)]
         choose: fn(&ComputerRequest<'_>) -> Result<String, String>,
+        #[serde(skip)]
+        analyse: fn(&AnalysisRequest<'_>) -> Result<Evaluation, String>,
     },
     /// An external UCI program found on the `PATH` when the server starts;
     /// without it the variant has no computer player.
@@ -164,6 +239,9 @@ pub enum Computer {
         /// The `setoption` pairs that make the program play at a level.
         #[serde(skip)]
         options: fn(u8) -> Vec<(String, String)>,
+        /// The `setoption` pairs for analysis (full strength).
+        #[serde(skip)]
+        analysis_options: fn() -> Vec<(String, String)>,
     },
     /// No computer player.
     None,
@@ -195,12 +273,23 @@ pub struct Variant {
     /// 棋士 … 大师 ranks).
     pub titles: bool,
     pub computer: Computer,
+    pub analysis: Analysis,
     #[serde(skip)]
     build: fn(&str) -> Result<Box<dyn Game>, GameError>,
     #[serde(skip)]
     session_rules: fn() -> SessionRules,
     #[serde(skip)]
     write_record: fn(&Variant, &GameRecord<'_>) -> Result<String, String>,
+    #[serde(skip)]
+    read_record: fn(&str) -> Result<ImportedGame, String>,
+}
+
+/// A game read from a pasted record: where it starts and its moves in
+/// coordinate notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ImportedGame {
+    pub initial_fen: String,
+    pub moves: Vec<String>,
 }
 
 impl Variant {
@@ -242,6 +331,16 @@ impl Variant {
     /// stored game).
     pub fn write_record(&self, record: &GameRecord<'_>) -> Result<String, String> {
         (self.write_record)(self, record)
+    }
+
+    /// Reads one game from a pasted record (PGN, or a bare position) as
+    /// the variant's record format writes it. Comments, NAGs and
+    /// variations are skipped.
+    ///
+    /// # Errors
+    /// Why the text is not one game of this variant, for people.
+    pub fn read_record(&self, text: &str) -> Result<ImportedGame, String> {
+        (self.read_record)(text)
     }
 
     /// The data word for a side (`red`, `white`).
@@ -353,5 +452,69 @@ mod tests {
         let fens: std::collections::HashSet<String> = (0..960).map(|n| v.start_fen(n)).collect();
         assert_eq!(fens.len(), 960);
         assert_eq!(v.start_fen(960), v.start_fen(0));
+    }
+
+    #[test]
+    fn winning_chances_are_odd_monotone_and_saturate_at_mate() {
+        let k = 0.003_682_08;
+        assert!(Score::Cp(0).win_chances(k).abs() < 1e-12);
+        let mut last = -1.0;
+        for cp in (-2000..=2000).step_by(50) {
+            let w = Score::Cp(cp).win_chances(k);
+            assert!(w > last, "not increasing at {cp}");
+            assert!((w + Score::Cp(-cp).win_chances(k)).abs() < 1e-12);
+            last = w;
+        }
+        // A rook up (500 cp for Stockfish) is a large but not certain edge.
+        let rook = Score::Cp(500).win_chances(k);
+        assert!((0.7..0.8).contains(&rook), "{rook}");
+        assert_eq!(Score::Mate(3).win_chances(k), 1.0);
+        assert_eq!(Score::Mate(-1).win_chances(k), -1.0);
+        assert_eq!(Score::Mate(-2).flip(), Score::Mate(2));
+    }
+
+    /// The built-in engine, as the analyser sees it, finds the mate in one
+    /// of a position where the red rook mates along the d file, the kings facing on the e file.
+    #[test]
+    fn xiangqi_analysis_finds_a_mate_in_one() {
+        let v = get(Some("xiangqi")).unwrap();
+        let Computer::BuiltIn { analyse, .. } = v.computer else {
+            panic!("Xiangqi's analyser is built in");
+        };
+        let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+        let e = analyse(&AnalysisRequest {
+            fen,
+            moves: &[],
+            depth: v.analysis.depth,
+            movetime: Duration::from_secs(5),
+        })
+        .unwrap();
+        assert_eq!(e.score, Score::Mate(1), "{e:?}");
+        assert_eq!(e.best.as_deref(), Some("a0d0"));
+        assert_eq!(e.pv.first(), e.best.as_ref());
+    }
+
+    #[test]
+    fn pasted_records_are_read_by_each_variant() {
+        let xq = get(Some("xiangqi")).unwrap();
+        let g = xq
+            .read_record("[Game \"Chinese Chess\"]\n1. 炮二平五 马8进7 2. 马二进三 车9平8")
+            .unwrap();
+        assert_eq!(g.initial_fen, xiangqi::STARTPOS);
+        assert_eq!(g.moves, ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+        assert_eq!(xq.read_record(fen).unwrap().moves.len(), 0);
+        assert!(xq.read_record("1. 车一进五").is_err());
+        assert!(xq.read_record("").is_err());
+
+        let chess = get(Some("chess")).unwrap();
+        let g = chess
+            .read_record("[Event \"x\"]\n\n1. e4 {[%clk 0:03:00]} e5 (1... c5) 2. Nf3 $1 Nc6 3. Bb5 a6 *")
+            .unwrap();
+        assert_eq!(g.moves, ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]);
+        let fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
+        assert_eq!(chess.read_record(fen).unwrap().initial_fen, fen);
+        assert!(chess.read_record("1. e5").is_err());
+        assert!(chess.read_record("8/8/8 w - - 0 1").is_err());
     }
 }

@@ -655,6 +655,7 @@ pub async fn info(State(state): State<AppState>) -> Json<ServerInfo> {
             .map(|v| {
                 let mut json = serde_json::to_value(v).unwrap_or_default();
                 json["computer_levels"] = state.computers().levels(v).into();
+                json["can_analyse"] = state.computers().can_analyse(v).into();
                 json
             })
             .collect(),

@@ -281,6 +281,97 @@ impl Computers {
     }
 }
 
+/// A position to analyse, and for whom (the unit of fairness).
+#[derive(Clone, Debug)]
+pub struct EvalRequest {
+    pub variant: &'static registry::Variant,
+    pub owner: String,
+    pub fen: String,
+    pub moves: Vec<String>,
+    pub depth: u32,
+    /// A cap on the time, whatever the depth.
+    pub movetime: Duration,
+}
+
+impl Computers {
+    /// Whether `variant` can be analysed here: its analyser is built in, or
+    /// its UCI program was found at start.
+    #[must_use]
+    pub fn can_analyse(&self, variant: &registry::Variant) -> bool {
+        match variant.computer {
+            registry::Computer::BuiltIn { .. } => true,
+            registry::Computer::Uci { program, .. } => self.programs.contains_key(program),
+            registry::Computer::None => false,
+        }
+    }
+
+    /// Analyses a position at full strength. It waits for a turn in the
+    /// same queues as the computer's moves, so reviews and games share the
+    /// machine by the same round-robin.
+    ///
+    /// # Errors
+    /// No analyser for the variant, or the search failed.
+    pub async fn evaluate(&self, req: EvalRequest) -> Result<registry::Evaluation, String> {
+        match req.variant.computer {
+            registry::Computer::BuiltIn { analyse, .. } => {
+                let _turn = FairQueue::wait_turn(&self.slots, &req.owner).await;
+                tokio::task::spawn_blocking(move || {
+                    analyse(&registry::AnalysisRequest {
+                        fen: &req.fen,
+                        moves: &req.moves,
+                        depth: req.depth,
+                        movetime: req.movetime,
+                    })
+                })
+                .await
+                .map_err(|e| format!("analysis panicked: {e}"))?
+            }
+            registry::Computer::Uci {
+                program,
+                analysis_options,
+                ..
+            } => {
+                let engine = self
+                    .programs
+                    .get(program)
+                    .ok_or_else(|| format!("{program} is not installed"))?;
+                let _turn = FairQueue::wait_turn(&engine.queue, &req.owner).await;
+                let mut player = engine.player.lock().await;
+                let r = player
+                    .best_move_text(
+                        &req.fen,
+                        &req.moves,
+                        &analysis_options(),
+                        GoLimit::Depth(req.depth),
+                        req.movetime + GRACE,
+                    )
+                    .await
+                    .map_err(|e| e.to_string())?;
+                Ok(registry::Evaluation {
+                    score: uci_score(r.score.unwrap_or(0)),
+                    pv: std::iter::once(r.mv.clone()).chain(r.ponder).collect(),
+                    best: Some(r.mv),
+                    depth: r.depth.unwrap_or(req.depth),
+                    nodes: 0,
+                })
+            }
+            registry::Computer::None => Err("this game has no analyser".into()),
+        }
+    }
+}
+
+/// The adapter's score (mates as ±(30000 − plies)) as the registry's.
+fn uci_score(v: i32) -> registry::Score {
+    const MATE: i32 = 30_000;
+    if v.abs() >= MATE - 1000 {
+        let plies = MATE - v.abs();
+        let moves = (plies + 1) / 2;
+        registry::Score::Mate(if v > 0 { moves } else { -moves })
+    } else {
+        registry::Score::Cp(v)
+    }
+}
+
 /// Asks an external engine, once more after a failure (the adapter has
 /// restarted the process by then).
 async fn ask_engine(engine: &Engine, options: &[(String, String)], req: &Request) -> Option<String> {

@@ -10,6 +10,7 @@
 //! Start it with [`start`]; `qiju serve` does that with command-line
 //! options.
 
+pub mod analysis;
 pub mod api;
 pub mod auth;
 pub mod computer;
@@ -127,6 +128,7 @@ struct Inner {
     games: live::Registry,
     lobby: lobby::Lobby,
     computers: computer::Computers,
+    reviews: analysis::Reviews,
     limiters: auth::Limiters,
     /// The threads that compute password hashes (see `auth::LoginLimits`).
     hashing: auth::HashPool,
@@ -157,6 +159,11 @@ impl AppState {
     #[must_use]
     pub fn computers(&self) -> &computer::Computers {
         &self.0.computers
+    }
+    /// The computer reviews waiting and running.
+    #[must_use]
+    pub fn reviews(&self) -> &analysis::Reviews {
+        &self.0.reviews
     }
     /// The password-hashing threads.
     pub fn hashing(&self) -> &auth::HashPool {
@@ -213,6 +220,9 @@ async fn security_headers(mut resp: Response) -> Response {
     resp
 }
 
+/// The largest body the analysis board sends (a pasted record, a line).
+pub const IMPORT_LIMIT: usize = 64 * 1024;
+
 /// All routes.
 pub fn router(state: AppState) -> Router {
     let body_limit = state.config().max_message_bytes.max(4096);
@@ -255,6 +265,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/draw/decline", post(api::post_draw_decline))
         .route("/api/games/{id}/claim-draw", post(api::post_claim_draw))
         .route("/api/games/{id}/abort", post(api::post_abort))
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis::get_review).post(analysis::request_review),
+        )
         .route("/api/users", get(api::search_users))
         .route("/api/leaderboard/{pool}", get(api::leaderboard))
         .route("/api/users/{name}/record", get(api::record))
@@ -269,8 +283,19 @@ pub fn router(state: AppState) -> Router {
         // reading any of it (the extractors' limit only stops reading at the
         // limit, so a client still writing would see the connection drop).
         .layer(tower_http::limit::RequestBodyLimitLayer::new(body_limit));
+    // A pasted PGN with clock comments, or the line of a long game, is
+    // larger than a message: the analysis board has its own limit,
+    // checked the same two ways.
+    let analysis_board = Router::new()
+        .route("/api/analysis/import", post(analysis::import))
+        .route("/api/analysis/position", post(analysis::position))
+        .route("/api/analysis/eval", post(analysis::eval))
+        .layer(axum::middleware::from_fn(auth::csrf_guard))
+        .layer(DefaultBodyLimit::max(IMPORT_LIMIT))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(IMPORT_LIMIT));
     Router::new()
         .merge(api)
+        .merge(analysis_board)
         .route("/", get(asset))
         .route("/{*path}", get(asset))
         .layer(axum::middleware::map_response(security_headers))
@@ -337,6 +362,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
         games: live::Registry::default(),
         lobby: lobby::Lobby::default(),
         computers,
+        reviews: analysis::Reviews::default(),
         hashing: auth::HashPool::new(limits.max_hashes),
         limiters: auth::Limiters::new(limits, config.account_limits),
         shutdown: shutdown.clone(),
@@ -347,6 +373,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
     let node = state.config().node_id.clone();
     let stopped = store.last_heartbeat(&node).await?.unwrap_or_else(now_ms);
     let resumed = live::resume_all(&state, stopped).await?;
+    analysis::start(&state).await?;
     store.heartbeat(&node, now_ms()).await?;
     tracing::info!(%addr, resumed, "qiju server listening");
     let app = router(state.clone());

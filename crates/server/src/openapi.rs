@@ -51,12 +51,18 @@ use utoipa::OpenApi;
         crate::api::user_games_pgn,
         crate::api::rating_history,
         crate::api::info,
+        crate::analysis::get_review,
+        crate::analysis::request_review,
+        crate::analysis::position,
+        crate::analysis::eval,
+        crate::analysis::import,
     ),
     tags(
         (name = "auth", description = "Accounts, sessions, guests, bot tokens"),
         (name = "lobby", description = "Seeks, challenges, computer games, personal events"),
         (name = "games", description = "Live and archived games; the bot API"),
         (name = "players", description = "Profiles, ratings, titles"),
+        (name = "analysis", description = "Computer reviews of finished games; the analysis board"),
     )
 )]
 pub struct ApiDoc;

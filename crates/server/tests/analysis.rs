@@ -1,0 +1,290 @@
+//! Computer analysis (issue 16, feature 13) over real HTTP: a finished
+//! game's review with its marks, the limits on asking for one, and the
+//! analysis board's position, import and evaluation endpoints.
+
+mod common;
+
+use common::Client;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// Polls a game's review until it is done (or fails the test after 90 s).
+async fn wait_review(c: &Client, game: &str) -> Value {
+    let path = format!("/api/games/{game}/analysis");
+    for _ in 0..900 {
+        let v = c.get_json(&path).await;
+        match v["state"].as_str() {
+            Some("done") => return v,
+            Some("queued" | "running") => tokio::time::sleep(Duration::from_millis(100)).await,
+            other => panic!("review state {other:?}: {v}"),
+        }
+    }
+    panic!("the review did not finish in 90 s");
+}
+
+/// Red gives a cannon away for a pawn on move 2 (炮五进四, answered by
+/// 马7进5 taking it); the review marks that move and not Black's replies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_marks_the_blunder_and_is_kept() {
+    let mut s = common::start().await;
+    let a = Client::register(&s, "an").await;
+    let b = Client::register(&s, "bn").await;
+    let (_, game, b_side) = a.challenge(&b, json!({"time": "10+0", "color": "first"})).await;
+    assert_eq!(b_side, "second");
+    let path = format!("/api/games/{game}/analysis");
+
+    // Not while the game is on, and not for a visitor.
+    let r = a.post(&path, &json!({})).await;
+    assert_eq!(r.status(), 409);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "game_not_over");
+    let r = Client::anonymous(&s).post(&path, &json!({})).await;
+    assert_eq!(r.status(), 401);
+
+    let moves = ["h2e2", "h9g7", "e2e6", "g7e6", "b0c2", "b9c7"];
+    for (i, m) in moves.iter().enumerate() {
+        let c = if i % 2 == 0 { &a } else { &b };
+        let r = c.post(&format!("/api/games/{game}/move/{m}"), &json!({})).await;
+        assert_eq!(r.status(), 200, "{m}");
+    }
+    assert_eq!(
+        a.post(&format!("/api/games/{game}/resign"), &json!({}))
+            .await
+            .status(),
+        200
+    );
+
+    let before = a.get_json(&path).await;
+    assert_eq!(before["state"], "none");
+    assert_eq!(before["available"], true);
+    let r = b.post(&path, &json!({})).await;
+    assert_eq!(r.status(), 202);
+    // Asking again (a double click, or the other player) is no new review.
+    let again = a.post(&path, &json!({})).await;
+    assert_eq!(again.status(), 200);
+    assert!(matches!(
+        again.json::<Value>().await.unwrap()["state"].as_str(),
+        Some("queued" | "running" | "done")
+    ));
+
+    let v = wait_review(&a, &game).await;
+    let review = &v["review"];
+    let plies = review["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), moves.len() + 1);
+    for (i, p) in plies.iter().enumerate() {
+        assert_eq!(p["ply"], i);
+        assert!(p["best"].is_string(), "ply {i} has a best move: {p}");
+        assert!(p["best_display"].as_str().is_some_and(|d| !d.is_empty()));
+        let c = p["chances"].as_f64().unwrap();
+        assert!((-1.0..=1.0).contains(&c));
+    }
+    // After the cannon is lost, Black stands better.
+    assert!(plies[4]["chances"].as_f64().unwrap() < -0.2, "{}", plies[4]);
+    let marks = review["marks"].as_array().unwrap();
+    let at = |ply: u64| marks.iter().find(|m| m["ply"] == ply);
+    let blunder = at(3).unwrap_or_else(|| panic!("炮五进四 is marked: {marks:?}"));
+    assert!(
+        matches!(blunder["kind"].as_str(), Some("mistake" | "blunder")),
+        "{blunder}"
+    );
+    assert!(at(4).is_none(), "taking the cannon is not a mistake: {marks:?}");
+    let summary = &review["summary"][0];
+    assert!(summary["mistakes"].as_u64().unwrap() + summary["blunders"].as_u64().unwrap() >= 1);
+
+    // Stored: the same review after a restart of the server's memory is
+    // what the database gives (the running entry is gone once done).
+    let stored = Client::anonymous(&s).get_json(&path).await;
+    assert_eq!(stored["state"], "done");
+    assert_eq!(stored["review"]["plies"].as_array().unwrap().len(), plies.len());
+    assert_eq!(stored["review"]["marks"], review["marks"]);
+    s.stop().await;
+}
+
+/// A player may have two reviews waiting; a third is refused with a code.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_has_at_most_two_reviews_waiting() {
+    let mut s = common::start().await;
+    let a = Client::register(&s, "aq").await;
+    let b = Client::register(&s, "bq").await;
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        let (_, game, _) = a.challenge(&b, json!({"time": "10+0", "color": "first"})).await;
+        for (c, m) in [(&a, "h2e2"), (&b, "h9g7"), (&a, "h0g2"), (&b, "i9h9")] {
+            assert_eq!(
+                c.post(&format!("/api/games/{game}/move/{m}"), &json!({}))
+                    .await
+                    .status(),
+                200
+            );
+        }
+        assert_eq!(
+            b.post(&format!("/api/games/{game}/resign"), &json!({}))
+                .await
+                .status(),
+            200
+        );
+        games.push(game);
+    }
+    let mut refused = None;
+    for g in &games {
+        let r = a.post(&format!("/api/games/{g}/analysis"), &json!({})).await;
+        if r.status() == 409 {
+            refused = Some(r.json::<Value>().await.unwrap());
+        }
+    }
+    // Unless the first two finished meanwhile (a fast machine), the third
+    // was refused as pending.
+    if let Some(v) = refused {
+        assert_eq!(v["error"], "analysis_pending");
+    }
+    for g in &games[..2] {
+        wait_review(&a, g).await;
+    }
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_board_asks_the_rules_and_the_engine() {
+    let mut s = common::start().await;
+    let visitor = Client::anonymous(&s);
+
+    // The rules of any line, for anyone.
+    let r: Value = visitor
+        .post(
+            "/api/analysis/position",
+            &json!({"variant": "xiangqi", "moves": []}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["legal"].as_array().unwrap().len(), 44);
+    assert_eq!(r["turn"], "red");
+    let r: Value = visitor
+        .post(
+            "/api/analysis/position",
+            &json!({"variant": "xiangqi", "moves": ["h2e2", "h9g7"]}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["moves"][0]["display"], "炮二平五");
+    assert_eq!(r["moves"][1]["display"], "马８进７");
+    assert_eq!(r["turn"], "red");
+    for (body, code) in [
+        (
+            json!({"variant": "xiangqi", "moves": ["h2e2", "h2e2"]}),
+            "illegal_move",
+        ),
+        (json!({"variant": "xiangqi", "fen": "rnbakabnr/9 w"}), "bad_fen"),
+        (json!({"variant": "go"}), "unknown_variant"),
+        (
+            json!({"variant": "xiangqi", "moves": vec!["h2e2"; 1001]}),
+            "line_too_long",
+        ),
+    ] {
+        let r = visitor.post("/api/analysis/position", &body).await;
+        assert_eq!(r.status(), 400, "{code}");
+        assert_eq!(r.json::<Value>().await.unwrap()["error"], code);
+    }
+    let r = visitor
+        .post(
+            "/api/analysis/position",
+            &json!({"variant": "xiangqi", "extra": 1}),
+        )
+        .await;
+    assert_eq!(r.status(), 422);
+    // Chess: SAN from the rules; mate ends the line.
+    let r: Value = visitor
+        .post(
+            "/api/analysis/position",
+            &json!({"variant": "chess", "moves": ["f2f3", "e7e5", "g2g4", "d8h4"]}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["moves"][3]["display"], "Qh4#");
+    assert_eq!(r["legal"].as_array().unwrap().len(), 0);
+    assert_eq!(r["status"]["state"], "over");
+
+    // A pasted record becomes a line.
+    let r: Value = visitor
+        .post(
+            "/api/analysis/import",
+            &json!({"variant": "xiangqi", "text": "[Event \"x\"]\n1. 炮二平五 马8进7 2. 马二进三 车9平8"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["moves"].as_array().map(Vec::len), Some(4), "{r}");
+    assert_eq!(r["moves"][3]["coord"], "i9h9");
+    let r = visitor
+        .post(
+            "/api/analysis/import",
+            &json!({"variant": "chess", "text": "1. e4 e5 2. Ke3"}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad_record");
+    // A long PGN (clock comments) is read; a paste over 64 KiB is not.
+    let long = format!("[Event \"x\"]\n1. e4 {{{}}} e5 *", "c".repeat(20_000));
+    let r = visitor
+        .post("/api/analysis/import", &json!({"variant": "chess", "text": long}))
+        .await;
+    assert_eq!(r.status(), 200);
+    let huge = "x".repeat(70_000);
+    let r = visitor
+        .post("/api/analysis/import", &json!({"variant": "chess", "text": huge}))
+        .await;
+    assert_eq!(r.status(), 413);
+
+    // The engine's view, for players (one at a time each).
+    let r = visitor
+        .post("/api/analysis/eval", &json!({"variant": "xiangqi", "moves": []}))
+        .await;
+    assert_eq!(r.status(), 401);
+    let a = Client::register(&s, "ev").await;
+    let e: Value = a
+        .post(
+            "/api/analysis/eval",
+            &json!({"variant": "xiangqi", "fen": "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(e["best"], "a0d0", "{e}");
+    assert_eq!(e["score"], json!({"mate": 1}));
+    assert_eq!(e["chances"], 1.0);
+    assert!(
+        e["best_display"].as_str().is_some_and(|d| d.starts_with('车')),
+        "{e}"
+    );
+
+    // Chess is analysed by Stockfish when the server found it.
+    let info = visitor.get_json("/api/info").await;
+    let chess = info["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == "chess/standard")
+        .unwrap()
+        .clone();
+    let r = a
+        .post(
+            "/api/analysis/eval",
+            &json!({"variant": "chess", "moves": ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6"]}),
+        )
+        .await;
+    if chess["can_analyse"] == true {
+        let e: Value = r.json().await.unwrap();
+        assert_eq!(e["best"], "h5f7", "Scholar's mate: {e}");
+        assert_eq!(e["score"], json!({"mate": 1}));
+    } else {
+        assert_eq!(r.status(), 409);
+        assert_eq!(r.json::<Value>().await.unwrap()["error"], "analysis_unavailable");
+    }
+    s.stop().await;
+}

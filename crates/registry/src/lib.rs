@@ -340,6 +340,9 @@ impl Variant {
     /// # Errors
     /// Why the text is not one game of this variant, for people.
     pub fn read_record(&self, text: &str) -> Result<ImportedGame, String> {
+        if text.trim().is_empty() {
+            return Err("there is nothing to read".into());
+        }
         (self.read_record)(text)
     }
 

@@ -1,0 +1,52 @@
+//! Positions of the kinds of issue 14 — joint chases (联合捉), self-exposed
+//! pieces (自己造成的被捉状态), counted outcomes — with the ruling the rules
+//! give and why (`tests/cxa_kinds.json`). Each cycle is played until the
+//! referee rules (the start position three times).
+
+use referee::{judge, parse_iccs, Config, Decision, RuleSet};
+use serde_json::Value;
+use xiangqi::{Color, Position};
+
+fn verdict(d: Decision) -> &'static str {
+    match d {
+        Decision::RedWins | Decision::MustChange { side: Color::Black } => "black loses",
+        Decision::BlackWins | Decision::MustChange { side: Color::Red } => "red loses",
+        Decision::Draw => "draw",
+        Decision::Ongoing => "ongoing",
+    }
+}
+
+#[test]
+fn cxa_kinds() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cxa_kinds.json");
+    let cases: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON");
+    let config = Config::new(RuleSet::Cxa);
+    let mut wrong = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let start = Position::from_fen(case["fen"].as_str().unwrap()).expect("FEN");
+        let cycle: Vec<_> = case["cycle"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| parse_iccs(m.as_str().unwrap()).expect("move"))
+            .collect();
+        let mut moves = Vec::new();
+        let mut got = "no ruling";
+        for _ in 0..3 {
+            moves.extend_from_slice(&cycle);
+            let j = judge(&start, &moves, &config).expect("legal cycle");
+            if j.sides.is_some() {
+                got = verdict(j.decision);
+                break;
+            }
+        }
+        let expected = case["expected"].as_str().unwrap();
+        let kind = case["kind"].as_str().unwrap();
+        println!("{i:2} {kind:<16} expected {expected:<11} got {got}");
+        if got != expected {
+            wrong.push(i);
+        }
+    }
+    assert!(wrong.is_empty(), "misjudged: {wrong:?}");
+}

@@ -36,13 +36,13 @@ fn random_position(rng: &mut Rng) -> Option<Position> {
             let ok = match role {
                 Role::King | Role::Advisor => sq.in_palace(color),
                 Role::Elephant => {
-                    sq.on_own_half(color) && sq.file() % 2 == 0 && {
+                    sq.on_own_half(color) && sq.file().is_multiple_of(2) && {
                         let r = if color == Color::Red {
                             sq.rank()
                         } else {
                             9 - sq.rank()
                         };
-                        r % 2 == 0 && (sq.file() + r) % 4 == 2
+                        r.is_multiple_of(2) && (sq.file() + r) % 4 == 2
                     }
                 }
                 Role::Pawn => !sq.on_own_half(color),

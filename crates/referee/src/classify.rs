@@ -281,16 +281,31 @@ fn classify_cxa(
         // The moved piece takes part in a win when, lifted off the board,
         // the win is gone: it captures in the line, or pins the root (图11),
         // or backs the capturer (图27).
-        let (strict, without) = if won.iter().any(|w| had(&before_won, w)) {
+        // A win that was not there before only because the opponent's
+        // answers were counted before and not after is no new chase when
+        // the move took away none of those answers and plays no part in
+        // the win: it changed nothing (an advisor step while the horse's
+        // capture of a pawn was already on, answered before as after by a
+        // pawn taking an elephant elsewhere — 29.2).
+        let opp_before = exchange::opponent_captures(before);
+        let opp_after = exchange::opponent_captures(&threat);
+        let answers_kept = opp_before.iter().all(|m| opp_after.contains(m));
+        let same_reading = if answers_kept && won.iter().any(|w| !had(&before_won, w)) {
+            exchange::wins(before, Reading::After, true, None)
+        } else {
+            Vec::new()
+        };
+        let (strict, without) = if won.iter().any(|w| had(&before_won, w) || had(&same_reading, w)) {
             let without = lifted(&threat, mv.to()).map(|p| exchange::wins(&p, Reading::After, true, None));
             (exchange::wins(before, Reading::Strict, true, None), without)
         } else {
             (Vec::new(), None)
         };
         let takes_part = |w: &exchange::Win| without.as_ref().is_none_or(|list| !had(list, w));
+        let stale = |w: &exchange::Win| had(&same_reading, w) && !takes_part(w);
         let mut fresh: Vec<exchange::Win> = won
             .into_iter()
-            .filter(|w| !had(&before_won, w) || (takes_part(w) && !had(&strict, w)))
+            .filter(|w| (!had(&before_won, w) && !stale(w)) || (takes_part(w) && !had(&strict, w)))
             .collect();
         // A piece its owner has just left without a root, where it had
         // stood safe, is exposed by its own side (自己造成的被捉状态): the

@@ -481,13 +481,12 @@ impl Search<'_> {
             // there wins nothing the chase can claim. The king still
             // counts by its line (a pinned root, 借帅之力), as a root of the
             // defender, and in taking back what the opponent took elsewhere.
-            if !in_check
-                && victim.is_some()
+            // The capture is still played (it may be the only answer to a
+            // check); it just counts nothing.
+            let kings_share = victim.is_some()
                 && self.taken & (1u128 << m.to().index()) != 0
-                && pos.piece_at(m.from()).is_some_and(|p| p.role == Role::King)
-            {
-                continue;
-            }
+                && pos.piece_at(m.from()).is_some_and(|p| p.role == Role::King);
+            let victim = victim.filter(|_| !kings_share);
             let prize = victim.map(|v| (m.to(), Balance::of(v, m.to()).score()));
             let gained = victim.map_or(bal, |v| bal.add(Balance::of(v, m.to())));
             let saved = self.taken;

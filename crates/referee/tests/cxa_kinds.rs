@@ -1,7 +1,9 @@
 //! Positions of the kinds of issue 14 — joint chases (联合捉), self-exposed
-//! pieces (自己造成的被捉状态), counted outcomes — with the ruling the rules
-//! give and why (`tests/cxa_kinds.json`). Each cycle is played until the
-//! referee rules (the start position three times).
+//! pieces (自己造成的被捉状态), counted outcomes, even exchanges — with the
+//! ruling the rules give and why (`tests/cxa_kinds.json`). Each cycle is
+//! played until the referee rules (the start position three times); where
+//! a case gives `marks`, the marks of the last cycle (将 杀 捉, every idle
+//! kind as 闲) must match too.
 
 use referee::{judge, parse_iccs, Config, Decision, RuleSet};
 use serde_json::Value;
@@ -33,18 +35,31 @@ fn cxa_kinds() {
             .collect();
         let mut moves = Vec::new();
         let mut got = "no ruling";
+        let mut marks = String::new();
         for _ in 0..3 {
             moves.extend_from_slice(&cycle);
             let j = judge(&start, &moves, &config).expect("legal cycle");
             if j.sides.is_some() {
                 got = verdict(j.decision);
+                marks = j
+                    .moves
+                    .iter()
+                    .map(|r| {
+                        if r.class.is_attack() {
+                            r.class.chinese()
+                        } else {
+                            '闲'
+                        }
+                    })
+                    .collect();
                 break;
             }
         }
         let expected = case["expected"].as_str().unwrap();
         let kind = case["kind"].as_str().unwrap();
-        println!("{i:2} {kind:<16} expected {expected:<11} got {got}");
-        if got != expected {
+        let want_marks = case["marks"].as_str().unwrap_or(&marks);
+        println!("{i:2} {kind:<16} expected {expected:<11} {want_marks} got {got} {marks}");
+        if got != expected || want_marks != marks {
             wrong.push(i);
         }
     }

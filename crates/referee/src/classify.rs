@@ -330,7 +330,10 @@ fn classify_cxa(
             if weak_only && parries_mate(before, after) {
                 return idle(IdleKind::Follow);
             }
-            let kind = fresh.iter().map(|w| w.kind).max();
+            let kind = fresh
+                .iter()
+                .map(|w| exchange::kind_of(&threat, w.prize, before.turn(), Reading::After))
+                .max();
             let mut targets: Vec<Square> = fresh.iter().map(|w| w.target).collect();
             targets.sort();
             return (MoveClass::Chase, targets, kind);

@@ -124,7 +124,10 @@ pub struct Win {
     /// The piece the line takes first (for a run of checks: the richest).
     pub target: Square,
     pub gain: i32,
-    /// How the richest piece of the line is won.
+    /// The richest piece the line takes.
+    pub prize: Square,
+    /// How the richest piece of the line is won (see [`kind_of`]; left
+    /// [`ChaseKind::Unprotected`] by [`wins`]).
     pub kind: ChaseKind,
     /// Won through a run of checks (the line starts with a check that takes
     /// nothing of value) rather than by a capture and exchange.
@@ -151,14 +154,9 @@ pub enum Reading {
 #[must_use]
 /// `moved` is the square of a piece whose part in the lines is reported
 /// ([`Win::uses_moved`]).
+/// The kind of each win is left as [`ChaseKind::Unprotected`]: naming it
+/// ([`kind_of`]) costs a search per piece, asked only of the chases kept.
 pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square>) -> Vec<Win> {
-    wins_with(pos, reading, checks, moved, true)
-}
-
-/// [`wins`], naming how each piece is won (`kinds`) or not (the kind is
-/// then [`ChaseKind::Unprotected`]; the lifting test of [`kind_of`] asks
-/// only whether a piece is still won).
-fn wins_with(pos: &Position, reading: Reading, checks: bool, moved: Option<Square>, kinds: bool) -> Vec<Win> {
     let mover = pos.turn();
     let mut p = pos.clone();
     let base = match reading {
@@ -248,11 +246,8 @@ fn wins_with(pos: &Position, reading: Reading, checks: bool, moved: Option<Squar
         .map(|(t, prize, by_checks, gain, uses_moved)| Win {
             target: t,
             gain,
-            kind: if kinds {
-                kind_of(pos, prize, mover, reading)
-            } else {
-                ChaseKind::Unprotected
-            },
+            prize,
+            kind: ChaseKind::Unprotected,
             by_checks,
             uses_moved,
         })
@@ -305,7 +300,8 @@ pub fn best_gain(pos: &Position) -> i32 {
 ///
 /// "Needed" is tested by lifting: a mover's piece is needed when, taken
 /// off the board, the piece is no longer won.
-fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -> ChaseKind {
+#[must_use]
+pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -> ChaseKind {
     let Some(victim) = pos.piece_at(target) else {
         return ChaseKind::Joint;
     };
@@ -341,7 +337,7 @@ fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -> Ch
         if without.is_check() {
             continue;
         }
-        let still = wins_with(&without, reading, true, None, false)
+        let still = wins(&without, reading, true, None)
             .iter()
             .any(|w| w.target == target);
         if !still {

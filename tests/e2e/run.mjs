@@ -820,6 +820,105 @@ try {
     await A.page.waitForFunction(() => !document.documentElement.classList.contains('pieces-letters'));
   });
 
+  await step('analysis: a 40-move game is reviewed — graph, marks, best moves — and explored on the analysis board', async () => {
+    // 80 plies of qiju's engine at depth 4 against itself (the game goes on
+    // after them), played over the API by A and B; then B resigns.
+    const line = 'd0e1,b7e7,b2e2,b9c7,b0c2,a9a8,c3c4,a8d8,a0b0,h9i7,h0g2,i9i8,g3g4,i8f8,b0b5,c6c5,b5c5,f8f1,i3i4,d8d1,i4i5,d1c1,i5h5,c1c2,h2h7,c2c0,e1d0,c0c2,g2f4,f1f4,c5c7,e7e3,f0e1,c9e7,h7h6,c2c4,h6e6,d9e8,c7a7,c4c9,e6e5,f4g4,a7a6,g4e4,e5e3,e4e3,h5h6,i6i5,h6g6,e3g3,g6f6,i7h5,f6f7,h5f4,e2e4,g3e3,e4b4,f4d3,b4d4,e8f7,i0i5,e3e4,i5d5,f9e8,e0f0,c9c2,d4a4,e4e3,a4e4,e3f3,f0e0,e9f9,e4e2,f3g3,e2f2,d3f2,e1f2,g3g0,e0e1,g0g1'.split(',');
+    const post = (page, url) => page.evaluate(async (u) => {
+      const r = await fetch(u, { method: 'POST', headers: { 'X-Qiju-Csrf': '1', 'Content-Type': 'application/json' }, body: '{}' });
+      return { status: r.status, body: await r.json().catch(() => null) };
+    }, url);
+    const ch = await A.page.evaluate(async (to) => {
+      const r = await fetch('/api/challenges', {
+        method: 'POST', headers: { 'X-Qiju-Csrf': '1', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ to, time: '30+0', color: 'first', rated: false }),
+      });
+      return r.json();
+    }, nameB);
+    // B closed their tab earlier: a new one, with the same cookies.
+    const bPage = await B.context.newPage();
+    await bPage.goto(`${base}/players`);
+    const acc = await post(bPage, `/api/challenges/${ch.id}/accept`);
+    const game = acc.body.game;
+    assert.ok(game, JSON.stringify(acc));
+    for (let i = 0; i < line.length; i++) {
+      const r = await post(i % 2 === 0 ? A.page : bPage, `/api/games/${game}/move/${line[i]}`);
+      assert.equal(r.status, 200, `move ${i + 1} ${line[i]}: ${JSON.stringify(r.body)}`);
+    }
+    assert.equal((await post(bPage, `/api/games/${game}/resign`)).status, 200);
+    await bPage.close();
+
+    await A.page.goto(`${base}/replay/${game}`);
+    await A.page.click('#request-analysis');
+    const t0 = Date.now();
+    await A.page.waitForSelector('#analysis-progress');
+    await A.page.waitForSelector('#analysis-summary', { timeout: 120000 });
+    console.log(`  the review of 81 positions took ${Date.now() - t0} ms in the browser`);
+    const marks = await A.page.$$eval('#eval-graph circle.mark', (cs) => cs.map((c) => c.getAttribute('class')));
+    assert.ok(marks.length > 0, 'the graph shows marked moves');
+    assert.equal(await A.page.locator('#moves .mv .mark').count(), marks.length, 'each mark in the move list too');
+    // The best move at the shown ply, as words and as an arrow.
+    await A.page.click('#first');
+    await A.page.waitForFunction(() => /最佳/.test(document.querySelector('#best-here')?.textContent || ''));
+    assert.equal(await A.page.locator('#board .arrow-best').count(), 1);
+    // A click on the graph goes to that ply.
+    const box = await A.page.locator('#eval-graph').boundingBox();
+    await A.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await A.page.waitForFunction(() => /第 4\d 步|4\d/.test(document.querySelector('#replay-ply')?.textContent || ''));
+    const text = await A.page.textContent('body');
+    assert.doesNotMatch(text, /\bnull\b|\bundefined\b|NaN/, 'no null/undefined/NaN on the page');
+    await checkLabels(A.page, 'review');
+    await A.page.screenshot({ path: path.join(shots, 'analysis-review.png'), fullPage: true });
+    await A.page.setViewportSize({ width: 390, height: 844 });
+    await A.page.screenshot({ path: path.join(shots, 'analysis-review-phone.png'), fullPage: true });
+    await A.page.setViewportSize({ width: 1280, height: 900 });
+
+    // The analysis board from the game's position; the engine thinks; a
+    // move of one's own branches off; the link keeps the line.
+    await A.page.click('#open-analysis');
+    await A.page.waitForSelector('#analysis-variant');
+    await A.page.waitForSelector('#eval-score');
+    assert.match(await A.page.textContent('#eval-score'), /^[+−]?\d+\.\d\d$|^#/);
+    await A.page.waitForSelector('#board .arrow-best');
+    await A.page.click('#first');
+    await A.page.waitForFunction(() => !/moves=.*ply=/.test(location.search) || /ply=0/.test(location.search));
+    await clickMove(A.page, 'b2e2');
+    await A.page.waitForFunction(() => location.search.includes('moves=b2e2') && !location.search.includes('ply='));
+    await A.page.waitForSelector('#eval-score');
+    // An arrow of one's own, by right-dragging.
+    const from = await A.page.locator('#board .xq-hits [data-square="h0"]').boundingBox();
+    const to = await A.page.locator('#board .xq-hits [data-square="g2"]').boundingBox();
+    await A.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await A.page.mouse.down({ button: 'right' });
+    await A.page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+    await A.page.mouse.up({ button: 'right' });
+    await A.page.waitForSelector('#board .arrow-user[data-from="h0"][data-to="g2"]');
+    await checkLabels(A.page, 'analysis board');
+    await A.page.screenshot({ path: path.join(shots, 'analysis-board.png'), fullPage: true });
+    // The link opens the same line in another browser (a visitor: no engine).
+    const link = await A.page.inputValue('#link');
+    await C.page.goto(link);
+    await C.page.waitForSelector('#moves [data-ply="1"]');
+    assert.equal(await C.page.locator('#moves [data-ply]').count(), 1);
+    // A pasted FEN: a rook mates in one, and the engine says so.
+    await A.page.fill('#paste', '3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1');
+    await A.page.click('#load-paste');
+    await A.page.waitForFunction(() => document.querySelector('#eval-score')?.textContent === '#1');
+    assert.match(await A.page.textContent('#engine-best'), /车/);
+    await A.page.setViewportSize({ width: 390, height: 844 });
+    await A.page.screenshot({ path: path.join(shots, 'analysis-board-phone.png'), fullPage: true });
+    await A.page.setViewportSize({ width: 1280, height: 900 });
+    // A broken paste is refused in Chinese and changes nothing (the
+    // browser logs the refusal, a 400, as a console error: that one is
+    // expected).
+    const logged = problems.length;
+    await A.page.fill('#paste', 'not a game');
+    await A.page.click('#load-paste');
+    await A.page.waitForFunction(() => /棋谱/.test(document.querySelector('#toasts')?.textContent || ''));
+    assert.equal(await A.page.textContent('#eval-score'), '#1');
+    for (const p of problems.splice(logged)) assert.match(p, /status of 400/);
+  });
+
   await step('no page logged a console error', async () => {
     assert.deepEqual(problems, []);
   });

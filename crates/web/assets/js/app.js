@@ -24,6 +24,7 @@ const routes = [
   [/^\/players$/, () => import('./pages/players.js')],
   [/^\/settings$/, () => import('./pages/settings.js')],
   [/^\/tv$/, () => import('./pages/tv.js')],
+  [/^\/analysis$/, () => import('./pages/analysis.js')],
 ];
 
 const ctx = {
@@ -135,7 +136,11 @@ function renderHeader() {
   },
   h('option', { value: 'zh', selected: getLang() === 'zh' }, '中文'),
   h('option', { value: 'en', selected: getLang() === 'en' }, 'English'));
-  const items = [link('/', t('nav.lobby')), link('/players', t('nav.players'), { id: 'nav-players' })];
+  const items = [
+    link('/', t('nav.lobby')),
+    link('/players', t('nav.players'), { id: 'nav-players' }),
+    link('/analysis', t('nav.analysis'), { id: 'nav-analysis' }),
+  ];
   if (a) {
     items.push(link(`/@/${a.name}`, a.name, { class: 'me', 'aria-label': `${t('nav.profile')}: ${a.name}` }));
     items.push(h('button', {

@@ -58,6 +58,14 @@ export class Board {
     this.orientation = orientation || (this.orientation === this.sides[0] ? this.sides[1] : this.sides[0]);
   }
 
+  /**
+   * Optional: draws arrows (`[{ from, to, kind }]`, kind `best` or
+   * `user`). A board made with `opts.onArrows` also lets the user draw
+   * their own by right-dragging, and reports them to that callback.
+   */
+  // eslint-disable-next-line no-unused-vars
+  setArrows(list) {}
+
   /** Optional: shows a queued premove (`{ from, to }` or null). */
   // eslint-disable-next-line no-unused-vars
   setPremove(move) {}

@@ -75,6 +75,11 @@ export class ChessBoard extends GridBoard {
     return [c * CELL, r * CELL];
   }
 
+  centre(sq) {
+    const [x, y] = this.xy(sq);
+    return [x + CELL / 2, y + CELL / 2];
+  }
+
   /** The square under a point in board units, or null off the board. */
   squareAt(x, y) {
     return this.squareOfCell(Math.floor(x / CELL), Math.floor(y / CELL));

@@ -102,7 +102,7 @@ export class GridBoard extends Board {
     svg.addEventListener('pointerup', (e) => this.pointerUp(e));
     svg.addEventListener('pointercancel', () => this.cancelDrag());
     svg.addEventListener('contextmenu', (e) => {
-      if (this.drag) e.preventDefault();
+      if (this.drag || this.opts.onArrows) e.preventDefault();
     });
     this.drawGrid();
   }
@@ -137,7 +137,79 @@ export class GridBoard extends Board {
     return [p.x, p.y];
   }
 
+  /** Centre of a square in board units (boards whose `xy` is a corner override it). */
+  centre(sq) {
+    return this.xy(sq);
+  }
+
   // --- drawing ------------------------------------------------------------
+
+  /**
+   * Draws arrows (`[{ from, to, kind }]`, square names; kind `best` for
+   * the engine's move, `user` for the player's own) above the pieces.
+   */
+  setArrows(list) {
+    this.arrows = list || [];
+    this.drawArrows();
+  }
+
+  drawArrows() {
+    if (!this.arrowLayer) {
+      this.arrowLayer = el('g', { class: 'arrows', 'aria-hidden': 'true' });
+      this.svg.insertBefore(this.arrowLayer, this.dots);
+    }
+    this.arrowLayer.replaceChildren();
+    for (const a of this.arrows || []) {
+      const from = this.rules.parseSquare(a.from);
+      const to = this.rules.parseSquare(a.to);
+      if (from === null || to === null || from === to) continue;
+      const [x1, y1] = this.centre(from);
+      const [x2, y2] = this.centre(to);
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+      // The shaft stops where the head starts; the head ends short of the centre.
+      const tipX = x2 - ux * 18;
+      const tipY = y2 - uy * 18;
+      const baseX = tipX - ux * 34;
+      const baseY = tipY - uy * 34;
+      const g = el('g', { class: `arrow arrow-${a.kind || 'user'}`, 'data-from': a.from, 'data-to': a.to }, this.arrowLayer);
+      el('line', { x1, y1, x2: baseX, y2: baseY }, g);
+      const w = 22;
+      el('polygon', {
+        points: `${tipX},${tipY} ${baseX - uy * w},${baseY + ux * w} ${baseX + uy * w},${baseY - ux * w}`,
+      }, g);
+    }
+  }
+
+  /** A right-button drag from one square to another toggles a user arrow. */
+  arrowDown(e) {
+    const [x, y] = this.point(e);
+    this.arrowFrom = this.squareAt(x, y);
+    e.preventDefault();
+  }
+
+  arrowUp(e) {
+    const from = this.arrowFrom;
+    this.arrowFrom = null;
+    const [x, y] = this.point(e);
+    const to = this.squareAt(x, y);
+    if (from === null || to === null || from === undefined || from === to) return;
+    const [f, t] = [this.rules.squareName(from), this.rules.squareName(to)];
+    const user = (this.arrows || []).filter((a) => a.kind === 'user');
+    const others = (this.arrows || []).filter((a) => a.kind !== 'user');
+    const i = user.findIndex((a) => a.from === f && a.to === t);
+    if (i >= 0) user.splice(i, 1);
+    else user.push({ from: f, to: t, kind: 'user' });
+    this.setArrows([...others, ...user]);
+    this.opts.onArrows(user);
+  }
+
+  /** A left click clears the user's arrows (as on lichess). */
+  clearUserArrows() {
+    if (!(this.arrows || []).some((a) => a.kind === 'user')) return;
+    this.setArrows(this.arrows.filter((a) => a.kind !== 'user'));
+    this.opts.onArrows([]);
+  }
 
   render(position) {
     this.position = position;
@@ -238,6 +310,7 @@ export class GridBoard extends Board {
     this.drawGrid();
     this.drawPieces();
     this.drawDots();
+    if (this.arrowLayer) this.drawArrows();
   }
 
   // --- input --------------------------------------------------------------
@@ -274,7 +347,12 @@ export class GridBoard extends Board {
   }
 
   pointerDown(e) {
+    if (this.opts.onArrows && e.button === 2) {
+      this.arrowDown(e);
+      return;
+    }
     if (e.button !== undefined && e.button !== 0) return;
+    if (this.opts.onArrows) this.clearUserArrows();
     if (!this.dests || this.waiting()) return;
     const [x, y] = this.point(e);
     const sq = this.squareAt(x, y);
@@ -313,6 +391,10 @@ export class GridBoard extends Board {
   }
 
   pointerUp(e) {
+    if (this.opts.onArrows && e.button === 2) {
+      this.arrowUp(e);
+      return;
+    }
     const d = this.drag;
     if (!d) return;
     this.drag = null;

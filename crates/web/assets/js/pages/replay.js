@@ -1,12 +1,26 @@
 // Replay of a game: step through its moves with buttons or the arrow
-// keys, read the move list in any notation, download the PGN.
+// keys, read the move list in any notation, download the PGN — and, once
+// the game is over, its computer analysis: ask for it, watch it fill in,
+// then read the evaluation graph, the marked moves and the best move at
+// each ply (an arrow on the board), or open any position of the game on
+// the analysis board.
 
 import { api } from '../api.js';
 import { h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import { createBoard, gameFor, splitMove } from '../boards/board.js';
 import { colorOf, otherSide, reasonText, resultText, sideName } from '../result.js';
-import { formatClock, formatDate } from '../dom.js';
+import { fill, formatClock, formatDate } from '../dom.js';
+import { evalGraph, markBadge, marksByPly, scoreText } from '../analysis.js';
+import { findVariant, loadVariants } from '../variants.js';
+
+/** The analysis board's link to ply `ply` of a game (its whole line, so the board can step through it). */
+export function analysisLink(variant, fen, moves, ply) {
+  const q = new URLSearchParams({ variant, fen });
+  if (moves.length) q.set('moves', moves.join(','));
+  if (ply !== moves.length) q.set('ply', String(ply));
+  return `/analysis?${q}`;
+}
 
 export async function mount(main, params, ctx) {
   const id = params.id;
@@ -50,6 +64,16 @@ export async function mount(main, params, ctx) {
     },
   }, t(`game.notation.${s}`)));
   const players = `${view.first.name} – ${view.second.name}`;
+  const over = view.state !== 'live';
+  const variantInfo = findVariant(await loadVariants(), view.variant);
+  const canAnalyse = !!(variantInfo && variantInfo.can_analyse);
+  const reviewCard = h('div', { class: 'card', id: 'review', hidden: !over });
+  const bestLine = h('p', { id: 'best-here', class: 'muted' });
+  const openLink = h('a', { class: 'button', 'data-link': '', id: 'open-analysis' }, t('analysis.open'));
+  let analysis = null; // the server's AnalysisView
+  let marks = {};
+  let graph = null;
+  let poll = null;
 
   main.append(
     h('h1', {}, `${t('replay.title')}: ${players}`),
@@ -78,7 +102,9 @@ export async function mount(main, params, ctx) {
           h('div', { class: 'row' },
             h('a', { class: 'button primary', href: api.pgnUrl(id), download: `qiju-${id}.pgn`, id: 'pgn', 'aria-label': t('replay.pgn') }, t('replay.pgn')),
             view.state === 'live' ? h('a', { class: 'button', href: `/game/${id}`, 'data-link': '' }, t('replay.watchLive')) : null),
-          h('p', { class: 'muted' }, t('replay.keys'))),
+          h('p', { class: 'muted' }, t('replay.keys')),
+          openLink),
+        reviewCard,
         h('div', { class: 'card' },
           h('div', { class: 'row', style: 'justify-content:space-between' },
             h('h2', {}, t('game.moves')),
@@ -96,13 +122,15 @@ export async function mount(main, params, ctx) {
       const cell = (m) => {
         if (!m) return h('span', { class: 'mv' }, '…');
         return h('button', {
-          type: 'button', class: `mv${m.ply === ply ? ' current' : ''}`, dataset: { ply: m.ply },
+          type: 'button',
+          class: `mv${m.ply === ply ? ' current' : ''}${marks[m.ply] ? ` marked-${marks[m.ply].kind}` : ''}`,
+          dataset: { ply: m.ply },
           'aria-current': m.ply === ply ? 'step' : null,
           onclick: () => {
             ply = m.ply;
             show();
           },
-        }, notation.moveText(m, positions[m.ply - 1], style));
+        }, notation.moveText(m, positions[m.ply - 1], style), markBadge(marks[m.ply], t));
       };
       items.push(h('li', {}, h('span', { class: 'no' }, `${i / 2 + 1}.`), cell(cells[i]), cell(cells[i + 1])));
     }
@@ -121,6 +149,95 @@ export async function mount(main, params, ctx) {
     clockLine.textContent = m && m.first_ms !== undefined
       ? `${sideName(view, 'first')} ${formatClock(m.first_ms)} · ${sideName(view, 'second')} ${formatClock(m.second_ms)}` : '';
     drawMoves();
+    const coords = view.moves.map((x) => x.move);
+    openLink.setAttribute('href', analysisLink(view.variant, view.initial_fen, coords, ply));
+    const here = analysis && analysis.review && analysis.review.plies[ply];
+    if (here && here.best_display) {
+      bestLine.textContent = t('analysis.bestHere', { move: here.best_display, score: scoreText(here) });
+      const [bf, bt] = splitMove(here.best);
+      board.setArrows(bf ? [{ from: bf, to: bt, kind: 'best' }] : []);
+    } else {
+      bestLine.textContent = here ? scoreText(here) : '';
+      board.setArrows([]);
+    }
+    if (graph) graph.setPly(ply);
+  }
+
+  /** The analysis card as the review stands. */
+  function drawReview() {
+    const v = analysis;
+    marks = marksByPly(v && v.review);
+    graph = null;
+    if (!over) return;
+    const items = [h('h2', {}, t('analysis.review'))];
+    if (!canAnalyse) {
+      items.push(h('p', { class: 'muted' }, t('analysis.unavailable')));
+    } else if (!v || v.state === 'none' || v.state === 'failed') {
+      if (v && v.state === 'failed') items.push(h('p', { class: 'error' }, t('analysis.failed')));
+      if (ctx.account) {
+        items.push(h('button', {
+          type: 'button', class: 'primary', id: 'request-analysis',
+          onclick: async (e) => {
+            e.target.disabled = true;
+            try {
+              analysis = await api.requestAnalysis(id);
+              watch();
+            } catch (err) {
+              ctx.toast(errorText(err));
+              e.target.disabled = false;
+            }
+            drawReview();
+            show();
+          },
+        }, t('analysis.request')));
+      } else {
+        items.push(h('p', { class: 'muted' }, t('analysis.loginForEngine')));
+      }
+    } else if (v.state === 'queued') {
+      items.push(h('p', { id: 'analysis-progress', 'aria-live': 'polite' }, t('analysis.queued', { n: Math.max(0, (v.position || 1) - 1) })));
+    } else if (v.state === 'running') {
+      items.push(h('p', { id: 'analysis-progress', 'aria-live': 'polite' }, t('analysis.running', { done: v.done, total: v.total })));
+    }
+    if (v && v.review && v.review.plies.length) {
+      graph = evalGraph(v.review, view.moves.length + 1, {
+        label: t('analysis.graph', { first: sideName(view, 'first'), second: sideName(view, 'second') }),
+        onPick: (p) => {
+          ply = p;
+          show();
+        },
+      });
+      items.push(graph.el, bestLine);
+    }
+    if (v && v.state === 'done') {
+      const row = (side) => {
+        const s = v.review.summary[side === 'first' ? 0 : 1];
+        return h('tr', {}, h('th', { scope: 'row' }, sideName(view, side)),
+          h('td', {}, String(s.inaccuracies)), h('td', {}, String(s.mistakes)), h('td', {}, String(s.blunders)));
+      };
+      items.push(h('table', { class: 'summary-table', id: 'analysis-summary', 'aria-label': t('analysis.summary') },
+        h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, `?! ${t('analysis.inaccuracies')}`),
+          h('th', {}, `? ${t('analysis.mistakes')}`), h('th', {}, `?? ${t('analysis.blunders')}`))),
+        h('tbody', {}, row('first'), row('second'))));
+    }
+    fill(reviewCard, items);
+  }
+
+  /** Polls the review while it is waiting or running. */
+  function watch() {
+    if (poll || !analysis || !['queued', 'running'].includes(analysis.state)) return;
+    poll = setInterval(async () => {
+      try {
+        analysis = await api.analysis(id);
+      } catch {
+        return; // try again next tick
+      }
+      if (!['queued', 'running'].includes(analysis.state)) {
+        clearInterval(poll);
+        poll = null;
+      }
+      drawReview();
+      show();
+    }, 1000);
   }
 
   const onKey = (e) => {
@@ -135,8 +252,14 @@ export async function mount(main, params, ctx) {
     if (ply !== before) show();
   };
   document.addEventListener('keydown', onKey);
+  if (over && canAnalyse) {
+    analysis = await api.analysis(id).catch(() => null);
+    watch();
+  }
+  drawReview();
   show();
   return () => {
+    if (poll) clearInterval(poll);
     document.removeEventListener('keydown', onKey);
     board.destroy();
   };

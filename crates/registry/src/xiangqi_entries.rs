@@ -111,15 +111,26 @@ fn parse_moves(moves: &[String]) -> Result<Vec<xiangqi::Move>, String> {
 fn analyse(req: &AnalysisRequest<'_>) -> Result<Evaluation, String> {
     let start = xiangqi::Position::from_fen(req.fen).map_err(|e| e.to_string())?;
     let moves = parse_moves(req.moves)?;
+    // The cap stops the search from outside: a time limit would also make
+    // the engine manage its time, and a clock player answers a forced move
+    // at once, at depth 1 — a review wants every position to the depth.
     let limits = engine::Limits {
         depth: Some(req.depth),
-        movetime: Some(req.movetime),
         ..engine::Limits::default()
     };
+    let control = engine::Control::default();
+    let stop = control.stop.clone();
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let cap = req.movetime;
+    std::thread::spawn(move || {
+        if finished.recv_timeout(cap) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
     let mut e = engine::Engine::new(8);
-    let r = e
-        .search(&start, &moves, &limits, &engine::Control::default(), &mut |_| {})
-        .map_err(|e| e.to_string())?;
+    let r = e.search(&start, &moves, &limits, &control, &mut |_| {});
+    drop(done);
+    let r = r.map_err(|e| e.to_string())?;
     Ok(Evaluation {
         score: match r.score {
             engine::Score::Cp(cp) => Score::Cp(cp),

@@ -28,13 +28,57 @@ pub struct Args {
     /// `UCI_Variant=xiangqi` for Fairy-Stockfish).
     #[arg(long = "anchor-option")]
     anchor_options: Vec<String>,
+    /// Measure analysis throughput instead: every position of an 80-ply
+    /// Xiangqi game analysed as a game review does (the registry's
+    /// analyser at the review depth, one search at a time).
+    #[arg(long)]
+    analysis: bool,
 }
 
+/// 80 plies of qiju's engine at depth 4 against itself, the game still
+/// on after them (also the browser test's game to review).
+const REVIEW_GAME: &str = "d0e1,b7e7,b2e2,b9c7,b0c2,a9a8,c3c4,a8d8,a0b0,h9i7,h0g2,i9i8,g3g4,i8f8,b0b5,c6c5,b5c5,f8f1,i3i4,d8d1,i4i5,d1c1,i5h5,c1c2,h2h7,c2c0,e1d0,c0c2,g2f4,f1f4,c5c7,e7e3,f0e1,c9e7,h7h6,c2c4,h6e6,d9e8,c7a7,c4c9,e6e5,f4g4,a7a6,g4e4,e5e3,e4e3,h5h6,i6i5,h6g6,e3g3,g6f6,i7h5,f6f7,h5f4,e2e4,g3e3,e4b4,f4d3,b4d4,e8f7,i0i5,e3e4,i5d5,f9e8,e0f0,c9c2,d4a4,e4e3,a4e4,e3f3,f0e0,e9f9,e4e2,f3g3,e2f2,d3f2,e1f2,g3g0,e0e1,g0g1";
+
 pub fn run(a: Args) -> anyhow::Result<()> {
+    if a.analysis {
+        return analysis_bench();
+    }
     match a.game {
         Rules::Xiangqi => xiangqi_bench(&a, a.depth.unwrap_or(6)),
         Rules::Chess(variant) => chess_bench(&a, variant, a.depth.unwrap_or(5)),
     }
+}
+
+/// Positions a second a review worker gets through at the review depth.
+fn analysis_bench() -> anyhow::Result<()> {
+    let variant = registry::get(Some("xiangqi"))?;
+    let registry::Computer::BuiltIn { analyse, .. } = variant.computer else {
+        bail!("Xiangqi's analyser is not built in");
+    };
+    let moves: Vec<String> = REVIEW_GAME.split(',').map(str::to_string).collect();
+    let depth = variant.analysis.depth;
+    let started = Instant::now();
+    let mut nodes = 0;
+    for ply in 0..=moves.len() {
+        let e = analyse(&registry::AnalysisRequest {
+            fen: xiangqi::STARTPOS,
+            moves: &moves[..ply],
+            depth,
+            movetime: std::time::Duration::from_secs(30),
+        })
+        .map_err(anyhow::Error::msg)?;
+        anyhow::ensure!(e.depth >= depth, "ply {ply} stopped at depth {}", e.depth);
+        nodes += e.nodes;
+    }
+    let s = started.elapsed().as_secs_f64();
+    let n = moves.len() + 1;
+    println!(
+        "analysis: {n} positions at depth {depth} in {s:.2} s: {:.1} positions/s, {:.0} ms a position, {:.2} Mnodes/s (one thread)",
+        n as f64 / s,
+        s * 1000.0 / n as f64,
+        nodes as f64 / s / 1e6
+    );
+    Ok(())
 }
 
 fn xiangqi_bench(a: &Args, start_depth: u32) -> anyhow::Result<()> {

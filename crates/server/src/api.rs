@@ -279,7 +279,7 @@ pub async fn stream_events(State(state): State<AppState>, Auth(user): Auth) -> R
         rx,
         state.shutdown_signal(),
         |s: &std::sync::Arc<str>| (s.to_string(), false),
-        crate::lobby::Presence::new(&state, &user.id),
+        crate::lobby::Presence::new(&state, &user),
     ))
 }
 
@@ -495,6 +495,8 @@ pub async fn record(
 pub struct LiveGames {
     /// Players with the lobby open (a socket or an event stream).
     pub online: usize,
+    /// Their names, in name order (at most 100).
+    pub players: Vec<String>,
     /// Live games, the strongest pairing first (the sum of the two
     /// ratings; the computer counts nothing), at most 50.
     pub games: Vec<GameSummary>,
@@ -508,6 +510,7 @@ pub async fn live_games(State(state): State<AppState>) -> Result<Json<LiveGames>
     let games = state.store().live_games(50).await?;
     Ok(Json(LiveGames {
         online: state.lobby().online(),
+        players: state.lobby().online_names(100),
         games: games.into_iter().map(GameSummary::of).collect(),
     }))
 }
@@ -665,4 +668,61 @@ pub async fn info(State(state): State<AppState>) -> Json<ServerInfo> {
 /// Liveness probe.
 pub async fn health() -> StatusCode {
     StatusCode::NO_CONTENT
+}
+
+/// A chat line reported to the operators.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReportRequest {
+    /// Who said it.
+    pub name: String,
+    /// What they said (as shown; at most 200 characters).
+    pub text: String,
+    /// `lobby`, or the id of the game it was said in.
+    pub context: String,
+}
+
+/// Reports held per reporter in an hour.
+pub const REPORTS_PER_HOUR: i64 = 10;
+
+/// Reports a chat line; the operators read reports with `qiju admin
+/// reports` and mute (`qiju admin mute`) or ban (`qiju admin ban`).
+#[utoipa::path(post, path = "/api/reports", tag = "players", request_body = ReportRequest,
+    responses((status = 204, description = "Filed"), (status = 400, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn report(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(r): Json<ReportRequest>,
+) -> Result<StatusCode, ApiError> {
+    if r.text.chars().count() > 200 || r.context.chars().count() > 64 || r.text.trim().is_empty() {
+        return Err(ApiError::bad(
+            "bad_report",
+            "a report holds the line (1-200 characters) and where it was said",
+        ));
+    }
+    let reported = state
+        .store()
+        .user_by_name(&r.name)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("player {}", r.name)))?;
+    if reported.id == user.id {
+        return Err(ApiError::bad("bad_report", "you cannot report yourself"));
+    }
+    let now = crate::now_ms();
+    if state
+        .store()
+        .reports_filed_since(&user.id, now - 3_600_000)
+        .await?
+        >= REPORTS_PER_HOUR
+    {
+        return Err(ApiError::TooManyRequests { retry_after_s: 3600 });
+    }
+    let id = crate::auth::random_id(16)?;
+    state
+        .store()
+        .add_report(&id, &user.id, &reported.id, r.context.trim(), r.text.trim(), now)
+        .await?;
+    tracing::info!(reporter = %user.name, reported = %reported.name, context = %r.context, "chat line reported");
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -110,10 +110,13 @@ pub async fn user_of(state: &AppState, headers: &HeaderMap) -> Result<Option<Use
     if token.len() != 64 {
         return Ok(None);
     }
+    // A banned player's sessions are deleted with the ban; this covers a
+    // ban written while a request was on its way.
     Ok(state
         .store()
         .session_user(&token_hash(token), crate::now_ms())
-        .await?)
+        .await?
+        .filter(|u| !u.banned))
 }
 
 /// Extractor: the logged-in user (or guest), else 401.
@@ -601,6 +604,9 @@ pub async fn login(
     let (Some(user), true) = (user, ok) else {
         return Err(ApiError::Unauthorized);
     };
+    if user.banned {
+        return Err(ApiError::Banned);
+    }
     limits.login_account.clear(&account_key);
     let token = open_session(&state, &user, "cookie").await?;
     logged_in(&state, StatusCode::OK, &user, &token).await

@@ -269,6 +269,7 @@ pub fn router(state: AppState) -> Router {
             "/api/games/{id}/analysis",
             get(analysis::get_review).post(analysis::request_review),
         )
+        .route("/api/reports", post(api::report))
         .route("/api/users", get(api::search_users))
         .route("/api/leaderboard/{pool}", get(api::leaderboard))
         .route("/api/users/{name}/record", get(api::record))

@@ -187,9 +187,16 @@ pub struct Lobby {
     seeks: Mutex<Vec<Seek>>,
     challenges: Mutex<HashMap<String, Challenge>>,
     users: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
-    /// Seek list changes, for everyone in the lobby.
+    /// Who is in the lobby, by id: their name and open lobby connections.
+    present: Mutex<HashMap<String, (String, usize)>>,
+    /// The lobby chat's last lines, oldest first, for whoever comes in.
+    chat: Mutex<std::collections::VecDeque<serde_json::Value>>,
+    /// Seek list changes and the lobby chat, for everyone in the lobby.
     pub public: broadcast::Sender<Arc<str>>,
 }
+
+/// Lobby chat lines a newcomer is shown.
+pub const CHAT_HISTORY: usize = 50;
 
 impl Default for Lobby {
     fn default() -> Self {
@@ -197,6 +204,8 @@ impl Default for Lobby {
             seeks: Mutex::new(Vec::new()),
             challenges: Mutex::new(HashMap::new()),
             users: Mutex::new(HashMap::new()),
+            present: Mutex::new(HashMap::new()),
+            chat: Mutex::new(std::collections::VecDeque::new()),
             public: broadcast::channel(256).0,
         }
     }
@@ -216,16 +225,30 @@ pub struct Presence {
 
 impl Presence {
     #[must_use]
-    pub fn new(state: &AppState, user_id: &str) -> Presence {
+    pub fn new(state: &AppState, user: &crate::store::User) -> Presence {
+        let mut present = lock(&state.lobby().present);
+        present
+            .entry(user.id.clone())
+            .or_insert_with(|| (user.name.clone(), 0))
+            .1 += 1;
         Presence {
             state: state.clone(),
-            user_id: user_id.to_string(),
+            user_id: user.id.clone(),
         }
     }
 }
 
 impl Drop for Presence {
     fn drop(&mut self) {
+        {
+            let mut present = lock(&self.state.lobby().present);
+            if let Some(entry) = present.get_mut(&self.user_id) {
+                entry.1 -= 1;
+                if entry.1 == 0 {
+                    present.remove(&self.user_id);
+                }
+            }
+        }
         self.state.lobby().left(&self.user_id);
     }
 }
@@ -276,10 +299,38 @@ impl Lobby {
     /// Players with a lobby connection open.
     #[must_use]
     pub fn online(&self) -> usize {
-        lock(&self.users)
-            .values()
-            .filter(|tx| tx.receiver_count() > 0)
-            .count()
+        lock(&self.present).len()
+    }
+
+    /// The names of the players in the lobby, in name order, at most `max`.
+    #[must_use]
+    pub fn online_names(&self, max: usize) -> Vec<String> {
+        let mut names: Vec<String> = lock(&self.present).values().map(|(n, _)| n.clone()).collect();
+        names.sort_by_key(|n| crate::names::key(n));
+        names.truncate(max);
+        names
+    }
+
+    /// Says a line in the lobby chat (checked by the caller) to everyone
+    /// there, and keeps it for newcomers.
+    pub fn say(&self, from: &str, text: &str) {
+        let line = serde_json::json!({
+            "t": "chat", "room": "lobby", "from": from, "text": text, "at_ms": crate::now_ms(),
+        });
+        {
+            let mut chat = lock(&self.chat);
+            chat.push_back(line.clone());
+            while chat.len() > CHAT_HISTORY {
+                chat.pop_front();
+            }
+        }
+        self.announce(&line);
+    }
+
+    /// The lobby chat's last lines, oldest first.
+    #[must_use]
+    pub fn chat_history(&self) -> Vec<serde_json::Value> {
+        lock(&self.chat).iter().cloned().collect()
     }
 
     /// A lobby connection of `user_id` (socket or event stream) ended:
@@ -813,6 +864,7 @@ mod tests {
             awarded_title: None,
             real_title: None,
             muted: false,
+            banned: false,
         };
         Seek {
             view: SeekView {

@@ -51,6 +51,7 @@ use utoipa::OpenApi;
         crate::api::user_games_pgn,
         crate::api::rating_history,
         crate::api::info,
+        crate::api::report,
         crate::analysis::get_review,
         crate::analysis::request_review,
         crate::analysis::position,

@@ -109,6 +109,20 @@ pub struct User {
     /// Muted by an operator: their chat reaches nobody but themselves.
     #[serde(skip)]
     pub muted: bool,
+    /// Banned by an operator: they cannot log in.
+    #[serde(skip)]
+    pub banned: bool,
+}
+
+/// A reported chat line, for the operator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub reporter: String,
+    pub reported: String,
+    /// `lobby`, or the game the line was said in.
+    pub context: String,
+    pub text: String,
+    pub created_ms: i64,
 }
 
 /// A game as its row stores it.
@@ -269,7 +283,8 @@ struct AppendJob {
 /// Most jobs committed in one transaction.
 const GROUP_COMMIT_MAX: usize = 256;
 
-const USER_COLS: &str = "id, name, password_hash, guest, created_ms, awarded_title, real_title, muted";
+const USER_COLS: &str =
+    "id, name, password_hash, guest, created_ms, awarded_title, real_title, muted, banned";
 const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, first_id, second_id, first_name, second_name, first_rating, second_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, first_ms, second_ms";
 
 fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
@@ -282,6 +297,7 @@ fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
         awarded_title: row.try_get("awarded_title")?,
         real_title: row.try_get("real_title")?,
         muted: row.try_get::<i64, _>("muted")? != 0,
+        banned: row.try_get::<i64, _>("banned")? != 0,
     })
 }
 
@@ -589,6 +605,78 @@ impl Store {
             .execute(&self.writer)
             .await?;
         Ok(())
+    }
+
+    /// Bans or lets back a player (operator action); a ban ends their
+    /// sessions and bot tokens too.
+    pub async fn set_banned(&self, user_id: &str, banned: bool) -> Result<(), StoreError> {
+        sqlx::query("UPDATE users SET banned = $1 WHERE id = $2")
+            .bind(i64::from(banned))
+            .bind(user_id)
+            .execute(&self.writer)
+            .await?;
+        if banned {
+            self.delete_sessions_of(user_id, None).await?;
+        }
+        Ok(())
+    }
+
+    /// Files a report of a chat line.
+    pub async fn add_report(
+        &self,
+        id: &str,
+        reporter_id: &str,
+        reported_id: &str,
+        context: &str,
+        text: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO reports (id, reporter_id, reported_id, context, text, created_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(id)
+        .bind(reporter_id)
+        .bind(reported_id)
+        .bind(context)
+        .bind(text)
+        .bind(now_ms)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// How many reports a player filed since `since_ms`.
+    pub async fn reports_filed_since(&self, reporter_id: &str, since_ms: i64) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM reports WHERE reporter_id = $1 AND created_ms >= $2",
+        )
+        .bind(reporter_id)
+        .bind(since_ms)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    /// The newest reports first, at most `limit`.
+    pub async fn reports(&self, limit: i64) -> Result<Vec<Report>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT a.name AS reporter, b.name AS reported, r.context, r.text, r.created_ms FROM reports r \
+             JOIN users a ON a.id = r.reporter_id JOIN users b ON b.id = r.reported_id \
+             ORDER BY r.created_ms DESC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Report {
+                    reporter: r.try_get("reporter")?,
+                    reported: r.try_get("reported")?,
+                    context: r.try_get("context")?,
+                    text: r.try_get("text")?,
+                    created_ms: r.try_get("created_ms")?,
+                })
+            })
+            .collect()
     }
 
     /// A game's review: its state (`queued`, `done`, `failed`) and, when
@@ -1063,10 +1151,10 @@ impl Store {
     /// (guests never have): (user, their rating in the pool), best first.
     pub async fn leaderboard(&self, pool: &str, limit: i64) -> Result<Vec<(User, PoolRating)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT u.id, u.name, u.password_hash, u.guest, u.created_ms, u.awarded_title, u.real_title, u.muted, \
+            "SELECT u.id, u.name, u.password_hash, u.guest, u.created_ms, u.awarded_title, u.real_title, u.muted, u.banned, \
                     r.pool, r.rating, r.deviation, r.volatility, r.rated_games, r.titled_games \
              FROM ratings r JOIN users u ON u.id = r.user_id \
-             WHERE r.pool = $1 AND r.rated_games > 0 ORDER BY r.rating DESC, u.name_key LIMIT $2",
+             WHERE r.pool = $1 AND r.rated_games > 0 AND u.banned = 0 ORDER BY r.rating DESC, u.name_key LIMIT $2",
         )
         .bind(pool.to_string())
         .bind(limit)

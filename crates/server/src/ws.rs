@@ -278,8 +278,32 @@ fn room_of(seat: Option<game::Side>) -> ChatRoom {
     }
 }
 
-/// A chat line from `user`: logged in, short, not too often (5 lines per
-/// 10 s). A muted player's line goes back to them alone, so they are not
+/// A chat line checked, game's or lobby's: from a player logged in, 1 to
+/// 200 characters without control characters, not too often (5 lines per
+/// 10 s, all rooms together). `Err` is the refusal to send back.
+fn chat_line<'a>(
+    state: &AppState,
+    user: Option<&'a User>,
+    text: &'a str,
+) -> Result<(&'a User, &'a str), String> {
+    let Some(user) = user else {
+        return Err(error_msg("unauthorized", "log in to chat"));
+    };
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > CHAT_MAX_CHARS || text.chars().any(char::is_control) {
+        return Err(error_msg(
+            "bad_chat",
+            &format!("a chat line has 1-{CHAT_MAX_CHARS} characters and no control characters"),
+        ));
+    }
+    if let Err(s) = state.limiters().chat.try_hit(&user.id, crate::now_ms()) {
+        return Err(error_msg("rate_limited", &format!("too many lines; wait {s} s")));
+    }
+    Ok((user, text))
+}
+
+/// A chat line from `user` in a game: to the players' or the spectators'
+/// room. A muted player's line goes back to them alone, so they are not
 /// told; nobody else reads it.
 async fn say(
     state: &AppState,
@@ -288,19 +312,10 @@ async fn say(
     seat: Option<game::Side>,
     text: &str,
 ) -> Option<String> {
-    let Some(user) = user else {
-        return Some(error_msg("unauthorized", "log in to chat"));
+    let (user, text) = match chat_line(state, user, text) {
+        Ok(ok) => ok,
+        Err(refusal) => return Some(refusal),
     };
-    let text = text.trim();
-    if text.is_empty() || text.chars().count() > CHAT_MAX_CHARS || text.chars().any(char::is_control) {
-        return Some(error_msg(
-            "bad_chat",
-            &format!("a chat line has 1-{CHAT_MAX_CHARS} characters and no control characters"),
-        ));
-    }
-    if let Err(s) = state.limiters().chat.try_hit(&user.id, crate::now_ms()) {
-        return Some(error_msg("rate_limited", &format!("too many lines; wait {s} s")));
-    }
     let line = ServerMsg::Chat {
         room: room_of(seat),
         from: user.name.clone(),
@@ -388,7 +403,7 @@ pub async fn lobby_socket(
 
 async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
     // Declared before the receiver, so dropped after it.
-    let _presence = user.as_ref().map(|u| crate::lobby::Presence::new(&state, &u.id));
+    let _presence = user.as_ref().map(|u| crate::lobby::Presence::new(&state, u));
     let (mut tx, mut incoming) = socket.split();
     let mut public = state.lobby().public.subscribe();
     // A spectator gets a personal channel that stays silent (its sender
@@ -404,6 +419,10 @@ async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
     if tx.send(text_msg(hello)).await.is_err() {
         return;
     }
+    let history = serde_json::json!({"t": "chat_history", "lines": state.lobby().chat_history()}).to_string();
+    if tx.send(text_msg(history)).await.is_err() {
+        return;
+    }
     let mut shutdown = state.shutdown_signal();
     let mut hb = Heartbeat::new(&state);
     loop {
@@ -417,7 +436,18 @@ async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
                 match msg {
                     Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMsg>(&t) {
                         Ok(ClientMsg::Ping {}) => ServerMsg::Pong.to_json(),
-                        _ => error_msg("bad_message", "the lobby socket only answers ping; use the HTTP API to seek or challenge"),
+                        Ok(ClientMsg::Chat { text }) => match chat_line(&state, user.as_ref(), &text) {
+                            // A muted player's line goes back to them alone.
+                            Ok((u, text)) if u.muted => serde_json::json!({
+                                "t": "chat", "room": "lobby", "from": u.name, "text": text, "at_ms": crate::now_ms(),
+                            }).to_string(),
+                            Ok((u, text)) => {
+                                state.lobby().say(&u.name, text);
+                                continue;
+                            }
+                            Err(refusal) => refusal,
+                        },
+                        _ => error_msg("bad_message", "the lobby socket answers ping and chat; use the HTTP API to seek or challenge"),
                     },
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                     Some(Ok(_)) => continue,

@@ -45,6 +45,20 @@ enum Action {
         #[arg(long)]
         off: bool,
     },
+    /// Ban a player: they cannot log in, and their sessions and bot tokens
+    /// end at once; with --off let them back.
+    Ban {
+        /// The player's account name.
+        user: String,
+        #[arg(long)]
+        off: bool,
+    },
+    /// The chat lines players reported, newest first.
+    Reports {
+        /// How many to show.
+        #[arg(long, default_value_t = 50)]
+        limit: i64,
+    },
     /// Verify the database without changing it: SQLite's integrity check,
     /// the schema version, and every live game read and replayed. Exit 1
     /// when something is wrong.
@@ -75,14 +89,49 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             anyhow::Ok(())
         }),
         Action::Mute { user, off } => runtime()?.block_on(async {
-            let store = server::store::Store::connect(&a.database)
-                .await
-                .with_context(|| format!("cannot open the database {:?}", a.database))?;
+            let store = open(&a.database).await?;
             let Some(u) = store.user_by_name(&user).await? else {
                 bail!("no player named {user:?}");
             };
             store.set_muted(&u.id, !off).await?;
             println!("{}: chat {}", u.name, if off { "allowed" } else { "muted" });
+            store.close().await;
+            anyhow::Ok(())
+        }),
+        Action::Ban { user, off } => runtime()?.block_on(async {
+            let store = open(&a.database).await?;
+            let Some(u) = store.user_by_name(&user).await? else {
+                bail!("no player named {user:?}");
+            };
+            store.set_banned(&u.id, !off).await?;
+            println!(
+                "{}: {}",
+                u.name,
+                if off {
+                    "may log in again"
+                } else {
+                    "banned, sessions ended"
+                }
+            );
+            store.close().await;
+            anyhow::Ok(())
+        }),
+        Action::Reports { limit } => runtime()?.block_on(async {
+            let store = open(&a.database).await?;
+            let reports = store.reports(limit).await?;
+            if reports.is_empty() {
+                println!("no reports");
+            }
+            for r in reports {
+                println!(
+                    "{}  {} reported {} ({}): {}",
+                    utc(r.created_ms),
+                    r.reporter,
+                    r.reported,
+                    r.context,
+                    r.text
+                );
+            }
             store.close().await;
             anyhow::Ok(())
         }),
@@ -99,6 +148,23 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `2026.12.03 22:51 UTC`.
+fn utc(ms: i64) -> String {
+    let minutes = ms.rem_euclid(86_400_000) / 60_000;
+    format!(
+        "{} {:02}:{:02} UTC",
+        registry::pgn_date(ms),
+        minutes / 60,
+        minutes % 60
+    )
+}
+
+async fn open(database: &str) -> anyhow::Result<server::store::Store> {
+    server::store::Store::connect(database)
+        .await
+        .with_context(|| format!("cannot open the database {database:?}"))
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {

@@ -1,0 +1,103 @@
+//! The lobby as a place (issue 16, features 10 and 12): who is there by
+//! name, the lobby chat with its history and limits, the report button's
+//! endpoint, and an operator's ban.
+
+mod common;
+
+use common::{Client, TestServer, Ws};
+use serde_json::{json, Value};
+
+async fn lobby_ws(s: &TestServer, c: &Client) -> Ws {
+    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+        "{}/api/lobby/ws",
+        s.ws_base
+    ))
+    .unwrap();
+    if let Some(cookie) = &c.cookie {
+        req.headers_mut().insert("cookie", cookie.parse().unwrap());
+    }
+    let (stream, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let mut ws = Ws { stream };
+    assert_eq!(ws.expect("seeks").await["t"], "seeks");
+    ws
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_chat_presence_reports_and_bans() {
+    let mut s = common::start().await;
+    let a = Client::register(&s, "la").await;
+    let b = Client::register(&s, "lb").await;
+    let mut aws = lobby_ws(&s, &a).await;
+    assert_eq!(aws.expect("chat_history").await["lines"], json!([]));
+    let mut bws = lobby_ws(&s, &b).await;
+    bws.expect("chat_history").await;
+
+    // Who is in the lobby, by name; a visitor's socket is nobody.
+    let mut visitor = lobby_ws(&s, &Client::anonymous(&s)).await;
+    visitor.expect("chat_history").await;
+    let live = Client::anonymous(&s).get_json("/api/games/live").await;
+    let players: Vec<&str> = live["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        players.contains(&a.name.as_str()) && players.contains(&b.name.as_str()),
+        "{live}"
+    );
+    assert_eq!(live["online"], players.len());
+
+    // A line reaches everyone in the lobby, visitors too, and is kept for
+    // whoever comes later.
+    aws.send(&json!({"t": "chat", "text": "有人下一盘吗？"})).await;
+    let line = bws.expect("chat").await;
+    assert_eq!(
+        (line["room"].as_str(), line["from"].as_str()),
+        (Some("lobby"), Some(a.name.as_str()))
+    );
+    assert_eq!(visitor.expect("chat").await["text"], "有人下一盘吗？");
+    let c = Client::register(&s, "lc").await;
+    let mut cws = lobby_ws(&s, &c).await;
+    let history = cws.expect("chat_history").await;
+    assert_eq!(history["lines"][0]["text"], "有人下一盘吗？");
+    // Visitors read but do not write; lines are checked as in games.
+    visitor.send(&json!({"t": "chat", "text": "hi"})).await;
+    assert_eq!(visitor.expect("error").await["code"], "unauthorized");
+    aws.send(&json!({"t": "chat", "text": "\u{7}bell"})).await;
+    assert_eq!(aws.expect("error").await["code"], "bad_chat");
+
+    // The report button: filed once per line, never against oneself.
+    let report = json!({"name": a.name, "text": "有人下一盘吗？", "context": "lobby"});
+    assert_eq!(b.post("/api/reports", &report).await.status(), 204);
+    let own = json!({"name": b.name, "text": "x", "context": "lobby"});
+    assert_eq!(b.post("/api/reports", &own).await.status(), 400);
+    let nobody = json!({"name": "no_such_player_zz", "text": "x", "context": "lobby"});
+    assert_eq!(b.post("/api/reports", &nobody).await.status(), 404);
+    assert_eq!(
+        Client::anonymous(&s).post("/api/reports", &report).await.status(),
+        401
+    );
+    let state = &s.server.as_ref().unwrap().state;
+    let filed = state.store().reports(10).await.unwrap();
+    assert!(filed
+        .iter()
+        .any(|r| r.reporter == b.name && r.reported == a.name && r.context == "lobby"));
+    for _ in 1..server::api::REPORTS_PER_HOUR {
+        assert_eq!(b.post("/api/reports", &report).await.status(), 204);
+    }
+    assert_eq!(b.post("/api/reports", &report).await.status(), 429);
+
+    // A ban ends the player's sessions at once and refuses a new login.
+    let ua = state.store().user_by_name(&a.name).await.unwrap().unwrap();
+    state.store().set_banned(&ua.id, true).await.unwrap();
+    assert_eq!(a.get("/api/account").await.status(), 401);
+    let mut again = Client { cookie: None, ..a };
+    let r = again.login("correct horse").await;
+    assert_eq!(r.status(), 403);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "banned");
+    state.store().set_banned(&ua.id, false).await.unwrap();
+    assert_eq!(again.login("correct horse").await.status(), 200);
+    drop((aws, bws, cws, visitor));
+    s.stop().await;
+}

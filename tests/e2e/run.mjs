@@ -919,6 +919,33 @@ try {
     for (const p of problems.splice(logged)) assert.match(p, /status of 400/);
   });
 
+  await step('lobby: the players in the lobby by name, the lobby chat, and the report button', async () => {
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector('#lobby-chat-input');
+    const bPage = await B.context.newPage();
+    await bPage.goto(`${base}/`);
+    await C.page.setViewportSize({ width: 1280, height: 900 });
+    await C.page.goto(`${base}/`);
+    await A.page.fill('#lobby-chat-input', '有人下一盘吗？');
+    await A.page.press('#lobby-chat-input', 'Enter');
+    for (const page of [bPage, C.page]) {
+      await page.waitForFunction(() => /有人下一盘吗/.test(document.querySelector('#lobby-chat-log')?.textContent || ''));
+    }
+    // A visitor reads but has no box to write in, and nothing to report with.
+    assert.equal(await C.page.isVisible('#lobby-chat-input'), false);
+    assert.equal(await C.page.locator('#lobby-chat-log .report').count(), 0);
+    // B reports A's line; A has no report button on their own line.
+    assert.equal(await A.page.locator('#lobby-chat-log .report').count(), 0);
+    await bPage.click('#lobby-chat-log .report');
+    await bPage.waitForFunction(() => /Reported/.test(document.querySelector('#toasts')?.textContent || ''));
+    // The lobby names who is there (asked every 10 s: reload to ask now).
+    await A.page.reload();
+    await A.page.waitForFunction((names) => names.every((n) => (document.querySelector('#online-players')?.textContent || '').includes(n)), [nameA, nameB]);
+    await checkLabels(A.page, 'lobby with chat');
+    await A.page.screenshot({ path: path.join(shots, 'lobby-chat.png'), fullPage: true });
+    await bPage.close();
+  });
+
   await step('no page logged a console error', async () => {
     assert.deepEqual(problems, []);
   });

@@ -78,6 +78,7 @@ export const api = {
   record: (name, vs) => get(`/api/users/${enc(name)}/record${vs ? `?vs=${enc(vs)}` : ''}`),
   userGames: (name, query = '') => get(`/api/users/${enc(name)}/games${query ? `?${query}` : ''}`),
   ratingHistory: (name) => get(`/api/users/${enc(name)}/rating-history`),
+  report: (r) => post('/api/reports', r),
   analysis: (id) => get(`/api/games/${enc(id)}/analysis`),
   requestAnalysis: (id) => post(`/api/games/${enc(id)}/analysis`),
   analysePosition: (line) => post('/api/analysis/position', line),

@@ -17,6 +17,7 @@
 // unconfirmed move is sent again (the server ignores a ply it has).
 
 import { api } from '../api.js';
+import { chatLine } from '../chat.js';
 import { fill, h } from '../dom.js';
 import { errorText, getLang, t } from '../i18n.js';
 import { Socket } from '../socket.js';
@@ -131,7 +132,7 @@ export function mount(main, params, ctx) {
   }, chatInput, h('button', { type: 'submit', 'aria-label': t('chat.send') }, t('chat.send')));
   const chatCard = h('div', { class: 'card', 'aria-labelledby': 'chat-title' }, chatTitle, chatLog, chatForm);
   function addChat(msg) {
-    chatLog.append(h('li', {}, h('b', {}, `${msg.from}: `), msg.text));
+    chatLog.append(chatLine(msg, ctx, id));
     while (chatLog.children.length > 100) chatLog.firstChild.remove();
     chatLog.scrollTop = chatLog.scrollHeight;
   }

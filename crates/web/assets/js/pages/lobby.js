@@ -7,7 +7,8 @@
 import { api } from '../api.js';
 import { h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
-import { currentSeeks, onFeed } from '../feed.js';
+import { currentSeeks, lobbyChat, onFeed, sendFeed } from '../feed.js';
+import { chatLine } from '../chat.js';
 import { clockText } from '../result.js';
 import {
   findVariant, loadVariants, playable, sideKeys, variantLabel,
@@ -322,6 +323,7 @@ export async function mount(main, _params, ctx) {
   // The strongest first; the first is "TV". Asked again every 10 s.
   const liveList = h('ul', { id: 'live-games', class: 'live-games' });
   const onlineLine = h('p', { class: 'muted', id: 'online' });
+  const onlineNames = h('p', { id: 'online-players', class: 'online-players' });
   async function drawLive() {
     let live = { online: 0, games: [] };
     try {
@@ -330,6 +332,9 @@ export async function mount(main, _params, ctx) {
       return;
     }
     onlineLine.textContent = t('lobby.online', { n: live.online, games: live.games.length });
+    const names = live.players || [];
+    onlineNames.replaceChildren(...names.flatMap((n, i) => [i ? ' · ' : '',
+      h('a', { href: `/@/${encodeURIComponent(n)}`, 'data-link': '' }, n)]));
     const player = (name, rating) => (rating ? `${name} (${Math.round(rating)})` : name);
     liveList.replaceChildren(...(live.games.length ? live.games.map((g, i) => h('li', {},
       h('a', {
@@ -342,6 +347,27 @@ export async function mount(main, _params, ctx) {
       : [h('li', { class: 'muted' }, t('lobby.noLiveGames'))]));
   }
   const liveTimer = setInterval(drawLive, 10000);
+
+  // --- lobby chat ---------------------------------------------------------------
+  const chatLog = h('ul', { class: 'chat-log', id: 'lobby-chat-log', 'aria-live': 'polite' });
+  const chatInput = h('input', { id: 'lobby-chat-input', maxlength: 200, autocomplete: 'off', 'aria-label': t('chat.say') });
+  const chatForm = h('form', {
+    class: 'move-form', id: 'lobby-chat-form', hidden: !me,
+    onsubmit: (e) => {
+      e.preventDefault();
+      const text = chatInput.value.trim();
+      if (!text) return;
+      sendFeed({ t: 'chat', text });
+      chatInput.value = '';
+    },
+  }, chatInput, h('button', { type: 'submit', 'aria-label': t('chat.send') }, t('chat.send')));
+  const chatCard = h('section', { class: 'card', 'aria-labelledby': 'lobby-chat-title' },
+    h('h2', { id: 'lobby-chat-title' }, t('chat.lobby')), chatLog, chatForm,
+    me ? null : h('p', { class: 'muted' }, t('chat.login')));
+  function drawChat() {
+    chatLog.replaceChildren(...lobbyChat().map((m) => chatLine(m, ctx, 'lobby')));
+    chatLog.scrollTop = chatLog.scrollHeight;
+  }
 
   // --- watch ------------------------------------------------------------------
   const watchId = h('input', { id: 'watch-id', 'aria-label': t('lobby.watchId'), size: 10, pattern: '[A-Za-z0-9_-]+' });
@@ -386,14 +412,18 @@ export async function mount(main, _params, ctx) {
           h('div', { class: 'row', style: 'justify-content:space-between' },
             h('h2', { id: 'live-title' }, t('lobby.liveGames')),
             h('a', { class: 'button', href: '/tv', 'data-link': '', id: 'watch-tv' }, t('lobby.tv'))),
-          onlineLine, liveList),
+          onlineLine, onlineNames, liveList),
+        chatCard,
         watchForm),
       h('div', {}, seekForm, cpuForm)));
 
   drawSeeks();
   drawChallenges();
   drawLive();
+  drawChat();
   const off = onFeed((msg) => {
+    if (msg.t === 'chat_history' || (msg.t === 'chat' && msg.room === 'lobby')) drawChat();
+    if (msg.t === 'error' && msg.code) ctx.toast(errorText({ code: msg.code, message: msg.message }));
     if (msg.t === 'seeks' || msg.t === 'seek_added' || msg.t === 'seek_removed') drawSeeks();
     if (msg.t === 'challenge' || msg.t === 'challenge_declined') drawChallenges();
     if (msg.t === 'game_start') drawLive();

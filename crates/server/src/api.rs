@@ -313,6 +313,9 @@ pub struct GameSummary {
     /// The players' ratings when the game began (`null`: the computer).
     pub first_rating: Option<f64>,
     pub second_rating: Option<f64>,
+    /// The first moves (a player's archive only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opening: Vec<OpeningMove>,
 }
 
 impl GameSummary {
@@ -333,6 +336,7 @@ impl GameSummary {
             created_ms: g.created_ms,
             first_rating: g.first_rating.map(f64::round),
             second_rating: g.second_rating.map(f64::round),
+            opening: Vec::new(),
         }
     }
 }
@@ -524,8 +528,23 @@ pub struct GamesQuery {
     pub result: Option<String>,
     /// A variant id (`xiangqi/cxa`) or a family (`xiangqi`, `chess`).
     pub variant: Option<String>,
+    /// The first moves, in coordinate notation separated by commas
+    /// (`h2e2,h9g7`): games that opened so (at most 8 moves).
+    pub opening: Option<String>,
     /// At most this many (default 100, at most 1,000).
     pub limit: Option<u32>,
+}
+
+/// Plies of the opening the archive shows and filters by.
+const OPENING_PLIES: usize = 8;
+/// Plies of the opening shown with each game.
+const OPENING_SHOWN: usize = 4;
+
+/// One move of a game's opening.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct OpeningMove {
+    pub coord: String,
+    pub display: String,
 }
 
 /// The player's games that pass `q`, newest first.
@@ -552,8 +571,22 @@ async fn games_matching(
             ))
         }
     };
+    let opening: Vec<String> = q
+        .opening
+        .as_deref()
+        .unwrap_or("")
+        .split([',', ' '])
+        .filter(|m| !m.is_empty())
+        .map(str::to_string)
+        .collect();
+    if opening.len() > OPENING_PLIES || opening.iter().any(|m| m.len() > 8) {
+        return Err(ApiError::bad(
+            "bad_filter",
+            format!("an opening is at most {OPENING_PLIES} moves in coordinate notation"),
+        ));
+    }
     let games = state.store().games_of(&u.id, 5000).await?;
-    Ok(games
+    let games: Vec<crate::store::GameRow> = games
         .into_iter()
         .filter(|g| {
             opponent
@@ -564,12 +597,26 @@ async fn games_matching(
                     .as_deref()
                     .is_none_or(|v| v.is_empty() || g.variant == v || g.variant.split('/').next() == Some(v))
         })
+        .collect();
+    if opening.is_empty() {
+        return Ok(games.into_iter().take(limit).collect());
+    }
+    let ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+    let firsts = state.store().openings(&ids, opening.len() as i64).await?;
+    Ok(games
+        .into_iter()
+        .filter(|g| {
+            firsts
+                .get(&g.id)
+                .is_some_and(|m| m.len() == opening.len() && m.iter().zip(&opening).all(|((c, _), o)| c == o))
+        })
         .take(limit)
         .collect())
 }
 
 /// A player's games, newest first (100 unless `limit` says otherwise),
-/// filtered by opponent, result and game.
+/// filtered by opponent, result, game and opening; each with its first
+/// moves.
 #[utoipa::path(get, path = "/api/users/{name}/games", tag = "players", params(("name" = String, Path), GamesQuery),
     responses((status = 200, body = [GameSummary]), (status = 400, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn user_games(
@@ -578,7 +625,23 @@ pub async fn user_games(
     Query(q): Query<GamesQuery>,
 ) -> Result<Json<Vec<GameSummary>>, ApiError> {
     let games = games_matching(&state, &name, &q).await?;
-    Ok(Json(games.into_iter().map(GameSummary::of).collect()))
+    let ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+    let mut openings = state.store().openings(&ids, OPENING_SHOWN as i64).await?;
+    Ok(Json(
+        games
+            .into_iter()
+            .map(|g| {
+                let opening = openings.remove(&g.id).unwrap_or_default();
+                GameSummary {
+                    opening: opening
+                        .into_iter()
+                        .map(|(coord, display)| OpeningMove { coord, display })
+                        .collect(),
+                    ..GameSummary::of(g)
+                }
+            })
+            .collect(),
+    ))
 }
 
 /// A player's finished games (with the same filters, at most 1,000) as one

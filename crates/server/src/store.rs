@@ -11,6 +11,7 @@ use serde::Serialize;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Row};
+use std::collections::HashMap;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
@@ -605,6 +606,34 @@ impl Store {
             .execute(&self.writer)
             .await?;
         Ok(())
+    }
+
+    /// The first `plies` moves of each game, in order: `(coord, display)`
+    /// by game id (the archive's opening column and filter).
+    pub async fn openings(
+        &self,
+        game_ids: &[String],
+        plies: i64,
+    ) -> Result<HashMap<String, Vec<(String, String)>>, StoreError> {
+        let mut out: HashMap<String, Vec<(String, String)>> = HashMap::new();
+        // A few hundred ids a query keep every backend's bind limit.
+        for chunk in game_ids.chunks(400) {
+            let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+            let sql = format!(
+                "SELECT game_id, coord, display FROM moves WHERE ply <= $1 AND game_id IN ({}) ORDER BY game_id, ply",
+                marks.join(", ")
+            );
+            let mut q = sqlx::query(&sql).bind(plies);
+            for id in chunk {
+                q = q.bind(id.clone());
+            }
+            for r in q.fetch_all(&self.pool).await? {
+                out.entry(r.try_get("game_id")?)
+                    .or_default()
+                    .push((r.try_get("coord")?, r.try_get("display")?));
+            }
+        }
+        Ok(out)
     }
 
     /// Bans or lets back a player (operator action); a ban ends their

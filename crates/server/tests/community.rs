@@ -101,3 +101,54 @@ async fn lobby_chat_presence_reports_and_bans() {
     drop((aws, bws, cws, visitor));
     s.stop().await;
 }
+
+/// The archive by opening: each game lists its first moves, and the
+/// filter keeps the games that opened so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_archive_is_searched_by_opening() {
+    let mut s = common::start().await;
+    let a = Client::register(&s, "oa").await;
+    let b = Client::register(&s, "ob").await;
+    for line in [["h2e2", "h9g7"], ["c3c4", "h9g7"], ["h2e2", "b9c7"]] {
+        let (_, game, _) = a.challenge(&b, json!({"time": "10+0", "color": "first"})).await;
+        for (c, m) in [(&a, line[0]), (&b, line[1])] {
+            assert_eq!(
+                c.post(&format!("/api/games/{game}/move/{m}"), &json!({}))
+                    .await
+                    .status(),
+                200
+            );
+        }
+        assert_eq!(
+            b.post(&format!("/api/games/{game}/resign"), &json!({}))
+                .await
+                .status(),
+            200
+        );
+    }
+    let all = a.get_json(&format!("/api/users/{}/games", a.name)).await;
+    let all = all.as_array().unwrap();
+    assert_eq!(all.len(), 3);
+    // Newest first: 炮二平五 马８进３.
+    assert_eq!(all[0]["opening"][0]["display"], "炮二平五");
+    assert_eq!(all[0]["opening"][1]["coord"], "b9c7");
+    let count = |q: &'static str| {
+        let a = &a;
+        async move {
+            a.get_json(&format!("/api/users/{}/games?opening={q}", a.name))
+                .await
+                .as_array()
+                .unwrap()
+                .len()
+        }
+    };
+    assert_eq!(count("h2e2").await, 2);
+    assert_eq!(count("h2e2,h9g7").await, 1);
+    assert_eq!(count("c3c4").await, 1);
+    assert_eq!(count("a0a1").await, 0);
+    let r = a
+        .get(&format!("/api/users/{}/games?opening=a,b,c,d,e,f,g,h,i", a.name))
+        .await;
+    assert_eq!(r.status(), 400);
+    s.stop().await;
+}

@@ -946,6 +946,23 @@ try {
     await bPage.close();
   });
 
+  await step('archive: each game shows its opening; picking one keeps the games that opened so', async () => {
+    await A.page.goto(`${base}/@/${nameA}`);
+    await A.page.waitForSelector('#recent-games button.opening');
+    const before = await A.page.locator('#recent-games tbody tr').count();
+    const texts = await A.page.$$eval('#recent-games button.opening', (bs) => bs.map((b) => b.textContent));
+    assert.ok(texts.some((x) => x.startsWith('上仕局')), `the reviewed game opened 仕四进五: ${texts}`);
+    await A.page.locator('#recent-games button.opening', { hasText: '上仕局' }).first().click();
+    await A.page.waitForSelector('#filter-opening:not([hidden])');
+    await A.page.waitForFunction(() => [...document.querySelectorAll('#recent-games button.opening')]
+      .every((b) => b.textContent.startsWith('上仕局')));
+    const after = await A.page.locator('#recent-games tbody tr').count();
+    assert.ok(after >= 1 && after < before, `${after} of ${before}`);
+    assert.match(await A.page.getAttribute('#download-pgn', 'href'), /opening=d0e1/);
+    await checkLabels(A.page, 'archive by opening');
+    await A.page.screenshot({ path: path.join(shots, 'profile-archive.png'), fullPage: true });
+  });
+
   await step('no page logged a console error', async () => {
     assert.deepEqual(problems, []);
   });

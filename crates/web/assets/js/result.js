@@ -5,7 +5,8 @@
 // Sides are `first` and `second` in the server's data; what a reader sees
 // is the variant's word for them (`view.sides`: red/black, white/black).
 
-import { t } from './i18n.js';
+import { getLang, t } from './i18n.js';
+import { h } from './dom.js';
 import { gameFor } from './boards/board.js';
 
 const FORBIDDEN = new Set([
@@ -83,4 +84,21 @@ export function patternIn(detail) {
 export function clockText(tc) {
   if (tc === '-') return t('game.untimed');
   return /^\d+$/.test(tc) ? `${tc}+0` : tc;
+}
+
+/**
+ * The server's detail of a ruling is English prose; the reason above it is
+ * already in the reader's language, so other languages do without it.
+ */
+export function detailLine(view) {
+  return view.detail && getLang() === 'en' ? h('p', { class: 'muted' }, view.detail) : null;
+}
+
+/** A foul's words: the kind in the reader's language (the server's own
+ *  English detail for English readers, which names the specifics). */
+export function foulText(msg) {
+  if (getLang() === 'en' && msg.detail) return msg.detail;
+  const key = `foul.${msg.kind}`;
+  const words = t(key);
+  return words !== key ? words : msg.detail || msg.kind;
 }

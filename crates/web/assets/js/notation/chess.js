@@ -68,3 +68,8 @@ export function findMove(text, pos, legal) {
   });
   return found.length === 1 ? found[0] : null;
 }
+
+/** Chess openings are shown by their moves alone (no name table here). */
+export function openingName() {
+  return null;
+}

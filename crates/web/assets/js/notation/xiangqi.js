@@ -185,3 +185,22 @@ export function findMove(text, pos, legal) {
     || normalizeTyped(formatMove(pos, m, 'chinese')) === want
     || normalizeTyped(formatMove(pos, m, 'wxf')) === want) || null;
 }
+
+/**
+ * The opening family a game's first move names, as Xiangqi books name
+ * them (an i18n key under `opening.`), or null: 中炮 (the central cannon),
+ * 仙人指路 (the third or seventh pawn), 飞相局, 起马局, 过宫炮, 士角炮, 上仕局.
+ */
+export function openingName(coords) {
+  const first = coords[0];
+  const names = {
+    h2e2: 'central_cannon', b2e2: 'central_cannon',
+    c3c4: 'pawn', g3g4: 'pawn',
+    c0e2: 'elephant', g0e2: 'elephant',
+    b0c2: 'horse', h0g2: 'horse',
+    h2d2: 'palace_cannon', b2f2: 'palace_cannon',
+    h2f2: 'advisor_cannon', b2d2: 'advisor_cannon',
+    d0e1: 'advisor', f0e1: 'advisor',
+  };
+  return (first && names[first]) || null;
+}

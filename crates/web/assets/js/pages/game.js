@@ -19,12 +19,12 @@
 import { api } from '../api.js';
 import { chatLine } from '../chat.js';
 import { fill, h } from '../dom.js';
-import { errorText, getLang, t } from '../i18n.js';
+import { errorText, t } from '../i18n.js';
 import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
 import { createBoard, destsOf, gameFor, splitMove } from '../boards/board.js';
 import {
-  clockText, colorOf, mustChangeText, otherSide, patternIn, reasonText, resultText, sideName,
+  clockText, colorOf, detailLine, foulText, mustChangeText, otherSide, patternIn, reasonText, resultText, sideName,
 } from '../result.js';
 import { setSound, soundOn, sounds } from '../sound.js';
 import { findVariant, loadVariants, variantLabel } from '../variants.js';
@@ -40,18 +40,10 @@ function premoveOn() {
   }
 }
 
-/**
- * The server's detail of a ruling is English prose; the reason above it is
- * already in the reader's language, so other languages do without it.
- */
 /** A player's name; the built-in computer's in the reader's language. */
 function playerName(p) {
   const level = p.computer && p.computer.startsWith('level:') ? p.computer.slice(6) : null;
   return level ? t('game.computerLevel', { n: level }) : p.name;
-}
-
-function detailLine(view) {
-  return view.detail && getLang() === 'en' ? h('p', { class: 'muted' }, view.detail) : null;
 }
 
 export function mount(main, params, ctx) {
@@ -645,7 +637,7 @@ export function mount(main, params, ctx) {
         break;
       case 'foul': {
         const article = msg.article ? t('article.suffix', { n: msg.article }) : '';
-        showNotice(t('game.foul', { side: sideName(view, msg.side), count: msg.count, detail: msg.detail || msg.kind, article }), true);
+        showNotice(t('game.foul', { side: sideName(view, msg.side), count: msg.count, detail: foulText(msg), article }), true);
         break;
       }
       case 'time_penalty':

@@ -7,6 +7,7 @@ import { formatDate, h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import { clockText, resultText, sideName } from '../result.js';
 import { findVariant, loadVariants, variantLabel } from '../variants.js';
+import { gameFor } from '../boards/board.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -110,18 +111,38 @@ export async function mount(main, params, ctx) {
       pools.length > 1 ? h('figcaption', { class: 'muted' }, poolName(pool)) : null,
       ratingChart(points, pool === titlePool ? 'rating-chart' : `rating-chart-${pool}`)));
   const stat = (label, value, idAttr) => h('div', { class: 'stat' }, h('span', { class: 'muted' }, label), h('b', { id: idAttr }, value));
-  // The archive: filtered by opponent, result and game; all of it as PGN.
+  // The archive: filtered by opponent, result, game and opening; all of it as PGN.
   const gamesBox = h('div', {});
+  let openingFilter = null; // { coords, text } of the opening picked from a game
+  const openingText = (g) => {
+    const moves = (g.opening || []).slice(0, 2);
+    const named = gameFor(g.variant)?.notation.openingName?.(moves.map((m) => m.coord));
+    return [named ? t(`opening.${named}`) : null, moves.map((m) => m.display).join(' ')].filter(Boolean).join(' · ');
+  };
+  const openingCell = (g) => {
+    const moves = (g.opening || []).slice(0, 2);
+    if (!moves.length) return '';
+    const text = openingText(g);
+    const words = moves.map((m) => m.display).join(' ');
+    return h('button', {
+      type: 'button', class: 'link opening', 'aria-label': t('profile.byOpening', { moves: words }),
+      onclick: () => {
+        openingFilter = { coords: moves.map((m) => m.coord), text };
+        refilter();
+      },
+    }, text);
+  };
   const drawGames = (list) => gamesBox.replaceChildren(list.length
     ? h('table', { id: 'recent-games' },
       h('thead', {}, h('tr', {},
-        ...['col.date', 'col.game', 'col.first', 'col.second', 'col.result', 'col.time', 'col.mode'].map((k) => h('th', { scope: 'col' }, t(k))))),
+        ...['col.date', 'col.game', 'col.first', 'col.second', 'col.result', 'col.opening', 'col.time', 'col.mode'].map((k) => h('th', { scope: 'col' }, t(k))))),
       h('tbody', {}, list.map((g) => h('tr', {},
         h('td', {}, h('a', { href: g.state === 'live' ? `/game/${g.id}` : `/replay/${g.id}`, 'data-link': '' }, formatDate(g.created_ms))),
         h('td', {}, variantName(g.variant)),
         h('td', {}, playerCell(g, 'first')),
         h('td', {}, playerCell(g, 'second')),
         h('td', {}, resultCell(g)),
+        h('td', {}, openingCell(g)),
         h('td', {}, clockText(g.time_control)),
         h('td', {}, g.rated ? t('lobby.rated') : t('lobby.casual'))))))
     : h('p', { class: 'muted' }, t('profile.noGames')));
@@ -139,10 +160,21 @@ export async function mount(main, params, ctx) {
     if (opponent.value.trim()) q.set('opponent', opponent.value.trim());
     if (result.value) q.set('result', result.value);
     if (family.value) q.set('variant', family.value);
+    if (openingFilter) q.set('opening', openingFilter.coords.join(','));
     return q.toString();
   };
+  const openingChip = h('span', { id: 'filter-opening', class: 'chip', hidden: true });
   const refilter = async () => {
     const q = query();
+    openingChip.hidden = !openingFilter;
+    openingChip.replaceChildren(...(openingFilter ? [t('profile.filterOpening', { moves: openingFilter.text }), ' ',
+      h('button', {
+        type: 'button', class: 'link', 'aria-label': t('profile.clearOpening'),
+        onclick: () => {
+          openingFilter = null;
+          refilter();
+        },
+      }, '×')] : []));
     download.href = `/api/users/${encodeURIComponent(name)}/games.pgn${q ? `?${q}` : ''}`;
     try {
       drawGames(await api.userGames(name, q));
@@ -158,7 +190,7 @@ export async function mount(main, params, ctx) {
   });
   result.addEventListener('change', refilter);
   family.addEventListener('change', refilter);
-  const filters = h('div', { class: 'row', id: 'game-filters' }, opponent, result, family, download);
+  const filters = h('div', { class: 'row', id: 'game-filters' }, opponent, result, family, openingChip, download);
 
   main.append(
     h('h1', {}, t('profile.title', { name: user.name }), user.guest ? ` (${t('profile.guest')})` : ''),

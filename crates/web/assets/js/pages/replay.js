@@ -9,7 +9,7 @@ import { api } from '../api.js';
 import { h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import { createBoard, gameFor, splitMove } from '../boards/board.js';
-import { colorOf, otherSide, reasonText, resultText, sideName } from '../result.js';
+import { colorOf, detailLine, otherSide, reasonText, resultText, sideName } from '../result.js';
 import { fill, formatClock, formatDate } from '../dom.js';
 import { evalGraph, markBadge, marksByPly, scoreText } from '../analysis.js';
 import { findVariant, loadVariants } from '../variants.js';
@@ -96,7 +96,7 @@ export async function mount(main, params, ctx) {
         h('div', { class: 'card' },
           h('h2', { id: 'replay-result' }, view.state === 'live' ? t('replay.live') : resultText(view)),
           view.state !== 'live' ? h('p', { class: 'ruling' }, reasonText(view)) : null,
-          view.detail ? h('p', { class: 'muted' }, view.detail) : null,
+          detailLine(view),
           h('p', { class: 'muted' }, `${view.time_control} · ${view.rated ? t('lobby.rated') : t('lobby.casual')} · ${formatDate(view.created_ms)}`),
           where, clockLine,
           h('div', { class: 'row' },

@@ -366,6 +366,15 @@ try {
     await A.page.click('#draw-decline');
     await B.page.waitForFunction(() => document.querySelector('#notice')?.textContent.includes('declined'));
     await A.page.waitForSelector('#draw-offer');
+    await clickMove(A.page, 'h9g7');
+    await both(4);
+    // Offers alternate (23.1): B's refused offer may not be repeated until
+    // A offers; online the button is off and says why, rather than letting
+    // B into a foul (9.1.3).
+    await B.page.waitForFunction(() => document.querySelector('#draw-offer')?.disabled === true);
+    assert.match(await B.page.getAttribute('#draw-offer', 'title'), /23\.1/);
+    // Online no draw claim is offered while none holds.
+    assert.equal(await B.page.locator('#claim-draw').count(), 0);
     // Resigning asks once more before it counts.
     await A.page.click('#resign');
     await A.page.click('#resign-confirm');

@@ -51,13 +51,16 @@ const NOTATIONS: Notations = Notations {
 
 /// FIDE Laws: a false claim gives the opponent two minutes (9.5.5); time
 /// runs out → loss, or a draw when the opponent cannot mate (6.9).
-fn fide_session() -> SessionRules {
+fn fide_session(profile: crate::Profile) -> SessionRules {
     let a = |s: &str| Some(s.to_string());
     SessionRules {
         foul_limit: 0,
         false_claim_penalty_ms: 2 * 60_000,
         claim_penalty: ClaimPenalty::CreditOpponent,
         repeated_offer_is_foul: false,
+        // FIDE 9.5.5 gives the opponent two minutes for an incorrect
+        // claim, an arbiter's ruling; online (as lichess) it is refused.
+        false_claim_is_refused: profile == crate::Profile::Online,
         articles: Articles {
             resignation: a("5.1.2"),
             agreement: a("5.2.3"),

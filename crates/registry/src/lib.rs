@@ -134,6 +134,43 @@ pub struct GameRecord<'a> {
     pub final_comment: Option<&'a str>,
 }
 
+/// Whose tool the session rules are. The rule books are written for an
+/// arbiter at the board, who rules a false claim or a repeated draw offer a
+/// foul (犯规) and may add time; online there is no arbiter to explain it,
+/// and a player who clicks 申请判和 in a 3-minute game would lose on the
+/// spot. So online the server refuses what would be a foul, with the
+/// reason, and the UI does not offer it; over the board (an event, a
+/// tournament with arbiters) the book's fouls and penalties apply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    #[default]
+    Online,
+    Arbiter,
+}
+
+impl Profile {
+    /// The word stored with a game.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Online => "online",
+            Profile::Arbiter => "arbiter",
+        }
+    }
+}
+
+impl std::str::FromStr for Profile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Profile, String> {
+        match s {
+            "online" => Ok(Profile::Online),
+            "arbiter" => Ok(Profile::Arbiter),
+            other => Err(format!("rules profile is online or arbiter, not {other:?}")),
+        }
+    }
+}
+
 /// What the computer needs to choose a move.
 #[derive(Clone, Debug)]
 pub struct ComputerRequest<'a> {
@@ -277,7 +314,7 @@ pub struct Variant {
     #[serde(skip)]
     build: fn(&str) -> Result<Box<dyn Game>, GameError>,
     #[serde(skip)]
-    session_rules: fn() -> SessionRules,
+    session_rules: fn(Profile) -> SessionRules,
     #[serde(skip)]
     write_record: fn(&Variant, &GameRecord<'_>) -> Result<String, String>,
     #[serde(skip)]
@@ -315,12 +352,19 @@ impl Variant {
         }
     }
 
-    /// How a session of this variant is refereed with time control `tc`.
+    /// How an online game of this variant is refereed with time control
+    /// `tc` (the [`Profile::Online`] rules).
     #[must_use]
     pub fn session_config(&self, time_control: clock::TimeControl) -> SessionConfig {
+        self.session_config_for(time_control, Profile::Online)
+    }
+
+    /// How a session of this variant is refereed under `profile`.
+    #[must_use]
+    pub fn session_config_for(&self, time_control: clock::TimeControl, profile: Profile) -> SessionConfig {
         SessionConfig {
             time_control,
-            rules: (self.session_rules)(),
+            rules: (self.session_rules)(profile),
         }
     }
 

@@ -58,16 +58,21 @@ const ANALYSIS: Analysis = Analysis {
     win_chance_k: 0.003_682_08 / 2.0,
 };
 
-/// The CXA session rules (《象棋竞赛规则》): three fouls lose (4.1.8), a
-/// false natural-limit claim is a foul and costs the claimant 5 minutes
-/// (9.1.4, 23.3), offering a draw again after a refusal is a foul (9.1.3).
-fn cxa_session() -> SessionRules {
+/// The CXA session rules (《象棋竞赛规则》). For an arbiter: three fouls
+/// lose (4.1.8), a false natural-limit claim is a foul and costs the
+/// claimant 5 minutes (9.1.4, 23.3), offering a draw again after a refusal
+/// is a foul (9.1.3). Online both are refused instead, with the reason
+/// (offers still alternate, 23.1), and three fouls still lose where a rule
+/// with fouls applies (seed 001's per-move time).
+fn cxa_session(profile: crate::Profile) -> SessionRules {
     let a = |s: &str| Some(s.to_string());
+    let arbiter = profile == crate::Profile::Arbiter;
     SessionRules {
         foul_limit: 3,
         false_claim_penalty_ms: 5 * 60_000,
         claim_penalty: ClaimPenalty::ChargeClaimant,
-        repeated_offer_is_foul: true,
+        repeated_offer_is_foul: arbiter,
+        false_claim_is_refused: !arbiter,
         articles: Articles {
             resignation: a("4.1.9"),
             agreement: a("4.2.2"),

@@ -93,6 +93,18 @@ pub struct GameView {
     /// A repetition ruling in force: this side must change its moves.
     #[schema(value_type = Option<String>)]
     pub must_change: Option<Side>,
+    /// The side whose draw offer was refused and who may not offer again
+    /// until the opponent has offered (23.1).
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub offer_refused: Option<Side>,
+    /// The side to move may claim a draw now, and the claim holds.
+    #[serde(default)]
+    pub claimable: bool,
+    /// `online` (what would be a foul is refused) or `arbiter` (the rule
+    /// book's fouls and penalties, for events over the board).
+    #[serde(default = "online")]
+    pub rules_profile: String,
     pub created_ms: i64,
     /// The version of the last game event this view includes (0: none).
     pub v: u64,
@@ -101,6 +113,10 @@ pub struct GameView {
     /// there.
     #[serde(default)]
     pub away: Option<Away>,
+}
+
+fn online() -> String {
+    "online".into()
 }
 
 /// Who a chat line is for.
@@ -152,6 +168,10 @@ pub enum ServerMsg {
         turn: Side,
         clocks: ClockView,
         legal: Vec<String>,
+        /// The side to move may claim a draw now, and the claim holds
+        /// (online the UI offers the claim only then).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        claimable: bool,
     },
     /// The referee ruled a repetition in which `side` plays a forbidden
     /// sequence: it must vary or lose (CXA 24, 26.4).
@@ -326,6 +346,9 @@ mod tests {
             article: None,
             draw_offer: None,
             must_change: None,
+            offer_refused: None,
+            claimable: false,
+            rules_profile: "online".into(),
             created_ms: 0,
             v: 0,
             away: Some(Away {
@@ -350,6 +373,7 @@ mod tests {
                 turn: s,
                 clocks: clocks(),
                 legal: vec![],
+                claimable: false,
             },
             ServerMsg::MustChange {
                 v: 2,

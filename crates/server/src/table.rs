@@ -110,6 +110,7 @@ impl TableError {
             TableError::Session(e) => match e {
                 SessionError::GameOver => "game_over",
                 SessionError::NotYourTurn { .. } | SessionError::ClaimOnlyOnOwnTurn { .. } => "not_your_turn",
+                SessionError::ClaimDoesNotHold { .. } => "claim_does_not_hold",
                 SessionError::Game(GameError::IllegalMove { .. } | GameError::BadMove { .. }) => {
                     "illegal_move"
                 }
@@ -286,6 +287,28 @@ impl Table {
     #[must_use]
     pub fn draw_offer(&self) -> Option<Side> {
         self.session.pending_offer()
+    }
+
+    /// The side whose refused offer may not be repeated yet (23.1).
+    #[must_use]
+    pub fn offer_refused(&self) -> Option<Side> {
+        Side::BOTH.into_iter().find(|&s| self.session.offer_refused(s))
+    }
+
+    /// Whether the side to move may claim a draw now, the claim holding.
+    #[must_use]
+    pub fn claim_holds(&self) -> bool {
+        self.session.claim_holds()
+    }
+
+    /// `online` or `arbiter`: whose tool the session rules are.
+    #[must_use]
+    pub fn rules_profile(&self) -> &'static str {
+        if self.session.config().rules.false_claim_is_refused {
+            "online"
+        } else {
+            "arbiter"
+        }
     }
 
     #[must_use]

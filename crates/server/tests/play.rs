@@ -162,15 +162,22 @@ async fn a_refused_offer_may_not_be_repeated_until_the_opponent_offers() {
     rws.expect("draw_declined").await;
     bws.play("h9g7").await;
     rws.play("h0g2").await;
-    // Offering again after a refusal is a foul (9.1.3), and no offer is made.
+    // Online, offering again after a refusal (a foul over the board,
+    // 9.1.3) is refused, and the view says who may not offer yet.
+    let view = red.get_json(&format!("/api/games/{game}")).await;
+    assert_eq!(
+        (view["offer_refused"].as_str(), view["rules_profile"].as_str()),
+        (Some("first"), Some("online"))
+    );
     rws.send(&json!({"t": "draw_offer"})).await;
-    let foul = bws.expect("foul").await;
-    assert_eq!(foul["side"], "first", "{foul}");
-    assert_eq!(foul["kind"], "repeated_draw_offer");
-    assert_eq!(foul["article"], "9.1.3");
-    assert_eq!(foul["count"], 1);
+    assert_eq!(rws.expect("error").await["code"], "cannot_offer");
     let view = red.get_json(&format!("/api/games/{game}")).await;
     assert_eq!(view["draw_offer"], Value::Null);
+    // A claim that does not hold is refused too (a foul and 5 minutes over
+    // the board, 9.1.4, 23.3); nothing is charged.
+    assert_eq!(view["claimable"], false);
+    bws.send(&json!({"t": "claim_draw"})).await;
+    assert_eq!(bws.expect("error").await["code"], "claim_does_not_hold");
     // Black may offer; then red may again.
     bws.play("h7h0").await;
     bws.send(&json!({"t": "draw_offer"})).await;

@@ -236,6 +236,34 @@ impl Session {
         self.pending_offer
     }
 
+    /// Whether `side` may offer a draw now (23.1: after its own move,
+    /// before the opponent replies, with no offer standing, and not again
+    /// after a refusal until the opponent has offered) — what the UI asks
+    /// before it offers the button. Where a repeated offer is a foul the
+    /// answer is the same: the button must not lead a player into one.
+    #[must_use]
+    pub fn may_offer_draw(&self, side: Side) -> bool {
+        !self.is_over()
+            && self.moves.last().is_some_and(|m| m.side == side)
+            && self.game.side_to_move() != side
+            && self.pending_offer.is_none()
+            && self.refused_offer_by != Some(side)
+    }
+
+    /// Whether `side`'s last offer was refused and the opponent has not
+    /// offered since (23.1: offers alternate).
+    #[must_use]
+    pub fn offer_refused(&self, side: Side) -> bool {
+        self.refused_offer_by == Some(side)
+    }
+
+    /// Whether the side to move may claim a draw now, the claim holding
+    /// (a natural limit, a threefold repetition where the rules draw it).
+    #[must_use]
+    pub fn claim_holds(&self) -> bool {
+        !self.is_over() && self.game.claimable_draw().is_some()
+    }
+
     /// The side the referee has told to change its moves (变着), if any.
     #[must_use]
     pub fn must_change(&self) -> Option<Side> {
@@ -643,6 +671,9 @@ impl Session {
         if let Some(ending) = self.game.claimable_draw() {
             self.end_with(Termination::Claim, ending, at, events);
             return Ok(());
+        }
+        if self.config.rules.false_claim_is_refused {
+            return Err(SessionError::ClaimDoesNotHold { side });
         }
         // A false claim: a foul (CXA 9.1.4), and time (CXA 23.3: 5 minutes
         // on the claimant's clock; FIDE 9.5.5: 2 minutes to the opponent).

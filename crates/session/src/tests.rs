@@ -17,6 +17,7 @@ fn cxa_rules() -> SessionRules {
         false_claim_penalty_ms: 5 * 60_000,
         claim_penalty: ClaimPenalty::ChargeClaimant,
         repeated_offer_is_foul: true,
+        false_claim_is_refused: false,
         articles: Articles {
             resignation: a("4.1.9"),
             agreement: a("4.2.2"),
@@ -888,4 +889,55 @@ proptest! {
         prop_assert_eq!(fingerprint(&back), fingerprint(&s));
         prop_assert_eq!(back.result(), s.result());
     }
+}
+
+/// The online profile: what would be a foul is refused, with a reason,
+/// and changes nothing; the checks the UI asks before it offers a button
+/// say the same as the refusals.
+#[test]
+fn online_a_false_claim_and_a_repeated_offer_are_refused_not_punished() {
+    let mut rules = cxa_rules();
+    rules.false_claim_is_refused = true;
+    rules.repeated_offer_is_foul = false;
+    let config = SessionConfig {
+        time_control: "10+0".parse().unwrap(),
+        rules,
+    };
+    let mut s = Session::new(Toy::boxed(), config).unwrap();
+    s.apply(Command::Start { at: 0 }).unwrap();
+    assert!(!s.may_offer_draw(R) && !s.may_offer_draw(B), "no move yet");
+    mv(&mut s, R, "x", 1_000);
+    // A claim that does not hold: refused, no foul, no time.
+    assert!(!s.claim_holds());
+    assert_eq!(
+        refused(&mut s, Command::ClaimDraw { side: B, at: 2_000 }),
+        SessionError::ClaimDoesNotHold { side: B }
+    );
+    assert_eq!(s.fouls(B), 0);
+    // Offers alternate (23.1): R offers, B declines, R may not offer again
+    // until B has offered.
+    assert!(s.may_offer_draw(R) && !s.may_offer_draw(B));
+    s.apply(Command::OfferDraw { side: R, at: 1_100 }).unwrap();
+    assert!(!s.may_offer_draw(R), "an offer stands");
+    s.apply(Command::DeclineDraw { side: B, at: 1_500 }).unwrap();
+    mv(&mut s, B, "m", 2_500);
+    mv(&mut s, R, "m", 3_000);
+    assert!(!s.may_offer_draw(R));
+    assert_eq!(
+        refused(&mut s, Command::OfferDraw { side: R, at: 3_100 }),
+        SessionError::OfferAgainAfterRefusal { side: R }
+    );
+    assert_eq!(s.fouls(R), 0);
+    mv(&mut s, B, "m", 3_500);
+    assert!(s.may_offer_draw(B));
+    s.apply(Command::OfferDraw { side: B, at: 3_600 }).unwrap();
+    s.apply(Command::DeclineDraw { side: R, at: 3_700 }).unwrap();
+    mv(&mut s, R, "m", 4_000);
+    assert!(s.may_offer_draw(R), "B offered since: R's turn to offer again");
+    // Four moves without a capture: the toy's natural limit; the claim holds.
+    mv(&mut s, B, "m", 4_500);
+    assert!(s.claim_holds());
+    s.apply(Command::ClaimDraw { side: R, at: 5_000 }).unwrap();
+    assert_eq!(result(&s).outcome, Some(Outcome::Draw));
+    assert!(!s.claim_holds() && !s.may_offer_draw(R) && !s.may_offer_draw(B));
 }

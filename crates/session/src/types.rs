@@ -33,6 +33,12 @@ pub struct SessionRules {
     /// Whether offering a draw again after a refusal, before the opponent
     /// has offered, is a foul (CXA 9.1.3) or simply refused.
     pub repeated_offer_is_foul: bool,
+    /// Whether a draw claim the rules do not allow is refused (online: the
+    /// server tells the player and nothing happens) instead of ruled a
+    /// foul with a time penalty (an arbiter over the board, CXA 9.1.4 and
+    /// 23.3, FIDE 9.5.5).
+    #[serde(default)]
+    pub false_claim_is_refused: bool,
     pub articles: Articles,
 }
 
@@ -364,6 +370,9 @@ pub enum SessionError {
     NoOfferToWithdraw { side: Side },
     #[error("a claim may be made only in one's own time, when it is one's move")]
     ClaimOnlyOnOwnTurn { side: Side },
+    /// Online, a claim that does not hold is refused rather than punished.
+    #[error("the rules do not allow a draw claim in this position")]
+    ClaimDoesNotHold { side: Side },
     #[error("the game can no longer be aborted: both sides have moved")]
     TooLateToAbort,
     #[error("clock: {0}")]

@@ -764,6 +764,7 @@ async fn store_and_broadcast(state: &AppState, g: &mut LiveGame, applied: &Appli
                         running,
                     },
                     legal: if last { legal_moves(&g.table) } else { Vec::new() },
+                    claimable: last && g.table.claim_holds(),
                 })
             }
             SessionEvent::DrawOffered { side, .. } => Some(ServerMsg::DrawOffer { v, by: *side }),

@@ -288,11 +288,23 @@ export function mount(main, params, ctx) {
         list.push(actionButton(t('game.acceptDraw'), () => send({ t: 'draw_accept' }), { id: 'draw-accept', class: 'primary' }));
         list.push(actionButton(t('game.declineDraw'), () => send({ t: 'draw_decline' }), { id: 'draw-decline' }));
       } else {
+        // Offers alternate (23.1): after a refusal, not again until the
+        // opponent has offered — online the button says so instead of
+        // letting a player into a foul (9.1.3).
+        const refused = view.offer_refused === you;
         list.push(actionButton(t('game.offerDraw'), () => send({ t: 'draw_offer' }), {
-          id: 'draw-offer', disabled: myTurn || view.ply === 0 || view.draw_offer === you || isComputer(them),
+          id: 'draw-offer',
+          disabled: myTurn || view.ply === 0 || view.draw_offer === you || isComputer(them) || (online() && refused),
+          title: online() && refused ? t('game.offerAfterRefusal') : null,
         }));
       }
-      list.push(actionButton(t('game.claimDraw'), () => send({ t: 'claim_draw' }), { id: 'claim-draw', disabled: !myTurn }));
+      // Online a claim is offered only when it holds (a false claim would
+      // be a foul and 5 minutes over the board, 9.1.4, 23.3).
+      if (!online() || (myTurn && view.claimable)) {
+        list.push(actionButton(t('game.claimDraw'), () => send({ t: 'claim_draw' }), {
+          id: 'claim-draw', disabled: !myTurn, class: online() ? 'primary' : null,
+        }));
+      }
       if (away && away.side === them) {
         list.push(actionButton(t('game.claimVictory'), () => send({ t: 'claim_victory' }), {
           id: 'claim-victory', class: 'primary', disabled: claimIn() > 0,
@@ -334,6 +346,7 @@ export function mount(main, params, ctx) {
   }
 
   // --- a player who left -----------------------------------------------------------
+  const online = () => view.rules_profile !== 'arbiter';
   const claimIn = () => (away ? Math.max(0, Math.ceil((away.at - Date.now()) / 1000)) : 0);
 
   function setAway(a) {
@@ -564,7 +577,11 @@ export function mount(main, params, ctx) {
     view.turn = msg.turn;
     view.legal = msg.legal || [];
     if (msg.clocks) view.clocks = msg.clocks;
-    if (view.draw_offer && view.draw_offer !== mover) view.draw_offer = null; // refused by moving (23.1)
+    if (view.draw_offer && view.draw_offer !== mover) { // refused by moving (23.1)
+      view.offer_refused = view.draw_offer;
+      view.draw_offer = null;
+    }
+    view.claimable = !!msg.claimable;
     view.must_change = null;
     if (mine) pending = null;
     else (msg.capture ? sounds.capture : sounds.move)();
@@ -622,10 +639,12 @@ export function mount(main, params, ctx) {
         break;
       case 'draw_offer':
         view.draw_offer = msg.by;
+        if (view.offer_refused && view.offer_refused !== msg.by) view.offer_refused = null;
         refresh();
         break;
       case 'draw_declined':
         view.draw_offer = null;
+        view.offer_refused = msg.offer_by;
         refresh();
         if (msg.by !== you) showNotice(t('game.drawDeclined', { side: sideName(view, msg.by) }), true);
         break;

@@ -41,17 +41,7 @@ async fn a_review_marks_the_blunder_and_is_kept() {
     assert_eq!(r.status(), 401);
 
     let moves = ["h2e2", "h9g7", "e2e6", "g7e6", "b0c2", "b9c7"];
-    for (i, m) in moves.iter().enumerate() {
-        let c = if i % 2 == 0 { &a } else { &b };
-        let r = c.post(&format!("/api/games/{game}/move/{m}"), &json!({})).await;
-        assert_eq!(r.status(), 200, "{m}");
-    }
-    assert_eq!(
-        a.post(&format!("/api/games/{game}/resign"), &json!({}))
-            .await
-            .status(),
-        200
-    );
+    common::play_then_resign(&game, &a, &b, &moves, &a).await;
 
     let before = a.get_json(&path).await;
     assert_eq!(before["state"], "none");
@@ -108,34 +98,20 @@ async fn a_player_has_at_most_two_reviews_waiting() {
     let mut games = Vec::new();
     for _ in 0..3 {
         let (_, game, _) = a.challenge(&b, json!({"time": "10+0", "color": "first"})).await;
-        for (c, m) in [(&a, "h2e2"), (&b, "h9g7"), (&a, "h0g2"), (&b, "i9h9")] {
-            assert_eq!(
-                c.post(&format!("/api/games/{game}/move/{m}"), &json!({}))
-                    .await
-                    .status(),
-                200
-            );
-        }
-        assert_eq!(
-            b.post(&format!("/api/games/{game}/resign"), &json!({}))
-                .await
-                .status(),
-            200
-        );
+        common::play_then_resign(&game, &a, &b, &["h2e2", "h9g7", "h0g2", "i9h9"], &b).await;
         games.push(game);
     }
-    let mut refused = None;
+    // Asked one after the other within milliseconds, while the first
+    // review (5 positions at depth 10) still runs.
+    let mut codes = Vec::new();
     for g in &games {
         let r = a.post(&format!("/api/games/{g}/analysis"), &json!({})).await;
-        if r.status() == 409 {
-            refused = Some(r.json::<Value>().await.unwrap());
-        }
+        let status = r.status().as_u16();
+        codes.push((status, r.json::<Value>().await.unwrap()["error"].clone()));
     }
-    // Unless the first two finished meanwhile (a fast machine), the third
-    // was refused as pending.
-    if let Some(v) = refused {
-        assert_eq!(v["error"], "analysis_pending");
-    }
+    assert_eq!(codes[0].0, 202);
+    assert_eq!(codes[1].0, 202);
+    assert_eq!(codes[2], (409, json!("analysis_pending")), "{codes:?}");
     for g in &games[..2] {
         wait_review(&a, g).await;
     }

@@ -111,20 +111,7 @@ async fn the_archive_is_searched_by_opening() {
     let b = Client::register(&s, "ob").await;
     for line in [["h2e2", "h9g7"], ["c3c4", "h9g7"], ["h2e2", "b9c7"]] {
         let (_, game, _) = a.challenge(&b, json!({"time": "10+0", "color": "first"})).await;
-        for (c, m) in [(&a, line[0]), (&b, line[1])] {
-            assert_eq!(
-                c.post(&format!("/api/games/{game}/move/{m}"), &json!({}))
-                    .await
-                    .status(),
-                200
-            );
-        }
-        assert_eq!(
-            b.post(&format!("/api/games/{game}/resign"), &json!({}))
-                .await
-                .status(),
-            200
-        );
+        common::play_then_resign(&game, &a, &b, &line, &b).await;
     }
     let all = a.get_json(&format!("/api/users/{}/games", a.name)).await;
     let all = all.as_array().unwrap();

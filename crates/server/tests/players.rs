@@ -9,17 +9,7 @@ use serde_json::{json, Value};
 
 /// Plays h2e2 h9g7 in `game` (first side `first`), then `loser` resigns.
 async fn play_and_resign(game: &str, first: &Client, second: &Client, loser: &Client) {
-    for (c, m) in [(first, "h2e2"), (second, "h9g7")] {
-        let r = c.post(&format!("/api/games/{game}/move/{m}"), &json!({})).await;
-        assert_eq!(r.status(), 200);
-    }
-    assert_eq!(
-        loser
-            .post(&format!("/api/games/{game}/resign"), &json!({}))
-            .await
-            .status(),
-        200
-    );
+    common::play_then_resign(game, first, second, &["h2e2", "h9g7"], loser).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -224,6 +224,22 @@ impl Client {
     }
 }
 
+/// Plays `moves` in `game` over HTTP, `first` and `second` in turn from
+/// the first side's move, then `loser` resigns.
+pub async fn play_then_resign(game: &str, first: &Client, second: &Client, moves: &[&str], loser: &Client) {
+    for (i, m) in moves.iter().enumerate() {
+        let c = if i % 2 == 0 { first } else { second };
+        let r = c
+            .post(&format!("/api/games/{game}/move/{m}"), &serde_json::json!({}))
+            .await;
+        assert_eq!(r.status(), 200, "move {m}");
+    }
+    let r = loser
+        .post(&format!("/api/games/{game}/resign"), &serde_json::json!({}))
+        .await;
+    assert_eq!(r.status(), 200, "resign");
+}
+
 pub struct Ws {
     pub stream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
 }

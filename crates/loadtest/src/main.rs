@@ -467,10 +467,15 @@ async fn main() -> anyhow::Result<()> {
     );
     if let ((Some(s0), Some(c0)), (Some(s1), Some(c1))) = (cpu_before, cpu_after) {
         println!(
-            "CPU during play: server {:.0}% of one core, this client {:.0}%",
+            "CPU during play: server {:.1}% of one core, this client {:.0}%",
             (s1 - s0) / elapsed * 100.0,
             (c1 - c0) / elapsed * 100.0
         );
+        // Every move measured is one move the server took, checked, stored
+        // and broadcast (moves still on the way at the end are few).
+        if moves > 0 {
+            println!("server CPU per move: {:.0} µs", (s1 - s0) / moves as f64 * 1e6);
+        }
     }
     if let (Some(s), Some(g), Some(k), Some(p)) = (rss_start, rss_games, rss_sockets, rss_play) {
         let n = tables.len().max(1) as f64;

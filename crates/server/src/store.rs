@@ -15,6 +15,8 @@ use std::collections::HashMap;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
+mod writer;
+
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
 
@@ -25,6 +27,9 @@ pub enum StoreError {
     BadUrl(String),
     #[error("database error: {0}")]
     Sql(#[from] sqlx::Error),
+    /// From the SQLite move writer's own connection (store/writer.rs).
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("the database writer has stopped")]
@@ -267,8 +272,10 @@ pub struct Store {
     /// queueing here (fairly, without sleeping) beats SQLite's busy-wait
     /// back-off, which sleeps for milliseconds under contention.
     writer: AnyPool,
-    /// The group-commit queue for moves (see [`Store::append`]).
-    appends: mpsc::Sender<AppendJob>,
+    /// The group-commit queue for moves (see [`Store::append`]): on a
+    /// SQLite file a thread with its own connection (store/writer.rs), on
+    /// PostgreSQL a task over `writer`.
+    appends: mpsc::Sender<WriterMsg>,
     backend: Backend,
 }
 
@@ -279,6 +286,13 @@ struct AppendJob {
     commands: Vec<String>,
     moves: Vec<MoveRow>,
     reply: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// What the move writer is asked.
+enum WriterMsg {
+    Append(AppendJob),
+    /// Commit what is queued, close, then answer.
+    Stop(oneshot::Sender<()>),
 }
 
 /// Most jobs committed in one transaction.
@@ -439,7 +453,13 @@ impl Store {
             tokio::spawn(checkpointer(pool.clone()));
         }
         let (appends, queue) = mpsc::channel(4096);
-        tokio::spawn(group_commit(writer.clone(), queue));
+        match &file {
+            Some(f) => writer::spawn(writer::open(f, sync)?, queue)?,
+            // An in-memory SQLite database or PostgreSQL.
+            None => {
+                tokio::spawn(group_commit(writer.clone(), queue));
+            }
+        }
         Ok(Store {
             pool,
             writer,
@@ -523,6 +543,10 @@ impl Store {
     }
 
     pub async fn close(&self) {
+        let (ack, stopped) = oneshot::channel();
+        if self.appends.send(WriterMsg::Stop(ack)).await.is_ok() {
+            let _ = stopped.await;
+        }
         self.pool.close().await;
         self.writer.close().await;
     }
@@ -985,7 +1009,10 @@ impl Store {
     ///
     /// Group commit: the writes of all games that arrive while one
     /// transaction commits go into the next one, so a thousand games moving
-    /// at once cost a few transactions, not a thousand.
+    /// at once cost a few transactions, not a thousand. On a SQLite file
+    /// one thread with its own connection commits them (store/writer.rs):
+    /// a move is one channel send there and one answer back, not a round
+    /// trip to sqlx's worker thread per statement.
     pub async fn append(
         &self,
         game_id: &str,
@@ -1004,7 +1031,10 @@ impl Store {
             moves: moves.to_vec(),
             reply,
         };
-        self.appends.send(job).await.map_err(|_| StoreError::Closed)?;
+        self.appends
+            .send(WriterMsg::Append(job))
+            .await
+            .map_err(|_| StoreError::Closed)?;
         answer.await.map_err(|_| StoreError::Closed)?
     }
 
@@ -1286,7 +1316,6 @@ async fn checkpointer(pool: AnyPool) {
     }
 }
 
-/// Writes one job's rows inside a transaction.
 /// Rows per multi-row `INSERT`: well under both databases' limits on
 /// bound parameters (7 a move row).
 const ROWS_PER_INSERT: usize = 128;
@@ -1367,18 +1396,28 @@ async fn commit(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), sqlx::Error>
     tx.commit().await
 }
 
-/// The writer task: takes every job waiting, commits them in one
+/// The writer task on PostgreSQL (and an in-memory SQLite database; a
+/// SQLite file has its own thread, store/writer.rs): takes every job waiting, commits them in one
 /// transaction and answers each. If the group fails (one bad job, e.g. a
 /// duplicate ply), each job is retried alone so only the bad one fails.
-async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<AppendJob>) {
+async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<WriterMsg>) {
     let mut jobs = Vec::with_capacity(GROUP_COMMIT_MAX);
-    while let Some(first) = queue.recv().await {
-        jobs.push(first);
-        while jobs.len() < GROUP_COMMIT_MAX {
+    let mut stopped = None;
+    while stopped.is_none() {
+        match queue.recv().await {
+            None => break,
+            Some(WriterMsg::Stop(ack)) => stopped = Some(ack),
+            Some(WriterMsg::Append(j)) => jobs.push(j),
+        }
+        while stopped.is_none() && jobs.len() < GROUP_COMMIT_MAX {
             match queue.try_recv() {
-                Ok(j) => jobs.push(j),
+                Ok(WriterMsg::Append(j)) => jobs.push(j),
+                Ok(WriterMsg::Stop(ack)) => stopped = Some(ack),
                 Err(_) => break,
             }
+        }
+        if jobs.is_empty() {
+            continue;
         }
         if jobs.len() > 1 && commit(&writer, &jobs).await.is_ok() {
             for j in jobs.drain(..) {
@@ -1392,6 +1431,9 @@ async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<AppendJob>) {
                 .map_err(StoreError::from);
             let _ = j.reply.send(r);
         }
+    }
+    if let Some(ack) = stopped {
+        let _ = ack.send(());
     }
 }
 

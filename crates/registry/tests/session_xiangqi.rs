@@ -8,10 +8,14 @@ const R: Side = Side::First;
 const B: Side = Side::Second;
 
 fn start(fen: &str, tc: &str) -> Session {
+    start_as(fen, tc, registry::Profile::Online)
+}
+
+fn start_as(fen: &str, tc: &str, profile: registry::Profile) -> Session {
     let v = registry::get(Some("xiangqi/cxa")).unwrap();
     let mut s = Session::new(
         v.new_game(Some(fen), 0).unwrap(),
-        v.session_config(tc.parse().unwrap()),
+        v.session_config_for(tc.parse().unwrap(), profile),
     )
     .unwrap();
     s.apply(Command::Start { at: 0 }).unwrap();
@@ -62,8 +66,22 @@ fn illegal_moves_are_refused_and_change_nothing() {
 fn natural_limit_claim_true_and_false_23_3() {
     // 119 plies without a capture; one more quiet move makes 60 rounds.
     let fen = "3k5/9/9/9/9/9/9/9/4A4/R2AK4 w - - 119 80";
+    // Online, a claim too early is refused and costs nothing.
     let mut s = start(fen, "10+0");
-    // Red claims too early: a foul, and 5 minutes off Red's clock.
+    assert!(!s.claim_holds());
+    assert_eq!(
+        s.apply(Command::ClaimDraw { side: R, at: 1_000 }).unwrap_err(),
+        session::SessionError::ClaimDoesNotHold { side: R }
+    );
+    assert_eq!(
+        (s.fouls(R), s.clock().view(R, 1_000).main_ms),
+        (0, 10 * 60_000 - 1_000)
+    );
+    mv(&mut s, R, "e1f2", 2_000);
+    assert!(s.claim_holds());
+    // Over the board (the arbiter profile), Red's early claim is a foul,
+    // and 5 minutes off Red's clock.
+    let mut s = start_as(fen, "10+0", registry::Profile::Arbiter);
     let ev = s.apply(Command::ClaimDraw { side: R, at: 1_000 }).unwrap();
     assert!(matches!(&ev[0], Event::Foul { foul, .. } if foul.kind == FoulKind::FalseClaim));
     assert_eq!(s.clock().view(R, 1_000).main_ms, 10 * 60_000 - 1_000 - 5 * 60_000);

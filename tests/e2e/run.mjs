@@ -952,6 +952,9 @@ try {
     await A.page.waitForFunction((names) => names.every((n) => (document.querySelector('#online-players')?.textContent || '').includes(n)), [nameA, nameB]);
     await checkLabels(A.page, 'lobby with chat');
     await A.page.screenshot({ path: path.join(shots, 'lobby-chat.png'), fullPage: true });
+    await A.page.setViewportSize({ width: 390, height: 844 });
+    await A.page.screenshot({ path: path.join(shots, 'lobby-chat-phone.png'), fullPage: true });
+    await A.page.setViewportSize({ width: 1280, height: 900 });
     await bPage.close();
   });
 
@@ -970,6 +973,9 @@ try {
     assert.match(await A.page.getAttribute('#download-pgn', 'href'), /opening=d0e1/);
     await checkLabels(A.page, 'archive by opening');
     await A.page.screenshot({ path: path.join(shots, 'profile-archive.png'), fullPage: true });
+    await A.page.setViewportSize({ width: 390, height: 844 });
+    await A.page.screenshot({ path: path.join(shots, 'profile-archive-phone.png'), fullPage: true });
+    await A.page.setViewportSize({ width: 1280, height: 900 });
   });
 
   await step('no page logged a console error', async () => {

@@ -138,6 +138,12 @@ pub struct ChallengeRequest {
     pub color: ColorChoice,
     /// Start from this position (FEN) instead of the usual one; casual only.
     pub fen: Option<String>,
+    /// `online` (the default: what would be a foul is refused) or
+    /// `arbiter` (an event over the board: the rule book's fouls and
+    /// penalties, CXA 9.1.3, 9.1.4, 23.3).
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub rules: registry::Profile,
 }
 
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -150,6 +156,8 @@ pub struct ChallengeView {
     pub rated: bool,
     pub color: ColorChoice,
     pub fen: Option<String>,
+    #[schema(value_type = String)]
+    pub rules: registry::Profile,
 }
 
 #[derive(Clone, Debug)]
@@ -450,6 +458,7 @@ fn parse_variant(v: Option<&str>) -> Result<&'static registry::Variant, ApiError
 /// What two people agreed to play.
 struct Terms {
     variant: String,
+    profile: registry::Profile,
     tc: TimeControl,
     rated: bool,
     fen: Option<String>,
@@ -461,6 +470,7 @@ async fn start_between(state: &AppState, red: &User, black: &User, terms: Terms)
         state,
         GameSetup {
             variant: terms.variant,
+            profile: terms.profile,
             fen: terms.fen,
             time_control: terms.tc,
             rated: terms.rated,
@@ -572,6 +582,8 @@ pub async fn create_seek(
     };
     let terms = Terms {
         variant: seek.view.variant.clone(),
+        // The lobby is online play.
+        profile: registry::Profile::Online,
         tc,
         rated: seek.view.rated,
         fen: None,
@@ -658,6 +670,7 @@ pub async fn create_challenge(
         rated: req.rated,
         color: req.color,
         fen: req.fen.clone(),
+        rules: req.rules,
     };
     {
         let mut all = lock(&state.lobby().challenges);
@@ -731,6 +744,7 @@ pub async fn accept_challenge(
     };
     let terms = Terms {
         variant: c.view.variant.clone(),
+        profile: c.view.rules,
         tc: c.tc.clone(),
         rated: c.view.rated,
         fen: c.view.fen.clone(),
@@ -826,6 +840,7 @@ pub async fn play_computer(
         &state,
         GameSetup {
             variant,
+            profile: registry::Profile::Online,
             fen: None,
             time_control: tc,
             rated: false,

@@ -159,6 +159,8 @@ pub struct GameRow {
     pub ended_ms: Option<i64>,
     pub first_ms: i64,
     pub second_ms: i64,
+    /// `online` or `arbiter` (registry::Profile).
+    pub rules_profile: String,
 }
 
 /// How a finished game went for one of its players.
@@ -300,7 +302,7 @@ const GROUP_COMMIT_MAX: usize = 256;
 
 const USER_COLS: &str =
     "id, name, password_hash, guest, created_ms, awarded_title, real_title, muted, banned";
-const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, first_id, second_id, first_name, second_name, first_rating, second_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, first_ms, second_ms";
+const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, first_id, second_id, first_name, second_name, first_rating, second_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, first_ms, second_ms, rules_profile";
 
 fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
     Ok(User {
@@ -359,6 +361,7 @@ fn game_from(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         ended_ms: row.try_get("ended_ms")?,
         first_ms: row.try_get("first_ms")?,
         second_ms: row.try_get("second_ms")?,
+        rules_profile: row.try_get("rules_profile")?,
     })
 }
 
@@ -970,7 +973,7 @@ impl Store {
 
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO games ({GAME_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)"
+            "INSERT INTO games ({GAME_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26)"
         ))
         .bind(&g.id)
         .bind(&g.node)
@@ -997,6 +1000,7 @@ impl Store {
         .bind(g.ended_ms)
         .bind(g.first_ms)
         .bind(g.second_ms)
+        .bind(&g.rules_profile)
         .execute(&self.writer)
         .await?;
         Ok(())

@@ -185,6 +185,61 @@ async fn a_refused_offer_may_not_be_repeated_until_the_opponent_offers() {
     s.stop().await;
 }
 
+/// A game set up for an event over the board (`"rules": "arbiter"`):
+/// the rule book's fouls apply — a repeated offer after a refusal is a
+/// foul (9.1.3), a false claim a foul and 5 minutes (9.1.4, 23.3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arbiter_game_keeps_the_books_fouls() {
+    let mut s = common::start().await;
+    let red = Client::register(&s, "ar").await;
+    let black = Client::register(&s, "ab").await;
+    let (ch, game, _) = red
+        .challenge(
+            &black,
+            json!({"time": "10+0", "color": "first", "rules": "arbiter"}),
+        )
+        .await;
+    assert_eq!(ch["rules"], "arbiter");
+    let view = red.get_json(&format!("/api/games/{game}")).await;
+    assert_eq!(view["rules_profile"], "arbiter");
+    let (mut rws, _) = red.ws(&game).await;
+    let (mut bws, _) = black.ws(&game).await;
+    rws.play("h2e2").await;
+    rws.send(&json!({"t": "draw_offer"})).await;
+    bws.expect("draw_offer").await;
+    bws.send(&json!({"t": "draw_decline"})).await;
+    rws.expect("draw_declined").await;
+    bws.play("h9g7").await;
+    rws.play("h0g2").await;
+    rws.send(&json!({"t": "draw_offer"})).await;
+    let foul = bws.expect("foul").await;
+    assert_eq!(
+        (
+            foul["kind"].as_str(),
+            foul["article"].as_str(),
+            foul["count"].as_u64()
+        ),
+        (Some("repeated_draw_offer"), Some("9.1.3"), Some(1))
+    );
+    assert_eq!(rws.expect("foul").await["kind"], "repeated_draw_offer");
+    bws.send(&json!({"t": "claim_draw"})).await;
+    let foul = rws.expect("foul").await;
+    assert_eq!(
+        (foul["kind"].as_str(), foul["side"].as_str()),
+        (Some("false_claim"), Some("second"))
+    );
+    assert_eq!(rws.expect("time_penalty").await["ms"], 300_000);
+    // An unknown profile is refused.
+    let r = red
+        .post(
+            "/api/challenges",
+            &json!({"to": black.name, "time": "10+0", "rules": "lenient"}),
+        )
+        .await;
+    assert_eq!(r.status(), 422);
+    s.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_repetition_is_ruled_under_cxa() {
     let mut s = common::start().await;

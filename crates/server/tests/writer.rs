@@ -32,6 +32,7 @@ fn game(id: &str) -> GameRow {
         ended_ms: None,
         first_ms: 600_000,
         second_ms: 600_000,
+        rules_profile: "online".into(),
     }
 }
 

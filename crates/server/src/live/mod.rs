@@ -63,6 +63,9 @@ impl Seat {
 #[derive(Clone, Debug)]
 pub struct GameSetup {
     pub variant: String,
+    /// Online (the default) or, for an event over the board, the arbiter's
+    /// rules with their fouls.
+    pub profile: registry::Profile,
     pub fen: Option<String>,
     pub time_control: clock::TimeControl,
     pub rated: bool,
@@ -242,7 +245,8 @@ struct LiveGame {
 fn rebuild(row: &GameRow, log: &[String], stopped_ms: i64, now_ms: i64) -> Result<(Table, Applied), String> {
     let v = variant_of(row)?;
     let game = v.new_game(Some(&row.initial_fen), 0).map_err(|e| e.to_string())?;
-    let config = v.session_config(crate::table::parse_time_control(&row.time_control)?);
+    let profile: registry::Profile = row.rules_profile.parse()?;
+    let config = v.session_config_for(crate::table::parse_time_control(&row.time_control)?, profile);
     let log = log
         .iter()
         .map(|c| {
@@ -285,8 +289,11 @@ pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, c
         .new_game(setup.fen.as_deref(), pick)
         .map_err(|e| bad_game(e.to_string()))?;
     let initial_fen = game.initial_fen();
-    let table = Table::new(game, v.session_config(setup.time_control.clone()))
-        .map_err(|e| bad_game(e.to_string()))?;
+    let table = Table::new(
+        game,
+        v.session_config_for(setup.time_control.clone(), setup.profile),
+    )
+    .map_err(|e| bad_game(e.to_string()))?;
     let id = crate::auth::random_id(8)?;
     let now = crate::now_ms();
     // Each player's rating in the variant's pool as the game begins.
@@ -318,6 +325,7 @@ pub async fn create_game(state: &AppState, setup: GameSetup) -> Result<String, c
             .clone()
             .or_else(|| setup.second.computer.clone()),
         state: "live".into(),
+        rules_profile: setup.profile.as_str().to_string(),
         result: None,
         winner: None,
         reason: None,

@@ -216,7 +216,8 @@ export function mount(main, params, ctx) {
     const v = findVariant(variants, view.variant);
     const clock = clockText(view.time_control);
     gameInfo.textContent = [v ? variantLabel(variants, v) : view.variant, clock,
-      view.rated ? t('lobby.rated') : t('lobby.casual')].join(' · ');
+      view.rated ? t('lobby.rated') : t('lobby.casual'),
+      view.rules_profile === 'arbiter' ? t('lobby.profile.arbiter') : null].filter(Boolean).join(' · ');
   }
 
   function setClocks(c, turn) {

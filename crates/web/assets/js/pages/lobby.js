@@ -298,13 +298,18 @@ export async function mount(main, _params, ctx) {
         }, incoming ? t('lobby.decline') : t('lobby.withdraw')));
     }) : [h('li', { class: 'muted' }, t('lobby.noChallenges'))]));
   }
+  // An event over the board may ask for the arbiter's rules (fouls).
+  const challengeRules = h('select', { id: 'challenge-rules', 'aria-label': t('lobby.rulesProfile') },
+    ['online', 'arbiter'].map((p) => h('option', { value: p }, t(`lobby.profile.${p}`))));
   const challengeForm = h('form', {
     class: 'card', id: 'challenge-form', 'aria-labelledby': 'challenge-title',
     onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       message.textContent = '';
       try {
-        await api.challenge({ to: challengeName.value.trim(), time: challengeTc.get(), rated: false, ...challengeGame.get() });
+        await api.challenge({
+          to: challengeName.value.trim(), time: challengeTc.get(), rated: false, rules: challengeRules.value, ...challengeGame.get(),
+        });
         challengeName.value = '';
         drawChallenges();
       } catch (err) {
@@ -317,6 +322,7 @@ export async function mount(main, _params, ctx) {
   h('label', { class: 'field', for: 'challenge-name' }, h('span', {}, t('lobby.challengeName')), challengeName),
   challengeTc.el,
   challengeGame.el,
+  h('label', { class: 'field' }, h('span', {}, t('lobby.rulesProfile')), challengeRules),
   h('button', { type: 'submit', id: 'send-challenge', disabled: !me }, t('lobby.sendChallenge')));
 
   // --- games in play ---------------------------------------------------------

@@ -112,7 +112,7 @@ export async function mount(main, params, ctx) {
       ratingChart(points, pool === titlePool ? 'rating-chart' : `rating-chart-${pool}`)));
   const stat = (label, value, idAttr) => h('div', { class: 'stat' }, h('span', { class: 'muted' }, label), h('b', { id: idAttr }, value));
   // The archive: filtered by opponent, result, game and opening; all of it as PGN.
-  const gamesBox = h('div', {});
+  const gamesBox = h('div', { class: 'table-scroll' });
   let openingFilter = null; // { coords, text } of the opening picked from a game
   const openingText = (g) => {
     const moves = (g.opening || []).slice(0, 2);

@@ -110,9 +110,10 @@ impl Game for XiangqiGame {
         if matches!(self.status(), Status::Over(_)) {
             return Vec::new();
         }
-        let mut v: Vec<String> = self.position().legal_moves().iter().map(|m| m.iccs()).collect();
-        v.sort();
-        v
+        // Sorted as moves, then formatted: no string comparisons.
+        let mut moves = self.position().legal_moves();
+        moves.sort_unstable_by_key(|m| m.iccs_order());
+        moves.iter().map(|m| m.iccs()).collect()
     }
 
     fn play(&mut self, coord: &str) -> Result<PlayedMove, GameError> {

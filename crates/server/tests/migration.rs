@@ -35,7 +35,7 @@ async fn logged_in(s: &TestServer, name: &str) -> Client {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_of_the_previous_release_migrates_and_plays_on() {
-    let (mut s, _dir) = start_on_copy().await;
+    let (mut s, dir) = start_on_copy().await;
     let alice = logged_in(&s, "alice").await;
     let bob = logged_in(&s, "bob").await;
 
@@ -77,4 +77,36 @@ async fn a_database_of_the_previous_release_migrates_and_plays_on() {
     assert_eq!(end["ratings"]["second"]["before"], 1420.0, "{end}");
     assert!(end["ratings"]["second"]["after"].as_f64().unwrap() > 1420.0);
     s.stop().await;
+
+    // Migration 0010 rebuilt the moves and the command log WITHOUT ROWID,
+    // every row kept (the old release's and those played since).
+    let db = rusqlite::Connection::open(dir.path().join("qiju.db")).unwrap();
+    for table in ["moves", "commands"] {
+        let sql: String = db
+            .query_row("SELECT sql FROM sqlite_master WHERE name = ?1", [table], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert!(sql.contains("WITHOUT ROWID"), "{sql}");
+    }
+    let plies = |game: &str| -> Vec<i64> {
+        let mut q = db
+            .prepare("SELECT ply FROM moves WHERE game_id = ?1 ORDER BY ply")
+            .unwrap();
+        q.query_map([game], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(plies(FINISHED), [1, 2, 3, 4, 5, 6]);
+    assert_eq!(plies(LIVE), [1, 2, 3, 4]);
+    let seqs: Vec<i64> = db
+        .prepare("SELECT seq FROM commands WHERE game_id = ?1 ORDER BY seq")
+        .unwrap()
+        .query_map([LIVE], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(seqs.len() > 4, "{seqs:?}");
+    assert!(seqs.iter().enumerate().all(|(i, &s)| s == i as i64), "{seqs:?}");
 }

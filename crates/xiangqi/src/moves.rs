@@ -45,10 +45,28 @@ impl Move {
         (f < 90 && t < 90 && f != t && raw >> 14 == 0).then_some(Move(raw))
     }
 
-    /// ICCS coordinates, e.g. `h2e2`.
+    /// ICCS coordinates, e.g. `h2e2`. Written byte by byte, not through
+    /// `Display`: the server formats every legal move after every move.
     #[must_use]
     pub fn iccs(self) -> String {
-        self.to_string()
+        let (from, to) = (self.from(), self.to());
+        let bytes = [
+            b'a' + from.file(),
+            b'0' + from.rank(),
+            b'a' + to.file(),
+            b'0' + to.rank(),
+        ];
+        bytes.iter().map(|&b| char::from(b)).collect()
+    }
+
+    /// A key that orders moves as their ICCS texts sort (file, then rank,
+    /// of the origin, then of the target), so a list can be sorted before it
+    /// is formatted.
+    #[inline]
+    #[must_use]
+    pub const fn iccs_order(self) -> u16 {
+        let (from, to) = (self.from(), self.to());
+        (from.file() as u16) << 12 | (from.rank() as u16) << 8 | (to.file() as u16) << 4 | to.rank() as u16
     }
 }
 
@@ -130,5 +148,22 @@ mod tests {
         ] {
             assert!(bad.parse::<Move>().is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn iccs_is_display_and_its_order_is_the_texts() {
+        let all: Vec<Move> = (0..90)
+            .flat_map(|f| (0..90).map(move |t| (f, t)))
+            .filter(|(f, t)| f != t)
+            .map(|(f, t)| Move::new(Square::from_index(f), Square::from_index(t)))
+            .collect();
+        for m in &all {
+            assert_eq!(m.iccs(), m.to_string());
+        }
+        let mut by_key = all.clone();
+        by_key.sort_unstable_by_key(|m| m.iccs_order());
+        let mut by_text = all;
+        by_text.sort_by_key(|m| m.iccs());
+        assert_eq!(by_key, by_text);
     }
 }

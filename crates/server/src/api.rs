@@ -377,21 +377,48 @@ pub struct LeaderRow {
     pub title: Option<String>,
 }
 
-/// The 50 best-rated players of a rating pool (`xiangqi`, `chess`,
-/// `chess960`), with their titles where the pool has them.
-#[utoipa::path(get, path = "/api/leaderboard/{pool}", tag = "players", params(("pool" = String, Path)),
-    responses((status = 200, body = [LeaderRow]), (status = 404, body = crate::error::ErrorBody)))]
+/// Rows on one page of a leaderboard.
+const LEADERBOARD_PAGE: u32 = 50;
+/// Pages a leaderboard goes to: deeper than this a rank is better read on
+/// the player's profile, and the query stays cheap.
+const LEADERBOARD_PAGES: u32 = 20;
+
+/// Which page of a leaderboard.
+#[derive(Deserialize, IntoParams)]
+pub struct LeaderQuery {
+    /// 1 (the default) to 20, 50 players a page.
+    pub page: Option<u32>,
+}
+
+/// The best-rated players of a rating pool (`xiangqi`, `chess`,
+/// `chess960`), 50 a page, with their titles where the pool has them.
+/// Players of equal rating are ranked by name, so pages do not overlap.
+#[utoipa::path(get, path = "/api/leaderboard/{pool}", tag = "players", params(("pool" = String, Path), LeaderQuery),
+    responses((status = 200, body = [LeaderRow]), (status = 400, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody)))]
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(pool): Path<String>,
+    Query(q): Query<LeaderQuery>,
 ) -> Result<Json<Vec<LeaderRow>>, ApiError> {
     let Some(v) = registry::all().iter().find(|v| v.rating_pool == pool) else {
         return Err(ApiError::NotFound(format!("rating pool {pool}")));
     };
-    let rows = state.store().leaderboard(&pool, 50).await?;
+    let page = q.page.unwrap_or(1);
+    if !(1..=LEADERBOARD_PAGES).contains(&page) {
+        return Err(ApiError::bad(
+            "bad_page",
+            format!("page must be 1 to {LEADERBOARD_PAGES}"),
+        ));
+    }
+    let skip = (page - 1) * LEADERBOARD_PAGE;
+    let rows = state
+        .store()
+        .leaderboard(&pool, i64::from(skip), i64::from(LEADERBOARD_PAGE))
+        .await?;
     Ok(Json(
         rows.into_iter()
-            .zip(1u32..)
+            .zip(skip + 1..)
             .map(|((u, r), rank)| LeaderRow {
                 rank,
                 title: if v.titles {

@@ -1211,16 +1211,23 @@ impl Store {
     }
 
     /// The best-rated players of a pool who have played rated games there
-    /// (guests never have): (user, their rating in the pool), best first.
-    pub async fn leaderboard(&self, pool: &str, limit: i64) -> Result<Vec<(User, PoolRating)>, StoreError> {
+    /// (guests never have): (user, their rating in the pool), best first,
+    /// the first `skip` left out.
+    pub async fn leaderboard(
+        &self,
+        pool: &str,
+        skip: i64,
+        limit: i64,
+    ) -> Result<Vec<(User, PoolRating)>, StoreError> {
         let rows = sqlx::query(
             "SELECT u.id, u.name, u.password_hash, u.guest, u.created_ms, u.awarded_title, u.real_title, u.muted, u.banned, \
                     r.pool, r.rating, r.deviation, r.volatility, r.rated_games, r.titled_games \
              FROM ratings r JOIN users u ON u.id = r.user_id \
-             WHERE r.pool = $1 AND r.rated_games > 0 AND u.banned = 0 ORDER BY r.rating DESC, u.name_key LIMIT $2",
+             WHERE r.pool = $1 AND r.rated_games > 0 AND u.banned = 0 ORDER BY r.rating DESC, u.name_key LIMIT $2 OFFSET $3",
         )
         .bind(pool.to_string())
         .bind(limit)
+        .bind(skip)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

@@ -74,7 +74,7 @@ export const api = {
   settings: () => get('/api/account/settings'),
   putSettings: (s) => put('/api/account/settings', s),
   searchUsers: (q) => get(`/api/users?q=${enc(q)}`),
-  leaderboard: (pool) => get(`/api/leaderboard/${enc(pool)}`),
+  leaderboard: (pool, page = 1) => get(`/api/leaderboard/${enc(pool)}?page=${page}`),
   record: (name, vs) => get(`/api/users/${enc(name)}/record${vs ? `?vs=${enc(vs)}` : ''}`),
   userGames: (name, query = '') => get(`/api/users/${enc(name)}/games${query ? `?${query}` : ''}`),
   ratingHistory: (name) => get(`/api/users/${enc(name)}/rating-history`),

@@ -57,22 +57,34 @@ export async function mount(main) {
     id: 'leaderboard-pool', 'aria-label': t('players.pool'),
     onchange: () => drawBoard(poolSelect.value),
   }, pools.map((p) => h('option', { value: p.pool }, p.name)));
-  async function drawBoard(pool) {
+  // 50 players a page; "more" appends the next page while there may be one.
+  const more = h('button', { id: 'leaderboard-more', type: 'button', hidden: true }, t('players.more'));
+  let shown = { pool: null, page: 0 };
+  const row = (r) => h('tr', {},
+    h('td', {}, String(r.rank)),
+    h('td', {}, profile(r.name)),
+    h('td', {}, String(Math.round(r.rating))),
+    h('td', {}, r.title || ''));
+  async function drawBoard(pool, page = 1) {
     let rows = [];
+    more.hidden = true;
     try {
-      rows = await api.leaderboard(pool);
+      rows = await api.leaderboard(pool, page);
     } catch (e) {
       board.replaceChildren(h('tr', {}, h('td', { colspan: 4, class: 'error' }, errorText(e))));
       return;
     }
-    board.replaceChildren(...(rows.length
-      ? rows.map((r) => h('tr', {},
-        h('td', {}, String(r.rank)),
-        h('td', {}, profile(r.name)),
-        h('td', {}, String(Math.round(r.rating))),
-        h('td', {}, r.title || '')))
-      : [h('tr', {}, h('td', { colspan: 4, class: 'muted' }, t('players.noneRated')))]));
+    if (page === 1) {
+      board.replaceChildren(...(rows.length
+        ? rows.map(row)
+        : [h('tr', {}, h('td', { colspan: 4, class: 'muted' }, t('players.noneRated')))]));
+    } else {
+      board.append(...rows.map(row));
+    }
+    shown = { pool, page };
+    more.hidden = rows.length < 50 || page >= 20;
   }
+  more.addEventListener('click', () => drawBoard(shown.pool, shown.page + 1));
 
   main.append(
     h('h1', {}, t('players.title')),
@@ -86,7 +98,8 @@ export async function mount(main) {
         h('table', {},
           h('thead', {}, h('tr', {},
             ...['players.rank', 'players.name', 'profile.rating', 'profile.title_'].map((k) => h('th', { scope: 'col' }, t(k))))),
-          board))));
+          board),
+        more)));
   if (pools.length) drawBoard(pools[0].pool);
   return () => clearTimeout(timer);
 }

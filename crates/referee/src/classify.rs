@@ -1020,6 +1020,8 @@ mod tests {
         // 图4: the horse steps back and opens the cannon on the horse at c5:
         // cannon for horse, the elephant takes back, and the horse then
         // takes the pawn e4 its horse had guarded (29.1: 完整的交换过程).
+        // The chased piece is the pawn won through the exchange ("以炮换马
+        // 多得一卒"); the horse is only traded.
         let r = after(
             "4k4/4a4/4ba2b/5N3/2n5C/4p2p1/P4n3/4BA3/4A4/2B1K4 w",
             &["f6d5", "i7g5"],
@@ -1027,7 +1029,7 @@ mod tests {
             RuleSet::Cxa,
         );
         assert_eq!(r.class, MoveClass::Chase, "{r:?}");
-        assert_eq!(r.targets, vec![Square::from_iccs("c5").unwrap()]);
+        assert_eq!(r.targets, vec![Square::from_iccs("e4").unwrap()]);
     }
 
     #[test]

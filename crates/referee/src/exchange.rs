@@ -97,7 +97,7 @@ const NODE_BUDGET: u32 = 4_000;
 /// the defender's checks as much as the chaser's (black's rook wins the
 /// red rook by a run of checks, and its checks are also what roots the
 /// horse the red rook attacks).
-const MOVER_CHECKS: u32 = 2;
+const MOVER_CHECKS: u32 = 3;
 const OPPONENT_CHECKS: u32 = 2;
 /// Depth of the mate search of 29.4.
 const MATE_AFTER_GAIN: u32 = 3;
@@ -188,16 +188,23 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square
     };
     for m in p.legal_moves() {
         let role = p.piece_at(m.from()).expect("legal").role;
-        // 27.1 / 27.2: the king or a pawn taking by itself is not a chase.
-        if matches!(role, Role::King | Role::Pawn) {
-            continue;
-        }
         // The line starts by taking a piece of material value (the king and
         // an uncrossed pawn are none), or by a check.
         let victim = p
             .piece_at(m.to())
             .filter(|&v| Balance::of(v, m.to()) != Balance::default());
-        if victim.is_none() && !(checks && may_check(m, their_king) && p.gives_check(m)) {
+        let gives_check = checks && may_check(m, their_king) && p.gives_check(m);
+        // 27.1 / 27.2: the king or a pawn taking by itself is not a chase.
+        // A pawn's check is another matter: 27.2 exempts the pawn's own
+        // captures "(不含将、杀)", and a run of checks that starts with the
+        // pawn and wins with another piece is the other piece's capture
+        // through checks (28.3 "通过连续照将", 29.1) — as a piece that wins
+        // with the king's help chases (27.1 "借帅之力捉吃按捉"). The king
+        // and the pawn still may not take at the root.
+        if matches!(role, Role::King | Role::Pawn) && (p.piece_at(m.to()).is_some() || !gives_check) {
+            continue;
+        }
+        if victim.is_none() && !gives_check {
             continue;
         }
         let mut s = Search {
@@ -231,10 +238,23 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square
             );
         }
         // The chased piece: the one taken at once, or the richest one the
-        // line wins.
+        // line wins. Where the first capture is only an exchange — the line
+        // gains no more than a piece it takes later (rook for rook, then the
+        // piece the recapturing rook guarded) — the piece chased is that
+        // later one, won through the exchange (29.1 完整的交换过程; 图4:
+        // "以炮换马多得一卒"). This is what 27.4 weighs when a move offers an
+        // exchange and chases through it (兑兼捉): the offer is of the first
+        // piece, the chase of the second.
         let root_prize = victim.map(|v| (m.to(), Balance::of(v, m.to()).score()));
-        let richest = richer(root_prize, prize).map(|p| p.0);
-        let target = if victim.is_some() { Some(m.to()) } else { richest };
+        let traded = matches!((root_prize, prize), (Some(r), Some(l)) if v < r.1 && v <= l.1 && l.0 != r.0);
+        let richest = if traded { prize } else { richer(root_prize, prize) }.map(|p| p.0);
+        let target = if traded {
+            richest
+        } else if victim.is_some() {
+            Some(m.to())
+        } else {
+            richest
+        };
         if let (Some(t), Some(r)) = (target, richest) {
             if victim.is_some() || v > 0 {
                 note(t, r, victim.is_none(), v, used);

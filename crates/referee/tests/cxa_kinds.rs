@@ -1,6 +1,9 @@
 //! Positions of the kinds of issue 14 — joint chases (联合捉), self-exposed
-//! pieces (自己造成的被捉状态), counted outcomes, even exchanges — with the
-//! ruling the rules give and why (`tests/cxa_kinds.json`). Each cycle is
+//! pieces (自己造成的被捉状态), counted outcomes, even exchanges, chases
+//! through a forcing line (28.3), double-purpose moves (27.4) — with the
+//! ruling the rules give and why (`tests/cxa_kinds.json`; `made` says
+//! whether a position was built by hand from the rule text or found by a
+//! random search, `old_code` what commit 9ef5a60 ruled). Each cycle is
 //! played until the referee rules (the start position three times); where
 //! a case gives `marks`, the marks of the last cycle (将 杀 捉, every idle
 //! kind as 闲) must match too.

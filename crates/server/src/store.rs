@@ -293,6 +293,10 @@ struct AppendJob {
 /// What the move writer is asked.
 enum WriterMsg {
     Append(AppendJob),
+    /// Copy the rest of the write-ahead log into the database file (a
+    /// SQLite file's writer; the others have no log to copy), then answer
+    /// if asked to.
+    Checkpoint(Option<oneshot::Sender<()>>),
     /// Commit what is queued, close, then answer.
     Stop(oneshot::Sender<()>),
 }
@@ -421,6 +425,11 @@ impl Store {
                     sqlx::query("PRAGMA wal_autocheckpoint=0")
                         .execute(&mut *conn)
                         .await?;
+                    // The log cut back when it starts over, as the move
+                    // writer's (store/writer.rs).
+                    sqlx::query("PRAGMA journal_size_limit=67108864")
+                        .execute(&mut *conn)
+                        .await?;
                     sqlx::query("PRAGMA busy_timeout=10000")
                         .execute(&mut *conn)
                         .await?;
@@ -452,12 +461,12 @@ impl Store {
             }
             Err(e) => return Err(e.into()),
         }
-        if backend == Backend::Sqlite {
-            tokio::spawn(checkpointer(pool.clone()));
-        }
         let (appends, queue) = mpsc::channel(4096);
         match &file {
-            Some(f) => writer::spawn(writer::open(f, sync)?, queue)?,
+            Some(f) => {
+                writer::spawn(writer::open(f, sync)?, queue)?;
+                tokio::spawn(checkpointer(pool.clone(), appends.clone()));
+            }
             // An in-memory SQLite database or PostgreSQL.
             None => {
                 tokio::spawn(group_commit(writer.clone(), queue));
@@ -543,6 +552,17 @@ impl Store {
     #[must_use]
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// Copies a SQLite file's write-ahead log into the database file now,
+    /// as the background checkpointer does every second, and returns when
+    /// the log will start over at the next commit. Nothing to do on
+    /// PostgreSQL or in memory.
+    pub async fn checkpoint(&self) -> Result<(), StoreError> {
+        match self.backend {
+            Backend::Sqlite => checkpoint_once(&self.pool, &self.appends, true).await,
+            Backend::Postgres => Ok(()),
+        }
     }
 
     pub async fn close(&self) {
@@ -1308,23 +1328,59 @@ impl Store {
 }
 
 /// Copies the SQLite write-ahead log into the database file every second,
-/// beside the writer rather than inside a commit (SQLite's automatic
-/// checkpoint would stall whichever move happened to cross the threshold for
-/// the time of an fsync). Ends when the pool closes.
-async fn checkpointer(pool: AnyPool) {
+/// in two steps. First on a pool connection, beside the move writer: that
+/// copies nearly all of the log without holding up a move. But beside a
+/// busy writer a checkpoint never reaches the log's end, so SQLite never
+/// starts the log over and the file grows without bound (1 GB in 40 s at
+/// 2,800 moves a second, each frame written to a new block that the kernel
+/// zeroes first). So the writer then copies the rest itself, between two
+/// of its commits (store/writer.rs): only the frames of the last moment,
+/// and then its next commit starts the log over. Never inside a commit, as
+/// SQLite's automatic checkpoint would: that would stall whichever move
+/// crossed the threshold. Ends when the writer is gone.
+async fn checkpointer(pool: AnyPool, writer: mpsc::Sender<WriterMsg>) {
     let mut tick = tokio::time::interval(Duration::from_secs(1));
+    tick.tick().await;
     loop {
         tick.tick().await;
         if pool.is_closed() {
             break;
         }
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
-            if pool.is_closed() {
-                break;
-            }
-            tracing::warn!(error = %e, "WAL checkpoint failed");
+        match checkpoint_once(&pool, &writer, false).await {
+            Ok(()) => {}
+            Err(StoreError::Closed) => break,
+            Err(e) => tracing::warn!(error = %e, "WAL checkpoint failed"),
         }
     }
+}
+
+/// One round of [`checkpointer`]. `wait`: until the writer has copied the
+/// rest; otherwise a writer whose queue is full is not asked (the next
+/// round will do).
+async fn checkpoint_once(
+    pool: &AnyPool,
+    writer: &mpsc::Sender<WriterMsg>,
+    wait: bool,
+) -> Result<(), StoreError> {
+    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(pool).await {
+        return Err(if pool.is_closed() {
+            StoreError::Closed
+        } else {
+            e.into()
+        });
+    }
+    if !wait {
+        return match writer.try_send(WriterMsg::Checkpoint(None)) {
+            Ok(()) | Err(mpsc::error::TrySendError::Full(_)) => Ok(()),
+            Err(mpsc::error::TrySendError::Closed(_)) => Err(StoreError::Closed),
+        };
+    }
+    let (ack, done) = oneshot::channel();
+    writer
+        .send(WriterMsg::Checkpoint(Some(ack)))
+        .await
+        .map_err(|_| StoreError::Closed)?;
+    done.await.map_err(|_| StoreError::Closed)
 }
 
 /// Rows per multi-row `INSERT`: well under both databases' limits on
@@ -1419,11 +1475,13 @@ async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<WriterMsg>) {
             None => break,
             Some(WriterMsg::Stop(ack)) => stopped = Some(ack),
             Some(WriterMsg::Append(j)) => jobs.push(j),
+            Some(WriterMsg::Checkpoint(ack)) => drop(ack.map(|a| a.send(()))),
         }
         while stopped.is_none() && jobs.len() < GROUP_COMMIT_MAX {
             match queue.try_recv() {
                 Ok(WriterMsg::Append(j)) => jobs.push(j),
                 Ok(WriterMsg::Stop(ack)) => stopped = Some(ack),
+                Ok(WriterMsg::Checkpoint(ack)) => drop(ack.map(|a| a.send(()))),
                 Err(_) => break,
             }
         }

@@ -17,6 +17,10 @@ use std::path::Path;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
+/// The size the write-ahead log is cut back to when it starts over (a
+/// second of a busy server's moves is about 25 MB).
+const JOURNAL_LIMIT: u64 = 64 << 20;
+
 /// How long the writer waits for another writer (sqlx's connection, which
 /// writes games, players and results) before a commit fails: as sqlx's
 /// `busy_timeout`.
@@ -59,8 +63,11 @@ pub(super) fn open(file: &Path, sync: SqliteSync) -> Result<Connection, StoreErr
             SqliteSync::Full => "synchronous=FULL",
         },
     )?;
-    // Checkpoints run beside the writer (store.rs, `checkpointer`).
+    // Checkpoints run in this thread between commits (`run`), when
+    // store.rs's `checkpointer` asks.
     pragma(&conn, "wal_autocheckpoint=0")?;
+    pragma(&conn, &format!("journal_size_limit={JOURNAL_LIMIT}"))?;
+
     pragma(&conn, "foreign_keys=ON")?;
     conn.busy_handler(Some(busy))?;
     Ok(conn)
@@ -83,30 +90,50 @@ fn run(mut conn: Connection, mut queue: mpsc::Receiver<WriterMsg>) {
     let mut jobs = Vec::with_capacity(GROUP_COMMIT_MAX);
     let mut stopped = None;
     while stopped.is_none() {
+        let mut checkpoint = false;
+        let mut acks = Vec::new();
         match queue.blocking_recv() {
             None => break,
             Some(WriterMsg::Stop(ack)) => stopped = Some(ack),
             Some(WriterMsg::Append(j)) => jobs.push(j),
+            Some(WriterMsg::Checkpoint(ack)) => {
+                checkpoint = true;
+                acks.extend(ack);
+            }
         }
         while stopped.is_none() && jobs.len() < GROUP_COMMIT_MAX {
             match queue.try_recv() {
                 Ok(WriterMsg::Append(j)) => jobs.push(j),
                 Ok(WriterMsg::Stop(ack)) => stopped = Some(ack),
+                Ok(WriterMsg::Checkpoint(ack)) => {
+                    checkpoint = true;
+                    acks.extend(ack);
+                }
                 Err(_) => break,
             }
-        }
-        if jobs.is_empty() {
-            continue;
         }
         if jobs.len() > 1 && commit(&mut conn, &jobs).is_ok() {
             for j in jobs.drain(..) {
                 let _ = j.reply.send(Ok(()));
             }
-            continue;
         }
         for j in jobs.drain(..) {
             let r = commit(&mut conn, std::slice::from_ref(&j)).map_err(StoreError::from);
             let _ = j.reply.send(r);
+        }
+        // After the group's replies, so that no move waits for it. The
+        // checkpointer has just copied most of the log; this copies what
+        // was committed meanwhile, reaching the log's end as no commit of
+        // this thread runs beside it, so that the next commit starts the
+        // log over from its first frame (reusing the file's blocks, cut to
+        // JOURNAL_LIMIT).
+        if checkpoint {
+            if let Err(e) = pragma(&conn, "wal_checkpoint(PASSIVE)") {
+                tracing::warn!(error = %e, "WAL checkpoint failed");
+            }
+            for a in acks {
+                let _ = a.send(());
+            }
         }
     }
     // Closed before the answer, so that whoever stopped the store may open

@@ -157,6 +157,18 @@ pub enum Reading {
 /// The kind of each win is left as [`ChaseKind::Unprotected`]: naming it
 /// ([`kind_of`]) costs a search per piece, asked only of the chases kept.
 pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square>) -> Vec<Win> {
+    wins_frozen(pos, reading, checks, moved, None)
+}
+
+/// [`wins`] with the mover's piece on `frozen` kept where it stands: it
+/// still blocks, screens and pins, but never moves (see [`kind_of`]).
+fn wins_frozen(
+    pos: &Position,
+    reading: Reading,
+    checks: bool,
+    moved: Option<Square>,
+    frozen: Option<Square>,
+) -> Vec<Win> {
     let mover = pos.turn();
     let mut p = pos.clone();
     let base = match reading {
@@ -187,6 +199,9 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square
         }
     };
     for m in p.legal_moves() {
+        if frozen == Some(m.from()) {
+            continue;
+        }
         let role = p.piece_at(m.from()).expect("legal").role;
         // The line starts by taking a piece of material value (the king and
         // an uncrossed pawn are none), or by a check.
@@ -214,6 +229,7 @@ pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square
             trace: trace_on(),
             ply: 1,
             taken: 0,
+            frozen,
         };
         let gained = victim.map_or(Balance::default(), |v| Balance::of(v, m.to()));
         let checks_left = if victim.is_none() {
@@ -287,6 +303,7 @@ pub fn best_gain(pos: &Position) -> i32 {
         trace: false,
         ply: 1,
         taken: 0,
+        frozen: None,
     };
     let last = Square::new(0, 0);
     s.mover(
@@ -319,7 +336,14 @@ pub fn best_gain(pos: &Position) -> i32 {
 /// unprotected).
 ///
 /// "Needed" is tested by lifting: a mover's piece is needed when, taken
-/// off the board, the piece is no longer won.
+/// off the board, the piece is no longer won. A needed piece counts toward
+/// a joint chase only when it acts on the chased piece or its roots
+/// (28.16's "several pieces attacking together"): it must move in the
+/// lines that win (kept in place it no longer wins), or it bears on the
+/// target or a root, screens a cannon that does, or pins a root to its
+/// king ([`acts_on`]). A piece that only blocks a defence on another line
+/// — a pawn that keeps a rook from checking and so freeing a pinned root —
+/// leaves the chase single.
 #[must_use]
 pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -> ChaseKind {
     let Some(victim) = pos.piece_at(target) else {
@@ -346,9 +370,17 @@ pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -
             df == 0 || dr == 0 || (df <= 2 && dr <= 2)
         })
     };
+    // Pieces a move away from such a square are tried too (a rook that
+    // checks first and then takes) — where the target is the opponent's
+    // piece standing there; where the mover's own piece stands on the
+    // square (the piece won comes there in the line), only the near ones.
+    let reach = victim.color != mover;
     let mut needed = 0;
     for (sq, piece) in pos.pieces_iter() {
-        if piece.color != mover || piece.role == Role::King || !near(sq) {
+        if piece.color != mover
+            || piece.role == Role::King
+            || !(near(sq) || (reach && Iterator::any(&mut pos.pseudo_targets(sq, piece), near)))
+        {
             continue;
         }
         let Some(without) = crate::classify::lifted(pos, sq) else {
@@ -360,7 +392,10 @@ pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -
         let still = wins(&without, reading, true, None)
             .iter()
             .any(|w| w.target == target);
-        if !still {
+        if !still
+            && (acts_on(pos, sq, target, &spots[..spots.len() - 1], mover)
+                || moves_in_line(pos, sq, target, reading))
+        {
             needed += 1;
             if needed >= 2 {
                 return ChaseKind::Joint;
@@ -368,6 +403,77 @@ pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -
         }
     }
     single
+}
+
+/// Whether the mover's piece on `sq` acts on the chased piece or on one of
+/// its roots (28.16: 联合捉 is several pieces acting on the chased piece
+/// together): it captures in the exchange on the target or on a root (it
+/// attacks the square, or would once the pieces in front of it on the line
+/// had captured), it is the screen of a cannon that does, or it pins a root
+/// to its king (lifting the root, the piece — or a cannon it screens —
+/// attacks the king). A piece that only interposes on some other line —
+/// keeping a defender from checking, say — does not act on them, however
+/// needed: it leaves the chase single.
+fn acts_on(pos: &Position, sq: Square, target: Square, roots: &[Square], mover: Color) -> bool {
+    let all = pos.occupied().0;
+    let me = 1u128 << sq.index();
+    let king = pos.king(mover.other());
+    // The mover's pieces (kings aside) attacking `at` with the occupancy
+    // `occ`, and whether `sq` is one of them or the screen of a cannon that is.
+    let bears = |at: Square, occ: u128| -> (u128, bool) {
+        let a = pos.attackers_with(at, mover, occ, transpose(occ)).0 & !(1u128 << pos.king(mover).index());
+        if a & me != 0 {
+            return (a, true);
+        }
+        if occ & me != 0 {
+            let without = pos.attackers_with(at, mover, occ & !me, transpose(occ & !me)).0;
+            let lost = a & !without & pos.pieces(mover, Role::Cannon).0;
+            if lost != 0 {
+                return (a, true);
+            }
+        }
+        (a, false)
+    };
+    let mut spots = roots.to_vec();
+    spots.push(target);
+    for &at in &spots {
+        // The exchange on `at`: pieces of both sides come off as they
+        // capture, opening the lines behind them (a rook behind a rook).
+        let mut removed = 0u128;
+        for _ in 0..8 {
+            let occ = all & !removed;
+            let (a, hit) = bears(at, occ);
+            if hit {
+                return true;
+            }
+            let theirs = guards(pos, at, mover.other()).0 & occ;
+            let more = (a | theirs) & !removed & !(1u128 << at.index());
+            if more == 0 {
+                break;
+            }
+            removed |= more;
+        }
+    }
+    // A pin of a root to its king.
+    roots.iter().any(|&r| bears(king, all & !(1u128 << r.index())).1)
+}
+
+/// Whether the mover's piece on `sq` must move (capture, or check in a
+/// run of checks) somewhere in the lines that win `target`: kept in place
+/// (still blocking, screening, pinning), it no longer wins the piece.
+fn moves_in_line(pos: &Position, sq: Square, target: Square, reading: Reading) -> bool {
+    !wins_frozen(pos, reading, true, None, Some(sq))
+        .iter()
+        .any(|w| w.target == target)
+}
+
+/// The occupancy with files and ranks swapped, as `attackers_with` wants it.
+fn transpose(occ: u128) -> u128 {
+    let mut t = 0u128;
+    for s in xiangqi::Bitboard(occ) {
+        t |= 1u128 << (usize::from(s.file()) * 10 + usize::from(s.rank()));
+    }
+    t
 }
 
 /// The captures the opponent could make if it were its turn.
@@ -428,6 +534,9 @@ struct Search<'a> {
     nodes: u32,
     trace: bool,
     ply: usize,
+    /// A mover's piece that may not move (see [`kind_of`]); `None` once
+    /// the opponent has taken it.
+    frozen: Option<Square>,
 }
 
 fn trace_on() -> bool {
@@ -486,7 +595,7 @@ impl Search<'_> {
                 && checks > 0
                 && may_check(m, pos.king(pos.turn().other()))
                 && pos.gives_check(m);
-            if !in_check && victim.is_none() && !check {
+            if (!in_check && victim.is_none() && !check) || self.frozen == Some(m.from()) {
                 continue;
             }
             if !in_check && victim.is_some() && m.to() != last && self.own.contains(&m) {
@@ -622,9 +731,12 @@ impl Search<'_> {
             let u = pos.play_unchecked(m);
             let next = if check { opp_checks - 1 } else { opp_checks };
             let still = moved.filter(|&s| s != m.to());
+            let frozen = self.frozen;
+            self.frozen = frozen.filter(|&s| s != m.to());
             self.ply += 1;
             let (v, child, used) = self.mover(pos, lost, m.to(), checks, next, depth - 1, alpha, beta, still);
             self.ply -= 1;
+            self.frozen = frozen;
             pos.undo(m, u);
             if self.trace {
                 eprintln!("{:w$}O {m} -> {v}", "", w = 2 * self.ply);

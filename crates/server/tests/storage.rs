@@ -192,3 +192,63 @@ async fn a_game_with_unreadable_rows_is_marked_damaged_and_the_rest_start() {
     assert_eq!(c.get_json(&format!("/api/games/{whole}")).await["state"], "live");
     s.stop().await;
 }
+
+/// A write that fails while the game is live (issue 12: the reload after a
+/// failed write told every connection `you: null`, so both players became
+/// spectators). A trigger written from outside makes the database refuse
+/// the next move: the mover gets an error, both players get the whole state
+/// again still as players, and once the database takes writes the game goes
+/// on from where it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_write_leaves_the_players_in_their_seats() {
+    let (_dir, file) = temp();
+    let mut s = start_on(&file).await.expect("fresh database");
+    let a = Client::register(&s, "a").await;
+    let b = Client::register(&s, "b").await;
+    let (game, a_side) = a.pair(&b, "10+0", false).await;
+    let (first, second) = if a_side == "first" { (&a, &b) } else { (&b, &a) };
+    let (mut w1, full1) = first.ws(&game).await;
+    let (mut w2, full2) = second.ws(&game).await;
+    assert_eq!(full1["you"], "first", "{full1}");
+    assert_eq!(full2["you"], "second", "{full2}");
+    w1.play("h2e2").await;
+    w2.expect("move").await;
+
+    sql(
+        &file,
+        "CREATE TRIGGER refuse_commands BEFORE INSERT ON commands \
+         BEGIN SELECT RAISE(ABORT, 'the disk is full'); END",
+    )
+    .await;
+    w2.send(&json!({"t": "move", "move": "h9g7"})).await;
+    let mut refused = false;
+    let mut full = None;
+    while !(refused && full.is_some()) {
+        let m = w2.next().await.expect("an answer to the move");
+        match m["t"].as_str() {
+            Some("error") => refused = true,
+            Some("full") => full = Some(m),
+            Some("move") => panic!("a move the database refused was played: {m}"),
+            _ => {}
+        }
+    }
+    let full = full.unwrap();
+    assert_eq!(full["you"], "second", "the mover is still a player: {full}");
+    assert_eq!(full["game"]["ply"], 1, "{full}");
+    let other = w1.expect("full").await;
+    assert_eq!(other["you"], "first", "the opponent is still a player: {other}");
+
+    sql(&file, "DROP TRIGGER refuse_commands").await;
+    w2.play("h9g7").await;
+    w1.expect("move").await;
+    w1.play("h0g2").await;
+    let v = Client::anonymous(&s)
+        .get_json(&format!("/api/games/{game}"))
+        .await;
+    assert_eq!(
+        (v["state"].as_str(), v["ply"].as_u64()),
+        (Some("live"), Some(3)),
+        "{v}"
+    );
+    s.stop().await;
+}

@@ -283,11 +283,11 @@ fn room_of(seat: Option<game::Side>) -> ChatRoom {
 /// A chat line checked, game's or lobby's: from a player logged in, 1 to
 /// 200 characters without control characters, not too often (5 lines per
 /// 10 s, all rooms together). `Err` is the refusal to send back.
-fn chat_line<'a>(
+async fn chat_line<'a>(
     state: &AppState,
-    user: Option<&'a User>,
+    user: Option<&User>,
     text: &'a str,
-) -> Result<(&'a User, &'a str), String> {
+) -> Result<(User, &'a str), String> {
     let Some(user) = user else {
         return Err(error_msg("unauthorized", "log in to chat"));
     };
@@ -301,6 +301,17 @@ fn chat_line<'a>(
     if let Err(s) = state.limiters().chat.try_hit(&user.id, crate::now_ms()) {
         return Err(error_msg("rate_limited", &format!("too many lines; wait {s} s")));
     }
+    // The account as it is now, not as it was when the socket opened: an
+    // operator's mute or ban (`qiju admin`) holds from the next line on.
+    // One read a line at most, as lines are rate-limited above.
+    let user = match state.store().user_by_id(&user.id).await {
+        Ok(Some(u)) if !u.banned => u,
+        Ok(_) => return Err(error_msg("banned", "this account may no longer chat")),
+        Err(e) => {
+            tracing::warn!(error = %e, "chat: cannot read the account");
+            return Err(error_msg("unavailable", "chat is unavailable; try again"));
+        }
+    };
     Ok((user, text))
 }
 
@@ -314,7 +325,7 @@ async fn say(
     seat: Option<game::Side>,
     text: &str,
 ) -> Option<String> {
-    let (user, text) = match chat_line(state, user, text) {
+    let (user, text) = match chat_line(state, user, text).await {
         Ok(ok) => ok,
         Err(refusal) => return Some(refusal),
     };
@@ -438,7 +449,7 @@ async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
                 match msg {
                     Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMsg>(&t) {
                         Ok(ClientMsg::Ping {}) => ServerMsg::Pong.to_json(),
-                        Ok(ClientMsg::Chat { text }) => match chat_line(&state, user.as_ref(), &text) {
+                        Ok(ClientMsg::Chat { text }) => match chat_line(&state, user.as_ref(), &text).await {
                             // A muted player's line goes back to them alone.
                             Ok((u, text)) if u.muted => serde_json::json!({
                                 "t": "chat", "room": "lobby", "from": u.name, "text": text, "at_ms": crate::now_ms(),

@@ -88,9 +88,12 @@ async fn lobby_chat_presence_reports_and_bans() {
     }
     assert_eq!(b.post("/api/reports", &report).await.status(), 429);
 
-    // A ban ends the player's sessions at once and refuses a new login.
+    // A ban ends the player's sessions at once and refuses a new login;
+    // the lobby socket a had open may no longer chat.
     let ua = state.store().user_by_name(&a.name).await.unwrap().unwrap();
     state.store().set_banned(&ua.id, true).await.unwrap();
+    aws.send(&json!({"t": "chat", "text": "still here"})).await;
+    assert_eq!(aws.expect("error").await["code"], "banned");
     assert_eq!(a.get("/api/account").await.status(), 401);
     let mut again = Client { cookie: None, ..a };
     let r = again.login("correct horse").await;

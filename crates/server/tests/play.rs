@@ -617,11 +617,18 @@ async fn chat_rooms_keep_players_and_spectators_apart_and_muted_lines_reach_nobo
         .set_muted(&u.id, true)
         .await
         .unwrap();
+    // The mute holds on the socket b had open before it, and on a new one.
+    until_pong(&mut bws).await;
+    bws.send(&json!({"t": "chat", "text": "spam"})).await;
+    assert_eq!(bws.expect("chat").await["text"], "spam");
     let (mut bws2, _) = b.ws(&game).await;
-    bws2.send(&json!({"t": "chat", "text": "spam"})).await;
-    assert_eq!(bws2.expect("chat").await["text"], "spam");
+    bws2.send(&json!({"t": "chat", "text": "spam2"})).await;
+    assert_eq!(bws2.expect("chat").await["text"], "spam2");
     assert!(
-        until_pong(&mut aws).await.iter().all(|m| m["text"] != "spam"),
+        until_pong(&mut aws)
+            .await
+            .iter()
+            .all(|m| m["text"] != "spam" && m["text"] != "spam2"),
         "a muted line reached the opponent"
     );
     drop(bws);

@@ -201,6 +201,10 @@ pub struct Lobby {
     chat: Mutex<std::collections::VecDeque<serde_json::Value>>,
     /// Seek list changes and the lobby chat, for everyone in the lobby.
     pub public: broadcast::Sender<Arc<str>>,
+    /// One account's computer-game starts, one at a time (striped by
+    /// account): the cap is counted in the database, so two requests at
+    /// once would both count the same games and both start one.
+    computer_starts: [tokio::sync::Mutex<()>; 16],
 }
 
 /// Lobby chat lines a newcomer is shown.
@@ -215,6 +219,7 @@ impl Default for Lobby {
             present: Mutex::new(HashMap::new()),
             chat: Mutex::new(std::collections::VecDeque::new()),
             public: broadcast::channel(256).0,
+            computer_starts: std::array::from_fn(|_| tokio::sync::Mutex::new(())),
         }
     }
 }
@@ -262,6 +267,16 @@ impl Drop for Presence {
 }
 
 impl Lobby {
+    /// Held while one of `user_id`'s computer games is checked against the
+    /// cap and made.
+    pub async fn computer_start(&self, user_id: &str) -> tokio::sync::MutexGuard<'_, ()> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        user_id.hash(&mut h);
+        let stripe = (h.finish() % self.computer_starts.len() as u64) as usize;
+        self.computer_starts[stripe].lock().await
+    }
+
     /// Subscribes to a player's personal events (game started, challenged).
     pub fn subscribe(&self, user_id: &str) -> broadcast::Receiver<Arc<str>> {
         let mut users = lock(&self.users);
@@ -812,6 +827,7 @@ pub async fn play_computer(
     }
     // One account cannot take every computer (see computer.rs): a few
     // games at once, finished or resigned before more.
+    let _one_at_a_time = state.lobby().computer_start(&user.id).await;
     live::check_untimed_cap(&state, &user, &tc).await?;
     let open = state.store().live_computer_games(&user.id).await?;
     if open >= crate::computer::MAX_GAMES_PER_USER {

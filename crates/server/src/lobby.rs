@@ -15,6 +15,7 @@
 use crate::auth::{random_id, Auth};
 use crate::error::ApiError;
 use crate::live::{self, GameSetup, Seat};
+use crate::protocol::{ChatRoom, LobbyLine, LobbyMsg};
 use crate::store::User;
 use crate::AppState;
 use axum::extract::{Path, State};
@@ -59,7 +60,7 @@ pub struct SeekRequest {
 }
 
 /// A seek as the lobby shows it.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct SeekView {
     pub id: String,
     pub player: String,
@@ -146,7 +147,7 @@ pub struct ChallengeRequest {
     pub rules: registry::Profile,
 }
 
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ChallengeView {
     pub id: String,
     pub from: String,
@@ -198,7 +199,7 @@ pub struct Lobby {
     /// Who is in the lobby, by id: their name and open lobby connections.
     present: Mutex<HashMap<String, (String, usize)>>,
     /// The lobby chat's last lines, oldest first, for whoever comes in.
-    chat: Mutex<std::collections::VecDeque<serde_json::Value>>,
+    chat: Mutex<std::collections::VecDeque<LobbyLine>>,
     /// Seek list changes and the lobby chat, for everyone in the lobby.
     pub public: broadcast::Sender<Arc<str>>,
     /// One account's computer-game starts, one at a time (striped by
@@ -288,9 +289,9 @@ impl Lobby {
     }
 
     /// Sends a personal event to a player, if they listen.
-    pub fn notify(&self, user_id: &str, event: &serde_json::Value) {
+    pub fn notify(&self, user_id: &str, event: &LobbyMsg) {
         if let Some(tx) = lock(&self.users).get(user_id) {
-            let _ = tx.send(Arc::from(event.to_string()));
+            let _ = tx.send(Arc::from(event.to_json()));
         }
     }
 
@@ -314,7 +315,7 @@ impl Lobby {
             ids
         };
         for id in expired {
-            self.announce(&serde_json::json!({"t": "seek_removed", "id": id}));
+            self.announce(&LobbyMsg::SeekRemoved { id });
         }
         lock(&self.challenges).retain(|_, c| c.expires_ms > now);
     }
@@ -337,9 +338,12 @@ impl Lobby {
     /// Says a line in the lobby chat (checked by the caller) to everyone
     /// there, and keeps it for newcomers.
     pub fn say(&self, from: &str, text: &str) {
-        let line = serde_json::json!({
-            "t": "chat", "room": "lobby", "from": from, "text": text, "at_ms": crate::now_ms(),
-        });
+        let line = LobbyLine {
+            room: ChatRoom::Lobby,
+            from: from.to_string(),
+            text: text.to_string(),
+            at_ms: crate::now_ms(),
+        };
         {
             let mut chat = lock(&self.chat);
             chat.push_back(line.clone());
@@ -347,12 +351,12 @@ impl Lobby {
                 chat.pop_front();
             }
         }
-        self.announce(&line);
+        self.announce(&LobbyMsg::Chat(line));
     }
 
     /// The lobby chat's last lines, oldest first.
     #[must_use]
-    pub fn chat_history(&self) -> Vec<serde_json::Value> {
+    pub fn chat_history(&self) -> Vec<LobbyLine> {
         lock(&self.chat).iter().cloned().collect()
     }
 
@@ -368,8 +372,8 @@ impl Lobby {
         }
     }
 
-    fn announce(&self, event: &serde_json::Value) {
-        let _ = self.public.send(Arc::from(event.to_string()));
+    fn announce(&self, event: &LobbyMsg) {
+        let _ = self.public.send(Arc::from(event.to_json()));
     }
 
     /// Removes every seek of a player (when they start a game).
@@ -385,7 +389,7 @@ impl Lobby {
             ids
         };
         for id in removed {
-            self.announce(&serde_json::json!({"t": "seek_removed", "id": id}));
+            self.announce(&LobbyMsg::SeekRemoved { id });
         }
     }
 }
@@ -500,7 +504,10 @@ async fn start_between(state: &AppState, red: &User, black: &User, terms: Terms)
     for (user, side) in [(red, Side::First), (black, Side::Second)] {
         lobby.notify(
             &user.id,
-            &serde_json::json!({"t": "game_start", "game": id, "color": side}),
+            &LobbyMsg::GameStart {
+                game: id.clone(),
+                color: side,
+            },
         );
     }
     Ok(id)
@@ -577,9 +584,9 @@ pub async fn create_seek(
         }
     };
     let Some(other) = partner else {
-        state
-            .lobby()
-            .announce(&serde_json::json!({"t": "seek_added", "seek": seek.view}));
+        state.lobby().announce(&LobbyMsg::SeekAdded {
+            seek: seek.view.clone(),
+        });
         return Ok(Json(SeekResult {
             seek: Some(seek.view.id),
             game: None,
@@ -588,7 +595,7 @@ pub async fn create_seek(
     };
     state
         .lobby()
-        .announce(&serde_json::json!({"t": "seek_removed", "id": other.view.id}));
+        .announce(&LobbyMsg::SeekRemoved { id: other.view.id });
     let me_first = gets_first(seek.view.color, other.view.color)?;
     let (red, black) = if me_first {
         (&seek.user, &other.user)
@@ -634,9 +641,7 @@ pub async fn delete_seek(
     if !removed {
         return Err(ApiError::NotFound(format!("seek {id}")));
     }
-    state
-        .lobby()
-        .announce(&serde_json::json!({"t": "seek_removed", "id": id}));
+    state.lobby().announce(&LobbyMsg::SeekRemoved { id });
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -714,9 +719,12 @@ pub async fn create_challenge(
             },
         );
     }
-    state
-        .lobby()
-        .notify(&to.id, &serde_json::json!({"t": "challenge", "challenge": view}));
+    state.lobby().notify(
+        &to.id,
+        &LobbyMsg::Challenge {
+            challenge: view.clone(),
+        },
+    );
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -792,7 +800,7 @@ pub async fn decline_challenge(
         }
     }
     .ok_or_else(|| ApiError::NotFound(format!("challenge {id}")))?;
-    let ev = serde_json::json!({"t": "challenge_declined", "id": id, "by": user.name});
+    let ev = LobbyMsg::ChallengeDeclined { id, by: user.name };
     state.lobby().notify(&c.from.id, &ev);
     state.lobby().notify(&c.to_id, &ev);
     Ok(StatusCode::NO_CONTENT)
@@ -867,7 +875,10 @@ pub async fn play_computer(
     .await?;
     state.lobby().notify(
         &user.id,
-        &serde_json::json!({"t": "game_start", "game": game, "color": my_side}),
+        &LobbyMsg::GameStart {
+            game: game.clone(),
+            color: my_side,
+        },
     );
     Ok(Json(GameStarted {
         game,

@@ -1,15 +1,17 @@
 //! What the server tells clients about a game (protocol version 2): the
 //! views (a player, a move, the clocks, the whole game) and [`ServerMsg`],
-//! the one enum of every message on a game's socket and stream.
+//! the one enum of every message on a game's socket and stream; and
+//! [`LobbyMsg`], the lobby socket's.
 //!
 //! Sides are `first` and `second` in every game; the variant's words for
 //! them (`red`/`black`, `white`/`black`) travel in [`GameView::sides`] for
 //! display. Each game event carries a version `v` (1, 2, 3 … per game, as
 //! lila's round versions): a client that sees a gap asks for the whole state
 //! again (`resync`) instead of drawing a game it only half knows.
-//! docs/websocket.md describes these messages; a test checks it against
-//! this enum.
+//! docs/websocket.md describes these messages; tests check it against
+//! both enums.
 
+use crate::lobby::{ChallengeView, SeekView};
 use game::Side;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -125,6 +127,8 @@ fn online() -> String {
 pub enum ChatRoom {
     Players,
     Spectators,
+    /// The lobby's one room, for everyone there.
+    Lobby,
 }
 
 /// A player who left (see [`ServerMsg::PlayerGone`]).
@@ -296,6 +300,78 @@ impl ServerMsg {
     }
 }
 
+/// A line of the lobby chat, as sent and as kept for newcomers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LobbyLine {
+    /// Always [`ChatRoom::Lobby`]: a client tells it from a game's lines.
+    pub room: ChatRoom,
+    pub from: String,
+    pub text: String,
+    pub at_ms: i64,
+}
+
+/// Every message the server sends on the lobby socket. The personal ones
+/// (`game_start`, `challenge`, `challenge_declined`) also go, one a line,
+/// to the bot event stream. A refusal is the game protocol's
+/// [`ServerMsg::Error`], and `pong` its [`ServerMsg::Pong`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LobbyMsg {
+    /// The open seeks: the first message, and again after falling behind.
+    Seeks {
+        seeks: Vec<SeekView>,
+    },
+    SeekAdded {
+        seek: SeekView,
+    },
+    /// Paired, withdrawn, expired, or its player left the lobby.
+    SeekRemoved {
+        id: String,
+    },
+    /// A game started for you: open `/api/games/{game}/ws`.
+    GameStart {
+        game: String,
+        color: Side,
+    },
+    /// Someone challenged you.
+    Challenge {
+        challenge: ChallengeView,
+    },
+    ChallengeDeclined {
+        id: String,
+        by: String,
+    },
+    /// The lobby chat's last lines, oldest first: the second message.
+    ChatHistory {
+        lines: Vec<LobbyLine>,
+    },
+    Chat(LobbyLine),
+}
+
+impl LobbyMsg {
+    /// The message's type, its `t` field.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LobbyMsg::Seeks { .. } => "seeks",
+            LobbyMsg::SeekAdded { .. } => "seek_added",
+            LobbyMsg::SeekRemoved { .. } => "seek_removed",
+            LobbyMsg::GameStart { .. } => "game_start",
+            LobbyMsg::Challenge { .. } => "challenge",
+            LobbyMsg::ChallengeDeclined { .. } => "challenge_declined",
+            LobbyMsg::ChatHistory { .. } => "chat_history",
+            LobbyMsg::Chat(_) => "chat",
+        }
+    }
+
+    /// The message as sent.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        // Plain data with string keys: serialising cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -453,6 +529,92 @@ mod tests {
             let back: ServerMsg = serde_json::from_str(&json).unwrap();
             assert_eq!(back, m);
         }
+    }
+
+    fn lobby_one_of_each() -> Vec<LobbyMsg> {
+        let seek = SeekView {
+            id: "s1".into(),
+            player: "张三".into(),
+            rating: 1500.0,
+            variant: "xiangqi/cxa".into(),
+            time: "10+5".into(),
+            rated: true,
+            rating_min: Some(1400.0),
+            rating_max: None,
+            color: crate::lobby::ColorChoice::Random,
+        };
+        let line = LobbyLine {
+            room: ChatRoom::Lobby,
+            from: "李四".into(),
+            text: "有人下一盘吗？".into(),
+            at_ms: 1,
+        };
+        vec![
+            LobbyMsg::Seeks {
+                seeks: vec![seek.clone()],
+            },
+            LobbyMsg::SeekAdded { seek },
+            LobbyMsg::SeekRemoved { id: "s1".into() },
+            LobbyMsg::GameStart {
+                game: "g1".into(),
+                color: Side::Second,
+            },
+            LobbyMsg::Challenge {
+                challenge: ChallengeView {
+                    id: "c1".into(),
+                    from: "a".into(),
+                    to: "b".into(),
+                    variant: "chess/standard".into(),
+                    time: "3+2".into(),
+                    rated: false,
+                    color: crate::lobby::ColorChoice::First,
+                    fen: None,
+                    rules: registry::Profile::Online,
+                },
+            },
+            LobbyMsg::ChallengeDeclined {
+                id: "c1".into(),
+                by: "b".into(),
+            },
+            LobbyMsg::ChatHistory {
+                lines: vec![line.clone()],
+            },
+            LobbyMsg::Chat(line),
+        ]
+    }
+
+    #[test]
+    fn every_lobby_message_reads_back_as_written_with_its_kind() {
+        for m in lobby_one_of_each() {
+            let json = m.to_json();
+            let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(v["t"], m.kind(), "{json}");
+            let back: LobbyMsg = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, m);
+        }
+    }
+
+    /// The lobby socket's table in docs/websocket.md lists exactly the
+    /// messages of [`LobbyMsg`], and the game protocol's `error`.
+    #[test]
+    fn docs_websocket_md_describes_the_lobby_enum() {
+        let doc = include_str!("../../../docs/websocket.md");
+        let table = doc
+            .split("## `/api/lobby/ws`")
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").find(|b| b.trim_start().starts_with('|')))
+            .expect("the lobby socket's table");
+        let documented: std::collections::BTreeSet<String> = table
+            .lines()
+            .skip(2)
+            .filter_map(|l| l.strip_prefix("| `"))
+            .filter_map(|l| l.split('`').next())
+            .map(String::from)
+            .collect();
+        let mut ours: std::collections::BTreeSet<String> =
+            lobby_one_of_each().iter().map(|m| m.kind().to_string()).collect();
+        ours.insert(ServerMsg::error("c", "m").kind().to_string());
+        assert_eq!(documented, ours);
     }
 
     /// docs/websocket.md lists exactly the messages of [`ServerMsg`] in the

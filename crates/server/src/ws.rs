@@ -12,7 +12,7 @@
 use crate::auth::{same_origin, MaybeAuth};
 use crate::error::ApiError;
 use crate::live::{self, ActError, Action, GameView};
-use crate::protocol::{ChatRoom, ServerMsg};
+use crate::protocol::{ChatRoom, LobbyLine, LobbyMsg, ServerMsg};
 use crate::store::User;
 use crate::AppState;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -428,11 +428,17 @@ async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
             (Some(t), r)
         }
     };
-    let hello = serde_json::json!({"t": "seeks", "seeks": state.lobby().seeks()}).to_string();
+    let hello = LobbyMsg::Seeks {
+        seeks: state.lobby().seeks(),
+    }
+    .to_json();
     if socket.send(text_msg(hello)).await.is_err() {
         return;
     }
-    let history = serde_json::json!({"t": "chat_history", "lines": state.lobby().chat_history()}).to_string();
+    let history = LobbyMsg::ChatHistory {
+        lines: state.lobby().chat_history(),
+    }
+    .to_json();
     if socket.send(text_msg(history)).await.is_err() {
         return;
     }
@@ -451,9 +457,9 @@ async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
                         Ok(ClientMsg::Ping {}) => ServerMsg::Pong.to_json(),
                         Ok(ClientMsg::Chat { text }) => match chat_line(&state, user.as_ref(), &text).await {
                             // A muted player's line goes back to them alone.
-                            Ok((u, text)) if u.muted => serde_json::json!({
-                                "t": "chat", "room": "lobby", "from": u.name, "text": text, "at_ms": crate::now_ms(),
-                            }).to_string(),
+                            Ok((u, text)) if u.muted => LobbyMsg::Chat(LobbyLine {
+                                room: ChatRoom::Lobby, from: u.name, text: text.to_string(), at_ms: crate::now_ms(),
+                            }).to_json(),
                             Ok((u, text)) => {
                                 state.lobby().say(&u.name, text);
                                 continue;
@@ -468,7 +474,7 @@ async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
             },
             ev = public.recv() => match ev {
                 Ok(s) => s.to_string(),
-                Err(RecvError::Lagged(_)) => serde_json::json!({"t": "seeks", "seeks": state.lobby().seeks()}).to_string(),
+                Err(RecvError::Lagged(_)) => LobbyMsg::Seeks { seeks: state.lobby().seeks() }.to_json(),
                 Err(RecvError::Closed) => break,
             },
             ev = personal.recv() => match ev {

@@ -594,23 +594,30 @@ mod tests {
         }
     }
 
+    const WEBSOCKET_MD: &str = include_str!("../../../docs/websocket.md");
+
+    /// The `t` of each row of the first table after `heading` in
+    /// docs/websocket.md.
+    fn documented_kinds(heading: &str) -> std::collections::BTreeSet<String> {
+        let table = WEBSOCKET_MD
+            .split(heading)
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").find(|b| b.trim_start().starts_with('|')))
+            .unwrap_or_else(|| panic!("a table after {heading}"));
+        table
+            .lines()
+            .skip(2) // the header and its rule
+            .filter_map(|l| l.strip_prefix("| `"))
+            .filter_map(|l| l.split('`').next())
+            .map(String::from)
+            .collect()
+    }
+
     /// The lobby socket's table in docs/websocket.md lists exactly the
     /// messages of [`LobbyMsg`], and the game protocol's `error`.
     #[test]
     fn docs_websocket_md_describes_the_lobby_enum() {
-        let doc = include_str!("../../../docs/websocket.md");
-        let table = doc
-            .split("## `/api/lobby/ws`")
-            .nth(1)
-            .and_then(|rest| rest.split("\n\n").find(|b| b.trim_start().starts_with('|')))
-            .expect("the lobby socket's table");
-        let documented: std::collections::BTreeSet<String> = table
-            .lines()
-            .skip(2)
-            .filter_map(|l| l.strip_prefix("| `"))
-            .filter_map(|l| l.split('`').next())
-            .map(String::from)
-            .collect();
+        let documented = documented_kinds("## `/api/lobby/ws`");
         let mut ours: std::collections::BTreeSet<String> =
             lobby_one_of_each().iter().map(|m| m.kind().to_string()).collect();
         ours.insert(ServerMsg::error("c", "m").kind().to_string());
@@ -622,23 +629,11 @@ mod tests {
     /// messages of this protocol.
     #[test]
     fn docs_websocket_md_describes_this_enum() {
-        let doc = include_str!("../../../docs/websocket.md");
-        let table = doc
-            .split("### Server → client")
-            .nth(1)
-            .and_then(|rest| rest.split("\n\n").find(|b| b.trim_start().starts_with('|')))
-            .expect("the server → client table of the game socket");
-        let documented: std::collections::BTreeSet<String> = table
-            .lines()
-            .skip(2) // the header and its rule
-            .filter_map(|l| l.strip_prefix("| `"))
-            .filter_map(|l| l.split('`').next())
-            .map(String::from)
-            .collect();
+        let documented = documented_kinds("### Server → client");
         let ours: std::collections::BTreeSet<String> =
             one_of_each().iter().map(|m| m.kind().to_string()).collect();
         assert_eq!(documented, ours);
-        let examples: Vec<&str> = doc
+        let examples: Vec<&str> = WEBSOCKET_MD
             .lines()
             .filter_map(|l| l.strip_prefix("← "))
             .filter(|l| l.contains("\"v\"") || l.contains("\"t\":\"full\"") || l.contains("\"t\":\"error\""))

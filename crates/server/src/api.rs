@@ -816,3 +816,62 @@ pub async fn report(
     tracing::info!(reporter = %user.name, reported = %reported.name, context = %r.context, "chat line reported");
     Ok(StatusCode::NO_CONTENT)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stream that falls behind its source says so and ends, so that the
+    /// bot reconnects for the whole state; before, it went on past the
+    /// missed events as if nothing had happened (issue 12).
+    #[tokio::test]
+    async fn a_stream_that_falls_behind_says_so_and_ends() {
+        let (tx, rx) = tokio::sync::broadcast::channel::<String>(2);
+        let (_stop, shutdown) = tokio::sync::watch::channel(false);
+        let body = ndjson(
+            Some("first".into()),
+            rx,
+            shutdown,
+            |s: &String| (s.clone(), false),
+            (),
+        );
+        for i in 0..5 {
+            tx.send(format!("event {i}")).unwrap();
+        }
+        let bytes = tokio::time::timeout(Duration::from_secs(5), axum::body::to_bytes(body, 1 << 16))
+            .await
+            .expect("the stream ends by itself")
+            .unwrap();
+        let lines: Vec<serde_json::Value> = std::str::from_utf8(&bytes)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert_eq!(
+            (lines[0]["t"].as_str(), lines[0]["code"].as_str()),
+            (Some("error"), Some("lagged"))
+        );
+        assert!(
+            lines[0]["message"].as_str().unwrap().starts_with("3 events"),
+            "{lines:?}"
+        );
+    }
+
+    /// Events in step reach the stream in order, and an `end` closes it.
+    #[tokio::test]
+    async fn a_stream_in_step_carries_every_event_up_to_the_end() {
+        let (tx, rx) = tokio::sync::broadcast::channel::<String>(8);
+        let (_stop, shutdown) = tokio::sync::watch::channel(false);
+        let body = ndjson(None, rx, shutdown, |s: &String| (s.clone(), s == "end"), ());
+        for e in ["a", "b", "end", "after"] {
+            tx.send(e.to_string()).unwrap();
+        }
+        let bytes = tokio::time::timeout(Duration::from_secs(5), axum::body::to_bytes(body, 1 << 16))
+            .await
+            .expect("the stream ends at end")
+            .unwrap();
+        assert_eq!(std::str::from_utf8(&bytes).unwrap(), "a\nb\nend\n");
+    }
+}

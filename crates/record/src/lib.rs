@@ -230,12 +230,11 @@ impl Record {
     /// # Errors
     /// As [`Record::from_iccs`].
     pub fn from_session(session: &session::Session, tags: &[(&str, &str)]) -> Result<Record, RecordError> {
-        let moves = session.moves();
         let mut r = Record::from_iccs(
             &session.game().initial_fen(),
-            moves
-                .iter()
-                .map(|m| (m.coord.as_str(), m.clock_ms, Some(m.spent_ms))),
+            session
+                .moves()
+                .map(|m| (m.played.coord.as_str(), m.times.clock_ms, Some(m.times.spent_ms))),
         )?;
         for (k, v) in tags {
             r.set_tag(k, *v);

@@ -18,7 +18,7 @@ use crate::store::MoveRow;
 use clock::{Millis, TimeControl};
 use game::{Game, Outcome, Side};
 use serde::Serialize;
-use session::{Command, Event, GameResult, MoveRecord, Session, SessionConfig, SessionError};
+use session::{Command, Event, GameResult, MoveRef, Session, SessionConfig, SessionError};
 
 /// What a player asks of a game.
 #[derive(Clone, Debug)]
@@ -265,13 +265,13 @@ impl Table {
 
     #[must_use]
     /// The moves so far, with their times and clocks.
-    pub fn moves(&self) -> &[MoveRecord] {
+    pub fn moves(&self) -> impl DoubleEndedIterator<Item = MoveRef<'_>> + ExactSizeIterator + '_ {
         self.session.moves()
     }
 
     #[must_use]
     pub fn ply(&self) -> u32 {
-        self.session.moves().len() as u32
+        self.session.plies() as u32
     }
 
     #[must_use]

@@ -21,8 +21,8 @@ mod tests;
 mod types;
 
 pub use types::{
-    Articles, ClaimPenalty, Command, Event, FoulKind, FoulRecord, GameResult, MoveRecord, ReplayError,
-    SessionConfig, SessionError, SessionRules, Termination,
+    Articles, ClaimPenalty, Command, Event, FoulKind, FoulRecord, GameResult, MoveRecord, MoveRef, MoveTimes,
+    ReplayError, SessionConfig, SessionError, SessionRules, Termination,
 };
 
 use clock::{Clock, ClockEvent, Millis, SideView};
@@ -74,7 +74,9 @@ pub struct Session {
     config: SessionConfig,
     clock: Clock,
     phase: Phase,
-    moves: Vec<MoveRecord>,
+    /// Each move's times; the moves themselves are the game's history,
+    /// one to one.
+    times: Vec<MoveTimes>,
     fouls: Vec<FoulRecord>,
     /// A draw offer on the table, by this side.
     pending_offer: Option<Side>,
@@ -101,7 +103,7 @@ impl Session {
             config,
             clock,
             phase: Phase::NotStarted,
-            moves: Vec::new(),
+            times: Vec::new(),
             fouls: Vec::new(),
             pending_offer: None,
             refused_offer_by: None,
@@ -159,7 +161,7 @@ impl Session {
             clock: self.clock.clone(),
             phase: self.phase.clone(),
             plies: self.game.history().len(),
-            moves: self.moves.len(),
+            moves: self.times.len(),
             fouls: self.fouls.len(),
             pending_offer: self.pending_offer,
             refused_offer_by: self.refused_offer_by,
@@ -172,7 +174,7 @@ impl Session {
     fn restore(&mut self, c: Checkpoint) {
         self.clock = c.clock;
         self.phase = c.phase;
-        self.moves.truncate(c.moves);
+        self.times.truncate(c.moves);
         self.fouls.truncate(c.fouls);
         self.pending_offer = c.pending_offer;
         self.refused_offer_by = c.refused_offer_by;
@@ -216,9 +218,31 @@ impl Session {
         matches!(self.phase, Phase::Over(_))
     }
 
+    /// The moves so far, first to last: the game's record of each with its
+    /// times.
+    pub fn moves(&self) -> impl DoubleEndedIterator<Item = MoveRef<'_>> + ExactSizeIterator + '_ {
+        self.game
+            .history()
+            .iter()
+            .zip(&self.times)
+            .enumerate()
+            .map(|(i, (played, times))| MoveRef {
+                ply: i as u32 + 1,
+                played,
+                times,
+            })
+    }
+
+    /// The moves as owned records (to keep, or to compare two sessions).
     #[must_use]
-    pub fn moves(&self) -> &[MoveRecord] {
-        &self.moves
+    pub fn records(&self) -> Vec<MoveRecord> {
+        self.moves().map(|m| m.to_record()).collect()
+    }
+
+    /// How many moves have been played.
+    #[must_use]
+    pub fn plies(&self) -> usize {
+        self.times.len()
     }
 
     #[must_use]
@@ -244,7 +268,7 @@ impl Session {
     #[must_use]
     pub fn may_offer_draw(&self, side: Side) -> bool {
         !self.is_over()
-            && self.moves.last().is_some_and(|m| m.side == side)
+            && self.times.last().is_some_and(|m| m.side == side)
             && self.game.side_to_move() != side
             && self.pending_offer.is_none()
             && self.refused_offer_by != Some(side)
@@ -291,7 +315,7 @@ impl Session {
         SessionView {
             phase: self.phase.clone(),
             to_move: self.game.side_to_move(),
-            moves: self.moves.len(),
+            moves: self.times.len(),
             clocks: self.clock.views(at),
             fouls: [self.fouls(Side::First), self.fouls(Side::Second)],
             pending_offer: self.pending_offer,
@@ -529,16 +553,10 @@ impl Session {
             // Paused by the arbiter: no moves until the clock runs again.
             return Err(SessionError::Clock(clock::ClockError::Paused));
         }
-        let played = self.game.play(coord)?;
+        self.game.play(coord)?;
         let status = self.game.status();
-        let mut record = MoveRecord {
-            ply: self.moves.len() as u32 + 1,
+        let mut times = MoveTimes {
             side,
-            coord: played.coord,
-            display: played.display,
-            alt: played.alt,
-            capture: played.capture,
-            check: played.check,
             at,
             pressed_at,
             spent_ms: 0,
@@ -569,9 +587,11 @@ impl Session {
                 None
             }
         };
-        self.finish_record(&mut record);
-        self.moves.push(record.clone());
-        events.push(Event::Moved(record));
+        self.finish_times(&mut times);
+        self.times.push(times);
+        if let Some(m) = self.moves().next_back() {
+            events.push(Event::Moved(m.to_record()));
+        }
         if declined {
             self.refused_offer_by = Some(side.other());
             events.push(Event::DrawDeclined {
@@ -606,8 +626,8 @@ impl Session {
         Ok(())
     }
 
-    /// Fills in the clock's view of the move just recorded.
-    fn finish_record(&mut self, record: &mut MoveRecord) {
+    /// Fills in the clock's view of the move just played.
+    fn finish_times(&mut self, record: &mut MoveTimes) {
         let both = self.clock.views(record.pressed_at);
         record.clocks_ms = [both[0].main_ms, both[1].main_ms];
         let v = &both[record.side.index()];
@@ -622,7 +642,7 @@ impl Session {
     fn offer_draw(&mut self, side: Side, at: Millis, events: &mut Vec<Event>) -> Result<(), SessionError> {
         // Only after one's own move, before the opponent replies (23.1
         // "提议作和必须在自己走棋后提出").
-        let moved_last = self.moves.last().is_some_and(|m| m.side == side);
+        let moved_last = self.times.last().is_some_and(|m| m.side == side);
         if !moved_last || self.game.side_to_move() == side {
             return Err(SessionError::OfferOnlyAfterOwnMove { side });
         }
@@ -724,7 +744,7 @@ impl Session {
         no_show: bool,
         events: &mut Vec<Event>,
     ) -> Result<(), SessionError> {
-        let moved = |s: Side| self.moves.iter().any(|m| m.side == s);
+        let moved = |s: Side| self.times.iter().any(|m| m.side == s);
         if moved(Side::First) && moved(Side::Second) {
             return Err(SessionError::TooLateToAbort);
         }

@@ -187,7 +187,7 @@ fn fingerprint(s: &Session) -> String {
     format!(
         "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
         s.log(),
-        s.moves(),
+        s.records(),
         s.phase(),
         s.foul_records(),
         s.pending_offer(),
@@ -290,7 +290,7 @@ fn moves_are_recorded_with_times_and_clock_readings() {
     let mut s = session("5+3");
     mv(&mut s, R, "m", 10_000);
     mv(&mut s, B, "x", 12_500);
-    let m = &s.moves()[1];
+    let m = s.moves().nth(1).unwrap().to_record();
     assert_eq!(
         (m.ply, m.side, m.coord.as_str(), m.display.as_str()),
         (2, B, "x", "X")
@@ -298,7 +298,10 @@ fn moves_are_recorded_with_times_and_clock_readings() {
     assert!(m.capture);
     assert_eq!(m.spent_ms, 2_500);
     assert_eq!(m.clock_ms, Some(5 * MIN - 2_500 + 3_000));
-    assert_eq!(s.moves()[0].clock_ms, Some(5 * MIN - 10_000 + 3_000));
+    assert_eq!(
+        s.moves().next().unwrap().times.clock_ms,
+        Some(5 * MIN - 10_000 + 3_000)
+    );
 }
 
 #[test]
@@ -699,7 +702,7 @@ fn a_move_in_time_with_a_late_press_still_loses_on_time_22_5() {
     assert_eq!(r.outcome, Some(Outcome::Win { winner: B }));
     assert_eq!((r.termination, r.at), (Termination::TimeForfeit, 60_000));
     assert_eq!(s.moves().len(), 1, "the move stands in the record");
-    assert_eq!(s.moves()[0].spent_ms, 60_000);
+    assert_eq!(s.moves().next().unwrap().times.spent_ms, 60_000);
 }
 
 #[test]
@@ -758,7 +761,7 @@ fn seed_001_oversteps_are_fouls_and_two_lose() {
         matches!(&ev[0], Event::Foul { foul, count: 1 } if foul.kind == FoulKind::Overstep && foul.at == free + 31_000)
     );
     assert!(!s.is_over());
-    assert_eq!(s.moves().last().unwrap().spent_ms, 41_000);
+    assert_eq!(s.moves().next_back().unwrap().times.spent_ms, 41_000);
     mv(&mut s, B, "m", free + 42_000);
     // The next red move overstepping: the second foul loses, at its time.
     assert_eq!(s.next_deadline(), Some(free + 72_000));
@@ -873,7 +876,7 @@ proptest! {
             s.apply(Command::Resign { side: R, at: now }).unwrap();
         }
         for side in Side::BOTH {
-            let used: Millis = s.moves().iter().filter(|m| m.side == side).map(|m| m.spent_ms).sum();
+            let used: Millis = s.moves().filter(|m| m.times.side == side).map(|m| m.times.spent_ms).sum();
             let v = s.clock().view(side, now);
             // The side whose turn it is on the clock may have spent time on
             // an unfinished move; the other's total is exactly its moves'.

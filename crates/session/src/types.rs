@@ -185,7 +185,60 @@ impl Command {
     }
 }
 
-/// One move as the session recorded it.
+/// What the session keeps of a move beside the game's own record of it
+/// ([`game::Game::history`]): who, when, and the clocks. The move's
+/// notation lives once, in the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveTimes {
+    pub side: Side,
+    /// When the move was made, and when the clock was pressed.
+    pub at: Millis,
+    pub pressed_at: Millis,
+    /// Clock time the move took (`[%emt]`).
+    pub spent_ms: Millis,
+    /// Main time left after the move (`[%clk]`); `None` when untimed.
+    pub clock_ms: Option<Millis>,
+    /// Both sides' main time right after the move, the first side's first.
+    pub clocks_ms: [Millis; 2],
+    /// Byo-yomi state after the move, when in overtime.
+    pub overtime: Option<OvertimeState>,
+}
+
+/// A move of the session as read in place: the game's record of it and
+/// the session's times.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRef<'a> {
+    /// 1 for the first move of the game.
+    pub ply: u32,
+    pub played: &'a game::PlayedMove,
+    pub times: &'a MoveTimes,
+}
+
+impl MoveRef<'_> {
+    /// The move as one owned record (what [`Event::Moved`] carries).
+    #[must_use]
+    pub fn to_record(&self) -> MoveRecord {
+        let (p, t) = (self.played, self.times);
+        MoveRecord {
+            ply: self.ply,
+            side: t.side,
+            coord: p.coord.clone(),
+            display: p.display.clone(),
+            alt: p.alt.clone(),
+            capture: p.capture,
+            check: p.check,
+            at: t.at,
+            pressed_at: t.pressed_at,
+            spent_ms: t.spent_ms,
+            clock_ms: t.clock_ms,
+            clocks_ms: t.clocks_ms,
+            overtime: t.overtime,
+        }
+    }
+}
+
+/// One move as the session recorded it, owned: the payload of
+/// [`Event::Moved`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
     /// 1 for the first move of the game.

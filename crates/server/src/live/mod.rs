@@ -673,7 +673,7 @@ fn maybe_computer(state: &AppState, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
         owner: owner.unwrap_or_else(|| g.row.id.clone()),
         spec,
         fen: g.row.initial_fen.clone(),
-        moves: g.table.moves().iter().map(|m| m.coord.clone()).collect(),
+        moves: g.table.moves().map(|m| m.played.coord.clone()).collect(),
         ply: g.table.ply(),
         my_ms: clocks[side.index()],
         increment_ms: g.row.increment_ms,
@@ -693,8 +693,8 @@ async fn act(state: &AppState, g: &mut LiveGame, side: Side, action: Action) -> 
     // acknowledged again instead of refused.
     if let Action::Move { coord, ply: Some(p) } = &action {
         if *p >= 1 && *p == g.table.ply() {
-            if let Some(m) = g.table.moves().last() {
-                if &m.coord == coord && side_of_ply(*p) == side {
+            if let Some(m) = g.table.moves().next_back() {
+                if &m.played.coord == coord && side_of_ply(*p) == side {
                     return Ok(*p);
                 }
             }

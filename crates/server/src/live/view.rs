@@ -54,13 +54,12 @@ pub(super) fn view_of(
         ply: table.ply(),
         moves: table
             .moves()
-            .iter()
             .map(|m| MoveView {
                 ply: m.ply,
-                coord: m.coord.clone(),
-                display: m.display.clone(),
-                first_ms: i64::try_from(m.clocks_ms[0]).unwrap_or(i64::MAX),
-                second_ms: i64::try_from(m.clocks_ms[1]).unwrap_or(i64::MAX),
+                coord: m.played.coord.clone(),
+                display: m.played.display.clone(),
+                first_ms: i64::try_from(m.times.clocks_ms[0]).unwrap_or(i64::MAX),
+                second_ms: i64::try_from(m.times.clocks_ms[1]).unwrap_or(i64::MAX),
             })
             .collect(),
         clocks: ClockView {

@@ -8,13 +8,18 @@
 //! draws, but "stalemate" says why nobody can move. The 75-move rule is
 //! named before fivefold repetition, as python-chess and lichess do.
 //!
-//! A dead position (5.2.2) is recognised by material alone, with shakmaty's
-//! (and lichess's) rule: bare kings, a lone minor piece, bishops all on one
-//! colour. Positions dead for other reasons — pawns locked against each
-//! other with nothing else to move — play on; the players can agree a draw.
+//! A dead position (5.2.2) is recognised two ways. By material, with
+//! shakmaty's (and lichess's) rule: bare kings, a lone minor piece, bishops
+//! all on one colour. And by a locked board of kings and pawns
+//! ([`locked_pawns_dead`]): no pawn can ever move or take, and neither king
+//! can ever reach a pawn it could take — then nothing but the kings ever
+//! moves, no check is ever given, and nobody can be mated. Other dead
+//! positions (locked pawns with bishops, say) play on; the players can
+//! agree a draw.
 
 use game::{Ending, Outcome, Side};
-use shakmaty::{Chess, Color, Position};
+use shakmaty::attacks::{king_attacks, pawn_attacks};
+use shakmaty::{Bitboard, Chess, Color, Position};
 
 fn ending(outcome: Outcome, reason: &str, detail: String, article: &str) -> Ending {
     Ending {
@@ -76,6 +81,14 @@ pub(crate) fn automatic(pos: &Chess, repetitions: u32) -> Option<Ending> {
             "5.2.2",
         ));
     }
+    if locked_pawns_dead(pos) {
+        return Some(ending(
+            Outcome::Draw,
+            "dead_position",
+            "the pawns are locked and neither king can reach a pawn it could take: neither side can checkmate by any series of legal moves, a dead position, drawn (FIDE Laws 5.2.2)".to_string(),
+            "5.2.2",
+        ));
+    }
     if pos.halfmoves() >= 150 {
         return Some(ending(
             Outcome::Draw,
@@ -122,4 +135,70 @@ pub(crate) fn claimable(pos: &Chess, repetitions: u32) -> Option<Ending> {
         ));
     }
     None
+}
+
+/// Whether `pos` is dead by a locked pawn wall (FIDE Laws 5.2.2): only
+/// kings and pawns are left; every pawn stands head to head with an enemy
+/// pawn and attacks none; and neither king can reach, by squares free of
+/// pawns and of enemy pawns' attacks, a square next to an enemy pawn that
+/// no enemy pawn defends.
+///
+/// Then no pawn ever moves (each is blocked by a pawn that is itself
+/// blocked), no pawn ever takes (only kings move, and a king never steps
+/// onto a square a pawn attacks), and no king ever takes a pawn — so the
+/// board stays as it is, kings walking in their own regions, and no check
+/// is ever given after the present one: nobody can be checkmated. The test
+/// ignores the other king, which can only stop a king, never help it: a
+/// position it calls dead is dead; some dead positions it leaves to the
+/// players. Checked against an exhaustive walk of every reachable position
+/// in `tests/dead.rs`.
+#[must_use]
+pub fn locked_pawns_dead(pos: &Chess) -> bool {
+    let board = pos.board();
+    let pawns = board.pawns();
+    if pawns.is_empty() || board.occupied() != (pawns | board.kings()) {
+        return false;
+    }
+    let pawn_attacks_of = |color: Color| {
+        (pawns & board.by_color(color))
+            .into_iter()
+            .fold(Bitboard::EMPTY, |b, sq| b | pawn_attacks(color, sq))
+    };
+    for color in Color::ALL {
+        let mine = pawns & board.by_color(color);
+        let theirs = pawns & board.by_color(!color);
+        let head_to_head = mine.into_iter().all(|sq| {
+            sq.offset(color.fold_wb(8, -8))
+                .is_some_and(|a| theirs.contains(a))
+        });
+        if !head_to_head || !(pawn_attacks_of(color) & theirs).is_empty() {
+            return false;
+        }
+    }
+    for color in Color::ALL {
+        let Some(king) = board.king_of(color) else {
+            return false;
+        };
+        let theirs = pawns & board.by_color(!color);
+        let guarded = pawn_attacks_of(!color);
+        let open = !(pawns | guarded);
+        let mut reach = Bitboard::from_square(king);
+        loop {
+            let next = reach
+                .into_iter()
+                .fold(reach, |b, sq| b | (king_attacks(sq) & open));
+            if next == reach {
+                break;
+            }
+            reach = next;
+        }
+        let takeable = theirs & !guarded;
+        if reach
+            .into_iter()
+            .any(|sq| !(king_attacks(sq) & takeable).is_empty())
+        {
+            return false;
+        }
+    }
+    true
 }

@@ -175,9 +175,10 @@ impl Game for ChessGame {
     /// checkmate by any possible series of legal moves. shakmaty's material
     /// test (lichess's) answers "cannot" only when that is certain: a lone
     /// king, a lone minor piece where no selfmate help exists, or bishops
-    /// all on one colour.
+    /// all on one colour. Nor can anyone mate in a dead position of locked
+    /// pawns ([`crate::locked_pawns_dead`]).
     fn can_win(&self, side: Side) -> bool {
-        !self.pos.has_insufficient_material(color(side))
+        !self.pos.has_insufficient_material(color(side)) && !ending::locked_pawns_dead(&self.pos)
     }
 
     fn boxed_clone(&self) -> Box<dyn Game> {
@@ -399,6 +400,40 @@ mod tests {
             ("insufficient_material", Some("5.2.2"))
         );
         assert_eq!(e.outcome, Outcome::Draw);
+    }
+
+    #[test]
+    fn dead_position_by_a_locked_pawn_wall() {
+        // Eight pawns a side locked in a wall across the board: the kings
+        // can never cross it, nobody can ever be mated (5.2.2).
+        let wall = "4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/4K3";
+        let g = game(&format!("{wall} w - - 0 1"));
+        let e = over(&g);
+        assert_eq!(
+            (e.reason.as_str(), e.article.as_deref(), &e.outcome),
+            ("dead_position", Some("5.2.2"), &Outcome::Draw)
+        );
+        assert!(!g.can_win(Side::First) && !g.can_win(Side::Second));
+        // The same wall reached by a move: the game ends with it.
+        let mut g = game("4k3/8/1p1p1p1p/pPpPpPp1/P1P1P1P1/8/7P/4K3 w - - 0 1");
+        assert_eq!(g.status(), Status::Ongoing);
+        g.play("h2h4").unwrap();
+        g.play("e8d8").unwrap();
+        g.play("h4h5").unwrap();
+        assert_eq!(over(&g).reason, "dead_position");
+        // Not dead: a pawn that can still move (h6 gone), a pawn that can
+        // take (d4 against e5), a king that can reach an unguarded
+        // pawn (the lone d-pawns), an en-passant capture on the board.
+        for fen in [
+            "4k3/8/1p1p1p2/pPpPpPpP/P1P1P1P1/8/8/4K3 w - - 0 1",
+            "4k3/8/8/3pp3/3PP3/8/8/4K3 w - - 0 1",
+            "8/8/4k3/3p4/3P4/8/8/4K3 w - - 0 1",
+            "4k3/8/1p1p1p2/pPpPpPp1/P1P1P1Pp/8/8/4K3 b - g3 0 1",
+        ] {
+            let g = game(fen);
+            assert_eq!(g.status(), Status::Ongoing, "{fen}");
+            assert!(g.can_win(Side::First) || g.can_win(Side::Second), "{fen}");
+        }
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod pgn;
 mod start960;
 mod variant;
 
+pub use crate::ending::locked_pawns_dead;
 pub use crate::fen::{parse_fen, STANDARD_START_FEN};
 pub use crate::game::ChessGame;
 pub use crate::notation::{legal_uci_moves, parse_san, parse_uci, san, san_to_uci, uci};

@@ -549,6 +549,16 @@ pub async fn register(
     if !(8..=256).contains(&c.password.chars().count()) {
         return Err(ApiError::bad("bad_password", "a password has 8-256 characters"));
     }
+    if let Some(other) = state.store().user_looking_like(&name).await? {
+        return Err(if crate::names::key(&other.name) == crate::names::key(&name) {
+            ApiError::conflict("name_taken", format!("the name {name} is taken"))
+        } else {
+            ApiError::conflict(
+                "name_confusable",
+                format!("the name {name} reads like {}'s; choose another", other.name),
+            )
+        });
+    }
     let limits = &state.limiters();
     count(&limits.register_ip, &ip_key(peer.ip()))?;
     count(&limits.register_all, "")?;

@@ -97,3 +97,44 @@ impl IntoResponse for ApiError {
         resp
     }
 }
+
+/// axum's own refusals — a body over the limit, not JSON, or not of the
+/// shape asked — come as plain text; here they take the API's one error
+/// shape, `{"error", "message"}`, so a client words each by its code like
+/// any other. A body over the limit was not read, so the connection ends
+/// after the answer: `Connection: close` says so, and a client does not
+/// send its next request down a connection that is closing.
+pub async fn plain_refusals_as_json(resp: Response) -> Response {
+    use axum::http::header::{CONNECTION, CONTENT_TYPE};
+    let status = resp.status();
+    let code = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "bad_content_type",
+        StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => "bad_request",
+        _ => return resp,
+    };
+    let json = resp
+        .headers()
+        .get(CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if json {
+        return resp;
+    }
+    let text = axum::body::to_bytes(resp.into_body(), 4096)
+        .await
+        .unwrap_or_default();
+    let message = String::from_utf8_lossy(&text).trim().to_string();
+    let mut out = (
+        status,
+        Json(ErrorBody {
+            error: code.to_string(),
+            message,
+        }),
+    )
+        .into_response();
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        out.headers_mut()
+            .insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    out
+}

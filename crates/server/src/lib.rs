@@ -299,6 +299,7 @@ pub fn router(state: AppState) -> Router {
         .merge(analysis_board)
         .route("/", get(asset))
         .route("/{*path}", get(asset))
+        .layer(axum::middleware::map_response(error::plain_refusals_as_json))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }

@@ -23,6 +23,18 @@ pub fn key(name: &str) -> String {
     caseless::default_case_fold_str(&nfkd).nfkc().collect()
 }
 
+/// What a name looks like (stored as `users.name_skeleton`): the key of
+/// its UTS 39 confusable skeleton. Two names with one skeleton read alike
+/// on screen — Latin `a` and Cyrillic `а`, `l` and `1`, `rn` and `m` — so
+/// a name whose skeleton an account already has is refused: nobody can
+/// pass for another player with a look-alike.
+#[must_use]
+pub fn skeleton(name: &str) -> String {
+    // The skeleton first, where case still tells `I` (like `l`) from `i`;
+    // then the key, so that case and `0`/`O`/`o` fold together.
+    key(&unicode_security::skeleton(name).collect::<String>())
+}
+
 /// The name as stored and shown: its NFKC form, so a name typed with
 /// full-width letters is kept as the letters it means.
 #[must_use]
@@ -60,11 +72,15 @@ const RESERVED: &[&str] = &[
     "stockfish",
 ];
 
-/// Whether a name is kept for the platform.
+/// Whether a name is kept for the platform: compared by key and by
+/// skeleton, so `аdmin` with a Cyrillic `а` is kept too.
 #[must_use]
 pub fn reserved(name: &str) -> bool {
-    let k = key(name);
-    RESERVED_PREFIXES.iter().any(|p| k.starts_with(p)) || RESERVED.contains(&k.as_str())
+    let (k, sk) = (key(name), skeleton(name));
+    RESERVED_PREFIXES
+        .iter()
+        .any(|p| k.starts_with(p) || sk.starts_with(&skeleton(p)))
+        || RESERVED.iter().any(|r| k == *r || sk == skeleton(r))
 }
 
 #[cfg(test)]
@@ -85,6 +101,18 @@ mod tests {
         assert_eq!(key("ﬁsh"), key("fish"), "ligature");
         assert_ne!(key("kelvin"), key("kelvim"));
         assert_eq!(key("王天一"), "王天一");
+    }
+
+    #[test]
+    fn names_that_read_alike_share_a_skeleton() {
+        let latin = skeleton("paypal");
+        assert_eq!(skeleton("раураl"), latin, "Cyrillic р, а, у");
+        assert_eq!(skeleton("PayPaI"), latin, "capital I for l");
+        assert_eq!(skeleton("modern"), skeleton("modem"), "rn for m");
+        assert_eq!(skeleton("l0ve"), skeleton("love"), "zero for o");
+        assert_ne!(skeleton("paypal"), skeleton("paypad"));
+        assert_ne!(skeleton("王天一"), skeleton("王天二"));
+        assert_eq!(skeleton("王天一"), skeleton("王天一"));
     }
 
     #[test]
@@ -112,6 +140,8 @@ mod tests {
             "裁判长",
             "qiju_team",
             "NULL",
+            "\u{430}dmin", // Cyrillic а
+            "c0mputer",
         ] {
             assert!(reserved(n), "{n}");
         }

@@ -461,6 +461,7 @@ impl Store {
             }
             Err(e) => return Err(e.into()),
         }
+        Store::fill_name_skeletons(&writer).await?;
         let (appends, queue) = mpsc::channel(4096);
         match &file {
             Some(f) => {
@@ -587,8 +588,8 @@ impl Store {
     ) -> Result<Option<User>, StoreError> {
         let r = PlayerRating::default();
         let res = sqlx::query(
-            "INSERT INTO users (id, name, name_key, password_hash, guest, created_ms, rating, deviation, volatility, rated_games, titled_games)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0)",
+            "INSERT INTO users (id, name, name_key, name_skeleton, password_hash, guest, created_ms, rating, deviation, volatility, rated_games, titled_games)
+             VALUES ($1, $2, $3, $10, $4, $5, $6, $7, $8, $9, 0, 0)",
         )
         .bind(id)
         .bind(name)
@@ -599,6 +600,7 @@ impl Store {
         .bind(r.rating)
         .bind(r.deviation)
         .bind(r.volatility)
+        .bind(crate::names::skeleton(name))
         .execute(&self.writer)
         .await;
         match res {
@@ -606,6 +608,34 @@ impl Store {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(None),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// An account whose name reads like `name` (the same skeleton,
+    /// [`crate::names::skeleton`]), if any.
+    pub async fn user_looking_like(&self, name: &str) -> Result<Option<User>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {USER_COLS} FROM users WHERE name_skeleton = $1 LIMIT 1"
+        ))
+        .bind(crate::names::skeleton(name))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(user_from).transpose()?)
+    }
+
+    /// Fills in the skeleton of the names written before migration 0011.
+    async fn fill_name_skeletons(writer: &AnyPool) -> Result<(), StoreError> {
+        let rows = sqlx::query("SELECT id, name FROM users WHERE name_skeleton IS NULL")
+            .fetch_all(writer)
+            .await?;
+        for r in rows {
+            let (id, name): (String, String) = (r.try_get("id")?, r.try_get("name")?);
+            sqlx::query("UPDATE users SET name_skeleton = $1 WHERE id = $2")
+                .bind(crate::names::skeleton(&name))
+                .bind(id)
+                .execute(writer)
+                .await?;
+        }
+        Ok(())
     }
 
     pub async fn user_by_id(&self, id: &str) -> Result<Option<User>, StoreError> {

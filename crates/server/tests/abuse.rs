@@ -186,7 +186,7 @@ async fn a_websocket_peer_that_stops_answering_is_dropped() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn names_are_the_same_after_nfkc_and_case_folding() {
+async fn names_are_the_same_after_nfkc_and_case_folding_and_look_alikes_are_refused() {
     let mut s = common::start().await;
     let c = Client::anonymous(&s);
     let base = common::unique("Kelvin");
@@ -200,6 +200,14 @@ async fn names_are_the_same_after_nfkc_and_case_folding() {
     ] {
         let r = register(&c, &other).await;
         assert_eq!(r.status(), 409, "{other} registered beside {base}");
+    }
+    // A name that reads like it in another script (Cyrillic К and е) or
+    // with a capital I for the l is refused as a look-alike.
+    for other in [format!("\u{41a}\u{435}lvin{tail}"), format!("KeIvin{tail}")] {
+        let r = register(&c, &other).await;
+        assert_eq!(r.status(), 409, "{other} registered beside {base}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"], "name_confusable", "{other}: {body}");
     }
     // A name in another script is a name; its full-width look-alike is it.
     let han = format!("棋手{}", &tail[..6]);

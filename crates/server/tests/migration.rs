@@ -53,6 +53,16 @@ async fn a_database_of_the_previous_release_migrates_and_plays_on() {
     assert_eq!(games.as_array().unwrap().len(), 2);
     let a: Value = alice.get_json("/api/users/alice").await;
     assert_eq!(a["rating"], 1420.0, "the rating the old release gave");
+    // The old accounts' names got their skeletons (migration 0011): a
+    // look-alike of bob, with a Cyrillic о, is refused.
+    let r = Client::anonymous(&s)
+        .post(
+            "/api/auth/register",
+            &json!({"name": "b\u{43e}b", "password": "correct horse"}),
+        )
+        .await;
+    assert_eq!(r.status(), 409);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "name_confusable");
 
     // The live game was resumed: bob (red, first) to move at ply 3.
     let (mut bws, full) = bob.ws(LIVE).await;

@@ -609,7 +609,7 @@ impl Search<'_> {
             // The capture is still played (it may be the only answer to a
             // check); it just counts nothing.
             let kings_share = victim.is_some()
-                && self.taken & (1u128 << m.to().index()) != 0
+                && (self.taken & (1u128 << m.to().index()) != 0 || (self.taken != 0 && bal.score() <= 0))
                 && pos.piece_at(m.from()).is_some_and(|p| p.role == Role::King);
             let victim = victim.filter(|_| !kings_share);
             let prize = victim.map(|v| (m.to(), Balance::of(v, m.to()).score()));

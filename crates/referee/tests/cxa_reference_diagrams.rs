@@ -20,7 +20,7 @@ use xiangqi::{Color, Position};
 
 /// Rulings that agree with the book, out of 50, when the set was added
 /// (2026-12-04): see docs/referee.md, "The book's reference diagrams".
-const FLOOR: usize = 30;
+const FLOOR: usize = 31;
 
 fn verdict(d: Decision) -> &'static str {
     match d {

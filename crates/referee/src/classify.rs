@@ -237,8 +237,10 @@ fn classify_cxa(
     let mover = after.piece_at(mv.to()).expect("moved piece");
     let idle = |kind| (MoveClass::Idle(kind), Vec::new(), None);
     // 27.1 (and the note of 图17): the king answering a check does so by
-    // necessity; whatever it uncovers is idle.
-    if mover.role == Role::King && before.is_check() {
+    // necessity; whatever it uncovers is idle. So does a king stepping out
+    // of a threatened mate (参考图30: 将5平6 parries 杀 and is 闲, though it
+    // frees an elephant to take).
+    if mover.role == Role::King && (before.is_check() || mate_threatened(before)) {
         return idle(idle_kind(before, after, mv));
     }
     let mut threat = after.clone();
@@ -1148,4 +1150,12 @@ mod tests {
             }
         }
     }
+}
+
+/// Whether the opponent of the side to move in `pos` threatens mate: were
+/// the side to move to pass, a mate by checks would follow.
+fn mate_threatened(pos: &Position) -> bool {
+    let mut passed = pos.clone();
+    passed.play_null();
+    mates_by_checks(&mut passed, MATE_CHECKS)
 }

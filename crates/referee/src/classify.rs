@@ -941,6 +941,14 @@ fn idle_kind(before: &Position, after: &Position, mv: Move) -> IdleKind {
     IdleKind::Plain
 }
 
+/// Whether the opponent of the side to move in `pos` threatens mate: were
+/// the side to move to pass, a mate by checks would follow.
+fn mate_threatened(pos: &Position) -> bool {
+    let mut passed = pos.clone();
+    passed.play_null();
+    mates_by_checks(&mut passed, MATE_CHECKS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1150,12 +1158,4 @@ mod tests {
             }
         }
     }
-}
-
-/// Whether the opponent of the side to move in `pos` threatens mate: were
-/// the side to move to pass, a mate by checks would follow.
-fn mate_threatened(pos: &Position) -> bool {
-    let mut passed = pos.clone();
-    passed.play_null();
-    mates_by_checks(&mut passed, MATE_CHECKS)
 }

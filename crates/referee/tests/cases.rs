@@ -6,10 +6,13 @@
 //! For the CXA cases the per-move classification is also compared with the
 //! book's marks (`马二退一（捉）` …) and the agreement printed.
 
-use referee::{classify, judge, parse_iccs, Config, Decision, History, MoveClass, RuleSet};
+mod common;
+
+use common::verdict;
+use referee::{classify, judge, parse_iccs, Config, History, MoveClass, RuleSet};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use xiangqi::{Color, Move, Position};
+use xiangqi::{Move, Position};
 
 /// Fairy-Stockfish writes an empty pocket `[]` after the board; Xiangqi has
 /// none, so it is dropped.
@@ -32,17 +35,6 @@ fn moves_of(v: &Value) -> Vec<Move> {
         .iter()
         .map(|m| parse_iccs(m.as_str().expect("move text")).expect("ICCS move"))
         .collect()
-}
-
-/// The ruling as the data writes it: who must change (and so loses if he
-/// does not), who lost, or a draw.
-fn verdict(d: Decision) -> &'static str {
-    match d {
-        Decision::RedWins | Decision::MustChange { side: Color::Black } => "black loses",
-        Decision::BlackWins | Decision::MustChange { side: Color::Red } => "red loses",
-        Decision::Draw => "draw",
-        Decision::Ongoing => "ongoing",
-    }
 }
 
 /// The judged move list: the threefold one where the case has it, else the

@@ -8,18 +8,12 @@
 //! a case gives `marks`, the marks of the last cycle (将 杀 捉, every idle
 //! kind as 闲) must match too.
 
-use referee::{judge, parse_iccs, Config, Decision, RuleSet};
-use serde_json::Value;
-use xiangqi::{Color, Position};
+mod common;
 
-fn verdict(d: Decision) -> &'static str {
-    match d {
-        Decision::RedWins | Decision::MustChange { side: Color::Black } => "black loses",
-        Decision::BlackWins | Decision::MustChange { side: Color::Red } => "red loses",
-        Decision::Draw => "draw",
-        Decision::Ongoing => "ongoing",
-    }
-}
+use common::verdict;
+use referee::{judge, parse_iccs, Config, RuleSet};
+use serde_json::Value;
+use xiangqi::Position;
 
 #[test]
 fn cxa_kinds() {

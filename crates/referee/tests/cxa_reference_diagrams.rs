@@ -14,22 +14,16 @@
 //! the floor below — the score when the set was brought in — so that a
 //! change that loses diagrams is seen; raise the floor as the rules improve.
 
-use referee::{judge, parse_iccs, Config, Decision, RuleSet};
+mod common;
+
+use common::verdict;
+use referee::{judge, parse_iccs, Config, RuleSet};
 use serde_json::Value;
-use xiangqi::{Color, Position};
+use xiangqi::Position;
 
 /// Rulings that agree with the book, out of 50, when the set was added
 /// (2026-12-04): see docs/referee.md, "The book's reference diagrams".
 const FLOOR: usize = 31;
-
-fn verdict(d: Decision) -> &'static str {
-    match d {
-        Decision::RedWins | Decision::MustChange { side: Color::Black } => "black loses",
-        Decision::BlackWins | Decision::MustChange { side: Color::Red } => "red loses",
-        Decision::Draw => "draw",
-        Decision::Ongoing => "ongoing",
-    }
-}
 
 #[test]
 fn the_books_reference_diagrams() {

@@ -4,18 +4,12 @@
 //! here under [`RuleSet::Asian`]. The positions come from random playouts,
 //! so nothing here was written with the referee in mind.
 
-use referee::{judge, parse_iccs, Config, Decision, RuleSet};
-use serde_json::Value;
-use xiangqi::{Color, Position};
+mod common;
 
-fn verdict(d: Decision) -> &'static str {
-    match d {
-        Decision::RedWins | Decision::MustChange { side: Color::Black } => "black loses",
-        Decision::BlackWins | Decision::MustChange { side: Color::Red } => "red loses",
-        Decision::Draw => "draw",
-        Decision::Ongoing => "ongoing",
-    }
-}
+use common::verdict;
+use referee::{judge, parse_iccs, Config, RuleSet};
+use serde_json::Value;
+use xiangqi::Position;
 
 #[test]
 fn axf_cycles_agree_with_fairy_stockfish() {

@@ -408,9 +408,7 @@ pub(crate) fn lifted(pos: &Position, sq: Square) -> Option<Position> {
 /// Whether the opponent threatened mate before the move (had it been its
 /// turn) and no longer does.
 fn parries_mate(before: &Position, after: &Position) -> bool {
-    let mut b = before.clone();
-    b.play_null();
-    mates_by_checks(&mut b, MATE_CHECKS) && !mates_by_checks(&mut after.clone(), MATE_CHECKS)
+    mate_threatened(before) && !mates_by_checks(&mut after.clone(), MATE_CHECKS)
 }
 
 /// Whether the opponent (to move in `after`) can take the piece on `sq`

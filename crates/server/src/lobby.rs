@@ -15,7 +15,7 @@
 use crate::auth::{random_id, Auth};
 use crate::error::ApiError;
 use crate::live::{self, GameSetup, Seat};
-use crate::protocol::{ChatRoom, LobbyLine, LobbyMsg};
+use crate::protocol::{LobbyLine, LobbyMsg};
 use crate::store::User;
 use crate::AppState;
 use axum::extract::{Path, State};
@@ -338,12 +338,7 @@ impl Lobby {
     /// Says a line in the lobby chat (checked by the caller) to everyone
     /// there, and keeps it for newcomers.
     pub fn say(&self, from: &str, text: &str) {
-        let line = LobbyLine {
-            room: ChatRoom::Lobby,
-            from: from.to_string(),
-            text: text.to_string(),
-            at_ms: crate::now_ms(),
-        };
+        let line = LobbyLine::now(from, text);
         {
             let mut chat = lock(&self.chat);
             chat.push_back(line.clone());

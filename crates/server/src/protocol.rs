@@ -310,6 +310,19 @@ pub struct LobbyLine {
     pub at_ms: i64,
 }
 
+impl LobbyLine {
+    /// A line `from` says now.
+    #[must_use]
+    pub fn now(from: &str, text: &str) -> LobbyLine {
+        LobbyLine {
+            room: ChatRoom::Lobby,
+            from: from.to_string(),
+            text: text.to_string(),
+            at_ms: crate::now_ms(),
+        }
+    }
+}
+
 /// Every message the server sends on the lobby socket. The personal ones
 /// (`game_start`, `challenge`, `challenge_declined`) also go, one a line,
 /// to the bot event stream. A refusal is the game protocol's

@@ -457,9 +457,7 @@ async fn lobby(state: AppState, user: Option<User>, socket: WebSocket) {
                         Ok(ClientMsg::Ping {}) => ServerMsg::Pong.to_json(),
                         Ok(ClientMsg::Chat { text }) => match chat_line(&state, user.as_ref(), &text).await {
                             // A muted player's line goes back to them alone.
-                            Ok((u, text)) if u.muted => LobbyMsg::Chat(LobbyLine {
-                                room: ChatRoom::Lobby, from: u.name, text: text.to_string(), at_ms: crate::now_ms(),
-                            }).to_json(),
+                            Ok((u, text)) if u.muted => LobbyMsg::Chat(LobbyLine::now(&u.name, text)).to_json(),
                             Ok((u, text)) => {
                                 state.lobby().say(&u.name, text);
                                 continue;

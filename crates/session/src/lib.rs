@@ -58,7 +58,6 @@ struct Checkpoint {
     clock: Clock,
     phase: Phase,
     plies: usize,
-    moves: usize,
     fouls: usize,
     pending_offer: Option<Side>,
     refused_offer_by: Option<Side>,
@@ -161,7 +160,6 @@ impl Session {
             clock: self.clock.clone(),
             phase: self.phase.clone(),
             plies: self.game.history().len(),
-            moves: self.times.len(),
             fouls: self.fouls.len(),
             pending_offer: self.pending_offer,
             refused_offer_by: self.refused_offer_by,
@@ -174,7 +172,8 @@ impl Session {
     fn restore(&mut self, c: Checkpoint) {
         self.clock = c.clock;
         self.phase = c.phase;
-        self.times.truncate(c.moves);
+        // The times are the game's moves', one to one.
+        self.times.truncate(c.plies);
         self.fouls.truncate(c.fouls);
         self.pending_offer = c.pending_offer;
         self.refused_offer_by = c.refused_offer_by;

@@ -8,8 +8,8 @@
 
 mod common;
 
-use common::verdict;
-use referee::{classify, judge, parse_iccs, Config, History, MoveClass, RuleSet};
+use common::{load, moves_of, verdict};
+use referee::{classify, judge, Config, History, MoveClass, RuleSet};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use xiangqi::{Move, Position};
@@ -21,20 +21,7 @@ fn fen_of(case: &Value) -> String {
 }
 
 fn cases() -> Vec<Value> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../data/xiangqi-repetition-cases.json"
-    );
-    let text = std::fs::read_to_string(path).expect("read the cases file");
-    serde_json::from_str::<Vec<Value>>(&text).expect("parse the cases file")
-}
-
-fn moves_of(v: &Value) -> Vec<Move> {
-    v.as_array()
-        .expect("moves array")
-        .iter()
-        .map(|m| parse_iccs(m.as_str().expect("move text")).expect("ICCS move"))
-        .collect()
+    load("../../data/xiangqi-repetition-cases.json")
 }
 
 /// The judged move list: the threefold one where the case has it, else the

@@ -10,26 +10,18 @@
 
 mod common;
 
-use common::verdict;
-use referee::{judge, parse_iccs, Config, RuleSet};
-use serde_json::Value;
+use common::{load, moves_of, verdict};
+use referee::{judge, Config, RuleSet};
 use xiangqi::Position;
 
 #[test]
 fn cxa_kinds() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cxa_kinds.json");
-    let cases: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON");
+    let cases = load("tests/cxa_kinds.json");
     let config = Config::new(RuleSet::Cxa);
     let mut wrong = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         let start = Position::from_fen(case["fen"].as_str().unwrap()).expect("FEN");
-        let cycle: Vec<_> = case["cycle"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| parse_iccs(m.as_str().unwrap()).expect("move"))
-            .collect();
+        let cycle = moves_of(&case["cycle"]);
         let mut moves = Vec::new();
         let mut got = "no ruling";
         let mut marks = String::new();

@@ -16,9 +16,8 @@
 
 mod common;
 
-use common::verdict;
-use referee::{judge, parse_iccs, Config, RuleSet};
-use serde_json::Value;
+use common::{load, moves_of, verdict};
+use referee::{judge, Config, RuleSet};
 use xiangqi::Position;
 
 /// Rulings that agree with the book, out of 50, when the set was added
@@ -27,21 +26,14 @@ const FLOOR: usize = 31;
 
 #[test]
 fn the_books_reference_diagrams() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cxa_reference_diagrams.json");
-    let cases: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON");
+    let cases = load("tests/cxa_reference_diagrams.json");
     assert_eq!(cases.len(), 50);
     let config = Config::new(RuleSet::Cxa);
     let (mut right, mut marks_right, mut wrong) = (0, 0, Vec::new());
     for case in &cases {
         let n = case["diagram"].as_u64().unwrap();
         let start = Position::from_fen(case["fen"].as_str().unwrap()).expect("FEN");
-        let cycle: Vec<_> = case["cycle"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| parse_iccs(m.as_str().unwrap()).expect("move"))
-            .collect();
+        let cycle = moves_of(&case["cycle"]);
         let mut moves = Vec::new();
         let (mut got, mut marks) = ("no ruling", String::new());
         // A cycle is played until the referee rules; 图8 is written out

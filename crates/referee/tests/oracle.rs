@@ -6,27 +6,19 @@
 
 mod common;
 
-use common::verdict;
-use referee::{judge, parse_iccs, Config, RuleSet};
-use serde_json::Value;
+use common::{load, moves_of, verdict};
+use referee::{judge, Config, RuleSet};
 use xiangqi::Position;
 
 #[test]
 fn axf_cycles_agree_with_fairy_stockfish() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle/axf_cycles.json");
-    let text = std::fs::read_to_string(path).expect("read the oracle file");
-    let cases: Vec<Value> = serde_json::from_str(&text).expect("parse the oracle file");
+    let cases = load("tests/oracle/axf_cycles.json");
     let config = Config::new(RuleSet::Asian);
     let mut wrong = Vec::new();
     let mut kinds = std::collections::BTreeMap::new();
     for (i, c) in cases.iter().enumerate() {
         let start = Position::from_fen(c["fen"].as_str().unwrap()).expect("oracle FEN");
-        let moves: Vec<_> = c["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| parse_iccs(m.as_str().unwrap()).unwrap())
-            .collect();
+        let moves = moves_of(&c["moves"]);
         let expected = c["expected"].as_str().unwrap();
         *kinds.entry(expected).or_insert(0) += 1;
         let j = judge(&start, &moves, &config).expect("legal oracle moves");

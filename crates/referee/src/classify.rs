@@ -145,22 +145,6 @@ pub fn value(piece: Piece, sq: Square) -> i32 {
 /// Classifies `mv` (legal in `before`) under `rules`.
 #[must_use]
 pub fn classify(before: &Position, mv: Move, rules: RuleSet) -> MoveReport {
-    classify_after(before, mv, rules, None)
-}
-
-/// The opponent's move just before the one classified, with the position
-/// it was played in: what that move did to its own pieces matters to the
-/// chase (a piece it left without a root is exposed by its owner,
-/// 自己造成的被捉状态).
-#[derive(Clone, Copy, Debug)]
-pub struct LastMove<'a> {
-    pub before: &'a Position,
-    pub mv: Move,
-}
-
-/// [`classify`], knowing the opponent's last move (see [`LastMove`]).
-#[must_use]
-pub fn classify_after(before: &Position, mv: Move, rules: RuleSet, last: Option<LastMove<'_>>) -> MoveReport {
     let side = before.turn();
     let mover = before.piece_at(mv.from()).expect("a legal move has a piece");
     let mut after = before.clone();
@@ -185,7 +169,7 @@ pub fn classify_after(before: &Position, mv: Move, rules: RuleSet, last: Option<
         return report(MoveClass::Idle(IdleKind::Plain), Vec::new(), Vec::new(), None);
     }
     if rules == RuleSet::Cxa {
-        let (class, targets, kind) = classify_cxa(before, &after, mv, last);
+        let (class, targets, kind) = classify_cxa(before, &after, mv);
         return report(class, targets.clone(), targets, kind);
     }
     if rules == RuleSet::Asian {
@@ -232,7 +216,6 @@ fn classify_cxa(
     before: &Position,
     after: &Position,
     mv: Move,
-    last: Option<LastMove<'_>>,
 ) -> (MoveClass, Vec<Square>, Option<ChaseKind>) {
     let mover = after.piece_at(mv.to()).expect("moved piece");
     let idle = |kind| (MoveClass::Idle(kind), Vec::new(), None);
@@ -309,11 +292,14 @@ fn classify_cxa(
             .into_iter()
             .filter(|w| (!had(&before_won, w) && !stale(w)) || (takes_part(w) && !had(&strict, w)))
             .collect();
-        // A piece its owner has just left without a root, where it had
-        // stood safe, is exposed by its own side (自己造成的被捉状态): the
-        // attack that follows is idle.
-        if let Some(last) = last {
-            fresh.retain(|w| !self_exposed(last, before, w.target));
+        // 29.2: the chase must come from the move just made. A move that
+        // answers a check does not make what the check's answer leaves
+        // open its own: the chase counts only where the moved piece takes
+        // part (参考图22: 车五平四 checks and leaves the red cannon without
+        // its root; 炮2平6 blocks the check, and the rook that then attacks
+        // the cannon attacked it before — 自己造成的被捉状态, 闲).
+        if before.is_check() {
+            fresh.retain(|w| exchange::takes_part(&threat, mv.to(), w.target, Reading::After));
         }
         fresh.retain(|w| {
             let offer = exchanges_itself(after, w.target);
@@ -345,46 +331,6 @@ fn classify_cxa(
         return idle(IdleKind::Exchange);
     }
     idle(idle_kind(before, after, mv))
-}
-
-/// Whether the piece on `target` (the opponent's, in `before`) was just
-/// stepped by its owner from a square where it had a root (other than its
-/// king) and stood safe — the mover could not have won it had it been to
-/// move — to one where it has none. The move that then
-/// attacks it does not chase it (自己造成的被捉状态, the book's reading of
-/// 29.2: the chase must come from the mover's own move).
-fn self_exposed(last: LastMove<'_>, before: &Position, target: Square) -> bool {
-    let Some(piece) = before.piece_at(target) else {
-        return false;
-    };
-    let owner = piece.color;
-    if last.before.turn() != owner {
-        return false;
-    }
-    // Only the piece's own step counts: a root that steps away on an
-    // errand of its own leaves the piece chased all the same (图30, the
-    // variation: red's cannon returns to offer the exchange and leaves the
-    // horse; black's rook coming back on it is 捉).
-    if last.mv.to() != target {
-        return false;
-    }
-    let was = last.mv.from();
-    let roots = |pos: &Position, sq: Square| {
-        let mut g = guards(pos, sq, owner);
-        g.clear(pos.king(owner));
-        g.any()
-    };
-    if !roots(last.before, was) || roots(before, target) {
-        return false;
-    }
-    let mut safe = last.before.clone();
-    if safe.is_check() {
-        return false;
-    }
-    safe.play_null();
-    !exchange::wins(&safe, Reading::Strict, true, None)
-        .iter()
-        .any(|w| w.target == was)
 }
 
 /// The position with the piece on `sq` taken off the board, if that is

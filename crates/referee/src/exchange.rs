@@ -405,6 +405,20 @@ pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -
     single
 }
 
+/// Whether the mover's piece on `sq` takes part in winning `target`: it
+/// moves in the winning lines, or acts on the target or one of its roots
+/// (see [`acts_on`]).
+pub(crate) fn takes_part(pos: &Position, sq: Square, target: Square, reading: Reading) -> bool {
+    let mover = pos.turn();
+    let Some(victim) = pos.piece_at(target) else {
+        return false;
+    };
+    let mut roots = guards(pos, target, victim.color);
+    roots.clear(pos.king(victim.color));
+    let roots: Vec<Square> = roots.collect();
+    acts_on(pos, sq, target, &roots, mover) || moves_in_line(pos, sq, target, reading)
+}
+
 /// Whether the mover's piece on `sq` acts on the chased piece or on one of
 /// its roots (28.16: 联合捉 is several pieces acting on the chased piece
 /// together): it captures in the exchange on the target or on a root (it
@@ -608,9 +622,24 @@ impl Search<'_> {
             // defender, and in taking back what the opponent took elsewhere.
             // The capture is still played (it may be the only answer to a
             // check); it just counts nothing.
+            //
+            // 27.2 says the same of the pawn: what it takes by itself is
+            // idle. Inside a line that is its capture before the mover has
+            // taken anything — a check drove a root away and the pawn takes
+            // what it guarded (参考图7: 车二退三 is 闲) — or its taking the
+            // last piece on a square where the mover has captured (参考图33:
+            // horse takes cannon, advisor takes horse, pawn takes advisor:
+            // an even exchange, 闲). The pawn taking back what the opponent
+            // took elsewhere is part of the exchange (参考图10: 车四平五 is
+            // 捉). The king's first capture in a line is its own too.
+            let first = self.taken == 0 && bal == Balance::default();
+            let retaken = self.taken & (1u128 << m.to().index()) != 0;
             let kings_share = victim.is_some()
-                && (self.taken & (1u128 << m.to().index()) != 0 || (self.taken != 0 && bal.score() <= 0))
-                && pos.piece_at(m.from()).is_some_and(|p| p.role == Role::King);
+                && pos.piece_at(m.from()).is_some_and(|p| match p.role {
+                    Role::King => first || retaken || (self.taken != 0 && bal.score() <= 0),
+                    Role::Pawn => first || retaken,
+                    _ => false,
+                });
             let victim = victim.filter(|_| !kings_share);
             let prize = victim.map(|v| (m.to(), Balance::of(v, m.to()).score()));
             let gained = victim.map_or(bal, |v| bal.add(Balance::of(v, m.to())));

@@ -19,7 +19,7 @@ pub mod repetition;
 pub mod rules;
 pub mod wxf;
 
-pub use classify::{classify, classify_after, IdleKind, LastMove, MoveClass, MoveReport};
+pub use classify::{classify, IdleKind, MoveClass, MoveReport};
 pub use exchange::ChaseKind;
 pub use game_impl::XiangqiGame;
 pub use repetition::{CycleRuling, Decision, History, Pattern, SideRuling};

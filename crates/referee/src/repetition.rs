@@ -9,7 +9,7 @@
 //! their mixtures, or an allowed sequence — and the rule set turns the two
 //! patterns into a result.
 
-use crate::classify::{classify_after, LastMove, MoveClass, MoveReport};
+use crate::classify::{classify, MoveClass, MoveReport};
 use crate::{Config, RuleSet};
 use serde::{Deserialize, Serialize};
 use xiangqi::{Color, Move, Position, Square};
@@ -260,16 +260,7 @@ impl History {
     /// Classifies ply `i`, remembering the answer.
     pub fn report(&mut self, i: usize) -> &MoveReport {
         if self.reports[i].is_none() {
-            let last = (i > 0).then(|| LastMove {
-                before: &self.positions[i - 1],
-                mv: self.moves[i - 1],
-            });
-            self.reports[i] = Some(classify_after(
-                &self.positions[i],
-                self.moves[i],
-                self.rules,
-                last,
-            ));
+            self.reports[i] = Some(classify(&self.positions[i], self.moves[i], self.rules));
         }
         self.reports[i].as_ref().expect("just filled")
     }

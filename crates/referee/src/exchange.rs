@@ -615,29 +615,32 @@ impl Search<'_> {
             if !in_check && victim.is_some() && m.to() != last && self.own.contains(&m) {
                 continue;
             }
-            // 27.1: what the king takes by itself is idle — after an even
-            // exchange on a square, the king taking the last recapturer
-            // there wins nothing the chase can claim. The king still
-            // counts by its line (a pinned root, 借帅之力), as a root of the
-            // defender, and in taking back what the opponent took elsewhere.
-            // The capture is still played (it may be the only answer to a
-            // check); it just counts nothing.
-            //
-            // 27.2 says the same of the pawn: what it takes by itself is
-            // idle. Inside a line that is its capture before the mover has
-            // taken anything — a check drove a root away and the pawn takes
-            // what it guarded (参考图7: 车二退三 is 闲) — or its taking the
-            // last piece on a square where the mover has captured (参考图33:
-            // horse takes cannon, advisor takes horse, pawn takes advisor:
-            // an even exchange, 闲). The pawn taking back what the opponent
-            // took elsewhere is part of the exchange (参考图10: 车四平五 is
-            // 捉). The king's first capture in a line is its own too.
+            // 27.1 / 27.2: what the king or a pawn takes by itself is
+            // idle ("帅（将）本身步步叫吃", "兵（卒）本身捉吃"). Inside a line
+            // that is its capture
+            // - before the mover has taken anything: a check drove a root
+            //   away and the pawn takes what it guarded (参考图7: 车二退三,
+            //   闲);
+            // - of the last piece on a square where the mover has captured:
+            //   rook takes rook, the horse takes back, the king takes the
+            //   horse;
+            // - anywhere once the line has exchanged evenly (the mover has
+            //   captured and is not ahead: 参考图32, the king; 参考图33, horse
+            //   takes cannon, advisor takes horse, the pawn takes the other
+            //   advisor — 闲).
+            // Taking back what the opponent has just taken is part of the
+            // exchange (参考图10: rook takes elephant, the black rook takes a
+            // pawn, the pawn takes the rook — 车四平五 is 捉). The king still
+            // counts by its line (a pinned root, 借帅之力) and as a root of
+            // the defender. The capture is still played (it may be the only
+            // answer to a check); it just counts nothing.
             let first = self.taken == 0 && bal == Balance::default();
             let retaken = self.taken & (1u128 << m.to().index()) != 0;
             let kings_share = victim.is_some()
                 && pos.piece_at(m.from()).is_some_and(|p| match p.role {
-                    Role::King => first || retaken || (self.taken != 0 && bal.score() <= 0),
-                    Role::Pawn => first || retaken,
+                    Role::King | Role::Pawn => {
+                        first || retaken || (self.taken != 0 && bal.score() <= 0 && m.to() != last)
+                    }
                     _ => false,
                 });
             let victim = victim.filter(|_| !kings_share);

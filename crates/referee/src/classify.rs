@@ -301,6 +301,30 @@ fn classify_cxa(
         if before.is_check() {
             fresh.retain(|w| exchange::takes_part(&threat, mv.to(), w.target, Reading::After));
         }
+        // 得不偿失: a win is no chase while a piece of the mover's worth more
+        // than the win hangs — the opponent, were it its turn, wins it
+        // outright as things stand — and stays hanging through the winning
+        // line (the piece does not move in it). The mover has one move: it
+        // may take, and then loses more (参考图28: 车四平二 would win the
+        // advisor by a check, "得不偿失，判闲", the horse c8 hanging to the
+        // rook; 参考图26: the black rook on the unguarded elephant while
+        // the cannon i7 hangs to the red rook, 闲). A piece that moves in the
+        // line takes itself out of danger (a rook the horse attacks that
+        // takes an unguarded cannon loses nothing), as does one whose
+        // attacker is the piece won, and a hanging piece worth no
+        // more than the win leaves the chase standing (参考图12: the pawn e7
+        // hangs, the advisor won is a chase).
+        let hanging = exchange::hanging(&threat);
+        if !hanging.is_empty() {
+            fresh.retain(|w| {
+                !hanging.iter().any(|&(m, v)| {
+                    v > w.gain
+                        && m.from() != w.target
+                        && m.from() != w.prize
+                        && !exchange::moves_in_line(&threat, m.to(), w.target, Reading::After)
+                })
+            });
+        }
         fresh.retain(|w| {
             let offer = exchanges_itself(after, w.target);
             offered |= offer;
@@ -937,8 +961,11 @@ mod tests {
     #[test]
     fn pinned_protector_is_a_false_root() {
         // 假根: the black rook on e5 guards the horse on g5 but is pinned
-        // on the e-file against its king, so the horse is chased.
-        let r = class("4k4/9/9/9/4r1n2/9/9/9/4R3R/4K4 w", "i1i5", RuleSet::Cxa);
+        // on the e-file against its king, so the horse is chased. (The
+        // advisor guards the rook e1: without it the rook would hang —
+        // the king cannot take back on the open file — and the chase
+        // would be 得不偿失.)
+        let r = class("4k4/9/9/9/4r1n2/9/9/9/4R3R/3AK4 w", "i1i5", RuleSet::Cxa);
         assert_eq!(r.class, MoveClass::Chase, "{r:?}");
         assert_eq!(r.targets, vec![Square::from_iccs("g5").unwrap()]);
     }

@@ -25,7 +25,7 @@
 //! 29.4: a gain after which the mover is mated by checks is no gain.
 
 use crate::classify::{guards, mates_by_checks, may_check, see, value, SEE_DEPTH};
-use xiangqi::{Color, MoveList, Piece, Position, Role, Square};
+use xiangqi::{Color, Move, MoveList, Piece, Position, Role, Square};
 
 /// Material in the book's units (25.3), pieces and crossed pawns apart:
 /// rook 4, horse and cannon 2, advisor and elephant 1; a crossed pawn is one
@@ -475,7 +475,7 @@ fn acts_on(pos: &Position, sq: Square, target: Square, roots: &[Square], mover: 
 /// Whether the mover's piece on `sq` must move (capture, or check in a
 /// run of checks) somewhere in the lines that win `target`: kept in place
 /// (still blocking, screening, pinning), it no longer wins the piece.
-fn moves_in_line(pos: &Position, sq: Square, target: Square, reading: Reading) -> bool {
+pub(crate) fn moves_in_line(pos: &Position, sq: Square, target: Square, reading: Reading) -> bool {
     !wins_frozen(pos, reading, true, None, Some(sq))
         .iter()
         .any(|w| w.target == target)
@@ -505,6 +505,16 @@ pub fn opponent_captures(pos: &Position) -> MoveList {
         }
     }
     list
+}
+
+/// The opponent's captures that win a piece of the mover's (side to move in
+/// `pos`) outright as things stand, were it the opponent's turn, with the
+/// piece's value.
+pub(crate) fn hanging(pos: &Position) -> Vec<(Move, i32)> {
+    opponent_winning_captures(pos)
+        .iter()
+        .filter_map(|&m| pos.piece_at(m.to()).map(|v| (m, Balance::of(v, m.to()).score())))
+        .collect()
 }
 
 /// The opponent's captures that win material as things stand: pieces of

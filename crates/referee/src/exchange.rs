@@ -243,6 +243,23 @@ fn wins_frozen(
         let root_used = moved == Some(m.from());
         let still = if root_used { Some(m.to()) } else { moved };
         let u = p.play_unchecked(m);
+        // 29.1 names two ways apart: taking a piece outright (直接吃子) and
+        // winning material through a complete exchange (通过完整的交换过程
+        // 得子). Where the piece taken has a root — the opponent can take
+        // back on the square — the exchange is weighed whole, every capture
+        // of either side counting, the opponent's old ones too: 参考图31,
+        // the cannon takes the pawn the horse guards, and red answers first
+        // with 炮五进四打象, an old capture, before the horse takes the
+        // cannon — pawn for elephant, even (25.3), 闲. An unguarded piece
+        // taken outright is won whatever else the opponent then takes
+        // (shared 图22: the rook takes the pawn though the horse it guarded
+        // falls, 捉).
+        let whole =
+            reading == Reading::After && victim.is_some() && p.legal_moves().iter().any(|r| r.to() == m.to());
+        let every = MoveList::new();
+        if whole {
+            s.base = &every;
+        }
         let (v, prize, used) = s.opponent(&mut p, gained, m.to(), checks_left, DEPTH - 1, still);
         let used = used || root_used;
         p.undo(m, u);

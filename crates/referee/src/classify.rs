@@ -342,10 +342,22 @@ fn classify_cxa(
             if weak_only && parries_mate(before, after) {
                 return idle(IdleKind::Follow);
             }
+            // The move is named by its richest prize (参考图38: 车7平8
+            // chases the red rook jointly, 联合捉车, and a horse singly
+            // beside it); between prizes of one value, the heavier kind.
+            let worth = |sq: Square| {
+                threat
+                    .piece_at(sq)
+                    .map_or(0, |p| exchange::Balance::of(p, sq).score())
+            };
             let kind = fresh
                 .iter()
-                .map(|w| exchange::kind_of(&threat, w.prize, before.turn(), Reading::After))
-                .max();
+                .map(|w| {
+                    let kind = exchange::kind_of(&threat, w.prize, before.turn(), Reading::After);
+                    (worth(w.prize), kind)
+                })
+                .max()
+                .map(|(_, kind)| kind);
             let mut targets: Vec<Square> = fresh.iter().map(|w| w.target).collect();
             targets.sort();
             return (MoveClass::Chase, targets, kind);

@@ -373,7 +373,13 @@ pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -
     };
     let mut roots = guards(pos, target, mover.other());
     roots.clear(pos.king(mover.other()));
-    if !roots.any() {
+    let rooted = roots.any();
+    // An unprotected piece other than a rook is chased singly (捉无根子),
+    // however many pieces take part; a rook without roots is chased jointly
+    // when it falls only to several pieces acting together (参考图14:
+    // 车炮联合捉车, the rook's check and the cannon's captures; 参考图38:
+    // the cannon over the rook that attacks the red rook too).
+    if !rooted && victim.role != Role::Rook {
         return single;
     }
     // Pieces that can take part: on a line with the target or a root, or
@@ -393,6 +399,8 @@ pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -
     // square (the piece won comes there in the line), only the near ones.
     let reach = victim.color != mover;
     let mut needed = 0;
+    // Without roots: whether one of the needed pieces acts where it stands.
+    let mut standing = false;
     for (sq, piece) in pos.pieces_iter() {
         if piece.color != mover
             || piece.role == Role::King
@@ -400,21 +408,34 @@ pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -
         {
             continue;
         }
-        let Some(without) = crate::classify::lifted(pos, sq) else {
-            continue;
+        let still = match crate::classify::lifted(pos, sq) {
+            Some(without) if without.is_check() => continue,
+            Some(without) => wins(&without, reading, true, None)
+                .iter()
+                .any(|w| w.target == target),
+            // The piece screens the opponent's king from one of the
+            // mover's: lifted, the position is no position. It is one half
+            // of a battery on the king — needed as the screen of the check
+            // that the line may uncover; it still counts only where it acts
+            // (参考图38: the rook that screens the cannon from the king and
+            // attacks the red rook with it).
+            None => false,
         };
-        if without.is_check() {
+        if still {
             continue;
         }
-        let still = wins(&without, reading, true, None)
-            .iter()
-            .any(|w| w.target == target);
-        if !still
-            && (acts_on(pos, sq, target, &spots[..spots.len() - 1], mover)
-                || moves_in_line(pos, sq, target, reading))
-        {
+        let acts = if rooted {
+            acts_on(pos, sq, target, &spots[..spots.len() - 1], mover, true)
+        } else {
+            // 27.2: a pawn's own attack is no chase; it backs another's.
+            let stands = piece.role != Role::Pawn
+                && (acts_on(pos, sq, target, &[], mover, false) || aims_at_king(pos, sq, mover));
+            standing |= stands;
+            stands
+        };
+        if acts || moves_in_line(pos, sq, target, reading) {
             needed += 1;
-            if needed >= 2 {
+            if needed >= 2 && (rooted || standing) {
                 return ChaseKind::Joint;
             }
         }
@@ -433,7 +454,7 @@ pub(crate) fn takes_part(pos: &Position, sq: Square, target: Square, reading: Re
     let mut roots = guards(pos, target, victim.color);
     roots.clear(pos.king(victim.color));
     let roots: Vec<Square> = roots.collect();
-    acts_on(pos, sq, target, &roots, mover) || moves_in_line(pos, sq, target, reading)
+    acts_on(pos, sq, target, &roots, mover, true) || moves_in_line(pos, sq, target, reading)
 }
 
 /// Whether the mover's piece on `sq` acts on the chased piece or on one of
@@ -445,7 +466,17 @@ pub(crate) fn takes_part(pos: &Position, sq: Square, target: Square, reading: Re
 /// attacks the king). A piece that only interposes on some other line —
 /// keeping a defender from checking, say — does not act on them, however
 /// needed: it leaves the chase single.
-fn acts_on(pos: &Position, sq: Square, target: Square, roots: &[Square], mover: Color) -> bool {
+///
+/// Without `screens`, being only the screen of a cannon that bears does not
+/// count (see [`kind_of`] for a piece without roots).
+fn acts_on(
+    pos: &Position,
+    sq: Square,
+    target: Square,
+    roots: &[Square],
+    mover: Color,
+    screens: bool,
+) -> bool {
     let all = pos.occupied().0;
     let me = 1u128 << sq.index();
     let king = pos.king(mover.other());
@@ -456,7 +487,7 @@ fn acts_on(pos: &Position, sq: Square, target: Square, roots: &[Square], mover: 
         if a & me != 0 {
             return (a, true);
         }
-        if occ & me != 0 {
+        if screens && occ & me != 0 {
             let without = pos.attackers_with(at, mover, occ & !me, transpose(occ & !me)).0;
             let lost = a & !without & pos.pieces(mover, Role::Cannon).0;
             if lost != 0 {
@@ -487,6 +518,43 @@ fn acts_on(pos: &Position, sq: Square, target: Square, roots: &[Square], mover: 
     }
     // A pin of a root to its king.
     roots.iter().any(|&r| bears(king, all & !(1u128 << r.index())).1)
+}
+
+/// Whether the mover's piece on `sq` is a check waiting to happen: a rook
+/// or horse that one piece (its blocker or leg) keeps from the opponent's
+/// king, or a cannon on the king's line with no screen (one stepping in
+/// checks) or with two pieces between (one leaving checks). Such a piece
+/// acts in a win through checks (29.1 连续照将) though it never moves
+/// (参考图14: the rook behind the cannon that takes with check).
+fn aims_at_king(pos: &Position, sq: Square, mover: Color) -> bool {
+    let Some(piece) = pos.piece_at(sq) else {
+        return false;
+    };
+    let king = pos.king(mover.other());
+    let all = pos.occupied().0;
+    match piece.role {
+        Role::Rook | Role::Cannon => {
+            if sq.file() != king.file() && sq.rank() != king.rank() {
+                return false;
+            }
+            let inside = xiangqi::between(sq, king).0 & all;
+            let own = inside & pos.by_color(mover).0 != 0;
+            match (piece.role, inside.count_ones()) {
+                (Role::Rook, 1) => own,
+                (Role::Cannon, 0) => true,
+                (Role::Cannon, 2) => own,
+                _ => false,
+            }
+        }
+        Role::Horse => {
+            let mut others = xiangqi::Bitboard(pos.by_color(mover).0 & !(1u128 << sq.index()));
+            Iterator::any(&mut others, |b: Square| {
+                let occ = all & !(1u128 << b.index());
+                pos.attackers_with(king, mover, occ, transpose(occ)).0 & (1u128 << sq.index()) != 0
+            })
+        }
+        _ => false,
+    }
 }
 
 /// Whether the mover's piece on `sq` must move (capture, or check in a

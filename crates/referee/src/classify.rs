@@ -288,9 +288,27 @@ fn classify_cxa(
         };
         let takes_part = |w: &exchange::Win| without.as_ref().is_none_or(|list| !had(list, w));
         let stale = |w: &exchange::Win| had(&same_reading, w) && !takes_part(w);
+        // A win that was there before only as a trade — counted in full,
+        // the opponent's answers took back as much (Strict) — is new when
+        // the moved piece now acts on the chased piece, even where another
+        // piece could win it without it: it attacks the piece itself (参考图45:
+        // 炮一平三 leaves the rook's reach and aims at the elephant the horse
+        // already attacked, "捉无根象"), or ties it to its square — the
+        // piece cannot leave without its king being taken or mated
+        // (参考图49/图50: 马八进七 and 马七退八 leave the rook's and the
+        // horse's reach and each time "使黑方四路炮不能离线", a chase of the
+        // cannon the red cannon attacks). A piece that only steps out of
+        // reach and plays no part leaves the old attack as it was (参考图21:
+        // 车4退1 escapes the horse; the rook's old attack on the horse g2 is
+        // 闲).
+        let acts = |w: &exchange::Win| {
+            takes_part(w)
+                || exchange::takes_part(&threat, mv.to(), w.target, Reading::After)
+                || ties(&threat, mv.to(), w.target)
+        };
         let mut fresh: Vec<exchange::Win> = won
             .into_iter()
-            .filter(|w| (!had(&before_won, w) && !stale(w)) || (takes_part(w) && !had(&strict, w)))
+            .filter(|w| (!had(&before_won, w) && !stale(w)) || (!had(&strict, w) && acts(w)))
             .collect();
         // 29.2: the chase must come from the move just made. A move that
         // answers a check does not make what the check's answer leaves
@@ -385,6 +403,20 @@ pub(crate) fn lifted(pos: &Position, sq: Square) -> Option<Position> {
         }
     }
     Position::from_setup(&setup).ok()
+}
+
+/// Whether the mover's piece on `sq` ties the opponent's piece on
+/// `target` to its square (the mover to move in `pos`): lifting the target,
+/// the mover would take the king (a pin) or mate it by checks, and lifting
+/// the piece on `sq` as well, it would not (参考图49/图50: the horse on c8
+/// pins the cannon d8 through the horse's leg; from b6, the cannon's
+/// leaving lets the horse mate on d7 — "四路炮不能离线").
+fn ties(pos: &Position, sq: Square, target: Square) -> bool {
+    let tied = |p: &Position| match lifted(p, target) {
+        None => true,
+        Some(mut q) => mates_by_checks(&mut q, MATE_CHECKS),
+    };
+    tied(pos) && lifted(pos, sq).is_some_and(|p| !tied(&p))
 }
 
 /// Whether the opponent threatened mate before the move (had it been its

@@ -180,6 +180,7 @@ fn wins_frozen(
     // own right: taking them later in a line does not make the line's first
     // capture a chase.
     let own = winning_captures(&p);
+    let standing = opponent_captures(&p);
     let their_king = p.king(mover.other());
     if trace_on() {
         eprintln!(
@@ -224,6 +225,8 @@ fn wins_frozen(
         }
         let mut s = Search {
             base: &base,
+            standing: &standing,
+            after_first: false,
             own: &own,
             nodes: 0,
             trace: trace_on(),
@@ -260,6 +263,7 @@ fn wins_frozen(
         if whole {
             s.base = &every;
         }
+        s.after_first = victim.is_some();
         let (v, prize, used) = s.opponent(&mut p, gained, m.to(), checks_left, DEPTH - 1, still);
         let used = used || root_used;
         p.undo(m, u);
@@ -315,6 +319,8 @@ pub fn best_gain(pos: &Position) -> i32 {
     let mut p = pos.clone();
     let mut s = Search {
         base: &none,
+        standing: &none,
+        after_first: false,
         own: &none,
         nodes: 0,
         trace: false,
@@ -635,6 +641,11 @@ fn winning_captures(pos: &Position) -> MoveList {
 struct Search<'a> {
     /// Opponent captures that were there anyway (only for [`Reading::After`]).
     base: &'a MoveList,
+    /// Every capture the opponent had before the line: the others are
+    /// ones the line opened.
+    standing: &'a MoveList,
+    /// The opponent is to answer the mover's first capture of the line.
+    after_first: bool,
     /// Squares the mover has captured on in the line so far (27.1: its
     /// king may not be the one that finally wins there).
     taken: u128,
@@ -746,6 +757,7 @@ impl Search<'_> {
                 self.taken |= 1u128 << m.to().index();
             }
             let u = pos.play_unchecked(m);
+            self.after_first = victim.is_some() && saved == 0;
             let next_checks = if check { checks - 1 } else { checks };
             let this_used = moved == Some(m.from());
             let still = if this_used { Some(m.to()) } else { moved };
@@ -821,6 +833,7 @@ impl Search<'_> {
         mut beta: i32,
         moved: Option<Square>,
     ) -> (i32, Prize, bool) {
+        let after_first = std::mem::take(&mut self.after_first);
         self.nodes += 1;
         let in_check = pos.is_check();
         let moves = pos.legal_moves();
@@ -854,6 +867,19 @@ impl Search<'_> {
                 }
             }
             let check = victim.is_none() && !in_check;
+            // 28.16: a root protects the piece on its square. A capture
+            // elsewhere in answer to the line's first capture, one the
+            // opponent did not have before the line (the capture or the
+            // checks before it opened it), is no root: it undoes the chase
+            // only where the line then costs the mover more than it gained
+            // (参考图23: 被牵子捉子, "交换结果得不偿失"), not where it only
+            // evens the trade. 参考图27: 炮六平七 aims at the rook c1, which
+            // nothing guards; taking it opens the rooks' rank and black
+            // takes the red rook — rook for rook, still 捉. 参考图30: 车三平四
+            // "伏平兵将军抽吃马": the pawn's discovered check, the king steps
+            // aside, the rook takes the horse, and the pawn left on e8 or g8
+            // falls after — still 捉.
+            let elsewhere = after_first && victim.is_some() && m.to() != last && !self.standing.contains(&m);
             let lost = victim.map_or(bal, |v| bal.sub(Balance::of(v, m.to())));
             let u = pos.play_unchecked(m);
             let next = if check { opp_checks - 1 } else { opp_checks };
@@ -861,12 +887,16 @@ impl Search<'_> {
             let frozen = self.frozen;
             self.frozen = frozen.filter(|&s| s != m.to());
             self.ply += 1;
-            let (v, child, used) = self.mover(pos, lost, m.to(), checks, next, depth - 1, alpha, beta, still);
+            let low = if elsewhere { alpha.min(-1) } else { alpha };
+            let (v, child, used) = self.mover(pos, lost, m.to(), checks, next, depth - 1, low, beta, still);
             self.ply -= 1;
             self.frozen = frozen;
             pos.undo(m, u);
             if self.trace {
                 eprintln!("{:w$}O {m} -> {v}", "", w = 2 * self.ply);
+            }
+            if elsewhere && v >= 0 {
+                continue;
             }
             // Between equal answers, taking back is preferred to standing
             // still: the line then shows what backs the mover's capture.

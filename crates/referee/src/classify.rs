@@ -316,8 +316,15 @@ fn classify_cxa(
         // part (参考图22: 车五平四 checks and leaves the red cannon without
         // its root; 炮2平6 blocks the check, and the rook that then attacks
         // the cannon attacked it before — 自己造成的被捉状态, 闲).
+        // The move makes the chase too where it uncovers the attack: the
+        // piece leaves the line of the piece that now takes (参考图47:
+        // 炮三平五 blocks the check and opens the rook's file to the cannon
+        // g1 — "长捉无根子").
         if before.is_check() {
-            fresh.retain(|w| exchange::takes_part(&threat, mv.to(), w.target, Reading::After));
+            fresh.retain(|w| {
+                exchange::takes_part(&threat, mv.to(), w.target, Reading::After)
+                    || exchange::uncovers(&threat, mv.from(), mv.to(), w.target)
+            });
         }
         // 得不偿失: a win is no chase while a piece of the mover's worth more
         // than the win hangs — the opponent, were it its turn, wins it
@@ -368,11 +375,25 @@ fn classify_cxa(
                     .piece_at(sq)
                     .map_or(0, |p| exchange::Balance::of(p, sq).score())
             };
+            // A prize the mover already won through a run of checks before
+            // the move is the prize of its old chase, not of this one: the
+            // line that ends there chases the piece it starts with (参考图34:
+            // 炮9退2 attacks the elephant e2 its elephant g0 guards; the line
+            // ends 车4进3 check and the rook takes the cannon c1, a win black
+            // had before the move — "一联合捉子", the cannon and the rook on
+            // the elephant).
+            let named = |w: &exchange::Win| {
+                if w.prize != w.target && before_won.iter().any(|b| b.by_checks && b.prize == w.prize) {
+                    w.target
+                } else {
+                    w.prize
+                }
+            };
             let kind = fresh
                 .iter()
                 .map(|w| {
-                    let kind = exchange::kind_of(&threat, w.prize, before.turn(), Reading::After);
-                    (worth(w.prize), kind)
+                    let kind = exchange::kind_of(&threat, named(w), before.turn(), Reading::After);
+                    (worth(named(w)), kind)
                 })
                 .max()
                 .map(|(_, kind)| kind);

@@ -25,7 +25,7 @@
 //! 29.4: a gain after which the mover is mated by checks is no gain.
 
 use crate::classify::{guards, mates_by_checks, may_check, see, value, SEE_DEPTH};
-use xiangqi::{Color, Move, MoveList, Piece, Position, Role, Square};
+use xiangqi::{Bitboard, Color, Move, MoveList, Piece, Position, Role, Square};
 
 /// Material in the book's units (25.3), pieces and crossed pawns apart:
 /// rook 4, horse and cannon 2, advisor and elephant 1; a crossed pawn is one
@@ -176,6 +176,20 @@ fn wins_frozen(
         Reading::Before => opponent_winning_captures(&p),
         Reading::Strict => MoveList::new(),
     };
+    // 29.2, each side's threats judged on their own, for the opponent's
+    // runs of checks as for its captures: a piece of the mover's that the
+    // opponent already wins through checks as things stand (29.1 连续照将)
+    // is lost to a threat of its own, not an answer to the mover's win. The
+    // checks stay open as answers — they may drive off or pin what the win
+    // needs — but the capture they end with does not undo the win
+    // (参考图34: 车二退六 attacks the unguarded cannon; 车4进3 check, the king
+    // steps aside and the rook takes the red cannon — a threat black had
+    // before the move, so still 捉).
+    let old_by_checks = if reading == Reading::After {
+        lost_to_checks(&p)
+    } else {
+        0
+    };
     // Pieces the mover wins outright anyway are chased (or not) in their
     // own right: taking them later in a line does not make the line's first
     // capture a chase.
@@ -225,6 +239,7 @@ fn wins_frozen(
         }
         let mut s = Search {
             base: &base,
+            old_by_checks,
             standing: &standing,
             after_first: false,
             own: &own,
@@ -262,6 +277,7 @@ fn wins_frozen(
         let every = MoveList::new();
         if whole {
             s.base = &every;
+            s.old_by_checks = 0;
         }
         s.after_first = victim.is_some();
         let (v, prize, used) = s.opponent(&mut p, gained, m.to(), checks_left, DEPTH - 1, still);
@@ -319,6 +335,7 @@ pub fn best_gain(pos: &Position) -> i32 {
     let mut p = pos.clone();
     let mut s = Search {
         base: &none,
+        old_by_checks: 0,
         standing: &none,
         after_first: false,
         own: &none,
@@ -379,6 +396,30 @@ pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -
     };
     let mut roots = guards(pos, target, mover.other());
     roots.clear(pos.king(mover.other()));
+    // 假根 (28.16: "形式上是根，实际上起不到充分保护作用… 按无根子处理"): a
+    // root counts only where it still bears on the square once one of the
+    // mover's pieces has taken there — a cannon whose screen is the very
+    // piece that takes protects nothing (参考图47: 炮五平三 cuts the rear
+    // cannon's file and the rook takes the horse g7, which the cannon g5
+    // guards only over the rook — "长捉无根子"). A pinned root still bears
+    // (图11).
+    if victim.color != mover {
+        let mut p = pos.clone();
+        let mut kept = Bitboard::default();
+        let mut any = false;
+        for c in pos.legal_moves() {
+            if c.to() != target {
+                continue;
+            }
+            any = true;
+            let u = p.play_unchecked(c);
+            kept.0 |= guards(&p, target, mover.other()).0;
+            p.undo(c, u);
+        }
+        if any {
+            roots.0 &= kept.0;
+        }
+    }
     let rooted = roots.any();
     // An unprotected piece other than a rook is chased singly (捉无根子),
     // however many pieces take part; a rook without roots is chased jointly
@@ -572,6 +613,19 @@ pub(crate) fn moves_in_line(pos: &Position, sq: Square, target: Square, reading:
         .any(|w| w.target == target)
 }
 
+/// Whether the move `from`→`to` (played; `pos` after it, the mover to
+/// move) uncovered an attack on `target`: one of the mover's pieces bears on
+/// it now, and did not with the `from` square still blocked (the line of a
+/// rook, the screen count of a cannon, a horse's leg).
+pub(crate) fn uncovers(pos: &Position, from: Square, to: Square, target: Square) -> bool {
+    let mover = pos.turn();
+    let occ = pos.occupied().0;
+    let blocked = occ | 1u128 << from.index();
+    let now = pos.attackers_with(target, mover, occ, transpose(occ)).0;
+    let then = pos.attackers_with(target, mover, blocked, transpose(blocked)).0;
+    now & !then & !(1u128 << to.index()) & !(1u128 << pos.king(mover).index()) != 0
+}
+
 /// The occupancy with files and ranks swapped, as `attackers_with` wants it.
 fn transpose(occ: u128) -> u128 {
     let mut t = 0u128;
@@ -596,6 +650,21 @@ pub fn opponent_captures(pos: &Position) -> MoveList {
         }
     }
     list
+}
+
+/// The squares of the mover's (side to move in `pos`) pieces that the
+/// opponent, were it its turn, wins through a run of checks as things stand
+/// (29.1 连续照将), every answer counted.
+fn lost_to_checks(pos: &Position) -> u128 {
+    if pos.is_check() {
+        return 0;
+    }
+    let mut p = pos.clone();
+    p.play_null();
+    wins(&p, Reading::Strict, true, None)
+        .iter()
+        .filter(|w| w.by_checks)
+        .fold(0, |acc, w| acc | 1u128 << w.prize.index())
 }
 
 /// The opponent's captures that win a piece of the mover's (side to move in
@@ -641,6 +710,9 @@ fn winning_captures(pos: &Position) -> MoveList {
 struct Search<'a> {
     /// Opponent captures that were there anyway (only for [`Reading::After`]).
     base: &'a MoveList,
+    /// Squares of the mover's pieces the opponent won anyway through a run
+    /// of checks (only for [`Reading::After`]; see [`lost_to_checks`]).
+    old_by_checks: u128,
     /// Every capture the opponent had before the line: the others are
     /// ones the line opened.
     standing: &'a MoveList,
@@ -856,7 +928,9 @@ impl Search<'_> {
             let victim = pos.piece_at(m.to());
             if !in_check {
                 if victim.is_some() {
-                    if m.to() != last && self.base.contains(&m) {
+                    if m.to() != last
+                        && (self.base.contains(&m) || self.old_by_checks & (1u128 << m.to().index()) != 0)
+                    {
                         continue;
                     }
                 } else if opp_checks == 0

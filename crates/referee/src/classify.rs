@@ -259,9 +259,26 @@ fn classify_cxa(
         // joins the rook against the horse; 图11: the cannon steps out of
         // the rook's reach and still pins the elephant that guards).
         let before_won = exchange::wins(before, Reading::Before, true, None);
+        // A line that wins its richest piece in full (the gain covers it)
+        // was not had before where the same line only traded that piece
+        // (参考图14: 车9平8 — the cannon takes the advisor with the rook's
+        // discovered check, then the red rook; before the move the same
+        // capture won the advisor, but the red horse took the black rook
+        // for the red rook: 车炮联合捉车 is new).
+        let worth = |sq: Square| {
+            threat
+                .piece_at(sq)
+                .map_or(0, |p| exchange::Balance::of(p, sq).score())
+        };
         let had = |list: &[exchange::Win], w: &exchange::Win| {
             list.iter()
                 .any(|b| b.target == w.target && b.by_checks == w.by_checks)
+        };
+        let had_before = |w: &exchange::Win| {
+            let prize = worth(w.prize);
+            before_won.iter().any(|b| {
+                b.target == w.target && b.by_checks == w.by_checks && (w.gain < prize || b.gain >= prize)
+            })
         };
         // The moved piece takes part in a win when, lifted off the board,
         // the win is gone: it captures in the line, or pins the root (图11),
@@ -275,12 +292,12 @@ fn classify_cxa(
         let opp_before = exchange::opponent_captures(before);
         let opp_after = exchange::opponent_captures(&threat);
         let answers_kept = opp_before.iter().all(|m| opp_after.contains(m));
-        let same_reading = if answers_kept && won.iter().any(|w| !had(&before_won, w)) {
+        let same_reading = if answers_kept && won.iter().any(|w| !had_before(w)) {
             exchange::wins(before, Reading::After, true, None)
         } else {
             Vec::new()
         };
-        let (strict, without) = if won.iter().any(|w| had(&before_won, w) || had(&same_reading, w)) {
+        let (strict, without) = if won.iter().any(|w| had_before(w) || had(&same_reading, w)) {
             let without = lifted(&threat, mv.to()).map(|p| exchange::wins(&p, Reading::After, true, None));
             (exchange::wins(before, Reading::Strict, true, None), without)
         } else {
@@ -305,10 +322,11 @@ fn classify_cxa(
             takes_part(w)
                 || exchange::takes_part(&threat, mv.to(), w.target, Reading::After)
                 || ties(&threat, mv.to(), w.target)
+                || exchange::guards_line(&threat, mv.to(), w.target, Reading::After)
         };
         let mut fresh: Vec<exchange::Win> = won
             .into_iter()
-            .filter(|w| (!had(&before_won, w) && !stale(w)) || (!had(&strict, w) && acts(w)))
+            .filter(|w| (!had_before(w) && !stale(w)) || (!had(&strict, w) && acts(w)))
             .collect();
         // 29.2: the chase must come from the move just made. A move that
         // answers a check does not make what the check's answer leaves
@@ -370,11 +388,6 @@ fn classify_cxa(
             // The move is named by its richest prize (参考图38: 车7平8
             // chases the red rook jointly, 联合捉车, and a horse singly
             // beside it); between prizes of one value, the heavier kind.
-            let worth = |sq: Square| {
-                threat
-                    .piece_at(sq)
-                    .map_or(0, |p| exchange::Balance::of(p, sq).score())
-            };
             // A prize the mover already won through a run of checks before
             // the move is the prize of its old chase, not of this one: the
             // line that ends there chases the piece it starts with (参考图34:
@@ -392,7 +405,8 @@ fn classify_cxa(
             let kind = fresh
                 .iter()
                 .map(|w| {
-                    let kind = exchange::kind_of(&threat, named(w), before.turn(), Reading::After);
+                    let kind =
+                        exchange::kind_of(&threat, named(w), before.turn(), Reading::After, Some(mv.to()));
                     (worth(named(w)), kind)
                 })
                 .max()

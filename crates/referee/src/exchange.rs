@@ -385,7 +385,13 @@ pub fn best_gain(pos: &Position) -> i32 {
 /// — a pawn that keeps a rook from checking and so freeing a pinned root —
 /// leaves the chase single.
 #[must_use]
-pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -> ChaseKind {
+pub fn kind_of(
+    pos: &Position,
+    target: Square,
+    mover: Color,
+    reading: Reading,
+    moved: Option<Square>,
+) -> ChaseKind {
     let Some(victim) = pos.piece_at(target) else {
         return ChaseKind::Joint;
     };
@@ -455,6 +461,22 @@ pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -
         {
             continue;
         }
+        // A rook without roots: the piece just moved, where it keeps the
+        // rook from taking a screen of the line, acts with the others,
+        // though the win stands without it (参考图39, 车马炮联合捉车: the red
+        // rook steps to guard the horse the cannon takes over; see
+        // [`guards_line`]). A guard that was there all along does not join
+        // the chase the move makes (参考图47: 炮5平7 steps in as the screen
+        // of the cannon g1 on the red rook, the elephant e7 guarding it —
+        // "一捉车", single).
+        if !rooted && moved == Some(sq) && piece.role != Role::Pawn && guards_line(pos, sq, target, reading) {
+            standing = true;
+            needed += 1;
+            if needed >= 2 {
+                return ChaseKind::Joint;
+            }
+            continue;
+        }
         let still = match crate::classify::lifted(pos, sq) {
             Some(without) if without.is_check() => continue,
             Some(without) => wins(&without, reading, true, None)
@@ -488,6 +510,75 @@ pub fn kind_of(pos: &Position, target: Square, mover: Color, reading: Reading) -
         }
     }
     single
+}
+
+/// Whether the mover's piece on `sq` guards the line against the chased
+/// piece on `target` (the mover to move in `pos`): the chased piece attacks
+/// a piece of the mover's that the win needs but that does not move in it
+/// — the screen a cannon takes over — and could take it at a profit,
+/// breaking the attack, were the piece on `sq` not there to take back.
+/// Such a piece acts on the chased piece with the others (28.16 联合捉):
+/// 参考图39, the red
+/// cannon takes the rook f8 over the horse g8, which the rook f8 attacks and
+/// the red rook on the g-file guards — "车马炮联合捉车", the rook, the horse
+/// and the cannon together. A piece that only stands by (参考图21: the rook
+/// 车4退1 steps out of reach, the horse g2 the rook g3 attacks attacks
+/// nothing) guards no line.
+pub(crate) fn guards_line(pos: &Position, sq: Square, target: Square, reading: Reading) -> bool {
+    let mover = pos.turn();
+    if pos.piece_at(target).is_none_or(|p| p.color == mover) || pos.is_check() {
+        return false;
+    }
+    let Some(without) = crate::classify::lifted(pos, sq) else {
+        return false;
+    };
+    let mut them = pos.clone();
+    them.play_null();
+    let mut them_without = without.clone();
+    them_without.play_null();
+    // What the chased piece gains by taking on `x` (the mover then takes
+    // back as best it can).
+    let takes = |p: &mut Position, x: Square| -> Option<i32> {
+        let m = Move::new(target, x);
+        if !p.is_legal(m) {
+            return None;
+        }
+        let v = value(p.piece_at(x)?, x);
+        let u = p.play_unchecked(m);
+        let r = v - see(p, x, SEE_DEPTH);
+        p.undo(m, u);
+        Some(r)
+    };
+    let attackers = guards(pos, target, mover);
+    for x in pos.by_color(mover) {
+        let Some(piece) = pos.piece_at(x) else {
+            continue;
+        };
+        if x == sq || piece.role == Role::King || !guards(pos, x, mover.other()).contains(target) {
+            continue;
+        }
+        let guarded = takes(&mut them, x).is_some_and(|g| g <= 0);
+        let open = takes(&mut them_without, x).is_some_and(|g| g > 0);
+        if !(guarded && open) {
+            continue;
+        }
+        // Needed (lifted, the win is gone) but neither attacking the chased
+        // piece nor moving in the line: a screen, not an attacker — an
+        // attacker guarded against the piece it attacks is only a protected
+        // attacker (shared 图25: the rook h5 faces the red rook, its horse
+        // behind it, and screens a cannon besides: 长捉车).
+        if attackers.contains(x) {
+            continue;
+        }
+        // (A piece that shields its own king is needed for that alone.)
+        let needed = crate::classify::lifted(pos, x).is_some_and(|p| {
+            !p.is_check() && !wins(&p, reading, true, None).iter().any(|w| w.target == target)
+        });
+        if needed && !moves_in_line(pos, x, target, reading) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the mover's piece on `sq` takes part in winning `target`: it

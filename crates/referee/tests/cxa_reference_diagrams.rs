@@ -22,7 +22,7 @@ use xiangqi::Position;
 
 /// Rulings that agree with the book, out of 50, when the set was added
 /// (2026-12-04): see docs/referee.md, "The book's reference diagrams".
-const FLOOR: usize = 46;
+const FLOOR: usize = 48;
 
 #[test]
 fn the_books_reference_diagrams() {

@@ -185,11 +185,12 @@ fn wins_frozen(
     // (参考图34: 车二退六 attacks the unguarded cannon; 车4进3 check, the king
     // steps aside and the rook takes the red cannon — a threat black had
     // before the move, so still 捉).
-    let old_by_checks = if reading == Reading::After {
-        lost_to_checks(&p)
-    } else {
-        0
-    };
+    // Found only when a line asks (a capture elsewhere that is not an old
+    // one): the search from the opponent's side is the dearer one.
+    let old_by_checks = std::cell::OnceCell::new();
+    if reading != Reading::After {
+        let _ = old_by_checks.set(0);
+    }
     // Pieces the mover wins outright anyway are chased (or not) in their
     // own right: taking them later in a line does not make the line's first
     // capture a chase.
@@ -239,7 +240,8 @@ fn wins_frozen(
         }
         let mut s = Search {
             base: &base,
-            old_by_checks,
+            old_by_checks: Some(&old_by_checks),
+            root: pos,
             standing: &standing,
             after_first: false,
             own: &own,
@@ -277,7 +279,7 @@ fn wins_frozen(
         let every = MoveList::new();
         if whole {
             s.base = &every;
-            s.old_by_checks = 0;
+            s.old_by_checks = None;
         }
         s.after_first = victim.is_some();
         let (v, prize, used) = s.opponent(&mut p, gained, m.to(), checks_left, DEPTH - 1, still);
@@ -335,7 +337,8 @@ pub fn best_gain(pos: &Position) -> i32 {
     let mut p = pos.clone();
     let mut s = Search {
         base: &none,
-        old_by_checks: 0,
+        old_by_checks: None,
+        root: pos,
         standing: &none,
         after_first: false,
         own: &none,
@@ -803,7 +806,10 @@ struct Search<'a> {
     base: &'a MoveList,
     /// Squares of the mover's pieces the opponent won anyway through a run
     /// of checks (only for [`Reading::After`]; see [`lost_to_checks`]).
-    old_by_checks: u128,
+    /// (`None` where they do not count: every capture is an answer.)
+    old_by_checks: Option<&'a std::cell::OnceCell<u128>>,
+    /// The position the line starts from, for [`lost_to_checks`].
+    root: &'a Position,
     /// Every capture the opponent had before the line: the others are
     /// ones the line opened.
     standing: &'a MoveList,
@@ -838,6 +844,13 @@ fn richer(a: Prize, b: Prize) -> Prize {
 }
 
 impl Search<'_> {
+    /// The mover's pieces the opponent already wins through checks (see
+    /// [`lost_to_checks`]), found once per search and only when asked.
+    fn lost_to_old_checks(&self) -> u128 {
+        self.old_by_checks
+            .map_or(0, |c| *c.get_or_init(|| lost_to_checks(self.root)))
+    }
+
     /// The mover to move, `bal` won so far: the best score within
     /// (`alpha`, `beta`) and the richest prize of that line.
     #[allow(clippy::too_many_arguments)]
@@ -1020,7 +1033,7 @@ impl Search<'_> {
             if !in_check {
                 if victim.is_some() {
                     if m.to() != last
-                        && (self.base.contains(&m) || self.old_by_checks & (1u128 << m.to().index()) != 0)
+                        && (self.base.contains(&m) || self.lost_to_old_checks() & (1u128 << m.to().index()) != 0)
                     {
                         continue;
                     }

@@ -218,6 +218,7 @@ fn classify_cxa(
     mv: Move,
 ) -> (MoveClass, Vec<Square>, Option<ChaseKind>) {
     let mover = after.piece_at(mv.to()).expect("moved piece");
+    exchange::forget_old_checks();
     let idle = |kind| (MoveClass::Idle(kind), Vec::new(), None);
     // 27.1 (and the note of 图17): the king answering a check does so by
     // necessity; whatever it uncovers is idle. So does a king stepping out

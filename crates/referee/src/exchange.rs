@@ -157,7 +157,7 @@ pub enum Reading {
 /// The kind of each win is left as [`ChaseKind::Unprotected`]: naming it
 /// ([`kind_of`]) costs a search per piece, asked only of the chases kept.
 pub fn wins(pos: &Position, reading: Reading, checks: bool, moved: Option<Square>) -> Vec<Win> {
-    wins_frozen(pos, reading, checks, moved, None)
+    wins_frozen(pos, reading, checks, moved, None, false)
 }
 
 /// [`wins`] with the mover's piece on `frozen` kept where it stands: it
@@ -168,6 +168,7 @@ fn wins_frozen(
     checks: bool,
     moved: Option<Square>,
     frozen: Option<Square>,
+    checks_only: bool,
 ) -> Vec<Win> {
     let mover = pos.turn();
     let mut p = pos.clone();
@@ -215,7 +216,7 @@ fn wins_frozen(
         }
     };
     for m in p.legal_moves() {
-        if frozen == Some(m.from()) {
+        if frozen == Some(m.from()) || (checks_only && p.piece_at(m.to()).is_some()) {
             continue;
         }
         let role = p.piece_at(m.from()).expect("legal").role;
@@ -702,7 +703,7 @@ fn aims_at_king(pos: &Position, sq: Square, mover: Color) -> bool {
 /// run of checks) somewhere in the lines that win `target`: kept in place
 /// (still blocking, screening, pinning), it no longer wins the piece.
 pub(crate) fn moves_in_line(pos: &Position, sq: Square, target: Square, reading: Reading) -> bool {
-    !wins_frozen(pos, reading, true, None, Some(sq))
+    !wins_frozen(pos, reading, true, None, Some(sq), false)
         .iter()
         .any(|w| w.target == target)
 }
@@ -746,6 +747,19 @@ pub fn opponent_captures(pos: &Position) -> MoveList {
     list
 }
 
+thread_local! {
+    /// What [`lost_to_checks`] found, by position, within one move's
+    /// classification.
+    static SEEN: std::cell::RefCell<std::collections::HashMap<u64, u128>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Empties the memory of [`lost_to_checks`]: called as each move's
+/// classification begins, so that one costs what it costs on its own.
+pub(crate) fn forget_old_checks() {
+    SEEN.with(|s| s.borrow_mut().clear());
+}
+
 /// The squares of the mover's (side to move in `pos`) pieces that the
 /// opponent, were it its turn, wins through a run of checks as things stand
 /// (29.1 连续照将), every answer counted.
@@ -753,9 +767,30 @@ fn lost_to_checks(pos: &Position) -> u128 {
     if pos.is_check() {
         return 0;
     }
+    // The same positions come back within one move's classification (the
+    // searches of the move, of `kind_of` and of the lifted positions ask
+    // about the same few): the answer depends on the position alone, so it
+    // is kept for the classification (see [`forget_old_checks`]).
+    let key = pos.key();
+    if let Some(v) = SEEN.with(|s| s.borrow().get(&key).copied()) {
+        return v;
+    }
+    let v = lost_to_checks_searched(pos);
+    SEEN.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() >= 4096 {
+            s.clear();
+        }
+        s.insert(key, v);
+    });
+    v
+}
+
+/// [`lost_to_checks`], searched: only lines that start with a check.
+fn lost_to_checks_searched(pos: &Position) -> u128 {
     let mut p = pos.clone();
     p.play_null();
-    wins(&p, Reading::Strict, true, None)
+    wins_frozen(&p, Reading::Strict, true, None, None, true)
         .iter()
         .filter(|w| w.by_checks)
         .fold(0, |acc, w| acc | 1u128 << w.prize.index())
@@ -1033,7 +1068,8 @@ impl Search<'_> {
             if !in_check {
                 if victim.is_some() {
                     if m.to() != last
-                        && (self.base.contains(&m) || self.lost_to_old_checks() & (1u128 << m.to().index()) != 0)
+                        && (self.base.contains(&m)
+                            || self.lost_to_old_checks() & (1u128 << m.to().index()) != 0)
                     {
                         continue;
                     }

@@ -1131,14 +1131,25 @@ impl Search<'_> {
     }
 }
 
-/// Captures first, the most valuable victims first; then the rest.
+/// Captures first, the most valuable victims first; then the rest, in the
+/// order given. (Only the captures are sorted: most nodes look at nothing
+/// else.)
 fn ordered(pos: &Position, moves: &MoveList) -> MoveList {
-    let mut v: MoveList = moves.clone();
-    v.sort_by_key(|m| {
+    let mut out = MoveList::new();
+    let mut rest = MoveList::new();
+    for &m in moves {
+        if pos.piece_at(m.to()).is_some() {
+            out.push(m);
+        } else {
+            rest.push(m);
+        }
+    }
+    out.sort_by_key(|m| {
         std::cmp::Reverse(
             pos.piece_at(m.to())
                 .map_or(-1, |p| Balance::of(p, m.to()).score()),
         )
     });
-    v
+    out.extend(rest);
+    out
 }

@@ -17,7 +17,10 @@
 //!   the opponent may answer only with captures the mover's play made
 //!   possible: a threat it already had stays out of it, even against a piece
 //!   the capturer used to protect (图22) — each side's threats are judged
-//!   on their own;
+//!   on their own. That holds for its old wins through checks too (参考图34),
+//!   but not where the piece taken has a root: then the exchange is weighed
+//!   whole, every capture counting (参考图31); and a capture elsewhere that
+//!   the line opened is no root where it only evens the trade (参考图27);
 //! - before the move, every answer counts: the chase is new when the piece
 //!   could not really have been won before (图12: taking the pawn would have
 //!   left the cannon to the rook).

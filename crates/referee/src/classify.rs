@@ -358,7 +358,11 @@ fn classify_cxa(
         // attacker is the piece won, and a hanging piece worth no
         // more than the win leaves the chase standing (参考图12: the pawn e7
         // hangs, the advisor won is a chase).
-        let hanging = exchange::hanging(&threat);
+        let hanging = if fresh.is_empty() {
+            Vec::new()
+        } else {
+            exchange::hanging(&threat)
+        };
         if !hanging.is_empty() {
             fresh.retain(|w| {
                 !hanging.iter().any(|&(m, v)| {
@@ -406,9 +410,10 @@ fn classify_cxa(
             let kind = fresh
                 .iter()
                 .map(|w| {
+                    let prize = named(w);
                     let kind =
-                        exchange::kind_of(&threat, named(w), before.turn(), Reading::After, Some(mv.to()));
-                    (worth(named(w)), kind)
+                        exchange::kind_of(&threat, prize, before.turn(), Reading::After, Some(mv.to()));
+                    (worth(prize), kind)
                 })
                 .max()
                 .map(|(_, kind)| kind);

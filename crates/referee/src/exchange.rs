@@ -175,8 +175,12 @@ fn wins_frozen(
 ) -> Vec<Win> {
     let mover = pos.turn();
     let mut p = pos.clone();
+    // Every capture the opponent has as things stand: the After reading's
+    // old threats, and what the `elsewhere` rule of the search measures
+    // against in every reading.
+    let standing = opponent_captures(&p);
     let base = match reading {
-        Reading::After => opponent_captures(&p),
+        Reading::After => standing.clone(),
         Reading::Before => opponent_winning_captures(&p),
         Reading::Strict => MoveList::new(),
     };
@@ -192,14 +196,11 @@ fn wins_frozen(
     // Found only when a line asks (a capture elsewhere that is not an old
     // one): the search from the opponent's side is the dearer one.
     let old_by_checks = std::cell::OnceCell::new();
-    if reading != Reading::After {
-        let _ = old_by_checks.set(0);
-    }
+    let old_by_checks = (reading == Reading::After).then_some(&old_by_checks);
     // Pieces the mover wins outright anyway are chased (or not) in their
     // own right: taking them later in a line does not make the line's first
     // capture a chase.
     let own = winning_captures(&p);
-    let standing = opponent_captures(&p);
     let their_king = p.king(mover.other());
     if trace_on() {
         eprintln!(
@@ -244,7 +245,7 @@ fn wins_frozen(
         }
         let mut s = Search {
             base: &base,
-            old_by_checks: Some(&old_by_checks),
+            old_by_checks,
             root: pos,
             standing: &standing,
             after_first: false,

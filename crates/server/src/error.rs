@@ -1,95 +1,46 @@
-//! The one error type of the HTTP API: each variant is a status code and a
-//! stable machine-readable `error` code, sent as `{"error", "message"}`.
+//! Every room's errors as the API sends them: an HTTP status and the one
+//! JSON shape `{"error", "message"}` ([`common::ErrorBody`]).
 
-use crate::store::StoreError;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Serialize;
+use common::{Error, ErrorBody};
 
-#[derive(Debug, thiserror::Error)]
-pub enum ApiError {
-    #[error("{message}")]
-    BadRequest { code: &'static str, message: String },
-    #[error("you are not logged in")]
-    Unauthorized,
-    #[error("{0}")]
-    Forbidden(String),
-    #[error("this account is banned")]
-    Banned,
-    #[error("{0} not found")]
-    NotFound(String),
-    #[error("{message}")]
-    Conflict { code: &'static str, message: String },
-    #[error("too many attempts; try again in {retry_after_s} s")]
-    TooManyRequests { retry_after_s: u64 },
-    #[error("the server is busy; try again")]
-    Unavailable,
-    #[error("storage failed")]
-    Store(#[from] StoreError),
-    #[error("internal error: {0}")]
-    Internal(String),
-    /// A game whose stored rows cannot be read (see `live::resume_all`).
-    #[error("{0}")]
-    Damaged(String),
+/// A room's error on its way out as a response.
+#[derive(Debug)]
+pub struct ApiError(pub Error);
+
+impl<E: Into<Error>> From<E> for ApiError {
+    fn from(e: E) -> ApiError {
+        ApiError(e.into())
+    }
 }
 
-/// The JSON body of every error response.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct ErrorBody {
-    /// Stable code, e.g. `illegal_move`, `unauthorized`, `csrf`.
-    pub error: String,
-    /// What went wrong, for people.
-    pub message: String,
-}
-
-impl ApiError {
-    pub fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::BadRequest {
-            code,
-            message: message.into(),
-        }
-    }
-
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::Conflict {
-            code,
-            message: message.into(),
-        }
-    }
-
-    fn status_and_code(&self) -> (StatusCode, &'static str) {
-        match self {
-            ApiError::BadRequest { code, .. } => (StatusCode::BAD_REQUEST, code),
-            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
-            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
-            ApiError::Banned => (StatusCode::FORBIDDEN, "banned"),
-            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
-            ApiError::Conflict { code, .. } => (StatusCode::CONFLICT, code),
-            ApiError::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
-            ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
-            // The record exists but can no longer be read: gone for good.
-            ApiError::Damaged(_) => (StatusCode::GONE, "game_damaged"),
-            ApiError::Store(_) | ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
-        }
+/// The status of each kind of error.
+fn status(e: &Error) -> StatusCode {
+    match e {
+        Error::BadRequest { .. } => StatusCode::BAD_REQUEST,
+        Error::Unauthorized => StatusCode::UNAUTHORIZED,
+        Error::Forbidden(_) | Error::Banned => StatusCode::FORBIDDEN,
+        Error::NotFound(_) => StatusCode::NOT_FOUND,
+        Error::Conflict { .. } => StatusCode::CONFLICT,
+        Error::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+        Error::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        // The record exists but can no longer be read: gone for good.
+        Error::Damaged(_) => StatusCode::GONE,
+        Error::Storage(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let (status, code) = self.status_and_code();
+        let e = self.0;
+        let status = status(&e);
         if status == StatusCode::INTERNAL_SERVER_ERROR {
-            tracing::error!(error = %self, detail = ?self, "request failed");
+            tracing::error!(error = %e, detail = ?e, "request failed");
         }
-        let mut resp = (
-            status,
-            Json(ErrorBody {
-                error: code.to_string(),
-                message: self.to_string(),
-            }),
-        )
-            .into_response();
-        if let ApiError::TooManyRequests { retry_after_s } = self {
+        let mut resp = (status, Json(e.body())).into_response();
+        if let Error::TooManyRequests { retry_after_s } = e {
             if let Ok(v) = HeaderValue::from_str(&retry_after_s.to_string()) {
                 resp.headers_mut().insert("retry-after", v);
             }

@@ -36,7 +36,7 @@ async fn register(c: &Client, name: &str) -> reqwest::Response {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn account_creation_is_limited_per_address_and_in_all() {
     let mut s = common::start_with(|c| {
-        c.account_limits = server::auth::AccountLimits {
+        c.account_limits = accounts::AccountLimits {
             registrations_per_ip: 3,
             registrations_global: 5,
             guests_per_ip: 4,
@@ -341,7 +341,7 @@ async fn one_player_cannot_starve_the_others_computer_games() {
             other => panic!("computer game: {other}"),
         }
     }
-    assert_eq!(games.len(), server::computer::MAX_GAMES_PER_USER);
+    assert_eq!(games.len(), play::computer::MAX_GAMES_PER_USER);
     assert_eq!(refused, 16 - games.len());
     // Another player's level-1 game gets its first move within 2 s,
     // while the greedy player's searches are still queued.
@@ -489,7 +489,7 @@ async fn challenges_are_few_per_sender_and_recipient_and_expire() {
 async fn untimed_games_are_capped_and_end_when_nobody_moves() {
     let mut s = common::start_with(|c| {
         c.lobby_limits.untimed_games_per_user = 2;
-        c.lobby_limits.untimed_idle_ms = 1500;
+        c.untimed_idle_ms = 1500;
     })
     .await;
     let a = Client::register(&s, "a").await;

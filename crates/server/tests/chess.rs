@@ -206,7 +206,7 @@ async fn rated_chess_moves_the_chess_rating_only_and_chess960_starts_from_one_of
 /// option is absent otherwise.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chess_game_against_stockfish_where_it_is_installed() {
-    let installed = server::computer::on_path("stockfish").is_some();
+    let installed = play::computer::on_path("stockfish").is_some();
     let mut s = common::start().await;
     let info = Client::anonymous(&s).get_json("/api/info").await;
     let chess = info["variants"]

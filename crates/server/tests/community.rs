@@ -79,19 +79,19 @@ async fn lobby_chat_presence_reports_and_bans() {
         401
     );
     let state = &s.server.as_ref().unwrap().state;
-    let filed = state.store().reports(10).await.unwrap();
+    let filed = state.play().store().reports(10).await.unwrap();
     assert!(filed
         .iter()
         .any(|r| r.reporter == b.name && r.reported == a.name && r.context == "lobby"));
-    for _ in 1..server::api::REPORTS_PER_HOUR {
+    for _ in 1..lobby::chat::REPORTS_PER_HOUR {
         assert_eq!(b.post("/api/reports", &report).await.status(), 204);
     }
     assert_eq!(b.post("/api/reports", &report).await.status(), 429);
 
     // A ban ends the player's sessions at once and refuses a new login;
     // the lobby socket a had open may no longer chat.
-    let ua = state.store().user_by_name(&a.name).await.unwrap().unwrap();
-    state.store().set_banned(&ua.id, true).await.unwrap();
+    let ua = state.play().store().user_by_name(&a.name).await.unwrap().unwrap();
+    state.play().store().set_banned(&ua.id, true).await.unwrap();
     aws.send(&json!({"t": "chat", "text": "still here"})).await;
     assert_eq!(aws.expect("error").await["code"], "banned");
     assert_eq!(a.get("/api/account").await.status(), 401);
@@ -99,7 +99,7 @@ async fn lobby_chat_presence_reports_and_bans() {
     let r = again.login("correct horse").await;
     assert_eq!(r.status(), 403);
     assert_eq!(r.json::<Value>().await.unwrap()["error"], "banned");
-    state.store().set_banned(&ua.id, false).await.unwrap();
+    state.play().store().set_banned(&ua.id, false).await.unwrap();
     assert_eq!(again.login("correct horse").await.status(), 200);
     drop((aws, bws, cws, visitor));
     s.stop().await;

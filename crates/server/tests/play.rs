@@ -604,6 +604,7 @@ async fn chat_rooms_keep_players_and_spectators_apart_and_muted_lines_reach_nobo
         .as_ref()
         .unwrap()
         .state
+        .play()
         .store()
         .user_by_name(&b.name)
         .await
@@ -613,6 +614,7 @@ async fn chat_rooms_keep_players_and_spectators_apart_and_muted_lines_reach_nobo
         .as_ref()
         .unwrap()
         .state
+        .play()
         .store()
         .set_muted(&u.id, true)
         .await

@@ -92,8 +92,8 @@ async fn search_leaderboard_and_head_to_head() {
     let page_of = |i: usize| i / 50 + 1;
     let a_page = page_of(pos(&a.name));
     let state = &s.server.as_ref().unwrap().state;
-    let ua = state.store().user_by_name(&a.name).await.unwrap().unwrap();
-    state.store().set_banned(&ua.id, true).await.unwrap();
+    let ua = state.play().store().user_by_name(&a.name).await.unwrap().unwrap();
+    state.play().store().set_banned(&ua.id, true).await.unwrap();
     let board = Client::anonymous(&s)
         .get_json(&format!("/api/leaderboard/xiangqi?page={a_page}"))
         .await;
@@ -102,7 +102,7 @@ async fn search_leaderboard_and_head_to_head() {
         .unwrap()
         .iter()
         .any(|r| r["name"] == a.name.as_str()));
-    state.store().set_banned(&ua.id, false).await.unwrap();
+    state.play().store().set_banned(&ua.id, false).await.unwrap();
     for bad in ["0", "21", "x"] {
         assert_eq!(
             Client::anonymous(&s)

@@ -249,7 +249,7 @@ async fn cross_site_requests_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn password_guessing_is_rate_limited() {
     let mut s = common::start_with(|c| {
-        c.login_limits = server::auth::LoginLimits {
+        c.login_limits = accounts::LoginLimits {
             per_ip: 100,
             per_account: 3,
             window_ms: 60_000,

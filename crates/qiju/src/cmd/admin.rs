@@ -84,7 +84,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     match a.action {
         Action::Title { user, awarded, real } => title(&a.database, user, awarded, real),
         Action::Backup { file } => runtime()?.block_on(async {
-            let bytes = server::integrity::backup(&a.database, &file).await?;
+            let bytes = store::integrity::backup(&a.database, &file).await?;
             println!("copied {} into {} ({bytes} bytes)", a.database, file.display());
             anyhow::Ok(())
         }),
@@ -136,7 +136,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             anyhow::Ok(())
         }),
         Action::Check => {
-            let report = runtime()?.block_on(server::integrity::check(&a.database))?;
+            let report = runtime()?.block_on(store::integrity::check(&a.database, play::live::replays))?;
             for line in &report.lines {
                 println!("{line}");
             }
@@ -161,8 +161,8 @@ fn utc(ms: i64) -> String {
     )
 }
 
-async fn open(database: &str) -> anyhow::Result<server::store::Store> {
-    server::store::Store::connect(database)
+async fn open(database: &str) -> anyhow::Result<store::Store> {
+    store::Store::connect(database)
         .await
         .with_context(|| format!("cannot open the database {database:?}"))
 }
@@ -181,7 +181,7 @@ fn title(database: &str, user: String, awarded: Option<String>, real: Option<Str
         bail!("nothing to change: give --awarded and/or --real");
     }
     runtime()?.block_on(async move {
-        let store = server::store::Store::connect(database)
+        let store = store::Store::connect(database)
             .await
             .with_context(|| format!("cannot open the database {database:?}"))?;
         let Some(u) = store.user_by_name(&user).await? else {

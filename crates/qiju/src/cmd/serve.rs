@@ -82,12 +82,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         secure_cookies: a.secure_cookies,
         sqlite_sync: a.sqlite_sync.parse().map_err(anyhow::Error::msg)?,
         engines,
-        account_limits: server::auth::AccountLimits {
+        account_limits: accounts::AccountLimits {
             registrations_per_ip: a.registrations_per_ip,
             registrations_global: a.registrations_per_minute,
             guests_per_ip: a.guests_per_ip,
             guests_global: a.guests_per_minute,
-            ..server::auth::AccountLimits::default()
+            ..accounts::AccountLimits::default()
         },
         claim_after_ms: a
             .claim_after

@@ -45,12 +45,12 @@ pub async fn start_with(tweak: impl FnOnce(&mut server::Config)) -> TestServer {
         node_id: format!("test-{}", unique("")),
         // Every test client comes from 127.0.0.1; the tests of the limits
         // set them.
-        account_limits: server::auth::AccountLimits {
+        account_limits: accounts::AccountLimits {
             registrations_per_ip: 0,
             registrations_global: 0,
             guests_per_ip: 0,
             guests_global: 0,
-            ..server::auth::AccountLimits::default()
+            ..accounts::AccountLimits::default()
         },
         ..server::Config::default()
     };

@@ -1,0 +1,200 @@
+//! Direct challenges: one player asks another, who accepts or declines.
+
+use crate::protocol::ColorChoice;
+use crate::protocol::{ChallengeView, LobbyMsg};
+use crate::start::{gets_first, parse_tc, parse_variant, GameStarted, Terms};
+use crate::{lock, Lobby};
+use clock::TimeControl;
+use common::Error;
+use game::Side;
+use serde::Deserialize;
+use store::User;
+use utoipa::ToSchema;
+
+/// A direct challenge.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+pub struct ChallengeRequest {
+    /// The challenged player's name.
+    pub to: String,
+    pub variant: Option<String>,
+    pub time: String,
+    #[serde(default)]
+    pub rated: bool,
+    #[serde(default)]
+    pub color: ColorChoice,
+    /// Start from this position (FEN) instead of the usual one; casual only.
+    pub fen: Option<String>,
+    /// `online` (the default: what would be a foul is refused) or
+    /// `arbiter` (an event over the board: the rule book's fouls and
+    /// penalties, CXA 9.1.3, 9.1.4, 23.3).
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub rules: registry::Profile,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Challenge {
+    view: ChallengeView,
+    from: User,
+    to_id: String,
+    tc: TimeControl,
+    pub(crate) expires_ms: i64,
+}
+
+impl Lobby {
+    /// Challenges a player directly.
+    ///
+    /// # Errors
+    /// A bad time control, variant or position, an unknown or oneself as
+    /// opponent, a guest in a rated game, too many challenges or untimed
+    /// games, or storage.
+    pub async fn challenge(&self, user: User, req: ChallengeRequest) -> Result<ChallengeView, Error> {
+        let tc = parse_tc(&req.time)?;
+        let v = parse_variant(req.variant.as_deref())?;
+        let variant = v.id.to_string();
+        let to = self
+            .0
+            .store
+            .user_by_name(&req.to)
+            .await?
+            .ok_or_else(|| Error::NotFound(format!("player {}", req.to)))?;
+        if to.id == user.id {
+            return Err(Error::bad("self_challenge", "you cannot challenge yourself"));
+        }
+        if req.rated && (user.guest || to.guest) {
+            return Err(Error::Forbidden("guests play casual games only".into()));
+        }
+        if let Some(fen) = &req.fen {
+            if req.rated {
+                return Err(Error::bad(
+                    "rated_from_position",
+                    "rated games start from the usual position",
+                ));
+            }
+            v.new_game(Some(fen), 0)
+                .map_err(|e| Error::bad("bad_fen", e.to_string()))?;
+        }
+        self.check_untimed_cap(&user, &tc).await?;
+        let limits = self.0.limits;
+        let now = common::now_ms();
+        self.prune(now);
+        let view = ChallengeView {
+            id: common::random_id(8)?,
+            from: user.name.clone(),
+            to: to.name.clone(),
+            variant,
+            time: req.time.trim().to_string(),
+            rated: req.rated,
+            color: req.color,
+            fen: req.fen.clone(),
+            rules: req.rules,
+        };
+        {
+            let mut all = lock(&self.0.challenges);
+            let sent = all.values().filter(|c| c.from.id == user.id).count();
+            if sent >= limits.challenges_per_sender {
+                return Err(Error::conflict(
+                    "too_many_challenges",
+                    format!("you have {sent} unanswered challenges; wait for answers or withdraw one"),
+                ));
+            }
+            let waiting = all.values().filter(|c| c.to_id == to.id).count();
+            if waiting >= limits.challenges_per_recipient {
+                return Err(Error::conflict(
+                    "recipient_busy",
+                    format!("{} has {waiting} challenges waiting; try again later", to.name),
+                ));
+            }
+            all.insert(
+                view.id.clone(),
+                Challenge {
+                    view: view.clone(),
+                    from: user,
+                    to_id: to.id.clone(),
+                    tc,
+                    expires_ms: now + limits.challenge_ttl_ms,
+                },
+            );
+        }
+        self.notify(
+            &to.id,
+            &LobbyMsg::Challenge {
+                challenge: view.clone(),
+            },
+        );
+        Ok(view)
+    }
+
+    /// Challenges waiting for `user`'s answer, and theirs waiting for others.
+    #[must_use]
+    pub fn challenges_of(&self, user: &User) -> Vec<ChallengeView> {
+        self.prune(common::now_ms());
+        lock(&self.0.challenges)
+            .values()
+            .filter(|c| c.to_id == user.id || c.from.id == user.id)
+            .map(|c| c.view.clone())
+            .collect()
+    }
+
+    /// Accepts a challenge addressed to `user`: the game starts.
+    ///
+    /// # Errors
+    /// `not_found`: no such challenge to them; or the game cannot start.
+    pub async fn accept(&self, user: User, id: &str) -> Result<GameStarted, Error> {
+        self.prune(common::now_ms());
+        let c = {
+            let mut all = lock(&self.0.challenges);
+            match all.get(id) {
+                Some(c) if c.to_id == user.id => all.remove(id),
+                _ => None,
+            }
+        }
+        .ok_or_else(|| Error::NotFound(format!("challenge {id}")))?;
+        // The challenger's colour choice decides.
+        let challenger_first = gets_first(c.view.color, ColorChoice::Random)?;
+        let (red, black) = if challenger_first {
+            (&c.from, &user)
+        } else {
+            (&user, &c.from)
+        };
+        let terms = Terms {
+            variant: c.view.variant.clone(),
+            profile: c.view.rules,
+            tc: c.tc.clone(),
+            rated: c.view.rated,
+            fen: c.view.fen.clone(),
+        };
+        let game = self.start_between(red, black, terms).await?;
+        Ok(GameStarted {
+            game,
+            color: if challenger_first {
+                Side::Second
+            } else {
+                Side::First
+            }
+            .to_string(),
+        })
+    }
+
+    /// Declines (or, as the challenger, withdraws) a challenge.
+    ///
+    /// # Errors
+    /// `not_found`: no such challenge of theirs.
+    pub fn decline(&self, user: &User, id: String) -> Result<(), Error> {
+        let c = {
+            let mut all = lock(&self.0.challenges);
+            match all.get(&id) {
+                Some(c) if c.to_id == user.id || c.from.id == user.id => all.remove(&id),
+                _ => None,
+            }
+        }
+        .ok_or_else(|| Error::NotFound(format!("challenge {id}")))?;
+        let ev = LobbyMsg::ChallengeDeclined {
+            id,
+            by: user.name.clone(),
+        };
+        self.notify(&c.from.id, &ev);
+        self.notify(&c.to_id, &ev);
+        Ok(())
+    }
+}

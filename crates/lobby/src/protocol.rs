@@ -1,0 +1,137 @@
+//! What the server tells clients on the lobby socket ([`LobbyMsg`]), the
+//! views it carries (seeks, challenges), and the personal events (`game_start`, `challenge`, `challenge_declined`)
+//! that also go, one a line, to the bot event stream. docs/websocket.md
+//! describes these messages; the server's tests check it against this enum.
+
+use game::Side;
+use play::protocol::ChatRoom;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Which colour a player asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ColorChoice {
+    /// The side that moves first; the variants' words for the sides are
+    /// accepted too.
+    #[serde(alias = "red", alias = "white")]
+    First,
+    #[serde(alias = "black")]
+    Second,
+    #[default]
+    Random,
+}
+
+/// A seek as the lobby shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SeekView {
+    pub id: String,
+    pub player: String,
+    pub rating: f64,
+    pub variant: String,
+    pub time: String,
+    pub rated: bool,
+    pub rating_min: Option<f64>,
+    pub rating_max: Option<f64>,
+    pub color: ColorChoice,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ChallengeView {
+    pub id: String,
+    pub from: String,
+    pub to: String,
+    pub variant: String,
+    pub time: String,
+    pub rated: bool,
+    pub color: ColorChoice,
+    pub fen: Option<String>,
+    #[schema(value_type = String)]
+    pub rules: registry::Profile,
+}
+
+/// A line of the lobby chat, as sent and as kept for newcomers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LobbyLine {
+    /// Always [`ChatRoom::Lobby`]: a client tells it from a game's lines.
+    pub room: ChatRoom,
+    pub from: String,
+    pub text: String,
+    pub at_ms: i64,
+}
+
+impl LobbyLine {
+    /// A line `from` says now.
+    #[must_use]
+    pub fn now(from: &str, text: &str) -> LobbyLine {
+        LobbyLine {
+            room: ChatRoom::Lobby,
+            from: from.to_string(),
+            text: text.to_string(),
+            at_ms: common::now_ms(),
+        }
+    }
+}
+
+/// Every message the server sends on the lobby socket. The personal ones
+/// (`game_start`, `challenge`, `challenge_declined`) also go, one a line,
+/// to the bot event stream. A refusal is the game protocol's
+/// [`play::protocol::ServerMsg::Error`], and `pong` its
+/// [`play::protocol::ServerMsg::Pong`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LobbyMsg {
+    /// The open seeks: the first message, and again after falling behind.
+    Seeks {
+        seeks: Vec<SeekView>,
+    },
+    SeekAdded {
+        seek: SeekView,
+    },
+    /// Paired, withdrawn, expired, or its player left the lobby.
+    SeekRemoved {
+        id: String,
+    },
+    /// A game started for you: open `/api/games/{game}/ws`.
+    GameStart {
+        game: String,
+        color: Side,
+    },
+    /// Someone challenged you.
+    Challenge {
+        challenge: ChallengeView,
+    },
+    ChallengeDeclined {
+        id: String,
+        by: String,
+    },
+    /// The lobby chat's last lines, oldest first: the second message.
+    ChatHistory {
+        lines: Vec<LobbyLine>,
+    },
+    Chat(LobbyLine),
+}
+
+impl LobbyMsg {
+    /// The message's type, its `t` field.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LobbyMsg::Seeks { .. } => "seeks",
+            LobbyMsg::SeekAdded { .. } => "seek_added",
+            LobbyMsg::SeekRemoved { .. } => "seek_removed",
+            LobbyMsg::GameStart { .. } => "game_start",
+            LobbyMsg::Challenge { .. } => "challenge",
+            LobbyMsg::ChallengeDeclined { .. } => "challenge_declined",
+            LobbyMsg::ChatHistory { .. } => "chat_history",
+            LobbyMsg::Chat(_) => "chat",
+        }
+    }
+
+    /// The message as sent.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        // Plain data with string keys: serialising cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

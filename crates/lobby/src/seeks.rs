@@ -1,0 +1,330 @@
+//! Seeks: open offers to play anyone, paired at once with a matching one.
+
+use crate::protocol::{ColorChoice, LobbyMsg, SeekView};
+use crate::start::{gets_first, parse_tc, parse_variant, Terms};
+use crate::{lock, Lobby};
+use clock::TimeControl;
+use common::Error;
+use game::Side;
+use serde::{Deserialize, Serialize};
+use store::User;
+use utoipa::ToSchema;
+
+/// A new seek.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+pub struct SeekRequest {
+    /// `xiangqi/cxa` (default), `xiangqi/wxf`, `xiangqi/asian`, `xiangqi/simple`.
+    pub variant: Option<String>,
+    /// Minutes + increment seconds, e.g. `10+5`.
+    pub time: String,
+    #[serde(default)]
+    pub rated: bool,
+    /// Opponent rating range (inclusive).
+    pub rating_min: Option<f64>,
+    pub rating_max: Option<f64>,
+    #[serde(default)]
+    pub color: ColorChoice,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Seek {
+    pub(crate) view: SeekView,
+    user: User,
+    tc: TimeControl,
+    pub(crate) expires_ms: i64,
+}
+
+/// Answer to a seek: either it was paired at once (`game`) or it waits in
+/// the lobby (`seek`); the game's start is then announced on the player's
+/// event stream.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeekResult {
+    pub seek: Option<String>,
+    pub game: Option<String>,
+    /// Your colour in the game, when paired.
+    pub color: Option<String>,
+}
+
+fn in_range(rating: f64, min: Option<f64>, max: Option<f64>) -> bool {
+    min.is_none_or(|m| rating >= m) && max.is_none_or(|m| rating <= m)
+}
+
+fn colors_fit(a: ColorChoice, b: ColorChoice) -> bool {
+    !matches!(
+        (a, b),
+        (ColorChoice::First, ColorChoice::First) | (ColorChoice::Second, ColorChoice::Second)
+    )
+}
+
+/// Whether two seeks ask for the same game.
+fn same_terms(a: &Seek, b: &Seek) -> bool {
+    a.view.variant == b.view.variant
+        && a.tc == b.tc
+        && a.view.rated == b.view.rated
+        && a.view.rating_min == b.view.rating_min
+        && a.view.rating_max == b.view.rating_max
+        && a.view.color == b.view.color
+}
+
+/// Whether `a` (already waiting) and `b` (just made) can be paired.
+fn matches(a: &Seek, b: &Seek) -> bool {
+    a.user.id != b.user.id
+        && a.view.variant == b.view.variant
+        && a.tc == b.tc
+        && a.view.rated == b.view.rated
+        && in_range(b.view.rating, a.view.rating_min, a.view.rating_max)
+        && in_range(a.view.rating, b.view.rating_min, b.view.rating_max)
+        && colors_fit(a.view.color, b.view.color)
+}
+
+/// The longest main time and increment a seek may offer to anyone.
+const SEEK_MAX_MAIN_MS: i64 = 180 * 60_000;
+const SEEK_MAX_INCREMENT_MS: i64 = 180_000;
+
+/// A seek is offered to everyone in the lobby, so it must be a game anyone
+/// could sit down to: a clock, and at most 180 minutes + 180 s (untimed and
+/// marathon games, 999+999, are played by challenge, with someone who
+/// agreed to them).
+fn seekable(tc: &TimeControl) -> Result<(), Error> {
+    if tc.is_unlimited() {
+        return Err(Error::bad(
+            "untimed_seek",
+            "untimed games are played by challenge, not offered to everyone",
+        ));
+    }
+    let (main, inc) = play::table::headline(tc);
+    if main > SEEK_MAX_MAIN_MS || inc > SEEK_MAX_INCREMENT_MS {
+        return Err(Error::bad(
+            "seek_too_long",
+            "a seek offers at most 180 minutes and 180 s a move; longer games are played by challenge",
+        ));
+    }
+    Ok(())
+}
+
+impl Lobby {
+    /// The open seeks.
+    #[must_use]
+    pub fn seeks(&self) -> Vec<SeekView> {
+        self.prune(common::now_ms());
+        lock(&self.0.seeks).iter().map(|s| s.view.clone()).collect()
+    }
+
+    /// Makes a seek; it is paired at once with a matching one when there is.
+    ///
+    /// # Errors
+    /// A bad time control or variant, a seek that is no game for anyone,
+    /// a guest's rated seek, too many seeks or untimed games, or storage.
+    pub async fn seek(&self, user: User, req: SeekRequest) -> Result<SeekResult, Error> {
+        let tc = parse_tc(&req.time)?;
+        seekable(&tc)?;
+        let v = parse_variant(req.variant.as_deref())?;
+        let variant = v.id.to_string();
+        // The rating the seek shows and is paired by: the player's in the
+        // variant's pool.
+        let rating = self.0.store.rating(&user.id, v.rating_pool).await?.rating.rating;
+        if req.rated && user.guest {
+            return Err(Error::Forbidden("guests play casual games only".into()));
+        }
+        let limits = self.0.limits;
+        let now = common::now_ms();
+        self.prune(now);
+        self.check_untimed_cap(&user, &tc).await?;
+        let seek = Seek {
+            view: SeekView {
+                id: common::random_id(8)?,
+                player: user.name.clone(),
+                rating: rating.round(),
+                variant,
+                time: req.time.trim().to_string(),
+                rated: req.rated,
+                rating_min: req.rating_min,
+                rating_max: req.rating_max,
+                color: req.color,
+            },
+            user,
+            tc: tc.clone(),
+            expires_ms: now + limits.seek_ttl_ms,
+        };
+        let partner = {
+            let mut seeks = lock(&self.0.seeks);
+            match seeks.iter().position(|s| matches(s, &seek)) {
+                Some(i) => Some(seeks.remove(i)),
+                None => {
+                    // The same seek again (a double click, a resent request)
+                    // is the seek already there, not a second one.
+                    if let Some(same) = seeks
+                        .iter()
+                        .find(|s| s.user.id == seek.user.id && same_terms(s, &seek))
+                    {
+                        return Ok(SeekResult {
+                            seek: Some(same.view.id.clone()),
+                            game: None,
+                            color: None,
+                        });
+                    }
+                    let mine = seeks.iter().filter(|s| s.user.id == seek.user.id).count();
+                    if mine >= limits.seeks_per_user {
+                        return Err(Error::conflict(
+                            "too_many_seeks",
+                            format!(
+                                "you have {mine} open seeks; withdraw one first (at most {})",
+                                limits.seeks_per_user
+                            ),
+                        ));
+                    }
+                    seeks.push(seek.clone());
+                    None
+                }
+            }
+        };
+        let Some(other) = partner else {
+            self.announce(&LobbyMsg::SeekAdded {
+                seek: seek.view.clone(),
+            });
+            return Ok(SeekResult {
+                seek: Some(seek.view.id),
+                game: None,
+                color: None,
+            });
+        };
+        self.announce(&LobbyMsg::SeekRemoved { id: other.view.id });
+        let me_first = gets_first(seek.view.color, other.view.color)?;
+        let (red, black) = if me_first {
+            (&seek.user, &other.user)
+        } else {
+            (&other.user, &seek.user)
+        };
+        let terms = Terms {
+            variant: seek.view.variant.clone(),
+            // The lobby is online play.
+            profile: registry::Profile::Online,
+            tc,
+            rated: seek.view.rated,
+            fen: None,
+        };
+        let id = self.start_between(red, black, terms).await?;
+        Ok(SeekResult {
+            seek: None,
+            game: Some(id),
+            color: Some(if me_first { Side::First } else { Side::Second }.to_string()),
+        })
+    }
+
+    /// Withdraws one of `user`'s seeks.
+    ///
+    /// # Errors
+    /// `not_found`: no such seek of theirs.
+    pub fn withdraw_seek(&self, user: &User, id: String) -> Result<(), Error> {
+        let removed = {
+            let mut seeks = lock(&self.0.seeks);
+            let before = seeks.len();
+            seeks.retain(|s| !(s.view.id == id && s.user.id == user.id));
+            before != seeks.len()
+        };
+        if !removed {
+            return Err(Error::NotFound(format!("seek {id}")));
+        }
+        self.announce(&LobbyMsg::SeekRemoved { id });
+        Ok(())
+    }
+
+    /// Removes every seek of a player (when they start a game).
+    pub(crate) fn drop_seeks_of(&self, user_id: &str) {
+        let removed: Vec<String> = {
+            let mut seeks = lock(&self.0.seeks);
+            let ids = seeks
+                .iter()
+                .filter(|s| s.user.id == user_id)
+                .map(|s| s.view.id.clone())
+                .collect();
+            seeks.retain(|s| s.user.id != user_id);
+            ids
+        };
+        for id in removed {
+            self.announce(&LobbyMsg::SeekRemoved { id });
+        }
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seek(
+        user: &str,
+        rating: f64,
+        rated: bool,
+        range: (Option<f64>, Option<f64>),
+        color: ColorChoice,
+    ) -> Seek {
+        let u = User {
+            id: user.into(),
+            name: user.into(),
+            password_hash: None,
+            guest: false,
+            created_ms: 0,
+            awarded_title: None,
+            real_title: None,
+            muted: false,
+            banned: false,
+        };
+        Seek {
+            view: SeekView {
+                id: format!("s-{user}"),
+                player: user.into(),
+                rating,
+                variant: "xiangqi/cxa".into(),
+                time: "10+5".into(),
+                rated,
+                rating_min: range.0,
+                rating_max: range.1,
+                color,
+            },
+            user: u,
+            tc: "10+5".parse().unwrap(),
+            expires_ms: i64::MAX,
+        }
+    }
+
+    #[test]
+    fn pairing_respects_range_rated_and_colour() {
+        let a = seek(
+            "a",
+            1500.0,
+            true,
+            (Some(1400.0), Some(1600.0)),
+            ColorChoice::Random,
+        );
+        assert!(matches(
+            &a,
+            &seek("b", 1450.0, true, (None, None), ColorChoice::Random)
+        ));
+        assert!(!matches(
+            &a,
+            &seek("b", 1700.0, true, (None, None), ColorChoice::Random)
+        ));
+        assert!(!matches(
+            &a,
+            &seek("b", 1450.0, false, (None, None), ColorChoice::Random)
+        ));
+        assert!(!matches(
+            &a,
+            &seek("b", 1450.0, true, (Some(1600.0), None), ColorChoice::Random)
+        ));
+        assert!(!matches(
+            &a,
+            &seek("a", 1450.0, true, (None, None), ColorChoice::Random)
+        ));
+        let red = seek("c", 1500.0, true, (None, None), ColorChoice::First);
+        assert!(!matches(
+            &red,
+            &seek("d", 1500.0, true, (None, None), ColorChoice::First)
+        ));
+        assert!(matches(
+            &red,
+            &seek("d", 1500.0, true, (None, None), ColorChoice::Second)
+        ));
+        assert!(gets_first(ColorChoice::Random, ColorChoice::Second).unwrap());
+        assert!(!gets_first(ColorChoice::Second, ColorChoice::Random).unwrap());
+    }
+}

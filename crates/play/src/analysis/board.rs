@@ -1,0 +1,149 @@
+//! The analysis board: what the rules say of any line (legal moves,
+//! notation, the ending), a pasted FEN or PGN read into a line, and a
+//! position evaluated on demand (one at a time per player).
+
+use super::{evaluate, PlyEval, LIVE_CAP, MAX_LINE};
+use crate::Play;
+use common::Error;
+use game::{Game, PlayedMove, Status};
+use registry::Variant;
+use serde::{Deserialize, Serialize};
+use store::User;
+
+/// A line on the analysis board: a variant, where it starts, the moves.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LineRequest {
+    pub variant: Option<String>,
+    /// The start position; the variant's start when absent.
+    pub fen: Option<String>,
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
+/// The rules' view of a line's last position.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PositionView {
+    pub variant: &'static str,
+    pub initial_fen: String,
+    pub fen: String,
+    /// The side to move, as the variant names it (`red`, `white`).
+    pub turn: &'static str,
+    /// Legal moves in coordinate notation.
+    pub legal: Vec<String>,
+    /// The line's moves as the rules recorded them (notations, check).
+    #[schema(value_type = Vec<Object>)]
+    pub moves: Vec<PlayedMove>,
+    #[schema(value_type = Object)]
+    pub status: Status,
+    /// Whether the server can evaluate positions of this variant.
+    pub analysis: bool,
+}
+
+/// Replays a line, or says which move of it is wrong.
+fn replay(req: &LineRequest) -> Result<(&'static Variant, Box<dyn Game>), Error> {
+    let variant =
+        registry::get(req.variant.as_deref()).map_err(|e| Error::bad("unknown_variant", e.to_string()))?;
+    if req.moves.len() > MAX_LINE {
+        return Err(Error::bad(
+            "line_too_long",
+            format!("a line has at most {MAX_LINE} moves"),
+        ));
+    }
+    let fen = req.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
+    if fen.is_some_and(|f| f.len() > 200) {
+        return Err(Error::bad("bad_fen", "a position has at most 200 characters"));
+    }
+    let mut game = variant
+        .new_game(fen, 0)
+        .map_err(|e| Error::bad("bad_fen", e.to_string()))?;
+    for (i, m) in req.moves.iter().enumerate() {
+        game.play(m)
+            .map_err(|e| Error::bad("illegal_move", format!("move {} ({m}): {e}", i + 1)))?;
+    }
+    Ok((variant, game))
+}
+
+/// What the rules say of a line: its moves' notation, the legal moves
+/// after it, whether the game would be over.
+///
+/// # Errors
+/// An unknown variant, a bad position, an illegal move (named), or a line
+/// too long.
+pub fn position(state: &Play, req: &LineRequest) -> Result<PositionView, Error> {
+    let (variant, game) = replay(req)?;
+    let status = game.status();
+    Ok(PositionView {
+        variant: variant.id,
+        initial_fen: game.initial_fen(),
+        fen: game.fen(),
+        turn: variant.side_key(game.side_to_move()),
+        legal: if matches!(status, Status::Over(_)) {
+            Vec::new()
+        } else {
+            game.legal_moves()
+        },
+        moves: game.history().to_vec(),
+        status,
+        analysis: state.computers().can_analyse(variant),
+    })
+}
+
+/// The engine's view of a line's last position (one at a time per player).
+///
+/// # Errors
+/// As [`position`]; no analyser; an evaluation of theirs already running.
+pub async fn eval(state: &Play, user: &User, req: &LineRequest) -> Result<PlyEval, Error> {
+    let (variant, game) = replay(req)?;
+    if !state.computers().can_analyse(variant) {
+        return Err(Error::conflict(
+            "analysis_unavailable",
+            format!("this server has no analyser for {}", variant.id),
+        ));
+    }
+    let reviews = state.reviews();
+    let taken = reviews
+        .live
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .insert(user.id.clone());
+    if !taken {
+        return Err(Error::TooManyRequests { retry_after_s: 1 });
+    }
+    let r = evaluate(state, variant, &user.id, game, &req.moves, LIVE_CAP).await;
+    reviews
+        .live
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .remove(&user.id);
+    r.map_err(Error::Internal)
+}
+
+/// A pasted record to open on the analysis board.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    pub variant: Option<String>,
+    /// A FEN, or one game of PGN.
+    pub text: String,
+}
+
+/// Reads a pasted FEN or PGN into a line for the analysis board.
+///
+/// # Errors
+/// An unknown variant, a record that does not read, or as [`position`].
+pub fn import(state: &Play, req: &ImportRequest) -> Result<PositionView, Error> {
+    let variant =
+        registry::get(req.variant.as_deref()).map_err(|e| Error::bad("unknown_variant", e.to_string()))?;
+    let g = variant
+        .read_record(&req.text)
+        .map_err(|e| Error::bad("bad_record", e))?;
+    position(
+        state,
+        &LineRequest {
+            variant: Some(variant.id.to_string()),
+            fen: Some(g.initial_fen),
+            moves: g.moves,
+        },
+    )
+}

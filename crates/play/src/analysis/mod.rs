@@ -1,0 +1,565 @@
+//! Computer analysis: the review of a finished game, and the analysis board.
+//!
+//! A review evaluates every position of a game with the variant's analyser
+//! (the registry's computer at full strength, to the variant's review
+//! depth), then marks each move by how much it threw away of the mover's
+//! winning chances, as lichess does (`Advice` in lila): 0.1 of the −1 … 1
+//! scale an inaccuracy, 0.2 a mistake, 0.3 a blunder. Reviews wait in one
+//! bounded queue and are worked by a few tasks (half the cores, at least
+//! one), each search taking its turn in the same fair queues as the
+//! computer's moves (`computer::FairQueue`), so reviews never starve play.
+//! A player may have [`MAX_PENDING_PER_USER`] reviews waiting and ask for
+//! [`MAX_PER_DAY`] a day; a finished review is stored with the game and
+//! shown to everyone.
+//!
+//! The analysis board asks the server for what the rules say of any line
+//! (`/api/analysis/position`: legal moves, notation, the ending), reads a
+//! pasted FEN or PGN (`/api/analysis/import`) and evaluates a position on
+//! demand (`/api/analysis/eval`, one at a time per player). Everything is
+//! per game through the registry: a variant whose analyser is missing (no
+//! Stockfish for chess) says so, and the UI hides the buttons.
+
+mod board;
+
+pub use board::{eval, import, position, ImportRequest, LineRequest, PositionView};
+
+use crate::computer::EvalRequest;
+use crate::Play;
+use common::{now_ms, Error};
+use game::{Game, Side, Status};
+use registry::{Score, Variant};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Mutex;
+use std::time::Duration;
+use store::User;
+use tokio::sync::Notify;
+
+/// Reviews waiting, in all: more are refused with 503 until some finish.
+pub const MAX_QUEUED: usize = 16;
+/// Reviews one player may have waiting or running.
+pub const MAX_PENDING_PER_USER: usize = 2;
+/// Reviews one player may ask for in 24 hours.
+pub const MAX_PER_DAY: i64 = 30;
+/// The longest one position of a review may take, whatever the depth.
+const REVIEW_CAP: Duration = Duration::from_secs(3);
+/// The longest an analysis-board evaluation may take.
+pub(crate) const LIVE_CAP: Duration = Duration::from_secs(2);
+/// The most moves of a line the analysis board sends.
+pub const MAX_LINE: usize = 1000;
+
+/// Winning chances a move must throw away to be marked (lila's `Advice`).
+const MARKS: [(f64, MarkKind); 3] = [
+    (0.3, MarkKind::Blunder),
+    (0.2, MarkKind::Mistake),
+    (0.1, MarkKind::Inaccuracy),
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+/// One position of a review.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, Deserialize)]
+pub struct PlyEval {
+    /// 0 for the start position, n after the n-th move.
+    pub ply: u32,
+    /// From the first side's view; absent where the game is over on the
+    /// board (see `ending`).
+    #[schema(value_type = Option<Object>)]
+    pub score: Option<Score>,
+    /// The first side's winning chances, −1 … 1.
+    pub chances: f64,
+    /// The best move here, in coordinate notation and as players read it.
+    pub best: Option<String>,
+    pub best_display: Option<String>,
+    /// The line the best move starts, as players read it.
+    pub pv_display: Vec<String>,
+    pub depth: u32,
+    /// How the game stands over on the board here (`checkmate`, …).
+    pub ending: Option<String>,
+}
+
+/// A move that threw winning chances away.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, Deserialize)]
+pub struct Mark {
+    /// The move's ply (1 = the first move).
+    pub ply: u32,
+    pub kind: MarkKind,
+    /// The mover's winning chances lost, 0 … 2.
+    pub loss: f64,
+}
+
+/// A side's marks, counted.
+#[derive(Clone, Copy, Debug, Default, Serialize, utoipa::ToSchema, Deserialize)]
+pub struct SideSummary {
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
+/// A game's review, complete or as far as it got.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, Deserialize)]
+pub struct Review {
+    pub depth: u32,
+    pub plies: Vec<PlyEval>,
+    pub marks: Vec<Mark>,
+    /// The first side's, then the second's.
+    pub summary: [SideSummary; 2],
+}
+
+impl Review {
+    /// The marks of the moves between consecutive evaluated positions,
+    /// `moves[i]` being ply i+1 and `first_moves_first` whether ply 1 is
+    /// the first side's. A move that is the best move found is never
+    /// marked, whatever the numbers say (the depth moved on).
+    #[must_use]
+    pub fn new(depth: u32, plies: Vec<PlyEval>, moves: &[String], first_moves_first: bool) -> Review {
+        let mut marks = Vec::new();
+        let mut summary = [SideSummary::default(); 2];
+        for pair in plies.windows(2) {
+            let (before, after) = (&pair[0], &pair[1]);
+            let ply = after.ply;
+            let Some(played) = moves.get(ply as usize - 1) else {
+                continue;
+            };
+            if before.best.as_deref() == Some(played.as_str()) {
+                continue;
+            }
+            let first_moved = (ply % 2 == 1) == first_moves_first;
+            let loss = if first_moved {
+                before.chances - after.chances
+            } else {
+                after.chances - before.chances
+            };
+            let Some(&(_, kind)) = MARKS.iter().find(|(at, _)| loss >= *at) else {
+                continue;
+            };
+            let s = &mut summary[usize::from(!first_moved)];
+            match kind {
+                MarkKind::Inaccuracy => s.inaccuracies += 1,
+                MarkKind::Mistake => s.mistakes += 1,
+                MarkKind::Blunder => s.blunders += 1,
+            }
+            marks.push(Mark { ply, kind, loss });
+        }
+        Review {
+            depth,
+            plies,
+            marks,
+            summary,
+        }
+    }
+}
+
+/// Where a game's review stands.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct AnalysisView {
+    /// `none`, `queued`, `running`, `done` or `failed`.
+    pub state: &'static str,
+    /// Whether this server can analyse the game's variant at all.
+    pub available: bool,
+    /// In the queue: how many reviews are ahead, plus one.
+    pub position: Option<usize>,
+    /// Positions evaluated so far, of `total`.
+    pub done: usize,
+    pub total: usize,
+    /// The review, partial while it runs.
+    pub review: Option<Review>,
+}
+
+struct Job {
+    game_id: String,
+    owner: String,
+}
+
+struct Running {
+    owner: String,
+    total: usize,
+    review: Review,
+}
+
+#[derive(Default)]
+struct Queue {
+    waiting: VecDeque<Job>,
+    running: HashMap<String, Running>,
+}
+
+/// The reviews waiting and running, and who has a board evaluation on.
+#[derive(Default)]
+pub struct Reviews {
+    queue: Mutex<Queue>,
+    wake: Notify,
+    live: Mutex<HashSet<String>>,
+}
+
+impl std::fmt::Debug for Reviews {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reviews").finish_non_exhaustive()
+    }
+}
+
+impl Reviews {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn push(&self, game_id: String, owner: String) {
+        self.lock().waiting.push_back(Job { game_id, owner });
+        self.wake.notify_one();
+    }
+
+    fn pending_of(&self, owner: &str) -> usize {
+        let q = self.lock();
+        q.waiting.iter().filter(|j| j.owner == owner).count()
+            + q.running.values().filter(|r| r.owner == owner).count()
+    }
+
+    /// The view of a review in memory (waiting or running), if it is.
+    fn view_of(&self, game_id: &str) -> Option<AnalysisView> {
+        let q = self.lock();
+        if let Some(r) = q.running.get(game_id) {
+            return Some(AnalysisView {
+                state: "running",
+                available: true,
+                position: None,
+                done: r.review.plies.len(),
+                total: r.total,
+                review: Some(r.review.clone()),
+            });
+        }
+        let at = q.waiting.iter().position(|j| j.game_id == game_id)?;
+        Some(AnalysisView {
+            state: "queued",
+            available: true,
+            position: Some(at + 1),
+            done: 0,
+            total: 0,
+            review: None,
+        })
+    }
+
+    async fn next(&self) -> Job {
+        loop {
+            let notified = self.wake.notified();
+            if let Some(job) = self.lock().waiting.pop_front() {
+                return job;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// Starts the review workers, and queues again the reviews that were
+/// waiting when the server stopped.
+pub async fn start(state: &Play) -> Result<(), store::StoreError> {
+    for (game_id, owner) in state.store().queued_analyses().await? {
+        state.reviews().push(game_id, owner);
+    }
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    for _ in 0..(cores / 2).max(1) {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let mut stop = state.shutdown_signal();
+            loop {
+                let job = tokio::select! {
+                    job = state.reviews().next() => job,
+                    _ = stop.changed() => break,
+                };
+                let id = job.game_id.clone();
+                let result = tokio::select! {
+                    r = review(&state, &job) => r,
+                    // Left `queued` in the database: done after a restart.
+                    _ = stop.changed() => break,
+                };
+                state.reviews().lock().running.remove(&id);
+                let json = match result {
+                    Ok(review) => serde_json::to_string(&review).ok(),
+                    Err(e) => {
+                        tracing::warn!(game = %id, error = %e, "review failed");
+                        None
+                    }
+                };
+                if let Err(e) = state
+                    .store()
+                    .finish_analysis(&id, json.as_deref(), now_ms())
+                    .await
+                {
+                    tracing::warn!(game = %id, error = %e, "review not saved");
+                }
+            }
+        });
+    }
+    Ok(())
+}
+
+/// The ending a position is in on the board, if over, with the first
+/// side's winning chances there.
+fn ending_of(game: &dyn Game) -> Option<(String, f64)> {
+    match game.status() {
+        Status::Over(e) => {
+            let chances = match e.outcome.winner() {
+                Some(Side::First) => 1.0,
+                Some(Side::Second) => -1.0,
+                None => 0.0,
+            };
+            Some((e.reason, chances))
+        }
+        _ => None,
+    }
+}
+
+/// The display notation of a line played from `game`, as far as it is legal.
+fn displays(game: &dyn Game, line: &[String]) -> Vec<String> {
+    let mut g = game.boxed_clone();
+    line.iter()
+        .map_while(|m| g.play(m).ok().map(|p| p.display))
+        .collect()
+}
+
+/// Evaluates the position `game` is in (reached from `fen` by `moves`),
+/// from the first side's view.
+pub(crate) async fn evaluate(
+    state: &Play,
+    variant: &'static Variant,
+    owner: &str,
+    game: Box<dyn Game>,
+    moves: &[String],
+    cap: Duration,
+) -> Result<PlyEval, String> {
+    let ply = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+    if let Some((reason, chances)) = ending_of(game.as_ref()) {
+        return Ok(PlyEval {
+            ply,
+            score: None,
+            chances,
+            best: None,
+            best_display: None,
+            pv_display: Vec::new(),
+            depth: 0,
+            ending: Some(reason),
+        });
+    }
+    let e = state
+        .computers()
+        .evaluate(EvalRequest {
+            variant,
+            owner: owner.to_string(),
+            fen: game.initial_fen(),
+            moves: moves.to_vec(),
+            depth: variant.analysis.depth,
+            movetime: cap,
+        })
+        .await?;
+    let score = if game.side_to_move() == Side::First {
+        e.score
+    } else {
+        e.score.flip()
+    };
+    let pv_display = displays(game.as_ref(), &e.pv);
+    Ok(PlyEval {
+        ply,
+        score: Some(score),
+        chances: score.win_chances(variant.analysis.win_chance_k),
+        best_display: pv_display.first().cloned(),
+        best: e.best,
+        pv_display,
+        depth: e.depth,
+        ending: None,
+    })
+}
+
+/// Reviews one game, position by position, keeping the partial review
+/// where `GET …/analysis` reads it.
+async fn review(state: &Play, job: &Job) -> Result<Review, String> {
+    let (row, moves) = state
+        .store()
+        .game(&job.game_id)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or("the game is gone")?;
+    let variant = registry::get(Some(&row.variant)).map_err(|e| e.to_string())?;
+    let coords: Vec<String> = moves.into_iter().map(|m| m.coord).collect();
+    let mut game = variant
+        .new_game(Some(&row.initial_fen), 0)
+        .map_err(|e| e.to_string())?;
+    let first_moves_first = game.side_to_move() == Side::First;
+    let depth = variant.analysis.depth;
+    state.reviews().lock().running.insert(
+        job.game_id.clone(),
+        Running {
+            owner: job.owner.clone(),
+            total: coords.len() + 1,
+            review: Review::new(depth, Vec::new(), &coords, first_moves_first),
+        },
+    );
+    let mut plies = Vec::with_capacity(coords.len() + 1);
+    for ply in 0..=coords.len() {
+        let eval = evaluate(
+            state,
+            variant,
+            &job.owner,
+            game.boxed_clone(),
+            &coords[..ply],
+            REVIEW_CAP,
+        )
+        .await?;
+        plies.push(eval);
+        if let Some(r) = state.reviews().lock().running.get_mut(&job.game_id) {
+            r.review = Review::new(depth, plies.clone(), &coords, first_moves_first);
+        }
+        if let Some(m) = coords.get(ply) {
+            game.play(m)
+                .map_err(|e| format!("stored move {} does not replay: {e}", ply + 1))?;
+        }
+    }
+    Ok(Review::new(depth, plies, &coords, first_moves_first))
+}
+
+/// The stored or running review of a game.
+async fn view(state: &Play, game_id: &str, variant: &Variant) -> Result<AnalysisView, Error> {
+    if let Some(v) = state.reviews().view_of(game_id) {
+        return Ok(v);
+    }
+    let available = state.computers().can_analyse(variant);
+    let (state_word, review) = match state.store().analysis(game_id).await? {
+        // Stored by this server, so it reads back.
+        Some((s, Some(json))) if s == "done" => ("done", serde_json::from_str::<Review>(&json).ok()),
+        Some((s, _)) if s == "failed" => ("failed", None),
+        // Queued in the database but not in memory: a worker is about to
+        // pick it up after a restart.
+        Some(_) => ("queued", None),
+        None => ("none", None),
+    };
+    let done = review.as_ref().map_or(0, |r| r.plies.len());
+    Ok(AnalysisView {
+        state: state_word,
+        available,
+        position: None,
+        done,
+        total: done,
+        review,
+    })
+}
+
+async fn game_variant(state: &Play, id: &str) -> Result<(store::GameRow, &'static Variant), Error> {
+    let (row, _) = state
+        .store()
+        .game(id)
+        .await?
+        .ok_or_else(|| Error::NotFound(format!("game {id}")))?;
+    let variant = registry::get(Some(&row.variant)).map_err(|e| Error::Internal(e.to_string()))?;
+    Ok((row, variant))
+}
+
+/// A game's computer review: where it stands, and the review.
+///
+/// # Errors
+/// `not_found`, or storage.
+pub async fn review_of(state: &Play, id: &str) -> Result<AnalysisView, Error> {
+    let (_, variant) = game_variant(state, id).await?;
+    view(state, id, variant).await
+}
+
+/// Asks for a finished game's computer review: `(true, view)` when it was
+/// queued now; asking again while it is queued, running or done answers
+/// where it stands (`false`).
+///
+/// # Errors
+/// The game is live, damaged or unknown; no analyser; too many reviews
+/// waiting or asked for; or storage.
+pub async fn request(state: &Play, user: &User, id: &str) -> Result<(bool, AnalysisView), Error> {
+    let (row, variant) = game_variant(state, id).await?;
+    if row.state == "live" {
+        return Err(Error::conflict(
+            "game_not_over",
+            "a game is analysed once it is over",
+        ));
+    }
+    if row.state == "damaged" {
+        return Err(Error::Damaged(format!("game {id} cannot be read")));
+    }
+    if !state.computers().can_analyse(variant) {
+        return Err(Error::conflict(
+            "analysis_unavailable",
+            format!("this server has no analyser for {}", variant.id),
+        ));
+    }
+    let current = view(state, id, variant).await?;
+    if matches!(current.state, "queued" | "running" | "done") {
+        return Ok((false, current));
+    }
+    let reviews = state.reviews();
+    if reviews.pending_of(&user.id) >= MAX_PENDING_PER_USER {
+        return Err(Error::conflict(
+            "analysis_pending",
+            format!("you have {MAX_PENDING_PER_USER} reviews waiting; let one finish first"),
+        ));
+    }
+    let now = now_ms();
+    if state
+        .store()
+        .analyses_requested_since(&user.id, now - 24 * 3_600_000)
+        .await?
+        >= MAX_PER_DAY
+    {
+        return Err(Error::TooManyRequests { retry_after_s: 3600 });
+    }
+    if reviews.lock().waiting.len() >= MAX_QUEUED {
+        return Err(Error::Unavailable);
+    }
+    if state.store().request_analysis(id, &user.id, now).await? {
+        reviews.push(id.to_string(), user.id.clone());
+    }
+    Ok((true, view(state, id, variant).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ply(ply: u32, chances: f64, best: &str) -> PlyEval {
+        PlyEval {
+            ply,
+            score: None,
+            chances,
+            best: Some(best.into()),
+            best_display: None,
+            pv_display: Vec::new(),
+            depth: 1,
+            ending: None,
+        }
+    }
+
+    /// Chances from the first side's view: the first side's move 1 loses
+    /// 0.35 (a blunder), the second side's move 2 gives back 0.15 (an
+    /// inaccuracy, by its own view), move 3 is the best move and loses
+    /// 0.25 on paper (not marked), move 4 loses 0.05 (not marked).
+    #[test]
+    fn marks_are_by_the_movers_lost_chances() {
+        let moves: Vec<String> = ["a", "b", "c", "d"].iter().map(|s| (*s).to_string()).collect();
+        let plies = vec![
+            ply(0, 0.1, "x"),
+            ply(1, -0.25, "y"),
+            ply(2, -0.1, "c"),
+            ply(3, -0.35, "z"),
+            ply(4, -0.3, "w"),
+        ];
+        let r = Review::new(10, plies, &moves, true);
+        let got: Vec<(u32, MarkKind)> = r.marks.iter().map(|m| (m.ply, m.kind)).collect();
+        assert_eq!(got, [(1, MarkKind::Blunder), (2, MarkKind::Inaccuracy)]);
+        assert_eq!(r.summary[0].blunders, 1);
+        assert_eq!(r.summary[1].inaccuracies, 1);
+        assert_eq!(r.summary[0].mistakes + r.summary[1].mistakes, 0);
+        // The same chances when the second side moved first: every move
+        // then gained for its mover, or is the best move.
+        let r = Review::new(10, r.plies, &moves, false);
+        assert!(r.marks.is_empty(), "{:?}", r.marks);
+    }
+}

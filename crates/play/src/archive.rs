@@ -1,0 +1,212 @@
+//! Games as lists: a player's archive (filtered by opponent, result, game
+//! and opening) as summaries or as one PGN file, and the live games the
+//! lobby and "TV" show.
+
+use crate::Play;
+use common::Error;
+use serde::{Deserialize, Serialize};
+use store::{GameRow, PlayerResult, User};
+use utoipa::{IntoParams, ToSchema};
+
+/// A game in a list.
+#[derive(Serialize, ToSchema)]
+pub struct GameSummary {
+    pub id: String,
+    pub variant: String,
+    pub rated: bool,
+    pub time_control: String,
+    /// The variant's words for the first and second side.
+    pub sides: [String; 2],
+    /// The players' names, first side first.
+    pub first: String,
+    pub second: String,
+    pub state: String,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub created_ms: i64,
+    /// The players' ratings when the game began (`null`: the computer).
+    pub first_rating: Option<f64>,
+    pub second_rating: Option<f64>,
+    /// The first moves (a player's archive only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opening: Vec<OpeningMove>,
+}
+
+impl GameSummary {
+    fn of(g: GameRow) -> GameSummary {
+        GameSummary {
+            sides: registry::get(Some(&g.variant))
+                .map_or(["first", "second"], registry::Variant::side_keys)
+                .map(String::from),
+            id: g.id,
+            variant: g.variant,
+            rated: g.rated,
+            time_control: g.time_control,
+            first: g.first_name,
+            second: g.second_name,
+            state: g.state,
+            result: g.result,
+            reason: g.reason,
+            created_ms: g.created_ms,
+            first_rating: g.first_rating.map(f64::round),
+            second_rating: g.second_rating.map(f64::round),
+            opening: Vec::new(),
+        }
+    }
+}
+
+/// Which of a player's games to list (all given filters hold).
+#[derive(Deserialize, IntoParams, Default)]
+pub struct GamesQuery {
+    /// The opponent's name (compared as names are).
+    pub opponent: Option<String>,
+    /// `win`, `draw` or `loss`, from the player's side (finished games).
+    pub result: Option<String>,
+    /// A variant id (`xiangqi/cxa`) or a family (`xiangqi`, `chess`).
+    pub variant: Option<String>,
+    /// The first moves, in coordinate notation separated by commas
+    /// (`h2e2,h9g7`): games that opened so (at most 8 moves).
+    pub opening: Option<String>,
+    /// At most this many (default 100, at most 1,000).
+    pub limit: Option<u32>,
+}
+
+/// Plies of the opening the archive shows and filters by.
+const OPENING_PLIES: usize = 8;
+/// Plies of the opening shown with each game.
+const OPENING_SHOWN: usize = 4;
+
+/// One move of a game's opening.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct OpeningMove {
+    pub coord: String,
+    pub display: String,
+}
+
+/// `user`'s games that pass `q` (its opponent already read into
+/// `opponent`), newest first.
+async fn matching(
+    state: &Play,
+    user: &User,
+    opponent: Option<&User>,
+    q: &GamesQuery,
+) -> Result<Vec<GameRow>, Error> {
+    let limit = q.limit.unwrap_or(100).clamp(1, 1000) as usize;
+    let result = match q.result.as_deref() {
+        None | Some("") => None,
+        Some("win") => Some(PlayerResult::Win),
+        Some("draw") => Some(PlayerResult::Draw),
+        Some("loss") => Some(PlayerResult::Loss),
+        Some(other) => {
+            return Err(Error::bad(
+                "bad_filter",
+                format!("result is win, draw or loss, not {other:?}"),
+            ))
+        }
+    };
+    let opening: Vec<String> = q
+        .opening
+        .as_deref()
+        .unwrap_or("")
+        .split([',', ' '])
+        .filter(|m| !m.is_empty())
+        .map(str::to_string)
+        .collect();
+    if opening.len() > OPENING_PLIES || opening.iter().any(|m| m.len() > 8) {
+        return Err(Error::bad(
+            "bad_filter",
+            format!("an opening is at most {OPENING_PLIES} moves in coordinate notation"),
+        ));
+    }
+    let games = state.store().games_of(&user.id, 5000).await?;
+    let games: Vec<GameRow> = games
+        .into_iter()
+        .filter(|g| {
+            opponent.is_none_or(|o| g.opponent_of(&user.id) == Some(o.id.as_str()))
+                && result.is_none_or(|r| g.result_for(&user.id) == Some(r))
+                && q.variant
+                    .as_deref()
+                    .is_none_or(|v| v.is_empty() || g.variant == v || g.variant.split('/').next() == Some(v))
+        })
+        .collect();
+    if opening.is_empty() {
+        return Ok(games.into_iter().take(limit).collect());
+    }
+    let ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+    let firsts = state.store().openings(&ids, opening.len() as i64).await?;
+    Ok(games
+        .into_iter()
+        .filter(|g| {
+            firsts
+                .get(&g.id)
+                .is_some_and(|m| m.len() == opening.len() && m.iter().zip(&opening).all(|((c, _), o)| c == o))
+        })
+        .take(limit)
+        .collect())
+}
+
+/// A player's games, newest first (100 unless `limit` says otherwise),
+/// filtered by `q`; each with its first moves.
+///
+/// # Errors
+/// A filter out of shape, or storage.
+pub async fn games(
+    state: &Play,
+    user: &User,
+    opponent: Option<&User>,
+    q: &GamesQuery,
+) -> Result<Vec<GameSummary>, Error> {
+    let games = matching(state, user, opponent, q).await?;
+    let ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+    let mut openings = state.store().openings(&ids, OPENING_SHOWN as i64).await?;
+    Ok(games
+        .into_iter()
+        .map(|g| {
+            let opening = openings.remove(&g.id).unwrap_or_default();
+            GameSummary {
+                opening: opening
+                    .into_iter()
+                    .map(|(coord, display)| OpeningMove { coord, display })
+                    .collect(),
+                ..GameSummary::of(g)
+            }
+        })
+        .collect())
+}
+
+/// A player's finished games that pass `q`, as one PGN file, newest first.
+/// A game that no longer replays is left out, not the whole file.
+///
+/// # Errors
+/// A filter out of shape, or storage.
+pub async fn pgn(
+    state: &Play,
+    user: &User,
+    opponent: Option<&User>,
+    q: &GamesQuery,
+) -> Result<String, Error> {
+    let mut out = String::new();
+    for g in matching(state, user, opponent, q).await? {
+        if g.state != "over" {
+            continue;
+        }
+        let Ok(Some(view)) = crate::live::stored_view(state, &g.id).await else {
+            continue;
+        };
+        if let Ok(text) = crate::pgn::write(&view) {
+            out.push_str(text.trim_end());
+            out.push_str("\n\n");
+        }
+    }
+    Ok(out)
+}
+
+/// The live games, the strongest pairing first (the sum of the two
+/// ratings; the computer counts nothing), at most `limit`.
+///
+/// # Errors
+/// Storage.
+pub async fn live(state: &Play, limit: i64) -> Result<Vec<GameSummary>, Error> {
+    let games = state.store().live_games(limit).await?;
+    Ok(games.into_iter().map(GameSummary::of).collect())
+}

@@ -1,0 +1,151 @@
+//! The play room: everything that happens to a game once it starts.
+//!
+//! * [`live`]: each live game is one task (an actor, as lichess's round
+//!   actors) that serialises its moves, clock and flag; the only code that
+//!   changes a live game. [`table`] is the pure adapter from players'
+//!   actions to the refereed `session::Session`.
+//! * [`computer`]: the computer players (built-in, Stockfish, operator
+//!   engines) and the fair queue their searches wait in.
+//! * [`analysis`]: computer reviews of finished games and the analysis
+//!   board.
+//! * [`archive`] and [`pgn`]: finished games as lists and records.
+//! * [`protocol`]: the game socket's messages.
+//!
+//! Games are created here ([`live::create_game`]) by whoever agreed on them
+//! — the lobby today, a tournament round next — and the server only passes
+//! players' commands in and events out.
+
+pub mod analysis;
+pub mod archive;
+pub mod computer;
+pub mod live;
+pub mod pgn;
+pub mod protocol;
+pub mod table;
+
+use std::sync::Arc;
+use std::time::Duration;
+use store::Store;
+use tokio::sync::watch;
+
+/// How this node plays games.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    /// This node's name; it owns the games it creates.
+    pub node_id: String,
+    pub rating_system: rating::RatingSystem,
+    /// A game whose first moves do not come within this window is aborted.
+    pub abort_after_ms: i64,
+    /// How long a finished game's task stays up for late listeners.
+    pub finished_linger: Duration,
+    /// How long a player may be away before the opponent may claim the
+    /// win; `None`: by the time control (see `live::claim_wait_ms`).
+    pub claim_after_ms: Option<i64>,
+    /// An untimed game with no move for this long ends (aborted before
+    /// both sides moved, else lost by the side to move).
+    pub untimed_idle_ms: i64,
+}
+
+impl Default for PlayConfig {
+    fn default() -> Self {
+        PlayConfig {
+            node_id: "main".into(),
+            rating_system: rating::RatingSystem::Elo,
+            abort_after_ms: 60_000,
+            finished_linger: Duration::from_secs(30),
+            claim_after_ms: None,
+            untimed_idle_ms: 7 * 86_400_000,
+        }
+    }
+}
+
+/// An operator's engine that would not start.
+#[derive(Debug, thiserror::Error)]
+#[error("external engine {name}: {reason}")]
+pub struct EngineError {
+    pub name: String,
+    pub reason: String,
+}
+
+/// The play room, cheap to clone: the live games of this node, the
+/// computers, the reviews, and what they all need.
+#[derive(Clone, Debug)]
+pub struct Play(Arc<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    config: PlayConfig,
+    store: Store,
+    games: live::Registry,
+    computers: computer::Computers,
+    reviews: analysis::Reviews,
+    shutdown: watch::Receiver<bool>,
+}
+
+impl Play {
+    /// The room with its computer players: the registry's programs found
+    /// on this machine and the operator's `engines` (name, command line).
+    /// Games are resumed by [`live::resume_all`] and reviews by
+    /// [`analysis::start`], once the rest of the server stands.
+    ///
+    /// # Errors
+    /// An operator's engine does not start.
+    pub async fn new(
+        store: Store,
+        config: PlayConfig,
+        engines: &[(String, String)],
+        shutdown: watch::Receiver<bool>,
+    ) -> Result<Play, EngineError> {
+        let computers = computer::Computers::start().await;
+        for (name, cmd) in engines {
+            computers
+                .add_external(name, cmd)
+                .await
+                .map_err(|reason| EngineError {
+                    name: name.clone(),
+                    reason,
+                })?;
+        }
+        Ok(Play(Arc::new(Inner {
+            config,
+            store,
+            games: live::Registry::default(),
+            computers,
+            reviews: analysis::Reviews::default(),
+            shutdown,
+        })))
+    }
+
+    #[must_use]
+    pub fn config(&self) -> &PlayConfig {
+        &self.0.config
+    }
+
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.0.store
+    }
+
+    /// The live games this node owns.
+    #[must_use]
+    pub fn games(&self) -> &live::Registry {
+        &self.0.games
+    }
+
+    #[must_use]
+    pub fn computers(&self) -> &computer::Computers {
+        &self.0.computers
+    }
+
+    /// The computer reviews waiting and running.
+    #[must_use]
+    pub fn reviews(&self) -> &analysis::Reviews {
+        &self.0.reviews
+    }
+
+    /// Changes to `true` when the server shuts down.
+    #[must_use]
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.0.shutdown.clone()
+    }
+}

@@ -1,0 +1,462 @@
+//! The game task itself: its state ([`LiveGame`]), its loop (commands,
+//! the clock's deadlines, the abort and idle windows), and the one path of
+//! an accepted command — stored first, then broadcast.
+
+use super::finish::{already_archived, finish};
+use super::state::{broadcast, LiveGame};
+use super::view::{legal_moves, view_of};
+use super::{rebuild, ActError, Cmd, Event, GameHandle};
+use crate::protocol::{ClockView, ServerMsg};
+use crate::table::{Action, Applied, Table, TableError};
+use crate::Play;
+use game::Side;
+use session::Event as SessionEvent;
+use std::time::Duration;
+use store::GameRow;
+use tokio::sync::{broadcast, mpsc};
+
+/// How long a player may be away before the opponent may claim the win: a
+/// twentieth of the main time, between 15 s and 60 s (60 s untimed). Long
+/// enough for a reload or a phone switching networks, short enough that
+/// nobody waits out a 90-minute clock — lichess waits 10–30 s by time
+/// control. `Config::claim_after_ms` sets it outright.
+fn claim_wait_ms(state: &Play, row: &GameRow) -> i64 {
+    if let Some(ms) = state.config().claim_after_ms {
+        return ms;
+    }
+    if row.initial_ms <= 0 {
+        return 60_000;
+    }
+    (row.initial_ms / 20).clamp(15_000, 60_000)
+}
+
+/// Who is away now, for a view.
+fn away_view(state: &Play, g: &LiveGame, now: i64) -> Option<crate::protocol::Away> {
+    let wait = claim_wait_ms(state, &g.row);
+    [Side::First, Side::Second].into_iter().find_map(|side| {
+        g.away_since[side.index()].map(|t| crate::protocol::Away {
+            side,
+            claim_in_ms: (t + wait - now).max(0),
+        })
+    })
+}
+
+pub(super) fn bodies(a: &Applied) -> Vec<String> {
+    a.commands
+        .iter()
+        .map(|c| serde_json::to_string(c).unwrap_or_default())
+        .collect()
+}
+
+pub(super) fn spawn(
+    state: &Play,
+    variant: &'static registry::Variant,
+    row: GameRow,
+    table: Table,
+    seq: u64,
+    now_ms: i64,
+) {
+    let (tx, rx) = mpsc::channel(64);
+    let (events, _) = broadcast::channel(256);
+    let id = row.id.clone();
+    state.games().insert(id.clone(), GameHandle { tx: tx.clone() });
+    let live = LiveGame {
+        variant,
+        row,
+        table,
+        events,
+        seq,
+        abort_from_ms: now_ms,
+        version: 0,
+        computer_thinking: false,
+        last_action_ms: now_ms,
+        connections: [0; 2],
+        away_since: [None; 2],
+    };
+    let st = state.clone();
+    tokio::spawn(async move {
+        run(st.clone(), live, rx, tx).await;
+        st.games().remove(&id);
+    });
+}
+
+/// The game task.
+async fn run(state: Play, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc::Sender<Cmd>) {
+    let linger = state.config().finished_linger;
+    let abort_after = state.config().abort_after_ms;
+    let untimed_idle = state.config().untimed_idle_ms;
+    // A game resumed already over (e.g. its flag fell before the crash) is
+    // archived now.
+    if g.table.is_over() {
+        finish(&state, &mut g).await;
+    }
+    maybe_computer(&state, &mut g, &me);
+    let mut shutdown = state.shutdown_signal();
+    loop {
+        let now = common::now_ms();
+        let over = g.table.is_over();
+        // The clock's next event (a flag), or the end of the abort window
+        // while a side has not made its first move.
+        let abort_at = (g.table.ply() < 2).then_some(g.abort_from_ms + abort_after);
+        let idle_at = g
+            .table
+            .untimed()
+            .then_some(g.last_action_ms.saturating_add(untimed_idle));
+        let deadline = [g.table.deadline(), abort_at, idle_at]
+            .into_iter()
+            .flatten()
+            .min();
+        let sleep_for = match (over, deadline) {
+            (true, _) => linger,
+            (false, Some(d)) => Duration::from_millis(u64::try_from((d - now).max(0)).unwrap_or(0)),
+            (false, None) => Duration::from_secs(3600),
+        };
+        tokio::select! {
+            cmd = rx.recv() => {
+                let Some(cmd) = cmd else { break };
+                handle(&state, &mut g, cmd, &me).await;
+            }
+            () = tokio::time::sleep(sleep_for) => {
+                if over {
+                    break; // lingered long enough after the end
+                }
+                let now = common::now_ms();
+                let mut applied = g.table.tick(now);
+                if !g.table.is_over() && g.table.ply() < 2 && now >= g.abort_from_ms + abort_after {
+                    if let Ok(a) = g.table.abort_idle(now) {
+                        applied.commands.extend(a.commands);
+                        applied.events.extend(a.events);
+                    }
+                }
+                if !g.table.is_over() && g.table.untimed() && now >= g.last_action_ms.saturating_add(untimed_idle) {
+                    if let Ok(a) = g.table.abandon_idle(now, untimed_idle) {
+                        applied.commands.extend(a.commands);
+                        applied.events.extend(a.events);
+                    }
+                }
+                if !applied.commands.is_empty() {
+                    if let Err(e) = store_and_broadcast(&state, &mut g, &applied).await {
+                        tracing::error!(game = %g.row.id, error = %e, "cannot store timer event");
+                    }
+                }
+            }
+            _ = shutdown.changed() => break,
+        }
+    }
+}
+
+async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>) {
+    match cmd {
+        Cmd::Join { reply } => {
+            let rx = g.events.subscribe();
+            let now = common::now_ms();
+            let mut v = view_of(g.variant, &g.row, &g.table, g.version, now);
+            v.away = away_view(state, g, now);
+            let _ = reply.send((v, rx));
+        }
+        Cmd::View { reply } => {
+            let now = common::now_ms();
+            let mut v = view_of(g.variant, &g.row, &g.table, g.version, now);
+            v.away = away_view(state, g, now);
+            let _ = reply.send(v);
+        }
+        Cmd::Chat(msg) => {
+            let _ = g.events.send(Event::of(&msg));
+        }
+        Cmd::Presence { side, connected } => {
+            let i = side.index();
+            let human_opponent = match side {
+                Side::First => g.row.second_id.is_some(),
+                Side::Second => g.row.first_id.is_some(),
+            };
+            if connected {
+                g.connections[i] += 1;
+                if g.away_since[i].take().is_some() && !g.table.is_over() {
+                    broadcast(
+                        g,
+                        &ServerMsg::PlayerBack {
+                            v: g.version + 1,
+                            side,
+                        },
+                    );
+                }
+            } else {
+                g.connections[i] = g.connections[i].saturating_sub(1);
+                if g.connections[i] == 0 && !g.table.is_over() && human_opponent {
+                    let now = common::now_ms();
+                    g.away_since[i] = Some(now);
+                    let claim_in_ms = claim_wait_ms(state, &g.row);
+                    broadcast(
+                        g,
+                        &ServerMsg::PlayerGone {
+                            v: g.version + 1,
+                            side,
+                            claim_in_ms,
+                        },
+                    );
+                }
+            }
+        }
+        Cmd::Act {
+            user_id,
+            action,
+            reply,
+        } => {
+            let side = if g.row.first_id.as_deref() == Some(&user_id) {
+                Some(Side::First)
+            } else if g.row.second_id.as_deref() == Some(&user_id) {
+                Some(Side::Second)
+            } else {
+                None
+            };
+            let result = match side {
+                None => Err(ActError::NotAPlayer),
+                Some(side) => act(state, g, side, action).await,
+            };
+            let _ = reply.send(result);
+            maybe_computer(state, g, me);
+        }
+        Cmd::Computer(cm) => {
+            g.computer_thinking = false;
+            let side = computer_side(&g.row);
+            match (side, cm.coord) {
+                (Some(side), Some(coord)) if cm.ply == g.table.ply() => {
+                    let action = Action::Move {
+                        coord,
+                        ply: Some(cm.ply + 1),
+                    };
+                    if let Err(e) = act(state, g, side, action).await {
+                        tracing::warn!(game = %g.row.id, error = %e, "computer move refused");
+                    }
+                }
+                (Some(side), None) if !g.table.is_over() => {
+                    // The computer found no move or failed: it resigns
+                    // rather than hanging the game.
+                    let _ = act(state, g, side, Action::Resign).await;
+                }
+                _ => {}
+            }
+            maybe_computer(state, g, me);
+        }
+    }
+}
+
+fn computer_side(row: &GameRow) -> Option<Side> {
+    row.computer.as_ref()?;
+    if row.first_id.is_none() {
+        Some(Side::First)
+    } else if row.second_id.is_none() {
+        Some(Side::Second)
+    } else {
+        None
+    }
+}
+
+fn maybe_computer(state: &Play, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
+    if g.computer_thinking || g.table.is_over() {
+        return;
+    }
+    let (Some(side), Some(spec)) = (computer_side(&g.row), g.row.computer.clone()) else {
+        return;
+    };
+    if g.table.side_to_move() != side {
+        return;
+    }
+    g.computer_thinking = true;
+    let now = common::now_ms();
+    let clocks = g.table.clocks_at(now);
+    let owner = match side {
+        Side::First => g.row.second_id.clone(),
+        Side::Second => g.row.first_id.clone(),
+    };
+    let request = crate::computer::Request {
+        variant: g.variant,
+        owner: owner.unwrap_or_else(|| g.row.id.clone()),
+        spec,
+        fen: g.row.initial_fen.clone(),
+        moves: g.table.moves().map(|m| m.played.coord.clone()).collect(),
+        ply: g.table.ply(),
+        my_ms: clocks[side.index()],
+        increment_ms: g.row.increment_ms,
+    };
+    // The answer joins the game's mailbox like any player's move.
+    let answer = state.computers().think(request);
+    let me = me.clone();
+    tokio::spawn(async move {
+        if let Ok(m) = answer.await {
+            let _ = me.send(Cmd::Computer(m)).await;
+        }
+    });
+}
+
+async fn act(state: &Play, g: &mut LiveGame, side: Side, action: Action) -> Result<u32, ActError> {
+    // A resent move (after a reconnect) that is already stored is
+    // acknowledged again instead of refused.
+    if let Action::Move { coord, ply: Some(p) } = &action {
+        if *p >= 1 && *p == g.table.ply() {
+            if let Some(m) = g.table.moves().next_back() {
+                if &m.played.coord == coord && side_of_ply(*p) == side {
+                    return Ok(*p);
+                }
+            }
+        }
+    }
+    let now = common::now_ms();
+    let applied = if matches!(action, Action::ClaimVictory) {
+        let Some(left) = g.away_since[side.other().index()] else {
+            return Err(TableError::OpponentPresent.into());
+        };
+        let wait = claim_wait_ms(state, &g.row);
+        if now < left + wait {
+            return Err(TableError::ClaimTooEarly {
+                wait_ms: left + wait - now,
+            }
+            .into());
+        }
+        g.table.claim_victory(side, now, now - left)?
+    } else {
+        g.table.act(side, action, now)?
+    };
+    store_and_broadcast(state, g, &applied).await?;
+    g.last_action_ms = common::now_ms();
+    Ok(g.table.ply())
+}
+
+/// Stores what an accepted command did, then tells everyone; archives the
+/// game if it ended.
+async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) -> Result<(), ActError> {
+    let bodies = bodies(applied);
+    if let Err(e) = state
+        .store()
+        .append(&g.row.id, g.seq, &bodies, &applied.moves)
+        .await
+    {
+        tracing::error!(game = %g.row.id, error = %e, "command not stored; reloading");
+        reload(state, g).await;
+        return Err(ActError::Storage);
+    }
+    g.seq += bodies.len() as u64;
+    let running = g.table.clock_running();
+    let now = common::now_ms();
+    let clocks_now = |g: &LiveGame| {
+        let c = g.table.clocks_at(now);
+        ClockView {
+            first_ms: c[0],
+            second_ms: c[1],
+            running,
+        }
+    };
+    for e in &applied.events {
+        let v = g.version + 1;
+        let msg = match e {
+            SessionEvent::Moved(m) => {
+                if m.ply == 1 {
+                    g.abort_from_ms = now;
+                }
+                let row = applied.moves.iter().find(|r| r.ply == m.ply);
+                let (first_ms, second_ms) = row.map_or((0, 0), |r| (r.first_ms, r.second_ms));
+                // The position after the last move: what follows this one
+                // in the same batch is told by its own event.
+                let last = applied.moves.last().is_some_and(|r| r.ply == m.ply);
+                Some(ServerMsg::Move {
+                    v,
+                    ply: m.ply,
+                    coord: m.coord.clone(),
+                    display: m.display.clone(),
+                    check: m.check,
+                    capture: m.capture,
+                    fen: g.table.game().fen(),
+                    turn: g.table.side_to_move(),
+                    clocks: ClockView {
+                        first_ms,
+                        second_ms,
+                        running,
+                    },
+                    legal: if last { legal_moves(&g.table) } else { Vec::new() },
+                    claimable: last && g.table.claim_holds(),
+                })
+            }
+            SessionEvent::DrawOffered { side, .. } => Some(ServerMsg::DrawOffer { v, by: *side }),
+            SessionEvent::DrawDeclined { side, by_move, .. } => (!by_move).then(|| ServerMsg::DrawDeclined {
+                v,
+                by: side.other(),
+                offer_by: *side,
+            }),
+            SessionEvent::Foul { foul, count } => Some(ServerMsg::Foul {
+                v,
+                side: foul.side,
+                kind: foul.kind,
+                detail: foul.detail.clone(),
+                article: foul.article.clone(),
+                count: *count,
+            }),
+            SessionEvent::TimePenalty { side, ms, .. } => Some(ServerMsg::TimePenalty {
+                v,
+                side: *side,
+                ms: *ms,
+                clocks: clocks_now(g),
+            }),
+            SessionEvent::TimeGiven { side, ms, .. } => Some(ServerMsg::TimeGiven {
+                v,
+                side: *side,
+                ms: *ms,
+                clocks: clocks_now(g),
+            }),
+            SessionEvent::MustChange {
+                side,
+                detail,
+                article,
+            } => Some(ServerMsg::MustChange {
+                v,
+                side: *side,
+                detail: detail.clone(),
+                article: article.clone(),
+            }),
+            SessionEvent::ClockPaused { .. } | SessionEvent::ClockResumed { .. } => Some(ServerMsg::Clock {
+                v,
+                clocks: clocks_now(g),
+            }),
+            SessionEvent::Started { .. } | SessionEvent::Ended(_) | SessionEvent::CommandDropped { .. } => {
+                None
+            }
+        };
+        if let Some(msg) = msg {
+            broadcast(g, &msg);
+        }
+    }
+    if g.table.is_over() && !already_archived(g) {
+        finish(state, g).await;
+    }
+    Ok(())
+}
+
+fn side_of_ply(ply: u32) -> Side {
+    if ply % 2 == 1 {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
+/// Reloads the game from the database after a failed write.
+async fn reload(state: &Play, g: &mut LiveGame) {
+    let now = common::now_ms();
+    let Ok(Some((row, _))) = state.store().game(&g.row.id).await else {
+        return;
+    };
+    let Ok(log) = state.store().commands(&g.row.id).await else {
+        return;
+    };
+    if let Ok((t, _)) = rebuild(&row, &log, now, now) {
+        g.seq = log.len() as u64;
+        g.table = t;
+        g.row = row;
+        // Not a game event (no version): each connection answers it with
+        // its own `full`, so players stay players.
+        let view = view_of(g.variant, &g.row, &g.table, g.version, now);
+        let _ = g.events.send(Event::of(&ServerMsg::Full {
+            game: Box::new(view),
+            you: None,
+        }));
+    }
+}

@@ -1,0 +1,412 @@
+//! Live games. Each game is owned by one tokio task (an actor, as lichess's
+//! round actors): every move, offer, flag and resignation for that game goes
+//! through its channel, so nothing else ever mutates it. A move takes one
+//! straight path:
+//!
+//! client message → game task → [`Table`] (the refereed `session::Session`:
+//! rules + clock) → database write → broadcast to players and spectators →
+//! reply to the sender.
+//!
+//! The move is broadcast (and so acknowledged) only after the database has
+//! stored it (the session's command and the move row, in one transaction).
+//! If the write fails the task reloads the game from the database and the
+//! move is refused, so memory never runs ahead of storage.
+//!
+//! Crash recovery: on start the node resumes every live game it owns by
+//! replaying its stored command log. If a clock was running, the session's
+//! clock is paused at the node's last heartbeat (written every second: the
+//! moment of the crash, to within a second) and resumed at the restart, so
+//! the side to move is charged its thinking time up to the crash but not the
+//! time the server was down. Both commands are stored like any other.
+
+mod actor;
+mod finish;
+mod state;
+mod view;
+
+use crate::computer::ComputerMove;
+use crate::protocol::{GameView, ServerMsg};
+pub use crate::table::Action;
+use crate::table::{Applied, Table, TableError};
+use crate::Play;
+use actor::{bodies, spawn};
+use game::Side;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use store::{GameRow, User};
+use tokio::sync::{broadcast, mpsc, oneshot};
+pub use view::stored_view;
+
+/// One seat at a game: a person or the computer.
+#[derive(Clone, Debug)]
+pub struct Seat {
+    pub user: Option<User>,
+    pub name: String,
+    /// `level:N` or `engine:NAME` when the computer sits here.
+    pub computer: Option<String>,
+}
+
+impl Seat {
+    #[must_use]
+    pub fn person(u: &User) -> Seat {
+        Seat {
+            user: Some(u.clone()),
+            name: u.name.clone(),
+            computer: None,
+        }
+    }
+}
+
+/// Everything needed to start a game.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    pub variant: String,
+    /// Online (the default) or, for an event over the board, the arbiter's
+    /// rules with their fouls.
+    pub profile: registry::Profile,
+    pub fen: Option<String>,
+    pub time_control: clock::TimeControl,
+    pub rated: bool,
+    pub first: Seat,
+    pub second: Seat,
+}
+
+/// Why an action was refused.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ActError {
+    #[error("you are not a player in this game")]
+    NotAPlayer,
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("the move could not be stored; it was not played")]
+    Storage,
+    #[error("the game is not running on this server")]
+    Gone,
+    #[error("this game's stored record is damaged; it cannot go on")]
+    Damaged,
+}
+
+impl ActError {
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            ActError::NotAPlayer => "not_a_player",
+            ActError::Table(e) => e.code(),
+            ActError::Storage => "storage",
+            ActError::Gone => "gone",
+            ActError::Damaged => "game_damaged",
+        }
+    }
+}
+
+/// A refused action as the REST API answers it (the sockets send its code
+/// and words in an `error` message instead).
+impl From<ActError> for common::Error {
+    fn from(e: ActError) -> common::Error {
+        match e {
+            ActError::NotAPlayer => common::Error::Forbidden(e.to_string()),
+            ActError::Gone => common::Error::NotFound("live game".into()),
+            ActError::Damaged => common::Error::Damaged(e.to_string()),
+            ActError::Storage => common::Error::Unavailable,
+            ActError::Table(_) if e.code() == "illegal_move" => common::Error::bad(e.code(), e.to_string()),
+            ActError::Table(_) => common::Error::conflict(e.code(), e.to_string()),
+        }
+    }
+}
+
+/// Messages to a game task.
+pub enum Cmd {
+    Act {
+        user_id: String,
+        action: Action,
+        reply: oneshot::Sender<Result<u32, ActError>>,
+    },
+    /// Subscribe to the game: the current view and, atomically with it, the
+    /// stream of what happens next (so no event falls in between).
+    Join {
+        reply: oneshot::Sender<(GameView, broadcast::Receiver<Arc<Event>>)>,
+    },
+    View {
+        reply: oneshot::Sender<GameView>,
+    },
+    Computer(ComputerMove),
+    /// A player's game socket opened (`true`) or closed.
+    Presence {
+        side: Side,
+        connected: bool,
+    },
+    /// A chat line to pass on (not a game event: no version).
+    Chat(ServerMsg),
+}
+
+/// Passes a chat line to a game's listeners.
+///
+/// # Errors
+/// The game is not running here (`gone`).
+pub async fn chat(state: &Play, game_id: &str, msg: ServerMsg) -> Result<(), ActError> {
+    let h = state.games().get(game_id).ok_or(ActError::Gone)?;
+    h.tx.send(Cmd::Chat(msg)).await.map_err(|_| ActError::Gone)
+}
+
+/// Tells the game a player's socket opened or closed; the game says when
+/// a player has left (all sockets closed) and when they are back.
+pub fn presence(state: &Play, game_id: &str, side: Side, connected: bool) {
+    if let Some(h) = state.games().get(game_id) {
+        // From a socket's drop, which cannot wait: a full mailbox (64
+        // commands) only loses the notice, never blocks.
+        let _ = h.tx.try_send(Cmd::Presence { side, connected });
+    }
+}
+
+/// A running game task's mailbox.
+#[derive(Clone, Debug)]
+pub struct GameHandle {
+    pub tx: mpsc::Sender<Cmd>,
+}
+
+/// The live games this node owns.
+#[derive(Default, Debug)]
+pub struct Registry {
+    games: Mutex<HashMap<String, GameHandle>>,
+}
+
+impl Registry {
+    #[must_use]
+    pub fn get(&self, id: &str) -> Option<GameHandle> {
+        self.lock().get(id).cloned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, GameHandle>> {
+        self.games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn insert(&self, id: String, h: GameHandle) {
+        self.lock().insert(id, h);
+    }
+
+    fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The registry entry of a stored game's variant.
+fn variant_of(row: &GameRow) -> Result<&'static registry::Variant, String> {
+    registry::get(Some(&row.variant)).map_err(|e| e.to_string())
+}
+
+/// Replays a stored game (see [`Table::restore`]).
+fn rebuild(row: &GameRow, log: &[String], stopped_ms: i64, now_ms: i64) -> Result<(Table, Applied), String> {
+    let v = variant_of(row)?;
+    let game = v.new_game(Some(&row.initial_fen), 0).map_err(|e| e.to_string())?;
+    let profile: registry::Profile = row.rules_profile.parse()?;
+    let config = v.session_config_for(crate::table::parse_time_control(&row.time_control)?, profile);
+    let log = log
+        .iter()
+        .map(|c| {
+            serde_json::from_str::<session::Command>(c).map_err(|e| format!("bad stored command {c:?}: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Table::restore(game, config, &log, stopped_ms, now_ms)
+}
+
+/// Something that happened in a game, serialised once for every listener.
+#[derive(Debug)]
+pub struct Event {
+    /// The message type (`move`, `end`, …), the `t` field of `json`.
+    pub kind: &'static str,
+    pub json: String,
+    /// For a chat line: who may read it (game events are for everyone).
+    pub room: Option<crate::protocol::ChatRoom>,
+}
+
+impl Event {
+    fn of(msg: &ServerMsg) -> Arc<Event> {
+        Arc::new(Event {
+            kind: msg.kind(),
+            json: msg.to_json(),
+            room: match msg {
+                ServerMsg::Chat { room, .. } => Some(*room),
+                _ => None,
+            },
+        })
+    }
+}
+
+/// Creates a game: stores it, starts its task, and returns its id.
+pub async fn create_game(state: &Play, setup: GameSetup) -> Result<String, common::Error> {
+    let bad_game = |e: String| common::Error::bad("bad_game", e);
+    let v = registry::get(Some(&setup.variant)).map_err(|e| bad_game(e.to_string()))?;
+    // A numbered family of start positions (Chess960) draws one.
+    let pick = common::random_u32()?;
+    let game = v
+        .new_game(setup.fen.as_deref(), pick)
+        .map_err(|e| bad_game(e.to_string()))?;
+    let initial_fen = game.initial_fen();
+    let table = Table::new(
+        game,
+        v.session_config_for(setup.time_control.clone(), setup.profile),
+    )
+    .map_err(|e| bad_game(e.to_string()))?;
+    let id = common::random_id(8)?;
+    let now = common::now_ms();
+    // Each player's rating in the variant's pool as the game begins.
+    let mut seat_ratings = [None, None];
+    for (i, seat) in [&setup.first, &setup.second].into_iter().enumerate() {
+        if let Some(u) = &seat.user {
+            seat_ratings[i] = Some(state.store().rating(&u.id, v.rating_pool).await?.rating.rating);
+        }
+    }
+    let (main_ms, increment_ms) = crate::table::headline(&setup.time_control);
+    let row = GameRow {
+        id: id.clone(),
+        node: state.config().node_id.clone(),
+        variant: v.id.to_string(),
+        initial_fen,
+        time_control: setup.time_control.to_string(),
+        initial_ms: main_ms,
+        increment_ms,
+        rated: setup.rated,
+        first_id: setup.first.user.as_ref().map(|u| u.id.clone()),
+        second_id: setup.second.user.as_ref().map(|u| u.id.clone()),
+        first_name: setup.first.name.clone(),
+        second_name: setup.second.name.clone(),
+        first_rating: seat_ratings[0],
+        second_rating: seat_ratings[1],
+        computer: setup
+            .first
+            .computer
+            .clone()
+            .or_else(|| setup.second.computer.clone()),
+        state: "live".into(),
+        rules_profile: setup.profile.as_str().to_string(),
+        result: None,
+        winner: None,
+        reason: None,
+        detail: None,
+        article: None,
+        created_ms: now,
+        ended_ms: None,
+        first_ms: main_ms,
+        second_ms: main_ms,
+    };
+    state.store().insert_game(&row).await?;
+    spawn(state, v, row, table, 0, now);
+    Ok(id)
+}
+
+/// Resumes every live game this node owns (after a restart or crash). A
+/// game whose rows cannot be read or replayed (a garbled command, a
+/// missing move) is marked `damaged`, named in the log, and left alone:
+/// the other games and the server start, and the damaged one answers
+/// `game_damaged` instead of staying "live" forever.
+pub async fn resume_all(state: &Play, stopped_ms: i64) -> Result<usize, store::StoreError> {
+    let ids = state.store().live_game_ids(&state.config().node_id).await?;
+    let now = common::now_ms();
+    let mut n = 0;
+    let mut damaged = Vec::new();
+    for id in ids {
+        match resume(state, &id, stopped_ms, now).await {
+            Ok(true) => n += 1,
+            Ok(false) => {}
+            Err(why) => {
+                tracing::error!(game = %id, error = %why, "game is damaged; marked so and not resumed");
+                state.store().mark_damaged(&id, &why).await?;
+                damaged.push(id);
+            }
+        }
+    }
+    if !damaged.is_empty() {
+        tracing::error!(
+            count = damaged.len(),
+            games = %damaged.join(" "),
+            "damaged games were not resumed; `qiju admin check` lists them"
+        );
+    }
+    Ok(n)
+}
+
+/// Whether a stored game replays: its row and command log (what `qiju
+/// admin check` asks of every live game, through
+/// `store::integrity::check`); `Err` says why not.
+///
+/// # Errors
+/// Why the game's rows cannot be replayed.
+pub fn replays(row: &GameRow, log: &[String]) -> Result<(), String> {
+    variant_of(row)?;
+    let now = common::now_ms();
+    rebuild(row, log, now, now).map(|_| ())
+}
+
+/// Resumes one game: `Ok(false)` when it is not there, `Err` (why) when
+/// its rows cannot be read or replayed.
+async fn resume(state: &Play, id: &str, stopped_ms: i64, now: i64) -> Result<bool, String> {
+    let Some((row, _)) = state.store().game(id).await.map_err(|e| e.to_string())? else {
+        return Ok(false);
+    };
+    let log = state.store().commands(id).await.map_err(|e| e.to_string())?;
+    let seq = log.len() as u64;
+    let v = variant_of(&row)?;
+    let (table, extra) = rebuild(&row, &log, stopped_ms, now)?;
+    // The pause at the crash and the resume now are stored like any other
+    // commands, so a second crash replays them too.
+    let bodies = bodies(&extra);
+    state
+        .store()
+        .append(id, seq, &bodies, &extra.moves)
+        .await
+        .map_err(|e| e.to_string())?;
+    spawn(state, v, row, table, seq + bodies.len() as u64, now);
+    Ok(true)
+}
+
+/// Sends an action to a game's task and waits for the answer.
+pub async fn act_on(state: &Play, game_id: &str, user_id: &str, action: Action) -> Result<u32, ActError> {
+    let Some(h) = state.games().get(game_id) else {
+        return Err(match state.store().game_state(game_id).await {
+            Ok(Some(s)) if s == "damaged" => ActError::Damaged,
+            _ => ActError::Gone,
+        });
+    };
+    let (reply, rx) = oneshot::channel();
+    h.tx.send(Cmd::Act {
+        user_id: user_id.to_string(),
+        action,
+        reply,
+    })
+    .await
+    .map_err(|_| ActError::Gone)?;
+    rx.await.map_err(|_| ActError::Gone)?
+}
+
+/// Joins a live game: its view and its event stream.
+pub async fn join(state: &Play, game_id: &str) -> Option<(GameView, broadcast::Receiver<Arc<Event>>)> {
+    let h = state.games().get(game_id)?;
+    let (reply, rx) = oneshot::channel();
+    h.tx.send(Cmd::Join { reply }).await.ok()?;
+    rx.await.ok()
+}
+
+/// The current view of a game, live or stored.
+pub async fn view(state: &Play, game_id: &str) -> Result<Option<GameView>, common::Error> {
+    if let Some(h) = state.games().get(game_id) {
+        let (reply, rx) = oneshot::channel();
+        if h.tx.send(Cmd::View { reply }).await.is_ok() {
+            if let Ok(v) = rx.await {
+                return Ok(Some(v));
+            }
+        }
+    }
+    stored_view(state, game_id).await
+}

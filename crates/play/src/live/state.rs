@@ -1,0 +1,36 @@
+//! The state a game's task owns, and the one way an event leaves it.
+
+use super::Event;
+use crate::protocol::ServerMsg;
+use crate::table::Table;
+use std::sync::Arc;
+use store::GameRow;
+use tokio::sync::broadcast;
+
+/// The game state a task owns.
+pub(super) struct LiveGame {
+    pub(super) variant: &'static registry::Variant,
+    pub(super) row: GameRow,
+    pub(super) table: Table,
+    pub(super) events: broadcast::Sender<Arc<Event>>,
+    /// Commands stored so far: the next one's number.
+    pub(super) seq: u64,
+    /// When the current abort window began (game start, or the first move).
+    pub(super) abort_from_ms: i64,
+    /// The version of the last event broadcast (protocol v2's `v`).
+    pub(super) version: u64,
+    pub(super) computer_thinking: bool,
+    /// The last action a player took (or the game's start or resume): an
+    /// untimed game ends after `untimed_idle_ms` without one.
+    pub(super) last_action_ms: i64,
+    /// Open game sockets of each side's player.
+    pub(super) connections: [u32; 2],
+    /// When each side's last socket closed, while it stays away.
+    pub(super) away_since: [Option<i64>; 2],
+}
+
+/// Sends a game event to every listener; its version is the next one.
+pub(super) fn broadcast(g: &mut LiveGame, msg: &ServerMsg) {
+    g.version += 1;
+    let _ = g.events.send(Event::of(msg));
+}

@@ -1,0 +1,70 @@
+//! Archived games as records (PGN), written by the game's registry entry:
+//! this module gives it what every game has — the players under their
+//! sides' names, ratings, date, time control, the mover's clock after each
+//! move, the result and the ruling's words.
+
+use crate::protocol::GameView;
+use game::Side;
+
+/// The game as PGN text.
+///
+/// # Errors
+/// A stored game whose variant is unknown or whose moves do not replay (a
+/// damaged database row).
+pub fn write(g: &GameView) -> Result<String, String> {
+    let v = registry::get(Some(&g.variant)).map_err(|e| e.to_string())?;
+    // Which clock is the mover's: sides alternate from the start position's
+    // turn.
+    let first = v
+        .new_game(Some(&g.initial_fen), 0)
+        .map_err(|e| e.to_string())?
+        .side_to_move();
+    let moves = g
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let mover = if i % 2 == 0 { first } else { first.other() };
+            let left = if mover == Side::First {
+                m.first_ms
+            } else {
+                m.second_ms
+            };
+            (m.coord.as_str(), u64::try_from(left).ok())
+        })
+        .collect();
+    let event = if g.rated {
+        "qiju rated game"
+    } else {
+        "qiju casual game"
+    };
+    let mut tags: Vec<(String, String)> = vec![
+        ("Event".into(), event.into()),
+        ("Site".into(), format!("qiju game {}", g.id)),
+        ("Date".into(), registry::pgn_date(g.created_ms)),
+        ("Round".into(), "-".into()),
+    ];
+    let players = [&g.first, &g.second];
+    for side in Side::BOTH {
+        tags.push((
+            v.sides[side.index()].name.en.into(),
+            players[side.index()].name.clone(),
+        ));
+    }
+    for side in Side::BOTH {
+        if let Some(x) = players[side.index()].rating {
+            tags.push((format!("{}Elo", v.sides[side.index()].name.en), format!("{x}")));
+        }
+    }
+    tags.push(("TimeControl".into(), g.time_control.clone()));
+    if let Some(reason) = &g.reason {
+        tags.push(("Termination".into(), reason.clone()));
+    }
+    v.write_record(&registry::GameRecord {
+        initial_fen: &g.initial_fen,
+        moves,
+        tags,
+        result: g.result.as_deref().unwrap_or("*"),
+        final_comment: g.detail.as_deref(),
+    })
+}

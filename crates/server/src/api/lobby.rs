@@ -1,0 +1,114 @@
+//! `/api/seeks`, `/api/challenges`, `/api/computer` and the personal event
+//! stream: the lobby room over HTTP.
+
+use crate::auth::Auth;
+use crate::error::ApiError;
+use crate::stream::{ndjson, ndjson_response};
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::Json;
+use common::ErrorBody;
+use lobby::{
+    ChallengeRequest, ChallengeView, ComputerRequest, GameStarted, Presence, SeekRequest, SeekResult,
+    SeekView,
+};
+
+/// Create a seek; it is paired at once with a matching one when there is.
+#[utoipa::path(post, path = "/api/seeks", tag = "lobby", request_body = SeekRequest,
+    responses((status = 200, body = SeekResult), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+pub async fn create_seek(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(req): Json<SeekRequest>,
+) -> Result<Json<SeekResult>, ApiError> {
+    Ok(Json(state.lobby().seek(user, req).await?))
+}
+
+/// The open seeks.
+#[utoipa::path(get, path = "/api/seeks", tag = "lobby", responses((status = 200, body = [SeekView])))]
+pub async fn list_seeks(State(state): State<AppState>) -> Json<Vec<SeekView>> {
+    Json(state.lobby().seeks())
+}
+
+/// Withdraw one of your seeks.
+#[utoipa::path(delete, path = "/api/seeks/{id}", tag = "lobby", params(("id" = String, Path)),
+    responses((status = 204), (status = 404, body = ErrorBody)))]
+pub async fn delete_seek(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state.lobby().withdraw_seek(&user, id)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Challenge a player directly.
+#[utoipa::path(post, path = "/api/challenges", tag = "lobby", request_body = ChallengeRequest,
+    responses((status = 201, body = ChallengeView), (status = 404, body = ErrorBody)))]
+pub async fn create_challenge(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(req): Json<ChallengeRequest>,
+) -> Result<(StatusCode, Json<ChallengeView>), ApiError> {
+    Ok((
+        StatusCode::CREATED,
+        Json(state.lobby().challenge(user, req).await?),
+    ))
+}
+
+/// Challenges waiting for your answer, and yours waiting for others.
+#[utoipa::path(get, path = "/api/challenges", tag = "lobby", responses((status = 200, body = [ChallengeView])))]
+pub async fn list_challenges(State(state): State<AppState>, Auth(user): Auth) -> Json<Vec<ChallengeView>> {
+    Json(state.lobby().challenges_of(&user))
+}
+
+/// Accept a challenge addressed to you: the game starts.
+#[utoipa::path(post, path = "/api/challenges/{id}/accept", tag = "lobby", params(("id" = String, Path)),
+    responses((status = 200, body = GameStarted), (status = 404, body = ErrorBody)))]
+pub async fn accept_challenge(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+) -> Result<Json<GameStarted>, ApiError> {
+    Ok(Json(state.lobby().accept(user, &id).await?))
+}
+
+/// Decline (or, as the challenger, withdraw) a challenge.
+#[utoipa::path(post, path = "/api/challenges/{id}/decline", tag = "lobby", params(("id" = String, Path)),
+    responses((status = 204), (status = 404, body = ErrorBody)))]
+pub async fn decline_challenge(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state.lobby().decline(&user, id)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Play the computer (built-in levels 1–8, or an operator-configured engine).
+#[utoipa::path(post, path = "/api/computer", tag = "lobby", request_body = ComputerRequest,
+    responses((status = 200, body = GameStarted), (status = 400, body = ErrorBody)))]
+pub async fn play_computer(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(req): Json<ComputerRequest>,
+) -> Result<Json<GameStarted>, ApiError> {
+    Ok(Json(state.lobby().play_computer(user, req).await?))
+}
+
+/// Stream your own events as NDJSON (`game_start`, `challenge`,
+/// `challenge_declined`); empty lines keep the connection alive.
+#[utoipa::path(get, path = "/api/stream/event", tag = "lobby",
+    responses((status = 200, description = "NDJSON event stream", content_type = "application/x-ndjson"), (status = 401, body = ErrorBody)))]
+pub async fn stream_events(State(state): State<AppState>, Auth(user): Auth) -> Response {
+    let rx = state.lobby().subscribe(&user.id);
+    ndjson_response(ndjson(
+        None,
+        rx,
+        state.shutdown_signal(),
+        |s: &std::sync::Arc<str>| (s.to_string(), false),
+        Presence::new(state.lobby(), &user),
+    ))
+}

@@ -1,0 +1,139 @@
+//! Every route of the server, and what every response carries. A route
+//! names its handler in [`crate::api`] or [`crate::ws`]; the UI's files
+//! come from the `web` crate.
+
+use crate::api::{accounts, analysis, games, lobby, players};
+use crate::auth::csrf_guard;
+use crate::error::ApiError;
+use crate::{openapi, ws, AppState};
+use axum::extract::{DefaultBodyLimit, Path};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use common::Error;
+
+/// Serves the embedded browser UI. The UI's own routes (a path without a
+/// file extension) get `index.html`, so a reload or a shared link works; a
+/// file that is not there is "not found", never the app in its place.
+async fn asset(path: Option<Path<String>>) -> Response {
+    let p = path.map(|Path(p)| p).unwrap_or_default();
+    match web::get(&p) {
+        Some(a) => ([(CONTENT_TYPE, a.content_type)], a.bytes).into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// An API path that does not exist: a JSON 404, not the UI.
+async fn api_not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError(Error::NotFound(format!("no API at {}", uri.path())))
+}
+
+/// What every response carries: the page may be framed by nobody, loads
+/// scripts, styles and sockets from this server only, and no content type
+/// is guessed (the UI sets inline style attributes in a few SVGs, hence
+/// `'unsafe-inline'` for styles alone).
+async fn security_headers(mut resp: Response) -> Response {
+    use axum::http::header::{
+        HeaderValue, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    };
+    let h = resp.headers_mut();
+    h.insert(
+        CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+             connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    resp
+}
+
+/// The largest body the analysis board sends (a pasted record, a line).
+pub const IMPORT_LIMIT: usize = 64 * 1024;
+
+/// All routes.
+pub fn router(state: AppState) -> Router {
+    let body_limit = state.config().max_message_bytes.max(4096);
+    let api = Router::new()
+        .route("/api/openapi.json", get(openapi::document))
+        .route("/api/health", get(players::health))
+        .route("/api/info", get(players::info))
+        .route("/api/auth/register", post(accounts::register))
+        .route("/api/auth/login", post(accounts::login))
+        .route("/api/auth/logout", post(accounts::logout))
+        .route("/api/auth/logout-everywhere", post(accounts::logout_everywhere))
+        .route("/api/auth/guest", post(accounts::guest))
+        .route("/api/account", get(accounts::account))
+        .route("/api/account/token", post(accounts::make_token))
+        .route("/api/account/tokens/revoke", post(accounts::revoke_tokens))
+        .route(
+            "/api/account/settings",
+            get(accounts::get_settings).put(accounts::put_settings),
+        )
+        .route("/api/seeks", get(lobby::list_seeks).post(lobby::create_seek))
+        .route("/api/seeks/{id}", axum::routing::delete(lobby::delete_seek))
+        .route(
+            "/api/challenges",
+            get(lobby::list_challenges).post(lobby::create_challenge),
+        )
+        .route("/api/challenges/{id}/accept", post(lobby::accept_challenge))
+        .route("/api/challenges/{id}/decline", post(lobby::decline_challenge))
+        .route("/api/computer", post(lobby::play_computer))
+        .route("/api/lobby/ws", get(ws::lobby::lobby_socket))
+        .route("/api/stream/event", get(lobby::stream_events))
+        .route("/api/games/live", get(players::live_games))
+        .route("/api/games/{id}", get(games::get_game))
+        .route("/api/games/{id}/pgn", get(games::get_pgn))
+        .route("/api/games/{id}/ws", get(ws::game::game_socket))
+        .route("/api/games/{id}/stream", get(games::stream_game))
+        .route("/api/games/{id}/move/{mv}", post(games::post_move))
+        .route("/api/games/{id}/resign", post(games::post_resign))
+        .route("/api/games/{id}/draw/offer", post(games::post_draw_offer))
+        .route("/api/games/{id}/draw/accept", post(games::post_draw_accept))
+        .route("/api/games/{id}/draw/decline", post(games::post_draw_decline))
+        .route("/api/games/{id}/claim-draw", post(games::post_claim_draw))
+        .route("/api/games/{id}/abort", post(games::post_abort))
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis::get_review).post(analysis::request_review),
+        )
+        .route("/api/reports", post(players::report))
+        .route("/api/users", get(players::search_users))
+        .route("/api/leaderboard/{pool}", get(players::leaderboard))
+        .route("/api/users/{name}/record", get(players::record))
+        .route("/api/users/{name}", get(players::get_user))
+        .route("/api/users/{name}/games", get(players::user_games))
+        .route("/api/users/{name}/games.pgn", get(players::user_games_pgn))
+        .route("/api/users/{name}/rating-history", get(players::rating_history))
+        .route("/api/{*rest}", axum::routing::any(api_not_found))
+        .layer(axum::middleware::from_fn(csrf_guard))
+        .layer(DefaultBodyLimit::max(body_limit))
+        // Refuses a body whose Content-Length is over the limit before
+        // reading any of it (the extractors' limit only stops reading at the
+        // limit, so a client still writing would see the connection drop).
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(body_limit));
+    // A pasted PGN with clock comments, or the line of a long game, is
+    // larger than a message: the analysis board has its own limit,
+    // checked the same two ways.
+    let analysis_board = Router::new()
+        .route("/api/analysis/import", post(analysis::import))
+        .route("/api/analysis/position", post(analysis::position))
+        .route("/api/analysis/eval", post(analysis::eval))
+        .layer(axum::middleware::from_fn(csrf_guard))
+        .layer(DefaultBodyLimit::max(IMPORT_LIMIT))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(IMPORT_LIMIT));
+    Router::new()
+        .merge(api)
+        .merge(analysis_board)
+        .route("/", get(asset))
+        .route("/{*path}", get(asset))
+        .layer(axum::middleware::map_response(
+            crate::error::plain_refusals_as_json,
+        ))
+        .layer(axum::middleware::map_response(security_headers))
+        .with_state(state)
+}

@@ -1,0 +1,264 @@
+//! The group commit of moves (see [`Store::append`]): a game's accepted
+//! commands and moves, and the writers that commit many games' at once.
+
+use crate::{MoveRow, Store, StoreError};
+use sqlx::AnyPool;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+
+/// One game's commands and moves waiting to be committed.
+pub(crate) struct AppendJob {
+    pub(crate) game_id: String,
+    pub(crate) first_seq: u64,
+    pub(crate) commands: Vec<String>,
+    pub(crate) moves: Vec<MoveRow>,
+    pub(crate) reply: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// What the move writer is asked.
+pub(crate) enum WriterMsg {
+    Append(AppendJob),
+    /// Copy the rest of the write-ahead log into the database file (a
+    /// SQLite file's writer; the others have no log to copy), then answer
+    /// if asked to.
+    Checkpoint(Option<oneshot::Sender<()>>),
+    /// Commit what is queued, close, then answer.
+    Stop(oneshot::Sender<()>),
+}
+
+/// Most jobs committed in one transaction.
+pub(crate) const GROUP_COMMIT_MAX: usize = 256;
+
+impl Store {
+    /// Stores accepted session commands (JSON, numbered from `first_seq`)
+    /// and the moves they made, durably, before returning. The primary keys
+    /// (game, seq) and (game, ply) refuse a second write at the same place,
+    /// so two writers can never fork a game.
+    ///
+    /// Group commit: the writes of all games that arrive while one
+    /// transaction commits go into the next one, so a thousand games moving
+    /// at once cost a few transactions, not a thousand. On a SQLite file
+    /// one thread with its own connection commits them (writer.rs):
+    /// a move is one channel send there and one answer back, not a round
+    /// trip to sqlx's worker thread per statement.
+    pub async fn append(
+        &self,
+        game_id: &str,
+        first_seq: u64,
+        commands: &[String],
+        moves: &[MoveRow],
+    ) -> Result<(), StoreError> {
+        if commands.is_empty() && moves.is_empty() {
+            return Ok(());
+        }
+        let (reply, answer) = oneshot::channel();
+        let job = AppendJob {
+            game_id: game_id.to_string(),
+            first_seq,
+            commands: commands.to_vec(),
+            moves: moves.to_vec(),
+            reply,
+        };
+        self.appends
+            .send(WriterMsg::Append(job))
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        answer.await.map_err(|_| StoreError::Closed)?
+    }
+}
+
+/// Copies the SQLite write-ahead log into the database file every second,
+/// in two steps. First on a pool connection, beside the move writer: that
+/// copies nearly all of the log without holding up a move. But beside a
+/// busy writer a checkpoint never reaches the log's end, so SQLite never
+/// starts the log over and the file grows without bound (1 GB in 40 s at
+/// 2,800 moves a second, each frame written to a new block that the kernel
+/// zeroes first). So the writer then copies the rest itself, between two
+/// of its commits (writer.rs): only the frames of the last moment,
+/// and then its next commit starts the log over. Never inside a commit, as
+/// SQLite's automatic checkpoint would: that would stall whichever move
+/// crossed the threshold. Ends when the writer is gone.
+pub(crate) async fn checkpointer(pool: AnyPool, writer: mpsc::Sender<WriterMsg>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    tick.tick().await;
+    loop {
+        tick.tick().await;
+        if pool.is_closed() {
+            break;
+        }
+        match checkpoint_once(&pool, &writer, false).await {
+            Ok(()) => {}
+            Err(StoreError::Closed) => break,
+            Err(e) => tracing::warn!(error = %e, "WAL checkpoint failed"),
+        }
+    }
+}
+
+/// One round of [`checkpointer`]. `wait`: until the writer has copied the
+/// rest; otherwise a writer whose queue is full is not asked (the next
+/// round will do).
+pub(crate) async fn checkpoint_once(
+    pool: &AnyPool,
+    writer: &mpsc::Sender<WriterMsg>,
+    wait: bool,
+) -> Result<(), StoreError> {
+    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(pool).await {
+        return Err(if pool.is_closed() {
+            StoreError::Closed
+        } else {
+            e.into()
+        });
+    }
+    if !wait {
+        return match writer.try_send(WriterMsg::Checkpoint(None)) {
+            Ok(()) | Err(mpsc::error::TrySendError::Full(_)) => Ok(()),
+            Err(mpsc::error::TrySendError::Closed(_)) => Err(StoreError::Closed),
+        };
+    }
+    let (ack, done) = oneshot::channel();
+    writer
+        .send(WriterMsg::Checkpoint(Some(ack)))
+        .await
+        .map_err(|_| StoreError::Closed)?;
+    done.await.map_err(|_| StoreError::Closed)
+}
+
+/// Rows per multi-row `INSERT`: well under both databases' limits on
+/// bound parameters (7 a move row).
+const ROWS_PER_INSERT: usize = 128;
+
+/// `INSERT INTO {table} ({columns}) VALUES ($1,…),($k,…),…` for `rows`
+/// rows of `width` values each.
+fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
+    let mut sql = format!("INSERT INTO {table} ({columns}) VALUES ");
+    for r in 0..rows {
+        sql.push_str(if r == 0 { "(" } else { ",(" });
+        for c in 0..width {
+            if c > 0 {
+                sql.push(',');
+            }
+            sql.push('$');
+            sql.push_str(&(r * width + c + 1).to_string());
+        }
+        sql.push(')');
+    }
+    sql
+}
+
+/// Writes the jobs' commands and moves with one multi-row `INSERT` per
+/// table (per [`ROWS_PER_INSERT`] rows): each statement is a round trip to
+/// the database's worker, so a group costs a handful of them, not two per
+/// move.
+async fn write_jobs(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    jobs: &[AppendJob],
+) -> Result<(), sqlx::Error> {
+    let commands: Vec<(&str, i64, &str)> = jobs
+        .iter()
+        .flat_map(|job| {
+            job.commands.iter().enumerate().map(move |(i, body)| {
+                let seq = i64::try_from(job.first_seq + i as u64).unwrap_or(i64::MAX);
+                (job.game_id.as_str(), seq, body.as_str())
+            })
+        })
+        .collect();
+    for chunk in commands.chunks(ROWS_PER_INSERT) {
+        let sql = insert_sql("commands", "game_id, seq, body", 3, chunk.len());
+        let mut q = sqlx::query(&sql);
+        for &(game, seq, body) in chunk {
+            q = q.bind(game).bind(seq).bind(body);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    let moves: Vec<(&str, &MoveRow)> = jobs
+        .iter()
+        .flat_map(|job| job.moves.iter().map(move |m| (job.game_id.as_str(), m)))
+        .collect();
+    for chunk in moves.chunks(ROWS_PER_INSERT) {
+        let sql = insert_sql(
+            "moves",
+            "game_id, ply, coord, display, played_ms, first_ms, second_ms",
+            7,
+            chunk.len(),
+        );
+        let mut q = sqlx::query(&sql);
+        for &(game, m) in chunk {
+            q = q
+                .bind(game)
+                .bind(i64::from(m.ply))
+                .bind(m.coord.as_str())
+                .bind(m.display.as_str())
+                .bind(m.played_ms)
+                .bind(m.first_ms)
+                .bind(m.second_ms);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+async fn commit(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), sqlx::Error> {
+    let mut tx = writer.begin().await?;
+    write_jobs(&mut tx, jobs).await?;
+    tx.commit().await
+}
+
+/// The writer task on PostgreSQL (and an in-memory SQLite database; a
+/// SQLite file has its own thread, writer.rs): takes every job waiting, commits them in one
+/// transaction and answers each. If the group fails (one bad job, e.g. a
+/// duplicate ply), each job is retried alone so only the bad one fails.
+pub(crate) async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<WriterMsg>) {
+    let mut jobs = Vec::with_capacity(GROUP_COMMIT_MAX);
+    let mut stopped = None;
+    while stopped.is_none() {
+        match queue.recv().await {
+            None => break,
+            Some(WriterMsg::Stop(ack)) => stopped = Some(ack),
+            Some(WriterMsg::Append(j)) => jobs.push(j),
+            Some(WriterMsg::Checkpoint(ack)) => drop(ack.map(|a| a.send(()))),
+        }
+        while stopped.is_none() && jobs.len() < GROUP_COMMIT_MAX {
+            match queue.try_recv() {
+                Ok(WriterMsg::Append(j)) => jobs.push(j),
+                Ok(WriterMsg::Stop(ack)) => stopped = Some(ack),
+                Ok(WriterMsg::Checkpoint(ack)) => drop(ack.map(|a| a.send(()))),
+                Err(_) => break,
+            }
+        }
+        if jobs.is_empty() {
+            continue;
+        }
+        if jobs.len() > 1 && commit(&writer, &jobs).await.is_ok() {
+            for j in jobs.drain(..) {
+                let _ = j.reply.send(Ok(()));
+            }
+            continue;
+        }
+        for j in jobs.drain(..) {
+            let r = commit(&writer, std::slice::from_ref(&j))
+                .await
+                .map_err(StoreError::from);
+            let _ = j.reply.send(r);
+        }
+    }
+    if let Some(ack) = stopped {
+        let _ = ack.send(());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multi_row_inserts_number_their_parameters_in_order() {
+        assert_eq!(
+            insert_sql("t", "a, b", 2, 1),
+            "INSERT INTO t (a, b) VALUES ($1,$2)"
+        );
+        assert_eq!(
+            insert_sql("t", "a, b", 2, 3),
+            "INSERT INTO t (a, b) VALUES ($1,$2),($3,$4),($5,$6)"
+        );
+    }
+}

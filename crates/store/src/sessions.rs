@@ -1,0 +1,81 @@
+//! Login sessions and bot tokens, stored by the hash of their token.
+
+use crate::{Store, StoreError, User};
+use sqlx::Row;
+
+impl Store {
+    pub async fn create_session(
+        &self,
+        token_hash: &str,
+        user_id: &str,
+        kind: &str,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, user_id, kind, created_ms, expires_ms) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(token_hash)
+        .bind(user_id)
+        .bind(kind)
+        .bind(now_ms)
+        .bind(expires_ms)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// The user a live session token belongs to.
+    pub async fn session_user(&self, token_hash: &str, now_ms: i64) -> Result<Option<User>, StoreError> {
+        let row = sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1 AND expires_ms > $2")
+            .bind(token_hash)
+            .bind(now_ms)
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            Some(r) => self.user_by_id(&r.try_get::<String, _>("user_id")?).await,
+            None => Ok(None),
+        }
+    }
+
+    /// The owner and kind (`cookie` or `token`) of a session.
+    pub async fn session_of(&self, token_hash: &str) -> Result<Option<(String, String)>, StoreError> {
+        let row = sqlx::query("SELECT user_id, kind FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("user_id")?, r.try_get("kind")?)),
+            None => None,
+        })
+    }
+
+    pub async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends every session of a user, or only their bearer tokens
+    /// (`kind = "token"`); returns how many.
+    pub async fn delete_sessions_of(&self, user_id: &str, kind: Option<&str>) -> Result<u64, StoreError> {
+        let r = match kind {
+            Some(k) => {
+                sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND kind = $2")
+                    .bind(user_id)
+                    .bind(k.to_string())
+                    .execute(&self.writer)
+                    .await?
+            }
+            None => {
+                sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+                    .bind(user_id)
+                    .execute(&self.writer)
+                    .await?
+            }
+        };
+        Ok(r.rows_affected())
+    }
+}

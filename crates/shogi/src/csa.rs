@@ -9,7 +9,7 @@
 //! a line, separated by commas. Every move is checked legal; a malformed
 //! statement is refused with its line number.
 
-use crate::record::{err, RecordEnd, RecordError, Replay, ShogiRecord};
+use crate::record::{csa_key, err, RecordEnd, RecordError, Replay, ShogiRecord};
 use crate::sfen::{file_rank, parse_sfen, piece_sfen, square, write_sfen, HAND_ORDER, STARTPOS};
 use crate::usi::parse_usi;
 use rsshogi::board::Position;
@@ -435,7 +435,7 @@ pub fn write_csa(record: &ShogiRecord) -> String {
         let _ = writeln!(out, "N-{w}");
     }
     for (k, v) in &record.headers {
-        if k.chars().all(|c| c.is_ascii_uppercase() || c == '_') && !k.is_empty() {
+        if let Some(k) = csa_key(k) {
             let _ = writeln!(out, "${k}:{v}");
         }
     }

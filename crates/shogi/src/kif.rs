@@ -12,8 +12,8 @@
 
 use crate::handicap::Handicap;
 use crate::record::{
-    err, kanji_count, kanji_digit, kanji_number, wide_digit, RecordEnd, RecordError, Replay, ShogiRecord,
-    KANJI_DIGITS, WIDE_DIGITS,
+    err, kanji_count, kanji_digit, kanji_number, kif_key, wide_digit, RecordEnd, RecordError, Replay,
+    ShogiRecord, KANJI_DIGITS, WIDE_DIGITS,
 };
 use crate::sfen::{file_rank, parse_sfen, square, HAND_ORDER, STARTPOS};
 use crate::usi::{legal_moves, parse_usi};
@@ -434,7 +434,7 @@ pub fn write_kif(record: &ShogiRecord) -> String {
     let handicap = Handicap::of_start(&record.initial_sfen);
     let mut out = String::new();
     for (k, v) in &record.headers {
-        let _ = writeln!(out, "{k}：{v}");
+        let _ = writeln!(out, "{}：{v}", kif_key(k));
     }
     let (black, white) = if handicap.is_some() {
         ("下手", "上手")

@@ -89,6 +89,32 @@ impl ShogiRecord {
     }
 }
 
+/// Header keys KIF and CSA both have: (KIF, CSA).
+pub(crate) const HEADER_KEYS: [(&str, &str); 6] = [
+    ("棋戦", "EVENT"),
+    ("場所", "SITE"),
+    ("開始日時", "START_TIME"),
+    ("終了日時", "END_TIME"),
+    ("持ち時間", "TIME_LIMIT"),
+    ("戦型", "OPENING"),
+];
+
+/// A header key as KIF writes it.
+pub(crate) fn kif_key(key: &str) -> &str {
+    HEADER_KEYS
+        .iter()
+        .find(|(_, c)| *c == key)
+        .map_or(key, |(k, _)| k)
+}
+
+/// A header key as CSA writes it, when CSA has one.
+pub(crate) fn csa_key(key: &str) -> Option<&str> {
+    if key.chars().all(|c| c.is_ascii_uppercase() || c == '_') && !key.is_empty() {
+        return Some(key);
+    }
+    HEADER_KEYS.iter().find(|(k, _)| *k == key).map(|(_, c)| *c)
+}
+
 /// A record that cannot be read: the line (1-based) and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {message}")]

@@ -488,6 +488,64 @@ mod tests {
     }
 
     #[test]
+    fn perpetual_check_by_the_first_side_loses_too() {
+        // Sente (first) checks with its rook from 5i and 4i, gote's king
+        // steps 5a↔4a: sente loses at the fourth repetition.
+        let mut g = game("4k4/9/9/9/9/9/9/9/K4R3 b - 1");
+        let cycle = ["4i5i", "5a4a", "5i4i", "4a5a"];
+        for _ in 0..2 {
+            play_all(&mut g, &cycle);
+        }
+        play_all(&mut g, &cycle[..3]);
+        assert_eq!(g.status(), Status::Ongoing);
+        g.play(cycle[3]).unwrap();
+        let e = over(&g);
+        assert_eq!(e.reason, "perpetual_check");
+        assert_eq!(e.outcome, Outcome::Win { winner: Side::Second });
+    }
+
+    #[test]
+    fn impasse_claims_through_the_game() {
+        // 24 points: sente 34, gote 20, both kings entered; the side to
+        // move claims and gote loses.
+        let g = game("9/4K4/9/9/9/9/9/4k4/9 b 2R2B14P4g4s4n4l4p 1");
+        let e = g.claimable_draw().expect("both kings have entered");
+        assert_eq!(
+            (e.reason.as_str(), e.outcome),
+            ("impasse_points", Outcome::Win { winner: Side::First })
+        );
+        assert_eq!(e.article.as_deref(), Some("持将棋"));
+        // 24 against 30: a draw.
+        let g = game("9/4K4/9/9/9/9/9/4k4/9 w 2R2B4P4g4s4n4l14p 1");
+        let e = g.claimable_draw().unwrap();
+        assert_eq!((e.reason.as_str(), e.outcome), ("impasse", Outcome::Draw));
+        // The same position under the declaration rule: nobody has ten
+        // pieces in the camp, so nothing to claim.
+        let g = ShogiGame::new(
+            "9/4K4/9/9/9/9/9/4k4/9 b 2R2B14P4g4s4n4l4p 1",
+            ImpasseRule::Declaration27,
+        )
+        .unwrap();
+        assert_eq!(g.variant(), "shogi/declaration");
+        assert_eq!(g.claimable_draw(), None);
+        // 27-point declaration: sente's king and ten tokins in the camp,
+        // both rooks and bishops in hand — sente declares and wins.
+        let sfen = "+P+P+P+P5/+P+P+P6/+P+P+P1K4/9/8k/9/9/9/9 b 2R2B4g4s4n4l8p 1";
+        let mut g = ShogiGame::new(sfen, ImpasseRule::Declaration27).unwrap();
+        let e = g.claimable_draw().expect("the declaration holds");
+        assert_eq!(
+            (e.reason.as_str(), e.outcome),
+            ("impasse_declaration", Outcome::Win { winner: Side::First })
+        );
+        // After a move it is gote's turn: gote has nothing to declare.
+        g.play("5c5b").unwrap();
+        assert_eq!(g.claimable_draw(), None);
+        // Over the 24-point rule the same position offers no claim (gote's
+        // king has not entered).
+        assert_eq!(game(sfen).claimable_draw(), None);
+    }
+
+    #[test]
     fn a_quiet_move_among_the_checks_makes_it_a_draw() {
         // As above, but the rook steps aside to 6i (no check) and comes
         // back to 5i (check): not every move of sente's gives check, so the

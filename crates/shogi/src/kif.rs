@@ -220,13 +220,21 @@ pub fn read_kif(text: &str) -> Result<ShogiRecord, RecordError> {
         let line = i + 1;
         last_line = line;
         let t = raw.trim_start_matches('\u{feff}').trim();
-        if t.is_empty() || t.starts_with(['#', '*', '&']) || t.starts_with("まで") {
+        if t.is_empty() || t.starts_with(['#', '*', '&']) {
+            continue;
+        }
+        if let Some(summary) = t.strip_prefix("まで") {
+            // KI2 says how the game ended only here; KIF also has the word.
+            if record.end.is_none() && replay.is_some() {
+                record.end = ending_of_summary(summary);
+            }
             continue;
         }
         if t.starts_with("変化") {
             break;
         }
-        let is_move_line = t.starts_with(|c: char| c.is_ascii_digit());
+        let is_ki2_line = t.starts_with(['▲', '△', '☗', '☖']);
+        let is_move_line = is_ki2_line || t.starts_with(|c: char| c.is_ascii_digit());
         if replay.is_none() {
             if t.starts_with("手数") {
                 let (sfen, l) = start.sfen(line)?;
@@ -246,6 +254,14 @@ pub fn read_kif(text: &str) -> Result<ShogiRecord, RecordError> {
         }
         if !is_move_line {
             return Err(err(line, format!("not a KIF move line: {t:?}")));
+        }
+        if is_ki2_line {
+            // KI2: moves marked ▲/△, several to a line, no numbers.
+            for token in split_ki2(t) {
+                let m = resolve_ki2(&r.pos, &token).map_err(|m| err(line, m))?;
+                r.play(&m.to_usi(), None, line)?;
+            }
+            continue;
         }
         let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
         let number: usize = t[..digits].parse().map_err(|_| err(line, "bad move number"))?;
@@ -400,18 +416,93 @@ fn read_move<'a>(
     let end = rest
         .find(|c: char| c.is_whitespace() || c == '(')
         .unwrap_or(rest.len());
-    let ki2_text = format!(
-        "{}{}",
-        if pos.turn() == Color::BLACK { '▲' } else { '△' },
-        &body[..body.len() - rest.len() + end]
-    );
-    let ki2: Ki2Notation = ki2_text
-        .replace('同', "同　")
-        .replace("同　　", "同　")
-        .parse()
-        .map_err(|_| format!("cannot read {body:?}"))?;
-    let m = ki2.to_move32(pos).map_err(|e| format!("{body:?}: {e}"))?;
+    let mark = if pos.turn() == Color::BLACK { '▲' } else { '△' };
+    let text = format!("{mark}{}", &body[..body.len() - rest.len() + end]);
+    let m = resolve_ki2(pos, &text)?;
     Ok((m.to_usi(), &rest[end..]))
+}
+
+/// Resolves one KI2 move (`▲７六歩`, `△同　銀`, `▲５八金右`, `☗２二角成`) on
+/// the position. The JSA's exact form is read first (rsshogi's reader); then,
+/// as people write them, a redundant 打 or a form that leaves out what no
+/// other legal move needs (`▲２二角` when only the promotion is legal) — as
+/// long as it names one legal move. Two or more are named back.
+pub(crate) fn resolve_ki2(pos: &Position, text: &str) -> Result<rsshogi::types::Move32, String> {
+    let squeeze = |t: &str| {
+        t.trim()
+            .replace('☗', "▲")
+            .replace('☖', "△")
+            .replace('竜', "龍")
+            .replace('王', "玉")
+            .replace([' ', '　'], "")
+    };
+    let text = squeeze(text);
+    let side_ok = match text.chars().next() {
+        Some('▲') => pos.turn() == Color::BLACK,
+        Some('△') => pos.turn() == Color::WHITE,
+        _ => return Err(format!("{text:?} does not start with ▲ or △")),
+    };
+    if !side_ok {
+        return Err(format!("{text:?} is not the move of the side to move"));
+    }
+    let mut exact = vec![text.clone()];
+    if let Some(stripped) = text.strip_suffix('打') {
+        exact.push(stripped.to_string());
+    }
+    for c in &exact {
+        if let Ok(Ok(m)) = c.parse::<Ki2Notation>().map(|n| n.to_move32(pos)) {
+            return Ok(m);
+        }
+    }
+    let named: Vec<(rsshogi::types::Move32, String)> = legal_moves(pos)
+        .into_iter()
+        .map(|m| (m, crate::notation::japanese(pos, m)))
+        .filter(|(_, j)| exact.iter().any(|c| squeeze(j).starts_with(c.as_str())))
+        .collect();
+    match &named[..] {
+        [(m, _)] => Ok(*m),
+        [] => Err(format!("{text:?} names no legal move")),
+        many => Err(format!(
+            "{text:?} is ambiguous: {}",
+            many.iter()
+                .map(|(_, j)| j.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// The moves of a KI2 line, each with its mark.
+fn split_ki2(line: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in line.chars() {
+        if matches!(c, '▲' | '△' | '☗' | '☖') {
+            out.push(String::new());
+        }
+        if let Some(last) = out.last_mut() {
+            last.push(c);
+        }
+    }
+    out.into_iter()
+        .map(|m| m.trim_end_matches(|c: char| c.is_whitespace()).to_string())
+        .collect()
+}
+
+/// How a `まで64手で後手の勝ち` line says the game ended.
+fn ending_of_summary(summary: &str) -> Option<RecordEnd> {
+    [
+        ("千日手", RecordEnd::Repetition),
+        ("持将棋", RecordEnd::Impasse),
+        ("中断", RecordEnd::Abort),
+        ("入玉勝ち", RecordEnd::Declaration),
+        ("反則負け", RecordEnd::IllegalMove),
+        ("切れ負け", RecordEnd::Timeout),
+        ("反則勝ち", RecordEnd::Other("反則勝ち".to_string())),
+        ("勝ち", RecordEnd::Resign),
+    ]
+    .into_iter()
+    .find(|(w, _)| summary.contains(w))
+    .map(|(_, e)| e)
 }
 
 /// The move's own time in `( 0:12/00:01:23)`, in seconds.
@@ -699,6 +790,39 @@ mod tests {
         let back = read_kif(&w).unwrap();
         assert_eq!(back.initial_sfen, rec.initial_sfen);
         assert_eq!(back.usi_moves(), ["B*1e"]);
+    }
+
+    #[test]
+    fn ki2_records() {
+        let text = "手合割：平手\n先手：A\n後手：B\n\n▲７六歩　　△３四歩　　▲２二角成\n△同　銀　　▲４五角打　△５二金右\n☗５八金右\nまで7手で先手の勝ち\n";
+        let r = read_kif(text).unwrap();
+        // Right and left are each player's own: gote's right gold is 6a's.
+        assert_eq!(
+            r.usi_moves(),
+            ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "6a5b", "4i5h"]
+        );
+        assert_eq!(r.end, Some(RecordEnd::Resign));
+        // A KI2 move that names no legal move, or the wrong side: its line.
+        let e = read_kif("▲７六歩　△３四歩\n▲７六歩\n").unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        let e = read_kif("▲７六歩　▲３四歩\n").unwrap_err();
+        assert!(e.message.contains("not the move of the side to move"), "{e}");
+        // Two golds could go to 5h: without 右/左 the move is ambiguous.
+        let e = read_kif("▲５八金\n").unwrap_err();
+        assert!(
+            e.message.contains("ambiguous: ▲５八金右, ▲５八金左")
+                || e.message.contains("ambiguous: ▲５八金左, ▲５八金右"),
+            "{e}"
+        );
+        // What no other legal move needs may be left out; a redundant 打 is
+        // forgiven.
+        let r = read_kif("▲７六歩　△３四歩　▲２二角成　△同銀　▲４五角打\n").unwrap();
+        assert_eq!(r.usi_moves()[4], "B*4e");
+        let e = read_kif("▲７六歩　△３四歩　▲２二角\n").unwrap_err();
+        assert!(
+            e.message.contains("▲２二角成") && e.message.contains("▲２二角不成"),
+            "{e}"
+        );
     }
 
     #[test]

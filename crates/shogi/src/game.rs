@@ -562,6 +562,28 @@ mod tests {
     }
 
     #[test]
+    fn a_long_game_plays_on() {
+        // Two thousand plies of pseudo-random moves (a fixed LCG): the
+        // position's move stack grows without limit, the keys with it, and
+        // the game stays consistent with a fresh reading of its SFEN.
+        let mut g = game("startpos");
+        let mut seed: u64 = 2026;
+        for _ in 0..2000 {
+            if g.status() != Status::Ongoing {
+                break;
+            }
+            let moves = g.legal_moves();
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let m = &moves[(seed >> 33) as usize % moves.len()];
+            g.play(m).unwrap();
+        }
+        assert!(g.history().len() > 200, "{}", g.history().len());
+        let again = game(&g.fen());
+        assert_eq!(again.legal_moves(), g.legal_moves());
+        assert_eq!(again.fen(), g.fen());
+    }
+
+    #[test]
     fn handicap_giver_moves_first() {
         let g = ShogiGame::with_handicap(Handicap::TwoPieces, ImpasseRule::Points24);
         assert_eq!(g.handicap(), Some(Handicap::TwoPieces));

@@ -62,6 +62,26 @@ const BOD_NAMES: [(char, PieceType); 14] = [
     ('龍', PieceType::DRAGON),
 ];
 
+/// Handicaps KIF names beyond the JSA's nine (the giver, gote, moves first).
+const OTHER_HANDICAPS: [(&str, &str); 4] = [
+    (
+        "右香落ち",
+        "1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "三枚落ち",
+        "lnsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "五枚落ち",
+        "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左五枚落ち",
+        "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+];
+
 /// The closing words and what they mean.
 const ENDINGS: [(&str, RecordEnd); 12] = [
     ("投了", RecordEnd::Resign),
@@ -89,7 +109,8 @@ fn bod_char(pt: PieceType) -> char {
 /// What the header and diagram say about the start.
 #[derive(Default)]
 struct Start {
-    handicap: Option<(Handicap, usize)>,
+    /// The start a `手合割` line names, and its line.
+    handicap: Option<(&'static str, usize)>,
     rows: Vec<(usize, String)>,
     hands: [Option<(usize, String)>; 2],
     gote_to_move: bool,
@@ -103,7 +124,7 @@ impl Start {
                 return Err(err(line, "hands are given without a board diagram"));
             }
             return Ok(match self.handicap {
-                Some((h, l)) => (h.sfen().to_string(), l),
+                Some((sfen, l)) => (sfen.to_string(), l),
                 None => (STARTPOS.to_string(), line),
             });
         }
@@ -331,13 +352,17 @@ fn read_header_line(
     };
     let (key, value) = (key.trim(), value.trim());
     match key {
-        "手合割" => {
-            if value != "平手" {
-                let h = Handicap::from_name(value)
+        "手合割" => match value {
+            // その他: "another start", the board diagram that follows says which.
+            "平手" | "その他" => {}
+            _ => {
+                let sfen = Handicap::from_name(value)
+                    .map(Handicap::sfen)
+                    .or_else(|| OTHER_HANDICAPS.iter().find(|(n, _)| *n == value).map(|(_, s)| *s))
                     .ok_or_else(|| err(line, format!("unknown handicap {value:?}")))?;
-                start.handicap = Some((h, line));
+                start.handicap = Some((sfen, line));
             }
-        }
+        },
         "先手" | "下手" => record.black = Some(value.to_string()),
         "後手" | "上手" => record.white = Some(value.to_string()),
         "先手の持駒" | "下手の持駒" => start.hands[0] = Some((line, value.to_string())),
@@ -823,6 +848,33 @@ mod tests {
             e.message.contains("▲２二角成") && e.message.contains("▲２二角不成"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn other_handicaps_and_sites_headers() {
+        // As lishogi and 81Dojo write them: a version comment, the site,
+        // the time control, two-digit minutes in the times.
+        let text = "#KIF version=2.0 encoding=UTF-8\n開始日時：2026/12/04\n場所：lishogi.org\n持ち時間：10分+10秒\n手合割：三枚落ち\n上手：U\n下手：S\n手数----指手---------消費時間--\n   1   ６二銀(71)   (00:05/00:00:05)\n   2   ７六歩(77)   (0:3/0:0:3)\n   3   投了   (00:01/00:00:06)\nまで2手で下手の勝ち\n";
+        let r = read_kif(text).unwrap();
+        assert_eq!(r.initial_sfen, OTHER_HANDICAPS[1].1);
+        assert_eq!(r.usi_moves(), ["7a6b", "7g7f"]);
+        assert_eq!((r.moves[0].seconds, r.moves[1].seconds), (Some(5), Some(3)));
+        assert_eq!((r.black.as_deref(), r.white.as_deref()), (Some("S"), Some("U")));
+        assert!(r
+            .headers
+            .contains(&("場所".to_string(), "lishogi.org".to_string())));
+        // その他 with a diagram.
+        let text = "手合割：その他\n後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ 歩 ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：金\n手数----指手---------消費時間--\n   1 ５二金打\n   2 詰み\n";
+        let r = read_kif(text).unwrap();
+        assert_eq!(r.initial_sfen, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+        assert_eq!(
+            (r.usi_moves(), r.end),
+            (vec!["G*5b".to_string()], Some(RecordEnd::Checkmate))
+        );
+        // A diagram rank with a bad piece: its own line.
+        let bad = text.replace("| ・ ・ ・ ・ 歩", "| ・ ・ ・ ・ 象");
+        let e = read_kif(&bad).unwrap_err();
+        assert_eq!(e.line, 7, "{e}");
     }
 
     #[test]

@@ -152,6 +152,19 @@ mod tests {
     }
 
     #[test]
+    fn dragons_and_horses_take_no_straight() {
+        // JSA: with two dragons (or horses) 直 is not used; 左/右 tell them
+        // apart. Dragons on 5i and 4i both step up to 5h.
+        let s = "8k/9/9/9/9/9/9/9/K3+R+R3 b - 1";
+        assert_eq!(both(s, "5i5h").0, "▲５八龍左");
+        assert_eq!(both(s, "4i5h").0, "▲５八龍右");
+        // One moves along the rank, the other up: 寄 and 上 suffice.
+        let s = "8k/9/9/9/9/9/9/+R8/K4+R3 b - 1";
+        assert_eq!(both(s, "9h5h").0, "▲５八龍寄");
+        assert_eq!(both(s, "4i5h").0, "▲５八龍上");
+    }
+
+    #[test]
     fn promoted_pieces_and_gote() {
         let s = "4k4/9/9/9/9/9/9/4+r4/K8 w - 1";
         // Gote's dragon on 5h takes nothing; it moves to 5i, giving check?

@@ -1,7 +1,7 @@
 //! Perft against published counts: the start position to depth 5
 //! (30 / 900 / 25,470 / 719,731 / 19,861,490, non-promotions counted), the
 //! "祭り" (matsuri) middlegame of rsshogi's and YaneuraOu's benches, full of
-//! drops, promotions and checks, an opening after a bishop exchange, and the
+//! drops, promotions and checks, an opening (rsshogi's bench), and the
 //! position with the most legal moves known (593, nearly all drops). Every
 //! count here was also given by Fairy-Stockfish 11.1's `go perft` (Debian's
 //! `fairy-stockfish`) on 2026-12-04.
@@ -32,7 +32,7 @@ fn most_legal_moves() {
 }
 
 #[test]
-fn bishops_exchanged_opening() {
+fn an_opening() {
     let sfen = "lnsgkgsnl/1r7/p1ppp1bpp/1p3pp2/7P1/2P6/PP1PPPP1P/1B3S1R1/LNSGKG1NL b - 9";
     assert_eq!(perft(sfen, 4).unwrap(), 1_307_221);
 }

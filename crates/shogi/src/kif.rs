@@ -18,7 +18,7 @@ use crate::record::{
 use crate::sfen::{file_rank, parse_sfen, square, HAND_ORDER, STARTPOS};
 use crate::usi::{legal_moves, parse_usi};
 use rsshogi::board::Position;
-use rsshogi::types::{Color, HandPiece, Ki2Notation, PieceType};
+use rsshogi::types::{Color, HandPiece, PieceType};
 use std::fmt::Write as _;
 
 /// KIF's names of pieces; the first of a type is the one written.
@@ -279,7 +279,7 @@ pub fn read_kif(text: &str) -> Result<ShogiRecord, RecordError> {
         if is_ki2_line {
             // KI2: moves marked ▲/△, several to a line, no numbers.
             for token in split_ki2(t) {
-                let m = resolve_ki2(&r.pos, &token).map_err(|m| err(line, m))?;
+                let m = crate::notation::parse_japanese(&r.pos, &token).map_err(|m| err(line, m))?;
                 r.play(&m.to_usi(), None, line)?;
             }
             continue;
@@ -443,58 +443,8 @@ fn read_move<'a>(
         .unwrap_or(rest.len());
     let mark = if pos.turn() == Color::BLACK { '▲' } else { '△' };
     let text = format!("{mark}{}", &body[..body.len() - rest.len() + end]);
-    let m = resolve_ki2(pos, &text)?;
+    let m = crate::notation::parse_japanese(pos, &text)?;
     Ok((m.to_usi(), &rest[end..]))
-}
-
-/// Resolves one KI2 move (`▲７六歩`, `△同　銀`, `▲５八金右`, `☗２二角成`) on
-/// the position. The JSA's exact form is read first (rsshogi's reader); then,
-/// as people write them, a redundant 打 or a form that leaves out what no
-/// other legal move needs (`▲２二角` when only the promotion is legal) — as
-/// long as it names one legal move. Two or more are named back.
-pub(crate) fn resolve_ki2(pos: &Position, text: &str) -> Result<rsshogi::types::Move32, String> {
-    let squeeze = |t: &str| {
-        t.trim()
-            .replace('☗', "▲")
-            .replace('☖', "△")
-            .replace('竜', "龍")
-            .replace('王', "玉")
-            .replace([' ', '　'], "")
-    };
-    let text = squeeze(text);
-    let side_ok = match text.chars().next() {
-        Some('▲') => pos.turn() == Color::BLACK,
-        Some('△') => pos.turn() == Color::WHITE,
-        _ => return Err(format!("{text:?} does not start with ▲ or △")),
-    };
-    if !side_ok {
-        return Err(format!("{text:?} is not the move of the side to move"));
-    }
-    let mut exact = vec![text.clone()];
-    if let Some(stripped) = text.strip_suffix('打') {
-        exact.push(stripped.to_string());
-    }
-    for c in &exact {
-        if let Ok(Ok(m)) = c.parse::<Ki2Notation>().map(|n| n.to_move32(pos)) {
-            return Ok(m);
-        }
-    }
-    let named: Vec<(rsshogi::types::Move32, String)> = legal_moves(pos)
-        .into_iter()
-        .map(|m| (m, crate::notation::japanese(pos, m)))
-        .filter(|(_, j)| exact.iter().any(|c| squeeze(j).starts_with(c.as_str())))
-        .collect();
-    match &named[..] {
-        [(m, _)] => Ok(*m),
-        [] => Err(format!("{text:?} names no legal move")),
-        many => Err(format!(
-            "{text:?} is ambiguous: {}",
-            many.iter()
-                .map(|(_, j)| j.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
 }
 
 /// The moves of a KI2 line, each with its mark.

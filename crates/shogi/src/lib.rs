@@ -34,7 +34,7 @@ pub use crate::impasse::{
     camp_count, claim as impasse_claim, declaration_threshold, king_entered, piece_points, total_points,
     ImpasseRule, ImpasseRuling,
 };
-pub use crate::notation::{japanese, western, western_piece, western_square};
+pub use crate::notation::{japanese, parse_japanese, western, western_piece, western_square};
 pub use crate::perft::{count as perft_position, perft, perft_divide};
 pub use crate::sfen::{file_rank, parse_sfen, piece_sfen, square, write_sfen, SfenError, STARTPOS};
 pub use crate::usi::{legal_moves, legal_usi_moves, parse_usi, piece_name, usi};

@@ -10,7 +10,7 @@
 use crate::sfen::file_rank;
 use crate::usi::legal_moves;
 use rsshogi::board::Position;
-use rsshogi::types::{Move32, PieceType, Square};
+use rsshogi::types::{Color, Ki2Notation, Move32, PieceType, Square};
 
 /// The move in Japanese notation, as the position before it sees it
 /// (▲７六歩, △同　角成, ▲５五角打). The previous move on the position's
@@ -21,6 +21,60 @@ use rsshogi::types::{Move32, PieceType, Square};
 #[must_use]
 pub fn japanese(pos: &Position, m: Move32) -> String {
     m.to_ki2(pos).expect("a legal move has a Japanese notation")
+}
+
+/// Reads a move in Japanese notation (`▲７六歩`, `△同　銀`, `▲５八金右`,
+/// `☗２二角成`) on the position, as KI2 records write moves. The JSA's exact form is read first (rsshogi's reader); then,
+/// as people write them, a redundant 打 or a form that leaves out what no
+/// other legal move needs (`▲２二角` when only the promotion is legal) — as
+/// long as it names one legal move. Two or more are named back.
+///
+/// # Errors
+/// A message saying the text is unreadable, is the other side's move,
+/// names no legal move, or is ambiguous (with the candidates).
+pub fn parse_japanese(pos: &Position, text: &str) -> Result<rsshogi::types::Move32, String> {
+    let squeeze = |t: &str| {
+        t.trim()
+            .replace('☗', "▲")
+            .replace('☖', "△")
+            .replace('竜', "龍")
+            .replace('王', "玉")
+            .replace([' ', '　'], "")
+    };
+    let text = squeeze(text);
+    let side_ok = match text.chars().next() {
+        Some('▲') => pos.turn() == Color::BLACK,
+        Some('△') => pos.turn() == Color::WHITE,
+        _ => return Err(format!("{text:?} does not start with ▲ or △")),
+    };
+    if !side_ok {
+        return Err(format!("{text:?} is not the move of the side to move"));
+    }
+    let mut exact = vec![text.clone()];
+    if let Some(stripped) = text.strip_suffix('打') {
+        exact.push(stripped.to_string());
+    }
+    for c in &exact {
+        if let Ok(Ok(m)) = c.parse::<Ki2Notation>().map(|n| n.to_move32(pos)) {
+            return Ok(m);
+        }
+    }
+    let named: Vec<(rsshogi::types::Move32, String)> = legal_moves(pos)
+        .into_iter()
+        .map(|m| (m, japanese(pos, m)))
+        .filter(|(_, j)| exact.iter().any(|c| squeeze(j).starts_with(c.as_str())))
+        .collect();
+    match &named[..] {
+        [(m, _)] => Ok(*m),
+        [] => Err(format!("{text:?} names no legal move")),
+        many => Err(format!(
+            "{text:?} is ambiguous: {}",
+            many.iter()
+                .map(|(_, j)| j.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
 }
 
 /// A piece letter as Hodges writes it (`P`, `+R` for a dragon).

@@ -10,7 +10,9 @@
 //! it reaches with its legal moves. We replay the same moves and compare,
 //! position by position: the SFEN, the legal moves in USI and check. The
 //! special cases are counted on our side, from the position, and each must
-//! arise often enough for the test to mean something.
+//! arise often enough for the test to mean something. In every seventh
+//! position each legal move's Japanese notation must read back to the move
+//! and no two moves may share a western notation.
 //!
 //! Note: python-shogi accepts a pawn-drop mate through a pinned defender,
 //! and pyffish lists pawn-drop mates as legal; neither is an oracle here.
@@ -21,7 +23,10 @@
 use game::{Game, Status};
 use shogi::rsshogi::board::Position;
 use shogi::rsshogi::types::{Color, PieceType};
-use shogi::{file_rank, legal_usi_moves, parse_sfen, parse_usi, square, write_sfen, ImpasseRule, ShogiGame};
+use shogi::{
+    file_rank, japanese, legal_moves, legal_usi_moves, parse_japanese, parse_sfen, parse_usi, square,
+    western, write_sfen, ImpasseRule, ShogiGame,
+};
 use std::collections::BTreeMap;
 use std::process::Command;
 
@@ -76,6 +81,34 @@ struct Tally {
     promotion_choice: usize,
     /// Positions where a move must promote (its refusal is not listed).
     forced_promotion: usize,
+    /// Moves whose Japanese notation was read back to the same move, and
+    /// whose western notation was unique in its position.
+    notation_round_trips: usize,
+    /// … of them with a 右/左/上/引/寄/直 suffix or 打.
+    notation_disambiguated: usize,
+}
+
+/// Every legal move's Japanese notation reads back to the move, and no two
+/// legal moves share a western notation. (Every seventh position: reading
+/// back is quadratic in the number of moves.)
+fn check_notation(pos: &Position, t: &mut Tally) {
+    let moves = legal_moves(pos);
+    let mut seen = std::collections::HashSet::new();
+    for m in moves {
+        let j = japanese(pos, m);
+        let back = parse_japanese(pos, &j).unwrap_or_else(|e| panic!("{j} at {}: {e}", write_sfen(pos, 1)));
+        assert_eq!(back, m, "{j} read back at {}", write_sfen(pos, 1));
+        let w = western(pos, m);
+        assert!(
+            seen.insert(w.clone()),
+            "western {w} names two moves at {}",
+            write_sfen(pos, 1)
+        );
+        t.notation_round_trips += 1;
+        if j.ends_with(['右', '左', '上', '引', '寄', '直', '打']) {
+            t.notation_disambiguated += 1;
+        }
+    }
 }
 
 fn hand_has(pos: &Position, pt: PieceType) -> bool {
@@ -187,6 +220,9 @@ fn cshogi_agrees_on_legal_moves() {
                 t.checks += usize::from(p.is_in_check());
                 t.no_legal_move += usize::from(ours.is_empty());
                 count_cases(p, &ours, &mut t);
+                if t.positions % 7 == 0 {
+                    check_notation(p, &mut t);
+                }
             }
             "M" => {
                 let p = pos.as_mut().expect("a game first");
@@ -208,4 +244,8 @@ fn cshogi_agrees_on_legal_moves() {
     assert!(t.dead_end_drop >= 500, "{t:?}");
     assert!(t.promotion_choice >= 200 && t.forced_promotion >= 50, "{t:?}");
     assert!(t.no_legal_move >= 10, "{t:?}");
+    assert!(
+        t.notation_round_trips >= 100_000 && t.notation_disambiguated >= 1_000,
+        "{t:?}"
+    );
 }

@@ -876,6 +876,42 @@ mod tests {
     }
 
     #[test]
+    fn shogi_controls_ten_minutes_and_30_s_byoyomi_and_10_s_a_move() {
+        // 10 min + 30 s 秒読み: one period, renewed by every move made in
+        // it, its countdown visible; the first move that takes over 30 s
+        // loses.
+        let mut c = clock("10|30s");
+        c.press(R, 9 * 60_000).unwrap();
+        c.press(B, 9 * 60_000 + 1_000).unwrap();
+        // Sente runs out of main time at 10:01 and moves 29 s into byo-yomi.
+        let at = 10 * 60_000 + 1_000 + 29_000;
+        assert_eq!(c.view(R, at).period_left_ms, Some(1_000));
+        c.press(R, at).unwrap();
+        assert_eq!(
+            c.view(R, at).overtime,
+            Some(OvertimeState::Byoyomi { periods_left: 1 })
+        );
+        c.press(B, at + 1_000).unwrap();
+        // The period is whole again: 30 s from now.
+        assert_eq!(c.view(R, at + 1_000).period_left_ms, Some(30_000));
+        assert_eq!(c.flag_time(), Some((R, at + 31_000)));
+
+        // 0 + 10 s: byo-yomi from the first move, 10 s each.
+        let mut c = clock("0|10s");
+        assert_eq!(c.view(R, 0).period_left_ms, Some(10_000));
+        c.press(R, 9_999).unwrap();
+        c.press(B, 19_000).unwrap();
+        assert_eq!(c.view(R, 25_000).period_left_ms, Some(4_000));
+        assert_eq!(c.flag_time(), Some((R, 29_000)));
+        assert!(c.press(R, 29_000).is_err());
+
+        // Fischer, as Shogi Wars and lishogi also offer: 10 min + 5 s.
+        let mut c = clock("10+5");
+        let t = c.press(R, 60_000).unwrap();
+        assert_eq!(t.main_ms, 9 * 60_000 + 5_000);
+    }
+
+    #[test]
     fn seed_000_sixty_seconds_a_move_after_thirty_minutes() {
         let mut c = clock("30|60s");
         c.press(R, 30 * 60_000 + 59_000).unwrap();

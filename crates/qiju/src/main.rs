@@ -19,10 +19,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Count leaf nodes of the legal-move tree (`--game chess` for chess).
+    /// Count leaf nodes of the legal-move tree (`--game chess`, `--game shogi`).
     Perft(cmd::perft::Args),
     /// List the legal moves of a position, one per line, sorted: ICCS for
-    /// Xiangqi, UCI for chess (`--game chess`).
+    /// Xiangqi, UCI for chess (`--game chess`), USI for shogi (`--game shogi`).
     Moves(cmd::moves::Args),
     /// Write a move in ICCS, WXF or Chinese notation (the move may be given in any).
     Notation(cmd::notation::Args),
@@ -38,6 +38,8 @@ enum Command {
     Serve(cmd::serve::Args),
     /// PGN files, Xiangqi or chess: `pgn check FILE`, `pgn convert --to chinese|wxf|iccs FILE`.
     Pgn(cmd::pgn::Args),
+    /// Shogi records (棋譜), KIF or CSA: `kifu check FILE`, `kifu convert --to kif|csa|usi FILE`.
+    Kifu(cmd::kifu::Args),
     /// Operator actions on the server's database: `admin title USER --awarded 特级大师`.
     Admin(cmd::admin::Args),
     /// Tournaments for arbiters: `tournament pair FILE.trf`, `tournament
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Engine(a) => cmd::engine::run(a),
         Command::Match(a) => cmd::match_::run(a),
         Command::Pgn(a) => cmd::pgn::run(a),
+        Command::Kifu(a) => cmd::kifu::run(a),
         Command::Admin(a) => cmd::admin::run(a),
         Command::Tournament(a) => return cmd::tournament::run(a),
     };

@@ -11,17 +11,18 @@ use std::time::Instant;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The game: `xiangqi`, `chess` or `chess960` (or any registry id).
+    /// The game: `xiangqi`, `chess`, `chess960` or `shogi` (or any registry id).
     #[arg(long, default_value = "xiangqi")]
     game: Rules,
     /// Deepest perft to run: Xiangqi's start position (default 6; 5 takes
     /// about a second, 6 about a minute), chess's Kiwipete (default 5,
-    /// about a second; 6 about a minute).
+    /// about a second; 6 about a minute), shogi's start position (default 5).
     #[arg(long)]
     depth: Option<u32>,
     /// A UCI engine that understands `go perft N` (Pikafish, Fairy-Stockfish
     /// for Xiangqi; Stockfish for chess), timed on the same position at the
-    /// same depth, right after us.
+    /// same depth, right after us. For shogi, Fairy-Stockfish is found and
+    /// used by itself when it is installed (Debian's `fairy-stockfish`).
     #[arg(long)]
     anchor: Option<String>,
     /// Options sent to the anchor before it runs, as `Name=Value` (e.g.
@@ -46,7 +47,74 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     match a.game {
         Rules::Xiangqi => xiangqi_bench(&a, a.depth.unwrap_or(6)),
         Rules::Chess(variant) => chess_bench(&a, variant, a.depth.unwrap_or(5)),
+        Rules::Shogi => shogi_bench(&a, a.depth.unwrap_or(5)),
     }
+}
+
+/// Published shogi perft counts of the start position, depth 1 up.
+const SHOGI_START_PERFT: [u64; 6] = [30, 900, 25_470, 719_731, 19_861_490, 547_581_517];
+
+/// The "祭り" (matsuri) middlegame of YaneuraOu's and rsshogi's benches:
+/// drops, promotions and checks everywhere; perft(3) is 4,809,015.
+const MATSURI: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+
+/// Perft of shogi's start position (checked against the published count)
+/// and of the matsuri position; then Fairy-Stockfish on the start position
+/// at the same depth, when it is installed or named by `--anchor`.
+fn shogi_bench(a: &Args, depth: u32) -> anyhow::Result<()> {
+    let max = SHOGI_START_PERFT.len() as u32;
+    anyhow::ensure!((1..=max).contains(&depth), "depth must be 1..={max} for shogi");
+    let mut start = (0, 0.0);
+    for (sfen, d, published) in [
+        (
+            shogi::STARTPOS,
+            depth,
+            Some(SHOGI_START_PERFT[depth as usize - 1]),
+        ),
+        (MATSURI, 3, Some(4_809_015)),
+    ] {
+        let t = Instant::now();
+        let n = shogi::perft(sfen, d)?;
+        let s = t.elapsed().as_secs_f64();
+        if let Some(p) = published {
+            anyhow::ensure!(
+                n == p,
+                "perft({d}) of {sfen} counted {n} nodes, {p} published: the move generator is wrong"
+            );
+        }
+        let nps = n as f64 / s;
+        if sfen == shogi::STARTPOS {
+            start = (n, nps);
+        }
+        println!(
+            "qiju     perft({d}) {n:>12} nodes {s:>9.3} s {:>8.1} Mnodes/s  {sfen}",
+            nps / 1e6
+        );
+    }
+    let anchor = a.anchor.clone().or_else(find_fairy_stockfish);
+    match anchor {
+        Some(cmd) => {
+            let mut options = vec!["UCI_Variant=shogi".to_string()];
+            options.extend(a.anchor_options.iter().cloned());
+            compare_with_anchor(&cmd, &options, "startpos", depth, start)?;
+        }
+        None => println!("anchor   none: Fairy-Stockfish is not installed (apt-get install fairy-stockfish)"),
+    }
+    Ok(())
+}
+
+/// Debian installs Fairy-Stockfish as /usr/games/fairy-stockfish, outside
+/// most PATHs.
+fn find_fairy_stockfish() -> Option<String> {
+    let on_path = std::env::var_os("PATH").into_iter().flat_map(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join("fairy-stockfish"))
+            .collect::<Vec<_>>()
+    });
+    on_path
+        .chain([std::path::PathBuf::from("/usr/games/fairy-stockfish")])
+        .find(|p| p.is_file())
+        .map(|p| p.display().to_string())
 }
 
 /// Positions a second a review worker gets through at the review depth.

@@ -4,6 +4,7 @@ pub mod admin;
 pub mod bench;
 pub mod engine;
 pub mod judge;
+pub mod kifu;
 pub mod match_;
 pub mod moves;
 pub mod notation;
@@ -24,19 +25,32 @@ pub fn chess_position(fen: &str, variant: chess::Variant) -> anyhow::Result<ches
     chess::parse_fen(fen, variant).with_context(|| format!("bad FEN {fen:?}"))
 }
 
+/// Reads an SFEN argument (`startpos` allowed) into a shogi position.
+pub fn shogi_position(sfen: &str) -> anyhow::Result<shogi::rsshogi::board::Position> {
+    shogi::parse_sfen(sfen)
+        .map(|(pos, _)| pos)
+        .with_context(|| format!("bad SFEN {sfen:?}"))
+}
+
 /// The rules a `--game` flag names. The registry resolves the name (ids and
 /// aliases: `xiangqi`, `xiangqi/wxf`, `chess`, `chess960`); the tools here
 /// (perft, move lists, PGN) differ only by game family, not by rule set.
+/// Shogi has its rules crate but no registry entry yet, so `shogi` (and any
+/// `shogi/…`) is known here by name until it has one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rules {
     Xiangqi,
     Chess(chess::Variant),
+    Shogi,
 }
 
 impl std::str::FromStr for Rules {
     type Err = String;
 
     fn from_str(name: &str) -> Result<Rules, String> {
+        if name == "shogi" || name.starts_with("shogi/") {
+            return Ok(Rules::Shogi);
+        }
         let known = || {
             registry::all()
                 .iter()
@@ -47,6 +61,7 @@ impl std::str::FromStr for Rules {
         let v = registry::get(Some(name)).map_err(|_| format!("no game {name:?}; qiju knows {}", known()))?;
         match v.family {
             "xiangqi" => Ok(Rules::Xiangqi),
+            "shogi" => Ok(Rules::Shogi),
             "chess" => chess::Variant::from_id(v.id)
                 .map(Rules::Chess)
                 .map_err(|e| e.to_string()),

@@ -3,16 +3,16 @@ use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The game: `xiangqi`, `chess` or `chess960` (or any registry id).
+    /// The game: `xiangqi`, `chess`, `chess960` or `shogi` (or any registry id).
     #[arg(long, default_value = "xiangqi")]
     game: Rules,
-    /// Position as FEN, or `startpos`.
+    /// Position as FEN (SFEN for shogi), or `startpos`.
     #[arg(long, default_value = "startpos")]
     fen: String,
 }
 
-/// Prints the legal moves in the game's coordinate notation (ICCS, UCI),
-/// one a line, sorted.
+/// Prints the legal moves in the game's coordinate notation (ICCS, UCI,
+/// USI), one a line, sorted.
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut moves: Vec<String> = match a.game {
         Rules::Xiangqi => super::position(&a.fen)?
@@ -21,6 +21,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             .map(|m| m.iccs())
             .collect(),
         Rules::Chess(variant) => chess::legal_uci_moves(&super::chess_position(&a.fen, variant)?, variant),
+        Rules::Shogi => shogi::legal_usi_moves(&super::shogi_position(&a.fen)?),
     };
     moves.sort();
     for m in moves {

@@ -3,10 +3,10 @@ use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The game: `xiangqi`, `chess` or `chess960` (or any registry id).
+    /// The game: `xiangqi`, `chess`, `chess960` or `shogi` (or any registry id).
     #[arg(long, default_value = "xiangqi")]
     game: Rules,
-    /// Position as FEN, or `startpos`.
+    /// Position as FEN (SFEN for shogi), or `startpos`.
     #[arg(long, default_value = "startpos")]
     fen: String,
     #[arg(long)]
@@ -20,7 +20,19 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     match a.game {
         Rules::Xiangqi => xiangqi_perft(&a),
         Rules::Chess(variant) => chess_perft(&a, variant),
+        Rules::Shogi => shogi_perft(&a),
     }
+}
+
+fn shogi_perft(a: &Args) -> anyhow::Result<()> {
+    let mut pos = super::shogi_position(&a.fen)?;
+    anyhow::ensure!(a.depth <= 10, "depth {} is too deep (at most 10)", a.depth);
+    if a.divide && a.depth > 0 {
+        print_divide(shogi::perft_divide(&a.fen, a.depth)?);
+    } else {
+        println!("{}", shogi::perft_position(&mut pos, a.depth));
+    }
+    Ok(())
 }
 
 fn xiangqi_perft(a: &Args) -> anyhow::Result<()> {

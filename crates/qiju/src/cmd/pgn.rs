@@ -122,6 +122,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let family = match a.game {
         Some(Rules::Xiangqi) => Family::Xiangqi,
         Some(Rules::Chess(_)) => Family::Chess,
+        Some(Rules::Shogi) => bail!("shogi records are KIF or CSA: use `qiju kifu check|convert`"),
         None => family_by_tags(&text, file)?,
     };
     let mut output = Output {

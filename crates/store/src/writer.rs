@@ -137,6 +137,16 @@ fn run(mut conn: Connection, mut queue: mpsc::Receiver<WriterMsg>) {
             }
         }
     }
+    // The whole log copied into the database file and the log emptied
+    // before the answer: a stopped server leaves one complete file, whoever
+    // of its connections happens to close last (SQLite copies the log on
+    // the last close only, which the pool's connections may do after this
+    // answer — a copy of the file taken then missed whole tables).
+    if stopped.is_some() {
+        if let Err(e) = pragma(&conn, "wal_checkpoint(TRUNCATE)") {
+            tracing::warn!(error = %e, "final WAL checkpoint failed");
+        }
+    }
     // Closed before the answer, so that whoever stopped the store may open
     // the file again at once.
     drop(conn);

@@ -22,8 +22,11 @@ enum Command {
     /// Count leaf nodes of the legal-move tree (`--game chess` for chess).
     Perft(cmd::perft::Args),
     /// List the legal moves of a position, one per line, sorted: ICCS for
-    /// Xiangqi, UCI for chess (`--game chess`).
+    /// Xiangqi, UCI for chess (`--game chess`), points for gomoku and renju.
     Moves(cmd::moves::Args),
+    /// Black's forbidden points in a renju position, one a line as
+    /// `<point> <kind>` (overline, double-four, double-three), in point order.
+    Forbidden(cmd::forbidden::Args),
     /// Write a move in ICCS, WXF or Chinese notation (the move may be given in any).
     Notation(cmd::notation::Args),
     /// Benchmark move generation (perft speed), optionally against an anchor engine.
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Moves(a) => cmd::moves::run(a),
+        Command::Forbidden(a) => cmd::forbidden::run(a),
         Command::Notation(a) => cmd::notation::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Judge(a) => cmd::judge::run(a),

@@ -82,15 +82,14 @@ impl Rules {
         }
     }
 
-    /// Reads a rule-set id or alias: `gomoku`, `gomoku/freestyle`,
-    /// `freestyle`, `gomoku/standard`, `standard`, `renju`, `renju/rif`,
-    /// `renju/office`.
+    /// Reads a rule-set id or alias: `gomoku` (= `gomoku/freestyle`),
+    /// `gomoku/standard`, `renju` (= `renju/rif`), `renju/office`.
     pub fn from_id(name: &str) -> Result<Rules, UnknownRules> {
         Ok(match name.trim().to_ascii_lowercase().as_str() {
-            "gomoku" | "gomoku/freestyle" | "freestyle" => Rules::FREESTYLE,
-            "gomoku/standard" | "standard" => Rules::STANDARD,
-            "renju" | "renju/rif" | "rif" => Rules::RIF,
-            "renju/office" | "office" => Rules::OFFICE,
+            "gomoku" | "gomoku/freestyle" => Rules::FREESTYLE,
+            "gomoku/standard" => Rules::STANDARD,
+            "renju" | "renju/rif" => Rules::RIF,
+            "renju/office" => Rules::OFFICE,
             _ => {
                 return Err(UnknownRules {
                     name: name.to_owned(),

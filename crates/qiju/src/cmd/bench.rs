@@ -46,6 +46,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     match a.game {
         Rules::Xiangqi => xiangqi_bench(&a, a.depth.unwrap_or(6)),
         Rules::Chess(variant) => chess_bench(&a, variant, a.depth.unwrap_or(5)),
+        Rules::Renju(_) => {
+            bail!("the renju benchmark (forbidden points of a whole board) is `cargo bench -p renju`")
+        }
     }
 }
 

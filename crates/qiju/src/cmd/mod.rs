@@ -3,6 +3,7 @@
 pub mod admin;
 pub mod bench;
 pub mod engine;
+pub mod forbidden;
 pub mod judge;
 pub mod match_;
 pub mod moves;
@@ -24,23 +25,43 @@ pub fn chess_position(fen: &str, variant: chess::Variant) -> anyhow::Result<ches
     chess::parse_fen(fen, variant).with_context(|| format!("bad FEN {fen:?}"))
 }
 
+/// Reads a position argument for gomoku or renju (`startpos`: the empty
+/// board, black to move).
+pub fn renju_position(fen: &str, rules: renju::Rules) -> anyhow::Result<renju::Position> {
+    if fen == "startpos" {
+        return Ok(renju::Position::new(rules));
+    }
+    renju::Position::from_fen(fen, rules).with_context(|| format!("bad position {fen:?}"))
+}
+
 /// The rules a `--game` flag names. The registry resolves the name (ids and
 /// aliases: `xiangqi`, `xiangqi/wxf`, `chess`, `chess960`); the tools here
-/// (perft, move lists, PGN) differ only by game family, not by rule set.
+/// (perft, move lists, PGN) differ only by game family, not by rule set —
+/// except gomoku and renju, whose rule sets (`gomoku`, `gomoku/standard`,
+/// `renju`, `renju/office`) the renju crate reads until the registry has
+/// their entries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rules {
     Xiangqi,
     Chess(chess::Variant),
+    Renju(renju::Rules),
 }
 
 impl std::str::FromStr for Rules {
     type Err = String;
 
     fn from_str(name: &str) -> Result<Rules, String> {
+        let family = name.split('/').next().unwrap_or("").to_ascii_lowercase();
+        if family == "gomoku" || family == "renju" {
+            return renju::Rules::from_id(name)
+                .map(Rules::Renju)
+                .map_err(|e| e.to_string());
+        }
         let known = || {
             registry::all()
                 .iter()
                 .flat_map(|v| v.aliases.iter().copied().chain([v.id]))
+                .chain(["gomoku", "gomoku/standard", "renju", "renju/office"])
                 .collect::<Vec<_>>()
                 .join(", ")
         };

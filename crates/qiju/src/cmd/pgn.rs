@@ -122,6 +122,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let family = match a.game {
         Some(Rules::Xiangqi) => Family::Xiangqi,
         Some(Rules::Chess(_)) => Family::Chess,
+        Some(Rules::Renju(r)) => anyhow::bail!(
+            "PGN is for Xiangqi and chess; {} records are move lists or .psq",
+            r.id()
+        ),
         None => family_by_tags(&text, file)?,
     };
     let mut output = Output {

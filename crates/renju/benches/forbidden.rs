@@ -4,9 +4,11 @@
 //! Boards: the position after every move of 40 seeded random games of 120
 //! moves (stones placed near earlier ones, so shapes crowd as in play), and
 //! 200 dense patches of stones around the centre (many threes and fours,
-//! the recursive three rule often at work). The anchor, timed in the same
-//! run, is the plain implementation straight from the definitions
-//! (`renju::reference`).
+//! the recursive three rule often at work). The anchors, timed in the same
+//! run: the plain implementation straight from the definitions
+//! (`renju::reference`), and — when `python3 -c 'import renju'` works —
+//! PyPI renju's port of the Piskvork judge on every 10th board, timed
+//! inside Python (`tests/renju_oracle.py --bench`).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -14,7 +16,25 @@ mod common;
 use common::{patch, Rng};
 use renju::{reference, shape, Board, Color, ForbiddenPoints, Point};
 use std::hint::black_box;
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::Instant;
+
+/// PyPI renju's mean microseconds per board, if it is installed.
+fn piskvork_port(boards: &[Board]) -> Option<f64> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/renju_oracle.py");
+    let mut child = Command::new("python3")
+        .args([script, "--bench"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let input: String = boards.iter().map(|b| common::board_line(b) + "\n").collect();
+    child.stdin.take()?.write_all(input.as_bytes()).ok()?;
+    let out = child.wait_with_output().ok()?;
+    String::from_utf8(out.stdout).ok()?.trim().parse().ok()
+}
 
 /// The boards after each move of a random game near the centre.
 fn game_boards(rng: &mut Rng, moves: usize) -> Vec<Board> {
@@ -82,5 +102,14 @@ fn main() {
             "    ForbiddenPoints::of      {fast:>10.2} µs\n    reference (definitions)  {slow:>10.2} µs   ratio {:.0}×",
             slow / fast
         );
+        let sample: Vec<Board> = boards.iter().step_by(10).cloned().collect();
+        match piskvork_port(&sample) {
+            Some(py) => println!(
+                "    PyPI renju (Python)      {py:>10.0} µs   ratio {:.0}×   ({} boards)",
+                py / fast,
+                sample.len()
+            ),
+            None => println!("    PyPI renju: not installed (pip install renju==0.1.0)"),
+        }
     }
 }

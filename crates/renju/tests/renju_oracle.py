@@ -5,12 +5,15 @@ Reads one board per line on stdin: 225 characters in point order (column a
 first, rows 1..15 within a column), `x` black, `o` white, `.` empty. Writes
 one line per board: `point:kind` pairs separated by spaces, kinds
 `overline`, `double-four`, `double-three`, points in the same order.
+With `--bench` it writes instead one line: the mean time per board in
+microseconds (the benchmark's outside anchor, `cargo bench -p renju`).
 
 Only `renju.check_forbid.get_foul_type(board, x, y)` is used; it returns 0
 (allowed, including a five), 1 (double-three), 2 (double-four) or 3
 (overline) for a black stone on the empty point (x, y).
 """
 import sys
+import time
 
 from renju.check_forbid import get_foul_type
 
@@ -31,11 +34,15 @@ def near_black(board, x, y):
 
 
 def main():
+    bench = "--bench" in sys.argv[1:]
     out = sys.stdout
+    started = time.perf_counter()
+    boards = 0
     for line in sys.stdin:
         line = line.strip()
         if len(line) != N * N:
             raise SystemExit("bad board line: %r" % line)
+        boards += 1
         board = [[0] * N for _ in range(N)]
         for i, ch in enumerate(line):
             board[i // N][i % N] = {"x": 1, "o": 2}.get(ch, 0)
@@ -47,8 +54,11 @@ def main():
             kind = get_foul_type(board, x, y)
             if kind:
                 found.append("%s%d:%s" % (chr(ord("a") + x), y + 1, KINDS[kind]))
-        out.write(" ".join(found) + "\n")
-        out.flush()
+        if not bench:
+            out.write(" ".join(found) + "\n")
+            out.flush()
+    if bench:
+        out.write("%.1f\n" % ((time.perf_counter() - started) * 1e6 / max(boards, 1)))
 
 
 if __name__ == "__main__":

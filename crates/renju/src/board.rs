@@ -169,6 +169,19 @@ impl Board {
         }
     }
 
+    /// Whether a stone of either colour stands within two points of `p`
+    /// along one of the four lines.
+    #[must_use]
+    #[inline]
+    pub fn has_neighbour(&self, p: Point) -> bool {
+        // Offsets −2, −1, +1, +2 of an 11-point window.
+        const NEAR: u32 = 0b000_1101_1000;
+        LINE_OF[p.index()].iter().enumerate().any(|(d, &(l, pos))| {
+            let both = self.lines[0][d][l as usize] | self.lines[1][d][l as usize];
+            (both >> pos) & NEAR != 0
+        })
+    }
+
     /// Length of the unbroken row of `color` through `p` along `dir`, counting
     /// `p` itself as a stone of `color` whatever stands there; capped at 11.
     #[must_use]

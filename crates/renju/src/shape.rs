@@ -9,18 +9,24 @@
 //! and which points would turn a three through the centre into a straight
 //! four. The forbidden-point search (`forbidden.rs`) then reads four table
 //! entries per point and recurses only for the points of a three.
+//!
+//! A second table answers the same questions where six or more in a row
+//! wins too (freestyle gomoku, white in renju); the computer player reads
+//! both, with the points that would win and a measure of room to grow.
 
 use crate::board::Window;
 use std::sync::LazyLock;
 
-/// The entry of the shape table for one line through a black stone.
+/// The entry of the shape table for one line through a stone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct LineShape(u16);
+pub struct LineShape(u32);
 
-const FIVE: u16 = 1;
-const OVERLINE: u16 = 2;
-const FOURS_SHIFT: u16 = 2;
-const THREE_SHIFT: u16 = 4;
+const FIVE: u32 = 1;
+const OVERLINE: u32 = 2;
+const FOURS_SHIFT: u32 = 2;
+const THREE_SHIFT: u32 = 4;
+const WIN_POINTS_SHIFT: u32 = 11;
+const ROOM_SHIFT: u32 = 20;
 
 impl LineShape {
     /// The centre makes an unbroken row of exactly five (RIF 3, "five in a row").
@@ -41,7 +47,7 @@ impl LineShape {
     /// three is two.
     #[must_use]
     pub const fn fours(self) -> u32 {
-        ((self.0 >> FOURS_SHIFT) & 3) as u32
+        (self.0 >> FOURS_SHIFT) & 3
     }
 
     /// The points that would make the three through the centre a straight
@@ -54,10 +60,25 @@ impl LineShape {
         (self.0 >> THREE_SHIFT) as u8 & 0x7f
     }
 
+    /// The points where one more stone would then win along this line, as a
+    /// mask over offsets −4 … +4 (bit `offset + 4`).
+    #[must_use]
+    pub const fn win_points(self) -> u16 {
+        ((self.0 >> WIN_POINTS_SHIFT) & 0x1ff) as u16
+    }
+
+    /// Room to grow: the most own stones (besides the centre) in a window of
+    /// five points through the centre with nothing blocked in it, 0 … 4;
+    /// 0 also when no such window exists.
+    #[must_use]
+    pub const fn room(self) -> u32 {
+        (self.0 >> ROOM_SHIFT) & 7
+    }
+
     /// Nothing on this line can make the centre forbidden or winning.
     #[must_use]
     pub const fn is_quiet(self) -> bool {
-        self.0 == 0
+        self.0 & ((1 << WIN_POINTS_SHIFT) - 1) == 0
     }
 }
 
@@ -83,45 +104,58 @@ fn mask(s: usize, e: usize) -> u16 {
     ((1u32 << (e + 1)) - (1u32 << s)) as u16
 }
 
-/// Putting one more stone on `a` makes exactly five through the centre.
-fn exact_five_with(cells: &mut [u8; 11], a: usize) -> bool {
+/// Whether a row of `len` wins: exactly five, or five or more.
+const fn wins(len: usize, exact: bool) -> bool {
+    if exact {
+        len == 5
+    } else {
+        len >= 5
+    }
+}
+
+/// Putting one more stone on `a` makes a winning row through the centre.
+fn five_with(cells: &mut [u8; 11], a: usize, exact: bool) -> bool {
     cells[a] = OWN;
     let (s, e) = run(cells);
     cells[a] = EMPTY;
-    e - s + 1 == 5 && (s..=e).contains(&a)
+    wins(e - s + 1, exact) && (s..=e).contains(&a)
 }
 
-/// The shape of one neighbourhood (centre black), from the definitions.
-/// Also returns the number of distinct threes, which must be at most one.
-pub(crate) fn classify(cells: &[u8; 11]) -> (LineShape, usize) {
+/// The shape of one neighbourhood (centre own), from the definitions; with
+/// `exact`, only exactly five wins (black in renju, standard gomoku),
+/// otherwise five or more. Also returns the number of distinct threes,
+/// which must be at most one.
+pub(crate) fn classify_as(cells: &[u8; 11], exact: bool) -> (LineShape, usize) {
     let mut cells = *cells;
     cells[5] = OWN;
     let (s, e) = run(&cells);
     let len = e - s + 1;
-    let mut bits = 0u16;
-    if len == 5 {
+    let mut bits = 0u32;
+    if wins(len, exact) {
         bits |= FIVE;
     }
     if len >= 6 {
         bits |= OVERLINE;
     }
-    // Fours: every empty point that completes exactly five through the
-    // centre; the four is the five less that point. Distinct fours count.
+    // Fours: every empty point that completes a winning row through the
+    // centre; the four is that row less the point (its first five, for a
+    // longer row). Distinct fours count.
     let mut fours: Vec<u16> = Vec::new();
     for q in 1..=9 {
         if q != 5 && cells[q] == EMPTY {
             cells[q] = OWN;
             let (s, e) = run(&cells);
             cells[q] = EMPTY;
-            if e - s + 1 == 5 && (s..=e).contains(&q) {
+            if wins(e - s + 1, exact) && (s..=e).contains(&q) {
                 let four = mask(s, e) & !(1 << q);
                 if !fours.contains(&four) {
                     fours.push(four);
                 }
+                bits |= 1 << (WIN_POINTS_SHIFT + (q as u32 + 4 - 5));
             }
         }
     }
-    bits |= (fours.len().min(3) as u16) << FOURS_SHIFT;
+    bits |= (fours.len().min(3) as u32) << FOURS_SHIFT;
     // Threes: an empty point q that makes an unbroken four through the
     // centre, open at both ends, each end completing exactly five (a
     // straight four). The three is that four less q.
@@ -134,19 +168,32 @@ pub(crate) fn classify(cells: &[u8; 11]) -> (LineShape, usize) {
                 && (s..=e).contains(&q)
                 && cells[s - 1] == EMPTY
                 && cells[e + 1] == EMPTY
-                && exact_five_with(&mut cells, s - 1)
-                && exact_five_with(&mut cells, e + 1);
+                && five_with(&mut cells, s - 1, exact)
+                && five_with(&mut cells, e + 1, exact);
             cells[q] = EMPTY;
             if straight {
                 let three = mask(s, e) & !(1 << q);
                 if !threes.contains(&three) {
                     threes.push(three);
                 }
-                bits |= 1 << (THREE_SHIFT + (q as u16 + 3 - 5));
+                bits |= 1 << (THREE_SHIFT + (q as u32 + 3 - 5));
             }
         }
     }
+    // Room: the fullest unblocked window of five through the centre.
+    let room = (1..=5)
+        .filter(|&a| (a..a + 5).all(|i| cells[i] != BLOCKED))
+        .map(|a| (a..a + 5).filter(|&i| i != 5 && cells[i] == OWN).count())
+        .max()
+        .unwrap_or(0);
+    bits |= (room as u32) << ROOM_SHIFT;
     (LineShape(bits), threes.len())
+}
+
+/// The shape for black under the RIF rules (exactly five wins).
+#[cfg(test)]
+fn classify(cells: &[u8; 11]) -> (LineShape, usize) {
+    classify_as(cells, true)
 }
 
 /// Base-3 value of a 5-bit mask read as digits 0/1.
@@ -201,18 +248,29 @@ fn cells_of(mut index: usize) -> [u8; 11] {
 }
 
 static TABLE: LazyLock<Box<[LineShape]>> =
-    LazyLock::new(|| (0..ENTRIES).map(|i| classify(&cells_of(i)).0).collect());
+    LazyLock::new(|| (0..ENTRIES).map(|i| classify_as(&cells_of(i), true).0).collect());
+static TABLE_FREE: LazyLock<Box<[LineShape]>> =
+    LazyLock::new(|| (0..ENTRIES).map(|i| classify_as(&cells_of(i), false).0).collect());
 
-/// The shape of the line through `w`'s centre if black puts a stone there.
+/// The shape of the line through `w`'s centre if its colour puts a stone
+/// there, where exactly five wins (black in renju, standard gomoku).
 #[inline]
 #[must_use]
 pub fn lookup(w: Window) -> LineShape {
     TABLE[index(w)]
 }
 
-/// Builds the table now rather than on the first lookup (for benchmarks).
+/// The same where five or more wins (freestyle; white in renju).
+#[inline]
+#[must_use]
+pub fn lookup_free(w: Window) -> LineShape {
+    TABLE_FREE[index(w)]
+}
+
+/// Builds the tables now rather than on the first lookup (for benchmarks).
 pub fn warm_up() {
     LazyLock::force(&TABLE);
+    LazyLock::force(&TABLE_FREE);
 }
 
 #[cfg(test)]
@@ -297,6 +355,33 @@ mod tests {
         assert_eq!(offsets(shape("..o.xXx.o..")), Vec::<isize>::new(), "o.xxx.o");
         assert_eq!(offsets(shape("|||..Xxx...")), [-1, 3], "by the edge");
         assert_eq!(offsets(shape("||||.Xxx...")), [3], "on the edge's second line");
+    }
+
+    #[test]
+    fn where_six_wins_too() {
+        let free = |s: &str| {
+            let cells: Vec<u8> = s
+                .chars()
+                .map(|c| match c {
+                    'x' | 'X' => OWN,
+                    '.' => EMPTY,
+                    _ => BLOCKED,
+                })
+                .collect();
+            classify_as(&cells.try_into().unwrap(), false).0
+        };
+        assert!(free("..xxxXxx...").five(), "six wins");
+        assert_eq!(free("xx.xxX.....").fours(), 1, "xx.xxx: filling wins");
+        assert_eq!(
+            offsets(free(".x..xXx.o..")),
+            [-2],
+            "x..xxx.: left end makes six, which wins"
+        );
+        assert_eq!(shape("...xxX.x...").win_points(), 1 << 5);
+        assert_eq!(shape("...xxXx....").win_points(), 1 << 1 | 1 << 6);
+        assert_eq!(shape("...xxXx....").room(), 3);
+        assert_eq!(shape("....oX.o...").room(), 0, "no five fits");
+        assert_eq!(shape("...x.X..o..").room(), 1);
     }
 
     #[test]

@@ -115,7 +115,7 @@ fn bad_input_exits_2_with_a_message() {
                 "--fen",
                 "15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 b",
             ],
-            "black has 1 stones and white 0",
+            "black has 1 and white 0 stones",
         ),
         (
             vec![

@@ -1,6 +1,7 @@
 //! Gomoku and renju behind the platform's `game::Game` trait. Moves cross it
 //! as point names (`h8`); under the office rules white may also play
 //! `foul`, pointing out black's forbidden stone so that black plays again.
+//! A played move's `alt` is the point in Gomocup protocol coordinates.
 
 use crate::fen::Setup;
 use crate::point::{Color, Point};
@@ -48,14 +49,21 @@ impl RenjuGame {
     }
 }
 
-fn played(coord: String) -> PlayedMove {
+fn played(coord: String, alt: String) -> PlayedMove {
     PlayedMove {
         display: coord.clone(),
-        alt: String::new(),
+        alt,
         coord,
         capture: false,
         check: false,
     }
+}
+
+/// A point in the Gomocup (Piskvork) protocol's coordinates: `x,y` from 0,
+/// x from the left, y from the top (h8 is `7,7`, a1 is `0,14`).
+#[must_use]
+pub fn gomocup(p: Point) -> String {
+    format!("{},{}", p.col(), crate::SIZE - 1 - p.row())
 }
 
 /// The platform's ending for a result.
@@ -122,7 +130,7 @@ impl Game for RenjuGame {
         };
         if coord.trim() == CLAIM_FOUL {
             let (p, f) = self.pos.claim_foul().map_err(illegal)?;
-            let mut m = played(CLAIM_FOUL.to_owned());
+            let mut m = played(CLAIM_FOUL.to_owned(), String::new());
             m.display = format!("{CLAIM_FOUL} {p} ({f})");
             self.history.push(m);
             return Ok(self.history.last().expect("just pushed").clone());
@@ -138,7 +146,7 @@ impl Game for RenjuGame {
             return Err(GameError::GameOver);
         }
         self.pos.play(p).map_err(illegal)?;
-        self.history.push(played(p.to_string()));
+        self.history.push(played(p.to_string(), gomocup(p)));
         Ok(self.history.last().expect("just pushed").clone())
     }
 
@@ -187,5 +195,7 @@ mod tests {
         assert_eq!(g.play("b1"), Err(GameError::GameOver));
         let copy = g.clone();
         assert_eq!(copy.history().len(), 9);
+        assert_eq!(copy.history()[0].alt, "7,7");
+        assert_eq!(gomocup("a1".parse().unwrap()), "0,14");
     }
 }

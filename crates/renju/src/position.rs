@@ -50,7 +50,7 @@ pub struct End {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     #[error(
-        "black has {black} stones and white {white}, but {turn} is to move: black moves first, so with black to move \
+        "black has {black} and white {white} stones, but {turn} is to move: black moves first, so with black to move \
          the counts are equal and with white to move black has one more"
     )]
     StoneCounts { black: usize, white: usize, turn: Color },
@@ -319,7 +319,7 @@ mod tests {
     fn counts_must_fit_the_side_to_move() {
         let e =
             Position::from_fen("15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 b", Rules::RIF).unwrap_err();
-        assert!(e.to_string().contains("black has 1 stones and white 0"), "{e}");
+        assert!(e.to_string().contains("black has 1 and white 0 stones"), "{e}");
         assert!(Position::from_fen("15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w", Rules::RIF).is_ok());
     }
 

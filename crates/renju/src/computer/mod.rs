@@ -113,6 +113,17 @@ pub enum Decision {
     ClaimFoul,
 }
 
+impl Decision {
+    /// The move as the `Game` trait takes it: a point, or `foul`.
+    #[must_use]
+    pub fn coord(self) -> String {
+        match self {
+            Decision::Play(p) => p.to_string(),
+            Decision::ClaimFoul => crate::game::CLAIM_FOUL.to_owned(),
+        }
+    }
+}
+
 /// Why the computer chose its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Why {

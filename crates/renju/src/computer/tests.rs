@@ -266,3 +266,30 @@ fn claimed_threat_wins_are_won() {
     eprintln!("claimed wins: {} by fours, {} by threats", claims[0], claims[1]);
     assert!(claims[0] >= 5 && claims[1] >= 2, "{claims:?}");
 }
+
+/// Games between random levels under every rule set, to the end: every
+/// decision is playable, and the office computer claims every foul.
+#[test]
+fn every_decision_is_playable() {
+    use crate::game::RenjuGame;
+    use game::{Game, Status};
+    let mut seed = 7u64;
+    for rules in [Rules::FREESTYLE, Rules::STANDARD, Rules::RIF, Rules::OFFICE] {
+        for _ in 0..4 {
+            let mut g = RenjuGame::new(rules);
+            while g.status() == Status::Ongoing {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let level = Level::new(1 + (seed >> 60) as u8 % 3).unwrap();
+                let c = choose(g.position(), level).expect("a move while the game goes on");
+                if g.position().pending_foul().is_some() {
+                    assert_eq!(c.decision, Decision::ClaimFoul);
+                }
+                g.play(&c.decision.coord())
+                    .unwrap_or_else(|e| panic!("{rules}: {c:?}: {e}"));
+            }
+            assert!(choose(g.position(), Level::MIN).is_none());
+        }
+    }
+}

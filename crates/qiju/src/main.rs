@@ -35,6 +35,8 @@ enum Command {
     Judge(cmd::judge::Args),
     /// The engine over UCI/UCCI on stdin/stdout; also `engine bench|selfplay|tune`.
     Engine(cmd::engine::Args),
+    /// The gomoku and renju computer player over the Gomocup (pbrain) protocol.
+    Gomocup(cmd::gomocup::Args),
     /// Engine-vs-engine match: Elo with error bars, SPRT, PGN.
     Match(cmd::match_::Args),
     /// Run the game server (HTTP API, WebSockets, browser UI).
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Judge(a) => cmd::judge::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Engine(a) => cmd::engine::run(a),
+        Command::Gomocup(a) => cmd::gomocup::run(a),
         Command::Match(a) => cmd::match_::run(a),
         Command::Pgn(a) => cmd::pgn::run(a),
         Command::Admin(a) => cmd::admin::run(a),

@@ -134,3 +134,67 @@ fn bad_input_exits_2_with_a_message() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// Runs `qiju gomocup` with `input` on stdin; its stdout lines.
+fn brain(level: &str, input: &str) -> Vec<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiju"))
+        .args(["gomocup", "--level", level])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn gomocup_protocol() {
+    let out = brain(
+        "2",
+        "START 20\nSTART 15\nABOUT\nINFO timeout_turn 1000\nBEGIN\nTURN 8,8\nFOO\nEND\nTURN 1,1\n",
+    );
+    assert!(out[0].starts_with("ERROR"), "{out:?}");
+    assert_eq!(out[1], "OK");
+    assert!(out[2].starts_with("name=\"qiju\""));
+    assert_eq!(out[3], "7,7", "black opens on the centre");
+    let (x, y) = out[4].split_once(',').unwrap();
+    let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
+    assert!(x < 15 && y < 15 && (x, y) != (7, 7) && (x, y) != (8, 8));
+    assert_eq!(out[5], "UNKNOWN FOO");
+    assert_eq!(out.len(), 6, "nothing after END");
+
+    // BOARD: it is to move with its own four on row 8 (y = 7): it wins.
+    let input = "START 15\nBOARD\n5,7,1\n6,7,1\n7,7,1\n8,7,1\n0,0,2\n0,2,2\n0,4,2\n0,6,2\nDONE\nEND\n";
+    let out = brain("1", input);
+    assert_eq!(out[0], "OK");
+    assert!(out[1] == "4,7" || out[1] == "9,7", "{out:?}");
+    // Renju (INFO rule 4): as black it keeps off a forbidden point. Black
+    // f8 g8 (white d8) and h9 h10: h8 (7,7) is a double-three.
+    let input =
+        "START 15\nINFO rule 4\nBOARD\n5,7,1\n6,7,1\n7,6,1\n7,5,1\n3,7,2\n0,0,2\n14,0,2\n0,14,2\nDONE\nEND\n";
+    let out = brain("3", input);
+    assert_eq!(out[0], "OK");
+    assert_ne!(out[1], "7,7", "h8 is forbidden for black");
+    // Takeback, and refusals.
+    let out = brain(
+        "1",
+        "START 15\nBEGIN\nTAKEBACK 7,7\nRECTSTART 20,15\nTURN 99,1\nEND\n",
+    );
+    assert_eq!(
+        out[1..],
+        [
+            "7,7",
+            "OK",
+            "ERROR qiju plays on 15x15 boards only",
+            "ERROR bad coordinates \"99,1\""
+        ]
+    );
+}

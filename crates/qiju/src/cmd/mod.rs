@@ -4,6 +4,7 @@ pub mod admin;
 pub mod bench;
 pub mod engine;
 pub mod forbidden;
+pub mod gomocup;
 pub mod judge;
 pub mod match_;
 pub mod moves;

@@ -8,11 +8,13 @@
 //! one line), `forbidden.rs` (overline, double-four, double-three, the
 //! recursive three), `rules.rs` (the rule sets), `position.rs`, `fen.rs`,
 //! `record.rs` (move lists, `.psq`), `game.rs` (the platform's `Game`
-//! trait), `computer/` (the computer player: threat-space search, then
+//! trait), `announce.rs` (the fours and open threes a move makes, for the
+//! office event's announcement rule), `computer/` (the computer player: threat-space search, then
 //! alpha-beta), and `reference.rs`, a slow second implementation of the
 //! forbidden points straight from the definitions that tests and the
 //! benchmark hold the fast one against.
 
+pub mod announce;
 pub mod board;
 pub mod computer;
 pub mod fen;

@@ -86,7 +86,7 @@ impl Level {
                 noise: 0,
             },
             4 => Limits {
-                depth: 4,
+                depth: 5,
                 vcf_depth: 14,
                 vct_depth: 2,
                 width: 10,
@@ -94,7 +94,7 @@ impl Level {
                 noise: 0,
             },
             _ => Limits {
-                depth: 6,
+                depth: 7,
                 vcf_depth: 20,
                 vct_depth: 3,
                 width: 10,

@@ -22,8 +22,12 @@ enum Command {
     /// Count leaf nodes of the legal-move tree (`--game chess`, `--game shogi`).
     Perft(cmd::perft::Args),
     /// List the legal moves of a position, one per line, sorted: ICCS for
-    /// Xiangqi, UCI for chess (`--game chess`), USI for shogi (`--game shogi`).
+    /// Xiangqi, UCI for chess (`--game chess`), USI for shogi (`--game shogi`),
+    /// points for gomoku and renju.
     Moves(cmd::moves::Args),
+    /// Black's forbidden points in a renju position, one a line as
+    /// `<point> <kind>` (overline, double-four, double-three), in point order.
+    Forbidden(cmd::forbidden::Args),
     /// Write a move in ICCS, WXF or Chinese notation (the move may be given in any).
     Notation(cmd::notation::Args),
     /// Benchmark move generation (perft speed), optionally against an anchor engine.
@@ -32,6 +36,8 @@ enum Command {
     Judge(cmd::judge::Args),
     /// The engine over UCI/UCCI on stdin/stdout; also `engine bench|selfplay|tune`.
     Engine(cmd::engine::Args),
+    /// The gomoku and renju computer player over the Gomocup (pbrain) protocol.
+    Gomocup(cmd::gomocup::Args),
     /// Engine-vs-engine match: Elo with error bars, SPRT, PGN.
     Match(cmd::match_::Args),
     /// Run the game server (HTTP API, WebSockets, browser UI).
@@ -60,11 +66,13 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Moves(a) => cmd::moves::run(a),
+        Command::Forbidden(a) => cmd::forbidden::run(a),
         Command::Notation(a) => cmd::notation::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Judge(a) => cmd::judge::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Engine(a) => cmd::engine::run(a),
+        Command::Gomocup(a) => cmd::gomocup::run(a),
         Command::Match(a) => cmd::match_::run(a),
         Command::Pgn(a) => cmd::pgn::run(a),
         Command::Kifu(a) => cmd::kifu::run(a),

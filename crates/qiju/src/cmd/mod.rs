@@ -3,6 +3,8 @@
 pub mod admin;
 pub mod bench;
 pub mod engine;
+pub mod forbidden;
+pub mod gomocup;
 pub mod judge;
 pub mod kifu;
 pub mod match_;
@@ -32,16 +34,28 @@ pub fn shogi_position(sfen: &str) -> anyhow::Result<shogi::rsshogi::board::Posit
         .with_context(|| format!("bad SFEN {sfen:?}"))
 }
 
+/// Reads a position argument for gomoku or renju (`startpos`: the empty
+/// board, black to move).
+pub fn renju_position(fen: &str, rules: renju::Rules) -> anyhow::Result<renju::Position> {
+    if fen == "startpos" {
+        return Ok(renju::Position::new(rules));
+    }
+    renju::Position::from_fen(fen, rules).with_context(|| format!("bad position {fen:?}"))
+}
+
 /// The rules a `--game` flag names. The registry resolves the name (ids and
 /// aliases: `xiangqi`, `xiangqi/wxf`, `chess`, `chess960`); the tools here
-/// (perft, move lists, PGN) differ only by game family, not by rule set.
-/// Shogi has its rules crate but no registry entry yet, so `shogi` (and any
-/// `shogi/…`) is known here by name until it has one.
+/// (perft, move lists, PGN) differ only by game family, not by rule set —
+/// except gomoku and renju, whose rule sets (`gomoku`, `gomoku/standard`,
+/// `renju`, `renju/office`) the renju crate reads until the registry has
+/// their entries. Shogi has its rules crate but no registry entry yet either,
+/// so `shogi` (and any `shogi/…`) is known here by name until it has one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rules {
     Xiangqi,
     Chess(chess::Variant),
     Shogi,
+    Renju(renju::Rules),
 }
 
 impl std::str::FromStr for Rules {
@@ -51,10 +65,17 @@ impl std::str::FromStr for Rules {
         if name == "shogi" || name.starts_with("shogi/") {
             return Ok(Rules::Shogi);
         }
+        let family = name.split('/').next().unwrap_or("").to_ascii_lowercase();
+        if family == "gomoku" || family == "renju" {
+            return renju::Rules::from_id(name)
+                .map(Rules::Renju)
+                .map_err(|e| e.to_string());
+        }
         let known = || {
             registry::all()
                 .iter()
                 .flat_map(|v| v.aliases.iter().copied().chain([v.id]))
+                .chain(["gomoku", "gomoku/standard", "renju", "renju/office"])
                 .collect::<Vec<_>>()
                 .join(", ")
         };

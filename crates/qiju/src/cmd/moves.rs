@@ -3,17 +3,27 @@ use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The game: `xiangqi`, `chess`, `chess960` or `shogi` (or any registry id).
+    /// The game: `xiangqi`, `chess`, `chess960`, `shogi` (or any registry
+    /// id), or `gomoku`, `gomoku/standard`, `renju`, `renju/office`.
     #[arg(long, default_value = "xiangqi")]
     game: Rules,
-    /// Position as FEN (SFEN for shogi), or `startpos`.
+    /// Position as FEN (SFEN for shogi), or `startpos`. Gomoku and renju:
+    /// rows 15 down to 1, `x` black, `o` white, digits for empty runs, then
+    /// `b` or `w`.
     #[arg(long, default_value = "startpos")]
     fen: String,
 }
 
 /// Prints the legal moves in the game's coordinate notation (ICCS, UCI,
-/// USI), one a line, sorted.
+/// USI), one a line, sorted; for gomoku and renju the legal points (a forbidden
+/// point among them: black may play it, and loses) in point order, column
+/// by column from a, bottom to top within a column (a1 a2 … a15 b1 …).
 pub fn run(a: Args) -> anyhow::Result<()> {
+    if let Rules::Renju(rules) = a.game {
+        let points = super::renju_position(&a.fen, rules)?.legal_moves();
+        print!("{}", points.iter().map(|p| format!("{p}\n")).collect::<String>());
+        return Ok(());
+    }
     let mut moves: Vec<String> = match a.game {
         Rules::Xiangqi => super::position(&a.fen)?
             .legal_moves()
@@ -22,6 +32,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             .collect(),
         Rules::Chess(variant) => chess::legal_uci_moves(&super::chess_position(&a.fen, variant)?, variant),
         Rules::Shogi => shogi::legal_usi_moves(&super::shogi_position(&a.fen)?),
+        Rules::Renju(_) => unreachable!("handled above"),
     };
     moves.sort();
     for m in moves {

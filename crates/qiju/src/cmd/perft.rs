@@ -21,6 +21,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Rules::Xiangqi => xiangqi_perft(&a),
         Rules::Chess(variant) => chess_perft(&a, variant),
         Rules::Shogi => shogi_perft(&a),
+        Rules::Renju(rules) => anyhow::bail!(
+            "perft counts Xiangqi and chess move trees; {} has none worth counting (every empty point is a move)",
+            rules.id()
+        ),
     }
 }
 

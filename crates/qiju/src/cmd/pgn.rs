@@ -123,6 +123,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Some(Rules::Xiangqi) => Family::Xiangqi,
         Some(Rules::Chess(_)) => Family::Chess,
         Some(Rules::Shogi) => bail!("shogi records are KIF or CSA: use `qiju kifu check|convert`"),
+        Some(Rules::Renju(r)) => anyhow::bail!(
+            "PGN is for Xiangqi and chess; {} records are move lists or .psq",
+            r.id()
+        ),
         None => family_by_tags(&text, file)?,
     };
     let mut output = Output {

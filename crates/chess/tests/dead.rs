@@ -9,9 +9,10 @@
 //! (it ignores the enemy king, so it may call a position live that the
 //! enemy king alone keeps dead), and they must stay few.
 
-use chess::shakmaty::{Chess, Move, Position, Role};
+mod walk;
+
 use chess::{locked_pawns_dead, parse_fen, Variant};
-use std::collections::{HashSet, VecDeque};
+use walk::something_happens;
 
 /// A small deterministic generator (xorshift64*), so a failure names a
 /// position that comes back on every run.
@@ -89,33 +90,6 @@ fn random_locked(rng: &mut Rng) -> Option<String> {
         .collect();
     let turn = if rng.below(2) == 0 { 'w' } else { 'b' };
     Some(format!("{} {turn} - - 0 1", ranks.join("/")))
-}
-
-/// What an exhaustive walk from `pos` finds: `true` when some reachable
-/// position has a pawn move, a capture, or a mated king.
-fn something_happens(pos: &Chess) -> bool {
-    let mut seen = HashSet::new();
-    let mut queue = VecDeque::from([pos.clone()]);
-    seen.insert(pos.board().clone().to_string() + if pos.turn().is_white() { "w" } else { "b" });
-    while let Some(p) = queue.pop_front() {
-        let moves = p.legal_moves();
-        if moves.is_empty() && p.is_check() {
-            return true;
-        }
-        for m in &moves {
-            let changes = m.is_capture() || m.role() == Role::Pawn || matches!(m, Move::EnPassant { .. });
-            if changes {
-                return true;
-            }
-            let mut next = p.clone();
-            next.play_unchecked(*m);
-            let key = next.board().clone().to_string() + if next.turn().is_white() { "w" } else { "b" };
-            if seen.insert(key) {
-                queue.push_back(next);
-            }
-        }
-    }
-    false
 }
 
 #[test]

@@ -65,6 +65,19 @@ ENDGAME_STARTS = [
     "8/8/8/8/4k3/8/4K3/2Q5 w - - 0 1",
 ]
 
+# Pawn walls (FIDE 5.2.2): python-chess, which knows dead positions by
+# material only, plays on; qiju calls some dead, and tests/oracle.rs walks
+# every reachable position to check those. Locked from the start; locked
+# once g3-g4 is played; and walls a king can get round to take a pawn
+# (alive, so qiju must play on).
+LOCKED_STARTS = [
+    "8/8/3k4/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1",
+    "8/8/3k4/p1p1p1p1/P1P1P1P1/8/3K4/8 b - - 0 1",
+    "8/8/3k4/p1p1p1p1/P1P1P3/6P1/3K4/8 w - - 0 1",
+    "8/8/3k4/p1p1p3/P1P1P3/8/3K4/8 w - - 0 1",
+    "8/3k4/8/1p1p1p2/1P1P1P2/8/8/K7 w - - 0 1",
+]
+
 
 def chess960_start(rng):
     return chess.Board.from_chess960_pos(rng.randrange(960)).fen()
@@ -141,6 +154,10 @@ def main():
     ]:
         for _ in range(2):
             playout(rng, fen, True, 60)
+    # Last, so that the playouts above stay as they were.
+    for fen in LOCKED_STARTS:
+        for _ in range(3):
+            playout(rng, fen, False, 60)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 //! Benchmark: refereeing a 300-ply game move by move, as the server does on
 //! every move of every live game (target: well under a millisecond a move).
 //!
-//! Run with `cargo bench -p referee`. Plain `std::time` timing: the numbers
-//! are medians of several runs, printed per move.
+//! Run with `cargo bench -p referee` (CI runs it in a step of its own,
+//! `.ci/run`). Plain `std::time` timing: the numbers are medians of several
+//! runs, printed per move; the 50 ms bound on a ruling is asserted.
 
 use game::Game;
 use referee::{judge, Config, RuleSet, XiangqiGame};
@@ -152,12 +153,20 @@ fn time_cases() {
     // Issue 14's bound: no ruling of a public case takes 50 ms (a median of
     // three, measured here rather than in a timed test).
     assert!(
-        worst.0 < Duration::from_millis(50),
-        "case {} took {:?}, over the 50 ms bound",
+        worst.0 < BOUND,
+        "case {} took {:?}, over the {BOUND:?} bound",
         worst.1,
         worst.0
     );
+    println!(
+        "bound held: every public ruling under {BOUND:?} (slowest {:.1} ms)",
+        worst.0.as_secs_f64() * 1e3
+    );
 }
+
+/// Issue 14's bound on one ruling. `.ci/run` runs this benchmark in a step
+/// of its own (issue 31), so a slower referee fails CI.
+const BOUND: Duration = Duration::from_millis(50);
 
 fn main() {
     let game = random_game(300, 7);

@@ -159,9 +159,23 @@ mod tests {
         assert!(no_moves(&Position::startpos()).is_none());
     }
 
+    /// The ruling itself: outcome, reason, the article and the sentence.
+    fn assert_ending(e: Option<Ending>, outcome: Outcome, reason: &str, detail: &str) {
+        let e = e.unwrap_or_else(|| panic!("expected a {reason} ending, got none"));
+        assert_eq!(e.outcome, outcome, "{reason}");
+        assert_eq!(e.reason, reason);
+        assert_eq!(e.detail, detail);
+        assert_eq!(e.article.as_deref(), Some("4.2"), "{reason}");
+    }
+
     #[test]
     fn insufficient_material_draws() {
-        assert!(insufficient_material(&pos("3aka3/9/4b4/9/9/9/9/4B4/4A4/4K4 w")).is_some());
+        assert_ending(
+            insufficient_material(&pos("3aka3/9/4b4/9/9/9/9/4B4/4A4/4K4 w")),
+            Outcome::Draw,
+            "insufficient_material",
+            "neither side has a piece that can cross the river: drawn",
+        );
         // A single pawn can still cross (or has crossed): play on.
         assert!(insufficient_material(&pos("3aka3/9/4b4/9/9/9/4P4/4B4/4A4/4K4 w")).is_none());
         assert!(insufficient_material(&Position::startpos()).is_none());
@@ -170,16 +184,26 @@ mod tests {
     #[test]
     fn natural_limit_counts_at_most_ten_checks() {
         let c = Config::new(RuleSet::Cxa);
+        let drawn = |e: Option<Ending>, rounds: u32| {
+            assert_ending(
+                e,
+                Outcome::Draw,
+                "natural_limit",
+                &format!("{rounds} rounds without a capture (自然限着)"),
+            );
+        };
+        assert_eq!(c.natural_limit_rounds, 60);
         assert!(natural_limit(119, 0, &c).is_none());
-        assert!(natural_limit(120, 10, &c).is_some());
+        drawn(natural_limit(120, 10, &c), 60);
         // Twelve checks by the claimant: two of them do not count.
         assert!(natural_limit(121, 12, &c).is_none());
-        assert!(natural_limit(122, 12, &c).is_some());
+        drawn(natural_limit(122, 12, &c), 60);
         let lowered = Config {
             natural_limit_rounds: 40,
             ..c
         };
-        assert!(natural_limit(80, 0, &lowered).is_some());
+        assert!(natural_limit(79, 0, &lowered).is_none());
+        drawn(natural_limit(80, 0, &lowered), 40);
         let off = Config {
             natural_limit_rounds: 0,
             ..c

@@ -594,7 +594,11 @@ mod tests {
     fn changing_clears_the_order() {
         let config = Config::new(RuleSet::Cxa);
         let mut h = history(CHASE, &twice());
-        assert!(h.rule(&config).is_some());
+        assert_eq!(
+            h.rule(&config).map(|r| r.decision),
+            Some(Decision::MustChange { side: Color::Red })
+        );
+        assert_eq!(h.told_to_change(), Some(Color::Red));
         // Red varies: the order is spent, and the game goes on.
         h.play(crate::parse_iccs("d6d7").unwrap()).unwrap();
         assert_eq!(h.told_to_change(), None);

@@ -196,6 +196,41 @@ fn book_marks(text: &str) -> Vec<char> {
     marks
 }
 
+/// The CXA moves whose class is allowed to differ from the book's mark, as
+/// (case index, ply of the cycle from 0, move, the book's mark, our class
+/// as 将/杀/捉/闲), each with its reason (docs/referee.md, "Known limits").
+/// The rulings do not change. Every other move must carry the book's mark,
+/// and these must still differ as listed.
+const MARKS_DIFFER: [(usize, usize, &str, char, char, &str); 3] = [
+    (
+        133,
+        2,
+        "b8b7",
+        '捉',
+        '杀',
+        "图17's 后车退一 threatens mate by taking the rook with check: the book \
+         names it by the capture (捉), we by the mate (杀)",
+    ),
+    (
+        133,
+        3,
+        "d7d8",
+        '杀',
+        '闲',
+        "图17's 将4退1, a 杀 in the book, is an idle move (an offer) for us",
+    ),
+    (
+        144,
+        0,
+        "b9c9",
+        '捉',
+        '闲',
+        "图28's 车八平七 is a joint chase (车炮联合捉子) in the book that the \
+         bounded search does not find: red's rook leaves the cannon a9 to the \
+         rook a3 and no gain on c7 survives the exchange (we mark it 拦)",
+    ),
+];
+
 /// 将/杀/捉 are classes of their own; 闲 兑 献 拦 跟 are all idle moves.
 fn family(c: char) -> char {
     match c {
@@ -208,6 +243,8 @@ fn family(c: char) -> char {
 fn cxa_classification_agrees_with_the_book() {
     let (mut agree, mut total, mut exact) = (0, 0, 0);
     let mut diffs = Vec::new();
+    // (case, ply, move, book, ours) of every move whose family differs.
+    let mut differing: Vec<(usize, usize, String, char, char)> = Vec::new();
     for (i, case) in cases().iter().enumerate() {
         if case["rules"] != "cxa" {
             continue;
@@ -227,6 +264,8 @@ fn cxa_classification_agrees_with_the_book() {
             total += 1;
             if family(ours) == family(marks[k]) {
                 agree += 1;
+            } else {
+                differing.push((i, k, m.to_string(), marks[k], family(ours)));
             }
             if ours == marks[k] || (marks[k] == '闲' && matches!(r.class, MoveClass::Idle(_))) {
                 exact += 1;
@@ -252,6 +291,28 @@ fn cxa_classification_agrees_with_the_book() {
         println!("  {d}");
     }
     assert!(total > 100, "the CXA cases carry the book's marks");
-    // The agreement reached so far; a change that loses some fails here.
-    assert!(agree >= 115, "only {agree}/{total} moves agree with the book");
+    type Listed = (usize, usize, &'static str, char, char, &'static str);
+    let same = |d: &Listed, (i, k, m, book, ours): &(usize, usize, String, char, char)| {
+        (d.0, d.1, d.2, d.3, d.4) == (*i, *k, m.as_str(), *book, *ours)
+    };
+    let unlisted: Vec<String> = differing
+        .iter()
+        .filter(|x| !MARKS_DIFFER.iter().any(|d| same(d, x)))
+        .map(|(i, k, m, book, ours)| format!("case {i} ply {k} {m}: book {book}, ours {ours}"))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "{agree}/{total} moves agree; these differ from the book's mark and are not in \
+         MARKS_DIFFER: {unlisted:?}"
+    );
+    let now_agree: Vec<String> = MARKS_DIFFER
+        .iter()
+        .filter(|d| !differing.iter().any(|x| same(d, x)))
+        .map(|d| format!("case {} ply {} {} ({})", d.0, d.1, d.2, d.5))
+        .collect();
+    assert!(
+        now_agree.is_empty(),
+        "no longer differ as listed, so take them off MARKS_DIFFER (the list is kept \
+         exact) and update docs/referee.md, \"Known limits\": {now_agree:?}"
+    );
 }

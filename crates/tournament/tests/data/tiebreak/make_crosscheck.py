@@ -15,9 +15,11 @@ hundredths of a point for the first four (exact: scores are halves).
 
 expected_dutch.tsv: the same for the 1/½/0 tournaments of the Dutch replay
 corpus (../dutch/*.trf, made by bbpPairings' generator and replayed round by
-round); files with another points system (BBW/BBD/BBL/BBZ/BBF/BBU, XXS or
-162 lines) are left out because tiebreak-core counts C.07 16.3's draw as
-0.5 whatever the points system (and this script reads 1/½/0 only).
+round), a half-point pairing-allocated bye (`BBU 0.5`) included; files whose
+games score otherwise (BBW/BBD/BBL/BBZ/BBF, XXS or 162 lines: 3/1/0 and
+2/1/0) are left out because tiebreak-core counts C.07 16.3's draw as 0.5
+whatever the points system. A file written mid-event is ranked on the
+rounds paired so far (as qiju's `Table` does), not on XXR.
 
 expected_order.tsv: the full ranking (points, then the tie-breaks named on
 the line, direct encounter by C.07 6.1-6.3 among them, ties in pairing-
@@ -94,12 +96,27 @@ def trf(name, cells, ratings, rounds):
     return "\n".join(lines) + "\n"
 
 
-def records(cells, ratings):
+def points_of(path):
+    """The value of each TRF result code in the file at `path`: 1/½/0 with,
+    where a `BBU` line says so, another value for the pairing-allocated bye
+    (tiebreak-core takes a bye's score as given). None for a file whose games
+    score otherwise (BBW/BBD/BBL/BBZ/BBF, XXS or 162 lines): tiebreak-core
+    counts C.07 16.3's draw as 0.5 whatever the points system."""
+    points = dict(POINTS)
+    for line in open(path):
+        if line[:3] in ("BBW", "BBD", "BBL", "BBZ", "BBF", "XXS", "162"):
+            return None
+        if line[:3] == "BBU":
+            points["U"] = float(line.split()[1])
+    return points
+
+
+def records(cells, ratings, points=POINTS):
     players = {}
     for p, row in cells.items():
         games = []
         for r, (opp, col, code) in enumerate(row, start=1):
-            score = POINTS[code]
+            score = points[code]
             colour = {"w": "white", "b": "black"}.get(col, "white")
             if code in "1=0WDL":
                 games.append(GameRecord(opp, ratings[opp], score, colour, r, kind="played"))
@@ -139,19 +156,25 @@ def read_trf(path):
     rounds = max([rounds] + [len(c) for c in rows.values()])
     for p in rows:
         rows[p] += [(0, "-", " ")] * (rounds - len(rows[p]))
-    return rows, ratings, rounds
+    # A file written mid-event (XXR says more, or the next round's absences
+    # are already entered) is ranked on the rounds paired so far: the last
+    # round in which someone has an opponent or a pairing-allocated bye.
+    paired = max((r + 1 for row in rows.values() for r, (opp, _, code) in enumerate(row)
+                  if opp or code == "U"), default=0)
+    rows = {p: row[:paired] for p, row in rows.items()}
+    return rows, ratings, paired
 
 
 def dutch(order_out):
     out = ["# file\tplayer\tBH\tBH-C1\tSB\tPS\tWIN\tWON\tAROC"]
     for path in sorted(glob.glob(os.path.join(HERE, "..", "dutch", "*.trf"))):
         name = os.path.basename(path)
-        if any(line[:3] in ("BBW", "BBD", "BBL", "BBZ", "BBF", "BBU", "XXS", "162")
-               for line in open(path)):
+        points = points_of(path)
+        if points is None:
             continue
         cells, ratings, rounds = read_trf(path)
-        orders("../dutch/" + name, cells, ratings, rounds, order_out)
-        players = records(cells, ratings)
+        orders("../dutch/" + name, cells, ratings, rounds, order_out, points)
+        players = records(cells, ratings, points)
         for p in sorted(players):
             v = calculate_all_strict(players[p], players, CRITERIA,
                                      total_rounds=rounds, ruleset="fide-2024")
@@ -171,16 +194,16 @@ NAMES = {"direct_encounter": "DE", "buchholz_cut1": "BH-C1", "buchholz": "BH",
          "aro_cut1": "AROC"}
 
 
-def forfeit_between_equals(cells):
-    points = {p: sum(POINTS[c[2]] for c in row) for p, row in cells.items()}
+def forfeit_between_equals(cells, values=POINTS):
+    points = {p: sum(values[c[2]] for c in row) for p, row in cells.items()}
     return any(code in "+-" and opp and points[opp] == points[p]
                for p, row in cells.items() for opp, _, code in row)
 
 
-def orders(name, cells, ratings, rounds, out):
-    if forfeit_between_equals(cells):
+def orders(name, cells, ratings, rounds, out, points=POINTS):
+    if forfeit_between_equals(cells, points):
         return
-    players = records(cells, ratings)
+    players = records(cells, ratings, points)
     for criteria in ORDERS:
         s = rank_standings_strict(players, criteria, total_rounds=rounds,
                                   ruleset="fide-2024")

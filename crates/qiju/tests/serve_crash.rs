@@ -19,20 +19,34 @@ const OPENINGS: [&[&str]; 3] = [
     &["c3c4", "c6c5", "b0c2", "b9c7", "h2h4", "h9i7", "h0g2"],
 ];
 
+/// On SQLite (the default database) and on PostgreSQL.
 #[test]
-fn kill_dash_nine_during_live_games_loses_nothing() {
+fn kill_dash_nine_during_live_games_loses_nothing_on_sqlite() {
     let dir = std::env::temp_dir().join(unique("qiju-crash-"));
     std::fs::create_dir_all(&dir).unwrap();
-    let db = match std::env::var("QIJU_TEST_POSTGRES") {
-        Ok(url) if !url.is_empty() => url,
-        _ => format!("sqlite://{}", dir.join("qiju.db").display()),
-    };
+    kill_dash_nine_during_live_games_loses_nothing(&format!("sqlite://{}", dir.join("qiju.db").display()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn kill_dash_nine_during_live_games_loses_nothing_on_postgres() {
+    match std::env::var("QIJU_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => kill_dash_nine_during_live_games_loses_nothing(&url),
+        _ => {
+            let required = std::env::var("QIJU_REQUIRE_ORACLES").is_ok_and(|v| v == "1");
+            assert!(!required, "QIJU_REQUIRE_ORACLES=1 requires QIJU_TEST_POSTGRES");
+            eprintln!("skipped: QIJU_TEST_POSTGRES is not set");
+        }
+    }
+}
+
+fn kill_dash_nine_during_live_games_loses_nothing(db: &str) {
     let node = unique("crash");
     let port = free_port();
     let http = Http {
         addr: format!("127.0.0.1:{port}"),
     };
-    let mut server = start(&db, port, &node);
+    let mut server = start(db, port, &node);
 
     // Three games, each between two fresh accounts, paired through seeks.
     let mut games = Vec::new();
@@ -63,18 +77,18 @@ fn kill_dash_nine_during_live_games_loses_nothing() {
     }
     // Let a heartbeat pass, then read the state just before the crash.
     std::thread::sleep(Duration::from_millis(1500));
+    let read_sent = Instant::now();
     let before: Vec<serde_json::Value> = games
         .iter()
         .map(|(id, ..)| http.json("GET", &format!("/api/games/{id}"), None, None))
         .collect();
-    let read_at = Instant::now();
     server.kill().expect("kill -9"); // SIGKILL on Unix
     server.wait().unwrap();
     let killed_at = Instant::now();
     // The server stays down for 4 s: that time must not be charged.
     std::thread::sleep(Duration::from_secs(4));
-    let mut server = start(&db, port, &node);
-    let up_at = Instant::now();
+    let restarted_at = Instant::now();
+    let mut server = start(db, port, &node);
 
     for ((id, red, black, moves), old) in games.iter().zip(&before) {
         let now = http.json("GET", &format!("/api/games/{id}"), None, None);
@@ -95,19 +109,30 @@ fn kill_dash_nine_during_live_games_loses_nothing() {
         let other = if stm == "first" { "second" } else { "first" };
         let key = |s: &str| format!("{s}_ms");
         assert_eq!(now["clocks"][key(other)], old["clocks"][key(other)], "{id}");
-        // The side to move: charged from the read until the crash (less up
-        // to the 1 s heartbeat interval) and since the restart, not for the
-        // 4 s downtime.
+        // The side to move is charged at most the time the server ran: from
+        // its read (not before `read_sent`) to the crash, and from its
+        // restart (not before `restarted_at`) to this read — never the 4 s
+        // it was down. Bounds of elapsed time only, so a slow machine
+        // widens them and cannot break them. (That the charge stops at
+        // the last heartbeat is `play`'s table test, with injected times.)
         let old_ms = old["clocks"][key(stm)].as_i64().unwrap();
         let new_ms = now["clocks"][key(stm)].as_i64().unwrap();
-        let before_crash = (killed_at - read_at).as_millis() as i64;
-        let since_up = (checked_at - up_at).as_millis() as i64;
-        let expected = old_ms - before_crash - since_up;
+        let ran_ms =
+            (killed_at - read_sent).as_millis() as i64 + (checked_at - restarted_at).as_millis() as i64;
         assert!(
-            new_ms >= expected - 300 && new_ms <= expected + 1300,
-            "{id}: {stm} has {new_ms} ms, expected about {expected} (was {old_ms})"
+            old_ms - new_ms <= ran_ms + 5,
+            "{id}: {stm} was charged {} ms, but the server ran only {ran_ms} ms of that time: the downtime was charged",
+            old_ms - new_ms
         );
-        assert!(new_ms > old_ms - 3000, "{id}: the downtime was charged");
+        // And the clock runs again after the restart.
+        let wait = Duration::from_millis(300);
+        std::thread::sleep(wait);
+        let later = http.json("GET", &format!("/api/games/{id}"), None, None);
+        let ran = new_ms - later["clocks"][key(stm)].as_i64().unwrap();
+        assert!(
+            ran >= wait.as_millis() as i64 - 5,
+            "{id}: {stm}'s clock ran {ran} ms in {wait:?}"
+        );
         // Play goes on: the side to move moves, and the game can finish.
         let who = if stm == "first" { red } else { black };
         let next = now["ply"].as_u64().unwrap() + 1;
@@ -131,5 +156,4 @@ fn kill_dash_nine_during_live_games_loses_nothing() {
     assert_eq!(back.result.token(), "0-1", "{}", pgn.body);
     server.kill().unwrap();
     server.wait().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -33,7 +33,6 @@ async fn register(c: &Client, name: &str) -> reqwest::Response {
     .await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn account_creation_is_limited_per_address_and_in_all() {
     let mut s = common::start_with(|c| {
         c.account_limits = accounts::AccountLimits {
@@ -91,7 +90,6 @@ async fn closed_within(c: &mut tokio::net::TcpStream, secs: u64) -> bool {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn half_open_requests_from_one_address_leave_others_served() {
     let mut s = common::start_with(|c| {
         c.conn_limits = server::listen::ConnLimits {
@@ -112,15 +110,11 @@ async fn half_open_requests_from_one_address_leave_others_served() {
         let _ = c.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n").await;
         held.push(c);
     }
-    // The owner, from their own address, logs in within a second.
-    let t = Instant::now();
+    // The owner, from their own address, is served and logs in while the
+    // 1,100 are held (a server whose connections they took would never
+    // answer: the client's timeout fails the test).
     let mut owner = Client { name, ..owner };
     assert_eq!(owner.login("correct horse").await.status(), 200);
-    assert!(
-        t.elapsed() < Duration::from_secs(1),
-        "login took {:?}",
-        t.elapsed()
-    );
     // The server kept at most 64 of the 1,100 open; the rest were closed
     // at once, and the 64 within the header-read limit.
     let mut open_at_once = 0;
@@ -146,7 +140,6 @@ async fn half_open_requests_from_one_address_leave_others_served() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_websocket_peer_that_stops_answering_is_dropped() {
     let mut s = common::start_with(|c| {
         c.conn_limits.idle = Duration::from_secs(3);
@@ -185,7 +178,6 @@ async fn a_websocket_peer_that_stops_answering_is_dropped() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn names_are_the_same_after_nfkc_and_case_folding_and_look_alikes_are_refused() {
     let mut s = common::start().await;
     let c = Client::anonymous(&s);
@@ -228,7 +220,6 @@ async fn names_are_the_same_after_nfkc_and_case_folding_and_look_alikes_are_refu
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tokens_are_revoked_and_logout_everywhere_ends_every_session() {
     let mut s = common::start().await;
     let owner = Client::register(&s, "t").await;
@@ -319,7 +310,6 @@ async fn ask(c: &Client, level: u8) -> reqwest::Response {
     c.post("/api/computer", &body).await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_player_cannot_starve_the_others_computer_games() {
     let mut s = common::start().await;
     let greedy = Client::register(&s, "greedy").await;
@@ -343,9 +333,11 @@ async fn one_player_cannot_starve_the_others_computer_games() {
     }
     assert_eq!(games.len(), play::computer::MAX_GAMES_PER_USER);
     assert_eq!(refused, 16 - games.len());
-    // Another player's level-1 game gets its first move within 2 s,
-    // while the greedy player's searches are still queued.
-    let t = Instant::now();
+    // Another player's level-1 game gets its first move while the greedy
+    // player's searches are still queued: the queue serves players in turn
+    // (a queue served in order of asking answers it only after them — 10 s
+    // of level-8 searches on two cores — and fails here on either count).
+    // How fast the reply comes is the machine's; the order is the queue's.
     let r = ask(&other, 1).await;
     assert_eq!(r.status(), 200);
     let game = r.json::<Value>().await.unwrap()["game"]
@@ -356,22 +348,24 @@ async fn one_player_cannot_starve_the_others_computer_games() {
     if full["game"]["ply"] == 0 {
         assert_eq!(ws.reply().await["t"], "move");
     }
-    let waited = t.elapsed();
-    assert!(waited < Duration::from_secs(2), "level-1 reply took {waited:?}");
     let mut unanswered = 0;
     for g in &games {
         if greedy.get_json(&format!("/api/games/{g}")).await["ply"] == 0 {
             unanswered += 1;
         }
     }
+    // The greedy player holds at most half the searches at once, so the
+    // other player's search starts at once beside theirs and ends before
+    // any of their 5 s searches. (With no such share the other waits for a
+    // greedy search to end; in order of asking, for all four.)
     assert!(
-        unanswered >= 2,
-        "only {unanswered} of the greedy games were still waiting: no load to be fair about"
+        unanswered == games.len(),
+        "only {unanswered} of the {} greedy games were still waiting when the other player's reply came",
+        games.len()
     );
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seeks_are_few_per_player_and_go_with_their_last_connection() {
     let mut s = common::start_with(|c| {
         c.lobby_limits.seeks_per_user = 3;
@@ -418,7 +412,9 @@ async fn seeks_are_few_per_player_and_go_with_their_last_connection() {
         assert!(Instant::now() < until, "seeks outlived their player's connection");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    // A seek made with no connection open expires.
+    // A seek made with no connection open expires after its lifetime
+    // (1.5 s), and not before: polled until gone, however slow the machine.
+    let made = Instant::now();
     let r: Value = p
         .post("/api/seeks", &json!({"time": "5+0"}))
         .await
@@ -427,12 +423,15 @@ async fn seeks_are_few_per_player_and_go_with_their_last_connection() {
         .unwrap();
     assert!(r["seek"].is_string());
     assert_eq!(mine(p.get_json("/api/seeks").await), 1);
-    tokio::time::sleep(Duration::from_millis(1600)).await;
-    assert_eq!(mine(p.get_json("/api/seeks").await), 0, "expired");
+    common::eventually("the seek expires", || async {
+        mine(p.get_json("/api/seeks").await) == 0
+    })
+    .await;
+    let lived = made.elapsed();
+    assert!(lived >= Duration::from_millis(1500), "expired after {lived:?}");
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenges_are_few_per_sender_and_recipient_and_expire() {
     let mut s = common::start_with(|c| {
         c.lobby_limits.challenges_per_sender = 2;
@@ -485,7 +484,6 @@ async fn challenges_are_few_per_sender_and_recipient_and_expire() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn untimed_games_are_capped_and_end_when_nobody_moves() {
     let mut s = common::start_with(|c| {
         c.lobby_limits.untimed_games_per_user = 2;
@@ -533,7 +531,13 @@ async fn untimed_games_are_capped_and_end_when_nobody_moves() {
             .status(),
         200
     );
-    tokio::time::sleep(Duration::from_millis(2000)).await;
+    // The server ends them on its own timer: waited for, not slept on.
+    for g in [&played, &idle] {
+        common::eventually("the idle game ends", || async {
+            a.get_json(&format!("/api/games/{g}")).await["state"] != "live"
+        })
+        .await;
+    }
     let v = a.get_json(&format!("/api/games/{played}")).await;
     assert_eq!(
         (v["state"].as_str(), v["winner"].as_str()),
@@ -552,3 +556,15 @@ async fn untimed_games_are_capped_and_end_when_nobody_moves() {
     assert_eq!(r.status(), 201);
     s.stop().await;
 }
+
+crate::on_both_databases!(
+    account_creation_is_limited_per_address_and_in_all,
+    half_open_requests_from_one_address_leave_others_served,
+    a_websocket_peer_that_stops_answering_is_dropped,
+    names_are_the_same_after_nfkc_and_case_folding_and_look_alikes_are_refused,
+    tokens_are_revoked_and_logout_everywhere_ends_every_session,
+    one_player_cannot_starve_the_others_computer_games,
+    seeks_are_few_per_player_and_go_with_their_last_connection,
+    challenges_are_few_per_sender_and_recipient_and_expire,
+    untimed_games_are_capped_and_end_when_nobody_moves,
+);

@@ -24,7 +24,6 @@ async fn wait_review(c: &Client, game: &str) -> Value {
 
 /// Red gives a cannon away for a pawn on move 2 (炮五进四, answered by
 /// 马7进5 taking it); the review marks that move and not Black's replies.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_review_marks_the_blunder_and_is_kept() {
     let mut s = common::start().await;
     let a = Client::register(&s, "an").await;
@@ -90,7 +89,6 @@ async fn a_review_marks_the_blunder_and_is_kept() {
 }
 
 /// A player may have two reviews waiting; a third is refused with a code.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_has_at_most_two_reviews_waiting() {
     let mut s = common::start().await;
     let a = Client::register(&s, "aq").await;
@@ -118,7 +116,6 @@ async fn a_player_has_at_most_two_reviews_waiting() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_analysis_board_asks_the_rules_and_the_engine() {
     let mut s = common::start().await;
     let visitor = Client::anonymous(&s);
@@ -270,3 +267,9 @@ async fn the_analysis_board_asks_the_rules_and_the_engine() {
     }
     s.stop().await;
 }
+
+crate::on_both_databases!(
+    a_review_marks_the_blunder_and_is_kept,
+    a_player_has_at_most_two_reviews_waiting,
+    the_analysis_board_asks_the_rules_and_the_engine,
+);

@@ -27,7 +27,6 @@ async fn challenge(a: &Client, b: &Client, variant: &str, time: &str, fen: Optio
 const GAME: &str =
     "e2e4 d7d5 e4e5 f7f5 e5f6 b8c6 f6g7 c8f5 g1f3 d8d6 f1c4 e8c8 e1g1 e7e5 g7h8n g8h6 f3e5 h6g4 e5f7 d6h2";
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chess_game_to_mate_with_castling_en_passant_and_an_under_promotion() {
     let mut s = common::start().await;
     let info = Client::anonymous(&s).get_json("/api/info").await;
@@ -113,7 +112,6 @@ async fn a_chess_game_to_mate_with_castling_en_passant_and_an_under_promotion() 
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flag_against_a_lone_king_is_a_draw_and_a_bot_moves_over_rest() {
     let mut s = common::start().await;
     let white = Client::register(&s, "w").await;
@@ -154,7 +152,6 @@ async fn a_flag_against_a_lone_king_is_a_draw_and_a_bot_moves_over_rest() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rated_chess_moves_the_chess_rating_only_and_chess960_starts_from_one_of_960() {
     let mut s = common::start().await;
     let a = Client::register(&s, "a").await;
@@ -204,7 +201,6 @@ async fn rated_chess_moves_the_chess_rating_only_and_chess960_starts_from_one_of
 
 /// Where Debian's `stockfish` is installed, the computer plays chess; the
 /// option is absent otherwise.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chess_game_against_stockfish_where_it_is_installed() {
     let installed = play::computer::on_path("stockfish").is_some();
     let mut s = common::start().await;
@@ -258,3 +254,10 @@ async fn a_chess_game_against_stockfish_where_it_is_installed() {
     assert_eq!(ws.expect("end").await["winner"], "second");
     s.stop().await;
 }
+
+crate::on_both_databases!(
+    a_chess_game_to_mate_with_castling_en_passant_and_an_under_promotion,
+    a_flag_against_a_lone_king_is_a_draw_and_a_bot_moves_over_rest,
+    rated_chess_moves_the_chess_rating_only_and_chess960_starts_from_one_of_960,
+    a_chess_game_against_stockfish_where_it_is_installed,
+);

@@ -22,7 +22,6 @@ async fn lobby_ws(s: &TestServer, c: &Client) -> Ws {
     ws
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobby_chat_presence_reports_and_bans() {
     let mut s = common::start().await;
     let a = Client::register(&s, "la").await;
@@ -107,7 +106,6 @@ async fn lobby_chat_presence_reports_and_bans() {
 
 /// The archive by opening: each game lists its first moves, and the
 /// filter keeps the games that opened so.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_archive_is_searched_by_opening() {
     let mut s = common::start().await;
     let a = Client::register(&s, "oa").await;
@@ -142,3 +140,8 @@ async fn the_archive_is_searched_by_opening() {
     assert_eq!(r.status(), 400);
     s.stop().await;
 }
+
+crate::on_both_databases!(
+    lobby_chat_presence_reports_and_bans,
+    the_archive_is_searched_by_opening,
+);

@@ -140,7 +140,6 @@ fn refused_ws_message() -> impl Strategy<Value = String> {
     ]
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refused_socket_messages_change_nothing() {
     let mut s = common::start().await;
     let a = Client::register(&s, "a").await;
@@ -176,7 +175,6 @@ async fn refused_socket_messages_change_nothing() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn arbitrary_request_bodies_are_answered_and_refusals_change_nothing() {
     let mut s = common::start().await;
     let a = Client::register(&s, "a").await;
@@ -245,3 +243,8 @@ async fn arbitrary_request_bodies_are_answered_and_refusals_change_nothing() {
     }
     s.stop().await;
 }
+
+crate::on_both_databases!(
+    refused_socket_messages_change_nothing,
+    arbitrary_request_bodies_are_answered_and_refusals_change_nothing,
+);

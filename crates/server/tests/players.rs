@@ -12,7 +12,6 @@ async fn play_and_resign(game: &str, first: &Client, second: &Client, loser: &Cl
     common::play_then_resign(game, first, second, &["h2e2", "h9g7"], loser).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn search_leaderboard_and_head_to_head() {
     let mut s = common::start().await;
     let tag = common::unique("");
@@ -171,7 +170,6 @@ async fn search_leaderboard_and_head_to_head() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn board_settings_are_kept_with_the_account() {
     let mut s = common::start().await;
     let c = Client::register(&s, "look").await;
@@ -226,3 +224,8 @@ async fn board_settings_are_kept_with_the_account() {
     assert_eq!(put(&Client::anonymous(&s), mine).await, 401);
     s.stop().await;
 }
+
+crate::on_both_databases!(
+    search_leaderboard_and_head_to_head,
+    board_settings_are_kept_with_the_account,
+);

@@ -26,7 +26,6 @@ async fn ply(c: &Client, game: &str) -> (u64, String) {
     (v["ply"].as_u64().unwrap(), v["fen"].as_str().unwrap().to_string())
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nobody_moves_for_the_opponent() {
     let mut s = common::start().await;
     let (game, red, black) = paired(&s).await;
@@ -58,7 +57,6 @@ async fn nobody_moves_for_the_opponent() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn outsiders_cannot_act_in_someone_elses_game() {
     let mut s = common::start().await;
     let (game, red, _black) = paired(&s).await;
@@ -95,7 +93,6 @@ async fn outsiders_cannot_act_in_someone_elses_game() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_and_malformed_messages_are_refused() {
     let mut s = common::start().await;
     let (game, red, _black) = paired(&s).await;
@@ -173,7 +170,6 @@ async fn oversized_and_malformed_messages_are_refused() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_cookie_replayed_after_logout_is_refused() {
     let mut s = common::start().await;
     let (game, red, _black) = paired(&s).await;
@@ -211,7 +207,6 @@ async fn a_session_cookie_replayed_after_logout_is_refused() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cross_site_requests_are_refused() {
     let mut s = common::start().await;
     let c = Client::register(&s, "c").await;
@@ -246,7 +241,6 @@ async fn cross_site_requests_are_refused() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn password_guessing_is_rate_limited() {
     let mut s = common::start_with(|c| {
         c.login_limits = accounts::LoginLimits {
@@ -318,7 +312,6 @@ async fn password_guessing_is_rate_limited() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_paths_are_not_found_and_every_answer_carries_the_security_headers() {
     let mut s = common::start().await;
     let c = Client::anonymous(&s);
@@ -356,3 +349,13 @@ async fn unknown_paths_are_not_found_and_every_answer_carries_the_security_heade
     assert_eq!(r.headers()["x-content-type-options"], "nosniff");
     s.stop().await;
 }
+
+crate::on_both_databases!(
+    nobody_moves_for_the_opponent,
+    outsiders_cannot_act_in_someone_elses_game,
+    oversized_and_malformed_messages_are_refused,
+    a_session_cookie_replayed_after_logout_is_refused,
+    cross_site_requests_are_refused,
+    password_guessing_is_rate_limited,
+    unknown_paths_are_not_found_and_every_answer_carries_the_security_headers,
+);

@@ -148,14 +148,17 @@ const COMPUTER: Computer = Computer::Uci {
     analysis_options,
 };
 
-/// Depth 12 takes Fairy-Stockfish about 0.1 s on a shogi middlegame here
-/// (docs/shogi.md). Its shogi pawn is worth about 100 of its centipawns
-/// in the middlegame, but pieces are worth more than in chess and drops
-/// make material count twice, so a rook ahead (≈ 1,000 cp by its scale)
-/// reads like chess's rook with half of lichess's slope.
+/// Depth 10 takes Fairy-Stockfish 53 ms a position on average (worst
+/// 105 ms) over the first 20 plies of a Yokofudori game on the development
+/// machine, depth 12 173 ms and depth 14 521 ms (docs/shogi.md): a
+/// 120-ply game is reviewed in about 6 s at depth 10. A rook up is about
+/// 740 of its centipawns (sente with gote's rook in hand, two rooks'
+/// difference, reads +1,484), so
+/// the slope is lichess's scaled by 500/740, and a rook up reads as a
+/// chess rook up does (0.72).
 const ANALYSIS: Analysis = Analysis {
-    depth: 12,
-    win_chance_k: 0.003_682_08 / 2.0,
+    depth: 10,
+    win_chance_k: 0.003_682_08 * 500.0 / 740.0,
 };
 
 fn build_24(fen: &str) -> Result<Box<dyn Game>, GameError> {
@@ -444,6 +447,13 @@ mod tests {
             assert_eq!(v.rating_pool, "shogi-handicap");
         }
         assert_eq!(HANDICAPS.len(), Handicap::ALL.len());
+    }
+
+    #[test]
+    fn a_rook_up_reads_as_a_rook_up_in_chess() {
+        let shogi = crate::Score::Cp(740).win_chances(ANALYSIS.win_chance_k);
+        let chess = crate::Score::Cp(500).win_chances(0.003_682_08);
+        assert!((shogi - chess).abs() < 1e-9, "{shogi} {chess}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Archived games as records (PGN, or KIF for shogi: the variant's record
-//! format), written by the game's registry entry: this module gives it
+//! Archived games as records in the variant's record format (PGN, KIF),
+//! written by the game's registry entry: this module gives it
 //! what every game has — the players under their sides' names, ratings,
 //! date, time control, the mover's clock after each move, the result and
 //! the ruling's words.

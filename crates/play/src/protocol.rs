@@ -40,7 +40,7 @@ pub struct MoveView {
     pub coord: String,
     /// What players read: Chinese notation, SAN, Japanese notation.
     pub display: String,
-    /// The variant's second notation (WXF, UCI, western shogi notation).
+    /// The variant's second notation (the registry's `alt`: WXF, UCI …).
     #[serde(default)]
     pub alt: String,
     /// Clocks right after the move, in ms.

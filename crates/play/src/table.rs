@@ -303,7 +303,8 @@ impl Table {
     }
 
     /// The reason the game would end with if the side to move claimed now
-    /// (a draw, or in shogi's impasse a win or a loss), when a claim holds.
+    /// (a draw, or where the game's rules say so a win or a loss), when a
+    /// claim holds.
     #[must_use]
     pub fn claim_reason(&self) -> Option<String> {
         if !self.session.claim_holds() {

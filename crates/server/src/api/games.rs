@@ -61,8 +61,9 @@ fn record_response(file_name: &str, media_type: &str, pgn: String) -> Response {
         .into_response()
 }
 
-/// Download a game in its variant's record format: PGN (in its variant's
-/// notation: ICCS for Xiangqi, SAN for chess), or KIF for shogi.
+/// Download a game in its variant's record format (the registry's: PGN in
+/// its variant's notation, or KIF), with that format's media type and
+/// file extension.
 #[utoipa::path(get, path = "/api/games/{id}/pgn", tag = "games", params(("id" = String, Path)),
     responses((status = 200, description = "PGN text, or KIF (UTF-8) where the variant's record format is KIF", content_type = "application/x-chess-pgn"), (status = 404, body = ErrorBody)))]
 pub async fn get_pgn(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

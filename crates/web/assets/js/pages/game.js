@@ -301,8 +301,8 @@ export function mount(main, params, ctx) {
       }
       // Online a claim is offered only when it holds (a false claim would
       // be a foul and 5 minutes over the board, 9.1.4, 23.3), in the
-      // words of what it claims (a draw, shogi's impasse count or its
-      // declaration, which may win or lose).
+      // words of what it claims (a draw, or a count or declaration that
+      // may win or lose: the claim's reason says which).
       if (!online() || (myTurn && view.claimable)) {
         const claimKey = `claim.${view.claim}`;
         const claimLabel = view.claim && t(claimKey) !== claimKey ? t(claimKey) : t('game.claimDraw');

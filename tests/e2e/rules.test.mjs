@@ -203,7 +203,9 @@ await test('game-end texts, repetition rulings with their article', () => {
     'adjudication', 'fouls', 'natural_limit', 'insufficient_material', 'threefold_repetition',
     'repetition_both_allowed', 'repetition_both_forbidden',
     // chess (crates/chess/src/ending.rs, crates/session)
-    'fifty_moves', 'seventy_five_moves', 'fivefold_repetition', 'time_forfeit_draw'];
+    'fifty_moves', 'seventy_five_moves', 'fivefold_repetition', 'time_forfeit_draw',
+    // shogi (crates/shogi/src/game.rs, impasse.rs)
+    'no_legal_move', 'repetition', 'impasse', 'impasse_points', 'impasse_declaration'];
   for (const lang of ['zh', 'en']) {
     i18n.setLang(lang);
     for (const reason of reasons) {
@@ -220,6 +222,73 @@ await test('game-end texts, repetition rulings with their article', () => {
     'game.notation.san', 'game.notation.uci']);
   assert.deepEqual(enKeys.filter((k) => !zhKeys.includes(k) && !optionalZh.has(k)), []);
   assert.deepEqual(zhKeys.filter((k) => !enKeys.includes(k)), []);
+});
+
+// --- shogi: the browser's SFEN, USI moves, promotion zones, typed moves ---
+const sg = await import(path.join(root, 'crates/web/assets/js/rules/shogi.js'));
+const sgNotation = await import(path.join(root, 'crates/web/assets/js/notation/shogi.js'));
+const boards = await import(path.join(root, 'crates/web/assets/js/boards/board.js'));
+
+await test('shogi: SFEN, squares, moves with a promotion and drops, hands', () => {
+  let p = sg.parseFen('startpos');
+  assert.equal(p.turn, 'sente');
+  assert.equal(p.board[sg.parseSquare('7g')], 'P');
+  assert.equal(sg.squareName(0), '9i');
+  assert.equal(sg.squareName(80), '1a');
+  for (const m of ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']) p = sg.play(p, m);
+  assert.equal(p.hands.gote.B, 1);
+  assert.equal(p.hands.sente.B, 0);
+  assert.equal(p.board[sg.parseSquare('4e')], 'B');
+  assert.equal(p.board[sg.parseSquare('2b')], 's');
+  const h = sg.parseFen('lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2P3pS 1');
+  assert.deepEqual([h.hands.sente.P, h.hands.sente.S, h.hands.gote.P], [2, 1, 3]);
+  assert.throws(() => sg.parseFen('9/9 b - 1'), /SFEN has 2 ranks/);
+  assert.deepEqual(boards.splitMove('P*5e'), ['P*', '5e', '']);
+  assert.deepEqual(boards.splitMove('8h2b+'), ['8h', '2b', '+']);
+  assert.deepEqual(boards.destsOf(['P*5e', 'P*5d', '7g7f']), { 'P*': ['5e', '5d'], '7g': ['7f'] });
+});
+
+await test('shogi: where a move may and must promote', () => {
+  assert.ok(sg.mayPromote('P', sg.parseSquare('2d'), sg.parseSquare('2c')));
+  assert.ok(sg.mayPromote('S', sg.parseSquare('2c'), sg.parseSquare('3d')), 'leaving the zone');
+  assert.ok(!sg.mayPromote('G', sg.parseSquare('2d'), sg.parseSquare('2c')));
+  assert.ok(!sg.mayPromote('+P', sg.parseSquare('2d'), sg.parseSquare('2c')));
+  assert.ok(sg.mustPromote('P', sg.parseSquare('2a')));
+  assert.ok(sg.mustPromote('L', sg.parseSquare('2a')));
+  assert.ok(sg.mustPromote('N', sg.parseSquare('2b')));
+  assert.ok(!sg.mustPromote('N', sg.parseSquare('2c')));
+  assert.ok(sg.mustPromote('p', sg.parseSquare('2i')));
+  assert.ok(!sg.mustPromote('s', sg.parseSquare('2i')));
+});
+
+await test('shogi: typed moves in USI, western and Japanese notation', () => {
+  const q = sg.parseFen('lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3');
+  assert.equal(sgNotation.findMove('P-7e', q, ['7f7e', '2g2f']), '7f7e');
+  assert.equal(sgNotation.findMove('７五歩', q, ['7f7e', '2g2f']), '7f7e');
+  assert.equal(sgNotation.findMove('75歩', q, ['7f7e', '2g2f']), '7f7e');
+  assert.equal(sgNotation.findMove('Bx2b', q, ['8h2b', '8h2b+']), null, '成 or 不成 must be said');
+  assert.equal(sgNotation.findMove('Bx2b+', q, ['8h2b', '8h2b+']), '8h2b+');
+  assert.equal(sgNotation.findMove('２二角成', q, ['8h2b', '8h2b+']), '8h2b+');
+  assert.equal(sgNotation.findMove('22角不成', q, ['8h2b', '8h2b+']), '8h2b');
+  assert.equal(sgNotation.findMove('p*5e', q, ['P*5e']), 'P*5e');
+  const g = sg.parseFen('startpos');
+  assert.equal(sgNotation.findMove('58金右', g, ['4i5h', '6i5h']), '4i5h');
+  assert.equal(sgNotation.findMove('58金左', g, ['4i5h', '6i5h']), '6i5h');
+  assert.equal(sgNotation.findMove('58金', g, ['4i5h', '6i5h']), null);
+  assert.equal(sgNotation.moveText({ move: '7g7f', display: '▲７六歩', alt: 'P-7f' }, g, 'japanese'), '▲７六歩');
+  assert.equal(sgNotation.moveText({ move: '7g7f', display: '▲７六歩', alt: 'P-7f' }, g, 'western'), 'P-7f');
+  assert.equal(sgNotation.moveText({ move: '4i5h' }, g, 'western'), 'G4i-5h', 'worked out when the server has not said');
+});
+
+await test('shogi: a handicap game\'s giver (gote\'s pieces) is the first side', async () => {
+  await import(path.join(root, 'crates/web/assets/js/boards/shogi.js')).catch(() => null);
+  const spec = boards.gameFor('shogi/two-pieces');
+  if (!spec) return; // the board module needs a DOM to load; the rules are tested above
+  const h = sg.parseFen('lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1');
+  assert.equal(boards.secondToMove(spec, h, ['uwate', 'shitate']), false);
+  assert.equal(boards.secondToMove(spec, sg.play(h, '6a5b'), ['uwate', 'shitate']), true);
+  const premoves = spec.premoves(sg.play(sg.play(h, '6a5b'), '7g7f'), 'uwate');
+  assert.ok(premoves['5b'].includes('5a'));
 });
 
 console.log(`${passed} passed, ${failed} failed`);

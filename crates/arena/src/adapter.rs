@@ -1,4 +1,4 @@
-//! Runs an external UCI or UCCI engine as a player.
+//! Runs an external UCI, UCCI or USI engine as a player.
 //!
 //! The engine is a child process spoken to over its stdin/stdout. Every wait
 //! has a deadline: an engine that hangs, dies or answers garbage produces an
@@ -11,7 +11,9 @@
 //! Fairy-Stockfish numbers ranks 1–10 where Pikafish and ICCS use 0–9;
 //! the adapter converts (detected from the `UCI_Variant` option, or set in
 //! the [`EngineSpec`]). UCCI engines (ElephantEye) get times in
-//! milliseconds (`usemillisec`).
+//! milliseconds (`usemillisec`). USI engines (shogi's UCI: Fairy-Stockfish
+//! greeted with `usi`, gpsusi, YaneuraOu) get SFEN positions and USI moves
+//! as the game writes them, and `byoyomi` for a fixed time a move.
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -25,6 +27,8 @@ use xiangqi::{Move, Square};
 pub enum Protocol {
     Uci,
     Ucci,
+    /// Shogi's dialect of UCI: `usi`/`usiok`, `usinewgame`, `position sfen`.
+    Usi,
 }
 
 /// How an engine numbers ranks in its moves.
@@ -296,6 +300,7 @@ impl ExternalEngine {
         let (hello, ok) = match self.spec.protocol {
             Protocol::Uci => ("uci", "uciok"),
             Protocol::Ucci => ("ucci", "ucciok"),
+            Protocol::Usi => ("usi", "usiok"),
         };
         self.send(hello).await?;
         let lines = self.expect(ok, HANDSHAKE_TIMEOUT).await?;
@@ -313,6 +318,9 @@ impl ExternalEngine {
         if self.name.is_empty() {
             self.name.clone_from(&self.spec.program);
         }
+        // Fairy-Stockfish announces `UCI_Variant` whatever it is greeted
+        // with; under USI it plays shogi by default and writes USI.
+        let has_variant = has_variant && self.spec.protocol != Protocol::Usi;
         if self.spec.ranks == Ranks::Auto {
             self.one_based = has_variant;
         }
@@ -324,7 +332,7 @@ impl ExternalEngine {
         }
         for (k, v) in self.spec.options.clone() {
             let line = match self.spec.protocol {
-                Protocol::Uci => format!("setoption name {k} value {v}"),
+                Protocol::Uci | Protocol::Usi => format!("setoption name {k} value {v}"),
                 Protocol::Ucci => format!("setoption {k} {v}"),
             };
             self.send(&line).await?;
@@ -349,6 +357,7 @@ impl ExternalEngine {
         match self.spec.protocol {
             Protocol::Uci => self.send("ucinewgame").await?,
             Protocol::Ucci => self.send("setoption newgame").await?,
+            Protocol::Usi => self.send("usinewgame").await?,
         }
         self.ready().await
     }
@@ -361,7 +370,7 @@ impl ExternalEngine {
     pub async fn set_options(&mut self, options: &[(String, String)]) -> Result<(), AdapterError> {
         for (k, v) in options {
             let line = match self.spec.protocol {
-                Protocol::Uci => format!("setoption name {k} value {v}"),
+                Protocol::Uci | Protocol::Usi => format!("setoption name {k} value {v}"),
                 Protocol::Ucci => format!("setoption {k} {v}"),
             };
             self.send(&line).await?;
@@ -400,7 +409,11 @@ impl ExternalEngine {
         // Drop anything left from an earlier search (late info lines).
         while self.lines.try_recv().is_ok() {}
         let shift = i32::from(self.one_based);
-        let mut pos = format!("position fen {fen}");
+        let mut pos = match self.spec.protocol {
+            Protocol::Usi if fen == "startpos" => "position startpos".to_string(),
+            Protocol::Usi => format!("position sfen {fen}"),
+            Protocol::Uci | Protocol::Ucci => format!("position fen {fen}"),
+        };
         if !moves.is_empty() {
             pos.push_str(" moves");
             for m in moves {
@@ -468,6 +481,25 @@ impl ExternalEngine {
                 g
             }
             (GoLimit::MoveTime(t), Protocol::Uci) => format!("go movetime {}", ms(t)),
+            // USI's fixed time a move is byo-yomi with no main time.
+            (GoLimit::MoveTime(t), Protocol::Usi) => format!("go btime 0 wtime 0 byoyomi {}", ms(t)),
+            // USI's black is sente, the side that moves first in an even game.
+            (
+                GoLimit::Clock {
+                    red,
+                    black,
+                    red_inc,
+                    black_inc,
+                    ..
+                },
+                Protocol::Usi,
+            ) => format!(
+                "go btime {} wtime {} binc {} winc {}",
+                ms(red),
+                ms(black),
+                ms(red_inc),
+                ms(black_inc)
+            ),
             (GoLimit::MoveTime(t), Protocol::Ucci) => format!("go time {} movestogo 1", ms(t)),
             (GoLimit::Depth(d), _) => format!("go depth {d}"),
             (GoLimit::Nodes(n), _) => format!("go nodes {n}"),
@@ -509,9 +541,16 @@ impl ExternalEngine {
                 }
                 Some("bestmove") => {
                     let ours = |text: &str| {
-                        let text = text.to_ascii_lowercase();
+                        // USI's move is case-sensitive (`P*5e`); USI's
+                        // `resign` and `win` (a declaration) are no move.
+                        let text = if self.spec.protocol == Protocol::Usi {
+                            text.to_string()
+                        } else {
+                            text.to_ascii_lowercase()
+                        };
                         if shift == 0 {
-                            (!text.is_empty() && text != "(none)").then_some(text)
+                            (!text.is_empty() && !matches!(text.as_str(), "(none)" | "resign" | "win"))
+                                .then_some(text)
                         } else {
                             shift_ranks(&text, -shift)
                         }
@@ -732,7 +771,7 @@ fn split_words(text: &str) -> Result<Vec<String>, String> {
 
 /// Reads an engine description: either a plain command line
 /// (`"/usr/bin/pikafish"`, `"qiju engine"`), or key=value words in the
-/// style of fastchess: `cmd=PATH arg=ARG name=NAME proto=uci|ucci
+/// style of fastchess: `cmd=PATH arg=ARG name=NAME proto=uci|ucci|usi
 /// ranks=0|1|auto option.Hash=64`; double quotes group words
 /// (`"option.Skill Level=3"`).
 ///
@@ -767,7 +806,8 @@ pub fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
                 spec.protocol = match v {
                     "uci" => Protocol::Uci,
                     "ucci" => Protocol::Ucci,
-                    _ => return Err(format!("proto must be uci or ucci, not {v:?}")),
+                    "usi" => Protocol::Usi,
+                    _ => return Err(format!("proto must be uci, ucci or usi, not {v:?}")),
                 }
             }
             "ranks" => {

@@ -90,3 +90,55 @@ async fn missing_program_and_silent_handshake_fail_cleanly() {
     assert!(matches!(r, Err(AdapterError::Timeout { .. })), "{:?}", r.err());
     assert!(t.elapsed() < Duration::from_secs(15));
 }
+
+/// A USI engine that announces `UCI_Variant` as Fairy-Stockfish does: it
+/// must be greeted with `usi`, sent `usinewgame`, SFEN and USI moves as
+/// they are (no rank shift, no `UCI_Variant xiangqi`), and its drop comes
+/// back with its capital letter.
+const FAKE_USI: &str = r#"
+while read -r line; do
+  case "$line" in
+    usi) echo "id name fake-usi"; echo "option name UCI_Variant type combo default shogi var shogi var xiangqi"; echo "usiok";;
+    "setoption name UCI_Variant value xiangqi") variant=xiangqi;;
+    usinewgame) newgame=1;;
+    isready) echo "readyok";;
+    position*) pos=0; [ "$line" = "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d 8h2b+ 3a2b" ] && pos=1;;
+    go*)
+      if [ "$pos$newgame" = 11 ] && [ -z "$variant" ] && [ "$line" = "go btime 0 wtime 0 byoyomi 50" ]; then
+        echo "info depth 5 score cp -40 pv B*4e"; echo "bestmove B*4e"
+      else
+        echo "bestmove resign"
+      fi;;
+    quit) exit 0;;
+  esac
+done
+"#;
+
+#[tokio::test]
+async fn a_usi_engine_gets_sfen_and_usi_moves_and_may_resign() {
+    let spec = EngineSpec {
+        name: String::new(),
+        program: "bash".into(),
+        args: vec!["-c".into(), FAKE_USI.into()],
+        protocol: Protocol::Usi,
+        ranks: Ranks::Auto,
+        options: Vec::new(),
+    };
+    let mut p = EnginePlayer::start(spec).await.unwrap();
+    assert_eq!(p.name(), "fake-usi");
+    p.new_game().await.unwrap();
+    let moves: Vec<String> = ["7g7f", "3c3d", "8h2b+", "3a2b"].map(String::from).to_vec();
+    let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let r = p
+        .best_move_text(sfen, &moves, &[], MOVETIME, Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!((r.mv.as_str(), r.score), ("B*4e", Some(-40)));
+    // Anything else makes it resign: no move, an error, not a move "resign".
+    let e = p
+        .best_move_text(sfen, &[], &[], MOVETIME, Duration::from_secs(5))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("resign"), "{e}");
+    p.quit().await;
+}

@@ -8,18 +8,72 @@ use play::protocol::ChatRoom;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// Which colour a player asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, Serialize, ToSchema)]
+/// Which colour a player asks for: `first`, `second` or `random`, or a
+/// side by the word the registry gives it (`red`, `white` …; no word names
+/// the first side in one variant and the second in another, which a test
+/// checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ColorChoice {
-    /// The side that moves first; the variants' words for the sides are
-    /// accepted too.
-    #[serde(alias = "red", alias = "white")]
+    /// The side that moves first.
     First,
-    #[serde(alias = "black")]
     Second,
     #[default]
     Random,
+}
+
+impl ColorChoice {
+    /// The choice a word names, if any.
+    #[must_use]
+    pub fn from_word(word: &str) -> Option<ColorChoice> {
+        match word {
+            "first" => Some(ColorChoice::First),
+            "second" => Some(ColorChoice::Second),
+            "random" => Some(ColorChoice::Random),
+            _ => registry::all()
+                .iter()
+                .find_map(|v| v.side_of(word))
+                .map(|side| match side {
+                    game::Side::First => ColorChoice::First,
+                    game::Side::Second => ColorChoice::Second,
+                }),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ColorChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ColorChoice, D::Error> {
+        let word = String::deserialize(d)?;
+        ColorChoice::from_word(&word).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "color is first, second, random or a side's name (red, white …), not {word:?}"
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ColorChoice;
+
+    #[test]
+    fn every_variants_side_words_choose_one_side() {
+        for v in registry::all() {
+            for (i, key) in v.side_keys().into_iter().enumerate() {
+                let want = if i == 0 {
+                    ColorChoice::First
+                } else {
+                    ColorChoice::Second
+                };
+                assert_eq!(ColorChoice::from_word(key), Some(want), "{} in {}", key, v.id);
+            }
+        }
+        for v in registry::all() {
+            let c: ColorChoice = serde_json::from_str(&format!("\"{}\"", v.side_keys()[0])).unwrap();
+            assert_eq!(c, ColorChoice::First);
+        }
+        assert!(serde_json::from_str::<ColorChoice>("\"purple\"").is_err());
+    }
 }
 
 /// A seek as the lobby shows it.

@@ -190,6 +190,10 @@ pub async fn pgn(
         if g.state != "over" {
             continue;
         }
+        // One PGN file: a game recorded in another format (KIF) is left out.
+        if registry::get(Some(&g.variant)).map_or(true, |v| v.record.format != "pgn") {
+            continue;
+        }
         let Ok(Some(view)) = crate::live::stored_view(state, &g.id).await else {
             continue;
         };

@@ -1,7 +1,8 @@
 //! Computer opponents, as the game registry describes them: a built-in
-//! engine in process (Xiangqi's), an external UCI program found on the
-//! `PATH` at start (Stockfish for chess; without it the variant offers no
-//! computer), and external engines the operator configures by name.
+//! engine in process (Xiangqi's), an external UCI or USI program found on
+//! the `PATH` at start (the registry names it and its protocol; without it
+//! the variant offers no computer), and external engines the operator
+//! configures by name.
 //!
 //! Every external engine is driven by one client, the match runner's
 //! [`arena::EnginePlayer`]: every wait has a deadline, a hung or crashed
@@ -43,6 +44,9 @@ pub struct Request {
     /// The computer's remaining time and increment.
     pub my_ms: i64,
     pub increment_ms: i64,
+    /// The byo-yomi period (秒読み, 读秒) it may move in once main time is
+    /// gone; 0 without byo-yomi.
+    pub period_ms: i64,
 }
 
 /// The computer's answer: `coord == None` means it has no move (or failed)
@@ -56,9 +60,12 @@ pub struct ComputerMove {
 }
 
 /// How long the computer may think: a fortieth of its time plus most of the
-/// increment, between 50 ms and 5 s.
+/// increment, or a third of a byo-yomi period if that is more, between
+/// 50 ms and 5 s.
 fn budget(req: &Request) -> Duration {
-    let ms = (req.my_ms / 40 + req.increment_ms * 3 / 4).clamp(50, 5000);
+    let ms = (req.my_ms / 40 + req.increment_ms * 3 / 4)
+        .max(req.period_ms / 3)
+        .clamp(50, 5000);
     Duration::from_millis(u64::try_from(ms).unwrap_or(50))
 }
 
@@ -102,8 +109,9 @@ enum Player {
 
 /// The computer players and the limit on concurrent built-in searches.
 pub struct Computers {
-    /// The registry's UCI programs that were found, by program name.
-    programs: HashMap<&'static str, Engine>,
+    /// The registry's external programs that were found, by program name
+    /// and the protocol they are spoken to in (one process each).
+    programs: HashMap<(&'static str, registry::EngineProtocol), Engine>,
     /// Operator-configured engines, by the name players choose them by.
     external: Mutex<HashMap<String, Engine>>,
     /// The built-in engine's searches: as many at once as there are cores.
@@ -135,10 +143,13 @@ impl Computers {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
         let mut programs = HashMap::new();
         for v in registry::all() {
-            let registry::Computer::Uci { program, .. } = v.computer else {
+            let registry::Computer::Uci {
+                program, protocol, ..
+            } = v.computer
+            else {
                 continue;
             };
-            if programs.contains_key(program) {
+            if programs.contains_key(&(program, protocol)) {
                 continue;
             }
             let Some(path) = on_path(program) else {
@@ -149,10 +160,11 @@ impl Computers {
                 continue;
             };
             // Quoted: a path may hold blanks.
-            match start_engine(&format!("cmd=\"{}\" proto=uci", path.display())).await {
+            let description = format!("cmd=\"{}\" proto={}", path.display(), protocol.as_str());
+            match start_engine(&description).await {
                 Ok(engine) => {
-                    tracing::info!(program, "computer player found");
-                    programs.insert(program, engine);
+                    tracing::info!(program, protocol = protocol.as_str(), "computer player found");
+                    programs.insert((program, protocol), engine);
                 }
                 Err(e) => {
                     tracing::warn!(program, error = %e, "computer player does not start; its variants have no computer");
@@ -185,7 +197,12 @@ impl Computers {
     pub fn levels(&self, variant: &registry::Variant) -> u8 {
         match variant.computer {
             registry::Computer::BuiltIn { levels, .. } => levels,
-            registry::Computer::Uci { program, levels, .. } if self.programs.contains_key(program) => levels,
+            registry::Computer::Uci {
+                program,
+                protocol,
+                levels,
+                ..
+            } if self.programs.contains_key(&(program, protocol)) => levels,
             _ => 0,
         }
     }
@@ -223,8 +240,13 @@ impl Computers {
         if let Some(level) = level_of(&req.spec) {
             return match req.variant.computer {
                 registry::Computer::BuiltIn { choose, .. } => Some(Player::BuiltIn { choose, level }),
-                registry::Computer::Uci { program, options, .. } => Some(Player::Engine(
-                    self.programs.get(program)?.clone(),
+                registry::Computer::Uci {
+                    program,
+                    protocol,
+                    options,
+                    ..
+                } => Some(Player::Engine(
+                    self.programs.get(&(program, protocol))?.clone(),
                     options(level),
                 )),
                 registry::Computer::None => None,
@@ -300,7 +322,9 @@ impl Computers {
     pub fn can_analyse(&self, variant: &registry::Variant) -> bool {
         match variant.computer {
             registry::Computer::BuiltIn { .. } => true,
-            registry::Computer::Uci { program, .. } => self.programs.contains_key(program),
+            registry::Computer::Uci {
+                program, protocol, ..
+            } => self.programs.contains_key(&(program, protocol)),
             registry::Computer::None => false,
         }
     }
@@ -328,12 +352,13 @@ impl Computers {
             }
             registry::Computer::Uci {
                 program,
+                protocol,
                 analysis_options,
                 ..
             } => {
                 let engine = self
                     .programs
-                    .get(program)
+                    .get(&(program, protocol))
                     .ok_or_else(|| format!("{program} is not installed"))?;
                 let _turn = FairQueue::wait_turn(&engine.queue, &req.owner).await;
                 let mut player = engine.player.lock().await;

@@ -1,12 +1,35 @@
-//! Archived games as records (PGN), written by the game's registry entry:
-//! this module gives it what every game has — the players under their
-//! sides' names, ratings, date, time control, the mover's clock after each
-//! move, the result and the ruling's words.
+//! Archived games as records in the variant's record format (PGN, KIF),
+//! written by the game's registry entry: this module gives it
+//! what every game has — the players under their sides' names, ratings,
+//! date, time control, the mover's clock after each move, the result and
+//! the ruling's words.
 
 use crate::protocol::GameView;
 use game::Side;
 
-/// The game as PGN text.
+/// A game's record as a file to download.
+#[derive(Clone, Debug)]
+pub struct RecordFile {
+    /// `qiju-ID.pgn`, `qiju-ID.kifu`.
+    pub file_name: String,
+    pub media_type: &'static str,
+    pub text: String,
+}
+
+/// The game in its variant's record format, as a file.
+///
+/// # Errors
+/// As [`write`].
+pub fn file(g: &GameView) -> Result<RecordFile, String> {
+    let v = registry::get(Some(&g.variant)).map_err(|e| e.to_string())?;
+    Ok(RecordFile {
+        file_name: format!("qiju-{}.{}", g.id, v.record.extension),
+        media_type: v.record.media_type,
+        text: write(g)?,
+    })
+}
+
+/// The game in its variant's record format (PGN, KIF).
 ///
 /// # Errors
 /// A stored game whose variant is unknown or whose moves do not replay (a

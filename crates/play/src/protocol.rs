@@ -38,8 +38,11 @@ pub struct MoveView {
     /// Coordinate notation: ICCS (`h2e2`) or UCI (`e7e8q`).
     #[serde(rename = "move")]
     pub coord: String,
-    /// What players read: Chinese notation or SAN.
+    /// What players read: Chinese notation, SAN, Japanese notation.
     pub display: String,
+    /// The variant's second notation (the registry's `alt`: WXF, UCI …).
+    #[serde(default)]
+    pub alt: String,
     /// Clocks right after the move, in ms.
     pub first_ms: i64,
     pub second_ms: i64,
@@ -48,10 +51,48 @@ pub struct MoveView {
 /// Both clocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ClockView {
+    /// Main time left.
     pub first_ms: i64,
     pub second_ms: i64,
     /// Whether the clock of the side to move is running.
     pub running: bool,
+    /// Each side's clock beyond its main time, for a time control with
+    /// stages or byo-yomi; absent for a plain one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<SideClockView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second: Option<SideClockView>,
+}
+
+impl ClockView {
+    /// Main times only.
+    #[must_use]
+    pub fn main(first_ms: i64, second_ms: i64, running: bool) -> ClockView {
+        ClockView {
+            first_ms,
+            second_ms,
+            running,
+            first: None,
+            second: None,
+        }
+    }
+}
+
+/// A side's clock beyond its main time: the stage of a staged control and
+/// the byo-yomi (秒読み, 读秒) it is in or will enter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SideClockView {
+    /// The current stage, from 1.
+    pub stage: usize,
+    /// Moves still to make before the stage's time control; `null` in
+    /// sudden death.
+    pub moves_to_control: Option<u32>,
+    /// Byo-yomi periods left (all of them until main time runs out).
+    pub periods_left: Option<u32>,
+    /// The length of one byo-yomi period, ms.
+    pub period_ms: Option<u64>,
+    /// Once main time is gone: the time left in the current period, ms.
+    pub period_left_ms: Option<i64>,
 }
 
 /// The full state of a game: what a client gets on (re)connecting.
@@ -102,6 +143,12 @@ pub struct GameView {
     /// The side to move may claim a draw now, and the claim holds.
     #[serde(default)]
     pub claimable: bool,
+    /// What the claim would end the game with (`natural_limit`, `impasse`,
+    /// `impasse_points`, `impasse_declaration` …: the reason the game's
+    /// rules give), so the claim is offered in its own words; `null` when
+    /// there is none.
+    #[serde(default)]
+    pub claim: Option<String>,
     /// `online` (what would be a foul is refused) or `arbiter` (the rule
     /// book's fouls and penalties, for events over the board).
     #[serde(default = "online")]
@@ -175,6 +222,12 @@ pub enum ServerMsg {
         /// (online the UI offers the claim only then).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         claimable: bool,
+        /// The claim's reason when `claimable` (`impasse_declaration` …).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        claim: Option<String>,
+        /// The variant's second notation of the move (WXF, UCI, western).
+        #[serde(default)]
+        alt: String,
     },
     /// The referee ruled a repetition in which `side` plays a forbidden
     /// sequence: it must vary or lose (CXA 24, 26.4).

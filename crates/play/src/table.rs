@@ -14,6 +14,7 @@
 //! have moved either player may abort, and the server aborts a game whose
 //! first moves do not come in time.
 
+use crate::protocol::{ClockView, SideClockView};
 use clock::{Millis, TimeControl};
 use game::{Game, Outcome, Side};
 use serde::Serialize;
@@ -299,6 +300,49 @@ impl Table {
     #[must_use]
     pub fn claim_holds(&self) -> bool {
         self.session.claim_holds()
+    }
+
+    /// The reason the game would end with if the side to move claimed now
+    /// (a draw, or where the game's rules say so a win or a loss), when a
+    /// claim holds.
+    #[must_use]
+    pub fn claim_reason(&self) -> Option<String> {
+        if !self.session.claim_holds() {
+            return None;
+        }
+        self.session.game().claimable_draw().map(|e| e.reason)
+    }
+
+    /// Both clocks at `now_ms`, with each side's stage and byo-yomi when
+    /// the time control has them.
+    #[must_use]
+    pub fn clock_view(&self, now_ms: i64) -> ClockView {
+        let views = self.session.clock().views(self.at(now_ms));
+        let tc = &self.session.config().time_control;
+        let byoyomi = match tc.overtime {
+            Some(clock::Overtime::Byoyomi { period_ms, periods }) => Some((period_ms, periods)),
+            _ => None,
+        };
+        let staged = tc.stages.len() > 1 || tc.stages.iter().any(|s| s.moves > 0);
+        let detail = |v: &clock::SideView| {
+            (byoyomi.is_some() || staged).then(|| SideClockView {
+                stage: v.stage,
+                moves_to_control: v.moves_to_control,
+                periods_left: match v.overtime {
+                    Some(clock::OvertimeState::Byoyomi { periods_left }) => Some(periods_left),
+                    _ => byoyomi.map(|(_, n)| n),
+                },
+                period_ms: byoyomi.map(|(ms, _)| ms),
+                period_left_ms: v.period_left_ms.filter(|_| v.overtime.is_some()).map(signed),
+            })
+        };
+        ClockView {
+            first_ms: signed(views[0].main_ms),
+            second_ms: signed(views[1].main_ms),
+            running: self.clock_running(),
+            first: detail(&views[0]),
+            second: detail(&views[1]),
+        }
     }
 
     /// `online` or `arbiter`: whose tool the session rules are.

@@ -5,7 +5,9 @@
 //! `tests/e2e/rules.test.mjs` (the browser's rules module against the
 //! published perft counts) and `tests/e2e/run.mjs` (two players, a
 //! spectator and the computer, driven by playwright-core; screenshots go
-//! to `docs/screenshots/`).
+//! to `docs/screenshots/`), then `tests/e2e/shogi.mjs` (a shogi game with
+//! a promotion choice, drops and a byo-yomi flag; a handicap game against
+//! Fairy-Stockfish) against the same server.
 //!
 //! Needs node, `tests/e2e/node_modules` (`cd tests/e2e && npm install`)
 //! and Chromium (`apt-get install chromium`, or `QIJU_CHROMIUM`). When
@@ -134,5 +136,9 @@ fn browser_end_to_end() {
     assert!(
         node(&root, &["tests/e2e/run.mjs", &base]),
         "the browser end-to-end run failed (output above)"
+    );
+    assert!(
+        node(&root, &["tests/e2e/shogi.mjs", &base]),
+        "the browser's shogi run failed (output above)"
     );
 }

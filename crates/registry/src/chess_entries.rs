@@ -4,8 +4,8 @@
 //! punished.
 
 use crate::{
-    Analysis, BoardInfo, Computer, GameRecord, ImportedGame, MoveKind, Notations, PositionFormat,
-    RecordFormat, SideInfo, Start, Text, Variant,
+    Analysis, BoardInfo, Computer, EngineProtocol, GameRecord, ImportedGame, MoveKind, Notations,
+    PositionFormat, RecordFormat, SideInfo, Start, Text, Variant,
 };
 use game::{Game, GameError};
 use session::{Articles, ClaimPenalty, SessionRules};
@@ -199,6 +199,8 @@ pub(crate) const STANDARD: Variant = Variant {
     notations: NOTATIONS,
     record: RecordFormat {
         format: "pgn",
+        extension: "pgn",
+        media_type: "application/x-chess-pgn; charset=utf-8",
         game_tag: None,
         variant_tag: None,
     },
@@ -206,6 +208,7 @@ pub(crate) const STANDARD: Variant = Variant {
     titles: false,
     computer: Computer::Uci {
         program: "stockfish",
+        protocol: EngineProtocol::Uci,
         levels: 8,
         options: stockfish_options,
         analysis_options: || analysis_options(false),
@@ -244,6 +247,8 @@ pub(crate) const CHESS960: Variant = Variant {
     },
     record: RecordFormat {
         format: "pgn",
+        extension: "pgn",
+        media_type: "application/x-chess-pgn; charset=utf-8",
         game_tag: None,
         variant_tag: Some("Chess960"),
     },
@@ -251,6 +256,7 @@ pub(crate) const CHESS960: Variant = Variant {
     titles: false,
     computer: Computer::Uci {
         program: "stockfish",
+        protocol: EngineProtocol::Uci,
         levels: 8,
         options: stockfish_960_options,
         analysis_options: || analysis_options(true),

@@ -9,11 +9,13 @@
 //! record per variant in `server/variants.py`).
 //!
 //! A variant's id is `family/name`: `xiangqi/cxa`, `chess/standard`,
-//! `chess/chess960`, and next `shogi/…`, `renju/…`, `gomoku/…`. Sides are
+//! `chess/chess960`, `shogi/standard`, `shogi/lance`, and next `renju/…`,
+//! `gomoku/…`. Sides are
 //! `first` (moves first) and `second` everywhere in data; "red", "white",
 //! "sente" are the names this registry gives them.
 
 mod chess_entries;
+mod shogi_entries;
 mod xiangqi_entries;
 
 use game::{Game, GameError, Side};
@@ -99,19 +101,26 @@ pub enum MoveKind {
 /// into the database, and those players read.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Notations {
-    /// `iccs` (`h2e2`) or `uci` (`e2e4`, `e7e8q`).
+    /// `iccs` (`h2e2`), `uci` (`e2e4`, `e7e8q`) or `usi` (`7g7f`, `8h2b+`,
+    /// `P*5e`).
     pub coord: &'static str,
-    /// What players read: `chinese` (`炮二平五`) or `san` (`Nf3`).
+    /// What players read: `chinese` (`炮二平五`), `san` (`Nf3`) or
+    /// `japanese` (`▲７六歩`).
     pub display: &'static str,
-    /// A second notation: `wxf` (`C2=5`) or `uci`.
+    /// A second notation: `wxf` (`C2=5`), `uci` or `western` (`P-7f`).
     pub alt: &'static str,
 }
 
 /// How finished games are written down.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct RecordFormat {
-    /// `pgn`.
+    /// `pgn`, or `kif` (shogi's, as Japanese sites write it).
     pub format: &'static str,
+    /// The file name's extension of a download (`pgn`; `kifu`, KIF in
+    /// UTF-8).
+    pub extension: &'static str,
+    /// The download's media type.
+    pub media_type: &'static str,
     /// The PGN `[Game]` tag, when the format has one (`Chinese Chess`).
     pub game_tag: Option<&'static str>,
     /// The PGN `[Variant]` tag, when not the family's main game.
@@ -268,10 +277,12 @@ pub enum Computer {
         #[serde(skip)]
         analyse: fn(&AnalysisRequest<'_>) -> Result<Evaluation, String>,
     },
-    /// An external UCI program found on the `PATH` when the server starts;
-    /// without it the variant has no computer player.
+    /// An external program found on the `PATH` when the server starts,
+    /// speaking UCI (or its shogi dialect USI); without it the variant has
+    /// no computer player.
     Uci {
         program: &'static str,
+        protocol: EngineProtocol,
         levels: u8,
         /// The `setoption` pairs that make the program play at a level.
         #[serde(skip)]
@@ -282,6 +293,27 @@ pub enum Computer {
     },
     /// No computer player.
     None,
+}
+
+/// The protocol an external computer player is spoken to in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineProtocol {
+    /// UCI: FEN positions, moves in the game's coordinate notation.
+    Uci,
+    /// USI, shogi's UCI: SFEN positions and USI moves (`7g7f`, `P*5e`).
+    Usi,
+}
+
+impl EngineProtocol {
+    /// The word `arena`'s engine descriptions use (`proto=usi`).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EngineProtocol::Uci => "uci",
+            EngineProtocol::Usi => "usi",
+        }
+    }
 }
 
 /// One game or variant.
@@ -368,7 +400,7 @@ impl Variant {
         }
     }
 
-    /// The game in the variant's record format (PGN).
+    /// The game in the variant's record format (PGN, KIF).
     ///
     /// # Errors
     /// A move that does not replay from the start position (a damaged
@@ -418,13 +450,24 @@ impl Variant {
     }
 }
 
-static VARIANTS: [Variant; 6] = [
+static VARIANTS: [Variant; 17] = [
     xiangqi_entries::CXA,
     xiangqi_entries::WXF,
     xiangqi_entries::ASIAN,
     xiangqi_entries::SIMPLE,
     chess_entries::STANDARD,
     chess_entries::CHESS960,
+    shogi_entries::STANDARD,
+    shogi_entries::DECLARATION,
+    shogi_entries::LANCE,
+    shogi_entries::BISHOP,
+    shogi_entries::ROOK,
+    shogi_entries::ROOK_LANCE,
+    shogi_entries::TWO_PIECES,
+    shogi_entries::FOUR_PIECES,
+    shogi_entries::SIX_PIECES,
+    shogi_entries::EIGHT_PIECES,
+    shogi_entries::TEN_PIECES,
 ];
 
 /// Every variant, the default first.

@@ -41,6 +41,8 @@ const NOTATIONS: Notations = Notations {
 
 const RECORD: RecordFormat = RecordFormat {
     format: "pgn",
+    extension: "pgn",
+    media_type: "application/x-chess-pgn; charset=utf-8",
     game_tag: Some("Chinese Chess"),
     variant_tag: Some("xiangqi"),
 };

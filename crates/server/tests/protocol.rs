@@ -6,14 +6,21 @@
 use game::Side;
 use lobby::protocol::{LobbyLine, LobbyMsg};
 use lobby::{ChallengeView, ColorChoice, SeekView};
-use play::protocol::{Away, ChatRoom, ClockView, GameView, PlayerView, RatingChange, ServerMsg};
+use play::protocol::{
+    Away, ChatRoom, ClockView, GameView, PlayerView, RatingChange, ServerMsg, SideClockView,
+};
 use std::collections::BTreeMap;
 
 fn clocks() -> ClockView {
     ClockView {
-        first_ms: 1,
-        second_ms: 2,
-        running: true,
+        first: Some(SideClockView {
+            stage: 1,
+            moves_to_control: None,
+            periods_left: Some(3),
+            period_ms: Some(30_000),
+            period_left_ms: None,
+        }),
+        ..ClockView::main(1, 2, true)
     }
 }
 
@@ -57,6 +64,7 @@ fn one_of_each() -> Vec<ServerMsg> {
         must_change: None,
         offer_refused: None,
         claimable: false,
+        claim: None,
         rules_profile: "online".into(),
         created_ms: 0,
         v: 0,
@@ -76,13 +84,15 @@ fn one_of_each() -> Vec<ServerMsg> {
             ply: 1,
             coord: "e2e4".into(),
             display: "e4".into(),
+            alt: "e2e4".into(),
             check: false,
             capture: false,
             fen: "f".into(),
             turn: s,
             clocks: clocks(),
             legal: vec![],
-            claimable: false,
+            claimable: true,
+            claim: Some("fifty_moves".into()),
         },
         ServerMsg::MustChange {
             v: 2,

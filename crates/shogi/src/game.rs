@@ -256,12 +256,16 @@ impl Game for ShogiGame {
         "shogi"
     }
 
+    /// `shogi/standard` (the 24-point count) or `shogi/declaration` (the
+    /// 27-point declaration); a handicap game played by the 24-point rule
+    /// is its handicap's variant, `shogi/lance` … `shogi/ten-pieces`, as the
+    /// registry names them.
     fn variant(&self) -> String {
-        match self.impasse {
-            ImpasseRule::Points24 => "shogi/standard",
-            ImpasseRule::Declaration27 => "shogi/declaration",
+        match (self.impasse, self.handicap) {
+            (ImpasseRule::Points24, Some(h)) => format!("shogi/{}", h.id()),
+            (ImpasseRule::Points24, None) => "shogi/standard".to_string(),
+            (ImpasseRule::Declaration27, _) => "shogi/declaration".to_string(),
         }
-        .to_string()
     }
 
     fn initial_fen(&self) -> String {

@@ -264,7 +264,11 @@ fn maybe_computer(state: &Play, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
     }
     g.computer_thinking = true;
     let now = common::now_ms();
-    let clocks = g.table.clocks_at(now);
+    let clocks = g.table.clock_view(now);
+    let (my_ms, mine) = match side {
+        Side::First => (clocks.first_ms, clocks.first),
+        Side::Second => (clocks.second_ms, clocks.second),
+    };
     let owner = match side {
         Side::First => g.row.second_id.clone(),
         Side::Second => g.row.first_id.clone(),
@@ -276,8 +280,11 @@ fn maybe_computer(state: &Play, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
         fen: g.row.initial_fen.clone(),
         moves: g.table.moves().map(|m| m.played.coord.clone()).collect(),
         ply: g.table.ply(),
-        my_ms: clocks[side.index()],
+        my_ms,
         increment_ms: g.row.increment_ms,
+        period_ms: mine
+            .and_then(|c| c.period_ms)
+            .map_or(0, |ms| i64::try_from(ms).unwrap_or(i64::MAX)),
     };
     // The answer joins the game's mailbox like any player's move.
     let answer = state.computers().think(request);
@@ -336,16 +343,8 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
         return Err(ActError::Storage);
     }
     g.seq += bodies.len() as u64;
-    let running = g.table.clock_running();
     let now = common::now_ms();
-    let clocks_now = |g: &LiveGame| {
-        let c = g.table.clocks_at(now);
-        ClockView {
-            first_ms: c[0],
-            second_ms: c[1],
-            running,
-        }
-    };
+    let clocks_now = |g: &LiveGame| g.table.clock_view(now);
     for e in &applied.events {
         let v = g.version + 1;
         let msg = match e {
@@ -363,6 +362,7 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
                     ply: m.ply,
                     coord: m.coord.clone(),
                     display: m.display.clone(),
+                    alt: m.alt.clone(),
                     check: m.check,
                     capture: m.capture,
                     fen: g.table.game().fen(),
@@ -370,10 +370,11 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
                     clocks: ClockView {
                         first_ms,
                         second_ms,
-                        running,
+                        ..g.table.clock_view(now)
                     },
                     legal: if last { legal_moves(&g.table) } else { Vec::new() },
                     claimable: last && g.table.claim_holds(),
+                    claim: if last { g.table.claim_reason() } else { None },
                 })
             }
             SessionEvent::DrawOffered { side, .. } => Some(ServerMsg::DrawOffer { v, by: *side }),

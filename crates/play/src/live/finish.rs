@@ -93,11 +93,7 @@ pub(super) async fn finish(state: &Play, g: &mut LiveGame) {
         reason: stored.reason,
         detail: stored.detail,
         article: stored.article,
-        clocks: ClockView {
-            first_ms: clocks[0],
-            second_ms: clocks[1],
-            running: false,
-        },
+        clocks: ClockView::main(clocks[0], clocks[1], false),
         ratings,
     };
     broadcast(g, &msg);

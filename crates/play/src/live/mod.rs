@@ -136,7 +136,7 @@ pub enum Cmd {
         connected: bool,
     },
     /// A chat line to pass on (not a game event: no version).
-    Chat(ServerMsg),
+    Chat(Box<ServerMsg>),
 }
 
 /// Passes a chat line to a game's listeners.
@@ -145,7 +145,9 @@ pub enum Cmd {
 /// The game is not running here (`gone`).
 pub async fn chat(state: &Play, game_id: &str, msg: ServerMsg) -> Result<(), ActError> {
     let h = state.games().get(game_id).ok_or(ActError::Gone)?;
-    h.tx.send(Cmd::Chat(msg)).await.map_err(|_| ActError::Gone)
+    h.tx.send(Cmd::Chat(Box::new(msg)))
+        .await
+        .map_err(|_| ActError::Gone)
 }
 
 /// Tells the game a player's socket opened or closed; the game says when

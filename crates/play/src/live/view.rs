@@ -17,7 +17,6 @@ pub(super) fn view_of(
     version: u64,
     now_ms: i64,
 ) -> GameView {
-    let clocks = table.clocks_at(now_ms);
     let end = table.end();
     let end = end.as_ref();
     let (state, result, winner) = match end {
@@ -58,15 +57,12 @@ pub(super) fn view_of(
                 ply: m.ply,
                 coord: m.played.coord.clone(),
                 display: m.played.display.clone(),
+                alt: m.played.alt.clone(),
                 first_ms: i64::try_from(m.times.clocks_ms[0]).unwrap_or(i64::MAX),
                 second_ms: i64::try_from(m.times.clocks_ms[1]).unwrap_or(i64::MAX),
             })
             .collect(),
-        clocks: ClockView {
-            first_ms: clocks[0],
-            second_ms: clocks[1],
-            running: table.clock_running(),
-        },
+        clocks: table.clock_view(now_ms),
         legal: legal_moves(table),
         state,
         result,
@@ -78,6 +74,7 @@ pub(super) fn view_of(
         must_change: table.must_change().map(|m| m.side),
         offer_refused: table.offer_refused(),
         claimable: table.claim_holds(),
+        claim: table.claim_reason(),
         rules_profile: table.rules_profile().to_string(),
         created_ms: row.created_ms,
         v: version,
@@ -128,11 +125,7 @@ pub async fn stored_view(state: &Play, id: &str) -> Result<Option<GameView>, com
         view.reason.clone_from(&row.reason);
         view.detail.clone_from(&row.detail);
         view.article.clone_from(&row.article);
-        view.clocks = ClockView {
-            first_ms: row.first_ms,
-            second_ms: row.second_ms,
-            running: false,
-        };
+        view.clocks = ClockView::main(row.first_ms, row.second_ms, false);
         view.draw_offer = None;
     }
     Ok(Some(view))

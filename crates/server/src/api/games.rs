@@ -43,9 +43,14 @@ pub async fn get_game(
 
 /// The PGN download's headers.
 pub(crate) fn pgn_response(file_name: &str, pgn: String) -> Response {
+    record_response(file_name, "application/x-chess-pgn; charset=utf-8", pgn)
+}
+
+/// A record download's headers: its media type and file name.
+fn record_response(file_name: &str, media_type: &str, pgn: String) -> Response {
     (
         [
-            (CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8".to_string()),
+            (CONTENT_TYPE, media_type.to_string()),
             (
                 CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{file_name}\""),
@@ -56,16 +61,18 @@ pub(crate) fn pgn_response(file_name: &str, pgn: String) -> Response {
         .into_response()
 }
 
-/// Download a game as PGN (in its variant's notation: ICCS for Xiangqi, SAN for chess).
+/// Download a game in its variant's record format (the registry's: PGN in
+/// its variant's notation, or KIF), with that format's media type and
+/// file extension.
 #[utoipa::path(get, path = "/api/games/{id}/pgn", tag = "games", params(("id" = String, Path)),
-    responses((status = 200, description = "PGN text", content_type = "application/x-chess-pgn"), (status = 404, body = ErrorBody)))]
+    responses((status = 200, description = "PGN text, or KIF (UTF-8) where the variant's record format is KIF", content_type = "application/x-chess-pgn"), (status = 404, body = ErrorBody)))]
 pub async fn get_pgn(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let view = live::view(state.play(), &id)
         .await?
         .ok_or_else(|| Error::NotFound(format!("game {id}")))?;
-    let pgn =
-        play::pgn::write(&view).map_err(|e| Error::Internal(format!("game {id} does not replay: {e}")))?;
-    Ok(pgn_response(&format!("qiju-{id}.pgn"), pgn))
+    let file =
+        play::pgn::file(&view).map_err(|e| Error::Internal(format!("game {id} does not replay: {e}")))?;
+    Ok(record_response(&file.file_name, file.media_type, file.text))
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -12,6 +12,7 @@ import * as settings from './settings.js';
 import { findVariant, loadVariants, variantLabel } from './variants.js';
 import './boards/xiangqi.js';
 import './boards/chess.js';
+import './boards/shogi.js';
 
 const routes = [
   [/^\/$/, () => import('./pages/lobby.js')],

@@ -27,10 +27,10 @@ export class Clock {
   }
 
   /**
-   * Sets the reading: `ms` left, whether it runs, and (when the server
-   * sends it) the side's clock view with stage and overtime
-   * (`{ stage, moves_to_control, overtime: { kind: 'byoyomi',
-   * periods_left }, period_left_ms }`).
+   * Sets the reading: `ms` of main time left, whether it runs, and (when
+   * the time control has stages or byo-yomi) the side's clock beyond it
+   * as the server sends it: `{ stage, moves_to_control, periods_left,
+   * period_ms, period_left_ms }`.
    */
   set(ms, running, extra = null) {
     this.ms = ms;
@@ -40,27 +40,49 @@ export class Clock {
     this.draw();
   }
 
-  /** What the clock reads now. */
+  /** What the clock reads now (main time). */
   now() {
     return this.running ? Math.max(0, this.ms - (performance.now() - this.at)) : this.ms;
+  }
+
+  /**
+   * Byo-yomi (秒読み, 读秒) now: `{ periods, left }` — the periods left (the
+   * current one counted) and, once main time is gone, the time left in
+   * the current period (else null). Counted on locally between readings:
+   * a period that runs out gives way to the next, as the server's clock
+   * does; the server alone decides the flag.
+   */
+  byoyomi() {
+    const x = this.extra;
+    if (!x || !x.period_ms || x.periods_left === null || x.periods_left === undefined) return null;
+    const elapsed = this.running ? performance.now() - this.at : 0;
+    // How far into overtime the clock is now, if it is.
+    let over = null;
+    if (x.period_left_ms !== null && x.period_left_ms !== undefined) over = elapsed + (x.period_ms - x.period_left_ms);
+    else if (this.ms - elapsed <= 0) over = elapsed - this.ms;
+    if (over === null) return { periods: x.periods_left, left: null };
+    const lost = Math.floor(over / x.period_ms);
+    const periods = Math.max(0, x.periods_left - lost);
+    return { periods, left: periods > 0 ? x.period_ms - (over % x.period_ms) : 0 };
   }
 
   draw() {
     let left = this.now();
     const x = this.extra;
     const parts = [];
-    if (x && x.overtime && x.overtime.kind === 'byoyomi') {
-      parts.push(t('game.byoyomi', { n: x.overtime.periods_left }));
-      if (x.period_left_ms !== undefined && x.period_left_ms !== null && left <= 0) {
-        left = this.running ? Math.max(0, x.period_left_ms - (performance.now() - this.at)) : x.period_left_ms;
-      }
+    const b = this.byoyomi();
+    const overtime = !!(b && b.left !== null);
+    if (b) {
+      if (overtime) left = b.left;
+      parts.push(t('game.byoyomi', { s: Math.round(x.period_ms / 1000), n: b.periods }));
     }
     if (x && x.stage > 1) parts.push(t('game.stage', { n: x.stage }));
     if (x && x.moves_to_control) parts.push(t('game.movesToControl', { n: x.moves_to_control }));
     this.time.textContent = formatClock(left);
     if (this.info) this.info.textContent = parts.join(' · ');
-    const low = left < lowTimeMs(this.initialMs) && this.initialMs > 0;
+    const low = overtime ? left < Math.min(10000, x.period_ms / 3) : left < lowTimeMs(this.initialMs) && this.initialMs > 0;
     this.el.classList.toggle('low', low);
+    this.el.classList.toggle('overtime', overtime);
     this.el.classList.toggle('running', this.running);
     if (low && this.running && !this.warned) {
       this.warned = true;

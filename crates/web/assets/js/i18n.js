@@ -8,7 +8,7 @@ const KEY = 'qiju.lang';
 
 const en = {
   'app.name': 'qiju',
-  'app.tagline': 'Xiangqi and chess online — play, watch, replay',
+  'app.tagline': 'Xiangqi, chess and shogi online — play, watch, replay',
   'nav.lobby': 'Lobby',
   'nav.players': 'Players',
   'nav.analysis': 'Analysis',
@@ -202,7 +202,7 @@ const en = {
   'game.rematchSent': 'Rematch challenge sent to {name}.',
   'game.check': 'Check!',
   'game.clockRunning': 'clock running',
-  'game.byoyomi': 'byo-yomi {n}',
+  'game.byoyomi': 'byo-yomi {s} s × {n}',
   'game.stage': 'stage {n}',
   'game.movesToControl': '{n} moves to control',
   'game.lowTime': 'low time',
@@ -402,7 +402,7 @@ const en = {
 
 const zh = {
   'app.name': '棋局',
-  'app.tagline': '在线象棋与国际象棋 — 对弈、观战、复盘',
+  'app.tagline': '在线象棋、国际象棋与将棋 — 对弈、观战、复盘',
   'nav.lobby': '大厅',
   'nav.players': '棋手',
   'nav.analysis': '分析',
@@ -587,7 +587,7 @@ const zh = {
   'game.rematchSent': '已向 {name} 发出再战邀请。',
   'game.check': '将军！',
   'game.clockRunning': '计时中',
-  'game.byoyomi': '读秒 {n}',
+  'game.byoyomi': '读秒 {s} 秒 × {n}',
   'game.stage': '第 {n} 阶段',
   'game.movesToControl': '还需 {n} 着',
   'game.lowTime': '时间不足',
@@ -784,6 +784,93 @@ const zh = {
   'error.internal': '服务器出错，请稍后再试。',
   'error.csrf': '请求被拒绝（请刷新页面）。',
 };
+
+// Shogi (将棋): sides, pieces, hands, promotion, claims and the record.
+// The side words of an even game are sente/gote (先手/後手), of a handicap
+// game uwate/shitate (上手, the giver, and 下手).
+const SHOGI_ROLES = {
+  king: ['king', '王将'], rook: ['rook', '飞车'], bishop: ['bishop', '角行'], gold: ['gold', '金将'],
+  silver: ['silver', '银将'], knight: ['knight', '桂马'], lance: ['lance', '香车'], pawn: ['pawn', '步兵'],
+  dragon: ['dragon (promoted rook)', '龙王'], horse: ['horse (promoted bishop)', '龙马'],
+  psilver: ['promoted silver', '成银'], pknight: ['promoted knight', '成桂'], plance: ['promoted lance', '成香'],
+  tokin: ['tokin (promoted pawn)', 'と金'],
+};
+for (const [color, enSide, zhSide] of [['sente', 'Sente', '先手'], ['gote', 'Gote', '后手']]) {
+  for (const [role, [enRole, zhRole]] of Object.entries(SHOGI_ROLES)) {
+    en[`shogi.piece.${color}.${role}`] = `${enSide} ${enRole}`;
+    zh[`shogi.piece.${color}.${role}`] = `${zhSide}${zhRole}`;
+  }
+}
+Object.assign(en, {
+  'side.sente': 'Sente',
+  'side.gote': 'Gote',
+  'side.uwate': 'Uwate',
+  'side.shitate': 'Shitate',
+  'lobby.color.sente': 'Sente (☗, moves first)',
+  'lobby.color.gote': 'Gote (☖)',
+  'lobby.color.uwate': 'Uwate (上手, gives the handicap)',
+  'lobby.color.shitate': 'Shitate (下手)',
+  'result.win.sente': 'Sente wins',
+  'result.win.gote': 'Gote wins',
+  'result.win.uwate': 'Uwate wins',
+  'result.win.shitate': 'Shitate wins',
+  'board.shogi.label': 'Shogi board',
+  'board.shogi.roledesc': 'Shogi board',
+  'shogi.hand': '{side}\'s pieces in hand (駒台)',
+  'shogi.handEmpty': 'none',
+  'shogi.inHand': '{piece} in hand {n}',
+  'shogi.promote': 'Promote on {square}? (成 or 不成)',
+  'shogi.promote.yes': 'Promote (成)',
+  'shogi.promote.no': 'Do not promote (不成)',
+  'shogi.promote.cancel': 'Cancel the move',
+  'game.notation.japanese': '日本語',
+  'game.notation.western': 'Western',
+  'game.notation.usi': 'USI',
+  'claim.impasse': 'Count the impasse (持将棋)',
+  'claim.impasse_points': 'Count the impasse (持将棋)',
+  'claim.impasse_declaration': 'Declare the win (入玉宣言)',
+  'reason.impasse': 'Impasse (持将棋): both have 24 points, a draw',
+  'reason.impasse_points': 'Impasse (持将棋): fewer than 24 points loses',
+  'reason.impasse_declaration': 'Won by declaration (入玉宣言)',
+  'reason.no_legal_move': 'No legal move (it loses as a mate does)',
+  'reason.repetition': 'Repetition (千日手): a draw',
+  'replay.record': 'Download {format}',
+});
+Object.assign(zh, {
+  'side.sente': '先手',
+  'side.gote': '后手',
+  'side.uwate': '上手',
+  'side.shitate': '下手',
+  'lobby.color.sente': '执先手（☗）',
+  'lobby.color.gote': '执后手（☖）',
+  'lobby.color.uwate': '执上手（让子方）',
+  'lobby.color.shitate': '执下手',
+  'result.win.sente': '先手胜',
+  'result.win.gote': '后手胜',
+  'result.win.uwate': '上手胜',
+  'result.win.shitate': '下手胜',
+  'board.shogi.label': '将棋棋盘',
+  'board.shogi.roledesc': '将棋棋盘',
+  'shogi.hand': '{side}的持驹（驹台）',
+  'shogi.handEmpty': '无',
+  'shogi.inHand': '持驹{piece} {n}',
+  'shogi.promote': '在 {square} 升变吗？（成／不成）',
+  'shogi.promote.yes': '升变（成）',
+  'shogi.promote.no': '不升变（不成）',
+  'shogi.promote.cancel': '取消这步棋',
+  'game.notation.japanese': '日文',
+  'game.notation.western': '西式',
+  'game.notation.usi': 'USI',
+  'claim.impasse': '申请持将棋计点',
+  'claim.impasse_points': '申请持将棋计点',
+  'claim.impasse_declaration': '入玉宣言胜',
+  'reason.impasse': '持将棋：双方都有 24 点，和棋',
+  'reason.impasse_points': '持将棋：不足 24 点判负',
+  'reason.impasse_declaration': '入玉宣言胜',
+  'reason.no_legal_move': '无合法着法（按将死判负）',
+  'reason.repetition': '千日手：和棋',
+  'replay.record': '下载 {format}',
+});
 
 export const LANGS = { zh, en };
 

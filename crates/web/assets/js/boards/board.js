@@ -1,14 +1,15 @@
 // The interface every game board implements, and the registry that finds
 // the board for a game family. A page never knows which game it shows:
 // it asks `createBoard(variant, …)` for a board and talks to it through
-// the five methods below. Xiangqi (./xiangqi.js) and chess (./chess.js)
-// are the boards so far; shogi and gomoku plug in by implementing `Board`
-// and calling `registerGame` (see docs/ui.md).
+// the five methods below. Xiangqi (./xiangqi.js), chess (./chess.js) and
+// shogi (./shogi.js) are the boards so far; gomoku plugs in by
+// implementing `Board` and calling `registerGame` (see docs/ui.md).
 //
 // Squares are named as the game's coordinate notation names them (ICCS
 // `h2` for Xiangqi, `e4` for chess, `7g` for shogi): moves cross the
 // board's edge as (from, to) square names, exactly as they travel to the
-// server. A drop (shogi) or a placement (gomoku) has from = null.
+// server. A drop (shogi) comes from its piece in hand as USI writes it,
+// `P*`, so that from + to is the move (`P*5e`).
 
 /** Base class: documents the contract and holds what every board shares. */
 export class Board {
@@ -35,9 +36,9 @@ export class Board {
    * Lets the user move. `legalMovesBySquare` maps a from-square to its
    * destinations (`{ h2: ['e2', 'h9'] }`), or is null to make the board
    * read-only. `onMove(from, to, promotion)` is called once per move the
-   * user makes by click-click, drag or keyboard; `promotion` is the
-   * letter of the piece a pawn becomes (chess: `q`, `r`, `b`, `n`, asked
-   * by the board), else undefined.
+   * user makes by click-click, drag or keyboard; `promotion` is what the
+   * move's text ends with when the board asked (chess: `q`, `r`, `b`,
+   * `n`, the piece a pawn becomes; shogi: `+` for 成), else undefined.
    */
   // eslint-disable-next-line no-unused-vars
   setInteractive(legalMovesBySquare, onMove) {
@@ -90,7 +91,10 @@ const registry = new Map();
  *   null (`lastMove` is `{ move, display, check }` as the server sent it);
  * - `premoves(position, side)`: `{ from: [to, …] }` by movement alone;
  * - `isCapture(position, move)`;
- * - `board(container, opts)`: a new Board.
+ * - `board(container, opts)`: a new Board;
+ * - optionally `turnWord(turn, sides)`: the variant's word for a
+ *   position's side to move (`turn` as `parseFen` gives it), where the
+ *   two differ (a shogi handicap game's giver plays gote's pieces).
  */
 export function registerGame(family, spec) {
   registry.set(family, spec);
@@ -107,10 +111,23 @@ export function hasBoard(variant) {
   return !!gameFor(variant);
 }
 
-/** `h2e2` → ['h2', 'e2', ''], `e7e8q` → ['e7', 'e8', 'q'], `7g7f` too. */
+/**
+ * `h2e2` → ['h2', 'e2', ''], `e7e8q` → ['e7', 'e8', 'q'], `8h2b+` →
+ * ['8h', '2b', '+'], a drop `P*5e` → ['P*', '5e', ''].
+ */
 export function splitMove(move) {
-  const m = /^([a-z]\d+|\d[a-z])([a-z]\d+|\d[a-z])(.*)$/.exec(String(move));
+  const m = /^([a-z]\d+|\d[a-z]|[A-Z]\*)([a-z]\d+|\d[a-z])(.*)$/.exec(String(move));
   return m ? [m[1], m[2], m[3]] : [null, null, ''];
+}
+
+/**
+ * Whether `pos`'s side to move is the second side of a game whose side
+ * words are `sides` (the view's, first mover first).
+ */
+export function secondToMove(spec, pos, sides) {
+  const words = sides && sides.length === 2 ? sides : spec.sides;
+  const word = spec.turnWord ? spec.turnWord(pos.turn, words) : pos.turn;
+  return word === words[1];
 }
 
 /** `{ from: [to, …] }` of a list of coordinate moves (the server's `legal`). */

@@ -12,8 +12,12 @@
 import { api } from '../api.js';
 import { h, fill } from '../dom.js';
 import { errorText, t } from '../i18n.js';
-import { createBoard, destsOf, gameFor, splitMove } from '../boards/board.js';
-import { findVariant, loadVariants, playable, variantLabel } from '../variants.js';
+import {
+  createBoard, destsOf, gameFor, secondToMove, splitMove,
+} from '../boards/board.js';
+import {
+  findVariant, loadVariants, playable, sideKeys, variantLabel,
+} from '../variants.js';
 import { scoreText } from '../analysis.js';
 
 export async function mount(main, params, ctx) {
@@ -203,7 +207,7 @@ export async function mount(main, params, ctx) {
     const { notation } = spec;
     const style = notation.getStyle();
     const moves = movesOf();
-    const startSecond = positions[0].turn === spec.sides[1];
+    const startSecond = secondToMove(spec, positions[0], sideKeys(findVariant(variants, variant)));
     const cells = startSecond ? [null, ...moves] : moves;
     const items = [];
     for (let i = 0; i < cells.length; i += 2) {

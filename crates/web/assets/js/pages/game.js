@@ -22,7 +22,9 @@ import { fill, h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
-import { createBoard, destsOf, gameFor, splitMove } from '../boards/board.js';
+import {
+  createBoard, destsOf, gameFor, secondToMove, splitMove,
+} from '../boards/board.js';
 import {
   clockText, colorOf, detailLine, foulText, mustChangeText, otherSide, patternIn, reasonText, resultText, sideName,
 } from '../result.js';
@@ -163,8 +165,6 @@ export function mount(main, params, ctx) {
 
   // --- derived state ----------------------------------------------------------
   const rules = () => spec.rules;
-  /** The side (`first`/`second`) of a position's side to move. */
-  const sideOfTurn = (pos) => (pos.turn === spec.sides[1] ? 'second' : 'first');
 
   function positions() {
     const list = [rules().parseFen(view.initial_fen)];
@@ -253,7 +253,7 @@ export function mount(main, params, ctx) {
       return;
     }
     const items = [];
-    const startSecond = sideOfTurn(pos[0]) === 'second';
+    const startSecond = secondToMove(spec, pos[0], view.sides);
     const cells = startSecond ? [null, ...moves] : moves;
     for (let i = 0; i < cells.length; i += 2) {
       const cell = (m) => {
@@ -300,9 +300,13 @@ export function mount(main, params, ctx) {
         }));
       }
       // Online a claim is offered only when it holds (a false claim would
-      // be a foul and 5 minutes over the board, 9.1.4, 23.3).
+      // be a foul and 5 minutes over the board, 9.1.4, 23.3), in the
+      // words of what it claims (a draw, or a count or declaration that
+      // may win or lose: the claim's reason says which).
       if (!online() || (myTurn && view.claimable)) {
-        list.push(actionButton(t('game.claimDraw'), () => send({ t: 'claim_draw' }), {
+        const claimKey = `claim.${view.claim}`;
+        const claimLabel = view.claim && t(claimKey) !== claimKey ? t(claimKey) : t('game.claimDraw');
+        list.push(actionButton(claimLabel, () => send({ t: 'claim_draw' }), {
           id: 'claim-draw', disabled: !myTurn, class: online() ? 'primary' : null,
         }));
       }
@@ -570,7 +574,7 @@ export function mount(main, params, ctx) {
     const mover = view.turn;
     const mine = pending && pending.ply === msg.ply;
     view.moves.push({
-      ply: msg.ply, move: msg.move, display: msg.display, check: msg.check,
+      ply: msg.ply, move: msg.move, display: msg.display, alt: msg.alt, check: msg.check,
       first_ms: msg.clocks?.first_ms, second_ms: msg.clocks?.second_ms,
     });
     view.ply = msg.ply;
@@ -583,6 +587,7 @@ export function mount(main, params, ctx) {
       view.draw_offer = null;
     }
     view.claimable = !!msg.claimable;
+    view.claim = msg.claim || null;
     view.must_change = null;
     if (mine) pending = null;
     else (msg.capture ? sounds.capture : sounds.move)();

@@ -8,7 +8,9 @@
 import { api } from '../api.js';
 import { h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
-import { createBoard, gameFor, splitMove } from '../boards/board.js';
+import {
+  createBoard, gameFor, secondToMove, splitMove,
+} from '../boards/board.js';
 import { colorOf, detailLine, otherSide, reasonText, resultText, sideName } from '../result.js';
 import { fill, formatClock, formatDate } from '../dom.js';
 import { evalGraph, markBadge, marksByPly, scoreText } from '../analysis.js';
@@ -37,6 +39,10 @@ export async function mount(main, params, ctx) {
     return null;
   }
   const { rules, notation } = spec;
+  // The download is in the variant's record format (PGN, KIF).
+  const variantInfo = findVariant(await loadVariants(), view.variant);
+  const record = (variantInfo && variantInfo.record) || { format: 'pgn', extension: 'pgn' };
+  const recordLabel = record.format === 'pgn' ? t('replay.pgn') : t('replay.record', { format: record.format.toUpperCase() });
   const positions = [rules.parseFen(view.initial_fen)];
   for (const m of view.moves) positions.push(rules.play(positions[positions.length - 1], m.move));
   let ply = view.moves.length;
@@ -65,7 +71,6 @@ export async function mount(main, params, ctx) {
   }, t(`game.notation.${s}`)));
   const players = `${view.first.name} – ${view.second.name}`;
   const over = view.state !== 'live';
-  const variantInfo = findVariant(await loadVariants(), view.variant);
   const canAnalyse = !!(variantInfo && variantInfo.can_analyse);
   const reviewCard = h('div', { class: 'card', id: 'review', hidden: !over });
   const bestLine = h('p', { id: 'best-here', class: 'muted' });
@@ -100,7 +105,9 @@ export async function mount(main, params, ctx) {
           h('p', { class: 'muted' }, `${view.time_control} · ${view.rated ? t('lobby.rated') : t('lobby.casual')} · ${formatDate(view.created_ms)}`),
           where, clockLine,
           h('div', { class: 'row' },
-            h('a', { class: 'button primary', href: api.pgnUrl(id), download: `qiju-${id}.pgn`, id: 'pgn', 'aria-label': t('replay.pgn') }, t('replay.pgn')),
+            h('a', {
+              class: 'button primary', href: api.pgnUrl(id), download: `qiju-${id}.${record.extension || 'pgn'}`, id: 'pgn', 'aria-label': recordLabel,
+            }, recordLabel),
             view.state === 'live' ? h('a', { class: 'button', href: `/game/${id}`, 'data-link': '' }, t('replay.watchLive')) : null),
           h('p', { class: 'muted' }, t('replay.keys')),
           openLink),
@@ -116,7 +123,7 @@ export async function mount(main, params, ctx) {
   function drawMoves() {
     const style = notation.getStyle();
     const items = [];
-    const startSecond = positions[0].turn === spec.sides[1];
+    const startSecond = secondToMove(spec, positions[0], view.sides);
     const cells = startSecond ? [null, ...view.moves] : view.moves;
     for (let i = 0; i < cells.length; i += 2) {
       const cell = (m) => {

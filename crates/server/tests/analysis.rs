@@ -85,8 +85,16 @@ async fn a_review_marks_the_blunder_and_is_kept() {
                 .filter(|m| m["kind"] == kind && (m["ply"].as_u64().unwrap() % 2 == 1) == (side == 0))
                 .count() as u64
         };
-        for (field, kind) in [("inaccuracies", "inaccuracy"), ("mistakes", "mistake"), ("blunders", "blunder")] {
-            assert_eq!(summary[field].as_u64(), Some(count(kind)), "side {side} {field}: {review}");
+        for (field, kind) in [
+            ("inaccuracies", "inaccuracy"),
+            ("mistakes", "mistake"),
+            ("blunders", "blunder"),
+        ] {
+            assert_eq!(
+                summary[field].as_u64(),
+                Some(count(kind)),
+                "side {side} {field}: {review}"
+            );
         }
     }
 

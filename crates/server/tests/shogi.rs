@@ -20,7 +20,6 @@ fn variant<'a>(info: &'a Value, id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{id} in /api/info"))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_shogi_game_with_a_promotion_choice_a_drop_and_a_byo_yomi_flag() {
     let mut s = common::start().await;
     let info = Client::anonymous(&s).get_json("/api/info").await;
@@ -133,7 +132,6 @@ async fn a_shogi_game_with_a_promotion_choice_a_drop_and_a_byo_yomi_flag() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_handicap_game_starts_with_the_giver_and_rates_in_its_own_pool() {
     let mut s = common::start().await;
     let info = Client::anonymous(&s).get_json("/api/info").await;
@@ -209,7 +207,6 @@ async fn a_handicap_game_starts_with_the_giver_and_rates_in_its_own_pool() {
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_impasse_is_claimed_in_its_own_words_and_may_lose_for_the_claimant() {
     let mut s = common::start().await;
     let a = Client::register(&s, "a").await;
@@ -244,7 +241,6 @@ async fn an_impasse_is_claimed_in_its_own_words_and_may_lose_for_the_claimant() 
 
 /// Where Debian's `fairy-stockfish` is installed, the computer plays shogi
 /// over USI; the option is absent otherwise.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_shogi_game_against_fairy_stockfish_over_usi_where_it_is_installed() {
     let installed = play::computer::on_path("fairy-stockfish").is_some();
     let mut s = common::start().await;
@@ -315,3 +311,10 @@ async fn a_shogi_game_against_fairy_stockfish_over_usi_where_it_is_installed() {
     assert_eq!(analysed["state"], "done", "{analysed}");
     s.stop().await;
 }
+
+crate::on_both_databases!(
+    a_shogi_game_with_a_promotion_choice_a_drop_and_a_byo_yomi_flag,
+    a_handicap_game_starts_with_the_giver_and_rates_in_its_own_pool,
+    an_impasse_is_claimed_in_its_own_words_and_may_lose_for_the_claimant,
+    a_shogi_game_against_fairy_stockfish_over_usi_where_it_is_installed,
+);

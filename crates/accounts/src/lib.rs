@@ -29,7 +29,7 @@ pub use profiles::{
     title_of, LeaderRow, PoolRatingView, PoolScore, Record, Score, UserView, LEADERBOARD_PAGES,
 };
 pub use settings::{BoardTheme, PieceSet, Settings};
-pub use sign_in::{token_hash, Credentials, Revoked, SignedIn, SESSION_MAX_AGE_S};
+pub use sign_in::{token_hash, Credentials, Revoked, SignedIn, TokenKind, SESSION_MAX_AGE_S};
 
 use store::Store;
 

@@ -33,6 +33,26 @@ pub struct SignedIn {
     pub token: String,
 }
 
+/// How a request carries its token: the browser's cookie, or a bot's
+/// `Authorization: Bearer` header. Each kind of session is accepted only
+/// the way it was given out: a cookie's value sent as a bearer token would
+/// skip the CSRF check that cookie requests must pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    Cookie,
+    Bearer,
+}
+
+impl TokenKind {
+    /// The session kind as stored.
+    fn stored(self) -> &'static str {
+        match self {
+            TokenKind::Cookie => "cookie",
+            TokenKind::Bearer => "token",
+        }
+    }
+}
+
 /// How many sessions or tokens ended.
 #[derive(Serialize, ToSchema)]
 pub struct Revoked {
@@ -60,12 +80,12 @@ fn ip_key(ip: IpAddr) -> String {
 }
 
 impl Accounts {
-    /// The account a session or bot token belongs to, if it is live and the
-    /// account not banned.
+    /// The account a session (`Cookie`) or bot token (`Bearer`) belongs
+    /// to, if it is live, of that kind, and the account not banned.
     ///
     /// # Errors
     /// The database cannot be read.
-    pub async fn user_of_token(&self, token: &str) -> Result<Option<User>, Error> {
+    pub async fn user_of_token(&self, token: &str, kind: TokenKind) -> Result<Option<User>, Error> {
         if token.len() != 64 {
             return Ok(None);
         }
@@ -73,7 +93,7 @@ impl Accounts {
         // ban written while a request was on its way.
         Ok(self
             .store
-            .session_user(&token_hash(token), common::now_ms())
+            .session_user(&token_hash(token), kind.stored(), common::now_ms())
             .await?
             .filter(|u| !u.banned))
     }
@@ -232,6 +252,18 @@ impl Accounts {
     /// Storage.
     pub async fn make_token(&self, user: &User) -> Result<String, Error> {
         Ok(self.open_session(user.clone(), "token").await?.token)
+    }
+
+    /// Of the sessions `token_hashes`, those still live (see
+    /// `store::Store::live_sessions`).
+    ///
+    /// # Errors
+    /// Storage.
+    pub async fn live_sessions(
+        &self,
+        token_hashes: &[String],
+    ) -> Result<std::collections::HashSet<String>, Error> {
+        Ok(self.store.live_sessions(token_hashes, common::now_ms()).await?)
     }
 
     /// A new session of `kind` (`cookie` or `token`).

@@ -11,6 +11,7 @@
 
 use crate::error::ApiError;
 use crate::AppState;
+use accounts::TokenKind;
 use axum::extract::{FromRequestParts, Request};
 use axum::http::header::{AUTHORIZATION, COOKIE, HOST, ORIGIN};
 use axum::http::request::Parts;
@@ -39,26 +40,43 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-/// The session token of a request, bearer or cookie.
+/// The session token of a request and how it came: a bearer header, else
+/// the session cookie.
 #[must_use]
-pub fn request_token(headers: &HeaderMap) -> Option<&str> {
+pub fn request_token(headers: &HeaderMap) -> Option<(&str, TokenKind)> {
     if let Some(v) = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()) {
         if let Some(t) = v.strip_prefix("Bearer ") {
-            return Some(t.trim());
+            return Some((t.trim(), TokenKind::Bearer));
         }
     }
-    cookie(headers, SESSION_COOKIE)
+    cookie(headers, SESSION_COOKIE).map(|t| (t, TokenKind::Cookie))
 }
 
-/// Finds the user a request is authenticated as, if any.
+/// Who a request is authenticated as, and by which session.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub user: User,
+    /// What the database stores of the token (its SHA-256), by which the
+    /// session's open sockets are told when it ends.
+    pub token_hash: String,
+}
+
+/// Finds the session a request is authenticated by, if any.
 ///
 /// # Errors
 /// The database cannot be read.
-pub async fn user_of(state: &AppState, headers: &HeaderMap) -> Result<Option<User>, Error> {
-    match request_token(headers) {
-        Some(token) => state.accounts().user_of_token(token).await,
-        None => Ok(None),
-    }
+pub async fn session_of(state: &AppState, headers: &HeaderMap) -> Result<Option<Session>, Error> {
+    let Some((token, kind)) = request_token(headers) else {
+        return Ok(None);
+    };
+    Ok(state
+        .accounts()
+        .user_of_token(token, kind)
+        .await?
+        .map(|user| Session {
+            user,
+            token_hash: accounts::token_hash(token),
+        }))
 }
 
 /// Extractor: the logged-in user (or guest), else 401.
@@ -67,20 +85,32 @@ pub struct Auth(pub User);
 impl FromRequestParts<AppState> for Auth {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        user_of(state, &parts.headers)
+        let s = SessionAuth::from_request_parts(parts, state).await?;
+        Ok(Auth(s.0.user))
+    }
+}
+
+/// Extractor: the logged-in session, else 401 (for what stays open: a
+/// stream ends with its session).
+pub struct SessionAuth(pub Session);
+
+impl FromRequestParts<AppState> for SessionAuth {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        session_of(state, &parts.headers)
             .await?
-            .map(Auth)
+            .map(SessionAuth)
             .ok_or(ApiError(Error::Unauthorized))
     }
 }
 
-/// Extractor: the user if logged in; spectators need not be.
-pub struct MaybeAuth(pub Option<User>);
+/// Extractor: the session if logged in; spectators need not be.
+pub struct MaybeSession(pub Option<Session>);
 
-impl FromRequestParts<AppState> for MaybeAuth {
+impl FromRequestParts<AppState> for MaybeSession {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        Ok(MaybeAuth(user_of(state, &parts.headers).await?))
+        Ok(MaybeSession(session_of(state, &parts.headers).await?))
     }
 }
 

@@ -21,6 +21,7 @@ pub mod error;
 pub mod listen;
 pub mod openapi;
 pub mod routes;
+pub mod sessions;
 pub mod stream;
 pub mod ws;
 
@@ -131,6 +132,7 @@ struct Inner {
     accounts: Accounts,
     lobby: Lobby,
     play: Play,
+    sessions: Arc<sessions::OpenSessions>,
     shutdown: watch::Receiver<bool>,
 }
 
@@ -154,6 +156,11 @@ impl AppState {
     #[must_use]
     pub fn play(&self) -> &Play {
         &self.0.play
+    }
+    /// The sessions with sockets or streams open.
+    #[must_use]
+    pub fn sessions(&self) -> &Arc<sessions::OpenSessions> {
+        &self.0.sessions
     }
     /// Changes to `true` when the server shuts down.
     #[must_use]
@@ -213,6 +220,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
         accounts,
         lobby,
         play: play.clone(),
+        sessions: Arc::default(),
         shutdown: shutdown.clone(),
         config,
     }));
@@ -223,6 +231,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
     let resumed = play::live::resume_all(&play, stopped).await?;
     play::analysis::start(&play).await?;
     store.heartbeat(&node, common::now_ms()).await?;
+    tokio::spawn(sessions::sweeper(state.clone()));
     tracing::info!(%addr, resumed, "qiju server listening");
     let app = router(state.clone());
     let hb_store = store.clone();

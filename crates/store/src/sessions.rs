@@ -25,13 +25,22 @@ impl Store {
         Ok(())
     }
 
-    /// The user a live session token belongs to.
-    pub async fn session_user(&self, token_hash: &str, now_ms: i64) -> Result<Option<User>, StoreError> {
-        let row = sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1 AND expires_ms > $2")
-            .bind(token_hash)
-            .bind(now_ms)
-            .fetch_optional(&self.pool)
-            .await?;
+    /// The user a live session of `kind` (`cookie` or `token`) belongs to:
+    /// a browser's session is no bearer token, nor a bot's token a cookie.
+    pub async fn session_user(
+        &self,
+        token_hash: &str,
+        kind: &str,
+        now_ms: i64,
+    ) -> Result<Option<User>, StoreError> {
+        let row = sqlx::query(
+            "SELECT user_id FROM sessions WHERE token_hash = $1 AND kind = $2 AND expires_ms > $3",
+        )
+        .bind(token_hash)
+        .bind(kind)
+        .bind(now_ms)
+        .fetch_optional(&self.pool)
+        .await?;
         match row {
             Some(r) => self.user_by_id(&r.try_get::<String, _>("user_id")?).await,
             None => Ok(None),
@@ -77,5 +86,33 @@ impl Store {
             }
         };
         Ok(r.rows_affected())
+    }
+
+    /// Of `token_hashes`, those of sessions still live: not ended, not
+    /// expired, their account not banned (what open sockets are checked
+    /// against, see `server::sessions`).
+    pub async fn live_sessions(
+        &self,
+        token_hashes: &[String],
+        now_ms: i64,
+    ) -> Result<std::collections::HashSet<String>, StoreError> {
+        let mut live = std::collections::HashSet::new();
+        // A few hundred a query keep every backend's bind limit.
+        for chunk in token_hashes.chunks(400) {
+            let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+            let sql = format!(
+                "SELECT s.token_hash FROM sessions s JOIN users u ON u.id = s.user_id \
+                 WHERE s.expires_ms > $1 AND u.banned = 0 AND s.token_hash IN ({})",
+                marks.join(", ")
+            );
+            let mut q = sqlx::query(&sql).bind(now_ms);
+            for h in chunk {
+                q = q.bind(h.clone());
+            }
+            for r in q.fetch_all(&self.pool).await? {
+                live.insert(r.try_get::<String, _>("token_hash")?);
+            }
+        }
+        Ok(live)
     }
 }

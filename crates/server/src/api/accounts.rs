@@ -66,8 +66,9 @@ pub async fn guest(
 #[utoipa::path(post, path = "/api/auth/logout", tag = "auth",
     responses((status = 204, description = "Logged out")))]
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
-    if let Some(token) = request_token(&headers) {
+    if let Some((token, _)) = request_token(&headers) {
         state.accounts().logout(token).await?;
+        state.sessions().sweep();
     }
     let mut resp = StatusCode::NO_CONTENT.into_response();
     resp.headers_mut()
@@ -85,6 +86,7 @@ pub async fn logout_everywhere(
     Auth(user): Auth,
 ) -> Result<Response, ApiError> {
     let revoked = state.accounts().logout_everywhere(&user).await?;
+    state.sessions().sweep();
     let mut resp = Json(revoked).into_response();
     resp.headers_mut()
         .insert(SET_COOKIE, session_cookie(&state, "", 0));

@@ -1,8 +1,9 @@
 //! `/api/seeks`, `/api/challenges`, `/api/computer` and the personal event
 //! stream: the lobby room over HTTP.
 
-use crate::auth::Auth;
+use crate::auth::{Auth, SessionAuth};
 use crate::error::ApiError;
+use crate::sessions::either;
 use crate::stream::{ndjson, ndjson_response};
 use crate::AppState;
 use axum::extract::{Path, State};
@@ -102,13 +103,17 @@ pub async fn play_computer(
 /// `challenge_declined`); empty lines keep the connection alive.
 #[utoipa::path(get, path = "/api/stream/event", tag = "lobby",
     responses((status = 200, description = "NDJSON event stream", content_type = "application/x-ndjson"), (status = 401, body = ErrorBody)))]
-pub async fn stream_events(State(state): State<AppState>, Auth(user): Auth) -> Response {
+pub async fn stream_events(State(state): State<AppState>, SessionAuth(session): SessionAuth) -> Response {
+    let user = &session.user;
     let rx = state.lobby().subscribe(&user.id);
+    // The stream ends with the server or with the session that opened it.
+    let held = state.sessions().hold(&session.token_hash);
+    let stop = either(state.shutdown_signal(), held.ended.clone());
     ndjson_response(ndjson(
         None,
         rx,
-        state.shutdown_signal(),
+        stop,
         |s: &std::sync::Arc<str>| (s.to_string(), false),
-        Presence::new(state.lobby(), &user),
+        (Presence::new(state.lobby(), user), held),
     ))
 }

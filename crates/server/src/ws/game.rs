@@ -1,8 +1,9 @@
 //! `/api/games/{id}/ws`: play or watch one game.
 
 use super::{error_msg, sized, text_msg, ClientMsg, Heartbeat};
-use crate::auth::{same_origin, MaybeAuth};
+use crate::auth::{same_origin, MaybeSession};
 use crate::error::ApiError;
+use crate::sessions::Held;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -68,7 +69,7 @@ pub async fn game_socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    MaybeAuth(user): MaybeAuth,
+    MaybeSession(session): MaybeSession,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     if !same_origin(&headers) {
@@ -76,6 +77,8 @@ pub async fn game_socket(
             "cross-origin WebSocket refused".into(),
         )));
     }
+    let held = session.as_ref().map(|s| state.sessions().hold(&s.token_hash));
+    let user = session.map(|s| s.user);
     let joined = live::join(state.play(), &id).await;
     let stored = if joined.is_none() {
         Some(
@@ -88,7 +91,7 @@ pub async fn game_socket(
     };
     Ok(sized(&state, ws).on_upgrade(move |socket| async move {
         match (joined, stored) {
-            (Some((view, rx)), _) => serve(state, id, user, socket, view, rx).await,
+            (Some((view, rx)), _) => serve(state, id, user, held, socket, view, rx).await,
             (None, Some(view)) => {
                 let mut socket = socket;
                 let _ = socket
@@ -101,11 +104,14 @@ pub async fn game_socket(
     }))
 }
 
-/// Serves one connection to a live game until either side closes.
+/// Serves one connection to a live game until either side closes, or the
+/// session it was opened with ends (the player is then told, and the
+/// socket closes: a logged-out or banned player's socket plays no more).
 async fn serve(
     state: AppState,
     id: String,
     user: Option<User>,
+    held: Option<Held>,
     socket: WebSocket,
     view: GameView,
     mut rx: tokio::sync::broadcast::Receiver<std::sync::Arc<live::Event>>,
@@ -127,6 +133,7 @@ async fn serve(
         return;
     }
     let mut shutdown = state.shutdown_signal();
+    let mut ended = held.as_ref().map(|h| h.ended.clone());
     let mut hb = Heartbeat::new(&state);
     loop {
         tokio::select! {
@@ -134,6 +141,11 @@ async fn serve(
                 Some(ping) => if socket.send(ping).await.is_err() { break },
                 None => break,
             },
+            () = super::session_end(&mut ended) => {
+                let _ = socket.send(text_msg(super::session_ended())).await;
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
             msg = socket.recv() => {
                 hb.heard();
                 let text = match msg {

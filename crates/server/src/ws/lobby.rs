@@ -1,8 +1,9 @@
 //! `/api/lobby/ws`: the seek list, the lobby chat and your own events.
 
 use super::{error_msg, sized, text_msg, ClientMsg, Heartbeat};
-use crate::auth::{same_origin, MaybeAuth};
+use crate::auth::{same_origin, MaybeSession};
 use crate::error::ApiError;
+use crate::sessions::Held;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
@@ -21,7 +22,7 @@ use tokio::sync::broadcast::error::RecvError;
 pub async fn lobby_socket(
     State(state): State<AppState>,
     headers: HeaderMap,
-    MaybeAuth(user): MaybeAuth,
+    MaybeSession(session): MaybeSession,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     if !same_origin(&headers) {
@@ -29,10 +30,14 @@ pub async fn lobby_socket(
             "cross-origin WebSocket refused".into(),
         )));
     }
-    Ok(sized(&state, ws).on_upgrade(move |socket| serve(state, user, socket)))
+    let held = session.as_ref().map(|s| state.sessions().hold(&s.token_hash));
+    let user = session.map(|s| s.user);
+    Ok(sized(&state, ws).on_upgrade(move |socket| serve(state, user, held, socket)))
 }
 
-async fn serve(state: AppState, user: Option<User>, socket: WebSocket) {
+/// Serves one lobby connection until either side closes or its session
+/// ends (see `game::serve`).
+async fn serve(state: AppState, user: Option<User>, held: Option<Held>, socket: WebSocket) {
     let lobby = state.lobby();
     // Declared before the receiver, so dropped after it.
     let _presence = user.as_ref().map(|u| Presence::new(lobby, u));
@@ -59,9 +64,14 @@ async fn serve(state: AppState, user: Option<User>, socket: WebSocket) {
         return;
     }
     let mut shutdown = state.shutdown_signal();
+    let mut ended = held.as_ref().map(|h| h.ended.clone());
     let mut hb = Heartbeat::new(&state);
     loop {
         let out = tokio::select! {
+            () = super::session_end(&mut ended) => {
+                let _ = socket.send(text_msg(super::session_ended())).await;
+                break;
+            }
             _ = hb.tick.tick() => match hb.beat() {
                 Some(ping) => if socket.send(ping).await.is_err() { break } else { continue },
                 None => break,

@@ -100,6 +100,24 @@ fn error_msg(code: &str, message: &str) -> String {
     ServerMsg::error(code, message).to_json()
 }
 
+/// Resolves when the socket's session ends; never for a spectator.
+async fn session_end(ended: &mut Option<tokio::sync::watch::Receiver<bool>>) {
+    match ended {
+        Some(rx) => {
+            let _ = rx.wait_for(|v| *v).await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+/// What a socket hears before it closes because its session ended.
+fn session_ended() -> String {
+    error_msg(
+        "session_ended",
+        "your session has ended (logged out, revoked or barred): log in again",
+    )
+}
+
 fn text_msg(s: String) -> Message {
     Message::Text(Utf8Bytes::from(s))
 }

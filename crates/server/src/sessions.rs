@@ -1,0 +1,138 @@
+//! The sessions that have sockets and streams open, so that a session that
+//! ends ends them too. A socket is authorised once, when it opens; without
+//! this, a socket opened before a logout, a revoked token or an operator's
+//! ban went on playing moves and streaming events.
+//!
+//! Each socket or stream of a logged-in player holds its session here
+//! ([`OpenSessions::hold`]) and listens for the end of it. A session ends
+//! for its sockets at once when this server ends it (logout, logout
+//! everywhere, revoked tokens: the handler calls [`OpenSessions::sweep`]),
+//! and within [`SWEEP_EVERY`] when anything else does — `qiju admin ban`
+//! from another process, expiry — by a sweep that asks the database which
+//! of the open sessions still stand.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{watch, Notify};
+
+/// How often the open sessions are checked against the database.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(1);
+
+/// The open sessions by token hash: how many sockets and streams each has
+/// open, and the signal that ends them.
+#[derive(Debug, Default)]
+pub struct OpenSessions {
+    open: Mutex<HashMap<String, (usize, watch::Sender<bool>)>>,
+    /// Wakes the sweeper before its time (a session ended here).
+    wake: Notify,
+}
+
+/// One socket's or stream's hold on its session; `ended` turns `true` when
+/// the session ends.
+#[derive(Debug)]
+pub struct Held {
+    sessions: Arc<OpenSessions>,
+    token_hash: String,
+    pub ended: watch::Receiver<bool>,
+}
+
+impl OpenSessions {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (usize, watch::Sender<bool>)>> {
+        self.open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Holds the session `token_hash` for as long as the returned guard lives.
+    pub fn hold(self: &Arc<Self>, token_hash: &str) -> Held {
+        let mut open = self.lock();
+        let entry = open
+            .entry(token_hash.to_string())
+            .or_insert_with(|| (0, watch::channel(false).0));
+        entry.0 += 1;
+        Held {
+            sessions: self.clone(),
+            token_hash: token_hash.to_string(),
+            ended: entry.1.subscribe(),
+        }
+    }
+
+    /// Asks for a sweep now (after this server ended sessions).
+    pub fn sweep(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Ends, for their sockets, every open session not in `live`.
+    fn end_all_but(&self, live: &std::collections::HashSet<String>) -> usize {
+        let open = self.lock();
+        let mut ended = 0;
+        for (hash, (_, signal)) in open.iter() {
+            if !live.contains(hash) && !*signal.borrow() {
+                let _ = signal.send(true);
+                ended += 1;
+            }
+        }
+        ended
+    }
+
+    fn hashes(&self) -> Vec<String> {
+        self.lock().keys().cloned().collect()
+    }
+}
+
+/// Checks the open sessions every [`SWEEP_EVERY`], or when woken, until the
+/// server stops.
+pub async fn sweeper(state: crate::AppState) {
+    let sessions = state.sessions().clone();
+    let mut stop = state.shutdown_signal();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(SWEEP_EVERY) => {}
+            () = sessions.wake.notified() => {}
+            _ = stop.changed() => break,
+        }
+        let hashes = sessions.hashes();
+        if hashes.is_empty() {
+            continue;
+        }
+        match state.accounts().live_sessions(&hashes).await {
+            Ok(live) => {
+                let ended = sessions.end_all_but(&live);
+                if ended > 0 {
+                    tracing::info!(sessions = ended, "sessions ended: their sockets close");
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot check the open sessions"),
+        }
+    }
+}
+
+/// A signal that turns `true` when either `a` or `b` does (or its sender
+/// goes): what a stream that must end on shutdown or with its session
+/// waits on.
+#[must_use]
+pub fn either(mut a: watch::Receiver<bool>, mut b: watch::Receiver<bool>) -> watch::Receiver<bool> {
+    let (tx, rx) = watch::channel(*a.borrow() || *b.borrow());
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = a.wait_for(|v| *v) => {}
+            _ = b.wait_for(|v| *v) => {}
+            () = tx.closed() => return,
+        }
+        let _ = tx.send(true);
+    });
+    rx
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut open = self.sessions.lock();
+        if let Some(entry) = open.get_mut(&self.token_hash) {
+            entry.0 -= 1;
+            if entry.0 == 0 {
+                open.remove(&self.token_hash);
+            }
+        }
+    }
+}

@@ -164,7 +164,15 @@ impl Lobby {
             rated: c.view.rated,
             fen: c.view.fen.clone(),
         };
-        let game = self.start_between(red, black, terms).await?;
+        let game = match self.start_between(red, black, terms).await {
+            Ok(game) => game,
+            Err(e) => {
+                // Refused (a cap, storage): the challenge stands, to be
+                // accepted once there is room.
+                lock(&self.0.challenges).insert(id.to_string(), c);
+                return Err(e);
+            }
+        };
         Ok(GameStarted {
             game,
             color: if challenger_first {

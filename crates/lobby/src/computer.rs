@@ -51,7 +51,7 @@ impl Lobby {
         }
         // One account cannot take every computer (see play::computer): a few
         // games at once, finished or resigned before more.
-        let _one_at_a_time = self.computer_start(&user.id).await;
+        let _one_at_a_time = self.starting(&[&user.id]).await;
         self.check_untimed_cap(&user, &tc).await?;
         let open = self.0.store.live_computer_games(&user.id).await?;
         if open >= MAX_GAMES_PER_USER {

@@ -90,10 +90,10 @@ struct Inner {
     chat_limiter: common::RateLimiter,
     /// Seek list changes and the lobby chat, for everyone in the lobby.
     public: broadcast::Sender<Arc<str>>,
-    /// One account's computer-game starts, one at a time (striped by
-    /// account): the cap is counted in the database, so two requests at
-    /// once would both count the same games and both start one.
-    computer_starts: [tokio::sync::Mutex<()>; 16],
+    /// One account's game starts, one at a time (striped by account): the
+    /// caps on computer and untimed games are counted in the database, so
+    /// two starts at once would both count the same games and both go on.
+    starts: [tokio::sync::Mutex<()>; 16],
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -115,18 +115,30 @@ impl Lobby {
             chat: Mutex::new(VecDeque::new()),
             chat_limiter: common::RateLimiter::new(5, 10_000),
             public: broadcast::channel(256).0,
-            computer_starts: std::array::from_fn(|_| tokio::sync::Mutex::new(())),
+            starts: std::array::from_fn(|_| tokio::sync::Mutex::new(())),
         }))
     }
 
-    /// Held while one of `user_id`'s computer games is checked against the
-    /// cap and made.
-    async fn computer_start(&self, user_id: &str) -> tokio::sync::MutexGuard<'_, ()> {
+    /// Held while a game of these accounts is checked against the caps and
+    /// made: their stripes, taken in one order so that two starts never
+    /// wait for each other.
+    async fn starting(&self, user_ids: &[&str]) -> Vec<tokio::sync::MutexGuard<'_, ()>> {
         use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        user_id.hash(&mut h);
-        let stripe = (h.finish() % self.0.computer_starts.len() as u64) as usize;
-        self.0.computer_starts[stripe].lock().await
+        let mut stripes: Vec<usize> = user_ids
+            .iter()
+            .map(|id| {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                id.hash(&mut h);
+                (h.finish() % self.0.starts.len() as u64) as usize
+            })
+            .collect();
+        stripes.sort_unstable();
+        stripes.dedup();
+        let mut held = Vec::with_capacity(stripes.len());
+        for s in stripes {
+            held.push(self.0.starts[s].lock().await);
+        }
+        held
     }
 
     /// Seek list changes and lobby chat lines, for a lobby connection.

@@ -49,7 +49,9 @@ pub(crate) fn parse_variant(v: Option<&str>) -> Result<&'static registry::Varian
 impl Lobby {
     /// Refuses a new untimed game to a player who has
     /// `untimed_games_per_user` of them going: they never end by the
-    /// clock, so without a cap one account kept 5,000 open.
+    /// clock, so without a cap one account kept 5,000 open. Asked early
+    /// (a seek or challenge is refused at once) and again when the game
+    /// starts, under the players' start locks.
     ///
     /// # Errors
     /// `too_many_untimed_games`, or the database cannot be read.
@@ -75,13 +77,20 @@ impl Lobby {
         Ok(())
     }
 
-    /// Starts a game between two people and tells both.
+    /// Starts a game between two people and tells both. An untimed game is
+    /// checked against both players' cap here, as one step with making it:
+    /// checked only when a challenge was made, the accepter escaped the cap
+    /// and challenges accepted at once all passed it (two senders × 10
+    /// accepted made 20 games).
     pub(crate) async fn start_between(
         &self,
         red: &User,
         black: &User,
         terms: Terms,
     ) -> Result<String, Error> {
+        let _one_at_a_time = self.starting(&[&red.id, &black.id]).await;
+        self.check_untimed_cap(red, &terms.tc).await?;
+        self.check_untimed_cap(black, &terms.tc).await?;
         let id = live::create_game(
             &self.0.play,
             GameSetup {

@@ -484,6 +484,76 @@ async fn challenges_are_few_per_sender_and_recipient_and_expire() {
     s.stop().await;
 }
 
+/// The untimed cap holds for both players, counted as the game starts:
+/// before, it was checked only when a challenge was made, so the accepter
+/// was never checked and challenges accepted at once all passed (two
+/// senders × 10 accepted made 20 games; 16 parallel accepts, 15).
+async fn the_untimed_cap_holds_for_both_players_when_the_game_starts() {
+    let mut s = common::start_with(|c| {
+        c.lobby_limits.untimed_games_per_user = 2;
+    })
+    .await;
+    let untimed = json!({"time": "-"});
+    let challenge = |from: &Client, to: &Client| {
+        let mut body = untimed.clone();
+        body["to"] = to.name.clone().into();
+        let from = Client {
+            http: from.http.clone(),
+            cookie: from.cookie.clone(),
+            ..Client::anonymous(&s)
+        };
+        async move {
+            let ch: Value = from.post("/api/challenges", &body).await.json().await.unwrap();
+            ch["id"].as_str().unwrap_or_else(|| panic!("{ch}")).to_string()
+        }
+    };
+    // The accepter: two senders, two challenges each; the third accept is refused.
+    let victim = Client::register(&s, "v").await;
+    let (a, b) = (Client::register(&s, "a").await, Client::register(&s, "b").await);
+    let mut ids = Vec::new();
+    for from in [&a, &a, &b, &b] {
+        ids.push(challenge(from, &victim).await);
+    }
+    let mut started = 0;
+    for id in &ids {
+        let r = victim
+            .post(&format!("/api/challenges/{id}/accept"), &json!({}))
+            .await;
+        match r.status().as_u16() {
+            200 => started += 1,
+            409 => assert_eq!(
+                r.json::<Value>().await.unwrap()["error"],
+                "too_many_untimed_games"
+            ),
+            other => panic!("accept: {other}"),
+        }
+    }
+    assert_eq!(started, 2, "the accepter is held to the cap");
+    // A refused challenge still stands, for when there is room.
+    assert_eq!(
+        victim.get_json("/api/challenges").await.as_array().unwrap().len(),
+        2
+    );
+    // The sender: six challenges accepted at once start only two games.
+    let x = Client::register(&s, "x").await;
+    let mut takers = Vec::new();
+    for _ in 0..6 {
+        let t = Client::register(&s, "t").await;
+        let id = challenge(&x, &t).await;
+        takers.push((t, id));
+    }
+    let empty = json!({});
+    let paths: Vec<String> = takers
+        .iter()
+        .map(|(_, id)| format!("/api/challenges/{id}/accept"))
+        .collect();
+    let answers =
+        futures_util::future::join_all(takers.iter().zip(&paths).map(|((t, _), p)| t.post(p, &empty))).await;
+    let ok = answers.iter().filter(|r| r.status() == 200).count();
+    assert_eq!(ok, 2, "accepted at once, the sender still gets two games");
+    s.stop().await;
+}
+
 async fn untimed_games_are_capped_and_end_when_nobody_moves() {
     let mut s = common::start_with(|c| {
         c.lobby_limits.untimed_games_per_user = 2;
@@ -558,6 +628,7 @@ async fn untimed_games_are_capped_and_end_when_nobody_moves() {
 }
 
 crate::on_both_databases!(
+    the_untimed_cap_holds_for_both_players_when_the_game_starts,
     account_creation_is_limited_per_address_and_in_all,
     half_open_requests_from_one_address_leave_others_served,
     a_websocket_peer_that_stops_answering_is_dropped,

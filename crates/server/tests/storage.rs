@@ -152,6 +152,32 @@ async fn damaged_pages_and_newer_schemas_are_refused() {
     refused(&file, "is damaged").await;
 }
 
+/// A database that lacks a table, a column or an index its migrations made
+/// is refused at start with one line naming what is missing (issue 24,
+/// item 7); before, with `moves` dropped, the server started in 0.1 s and
+/// every game answered 410, every move 503.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_missing_a_table_column_or_index_is_refused() {
+    let (_dir, file) = temp();
+    with_two_live_games(&file).await;
+    for (damage, missing) in [
+        ("DROP TABLE moves", "table moves"),
+        ("DROP INDEX games_live", "index games_live"),
+        (
+            "ALTER TABLE reports DROP COLUMN context",
+            "column reports.context",
+        ),
+    ] {
+        let (_copy_dir, copy) = temp();
+        std::fs::copy(&file, &copy).unwrap();
+        sql(&copy, damage).await;
+        refused(&copy, &format!("is missing {missing}")).await;
+    }
+    // The whole file still starts.
+    let mut s = start_on(&file).await.expect("the undamaged database starts");
+    s.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_with_unreadable_rows_is_marked_damaged_and_the_rest_start() {
     let (_dir, file) = temp();

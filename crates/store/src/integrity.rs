@@ -306,6 +306,15 @@ pub async fn check(
                 .push(format!("schema: cannot read the migration table: {e}"));
         }
     }
+    match crate::schema::check(&store.pool, store.backend(), url).await {
+        Ok(()) => r
+            .lines
+            .push("schema: every table, column and index of the migrations".into()),
+        Err(e) => {
+            r.bad = true;
+            r.lines.push(format!("schema: {e}"));
+        }
+    }
     match store.games_by_state().await {
         Ok(counts) => {
             let s: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();

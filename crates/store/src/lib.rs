@@ -18,6 +18,7 @@ pub mod integrity;
 mod moderation;
 mod nodes;
 mod ratings;
+mod schema;
 mod sessions;
 mod writer;
 
@@ -222,6 +223,12 @@ impl Store {
             Err(e) => return Err(e.into()),
         }
         Store::fill_name_skeletons(&writer).await?;
+        let shown = match (&file, backend) {
+            (Some(f), _) => f.display().to_string(),
+            (None, Backend::Sqlite) => "(in memory)".into(),
+            (None, Backend::Postgres) => "(PostgreSQL)".into(),
+        };
+        schema::check(&writer, backend, &shown).await?;
         let (appends, queue) = mpsc::channel(4096);
         match &file {
             Some(f) => {

@@ -11,8 +11,13 @@
 //! * a connection (a request body, an upgraded WebSocket) that moves no
 //!   byte either way for [`ConnLimits::idle`] is closed ([`IdleIo`]); the
 //!   sockets ping every 20 s, so only dead ones go quiet that long;
-//! * one address holds at most [`ConnLimits::per_ip`] connections; more are
-//!   closed at once, before any byte is read;
+//! * one address holds at most [`ConnLimits::per_ip`] connections, and all
+//!   together at most what the process's descriptors allow less a reserve
+//!   (the database, files; [`Caps`], sized from `RLIMIT_NOFILE` at start);
+//!   more are closed at once, before any byte is read. A connection that
+//!   becomes a WebSocket counts for as long as the socket lives ([`ConnSlot`]):
+//!   before, its count was released at the upgrade, and 1,100 lobby sockets
+//!   from one address took every descriptor;
 //! * when accepting fails (descriptors exhausted), the loop waits and says
 //!   so once per episode, not once per try.
 
@@ -55,9 +60,56 @@ impl Default for ConnLimits {
     }
 }
 
-/// Open connections per address.
+/// Descriptors kept back from client connections for everything else: the
+/// database's connections and files, the listener, engines' pipes.
+const RESERVED_DESCRIPTORS: usize = 96;
+
+/// The caps the accept loop applies: per address and in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// 0: no cap.
+    pub per_ip: usize,
+    /// `usize::MAX`: no cap.
+    pub total: usize,
+}
+
+impl Caps {
+    /// The caps for a process that may open `descriptors` files (its soft
+    /// `RLIMIT_NOFILE`; `None` when unknown): all connections together
+    /// leave [`RESERVED_DESCRIPTORS`] free, and one address takes at most a
+    /// sixteenth of them, so that others always find room.
+    #[must_use]
+    pub fn sized(limits: &ConnLimits, descriptors: Option<usize>) -> Caps {
+        let Some(d) = descriptors else {
+            return Caps {
+                per_ip: limits.per_ip,
+                total: usize::MAX,
+            };
+        };
+        let total = d.saturating_sub(RESERVED_DESCRIPTORS).max(16);
+        let share = (total / 16).max(1);
+        Caps {
+            per_ip: if limits.per_ip == 0 {
+                0
+            } else {
+                limits.per_ip.min(share)
+            },
+            total,
+        }
+    }
+}
+
+/// The soft limit on open files of this process (Linux: `/proc/self/limits`).
+#[must_use]
+pub fn descriptor_limit() -> Option<usize> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// Open connections per address, and in all.
 #[derive(Clone, Default)]
-struct Counts(Arc<Mutex<HashMap<IpAddr, usize>>>);
+struct Counts(Arc<Mutex<(HashMap<IpAddr, usize>, usize)>>);
 
 /// One counted connection; uncounts itself when dropped.
 struct Slot {
@@ -65,14 +117,25 @@ struct Slot {
     ip: IpAddr,
 }
 
+/// A connection's place under the caps, shared with the WebSocket it may
+/// become (a request extension): the connection counts until the last
+/// holder is gone.
+#[derive(Clone)]
+pub struct ConnSlot(#[allow(dead_code)] Arc<Slot>);
+
 impl Counts {
-    fn take(&self, ip: IpAddr, cap: usize) -> Option<Slot> {
-        let mut m = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let n = m.entry(ip).or_insert(0);
-        if cap != 0 && *n >= cap {
+    fn take(&self, ip: IpAddr, caps: Caps) -> Option<Slot> {
+        let mut guard = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (by_ip, total) = &mut *guard;
+        if *total >= caps.total {
+            return None;
+        }
+        let n = by_ip.entry(ip).or_insert(0);
+        if caps.per_ip != 0 && *n >= caps.per_ip {
             return None;
         }
         *n += 1;
+        *total += 1;
         Some(Slot {
             counts: self.clone(),
             ip,
@@ -82,15 +145,17 @@ impl Counts {
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        let mut m = self
+        let mut guard = self
             .counts
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(n) = m.get_mut(&self.ip) {
+        let (by_ip, total) = &mut *guard;
+        *total -= 1;
+        if let Some(n) = by_ip.get_mut(&self.ip) {
             *n -= 1;
             if *n == 0 {
-                m.remove(&self.ip);
+                by_ip.remove(&self.ip);
             }
         }
     }
@@ -108,6 +173,8 @@ pub async fn serve(
     mut stop: watch::Receiver<bool>,
 ) -> io::Result<()> {
     let counts = Counts::default();
+    let caps = Caps::sized(&limits, descriptor_limit());
+    tracing::info!(per_address = caps.per_ip, in_all = caps.total, "connection caps");
     // Each connection task holds a sender; when all are dropped, every
     // connection has finished.
     let (open_tx, mut open_rx) = tokio::sync::mpsc::channel::<()>(1);
@@ -150,9 +217,9 @@ pub async fn serve(
                 continue;
             }
         };
-        let Some(slot) = counts.take(peer.ip(), limits.per_ip) else {
+        let Some(slot) = counts.take(peer.ip(), caps) else {
             if !refused_logged {
-                tracing::warn!(ip = %peer.ip(), cap = limits.per_ip, "connection cap per address reached; closing new ones");
+                tracing::warn!(ip = %peer.ip(), per_address = caps.per_ip, in_all = caps.total, "connection cap reached; closing new ones");
                 refused_logged = true;
             }
             drop(stream);
@@ -162,8 +229,11 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         let io = TokioIo::new(IdleIo::new(stream, limits.idle));
         let svc = app.clone();
+        let slot = ConnSlot(Arc::new(slot));
+        let held = slot.clone();
         let hyper_svc = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
             req.extensions_mut().insert(ConnectInfo(peer));
+            req.extensions_mut().insert(held.clone());
             tower::ServiceExt::oneshot(svc.clone(), req)
         });
         let conn = hyper::server::conn::http1::Builder::new()
@@ -290,5 +360,34 @@ impl AsyncWrite for IdleIo {
 
     fn is_write_vectored(&self) -> bool {
         self.inner.is_write_vectored()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_leave_a_reserve_and_room_for_other_addresses() {
+        let limits = ConnLimits::default();
+        let caps = Caps::sized(&limits, Some(1024));
+        assert_eq!(caps.total, 1024 - RESERVED_DESCRIPTORS);
+        assert_eq!(caps.per_ip, (1024 - RESERVED_DESCRIPTORS) / 16);
+        // Plenty of descriptors: the configured cap per address holds.
+        assert_eq!(Caps::sized(&limits, Some(100_000)).per_ip, 64);
+        // No cap per address asked for (behind a proxy): none, but a total.
+        let open = ConnLimits { per_ip: 0, ..limits };
+        assert_eq!(Caps::sized(&open, Some(1024)).per_ip, 0);
+        assert_eq!(Caps::sized(&limits, None).total, usize::MAX);
+        let counts = Counts::default();
+        let caps = Caps { per_ip: 2, total: 3 };
+        let (a, b) = (IpAddr::from([127, 0, 0, 1]), IpAddr::from([127, 0, 0, 2]));
+        let held: Vec<_> = [a, a].iter().filter_map(|ip| counts.take(*ip, caps)).collect();
+        assert_eq!(held.len(), 2);
+        assert!(counts.take(a, caps).is_none(), "a third from one address");
+        let third = counts.take(b, caps).expect("another address");
+        assert!(counts.take(b, caps).is_none(), "over the total");
+        drop(third);
+        assert!(counts.take(b, caps).is_some(), "room again");
     }
 }

@@ -3,12 +3,14 @@
 use super::{error_msg, sized, text_msg, ClientMsg, Heartbeat};
 use crate::auth::{same_origin, MaybeSession};
 use crate::error::ApiError;
+use crate::listen::ConnSlot;
 use crate::sessions::Held;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
+use axum::Extension;
 use common::{Error, ErrorBody};
 use futures_util::SinkExt;
 use game::Side;
@@ -70,6 +72,7 @@ pub async fn game_socket(
     Path(id): Path<String>,
     headers: HeaderMap,
     MaybeSession(session): MaybeSession,
+    conn: Option<Extension<ConnSlot>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     if !same_origin(&headers) {
@@ -90,6 +93,8 @@ pub async fn game_socket(
         None
     };
     Ok(sized(&state, ws).on_upgrade(move |socket| async move {
+        // The connection counts under the caps while the socket lives.
+        let _conn = conn;
         match (joined, stored) {
             (Some((view, rx)), _) => serve(state, id, user, held, socket, view, rx).await,
             (None, Some(view)) => {

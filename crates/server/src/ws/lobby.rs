@@ -3,12 +3,14 @@
 use super::{error_msg, sized, text_msg, ClientMsg, Heartbeat};
 use crate::auth::{same_origin, MaybeSession};
 use crate::error::ApiError;
+use crate::listen::ConnSlot;
 use crate::sessions::Held;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
+use axum::Extension;
 use common::Error;
 use lobby::protocol::{LobbyLine, LobbyMsg};
 use lobby::Presence;
@@ -23,6 +25,7 @@ pub async fn lobby_socket(
     State(state): State<AppState>,
     headers: HeaderMap,
     MaybeSession(session): MaybeSession,
+    conn: Option<Extension<ConnSlot>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     if !same_origin(&headers) {
@@ -32,7 +35,11 @@ pub async fn lobby_socket(
     }
     let held = session.as_ref().map(|s| state.sessions().hold(&s.token_hash));
     let user = session.map(|s| s.user);
-    Ok(sized(&state, ws).on_upgrade(move |socket| serve(state, user, held, socket)))
+    Ok(sized(&state, ws).on_upgrade(move |socket| async move {
+        // The connection counts under the caps while the socket lives.
+        let _conn = conn;
+        serve(state, user, held, socket).await;
+    }))
 }
 
 /// Serves one lobby connection until either side closes or its session

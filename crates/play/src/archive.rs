@@ -174,35 +174,32 @@ pub async fn games(
         .collect())
 }
 
-/// A player's finished games that pass `q`, as one PGN file, newest first.
-/// A game that no longer replays is left out, not the whole file.
+/// The games of a player's PGN file that pass `q`: finished ones recorded
+/// in PGN (a game kept in another format, KIF, is left out), newest first.
 ///
 /// # Errors
 /// A filter out of shape, or storage.
-pub async fn pgn(
+pub async fn pgn_games(
     state: &Play,
     user: &User,
     opponent: Option<&User>,
     q: &GamesQuery,
-) -> Result<String, Error> {
-    let mut out = String::new();
-    for g in matching(state, user, opponent, q).await? {
-        if g.state != "over" {
-            continue;
-        }
-        // One PGN file: a game recorded in another format (KIF) is left out.
-        if registry::get(Some(&g.variant)).map_or(true, |v| v.record.format != "pgn") {
-            continue;
-        }
-        let Ok(Some(view)) = crate::live::stored_view(state, &g.id).await else {
-            continue;
-        };
-        if let Ok(text) = crate::pgn::write(&view) {
-            out.push_str(text.trim_end());
-            out.push_str("\n\n");
-        }
-    }
-    Ok(out)
+) -> Result<Vec<String>, Error> {
+    Ok(matching(state, user, opponent, q)
+        .await?
+        .into_iter()
+        .filter(|g| g.state == "over")
+        .filter(|g| registry::get(Some(&g.variant)).is_ok_and(|v| v.record.format == "pgn"))
+        .map(|g| g.id)
+        .collect())
+}
+
+/// One game of [`pgn_games`] as PGN text, ending in a blank line; `None`
+/// for a game that no longer replays (left out, not the whole file).
+pub async fn pgn_of(state: &Play, id: &str) -> Option<String> {
+    let view = crate::live::stored_view(state, id).await.ok()??;
+    let text = crate::pgn::write(&view).ok()?;
+    Some(format!("{}\n\n", text.trim_end()))
 }
 
 /// The live games, the strongest pairing first (the sum of the two

@@ -133,6 +133,7 @@ struct Inner {
     lobby: Lobby,
     play: Play,
     sessions: Arc<sessions::OpenSessions>,
+    exports: api::players::Exports,
     shutdown: watch::Receiver<bool>,
 }
 
@@ -156,6 +157,11 @@ impl AppState {
     #[must_use]
     pub fn play(&self) -> &Play {
         &self.0.play
+    }
+    /// The limits on archive files.
+    #[must_use]
+    pub fn exports(&self) -> &api::players::Exports {
+        &self.0.exports
     }
     /// The sessions with sockets or streams open.
     #[must_use]
@@ -221,6 +227,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
         lobby,
         play: play.clone(),
         sessions: Arc::default(),
+        exports: api::players::Exports::default(),
         shutdown: shutdown.clone(),
         config,
     }));

@@ -554,6 +554,24 @@ async fn the_untimed_cap_holds_for_both_players_when_the_game_starts() {
     s.stop().await;
 }
 
+/// A player's archive file (about 2 ms of work a game, up to 1,000 games,
+/// asked without logging in) is limited per address: the 11th in an hour
+/// is refused, another address is still served (issue 24).
+async fn archive_files_are_limited_per_address() {
+    let mut s = common::start().await;
+    let p = Client::register(&s, "ar").await;
+    let path = format!("/api/users/{}/games.pgn", p.name);
+    let here = Client::anonymous(&s);
+    for i in 0..10 {
+        assert_eq!(here.get(&path).await.status(), 200, "file {}", i + 1);
+    }
+    let r = here.get(&path).await;
+    assert_eq!(r.status(), 429);
+    assert!(r.headers().get("retry-after").is_some());
+    assert_eq!(from(&s, OTHER_IP).get(&path).await.status(), 200);
+    s.stop().await;
+}
+
 async fn untimed_games_are_capped_and_end_when_nobody_moves() {
     let mut s = common::start_with(|c| {
         c.lobby_limits.untimed_games_per_user = 2;
@@ -628,6 +646,7 @@ async fn untimed_games_are_capped_and_end_when_nobody_moves() {
 }
 
 crate::on_both_databases!(
+    archive_files_are_limited_per_address,
     the_untimed_cap_holds_for_both_players_when_the_game_starts,
     account_creation_is_limited_per_address_and_in_all,
     half_open_requests_from_one_address_leave_others_served,

@@ -42,12 +42,12 @@ pub async fn get_game(
 }
 
 /// The PGN download's headers.
-pub(crate) fn pgn_response(file_name: &str, pgn: String) -> Response {
-    record_response(file_name, "application/x-chess-pgn; charset=utf-8", pgn)
+pub(crate) fn pgn_response(file_name: &str, pgn: impl Into<Body>) -> Response {
+    record_response(file_name, "application/x-chess-pgn; charset=utf-8", pgn.into())
 }
 
 /// A record download's headers: its media type and file name.
-fn record_response(file_name: &str, media_type: &str, pgn: String) -> Response {
+fn record_response(file_name: &str, media_type: &str, pgn: Body) -> Response {
     (
         [
             (CONTENT_TYPE, media_type.to_string()),
@@ -72,7 +72,11 @@ pub async fn get_pgn(State(state): State<AppState>, Path(id): Path<String>) -> R
         .ok_or_else(|| Error::NotFound(format!("game {id}")))?;
     let file =
         play::pgn::file(&view).map_err(|e| Error::Internal(format!("game {id} does not replay: {e}")))?;
-    Ok(record_response(&file.file_name, file.media_type, file.text))
+    Ok(record_response(
+        &file.file_name,
+        file.media_type,
+        file.text.into(),
+    ))
 }
 
 #[derive(Deserialize, IntoParams)]

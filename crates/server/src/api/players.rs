@@ -5,14 +5,16 @@ use crate::auth::Auth;
 use crate::error::ApiError;
 use crate::AppState;
 use accounts::{LeaderRow, Record, UserView};
-use axum::extract::{Path, Query, State};
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
-use common::ErrorBody;
+use common::{Error, ErrorBody};
 use lobby::chat::ReportRequest;
 use play::archive::{GameSummary, GamesQuery};
 use serde::{Deserialize, Serialize};
+use std::net::SocketAddr;
 use store::{RatingPoint, User};
 use utoipa::{IntoParams, ToSchema};
 
@@ -110,18 +112,68 @@ pub async fn user_games(
 }
 
 /// A player's finished games (with the same filters, at most 1,000) as one
-/// PGN file, newest first: the archive to take elsewhere.
+/// PGN file, newest first: the archive to take elsewhere. Each game costs
+/// about 2 ms to write, so the file is streamed as it is written, an
+/// address may ask for [`EXPORTS_PER_HOUR`], and [`EXPORTS_AT_ONCE`] run
+/// at a time in all (busy: 503).
 #[utoipa::path(get, path = "/api/users/{name}/games.pgn", tag = "players", params(("name" = String, Path), GamesQuery),
-    responses((status = 200, description = "PGN text", content_type = "application/x-chess-pgn"), (status = 404, body = ErrorBody)))]
+    responses((status = 200, description = "PGN text", content_type = "application/x-chess-pgn"), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
 pub async fn user_games_pgn(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(name): Path<String>,
     Query(mut q): Query<GamesQuery>,
 ) -> Result<Response, ApiError> {
+    state
+        .exports()
+        .per_address
+        .try_hit(&peer.ip().to_string(), common::now_ms())
+        .map_err(|s| Error::TooManyRequests { retry_after_s: s })?;
+    let turn = state
+        .exports()
+        .at_once
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| Error::Unavailable)?;
     q.limit = Some(q.limit.unwrap_or(1000));
     let (u, opponent) = players_of(&state, &name, &q).await?;
-    let pgn = play::archive::pgn(state.play(), &u, opponent.as_ref(), &q).await?;
-    Ok(super::games::pgn_response("qiju-games.pgn", pgn))
+    let ids = play::archive::pgn_games(state.play(), &u, opponent.as_ref(), &q).await?;
+    // The turn is held until the last game is written.
+    let games = (ids.into_iter(), state.play().clone(), turn);
+    let body = futures_util::stream::unfold(games, |(mut ids, play, turn)| async move {
+        loop {
+            let id = ids.next()?;
+            if let Some(text) = play::archive::pgn_of(&play, &id).await {
+                return Some((Ok::<_, std::io::Error>(text), (ids, play, turn)));
+            }
+        }
+    });
+    Ok(super::games::pgn_response(
+        "qiju-games.pgn",
+        Body::from_stream(body),
+    ))
+}
+
+/// Archive files one address may ask for in an hour.
+pub const EXPORTS_PER_HOUR: usize = 10;
+/// Archive files written at once, in all.
+pub const EXPORTS_AT_ONCE: usize = 2;
+
+/// The limits on archive files.
+#[derive(Debug)]
+pub struct Exports {
+    pub per_address: common::RateLimiter,
+    pub at_once: std::sync::Arc<tokio::sync::Semaphore>,
+}
+
+impl Default for Exports {
+    fn default() -> Self {
+        Exports {
+            per_address: common::RateLimiter::new(EXPORTS_PER_HOUR, 3_600_000),
+            at_once: std::sync::Arc::new(tokio::sync::Semaphore::new(EXPORTS_AT_ONCE)),
+        }
+    }
 }
 
 /// A player's rating history, one point per rated game.

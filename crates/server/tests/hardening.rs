@@ -128,30 +128,22 @@ async fn a_cancelled_evaluation_leaves_its_player_free() {
         busy.push(g);
     }
     eval_then_hang_up(&s, &c, Duration::from_millis(300)).await;
-    // Hung up: the next evaluation is taken (it may wait for a slot), not
-    // refused as "one already running" — for ever, before.
+    // Hung up while its search waited for a slot: the mark is gone at
+    // once, so the next evaluation is taken (it waits for a slot in its
+    // turn) — not refused as "one already running", which it was for ever
+    // before. (The server notices the hang-up within a moment.)
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let started = Instant::now();
-    let mut answers = Vec::new();
-    loop {
-        let r = c
-            .post("/api/analysis/eval", &json!({"variant": "xiangqi", "moves": []}))
-            .await;
-        let status = r.status().as_u16();
-        answers.push(status);
-        if status == 200 {
-            break;
-        }
-        assert_eq!(status, 429, "{:?}", r.text().await);
-        assert!(
-            started.elapsed() < Duration::from_secs(15),
-            "still refused 15 s after the client hung up: {answers:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
+    let r = c
+        .post("/api/analysis/eval", &json!({"variant": "xiangqi", "moves": []}))
+        .await;
+    let status = r.status();
+    let body = r.text().await.unwrap_or_default();
     eprintln!(
-        "evaluation served {:?} after the hang-up, answers {answers:?}",
+        "the evaluation after the hang-up: {status} after {:?}",
         started.elapsed()
     );
+    assert_eq!(status, 200, "{body}");
     s.stop().await;
 }
 

@@ -66,13 +66,6 @@ impl Lobby {
         // One account cannot take every computer (see play::computer): a few
         // games at once, finished or resigned before more.
         let _one_at_a_time = self.computer_start(&user.id).await;
-        // Deep games hold a place of the address's from here until the
-        // game is made (or not).
-        let place = if Computers::is_quick(v, &spec) {
-            None
-        } else {
-            Some(self.deep_place(client)?)
-        };
         self.check_untimed_cap(&user, &tc).await?;
         let open = self.0.store.live_computer_games(&user.id).await?;
         if open >= MAX_GAMES_PER_USER {
@@ -83,6 +76,14 @@ impl Lobby {
                 ),
             ));
         }
+        // A deep game holds a place of its address's from here until the
+        // game is made (or not): counted and taken as one step for every
+        // account of the address.
+        let place = if Computers::is_quick(v, &spec) {
+            None
+        } else {
+            Some(self.deep_place(client)?)
+        };
         let me_first = gets_first(req.color, ColorChoice::Random)?;
         let my_side = if me_first { Side::First } else { Side::Second };
         let cpu = Seat {

@@ -18,6 +18,7 @@ pub const SESSION_MAX_AGE_S: i64 = SESSION_DAYS * 86_400;
 
 /// A name and a password, to register or log in.
 #[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Credentials {
     /// 2–20 letters (any script), digits, `_` or `-`; unique after Unicode
     /// NFKC and case folding.

@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 
 /// A direct challenge.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ChallengeRequest {
     /// The challenged player's name.
     pub to: String,

@@ -1,12 +1,17 @@
 //! Chat: the lobby's one room, and the moderation of every line said on
 //! the platform — a game's rooms included. A line must come from a player
-//! logged in, hold 1 to 200 characters and no control characters, and come
-//! no more often than 5 in 10 s (all rooms together); the account is read
+//! logged in, hold 1 to 200 characters that read as what they are (no
+//! control, bidirectional-control or invisible characters, at most 4
+//! combining marks on a character: `common::names::shown`), and come no
+//! more often than 5 in 10 s (all rooms together); the account is read
 //! afresh for each line, so an operator's mute or ban (`qiju admin`) holds
-//! from the next line on. Players report lines to the operators.
+//! from the next line on. Players report lines to the operators; a report
+//! is checked the same way, so that what `qiju admin reports` prints on the
+//! operator's terminal is text and never an escape sequence.
 
 use crate::protocol::{LobbyLine, LobbyMsg};
 use crate::{lock, Lobby, CHAT_HISTORY};
+use common::names::{self, Joiners};
 use common::Error;
 use serde::Deserialize;
 use store::User;
@@ -22,6 +27,8 @@ pub enum ChatRefusal {
     NotLoggedIn,
     #[error("a chat line has 1-{CHAT_MAX_CHARS} characters and no control characters")]
     BadLine,
+    #[error("a chat line may not hold {0}")]
+    Unshowable(common::names::Unshowable),
     #[error("too many lines; wait {wait_s} s")]
     TooFast { wait_s: u64 },
     #[error("this account may no longer chat")]
@@ -36,7 +43,7 @@ impl ChatRefusal {
     pub fn code(&self) -> &'static str {
         match self {
             ChatRefusal::NotLoggedIn => "unauthorized",
-            ChatRefusal::BadLine => "bad_chat",
+            ChatRefusal::BadLine | ChatRefusal::Unshowable(_) => "bad_chat",
             ChatRefusal::TooFast { .. } => "rate_limited",
             ChatRefusal::Barred => "banned",
             ChatRefusal::Unavailable => "unavailable",
@@ -77,6 +84,7 @@ impl Lobby {
         if text.is_empty() || text.chars().count() > CHAT_MAX_CHARS || text.chars().any(char::is_control) {
             return Err(ChatRefusal::BadLine);
         }
+        names::shown(text, Joiners::BetweenCharacters).map_err(ChatRefusal::Unshowable)?;
         if let Err(wait_s) = self.0.chat_limiter.try_hit(&user.id, common::now_ms()) {
             return Err(ChatRefusal::TooFast { wait_s });
         }
@@ -124,6 +132,16 @@ impl Lobby {
                 "bad_report",
                 "a report holds the line (1-200 characters) and where it was said",
             ));
+        }
+        // As a chat line is checked: the line quoted passed that check, and
+        // the operator's terminal shows what is stored.
+        for (what, text) in [("line", &r.text), ("place", &r.context)] {
+            if let Err(e) = names::shown(text, Joiners::BetweenCharacters) {
+                return Err(Error::bad(
+                    "bad_report",
+                    format!("a report's {what} may not hold {e}"),
+                ));
+            }
         }
         let store = &self.0.store;
         let reported = store

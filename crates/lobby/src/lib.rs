@@ -51,6 +51,11 @@ pub struct LobbyLimits {
     pub challenge_ttl_ms: i64,
     /// Live untimed games per player.
     pub untimed_games_per_user: usize,
+    /// Games against the computer at a deep level (anything but the
+    /// built-in engine's quick levels, `play::computer::QUICK_LEVELS`)
+    /// started from one client address (an IPv6 /64) and still going; 0:
+    /// no limit (behind a reverse proxy every player has its address).
+    pub deep_computer_games_per_address: usize,
 }
 
 impl Default for LobbyLimits {
@@ -62,6 +67,7 @@ impl Default for LobbyLimits {
             challenges_per_recipient: 20,
             challenge_ttl_ms: 10 * 60_000,
             untimed_games_per_user: 10,
+            deep_computer_games_per_address: 8,
         }
     }
 }
@@ -94,6 +100,9 @@ struct Inner {
     /// caps on computer and untimed games are counted in the database, so
     /// two starts at once would both count the same games and both go on.
     starts: [tokio::sync::Mutex<()>; 16],
+    /// Deep computer games by the address (share) they were started from:
+    /// this node's games, pruned when counted.
+    deep_games: Mutex<HashMap<std::net::IpAddr, computer::DeepGames>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -116,6 +125,7 @@ impl Lobby {
             chat_limiter: common::RateLimiter::new(5, 10_000),
             public: broadcast::channel(256).0,
             starts: std::array::from_fn(|_| tokio::sync::Mutex::new(())),
+            deep_games: Mutex::new(HashMap::new()),
         }))
     }
 

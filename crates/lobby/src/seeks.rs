@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 
 /// A new seek.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SeekRequest {
     /// `xiangqi/cxa` (default), `xiangqi/wxf`, `xiangqi/asian`, `xiangqi/simple`.
     pub variant: Option<String>,

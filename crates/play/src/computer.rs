@@ -13,15 +13,23 @@
 //! on a channel and joins its mailbox like any player's move.
 //!
 //! Fairness: searches wait in a [`FairQueue`] per resource (the built-in
-//! pool; each engine process), served round-robin by the player who asked,
-//! and one player's searches may hold at most half the resource. Before,
-//! one account with 16 strong games pushed everyone else's level-1 reply
-//! from 0.11 s to 36.7 s; now another player's reply waits for at most one
-//! search. How many computer games one account may have open at once is
-//! the lobby's limit ([`MAX_GAMES_PER_USER`]).
+//! pool; each engine process), served round-robin by *share* — the client
+//! address the player asked from ([`share_of`]: an IPv4 address, an IPv6
+//! /64) — and within a share by account, and one share's searches may hold
+//! at most half the resource. Guests are free accounts, so a share per
+//! account let 8 guests × 4 level-8 games from one address hold a fifth
+//! player's level-1 reply for 24 s; a share per address makes the swarm one
+//! player among the others. Quick levels (1 to [`QUICK_LEVELS`], a few
+//! thousand nodes, milliseconds) of the built-in engine do not wait behind
+//! deep searches at all: they have a lane of their own. How many computer
+//! games one account may have open at once is the lobby's limit
+//! ([`MAX_GAMES_PER_USER`]), and so is how many deep ones one address may
+//! have (`lobby::LobbyLimits::deep_computer_games_per_address`), which
+//! bounds what a swarm can queue.
 
 use arena::{EnginePlayer, GoLimit};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::oneshot;
@@ -29,12 +37,54 @@ use tokio::sync::oneshot;
 /// Computer games one account may have going at once.
 pub const MAX_GAMES_PER_USER: usize = 4;
 
+/// The built-in engine's levels 1 to this search at most 60,000 nodes
+/// (`engine::Level::limits`): tens of milliseconds, so they have a lane of
+/// their own and never wait behind a deep search (up to 5 s each).
+pub const QUICK_LEVELS: u8 = 5;
+
+/// The share of the machine a client address belongs to: an IPv4 address
+/// itself; an IPv6 address by its /64, which one host or home usually
+/// holds whole (so a swarm cannot take a new share per address of its
+/// prefix). An IPv4 address mapped into IPv6 counts as the IPv4 one.
+#[must_use]
+pub fn share_of(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
+        },
+    }
+}
+
+/// Who asks for a search: the unit of fairness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Asker {
+    /// The account (the human player of the game, who asked for the
+    /// review or the evaluation).
+    pub account: String,
+    /// Where they asked from; `None` when nobody knows (a game resumed
+    /// after a restart, a review): the account is then a share of its own.
+    pub address: Option<IpAddr>,
+}
+
+impl Asker {
+    /// The key of the share its searches are counted in.
+    fn share(&self) -> String {
+        match self.address {
+            Some(ip) => format!("ip {}", share_of(ip)),
+            None => format!("account {}", self.account),
+        }
+    }
+}
+
 /// What a game asks the computer.
 #[derive(Clone, Debug)]
 pub struct Request {
     pub variant: &'static registry::Variant,
-    /// Whose game it is (the human player's id): the unit of fairness.
-    pub owner: String,
+    /// Whose game it is (the human player, and where they started it
+    /// from): the unit of fairness.
+    pub asker: Asker,
     /// `level:N` or `engine:NAME`.
     pub spec: String,
     pub fen: String,
@@ -116,6 +166,8 @@ pub struct Computers {
     external: Mutex<HashMap<String, Engine>>,
     /// The built-in engine's searches: as many at once as there are cores.
     slots: Arc<FairQueue>,
+    /// The built-in engine's quick levels, beside `slots`: half as many.
+    quick: Arc<FairQueue>,
 }
 
 impl std::fmt::Debug for Computers {
@@ -175,6 +227,7 @@ impl Computers {
             programs,
             external: Mutex::new(HashMap::new()),
             slots: Arc::new(FairQueue::new(cores)),
+            quick: Arc::new(FairQueue::new(cores / 2)),
         }
     }
 
@@ -235,6 +288,15 @@ impl Computers {
         })
     }
 
+    /// Whether a game against `spec` is a quick one: the built-in engine
+    /// at a level up to [`QUICK_LEVELS`], whose searches take their own
+    /// lane. Everything else searches for its whole budget (up to 5 s).
+    #[must_use]
+    pub fn is_quick(variant: &registry::Variant, spec: &str) -> bool {
+        matches!(variant.computer, registry::Computer::BuiltIn { .. })
+            && level_of(spec).is_some_and(|l| l <= QUICK_LEVELS)
+    }
+
     /// The player for a request.
     fn player(&self, req: &Request) -> Option<Player> {
         if let Some(level) = level_of(&req.spec) {
@@ -267,13 +329,17 @@ impl Computers {
     pub fn think(&self, req: Request) -> oneshot::Receiver<ComputerMove> {
         let (reply, answer) = oneshot::channel();
         let player = self.player(&req);
-        let slots = self.slots.clone();
+        let lane = if Computers::is_quick(req.variant, &req.spec) {
+            self.quick.clone()
+        } else {
+            self.slots.clone()
+        };
         tokio::spawn(async move {
             let ply = req.ply;
             let coord = match player {
                 None => None,
                 Some(Player::BuiltIn { choose, level }) => {
-                    let _turn = FairQueue::wait_turn(&slots, &req.owner).await;
+                    let _turn = FairQueue::wait_turn(&lane, &req.asker).await;
                     let r = tokio::task::spawn_blocking(move || {
                         choose(&registry::ComputerRequest {
                             level,
@@ -307,7 +373,7 @@ impl Computers {
 #[derive(Clone, Debug)]
 pub struct EvalRequest {
     pub variant: &'static registry::Variant,
-    pub owner: String,
+    pub asker: Asker,
     pub fen: String,
     pub moves: Vec<String>,
     pub depth: u32,
@@ -338,7 +404,7 @@ impl Computers {
     pub async fn evaluate(&self, req: EvalRequest) -> Result<registry::Evaluation, String> {
         match req.variant.computer {
             registry::Computer::BuiltIn { analyse, .. } => {
-                let _turn = FairQueue::wait_turn(&self.slots, &req.owner).await;
+                let _turn = FairQueue::wait_turn(&self.slots, &req.asker).await;
                 tokio::task::spawn_blocking(move || {
                     analyse(&registry::AnalysisRequest {
                         fen: &req.fen,
@@ -360,7 +426,7 @@ impl Computers {
                     .programs
                     .get(&(program, protocol))
                     .ok_or_else(|| format!("{program} is not installed"))?;
-                let _turn = FairQueue::wait_turn(&engine.queue, &req.owner).await;
+                let _turn = FairQueue::wait_turn(&engine.queue, &req.asker).await;
                 let mut player = engine.player.lock().await;
                 let r = player
                     .best_move_text(
@@ -401,7 +467,7 @@ fn uci_score(v: i32) -> registry::Score {
 /// restarted the process by then).
 async fn ask_engine(engine: &Engine, options: &[(String, String)], req: &Request) -> Option<String> {
     let movetime = budget(req);
-    let _turn = FairQueue::wait_turn(&engine.queue, &req.owner).await;
+    let _turn = FairQueue::wait_turn(&engine.queue, &req.asker).await;
     let mut player = engine.player.lock().await;
     for attempt in 1..=2 {
         match player
@@ -421,30 +487,61 @@ async fn ask_engine(engine: &Engine, options: &[(String, String)], req: &Request
     None
 }
 
-/// Slots of one computing resource, handed out round-robin by owner: each
-/// free slot goes to the next owner in turn that has a search waiting and
-/// holds fewer than `per_owner` slots. So an owner with many searches
-/// queued delays another owner by at most the searches already running,
-/// and — with `per_owner` half the slots — never holds them all.
+/// Slots of one computing resource, handed out round-robin: each free
+/// slot goes to the next share (a client address, see [`Asker`]) in turn
+/// that has a search waiting and holds fewer than `per_share` slots, and
+/// within the share to its next account in turn. So a share with many
+/// searches queued — one account's or a swarm's of guests — delays
+/// another share by at most the searches already running, and — with
+/// `per_share` half the slots — never holds them all.
 pub struct FairQueue {
     capacity: usize,
-    per_owner: usize,
+    per_share: usize,
     state: Mutex<QueueState>,
 }
 
 #[derive(Default)]
 struct QueueState {
     running: usize,
-    by_owner: HashMap<String, usize>,
-    waiting: HashMap<String, std::collections::VecDeque<oneshot::Sender<()>>>,
-    /// Owners with waiting searches, in turn order.
-    turn: std::collections::VecDeque<String>,
+    /// Slots held, by share.
+    held: HashMap<String, usize>,
+    /// Shares with waiting searches, in turn order.
+    turn: VecDeque<String>,
+    /// Each such share's waiting searches.
+    lines: HashMap<String, ShareLine>,
+}
+
+/// One share's waiting searches: its accounts in turn order, each with its
+/// searches in the order asked.
+#[derive(Default)]
+struct ShareLine {
+    turn: VecDeque<String>,
+    waiting: HashMap<String, VecDeque<oneshot::Sender<()>>>,
 }
 
 /// A slot held; given back when dropped.
 pub struct Turn {
     queue: Arc<FairQueue>,
-    owner: String,
+    share: String,
+}
+
+/// A search waiting for its slot. Dropped before its turn came (the game
+/// or the request went away), it leaves the line; dropped in the instant
+/// between the slot being handed to it and its waking up, it gives the
+/// slot back — else that slot would be lost for good.
+struct Waiting {
+    queue: Arc<FairQueue>,
+    share: String,
+    rx: oneshot::Receiver<()>,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.rx.close();
+        if self.rx.try_recv().is_ok() {
+            self.queue.release(&self.share);
+        }
+    }
 }
 
 impl FairQueue {
@@ -453,7 +550,7 @@ impl FairQueue {
         let capacity = capacity.max(1);
         FairQueue {
             capacity,
-            per_owner: (capacity / 2).max(1),
+            per_share: (capacity / 2).max(1),
             state: Mutex::new(QueueState::default()),
         }
     }
@@ -464,71 +561,106 @@ impl FairQueue {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Waits until `owner` may run one search.
-    pub async fn wait_turn(queue: &Arc<FairQueue>, owner: &str) -> Turn {
+    /// Waits until `asker` may run one search.
+    pub async fn wait_turn(queue: &Arc<FairQueue>, asker: &Asker) -> Turn {
+        let share = asker.share();
         let (tx, rx) = oneshot::channel();
         {
             let mut st = queue.lock();
-            let q = st.waiting.entry(owner.to_string()).or_default();
-            let first = q.is_empty();
-            q.push_back(tx);
-            if first {
-                st.turn.push_back(owner.to_string());
+            if !st.lines.contains_key(&share) {
+                st.turn.push_back(share.clone());
             }
+            let line = st.lines.entry(share.clone()).or_default();
+            let q = line.waiting.entry(asker.account.clone()).or_default();
+            if q.is_empty() {
+                line.turn.push_back(asker.account.clone());
+            }
+            q.push_back(tx);
             queue.dispatch(&mut st);
         }
+        let mut waiting = Waiting {
+            queue: queue.clone(),
+            share,
+            rx,
+        };
         // The sender is only dropped after it has been used, or with the
-        // queue itself, which outlives every waiter.
-        let _ = rx.await;
+        // queue itself, which outlives every waiter. Once received, the
+        // slot is the turn's: `Waiting` no longer gives it back.
+        let _ = (&mut waiting.rx).await;
         Turn {
             queue: queue.clone(),
-            owner: owner.to_string(),
+            share: std::mem::take(&mut waiting.share),
         }
     }
 
-    /// Hands free slots to waiting owners in turn.
+    /// Hands free slots to waiting shares in turn.
     fn dispatch(&self, st: &mut QueueState) {
         let mut passes = st.turn.len();
         while st.running < self.capacity && passes > 0 {
-            let Some(owner) = st.turn.pop_front() else { break };
-            let held = st.by_owner.get(&owner).copied().unwrap_or(0);
-            let Some(q) = st.waiting.get_mut(&owner) else {
-                continue;
-            };
-            if held >= self.per_owner {
+            let Some(share) = st.turn.pop_front() else { break };
+            if st.held.get(&share).copied().unwrap_or(0) >= self.per_share {
                 // Their turn passes; they stay in line.
-                st.turn.push_back(owner);
+                st.turn.push_back(share);
                 passes -= 1;
                 continue;
             }
-            let Some(tx) = q.pop_front() else { continue };
-            let empty = q.is_empty();
-            if empty {
-                st.waiting.remove(&owner);
+            let Some(line) = st.lines.get_mut(&share) else {
+                continue;
+            };
+            // The share's next account in turn whose search still waits
+            // (a search given up on is skipped).
+            let mut granted = false;
+            while let Some(account) = line.turn.pop_front() {
+                let Some(q) = line.waiting.get_mut(&account) else {
+                    continue;
+                };
+                while let Some(tx) = q.pop_front() {
+                    if tx.send(()).is_ok() {
+                        granted = true;
+                        break;
+                    }
+                }
+                if q.is_empty() {
+                    line.waiting.remove(&account);
+                } else {
+                    line.turn.push_back(account);
+                }
+                if granted {
+                    break;
+                }
             }
-            if tx.send(()).is_ok() {
+            let empty = line.turn.is_empty();
+            if empty {
+                st.lines.remove(&share);
+            }
+            if granted {
                 st.running += 1;
-                *st.by_owner.entry(owner.clone()).or_insert(0) += 1;
+                *st.held.entry(share.clone()).or_insert(0) += 1;
                 passes = st.turn.len() + usize::from(!empty);
             }
             if !empty {
-                st.turn.push_back(owner);
+                st.turn.push_back(share);
             }
         }
+    }
+
+    /// Gives a slot of `share` back and hands it on.
+    fn release(&self, share: &str) {
+        let mut st = self.lock();
+        st.running = st.running.saturating_sub(1);
+        if let Some(n) = st.held.get_mut(share) {
+            *n -= 1;
+            if *n == 0 {
+                st.held.remove(share);
+            }
+        }
+        self.dispatch(&mut st);
     }
 }
 
 impl Drop for Turn {
     fn drop(&mut self) {
-        let mut st = self.queue.lock();
-        st.running -= 1;
-        if let Some(n) = st.by_owner.get_mut(&self.owner) {
-            *n -= 1;
-            if *n == 0 {
-                st.by_owner.remove(&self.owner);
-            }
-        }
-        self.queue.dispatch(&mut st);
+        self.queue.release(&self.share);
     }
 }
 
@@ -536,36 +668,142 @@ impl Drop for Turn {
 mod tests {
     use super::*;
 
+    fn asker(account: &str, address: Option<[u8; 4]>) -> Asker {
+        Asker {
+            account: account.to_string(),
+            address: address.map(IpAddr::from),
+        }
+    }
+
+    /// Queues `n` searches of `who`, each taking 5 ms, recording the order
+    /// they run in.
+    async fn queue_up(
+        q: &Arc<FairQueue>,
+        order: &Arc<Mutex<Vec<String>>>,
+        who: &Asker,
+        n: usize,
+    ) -> Vec<tokio::task::JoinHandle<()>> {
+        let mut tasks = Vec::new();
+        for i in 0..n {
+            let (q, order, who) = (q.clone(), order.clone(), who.clone());
+            tasks.push(tokio::spawn(async move {
+                let _t = FairQueue::wait_turn(&q, &who).await;
+                order.lock().unwrap().push(format!("{}{i}", who.account));
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }));
+            tokio::task::yield_now().await;
+        }
+        tasks
+    }
+
+    fn assert_idle(q: &FairQueue) {
+        let st = q.lock();
+        assert_eq!(
+            (st.running, st.turn.len(), st.lines.len(), st.held.len()),
+            (0, 0, 0, 0)
+        );
+    }
+
     /// Owner "a" queues 16 searches, "b" one: b runs as soon as a slot
     /// frees, and a never holds more than half the slots.
     #[tokio::test]
     async fn turns_go_round_by_owner() {
         let q = Arc::new(FairQueue::new(2));
         let order = Arc::new(Mutex::new(Vec::new()));
-        let mut tasks = Vec::new();
-        for i in 0..16 {
-            let (q, order) = (q.clone(), order.clone());
-            tasks.push(tokio::spawn(async move {
-                let _t = FairQueue::wait_turn(&q, "a").await;
-                order.lock().unwrap().push(format!("a{i}"));
-                tokio::time::sleep(Duration::from_millis(5)).await;
-            }));
-            tokio::task::yield_now().await;
-        }
-        let (q2, order2) = (q.clone(), order.clone());
-        let b = tokio::spawn(async move {
-            let _t = FairQueue::wait_turn(&q2, "b").await;
-            order2.lock().unwrap().push("b".to_string());
-        });
-        b.await.unwrap();
-        for t in tasks {
+        let tasks = queue_up(&q, &order, &asker("a", None), 16).await;
+        let b = queue_up(&q, &order, &asker("b", None), 1).await;
+        for t in b.into_iter().chain(tasks) {
             t.await.unwrap();
         }
         let order = order.lock().unwrap().clone();
-        let b_at = order.iter().position(|x| x == "b").unwrap();
+        let b_at = order.iter().position(|x| x == "b0").unwrap();
         assert!(b_at <= 1, "b waited behind {b_at} of a's searches: {order:?}");
         assert_eq!(order.len(), 17);
-        let st = q.lock();
-        assert_eq!((st.running, st.turn.len(), st.waiting.len()), (0, 0, 0));
+        assert_idle(&q);
+    }
+
+    /// Eight accounts of one address queue four searches each; an account
+    /// from another address runs at once beside them — the swarm is one
+    /// share, not eight — and inside the swarm's share the accounts take
+    /// turns.
+    #[tokio::test]
+    async fn turns_go_round_by_address_then_account() {
+        let q = Arc::new(FairQueue::new(2));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut tasks = Vec::new();
+        for g in 0..8 {
+            tasks.extend(queue_up(&q, &order, &asker(&format!("g{g}-"), Some([10, 0, 0, 1])), 4).await);
+        }
+        let far = queue_up(&q, &order, &asker("far", Some([10, 0, 0, 2])), 1).await;
+        for t in far.into_iter().chain(tasks) {
+            t.await.unwrap();
+        }
+        let order = order.lock().unwrap().clone();
+        let far_at = order.iter().position(|x| x == "far0").unwrap();
+        assert!(far_at <= 1, "the other address waited behind {far_at}: {order:?}");
+        // Once all have asked, the swarm's accounts take turns: its next
+        // eight searches after the first (which ran before the others
+        // asked) are its eight accounts', one each.
+        let firsts: std::collections::HashSet<&str> = order
+            .iter()
+            .filter(|x| x.starts_with('g'))
+            .skip(1)
+            .take(8)
+            .map(|x| &x[..3])
+            .collect();
+        assert_eq!(firsts.len(), 8, "{order:?}");
+        assert_idle(&q);
+    }
+
+    /// A search given up on while it waits leaves the line, and one given
+    /// up on just as its slot came gives the slot back: no slot is lost.
+    #[tokio::test]
+    async fn searches_given_up_lose_no_slot() {
+        let q = Arc::new(FairQueue::new(1));
+        let holder = FairQueue::wait_turn(&q, &asker("a", None)).await;
+        // Waits, then is dropped while waiting.
+        let waiting = tokio::time::timeout(
+            Duration::from_millis(20),
+            FairQueue::wait_turn(&q, &asker("b", None)),
+        )
+        .await;
+        assert!(waiting.is_err());
+        // Granted when the holder leaves, but dropped before it woke.
+        let q2 = q.clone();
+        let mut late = Box::pin(async move { FairQueue::wait_turn(&q2, &asker("c", None)).await });
+        assert!(futures_poll_once(&mut late).await.is_none());
+        drop(holder);
+        assert_eq!(q.lock().running, 1, "the slot went to c");
+        drop(late);
+        // Nothing is held or waiting; the next asker runs at once.
+        assert_idle(&q);
+        let t = tokio::time::timeout(
+            Duration::from_millis(100),
+            FairQueue::wait_turn(&q, &asker("d", None)),
+        )
+        .await;
+        assert!(t.is_ok(), "a slot was lost");
+    }
+
+    /// Polls a future once.
+    async fn futures_poll_once<F: std::future::Future + Unpin>(f: &mut F) -> Option<F::Output> {
+        std::future::poll_fn(|cx| {
+            std::task::Poll::Ready(match std::pin::Pin::new(&mut *f).poll(cx) {
+                std::task::Poll::Ready(v) => Some(v),
+                std::task::Poll::Pending => None,
+            })
+        })
+        .await
+    }
+
+    #[test]
+    fn an_ipv6_host_is_one_share_by_its_slash_64() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(share_of(a), share_of(b));
+        assert_ne!(share_of(a), share_of(c));
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        assert_eq!(share_of(mapped), "10.0.0.1".parse::<IpAddr>().unwrap());
     }
 }

@@ -2,6 +2,8 @@
 //! server runs, and the player's public profile shows them at once; bad
 //! input changes nothing and exits with 2. `qiju admin backup` copies the
 //! database beside the running server and `qiju admin check` verifies it.
+//! `qiju admin reports` prints what players wrote as text, never as
+//! terminal control.
 
 mod common;
 
@@ -118,6 +120,45 @@ fn a_backup_made_while_the_server_runs_checks_whole_and_serves() {
     assert_eq!(code, 2, "{out}");
     assert!(
         out.contains("junk.db") && out.contains("not an SQLite database"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A report stored before the door refused control characters (issue 24,
+/// item 6) holds an escape sequence that retitles and clears the terminal
+/// and a newline that forges a second report: `qiju admin reports` prints
+/// it as one line of text, the controls escaped.
+#[test]
+fn reports_print_as_text_whatever_they_hold() {
+    let dir = std::env::temp_dir().join(unique("qiju-reports-"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}", dir.join("qiju.db").display());
+    let forged = "hi\u{1b}]0;owned\u{7}\u{1b}[2J\n2026.01.01 00:00 UTC  admin reported nobody (lobby): \u{202e}gnp.exe";
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let store = store::Store::connect(&db).await.unwrap();
+            for (id, name) in [("u1", "reporter_a"), ("u2", "reported_b")] {
+                store.create_user(id, name, None, false, 0).await.unwrap();
+            }
+            store
+                .add_report("r1", "u1", "u2", "lobby\r\n", forged, 0)
+                .await
+                .unwrap();
+            store.close().await;
+        });
+    let (code, out) = admin(&db, &["reports"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        !out.trim_end().chars().any(|c| c.is_control() || c == '\u{202e}'),
+        "{out:?}"
+    );
+    assert_eq!(out.trim_end().lines().count(), 1, "{out}");
+    assert!(
+        out.contains("\\u{001b}]0;owned\\u{0007}") && out.contains("\\u{202e}gnp.exe"),
         "{out}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -50,18 +50,21 @@ impl IntoResponse for ApiError {
 }
 
 /// axum's own refusals — a body over the limit, not JSON, or not of the
-/// shape asked — come as plain text; here they take the API's one error
-/// shape, `{"error", "message"}`, so a client words each by its code like
-/// any other. A body over the limit was not read, so the connection ends
+/// shape asked; a method the path does not take — come as plain text or
+/// with no body at all; here they take the API's one error shape,
+/// `{"error", "message"}`, so a client words each by its code like any
+/// other. A 405 keeps its `Allow` header and names those methods in its
+/// message. A body over the limit was not read, so the connection ends
 /// after the answer: `Connection: close` says so, and a client does not
 /// send its next request down a connection that is closing.
 pub async fn plain_refusals_as_json(resp: Response) -> Response {
-    use axum::http::header::{CONNECTION, CONTENT_TYPE};
+    use axum::http::header::{ALLOW, CONNECTION, CONTENT_TYPE};
     let status = resp.status();
     let code = match status {
         StatusCode::PAYLOAD_TOO_LARGE => "too_large",
         StatusCode::UNSUPPORTED_MEDIA_TYPE => "bad_content_type",
         StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => "bad_request",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
         _ => return resp,
     };
     let json = resp
@@ -71,10 +74,18 @@ pub async fn plain_refusals_as_json(resp: Response) -> Response {
     if json {
         return resp;
     }
+    let allow = resp.headers().get(ALLOW).cloned();
     let text = axum::body::to_bytes(resp.into_body(), 4096)
         .await
         .unwrap_or_default();
-    let message = String::from_utf8_lossy(&text).trim().to_string();
+    let message = match &allow {
+        Some(methods) if status == StatusCode::METHOD_NOT_ALLOWED => format!(
+            "this path takes {} only",
+            methods.to_str().unwrap_or("other methods")
+        ),
+        None if status == StatusCode::METHOD_NOT_ALLOWED => "this path does not take that method".into(),
+        _ => String::from_utf8_lossy(&text).trim().to_string(),
+    };
     let mut out = (
         status,
         Json(ErrorBody {
@@ -83,6 +94,9 @@ pub async fn plain_refusals_as_json(resp: Response) -> Response {
         }),
     )
         .into_response();
+    if let Some(methods) = allow {
+        out.headers_mut().insert(ALLOW, methods);
+    }
     if status == StatusCode::PAYLOAD_TOO_LARGE {
         out.headers_mut()
             .insert(CONNECTION, HeaderValue::from_static("close"));

@@ -55,6 +55,79 @@ async fn security_headers(mut resp: Response) -> Response {
 /// The largest body the analysis board sends (a pasted record, a line).
 pub const IMPORT_LIMIT: usize = 64 * 1024;
 
+/// How deep a request body's JSON may nest. The deepest body the API
+/// takes is 2 (a line's moves: an array in an object); every request type
+/// refuses unknown fields, but a parser meets the nesting before the
+/// field's name is judged, and a 2,000-deep array in an unknown field was
+/// read (and skipped) before. Refused before any parsing.
+pub const MAX_JSON_DEPTH: usize = 8;
+
+/// The deepest nesting of arrays and objects in a JSON text (strings and
+/// their escapes skipped), stopping early past `limit`.
+fn json_depth(text: &[u8], limit: usize) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in text {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+                if deepest > limit {
+                    break;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Refuses a request body nested deeper than [`MAX_JSON_DEPTH`] in the
+/// API's error shape. It sits inside the body limits, so what it reads is
+/// already bounded (4 KiB; 64 KiB on the analysis board).
+async fn bounded_nesting(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    use axum::http::Method;
+    if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        // Over the limit as it arrived (no Content-Length) or cut off.
+        return (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            [(axum::http::header::CONNECTION, "close")],
+            axum::Json(common::ErrorBody {
+                error: "too_large".into(),
+                message: "the request body is too large or was cut off".into(),
+            }),
+        )
+            .into_response();
+    };
+    if json_depth(&bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH {
+        return ApiError(Error::bad(
+            "bad_request",
+            format!("the JSON body is nested deeper than {MAX_JSON_DEPTH} levels"),
+        ))
+        .into_response();
+    }
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
+}
+
 /// All routes.
 pub fn router(state: AppState) -> Router {
     let body_limit = state.config().max_message_bytes.max(4096);
@@ -110,6 +183,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/users/{name}/games.pgn", get(players::user_games_pgn))
         .route("/api/users/{name}/rating-history", get(players::rating_history))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
+        .layer(axum::middleware::from_fn(bounded_nesting))
         .layer(axum::middleware::from_fn(csrf_guard))
         .layer(DefaultBodyLimit::max(body_limit))
         // Refuses a body whose Content-Length is over the limit before
@@ -123,17 +197,39 @@ pub fn router(state: AppState) -> Router {
         .route("/api/analysis/import", post(analysis::import))
         .route("/api/analysis/position", post(analysis::position))
         .route("/api/analysis/eval", post(analysis::eval))
+        .layer(axum::middleware::from_fn(bounded_nesting))
         .layer(axum::middleware::from_fn(csrf_guard))
         .layer(DefaultBodyLimit::max(IMPORT_LIMIT))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(IMPORT_LIMIT));
-    Router::new()
+    let app = Router::new()
         .merge(api)
         .merge(analysis_board)
         .route("/", get(asset))
         .route("/{*path}", get(asset))
+        .with_state(state);
+    // Around the whole app, not each route: a route's own layers answer
+    // before its method router adds `Allow` to a 405.
+    Router::new()
+        .fallback_service(app)
         .layer(axum::middleware::map_response(
             crate::error::plain_refusals_as_json,
         ))
         .layer(axum::middleware::map_response(security_headers))
-        .with_state(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_depth;
+
+    #[test]
+    fn nesting_is_counted_outside_strings() {
+        assert_eq!(json_depth(br#"{"moves": ["h2e2"]}"#, 8), 2);
+        assert_eq!(json_depth(br#"{"text": "a \" [[[[ {{{{ \\", "b": "]]"}"#, 8), 1);
+        assert_eq!(json_depth(b"1", 8), 0);
+        assert_eq!(
+            json_depth("[".repeat(2000).as_bytes(), 8),
+            9,
+            "stops past the limit"
+        );
+    }
 }

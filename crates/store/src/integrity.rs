@@ -28,8 +28,9 @@ pub fn sqlite_file(url: &str) -> Option<PathBuf> {
 /// Checks a SQLite file before it is opened.
 ///
 /// # Errors
-/// The folder is missing or not writable; the file is empty, not SQLite,
-/// or read-only.
+/// The folder is missing or not writable (a first start needs to create
+/// the file; every start, SQLite's journal beside it); the file is empty,
+/// not SQLite, or read-only.
 pub fn before_open(file: &Path) -> Result<(), StoreError> {
     let shown = file.display().to_string();
     let dir = match file.parent() {
@@ -102,6 +103,23 @@ pub fn before_open(file: &Path) -> Result<(), StoreError> {
         return Err(StoreError::Refused {
             file: shown,
             why: "is read-only; the server writes every move".into(),
+        });
+    }
+    // SQLite keeps its write-ahead log and shared memory beside the file
+    // (`-wal`, `-shm`) and makes them when it opens: in a folder it cannot
+    // write, the open fails as "unable to open database file", which read
+    // as damage and sent the operator to restore a backup of a whole file.
+    if !writable(&dir) {
+        return Err(StoreError::Refused {
+            file: shown,
+            why: format!(
+                "is in the folder {}, which is not writable: the server keeps its journal ({name}-wal, \
+                 {name}-shm) beside the database; make the folder writable (the file is fine)",
+                dir.display(),
+                name = file
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            ),
         });
     }
     Ok(())

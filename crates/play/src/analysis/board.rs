@@ -3,11 +3,15 @@
 //! position evaluated on demand (one at a time per player).
 
 use super::{evaluate, PlyEval, LIVE_CAP, MAX_LINE};
+use crate::computer::Asker;
 use crate::Play;
 use common::Error;
 use game::{Game, PlayedMove, Status};
 use registry::Variant;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::net::IpAddr;
+use std::sync::Mutex;
 use store::User;
 
 /// A line on the analysis board: a variant, where it starts, the moves.
@@ -89,11 +93,18 @@ pub fn position(state: &Play, req: &LineRequest) -> Result<PositionView, Error> 
     })
 }
 
-/// The engine's view of a line's last position (one at a time per player).
+/// The engine's view of a line's last position (one at a time per player);
+/// `client` is the address asked from, which the search's turn is shared
+/// by (see `computer::FairQueue`).
 ///
 /// # Errors
 /// As [`position`]; no analyser; an evaluation of theirs already running.
-pub async fn eval(state: &Play, user: &User, req: &LineRequest) -> Result<PlyEval, Error> {
+pub async fn eval(
+    state: &Play,
+    user: &User,
+    client: Option<IpAddr>,
+    req: &LineRequest,
+) -> Result<PlyEval, Error> {
     let (variant, game) = replay(req)?;
     if !state.computers().can_analyse(variant) {
         return Err(Error::conflict(
@@ -101,22 +112,45 @@ pub async fn eval(state: &Play, user: &User, req: &LineRequest) -> Result<PlyEva
             format!("this server has no analyser for {}", variant.id),
         ));
     }
-    let reviews = state.reviews();
-    let taken = reviews
-        .live
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(user.id.clone());
-    if !taken {
+    let Some(_running) = EvalMark::mark(&state.reviews().live, &user.id) else {
         return Err(Error::TooManyRequests { retry_after_s: 1 });
+    };
+    let asker = Asker {
+        account: user.id.clone(),
+        address: client,
+    };
+    evaluate(state, variant, asker, game, &req.moves, LIVE_CAP)
+        .await
+        .map_err(Error::Internal)
+}
+
+/// A player's "one evaluation at a time" mark, taken for as long as it
+/// lives. Dropping clears it — when the evaluation ends, and also when
+/// the request is dropped mid-await because its client hung up (clearing
+/// it after the await left the player refused until a restart).
+struct EvalMark<'a> {
+    live: &'a Mutex<HashSet<String>>,
+    user: String,
+}
+
+impl<'a> EvalMark<'a> {
+    /// The mark, or `None` when the player already has one.
+    fn mark(live: &'a Mutex<HashSet<String>>, user: &str) -> Option<EvalMark<'a>> {
+        lock(live).insert(user.to_string()).then(|| EvalMark {
+            live,
+            user: user.to_string(),
+        })
     }
-    let r = evaluate(state, variant, &user.id, game, &req.moves, LIVE_CAP).await;
-    reviews
-        .live
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .remove(&user.id);
-    r.map_err(Error::Internal)
+}
+
+impl Drop for EvalMark<'_> {
+    fn drop(&mut self) {
+        lock(self.live).remove(&self.user);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A pasted record to open on the analysis board.

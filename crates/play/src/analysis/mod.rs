@@ -328,7 +328,7 @@ fn displays(game: &dyn Game, line: &[String]) -> Vec<String> {
 pub(crate) async fn evaluate(
     state: &Play,
     variant: &'static Variant,
-    owner: &str,
+    asker: crate::computer::Asker,
     game: Box<dyn Game>,
     moves: &[String],
     cap: Duration,
@@ -350,7 +350,7 @@ pub(crate) async fn evaluate(
         .computers()
         .evaluate(EvalRequest {
             variant,
-            owner: owner.to_string(),
+            asker,
             fen: game.initial_fen(),
             moves: moves.to_vec(),
             depth: variant.analysis.depth,
@@ -404,7 +404,10 @@ async fn review(state: &Play, job: &Job) -> Result<Review, String> {
         let eval = evaluate(
             state,
             variant,
-            &job.owner,
+            crate::computer::Asker {
+                account: job.owner.clone(),
+                address: None,
+            },
             game.boxed_clone(),
             &coords[..ply],
             REVIEW_CAP,

@@ -55,6 +55,7 @@ pub(super) fn spawn(
     table: Table,
     seq: u64,
     now_ms: i64,
+    client: Option<std::net::IpAddr>,
 ) {
     let (tx, rx) = mpsc::channel(64);
     let (events, _) = broadcast::channel(256);
@@ -69,6 +70,7 @@ pub(super) fn spawn(
         abort_from_ms: now_ms,
         version: 0,
         computer_thinking: false,
+        client,
         last_action_ms: now_ms,
         connections: [0; 2],
         away_since: [None; 2],
@@ -275,7 +277,10 @@ fn maybe_computer(state: &Play, g: &mut LiveGame, me: &mpsc::Sender<Cmd>) {
     };
     let request = crate::computer::Request {
         variant: g.variant,
-        owner: owner.unwrap_or_else(|| g.row.id.clone()),
+        asker: crate::computer::Asker {
+            account: owner.unwrap_or_else(|| g.row.id.clone()),
+            address: g.client,
+        },
         spec,
         fen: g.row.initial_fen.clone(),
         moves: g.table.moves().map(|m| m.played.coord.clone()).collect(),

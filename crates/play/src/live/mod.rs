@@ -248,6 +248,27 @@ impl Event {
 
 /// Creates a game: stores it, starts its task, and returns its id.
 pub async fn create_game(state: &Play, setup: GameSetup) -> Result<String, common::Error> {
+    create(state, setup, None).await
+}
+
+/// As [`create_game`], for a game against the computer that a person
+/// started from `client` (their address): the computer's searches in it
+/// take their turns in that address's share of the machine (see
+/// `computer::FairQueue`). Kept in the game's memory only; a game resumed
+/// after a restart is its player's share alone.
+pub async fn create_game_from(
+    state: &Play,
+    setup: GameSetup,
+    client: std::net::IpAddr,
+) -> Result<String, common::Error> {
+    create(state, setup, Some(client)).await
+}
+
+async fn create(
+    state: &Play,
+    setup: GameSetup,
+    client: Option<std::net::IpAddr>,
+) -> Result<String, common::Error> {
     let bad_game = |e: String| common::Error::bad("bad_game", e);
     let v = registry::get(Some(&setup.variant)).map_err(|e| bad_game(e.to_string()))?;
     // A numbered family of start positions (Chess960) draws one.
@@ -304,7 +325,7 @@ pub async fn create_game(state: &Play, setup: GameSetup) -> Result<String, commo
         second_ms: main_ms,
     };
     state.store().insert_game(&row).await?;
-    spawn(state, v, row, table, 0, now);
+    spawn(state, v, row, table, 0, now, client);
     Ok(id)
 }
 
@@ -369,7 +390,7 @@ async fn resume(state: &Play, id: &str, stopped_ms: i64, now: i64) -> Result<boo
         .append(id, seq, &bodies, &extra.moves)
         .await
         .map_err(|e| e.to_string())?;
-    spawn(state, v, row, table, seq + bodies.len() as u64, now);
+    spawn(state, v, row, table, seq + bodies.len() as u64, now, None);
     Ok(true)
 }
 

@@ -20,6 +20,9 @@ pub(super) struct LiveGame {
     /// The version of the last event broadcast (protocol v2's `v`).
     pub(super) version: u64,
     pub(super) computer_thinking: bool,
+    /// Where the person playing the computer started the game from: the
+    /// share its searches wait in (see `computer::FairQueue`).
+    pub(super) client: Option<std::net::IpAddr>,
     /// The last action a player took (or the game's start or resume): an
     /// untimed game ends after `untimed_idle_ms` without one.
     pub(super) last_action_ms: i64,

@@ -126,10 +126,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 println!(
                     "{}  {} reported {} ({}): {}",
                     utc(r.created_ms),
-                    r.reporter,
-                    r.reported,
-                    r.context,
-                    r.text
+                    escaped(&r.reporter),
+                    escaped(&r.reported),
+                    escaped(&r.context),
+                    escaped(&r.text)
                 );
             }
             store.close().await;
@@ -148,6 +148,23 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// Stored text as a terminal may print it: what would act rather than
+/// show (an escape sequence, a newline that forges a line, a direction
+/// override) is written as `\u{…}`, and a backslash as `\\`, so nothing
+/// a player typed reads as the operator's own output. The door refuses
+/// such text now (`lobby::chat`); reports stored before are printed so.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            c if common::names::hidden(c) => out.push_str(&format!("\\u{{{:04x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// `2026.12.03 22:51 UTC`.
@@ -203,4 +220,19 @@ fn title(database: &str, user: String, awarded: Option<String>, real: Option<Str
         store.close().await;
         anyhow::Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escaped;
+
+    #[test]
+    fn stored_text_cannot_act_on_the_terminal() {
+        assert_eq!(escaped("\u{1b}]0;owned\u{7}"), "\\u{001b}]0;owned\\u{0007}");
+        assert_eq!(escaped("a\nb\r"), "a\\u{000a}b\\u{000d}");
+        assert_eq!(escaped("\u{202e}abc\u{9b}"), "\\u{202e}abc\\u{009b}");
+        assert_eq!(escaped("a\\u{1b}"), "a\\\\u{1b}", "a typed escape stays text");
+        assert_eq!(escaped("有人下一盘吗？ ok"), "有人下一盘吗？ ok");
+        assert!(!escaped("\u{1b}[2J\n").chars().any(char::is_control));
+    }
 }

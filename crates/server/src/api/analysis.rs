@@ -4,11 +4,12 @@
 use crate::auth::Auth;
 use crate::error::ApiError;
 use crate::AppState;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use common::ErrorBody;
 use play::analysis::{self, AnalysisView, ImportRequest, LineRequest, PlyEval, PositionView};
+use std::net::SocketAddr;
 
 /// A game's computer review: where it stands, and the review.
 #[utoipa::path(get, path = "/api/games/{id}/analysis", tag = "analysis",
@@ -57,10 +58,13 @@ pub async fn position(
         (status = 409, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn eval(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Auth(user): Auth,
     Json(req): Json<LineRequest>,
 ) -> Result<Json<PlyEval>, ApiError> {
-    Ok(Json(analysis::eval(state.play(), &user, &req).await?))
+    Ok(Json(
+        analysis::eval(state.play(), &user, Some(peer.ip()), &req).await?,
+    ))
 }
 
 /// Reads a pasted FEN or PGN into a line for the analysis board.

@@ -6,7 +6,7 @@ use crate::error::ApiError;
 use crate::sessions::either;
 use crate::stream::{ndjson, ndjson_response};
 use crate::AppState;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
@@ -15,6 +15,7 @@ use lobby::{
     ChallengeRequest, ChallengeView, ComputerRequest, GameStarted, Presence, SeekRequest, SeekResult,
     SeekView,
 };
+use std::net::SocketAddr;
 
 /// Create a seek; it is paired at once with a matching one when there is.
 #[utoipa::path(post, path = "/api/seeks", tag = "lobby", request_body = SeekRequest,
@@ -93,10 +94,11 @@ pub async fn decline_challenge(
     responses((status = 200, body = GameStarted), (status = 400, body = ErrorBody)))]
 pub async fn play_computer(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Auth(user): Auth,
     Json(req): Json<ComputerRequest>,
 ) -> Result<Json<GameStarted>, ApiError> {
-    Ok(Json(state.lobby().play_computer(user, req).await?))
+    Ok(Json(state.lobby().play_computer(user, peer.ip(), req).await?))
 }
 
 /// Stream your own events as NDJSON (`game_start`, `challenge`,

@@ -187,6 +187,29 @@ struct Running {
 struct Queue {
     waiting: VecDeque<Job>,
     running: HashMap<String, Running>,
+    /// Requests past the per-player check and not yet queued, by player:
+    /// counted with the rest, so that requests arriving together cannot all
+    /// pass the check before any is queued (three at once were all taken).
+    reserved: HashMap<String, usize>,
+}
+
+/// A place in a player's share of reviews, held from the check until the
+/// review is queued or the request gives up.
+struct Reservation<'a> {
+    reviews: &'a Reviews,
+    owner: String,
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        let mut q = self.reviews.lock();
+        if let Some(n) = q.reserved.get_mut(&self.owner) {
+            *n -= 1;
+            if *n == 0 {
+                q.reserved.remove(&self.owner);
+            }
+        }
+    }
 }
 
 /// The reviews waiting and running, and who has a board evaluation on.
@@ -215,10 +238,22 @@ impl Reviews {
         self.wake.notify_one();
     }
 
-    fn pending_of(&self, owner: &str) -> usize {
-        let q = self.lock();
-        q.waiting.iter().filter(|j| j.owner == owner).count()
+    /// A place among `owner`'s [`MAX_PENDING_PER_USER`] reviews waiting,
+    /// running or being asked for, if one is free; checked and taken in
+    /// one step.
+    fn reserve(&self, owner: &str) -> Option<Reservation<'_>> {
+        let mut q = self.lock();
+        let pending = q.waiting.iter().filter(|j| j.owner == owner).count()
             + q.running.values().filter(|r| r.owner == owner).count()
+            + q.reserved.get(owner).copied().unwrap_or(0);
+        if pending >= MAX_PENDING_PER_USER {
+            return None;
+        }
+        *q.reserved.entry(owner.to_string()).or_insert(0) += 1;
+        Some(Reservation {
+            reviews: self,
+            owner: owner.to_string(),
+        })
     }
 
     /// The view of a review in memory (waiting or running), if it is.
@@ -499,12 +534,12 @@ pub async fn request(state: &Play, user: &User, id: &str) -> Result<(bool, Analy
         return Ok((false, current));
     }
     let reviews = state.reviews();
-    if reviews.pending_of(&user.id) >= MAX_PENDING_PER_USER {
+    let Some(_place) = reviews.reserve(&user.id) else {
         return Err(Error::conflict(
             "analysis_pending",
             format!("you have {MAX_PENDING_PER_USER} reviews waiting; let one finish first"),
         ));
-    }
+    };
     let now = now_ms();
     if state
         .store()

@@ -62,7 +62,7 @@ impl Lobby {
                 ),
             ));
         }
-        let me_first = gets_first(req.color, ColorChoice::Random)?;
+        let me_first = gets_first(req.color.resolve(v)?, ColorChoice::Random)?;
         let my_side = if me_first { Side::First } else { Side::Second };
         let cpu = Seat {
             user: None,

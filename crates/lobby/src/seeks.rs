@@ -140,7 +140,7 @@ impl Lobby {
                 rated: req.rated,
                 rating_min: req.rating_min,
                 rating_max: req.rating_max,
-                color: req.color,
+                color: req.color.resolve(v)?,
             },
             user,
             tc: tc.clone(),

@@ -108,6 +108,27 @@ impl RenjuGame {
         out
     }
 
+    /// A game's moves from its stones alone (a `.psq` record, a move
+    /// list): under an opening rule, the opening played with no swap and,
+    /// under Soosõrv, one 5th move offered and picked.
+    #[must_use]
+    pub fn moves_of_stones(rules: Rules, stones: &[Point]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::with_capacity(stones.len() + 6);
+        for (i, p) in stones.iter().enumerate() {
+            match (rules.opening, i) {
+                (Opening::Swap2, 3) | (Opening::Soosorv { .. }, 3) => out.push("choose:white".into()),
+                (Opening::Soosorv { .. }, 4) => {
+                    out.extend(["declare:1".into(), "choose:black".into(), format!("offer:{p}")]);
+                    out.push(format!("select:{p}"));
+                    continue;
+                }
+                _ => {}
+            }
+            out.push(p.to_string());
+        }
+        out
+    }
+
     /// The moves that may be made now, as actions.
     #[must_use]
     pub fn legal_actions(&self) -> Vec<Action> {

@@ -790,7 +790,6 @@ const zh = {
 Object.assign(en, {
   'side.tentative_black': 'Tentative Black',
   'side.tentative_white': 'Tentative White',
-  'lobby.color.black': 'Black',
   'lobby.color.tentative_black': 'Tentative Black (places the opening)',
   'lobby.color.tentative_white': 'Tentative White (chooses)',
   'result.win.tentative_black': 'Tentative Black wins',
@@ -839,7 +838,6 @@ Object.assign(en, {
 Object.assign(zh, {
   'side.tentative_black': '假先',
   'side.tentative_white': '假后',
-  'lobby.color.black': '执黑',
   'lobby.color.tentative_black': '假先（摆开局）',
   'lobby.color.tentative_white': '假后（选择）',
   'result.win.tentative_black': '假先胜',

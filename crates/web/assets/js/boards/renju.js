@@ -10,7 +10,7 @@
 // The steps of an opening rule that are not points — swap2's choice, a
 // colour to choose, the number of 5th moves to declare — come to the board
 // as the legal moves with no point (`setChoices`), and it asks them in a
-// dialog over the board; an offer or a pick of a 5th move is a point with
+// dialog right under the board (the stones stay in view); an offer or a pick of a 5th move is a point with
 // its word (`offer:h10`), clicked like a stone.
 //
 // The board knows no rules beyond what it marks: the page hands it the
@@ -118,8 +118,9 @@ export class RenjuBoard extends Board {
 
     const box = document.createElement('div');
     box.className = 'rj-wrap';
-    box.append(this.svg, this.dialog);
-    container.replaceChildren(box, this.controls, this.live);
+    box.append(this.svg);
+    // The dialog stands under the board, never over the stones it asks about.
+    container.replaceChildren(box, this.dialog, this.controls, this.live);
     this.svg.addEventListener('click', (e) => this.click(e));
     this.svg.addEventListener('pointermove', (e) => this.hover(e));
     this.svg.addEventListener('pointerleave', () => this.hover(null));
@@ -313,7 +314,7 @@ export class RenjuBoard extends Board {
 
   /**
    * Asks the steps of an opening rule that are no point (`choose:black`,
-   * `more`, `declare:3`) in a dialog over the board; none hides it.
+   * `more`, `declare:3`) in a dialog under the board; none hides it.
    */
   setChoices(choices, onChoose) {
     const list = choices || [];

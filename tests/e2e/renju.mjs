@@ -13,7 +13,10 @@
 // the double-three and loses. Then a swap2 game: A places three stones, B
 // gets swap2's dialog and places two more, A chooses white in the colour
 // dialog and places the 6th stone: the bars show the colours change while
-// the players keep their places. Every page must log no console error,
+// the players keep their places. Then A plays the computer under
+// Soosõrv-8 as the tentative white: the computer puts the opening, A answers
+// every step (a colour, the number of 5th moves, offers or a pick on the
+// board) as it comes. Every page must log no console error,
 // and every control must have a name.
 
 import { chromium } from 'playwright-core';
@@ -264,6 +267,79 @@ try {
     await A.page.click('#resign-confirm');
     await A.page.waitForSelector('#end-dialog[open]');
     assert.equal(await A.page.textContent('#end-title'), 'Black wins');
+  });
+
+  await step('renju Soosõrv-8 against the computer: the computer opens, the colour and count dialogs, offers on the board', async () => {
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector('#computer-form');
+    await A.page.selectOption('#cpu-variant', 'renju/soosorv8');
+    await A.page.selectOption('#cpu-color', 'second');
+    await A.page.click('#computer-form [data-level="1"]');
+    await A.page.fill('#cpu-time', '10+5');
+    await A.page.click('#play-computer');
+    await A.page.waitForURL(/\/game\//);
+    const id = A.page.url().split('/game/')[1];
+    // The computer, the tentative black, puts one of the 26 openings.
+    await waitPly(A.page, 3);
+    const view = () => A.page.evaluate((g) => fetch(`/api/games/${g}`).then((r) => r.json()), id);
+    const seen = new Set();
+    let offersShown = false;
+    // The server's view decides what is asked; the page must have caught
+    // up with it (its move list as long) before it is clicked.
+    const caughtUp = (ply) => A.page.waitForFunction((n) => document.querySelectorAll('#moves [data-ply]').length === n, ply);
+    for (let guard = 0; guard < 40; guard += 1) {
+      const v = await view();
+      if (v.state !== 'live' || v.ply >= 14) break;
+      if (v.turn !== 'second') {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      await caughtUp(v.ply);
+      const choices = v.legal.filter((m) => !/^([a-z]+:)?[a-o]\d+$/.test(m));
+      if (choices.length) {
+        // A choice: asked in the board's dialog.
+        await A.page.waitForSelector('#renju-choice:not([hidden])');
+        const kind = choices[0].startsWith('declare:') ? 'declare' : 'colour';
+        seen.add(kind);
+        if (kind === 'declare') {
+          assert.deepEqual(await A.page.$$eval('#renju-choice button', (bs) => bs.map((b) => b.textContent)), ['1', '2', '3', '4', '5', '6', '7', '8']);
+          await checkLabels(A.page, 'declare dialog');
+        }
+        const pick = choices.includes('declare:2') ? 'declare:2' : choices.includes('choose:white') ? 'choose:white' : choices[0];
+        await A.page.click(`#renju-choice button[data-move="${pick}"]`);
+      } else {
+        const word = ['offer:', 'select:'].find((w) => v.legal.some((m) => m.startsWith(w)));
+        if (word) seen.add(word);
+        if (word) {
+          await A.page.waitForSelector(`#renju-choice[data-kind="prompt"]:not([hidden])`);
+          assert.equal(await A.page.textContent('#renju-choice-title'), word === 'offer:' ? 'Offer the 5th moves' : 'Pick a 5th move for black');
+        }
+        if (word === 'select:') {
+          offersShown = (await A.page.$$eval('#board .rj-offer', (e) => e.length)) >= 1;
+          await A.page.screenshot({ path: path.join(shots, 'renju-soosorv.png') });
+        }
+        await A.page.waitForFunction(() => document.querySelector('#board .rj-board.interactive'));
+        const points = v.legal.filter((m) => (word ? m.startsWith(word) : !m.includes(':'))).map((m) => m.replace(/^[a-z]+:/, ''));
+        const dist = (m) => Math.abs(m.charCodeAt(0) - 104) + Math.abs(Number(m.slice(1)) - 8);
+        points.sort((a, b) => dist(a) - dist(b));
+        await clickPoint(A.page, points[0]);
+      }
+      // Until the server has it.
+      for (let w = await view(); w.ply === v.ply && w.state === 'live'; w = await view()) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    // Whichever colours the computer chose, the person saw a colour choice
+    // and declared the count or offered 5th moves or picked one.
+    assert.ok(seen.has('colour'), `steps seen: ${[...seen]}`);
+    const v = await view();
+    assert.ok(['black', 'white'].includes(v.sides[1]), `colours settled: ${v.sides}`);
+    if (seen.has('select:')) assert.ok(offersShown, 'the offers were drawn on the board');
+    if (v.state === 'live') {
+      await A.page.click('#resign');
+      await A.page.click('#resign-confirm');
+    }
+    await A.page.waitForSelector('#end-dialog[open]');
   });
 
   await step('no page logged a console error', async () => {

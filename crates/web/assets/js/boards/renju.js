@@ -232,6 +232,24 @@ export class RenjuBoard extends Board {
     this.onMove = onMove;
     this.svg.classList.toggle('interactive', !!this.dests);
     this.hover(null);
+    // Soosõrv's offers and pick are points with a word: say what a click
+    // does now, in the dialog's place (no buttons).
+    const step = this.dests && ['offer', 'select'].find((w) => this.dests[`${w}:`]);
+    if (step) {
+      const title = document.createElement('h2');
+      title.id = 'renju-choice-title';
+      title.textContent = this.t(`renju.prompt.${step}.title`);
+      const help = document.createElement('p');
+      help.textContent = this.t(`renju.prompt.${step}.help`);
+      this.dialog.setAttribute('aria-labelledby', title.id);
+      this.dialog.dataset.kind = 'prompt';
+      this.dialog.replaceChildren(title, help);
+      this.dialog.hidden = false;
+    } else if (this.dialog.dataset.kind === 'prompt') {
+      this.dialog.hidden = true;
+      this.dialog.replaceChildren();
+      delete this.dialog.dataset.kind;
+    }
   }
 
   highlight(lastMove) {
@@ -344,6 +362,7 @@ export class RenjuBoard extends Board {
       buttons.append(b);
     }
     this.dialog.setAttribute('aria-labelledby', title.id);
+    this.dialog.dataset.kind = kind;
     this.dialog.replaceChildren(title, help, buttons);
     this.dialog.hidden = false;
     return true;

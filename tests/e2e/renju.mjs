@@ -13,7 +13,9 @@
 // the double-three and loses. Then a swap2 game: A places three stones, B
 // gets swap2's dialog and places two more, A chooses white in the colour
 // dialog and places the 6th stone: the bars show the colours change while
-// the players keep their places. Then A plays the computer under
+// the players keep their places. An office-rules game: black's forbidden
+// stone is pointed out from the board's dialog and black plays again. Then
+// A plays the computer under
 // Soosõrv-8 as the tentative white: the computer puts the opening, A answers
 // every step (a colour, the number of 5th moves, offers or a pick on the
 // board) as it comes. Every page must log no console error,
@@ -267,6 +269,31 @@ try {
     await A.page.click('#resign-confirm');
     await A.page.waitForSelector('#end-dialog[open]');
     assert.equal(await A.page.textContent('#end-title'), 'Black wins');
+  });
+
+  await step('renju office rules: white points out black\'s forbidden stone and black plays again', async () => {
+    await challenge(A, B, nameB, 'renju/office');
+    // White's first stone goes on its own side of the centre line (rows 9–15).
+    await place([
+      [A.page, 'h8'], [B.page, 'a15'], [A.page, 'i8'], [B.page, 'a13'],
+      [A.page, 'j9'], [B.page, 'a11'], [A.page, 'j10'], [B.page, 'a9'],
+    ], null);
+    await A.page.waitForFunction(() => document.querySelector('#board .rj-board.interactive'));
+    await clickPoint(A.page, 'j8');
+    // The game goes on: white may point the foul out, or play on.
+    await B.page.waitForSelector('#renju-choice[data-kind="foul"]:not([hidden])');
+    assert.deepEqual(await B.page.$$eval('#renju-choice button', (bs) => bs.map((b) => b.dataset.move)), ['foul']);
+    assert.equal(await B.page.textContent('#renju-choice-title'), '黑方落在禁手点上');
+    assert.equal(await stoneAt(B.page, 'j8'), 'black');
+    await B.page.click('#renju-choice button[data-move="foul"]');
+    await waitPly(A.page, 10);
+    await A.page.waitForFunction(() => !document.querySelector('#board .rj-stones [data-point="j8"]'));
+    // Black moves again, somewhere allowed.
+    await place([[A.page, 'g8']], B.page);
+    assert.equal(await stoneAt(B.page, 'g8'), 'black');
+    await A.page.click('#resign');
+    await A.page.click('#resign-confirm');
+    await A.page.waitForSelector('#end-dialog[open]');
   });
 
   await step('renju Soosõrv-8 against the computer: the computer opens, the colour and count dialogs, offers on the board', async () => {

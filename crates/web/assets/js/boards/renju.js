@@ -8,7 +8,8 @@
 // arrow keys and Enter.
 //
 // The steps of an opening rule that are not points — swap2's choice, a
-// colour to choose, the number of 5th moves to declare — come to the board
+// colour to choose, the number of 5th moves to declare — and the office
+// rules' pointing out of black's forbidden stone (`foul`) come to the board
 // as the legal moves with no point (`setChoices`), and it asks them in a
 // dialog right under the board (the stones stay in view); an offer or a pick of a 5th move is a point with
 // its word (`offer:h10`), clicked like a stone.
@@ -341,7 +342,10 @@ export class RenjuBoard extends Board {
       this.dialog.replaceChildren();
       return true;
     }
-    const kind = list.includes('more') ? 'swap2' : list[0].startsWith('declare:') ? 'declare' : 'colour';
+    let kind = 'colour';
+    if (list.includes('more')) kind = 'swap2';
+    else if (list[0].startsWith('declare:')) kind = 'declare';
+    else if (list.includes('foul')) kind = 'foul';
     const title = document.createElement('h2');
     title.id = 'renju-choice-title';
     title.textContent = this.t(`renju.choice.${kind}.title`);

@@ -369,6 +369,15 @@ try {
     await A.page.waitForSelector('#end-dialog[open]');
   });
 
+  await step('the analysis board explores an opening\'s choices too', async () => {
+    await A.page.goto(`${base}/analysis?variant=gomoku/swap2&moves=h8,h9,i8`);
+    await A.page.waitForSelector('#renju-choice:not([hidden])');
+    await A.page.click('#renju-choice button[data-move="choose:black"]');
+    await A.page.waitForFunction(() => location.search.includes('choose%3Ablack') || location.search.includes('choose:black'));
+    await A.page.waitForSelector('#renju-choice', { state: 'hidden' });
+    await A.page.waitForFunction(() => document.querySelector('#board .rj-board.interactive'));
+  });
+
   await step('no page logged a console error', async () => {
     assert.deepEqual(problems, []);
   });

@@ -13,7 +13,7 @@ import { api } from '../api.js';
 import { h, fill } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import {
-  createBoard, destsOf, gameFor, moveRows, secondToMove, splitMove,
+  choicesOf, createBoard, destsOf, gameFor, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import {
   findVariant, loadVariants, playable, sideKeys, variantLabel,
@@ -254,6 +254,8 @@ export async function mount(main, params, ctx) {
     const r = await rulesAt(shown).catch(() => null);
     if (destroyed || shown !== ply || !r) return;
     board.setInteractive(r.legal.length ? destsOf(r.legal) : null, played);
+    // An opening rule's choices (renju, gomoku) are lines to explore too.
+    board.setChoices(choicesOf(r.legal), (m) => played(m, ''));
     scheduleEval(r);
   }
 

@@ -291,5 +291,55 @@ await test('shogi: a handicap game\'s giver (gote\'s pieces) is the first side',
   assert.ok(premoves['5b'].includes('5a'));
 });
 
+// Gomoku and renju: black's forbidden points as the renju crate finds them
+// (tests/e2e/renju-forbidden.json, kept true by crates/renju/tests/
+// browser_fixture.rs), the opening's steps on the position, the move list's
+// rows when one side moves several times, and reading placements.
+const rj = await import(path.join(root, 'crates/web/assets/js/rules/renju.js'));
+const rjFixture = JSON.parse(fs.readFileSync(path.join(here, 'renju-forbidden.json'), 'utf8'));
+
+await test(`renju: forbidden points of ${rjFixture.length} boards match the renju crate`, () => {
+  let points = 0;
+  for (const { board, forbidden } of rjFixture) {
+    const b = [...board].map((c) => (c === '.' ? null : c));
+    const got = Object.fromEntries([...rj.forbiddenPoints(b)].map(([p, k]) => [rj.pointName(p), k]));
+    assert.deepEqual(got, forbidden, board);
+    points += Object.keys(forbidden).length;
+  }
+  assert.ok(points > 500, `${points} forbidden points`);
+});
+
+await test('renju: positions, opening steps and offers', () => {
+  let pos = rj.parseFen(rj.EMPTY_FEN);
+  pos.order = [];
+  for (const m of ['h8', 'h9', 'h10', 'choose:black', 'g9', 'declare:2', 'choose:black', 'offer:j9', 'offer:i11']) {
+    pos = rj.play(pos, m);
+  }
+  assert.equal(pos.turn, 'black');
+  assert.deepEqual(pos.offers.map(rj.pointName), ['j9', 'i11']);
+  pos = rj.play(pos, 'select:i11');
+  assert.equal(pos.board[rj.parsePoint('i11')], 'x');
+  assert.deepEqual(pos.offers, []);
+  assert.deepEqual(pos.order.map(rj.pointName), ['h8', 'h9', 'h10', 'g9', 'i11']);
+  assert.equal(pos.turn, 'white');
+  const shown = rj.parseFen('15/15/15/15/15/7x7/7o7/7x7/15/15/15/15/15/15/15 b j9,i11');
+  assert.deepEqual(shown.offers.map(rj.pointName), ['j9', 'i11']);
+  assert.equal(boards.splitMove('h8').join('|'), '|h8|');
+  assert.equal(boards.splitMove('offer:h10').join('|'), 'offer:|h10|');
+  assert.equal(boards.splitMove('choose:black')[1], null);
+  assert.deepEqual(boards.choicesOf(['choose:black', 'choose:white', 'more', 'h8']), ['choose:black', 'choose:white', 'more']);
+  assert.deepEqual(boards.destsOf(['a1', 'b2']), { '': ['a1', 'b2'] });
+  assert.equal(boards.splitMove('h2e2').join('|'), 'h2|e2|');
+  assert.equal(boards.splitMove('P*5e').join('|'), 'P*|5e|');
+});
+
+await test('move rows follow each move\'s side', () => {
+  const ms = (...sides) => sides.map((side, i) => ({ ply: i + 1, side }));
+  const rows = boards.moveRows(ms('first', 'first', 'first', 'second', 'second', 'first'));
+  assert.deepEqual(rows.map(([a, b]) => [a && a.ply, b && b.ply]), [[1, null], [2, null], [3, 4], [null, 5], [6, null]]);
+  const alt = boards.moveRows([{ ply: 1 }, { ply: 2 }, { ply: 3 }], true);
+  assert.deepEqual(alt.map(([a, b]) => [a && a.ply, b && b.ply]), [[null, 1], [2, 3]]);
+});
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -427,6 +427,15 @@ impl Clock {
     /// (and nothing changes) when `side`'s time had already run out by
     /// then: the caller then polls and rules on the flag (CXA 22.5).
     pub fn press(&mut self, side: Side, at: Millis) -> Result<MoveTiming, ClockError> {
+        self.press_then(side, side.other(), at)
+    }
+
+    /// As [`Clock::press`], and `next` moves after: the opponent, or
+    /// `side` again where a rule gives one player several moves in a row
+    /// (renju's and gomoku's opening rules: three opening stones, a choice
+    /// then a stone). Each move is one move for the clock — its increment,
+    /// its stage count — and a fresh turn starts for `next`.
+    pub fn press_then(&mut self, side: Side, next: Side, at: Millis) -> Result<MoveTiming, ClockError> {
         self.check_time(at)?;
         match self.run {
             Run::Running { .. } => {}
@@ -512,7 +521,7 @@ impl Clock {
             entered_stage,
             moves: s.moves,
         };
-        self.turn = side.other();
+        self.turn = next;
         self.run = Run::Running {
             since: at,
             before_ms: 0,

@@ -163,6 +163,16 @@ pub trait Game: Send + fmt::Debug {
             Side::Second => "Second",
         }
     }
+    /// The data word (`black`, `white` …) for what `side` plays as now,
+    /// where the game's own moves decide it: under renju's and gomoku's
+    /// opening rules a player chooses its colour during the game (the first
+    /// side, the tentative black, may end up white). `None`, the default:
+    /// the variant's fixed word for the side, from the registry. The sides
+    /// themselves never change: `first` is the player who moved first.
+    fn side_key(&self, side: Side) -> Option<&'static str> {
+        let _ = side;
+        None
+    }
     /// Whether `side` could still win by some series of legal moves. A
     /// flag that falls against a player whose opponent cannot win is a
     /// draw in chess (FIDE Laws 6.9); Xiangqi's time forfeit always loses

@@ -86,7 +86,7 @@ impl Lobby {
             variant,
             time: req.time.trim().to_string(),
             rated: req.rated,
-            color: req.color,
+            color: req.color.resolve(v)?,
             fen: req.fen.clone(),
             rules: req.rules,
         };

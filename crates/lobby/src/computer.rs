@@ -84,7 +84,7 @@ impl Lobby {
         } else {
             Some(self.deep_place(client)?)
         };
-        let me_first = gets_first(req.color, ColorChoice::Random)?;
+        let me_first = gets_first(req.color.resolve(v)?, ColorChoice::Random)?;
         let my_side = if me_first { Side::First } else { Side::Second };
         let cpu = Seat {
             user: None,

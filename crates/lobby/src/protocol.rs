@@ -9,9 +9,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Which colour a player asks for: `first`, `second` or `random`, or a
-/// side by the word the registry gives it (`red`, `white` …; no word names
-/// the first side in one variant and the second in another, which a test
-/// checks).
+/// side by the word the registry gives it (`red`, `white`, `sente` …),
+/// which names a side of the variant asked for: `black` is the second side
+/// in Xiangqi and chess and the first in renju. A word is read as
+/// [`ColorChoice::Named`] and resolved against the variant
+/// ([`ColorChoice::resolve`]) before a seek, challenge or game holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ColorChoice {
@@ -20,6 +22,9 @@ pub enum ColorChoice {
     Second,
     #[default]
     Random,
+    /// A side's word from the registry, not yet resolved.
+    #[serde(skip)]
+    Named(&'static str),
 }
 
 impl ColorChoice {
@@ -32,11 +37,40 @@ impl ColorChoice {
             "random" => Some(ColorChoice::Random),
             _ => registry::all()
                 .iter()
-                .find_map(|v| v.side_of(word))
-                .map(|side| match side {
-                    game::Side::First => ColorChoice::First,
-                    game::Side::Second => ColorChoice::Second,
-                }),
+                .flat_map(registry::Variant::side_keys)
+                .find(|k| *k == word)
+                .map(ColorChoice::Named),
+        }
+    }
+
+    /// The choice in `variant`'s sides: a side's word names that side of
+    /// the variant; a word the variant does not use, the side it names in
+    /// every variant that does (`red` in a chess seek is the first side),
+    /// refused where those differ.
+    ///
+    /// # Errors
+    /// `bad_color` for a word that names no side of the variant and
+    /// different sides elsewhere.
+    pub fn resolve(self, variant: &registry::Variant) -> Result<ColorChoice, common::Error> {
+        let ColorChoice::Named(word) = self else {
+            return Ok(self);
+        };
+        let side = variant.side_of(word).or_else(|| {
+            let mut sides = registry::all().iter().filter_map(|v| v.side_of(word));
+            let first = sides.next()?;
+            sides.all(|s| s == first).then_some(first)
+        });
+        match side {
+            Some(game::Side::First) => Ok(ColorChoice::First),
+            Some(game::Side::Second) => Ok(ColorChoice::Second),
+            None => Err(common::Error::bad(
+                "bad_color",
+                format!(
+                    "{word:?} is no side of {}: say first, second, random or {}",
+                    variant.id,
+                    variant.side_keys().join(" or ")
+                ),
+            )),
         }
     }
 }
@@ -65,13 +99,28 @@ mod tests {
                 } else {
                     ColorChoice::Second
                 };
-                assert_eq!(ColorChoice::from_word(key), Some(want), "{} in {}", key, v.id);
+                let read = ColorChoice::from_word(key).unwrap();
+                assert_eq!(read.resolve(v).unwrap(), want, "{} in {}", key, v.id);
             }
         }
         for v in registry::all() {
             let c: ColorChoice = serde_json::from_str(&format!("\"{}\"", v.side_keys()[0])).unwrap();
-            assert_eq!(c, ColorChoice::First);
+            assert_eq!(c.resolve(v).unwrap(), ColorChoice::First);
         }
+        // `black` is the second side in chess and the first in renju; in
+        // shogi, which has no black, it is refused.
+        let black = ColorChoice::from_word("black").unwrap();
+        let get = |id| registry::get(Some(id)).unwrap();
+        assert_eq!(black.resolve(get("chess")).unwrap(), ColorChoice::Second);
+        assert_eq!(black.resolve(get("renju")).unwrap(), ColorChoice::First);
+        assert!(black.resolve(get("shogi")).is_err());
+        assert_eq!(
+            ColorChoice::from_word("red")
+                .unwrap()
+                .resolve(get("chess"))
+                .unwrap(),
+            ColorChoice::First
+        );
         assert!(serde_json::from_str::<ColorChoice>("\"purple\"").is_err());
     }
 }

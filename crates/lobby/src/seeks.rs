@@ -141,7 +141,7 @@ impl Lobby {
                 rated: req.rated,
                 rating_min: req.rating_min,
                 rating_max: req.rating_max,
-                color: req.color,
+                color: req.color.resolve(v)?,
             },
             user,
             tc: tc.clone(),

@@ -34,7 +34,8 @@ pub(crate) fn gets_first(mine: ColorChoice, theirs: ColorChoice) -> Result<bool,
     Ok(match (mine, theirs) {
         (ColorChoice::First, _) | (ColorChoice::Random, ColorChoice::Second) => true,
         (ColorChoice::Second, _) | (ColorChoice::Random, ColorChoice::First) => false,
-        (ColorChoice::Random, ColorChoice::Random) => common::random_bit()?,
+        // Random against random (a word is resolved before it gets here).
+        _ => common::random_bit()?,
     })
 }
 

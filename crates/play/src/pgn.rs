@@ -36,18 +36,12 @@ pub fn file(g: &GameView) -> Result<RecordFile, String> {
 /// damaged database row).
 pub fn write(g: &GameView) -> Result<String, String> {
     let v = registry::get(Some(&g.variant)).map_err(|e| e.to_string())?;
-    // Which clock is the mover's: sides alternate from the start position's
-    // turn.
-    let first = v
-        .new_game(Some(&g.initial_fen), 0)
-        .map_err(|e| e.to_string())?
-        .side_to_move();
+    // Which clock is the mover's: each move says who made it.
     let moves = g
         .moves
         .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let mover = if i % 2 == 0 { first } else { first.other() };
+        .map(|m| {
+            let mover = m.side;
             let left = if mover == Side::First {
                 m.first_ms
             } else {

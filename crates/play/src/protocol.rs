@@ -35,6 +35,10 @@ pub struct PlayerView {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct MoveView {
     pub ply: u32,
+    /// Who made it: sides alternate in most games, but a rule may give one
+    /// side several moves in a row (renju's and gomoku's opening rules).
+    #[schema(value_type = String)]
+    pub side: Side,
     /// Coordinate notation: ICCS (`h2e2`) or UCI (`e7e8q`).
     #[serde(rename = "move")]
     pub coord: String,
@@ -104,8 +108,11 @@ pub struct GameView {
     pub time_control: String,
     pub initial_ms: i64,
     pub increment_ms: i64,
-    /// The variant's words for the first and second side (`red`/`black`,
+    /// The words for what the first and second side play as (`red`/`black`,
     /// `white`/`black`): what a client shows; the data says `first`/`second`.
+    /// The variant's words, or the game's where its moves decide them (a
+    /// colour chosen under renju's opening rules: `tentative_black` until
+    /// then, `white` after).
     pub sides: [String; 2],
     pub first: PlayerView,
     pub second: PlayerView,
@@ -209,6 +216,12 @@ pub enum ServerMsg {
     Move {
         v: u64,
         ply: u32,
+        /// Who made the move (sides need not alternate: see [`MoveView::side`]).
+        side: Side,
+        /// The sides' words after the move, for a game whose moves decide
+        /// them (see [`GameView::sides`]); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sides: Option<[String; 2]>,
         #[serde(rename = "move")]
         coord: String,
         display: String,

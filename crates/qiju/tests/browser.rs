@@ -7,7 +7,9 @@
 //! spectator and the computer, driven by playwright-core; screenshots go
 //! to `docs/screenshots/`), then `tests/e2e/shogi.mjs` (a shogi game with
 //! a promotion choice, drops and a byo-yomi flag; a handicap game against
-//! Fairy-Stockfish) against the same server.
+//! Fairy-Stockfish) and `tests/e2e/renju.mjs` (a renju game lost on a
+//! double-three with the forbidden marks; a swap2 game through its
+//! dialogs) against the same server.
 //!
 //! Needs node, `tests/e2e/node_modules` (`cd tests/e2e && npm install`)
 //! and Chromium (`apt-get install chromium`, or `QIJU_CHROMIUM`). When
@@ -140,5 +142,9 @@ fn browser_end_to_end() {
     assert!(
         node(&root, &["tests/e2e/shogi.mjs", &base]),
         "the browser's shogi run failed (output above)"
+    );
+    assert!(
+        node(&root, &["tests/e2e/renju.mjs", &base]),
+        "the browser's renju run failed (output above)"
     );
 }

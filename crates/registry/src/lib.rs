@@ -9,12 +9,12 @@
 //! record per variant in `server/variants.py`).
 //!
 //! A variant's id is `family/name`: `xiangqi/cxa`, `chess/standard`,
-//! `chess/chess960`, `shogi/standard`, `shogi/lance`, and next `renju/…`,
-//! `gomoku/…`. Sides are
+//! `chess/chess960`, `shogi/standard`, `shogi/lance`, `gomoku/swap2`, `renju/rif`. Sides are
 //! `first` (moves first) and `second` everywhere in data; "red", "white",
 //! "sente" are the names this registry gives them.
 
 mod chess_entries;
+mod renju_entries;
 mod shogi_entries;
 mod xiangqi_entries;
 
@@ -61,6 +61,9 @@ pub enum PositionFormat {
     Fen,
     /// Shogi's SFEN.
     Sfen,
+    /// Gomoku's and renju's rows 15 to 1 of `x`, `o` and counts of empty
+    /// points, then `b` or `w` (docs/renju.md).
+    Renju,
 }
 
 /// Where games start.
@@ -92,8 +95,11 @@ pub enum MoveKind {
     Drop,
     /// A stone is placed (gomoku, renju).
     Placement,
-    /// A side passes or chooses its colour where a rule has one (renju's
-    /// opening rules, an armageddon colour choice).
+    /// A step of a rule that is not a move of a piece: a colour chosen, a
+    /// count declared, a point offered or picked (gomoku's swap2, renju's
+    /// Soosõrv-8), written as the game's notation writes it (`choose:black`,
+    /// `more`, `declare:3`, `offer:h10`, `select:h10`) and checked by its
+    /// rules like any move. A turn may hold several moves by one side.
     Choice,
 }
 
@@ -101,20 +107,22 @@ pub enum MoveKind {
 /// into the database, and those players read.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Notations {
-    /// `iccs` (`h2e2`), `uci` (`e2e4`, `e7e8q`) or `usi` (`7g7f`, `8h2b+`,
-    /// `P*5e`).
+    /// `iccs` (`h2e2`), `uci` (`e2e4`, `e7e8q`), `usi` (`7g7f`, `8h2b+`,
+    /// `P*5e`) or `point` (`h8`, gomoku and renju).
     pub coord: &'static str,
     /// What players read: `chinese` (`炮二平五`), `san` (`Nf3`) or
     /// `japanese` (`▲７六歩`).
     pub display: &'static str,
-    /// A second notation: `wxf` (`C2=5`), `uci` or `western` (`P-7f`).
+    /// A second notation: `wxf` (`C2=5`), `uci`, `western` (`P-7f`) or
+    /// `gomocup` (`7,7`).
     pub alt: &'static str,
 }
 
 /// How finished games are written down.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct RecordFormat {
-    /// `pgn`, or `kif` (shogi's, as Japanese sites write it).
+    /// `pgn`, `kif` (shogi's, as Japanese sites write it) or `psq`
+    /// (Piskvork's, gomoku and renju).
     pub format: &'static str,
     /// The file name's extension of a download (`pgn`; `kifu`, KIF in
     /// UTF-8).
@@ -428,6 +436,14 @@ impl Variant {
         self.sides[side.index()].key
     }
 
+    /// The data word for what `side` plays as now in `game`: the game's
+    /// own word where its moves decide it (a colour chosen under renju's
+    /// opening rules), else the variant's.
+    #[must_use]
+    pub fn side_key_in(&self, game: &dyn Game, side: Side) -> &'static str {
+        game.side_key(side).unwrap_or_else(|| self.side_key(side))
+    }
+
     /// The data words of both sides, the first side's first.
     #[must_use]
     pub fn side_keys(&self) -> [&'static str; 2] {
@@ -450,7 +466,7 @@ impl Variant {
     }
 }
 
-static VARIANTS: [Variant; 17] = [
+static VARIANTS: [Variant; 24] = [
     xiangqi_entries::CXA,
     xiangqi_entries::WXF,
     xiangqi_entries::ASIAN,
@@ -468,6 +484,13 @@ static VARIANTS: [Variant; 17] = [
     shogi_entries::SIX_PIECES,
     shogi_entries::EIGHT_PIECES,
     shogi_entries::TEN_PIECES,
+    renju_entries::FREESTYLE,
+    renju_entries::STANDARD,
+    renju_entries::SWAP2,
+    renju_entries::STANDARD_SWAP2,
+    renju_entries::RIF,
+    renju_entries::SOOSORV8,
+    renju_entries::OFFICE,
 ];
 
 /// Every variant, the default first.

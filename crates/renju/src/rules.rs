@@ -11,8 +11,14 @@
 //!   first stone on its own side of the centre line and a forbidden point
 //!   replayed when white points it out (one white lets pass stands).
 //!
-//! In every rule set black's first stone goes on the centre (天元) and a
-//! full board with no five is a draw.
+//! In every rule set a full board with no five is a draw. Black's first
+//! stone goes on the centre (天元) unless an opening rule says otherwise.
+//! The opening rules (`opening.rs`) make three more rule sets:
+//!
+//! * `gomoku/swap2` and `gomoku/standard-swap2` — freestyle and standard
+//!   gomoku opened by swap2 (Gomocup, the Gomoku World Championships);
+//! * `renju/soosorv8` — the RIF rules opened by Soosõrv-8 (the Renju World
+//!   Championship's rule since 2017).
 
 use crate::board::Board;
 use crate::forbidden::{self, Forbidden, Verdict};
@@ -53,11 +59,33 @@ pub struct Rules {
     /// top of the diagram as printed, black at the bottom.
     pub white_first_own_side: bool,
     pub fouls: FoulPolicy,
+    /// How the first stones are placed and the colours settled.
+    pub opening: Opening,
+}
+
+/// The opening rule: who places the first stones and how the players'
+/// colours are settled (`opening.rs` runs it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opening {
+    /// Black starts on the centre; the players' colours are fixed from the
+    /// start (casual play).
+    Centre,
+    /// Swap2: the first player places two black stones and a white one; the
+    /// second plays white, takes black, or places two more stones and lets
+    /// the first choose.
+    Swap2,
+    /// Soosõrv-N (here N = 8): one of the 26 openings, a swap, the 4th
+    /// stone with the number of 5th moves to offer, a swap, the offers,
+    /// white's pick.
+    Soosorv { max_offers: u8 },
 }
 
 /// A rule-set name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("no rule set {name:?}; known: gomoku (gomoku/freestyle), gomoku/standard, renju (renju/rif), renju/office")]
+#[error(
+    "no rule set {name:?}; known: gomoku (gomoku/freestyle), gomoku/standard, gomoku/swap2, gomoku/standard-swap2, \
+     renju (renju/rif), renju/office, renju/soosorv8"
+)]
 pub struct UnknownRules {
     pub name: String,
 }
@@ -71,6 +99,16 @@ impl Rules {
         centre_first: true,
         white_first_own_side: true,
         fouls: FoulPolicy::Replay,
+        opening: Opening::Centre,
+    };
+    /// Freestyle gomoku opened by swap2 (anywhere on the board).
+    pub const SWAP2: Rules = Rules::swap2(RuleSet::Freestyle);
+    /// Standard gomoku (exactly five) opened by swap2.
+    pub const STANDARD_SWAP2: Rules = Rules::swap2(RuleSet::Standard);
+    /// RIF renju opened by Soosõrv-8.
+    pub const SOOSORV8: Rules = Rules {
+        opening: Opening::Soosorv { max_offers: 8 },
+        ..Rules::RIF
     };
 
     const fn plain(set: RuleSet) -> Rules {
@@ -79,17 +117,57 @@ impl Rules {
             centre_first: true,
             white_first_own_side: false,
             fouls: FoulPolicy::Lose,
+            opening: Opening::Centre,
+        }
+    }
+
+    const fn swap2(set: RuleSet) -> Rules {
+        Rules {
+            set,
+            centre_first: false,
+            white_first_own_side: false,
+            fouls: FoulPolicy::Lose,
+            opening: Opening::Swap2,
+        }
+    }
+
+    /// Every rule set with an id, the casual ones first.
+    pub const ALL: [Rules; 7] = [
+        Rules::FREESTYLE,
+        Rules::STANDARD,
+        Rules::RIF,
+        Rules::OFFICE,
+        Rules::SWAP2,
+        Rules::STANDARD_SWAP2,
+        Rules::SOOSORV8,
+    ];
+
+    /// The same rules with colours fixed from the start: what a position
+    /// given in the middle of a game is played under (its opening is over).
+    #[must_use]
+    pub fn without_opening(self) -> Rules {
+        match self.opening {
+            Opening::Centre => self,
+            _ => Rules {
+                opening: Opening::Centre,
+                centre_first: false,
+                ..self
+            },
         }
     }
 
     /// Reads a rule-set id or alias: `gomoku` (= `gomoku/freestyle`),
-    /// `gomoku/standard`, `renju` (= `renju/rif`), `renju/office`.
+    /// `gomoku/standard`, `renju` (= `renju/rif`), `renju/office`,
+    /// `gomoku/swap2`, `gomoku/standard-swap2`, `renju/soosorv8`.
     pub fn from_id(name: &str) -> Result<Rules, UnknownRules> {
         Ok(match name.trim().to_ascii_lowercase().as_str() {
             "gomoku" | "gomoku/freestyle" => Rules::FREESTYLE,
             "gomoku/standard" => Rules::STANDARD,
             "renju" | "renju/rif" => Rules::RIF,
             "renju/office" => Rules::OFFICE,
+            "gomoku/swap2" => Rules::SWAP2,
+            "gomoku/standard-swap2" => Rules::STANDARD_SWAP2,
+            "renju/soosorv8" | "renju/soosorv-8" => Rules::SOOSORV8,
             _ => {
                 return Err(UnknownRules {
                     name: name.to_owned(),
@@ -103,12 +181,16 @@ impl Rules {
     pub fn id(&self) -> &'static str {
         match (
             self.set,
+            self.opening,
             self.white_first_own_side || self.fouls == FoulPolicy::Replay,
         ) {
-            (RuleSet::Freestyle, _) => "gomoku/freestyle",
-            (RuleSet::Standard, _) => "gomoku/standard",
-            (RuleSet::Renju, false) => "renju/rif",
-            (RuleSet::Renju, true) => "renju/office",
+            (RuleSet::Freestyle, Opening::Centre, _) => "gomoku/freestyle",
+            (RuleSet::Standard, Opening::Centre, _) => "gomoku/standard",
+            (RuleSet::Freestyle, _, _) => "gomoku/swap2",
+            (RuleSet::Standard, _, _) => "gomoku/standard-swap2",
+            (RuleSet::Renju, Opening::Centre, false) => "renju/rif",
+            (RuleSet::Renju, Opening::Centre, true) => "renju/office",
+            (RuleSet::Renju, _, _) => "renju/soosorv8",
         }
     }
 
@@ -217,7 +299,7 @@ mod tests {
 
     #[test]
     fn ids_round_trip() {
-        for r in [Rules::FREESTYLE, Rules::STANDARD, Rules::RIF, Rules::OFFICE] {
+        for r in Rules::ALL {
             assert_eq!(Rules::from_id(r.id()), Ok(r));
         }
         assert_eq!(Rules::from_id("gomoku"), Ok(Rules::FREESTYLE));

@@ -82,6 +82,8 @@ fn one_of_each() -> Vec<ServerMsg> {
         ServerMsg::Move {
             v: 1,
             ply: 1,
+            side: Side::First,
+            sides: Some(["black".into(), "white".into()]),
             coord: "e2e4".into(),
             display: "e4".into(),
             alt: "e2e4".into(),

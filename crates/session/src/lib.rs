@@ -581,7 +581,10 @@ impl Session {
                     self.run_time(pressed_at, &mut later)?;
                 }
                 if !self.is_over() {
-                    self.clock.press(side, pressed_at)?;
+                    // The game says who moves next: the opponent, or the
+                    // same side again where its rules give it several moves.
+                    self.clock
+                        .press_then(side, self.game.side_to_move(), pressed_at)?;
                 }
                 None
             }

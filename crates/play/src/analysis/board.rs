@@ -81,7 +81,7 @@ pub fn position(state: &Play, req: &LineRequest) -> Result<PositionView, Error> 
         variant: variant.id,
         initial_fen: game.initial_fen(),
         fen: game.fen(),
-        turn: variant.side_key(game.side_to_move()),
+        turn: variant.side_key_in(&*game, game.side_to_move()),
         legal: if matches!(status, Status::Over(_)) {
             Vec::new()
         } else {

@@ -307,7 +307,7 @@ async fn act(state: &Play, g: &mut LiveGame, side: Side, action: Action) -> Resu
     if let Action::Move { coord, ply: Some(p) } = &action {
         if *p >= 1 && *p == g.table.ply() {
             if let Some(m) = g.table.moves().next_back() {
-                if &m.played.coord == coord && side_of_ply(*p) == side {
+                if &m.played.coord == coord && m.times.side == side {
                     return Ok(*p);
                 }
             }
@@ -365,6 +365,8 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
                 Some(ServerMsg::Move {
                     v,
                     ply: m.ply,
+                    side: m.side,
+                    sides: game_sides(g.table.game()),
                     coord: m.coord.clone(),
                     display: m.display.clone(),
                     alt: m.alt.clone(),
@@ -436,12 +438,13 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
     Ok(())
 }
 
-fn side_of_ply(ply: u32) -> Side {
-    if ply % 2 == 1 {
-        Side::First
-    } else {
-        Side::Second
-    }
+/// The words for what each side plays as now, where the game's own moves
+/// decide them (a colour chosen under an opening rule); `None` for a game
+/// whose sides' words are the variant's for good.
+fn game_sides(game: &dyn game::Game) -> Option<[String; 2]> {
+    let first = game.side_key(Side::First)?;
+    let second = game.side_key(Side::Second)?;
+    Some([first.to_string(), second.to_string()])
 }
 
 /// Reloads the game from the database after a failed write.

@@ -34,7 +34,7 @@ pub(super) fn view_of(
         time_control: row.time_control.clone(),
         initial_ms: row.initial_ms,
         increment_ms: row.increment_ms,
-        sides: v.side_keys().map(String::from),
+        sides: Side::BOTH.map(|s| v.side_key_in(game, s).to_string()),
         first: PlayerView {
             id: row.first_id.clone(),
             name: row.first_name.clone(),
@@ -55,6 +55,7 @@ pub(super) fn view_of(
             .moves()
             .map(|m| MoveView {
                 ply: m.ply,
+                side: m.times.side,
                 coord: m.played.coord.clone(),
                 display: m.played.display.clone(),
                 alt: m.played.alt.clone(),

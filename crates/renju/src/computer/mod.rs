@@ -12,11 +12,17 @@
 //! blocking point is forbidden for black wins. Under the office rules white
 //! always points out a forbidden stone.
 //!
+//! Under an opening rule (swap2, Soosõrv-8) `choose_opening` makes the
+//! opening's choices, weighing each position with the search.
+//!
 //! Levels 1–5 differ in search depth, in whether the threat searches run
 //! and how deep, and (levels 1 and 2) in a little deterministic noise.
 
+mod opening;
 mod search;
 mod threats;
+
+pub use opening::choose_opening;
 
 use crate::point::{Color, Point};
 use crate::position::Position;
@@ -191,6 +197,20 @@ pub fn choose(pos: &Position, level: Level) -> Option<Choice> {
         depth,
         nodes: node.nodes(),
     })
+}
+
+/// The computer's move in a game, as the game's notation writes it: the
+/// opening rule's steps while it runs (`choose_opening`), then
+/// [`choose`]. `None` when the game is over.
+#[must_use]
+pub fn choose_in_game(game: &crate::game::RenjuGame, level: Level) -> Option<String> {
+    if game.position().end().is_some() {
+        return None;
+    }
+    if let Some(a) = choose_opening(game, level) {
+        return Some(a.to_string());
+    }
+    choose(game.position(), level).map(|c| c.decision.coord())
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ import { findVariant, loadVariants, variantLabel } from './variants.js';
 import './boards/xiangqi.js';
 import './boards/chess.js';
 import './boards/shogi.js';
+import './boards/renju.js';
 
 const routes = [
   [/^\/$/, () => import('./pages/lobby.js')],

@@ -1,15 +1,18 @@
 // The interface every game board implements, and the registry that finds
 // the board for a game family. A page never knows which game it shows:
 // it asks `createBoard(variant, …)` for a board and talks to it through
-// the five methods below. Xiangqi (./xiangqi.js), chess (./chess.js) and
-// shogi (./shogi.js) are the boards so far; gomoku plugs in by
-// implementing `Board` and calling `registerGame` (see docs/ui.md).
+// the methods below. Xiangqi (./xiangqi.js), chess (./chess.js), shogi
+// (./shogi.js) and gomoku and renju (./renju.js) are the boards so far.
 //
 // Squares are named as the game's coordinate notation names them (ICCS
-// `h2` for Xiangqi, `e4` for chess, `7g` for shogi): moves cross the
-// board's edge as (from, to) square names, exactly as they travel to the
-// server. A drop (shogi) comes from its piece in hand as USI writes it,
-// `P*`, so that from + to is the move (`P*5e`).
+// `h2` for Xiangqi, `e4` for chess, `7g` for shogi, `h8` for renju): moves
+// cross the board's edge as (from, to) square names, exactly as they
+// travel to the server. A drop (shogi) comes from its piece in hand as USI
+// writes it, `P*`, so that from + to is the move (`P*5e`); a stone placed
+// (gomoku, renju) comes from nowhere, `''`, and a point with a word
+// (`offer:h10`) from its word, `offer:`. A move with no square at all
+// (`choose:black`, `more`: a step of an opening rule) is a choice, which
+// the board asks in its own way (`setChoices`) or the page as buttons.
 
 /** Base class: documents the contract and holds what every board shares. */
 export class Board {
@@ -67,6 +70,18 @@ export class Board {
   // eslint-disable-next-line no-unused-vars
   setArrows(list) {}
 
+  /**
+   * Optional: offers the legal moves that have no square (`choose:black`,
+   * `more`, `declare:3`: the steps of renju's and gomoku's opening rules),
+   * `onChoose(move)` when one is picked; an empty list withdraws them.
+   * Returns true when the board asks them itself (a dialog), false for
+   * the page to show them as buttons.
+   */
+  // eslint-disable-next-line no-unused-vars
+  setChoices(choices, onChoose) {
+    return false;
+  }
+
   /** Optional: shows a queued premove (`{ from, to }` or null). */
   // eslint-disable-next-line no-unused-vars
   setPremove(move) {}
@@ -94,7 +109,10 @@ const registry = new Map();
  * - `board(container, opts)`: a new Board;
  * - optionally `turnWord(turn, sides)`: the variant's word for a
  *   position's side to move (`turn` as `parseFen` gives it), where the
- *   two differ (a shogi handicap game's giver plays gote's pieces).
+ *   two differ (a shogi handicap game's giver plays gote's pieces);
+ * - optionally `annotate(position, moves, initialFen)`: the position with
+ *   what its text does not say but the moves do (renju: the order of the
+ *   stones, for move numbers).
  */
 export function registerGame(family, spec) {
   registry.set(family, spec);
@@ -113,11 +131,36 @@ export function hasBoard(variant) {
 
 /**
  * `h2e2` → ['h2', 'e2', ''], `e7e8q` → ['e7', 'e8', 'q'], `8h2b+` →
- * ['8h', '2b', '+'], a drop `P*5e` → ['P*', '5e', ''].
+ * ['8h', '2b', '+'], a drop `P*5e` → ['P*', '5e', ''], a stone `h8` →
+ * ['', 'h8', ''], `offer:h10` → ['offer:', 'h10', '']; a choice
+ * (`choose:black`) → [null, null, ''].
  */
 export function splitMove(move) {
-  const m = /^([a-z]\d+|\d[a-z]|[A-Z]\*)([a-z]\d+|\d[a-z])(.*)$/.exec(String(move));
-  return m ? [m[1], m[2], m[3]] : [null, null, ''];
+  const m = /^([a-z]\d+|\d[a-z]|[A-Z]\*|[a-z]+:)?([a-z]\d+|\d[a-z])(.*)$/.exec(String(move));
+  return m ? [m[1] || '', m[2], m[3]] : [null, null, ''];
+}
+
+/** The legal moves with no square: the choices of an opening rule. */
+export function choicesOf(legal) {
+  return (legal || []).filter((m) => splitMove(m)[1] === null);
+}
+
+/**
+ * The move list's rows: `[first side's move, second side's move]`, a new
+ * row where the first side moves or where the second moves again. Moves
+ * carry the side that made them (`side`; some rules give one side several
+ * moves in a row); without it sides alternate, from the second when
+ * `startSecond`.
+ */
+export function moveRows(moves, startSecond) {
+  const rows = [];
+  moves.forEach((m, i) => {
+    const side = m.side || ((i % 2 === 0) !== !!startSecond ? 'first' : 'second');
+    const row = rows[rows.length - 1];
+    if (side === 'first' || !row || row[1]) rows.push(side === 'first' ? [m, null] : [null, m]);
+    else row[1] = m;
+  });
+  return rows;
 }
 
 /**
@@ -135,7 +178,7 @@ export function destsOf(legal) {
   const dests = {};
   for (const move of legal || []) {
     const [from, to] = splitMove(move);
-    if (!from) continue;
+    if (from === null) continue;
     const list = dests[from] || (dests[from] = []);
     if (!list.includes(to)) list.push(to);
   }

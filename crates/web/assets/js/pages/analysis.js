@@ -13,7 +13,7 @@ import { api } from '../api.js';
 import { h, fill } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import {
-  createBoard, destsOf, gameFor, secondToMove, splitMove,
+  choicesOf, createBoard, destsOf, gameFor, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import {
   findVariant, loadVariants, playable, sideKeys, variantLabel,
@@ -208,9 +208,9 @@ export async function mount(main, params, ctx) {
     const style = notation.getStyle();
     const moves = movesOf();
     const startSecond = secondToMove(spec, positions[0], sideKeys(findVariant(variants, variant)));
-    const cells = startSecond ? [null, ...moves] : moves;
+    const rows = moveRows(moves, startSecond);
     const items = [];
-    for (let i = 0; i < cells.length; i += 2) {
+    rows.forEach(([a, b], i) => {
       const cell = (m) => {
         if (!m) return h('span', { class: 'mv' }, '…');
         return h('button', {
@@ -222,8 +222,8 @@ export async function mount(main, params, ctx) {
           },
         }, notation.moveText(m, positions[m.ply - 1], style));
       };
-      items.push(h('li', {}, h('span', { class: 'no' }, `${i / 2 + 1}.`), cell(cells[i]), cell(cells[i + 1])));
-    }
+      items.push(h('li', {}, h('span', { class: 'no' }, `${i + 1}.`), cell(a), cell(b)));
+    });
     fill(movesBox, items.length ? h('ol', {}, items) : h('p', { class: 'muted' }, t('game.noMoves')));
     movesBox.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
   }
@@ -239,7 +239,7 @@ export async function mount(main, params, ctx) {
     const moves = movesOf();
     const last = ply > 0 ? moves[ply - 1] : null;
     const [from, to] = last ? splitMove(last.move) : [null, null];
-    board.highlight(from ? { from, to } : null, spec.checkSquare(pos, last));
+    board.highlight(to ? { from, to } : null, spec.checkSquare(pos, last));
     where.textContent = ply === 0 ? t('replay.start') : t('replay.ply', { n: ply, total: line.length });
     drawMoves();
     const qs = new URLSearchParams({ variant, fen });
@@ -254,6 +254,8 @@ export async function mount(main, params, ctx) {
     const r = await rulesAt(shown).catch(() => null);
     if (destroyed || shown !== ply || !r) return;
     board.setInteractive(r.legal.length ? destsOf(r.legal) : null, played);
+    // An opening rule's choices (renju, gomoku) are lines to explore too.
+    board.setChoices(choicesOf(r.legal), (m) => played(m, ''));
     scheduleEval(r);
   }
 

@@ -23,7 +23,7 @@ import { errorText, t } from '../i18n.js';
 import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
 import {
-  createBoard, destsOf, gameFor, secondToMove, splitMove,
+  choicesOf, createBoard, destsOf, gameFor, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import {
   clockText, colorOf, detailLine, foulText, mustChangeText, otherSide, patternIn, reasonText, resultText, sideName,
@@ -82,6 +82,10 @@ export function mount(main, params, ctx) {
   const gameInfo = h('p', { class: 'muted', id: 'game-info' });
   const movesBox = h('div', { class: 'moves', id: 'moves', tabindex: '0', 'aria-label': t('game.moves') });
   const actions = h('div', { class: 'actions', id: 'actions', role: 'group', 'aria-label': t('game.actions') });
+  const choiceBox = h('div', {
+    class: 'actions', id: 'choices', role: 'group', 'aria-label': t('game.choices'), hidden: true,
+  });
+  const choiceLabel = (m) => (spec.notation.choiceText ? spec.notation.choiceText(m) : m);
   const resultBox = h('div', { class: 'card', id: 'result', hidden: true, 'aria-live': 'polite' });
   const styleSwitch = h('div', { class: 'notation-switch', role: 'group', 'aria-label': t('game.notation') });
   const moveInput = h('input', {
@@ -143,7 +147,7 @@ export function mount(main, params, ctx) {
     h('div', { class: 'game' },
       h('div', { class: 'board-col' }, topBar.el, boardWrap, bottomBar.el),
       h('aside', { class: 'side-panel', 'aria-label': t('game.moves') },
-        h('div', { class: 'card' }, gameInfo, status, notice, resultBox),
+        h('div', { class: 'card' }, gameInfo, status, notice, choiceBox, resultBox),
         h('div', { class: 'card' },
           h('div', { class: 'row', style: 'justify-content:space-between' },
             h('h2', {}, t('game.moves')),
@@ -173,7 +177,8 @@ export function mount(main, params, ctx) {
   }
 
   function shownPosition() {
-    const pos = rules().parseFen(view.fen);
+    let pos = rules().parseFen(view.fen);
+    if (spec.annotate) pos = spec.annotate(pos, view.moves, view.initial_fen);
     return pending ? rules().play(pos, pending.move) : pos;
   }
 
@@ -247,15 +252,15 @@ export function mount(main, params, ctx) {
     const style = spec.notation.getStyle();
     const pos = positions();
     const moves = view.moves.slice();
-    if (pending) moves.push({ ply: pending.ply, move: pending.move, pending: true });
+    if (pending) moves.push({ ply: pending.ply, move: pending.move, side: you, pending: true });
     if (!moves.length) {
       movesBox.replaceChildren(h('p', { class: 'muted' }, t('game.noMoves')));
       return;
     }
     const items = [];
     const startSecond = secondToMove(spec, pos[0], view.sides);
-    const cells = startSecond ? [null, ...moves] : moves;
-    for (let i = 0; i < cells.length; i += 2) {
+    const rows = moveRows(moves, startSecond);
+    rows.forEach(([a, b], i) => {
       const cell = (m) => {
         if (!m) return h('span', { class: 'mv' }, '…');
         const before = pos[m.ply - 1] || (m.pending ? rules().parseFen(view.fen) : null);
@@ -265,8 +270,8 @@ export function mount(main, params, ctx) {
           class: `mv${current ? ' current' : ''}`, dataset: { ply: m.ply, move: m.move },
         }, text);
       };
-      items.push(h('li', {}, h('span', { class: 'no' }, `${i / 2 + 1}.`), cell(cells[i]), cell(cells[i + 1])));
-    }
+      items.push(h('li', {}, h('span', { class: 'no' }, `${i + 1}.`), cell(a), cell(b)));
+    });
     movesBox.replaceChildren(h('ol', {}, items));
     movesBox.scrollTop = movesBox.scrollHeight;
   }
@@ -459,8 +464,17 @@ export function mount(main, params, ctx) {
     const last = lastMove();
     const [from, to] = last ? splitMove(last.move) : [null, null];
     const check = spec.checkSquare(pos, last);
-    board.highlight(from ? { from, to } : null, check);
-    if (you && live() && !pending && view.turn === you) {
+    board.highlight(to ? { from, to } : null, check);
+    const myTurn = you && live() && !pending && view.turn === you;
+    // Moves with no square (an opening rule's choices): the board's
+    // dialog, or buttons here.
+    const choices = myTurn ? choicesOf(view.legal) : [];
+    const asked = board.setChoices(choices, sendMove);
+    fill(choiceBox, ...(asked ? [] : choices.map((m) => actionButton(choiceLabel(m), () => sendMove(m), {
+      class: 'primary', dataset: { move: m },
+    }))));
+    choiceBox.hidden = asked || !choices.length;
+    if (myTurn) {
       board.setInteractive(destsOf(view.legal), onBoardMove);
     } else if (you && live() && premoveBox.checked) {
       // Premove: any move a piece could make by its movement alone; the
@@ -571,12 +585,17 @@ export function mount(main, params, ctx) {
       resync();
       return;
     }
-    const mover = view.turn;
+    const mover = msg.side || view.turn;
     const mine = pending && pending.ply === msg.ply;
     view.moves.push({
-      ply: msg.ply, move: msg.move, display: msg.display, alt: msg.alt, check: msg.check,
+      ply: msg.ply, side: mover, move: msg.move, display: msg.display, alt: msg.alt, check: msg.check,
       first_ms: msg.clocks?.first_ms, second_ms: msg.clocks?.second_ms,
     });
+    if (msg.sides && msg.sides.join() !== (view.sides || []).join()) {
+      // A colour was chosen (renju's and gomoku's opening rules).
+      view.sides = msg.sides;
+      drawBars();
+    }
     view.ply = msg.ply;
     view.fen = msg.fen;
     view.turn = msg.turn;

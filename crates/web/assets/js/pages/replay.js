@@ -9,7 +9,7 @@ import { api } from '../api.js';
 import { h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import {
-  createBoard, gameFor, secondToMove, splitMove,
+  createBoard, gameFor, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import { colorOf, detailLine, otherSide, reasonText, resultText, sideName } from '../result.js';
 import { fill, formatClock, formatDate } from '../dom.js';
@@ -43,7 +43,8 @@ export async function mount(main, params, ctx) {
   const variantInfo = findVariant(await loadVariants(), view.variant);
   const record = (variantInfo && variantInfo.record) || { format: 'pgn', extension: 'pgn' };
   const recordLabel = record.format === 'pgn' ? t('replay.pgn') : t('replay.record', { format: record.format.toUpperCase() });
-  const positions = [rules.parseFen(view.initial_fen)];
+  const start = rules.parseFen(view.initial_fen);
+  const positions = [spec.annotate ? spec.annotate(start, [], view.initial_fen) : start];
   for (const m of view.moves) positions.push(rules.play(positions[positions.length - 1], m.move));
   let ply = view.moves.length;
   // A player sees their own side at the bottom, as in play.
@@ -124,8 +125,8 @@ export async function mount(main, params, ctx) {
     const style = notation.getStyle();
     const items = [];
     const startSecond = secondToMove(spec, positions[0], view.sides);
-    const cells = startSecond ? [null, ...view.moves] : view.moves;
-    for (let i = 0; i < cells.length; i += 2) {
+    const rows = moveRows(view.moves, startSecond);
+    rows.forEach(([a, b], i) => {
       const cell = (m) => {
         if (!m) return h('span', { class: 'mv' }, '…');
         return h('button', {
@@ -139,8 +140,8 @@ export async function mount(main, params, ctx) {
           },
         }, notation.moveText(m, positions[m.ply - 1], style), markBadge(marks[m.ply], t));
       };
-      items.push(h('li', {}, h('span', { class: 'no' }, `${i / 2 + 1}.`), cell(cells[i]), cell(cells[i + 1])));
-    }
+      items.push(h('li', {}, h('span', { class: 'no' }, `${i + 1}.`), cell(a), cell(b)));
+    });
     movesBox.replaceChildren(items.length ? h('ol', {}, items) : h('p', { class: 'muted' }, t('game.noMoves')));
     movesBox.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
   }
@@ -150,7 +151,7 @@ export async function mount(main, params, ctx) {
     board.render(pos);
     const last = ply > 0 ? view.moves[ply - 1] : null;
     const [from, to] = last ? splitMove(last.move) : [null, null];
-    board.highlight(from ? { from, to } : null, spec.checkSquare(pos, last));
+    board.highlight(to ? { from, to } : null, spec.checkSquare(pos, last));
     where.textContent = ply === 0 ? t('replay.start') : t('replay.ply', { n: ply, total: view.moves.length });
     const m = ply > 0 ? view.moves[ply - 1] : null;
     clockLine.textContent = m && m.first_ms !== undefined

@@ -44,6 +44,9 @@ pub struct PlayConfig {
     /// An untimed game with no move for this long ends (aborted before
     /// both sides moved, else lost by the side to move).
     pub untimed_idle_ms: i64,
+    /// How many tasks review finished games (`analysis::start`); 0: this
+    /// node keeps the requests queued and reviews none.
+    pub review_workers: usize,
 }
 
 impl Default for PlayConfig {
@@ -55,6 +58,10 @@ impl Default for PlayConfig {
             finished_linger: Duration::from_secs(30),
             claim_after_ms: None,
             untimed_idle_ms: 7 * 86_400_000,
+            // Half the cores, at least one: reviews never take the machine
+            // from play.
+            review_workers: (std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get) / 2)
+                .max(1),
         }
     }
 }

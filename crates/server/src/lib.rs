@@ -71,6 +71,8 @@ pub struct Config {
     /// How long a player may be away before the opponent may claim the
     /// win; `None`: by the time control (see `play::live`).
     pub claim_after_ms: Option<i64>,
+    /// How many tasks review finished games; 0: none on this node.
+    pub review_workers: usize,
 }
 
 impl Default for Config {
@@ -93,6 +95,7 @@ impl Default for Config {
             lobby_limits: lobby::LobbyLimits::default(),
             untimed_idle_ms: play.untimed_idle_ms,
             claim_after_ms: play.claim_after_ms,
+            review_workers: play.review_workers,
         }
     }
 }
@@ -107,6 +110,7 @@ impl Config {
             finished_linger: self.finished_linger,
             claim_after_ms: self.claim_after_ms,
             untimed_idle_ms: self.untimed_idle_ms,
+            review_workers: self.review_workers,
         }
     }
 }

@@ -108,8 +108,12 @@ async fn a_review_marks_the_blunder_and_is_kept() {
 }
 
 /// A player may have two reviews waiting; a third is refused with a code.
+/// The server reviews nothing here (no review workers), so the two stay
+/// waiting however slow or fast the machine: asked one after another on a
+/// busy machine, or all at once with a worker, the first could finish
+/// before the third was counted, and the third be rightly taken.
 async fn a_player_has_at_most_two_reviews_waiting() {
-    let mut s = common::start().await;
+    let mut s = common::start_with(|c| c.review_workers = 0).await;
     let a = Client::register(&s, "aq").await;
     let b = Client::register(&s, "bq").await;
     let mut games = Vec::new();
@@ -118,10 +122,8 @@ async fn a_player_has_at_most_two_reviews_waiting() {
         common::play_then_resign(&game, &a, &b, &["h2e2", "h9g7", "h0g2", "i9h9"], &b).await;
         games.push(game);
     }
-    // Asked all at once, so that the third is counted while the first two
-    // are still waiting or running (asked one after another, a busy
-    // machine let the first finish in between): one of the three is
-    // refused, whichever the server counted last.
+    // Asked all at once: the check and the taking of a place are one step,
+    // so one of the three is refused, whichever the server counted last.
     let empty = json!({});
     let paths: Vec<String> = games.iter().map(|g| format!("/api/games/{g}/analysis")).collect();
     let answers = futures_util::future::join_all(paths.iter().map(|p| a.post(p, &empty))).await;
@@ -135,9 +137,18 @@ async fn a_player_has_at_most_two_reviews_waiting() {
         }
     }
     assert_eq!((accepted.len(), refused), (2, vec![json!("analysis_pending")]));
+    let mut places = Vec::new();
     for g in &accepted {
-        wait_review(&a, g).await;
+        let view = a.get_json(&format!("/api/games/{g}/analysis")).await;
+        assert_eq!(view["state"], "queued", "{view}");
+        places.push(view["position"].as_u64().unwrap());
     }
+    places.sort_unstable();
+    assert_eq!(places, [1, 2]);
+    // Another player's share is their own.
+    let other = games.iter().find(|g| !accepted.contains(g)).unwrap();
+    let r = b.post(&format!("/api/games/{other}/analysis"), &empty).await;
+    assert_eq!(r.status().as_u16(), 202);
     s.stop().await;
 }
 

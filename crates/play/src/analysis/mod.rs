@@ -5,8 +5,8 @@
 //! depth), then marks each move by how much it threw away of the mover's
 //! winning chances, as lichess does (`Advice` in lila): 0.1 of the −1 … 1
 //! scale an inaccuracy, 0.2 a mistake, 0.3 a blunder. Reviews wait in one
-//! bounded queue and are worked by a few tasks (half the cores, at least
-//! one), each search taking its turn in the same fair queues as the
+//! bounded queue and are worked by a few tasks (`PlayConfig::review_workers`,
+//! by default half the cores, at least one), each search taking its turn in the same fair queues as the
 //! computer's moves (`computer::FairQueue`), so reviews never starve play.
 //! A player may have [`MAX_PENDING_PER_USER`] reviews waiting and ask for
 //! [`MAX_PER_DAY`] a day; a finished review is stored with the game and
@@ -280,11 +280,25 @@ impl Reviews {
         })
     }
 
+    /// The next review to work, taken from the waiting and counted as
+    /// running in the same step: between the two a request of its owner
+    /// would find it in neither and pass the per-player check.
     async fn next(&self) -> Job {
         loop {
             let notified = self.wake.notified();
-            if let Some(job) = self.lock().waiting.pop_front() {
-                return job;
+            {
+                let mut q = self.lock();
+                if let Some(job) = q.waiting.pop_front() {
+                    q.running.insert(
+                        job.game_id.clone(),
+                        Running {
+                            owner: job.owner.clone(),
+                            total: 0,
+                            review: Review::new(0, Vec::new(), &[], true),
+                        },
+                    );
+                    return job;
+                }
             }
             notified.await;
         }
@@ -297,8 +311,7 @@ pub async fn start(state: &Play) -> Result<(), store::StoreError> {
     for (game_id, owner) in state.store().queued_analyses().await? {
         state.reviews().push(game_id, owner);
     }
-    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
-    for _ in 0..(cores / 2).max(1) {
+    for _ in 0..state.config().review_workers {
         let state = state.clone();
         tokio::spawn(async move {
             let mut stop = state.shutdown_signal();

@@ -67,6 +67,11 @@ pub enum AdapterError {
     Crashed { what: String },
     #[error("the engine answered garbage: {line:?}")]
     Garbage { line: String },
+    /// `bestmove` with no move: `(none)` (nothing legal), `resign`, or USI's
+    /// `win` — the engine declares an entering-king win (入玉宣言), which
+    /// the game, not the adapter, rules on.
+    #[error("the engine played no move: {word:?}")]
+    NoMove { word: String },
     #[error("cannot write to the engine: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -555,8 +560,13 @@ impl ExternalEngine {
                             shift_ranks(&text, -shift)
                         }
                     };
-                    let mv = ours(t.next().unwrap_or(""))
-                        .ok_or_else(|| AdapterError::Garbage { line: l.clone() })?;
+                    let first = t.next().unwrap_or("");
+                    if matches!(first, "(none)" | "resign" | "win") {
+                        return Err(AdapterError::NoMove {
+                            word: first.to_string(),
+                        });
+                    }
+                    let mv = ours(first).ok_or_else(|| AdapterError::Garbage { line: l.clone() })?;
                     let ponder = match (t.next(), t.next()) {
                         (Some("ponder"), Some(p)) => ours(p),
                         _ => None,
@@ -690,7 +700,10 @@ impl EnginePlayer {
     /// Throws away an engine that failed, and says how it failed.
     async fn failed(&mut self, source: AdapterError) -> PlayerFailure {
         let name = self.name.clone();
-        self.reset().await;
+        // An engine that answered "no move" is well: it is kept.
+        if !matches!(source, AdapterError::NoMove { .. }) {
+            self.reset().await;
+        }
         if source.is_timeout() {
             PlayerFailure::Timeout { name, source }
         } else {

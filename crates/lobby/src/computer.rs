@@ -31,6 +31,9 @@ pub struct ComputerRequest {
     pub time: String,
     #[serde(default)]
     pub color: ColorChoice,
+    /// A position to start from (the variant's own format), as a study of
+    /// the analysis board goes on against the computer.
+    pub fen: Option<String>,
 }
 
 impl Lobby {
@@ -62,6 +65,10 @@ impl Lobby {
         };
         if !self.0.play.computers().knows(v, &spec) {
             return Err(Error::bad("bad_computer", format!("no computer player {spec}")));
+        }
+        if let Some(fen) = &req.fen {
+            v.new_game(Some(fen), 0)
+                .map_err(|e| Error::bad("bad_fen", e.to_string()))?;
         }
         // One account cannot take every computer (see play::computer): a few
         // games at once, finished or resigned before more.
@@ -102,7 +109,7 @@ impl Lobby {
             GameSetup {
                 variant,
                 profile: registry::Profile::Online,
-                fen: None,
+                fen: req.fen,
                 time_control: tc,
                 rated: false,
                 first: red,

@@ -27,7 +27,8 @@
 //! have (`lobby::LobbyLimits::deep_computer_games_per_address`), which
 //! bounds what a swarm can queue.
 
-use arena::{EnginePlayer, GoLimit};
+use arena::adapter::AdapterError;
+use arena::{EnginePlayer, GoLimit, PlayerFailure};
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -99,14 +100,27 @@ pub struct Request {
     pub period_ms: i64,
 }
 
-/// The computer's answer: `coord == None` means it has no move (or failed)
-/// and resigns.
+/// The computer's answer for the position at `ply`.
 #[derive(Clone, Debug)]
 pub struct ComputerMove {
     /// The ply the game was at when the computer started thinking: a move
     /// for a position that has moved on is dropped.
     pub ply: u32,
-    pub coord: Option<String>,
+    pub play: ComputerPlay,
+}
+
+/// What the computer does on its turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ComputerPlay {
+    /// A move in the game's coordinate notation.
+    Move(String),
+    /// It claims the win by declaration (USI `bestmove win`: shogi's
+    /// entering-king declaration, 入玉宣言), which the game rules on as any
+    /// player's claim.
+    DeclareWin,
+    /// It has no move, resigns, or failed: it resigns rather than hang the
+    /// game.
+    Resign,
 }
 
 /// How long the computer may think: a fortieth of its time plus most of the
@@ -336,8 +350,8 @@ impl Computers {
         };
         tokio::spawn(async move {
             let ply = req.ply;
-            let coord = match player {
-                None => None,
+            let play = match player {
+                None => ComputerPlay::Resign,
                 Some(Player::BuiltIn { choose, level }) => {
                     let _turn = FairQueue::wait_turn(&lane, &req.asker).await;
                     let r = tokio::task::spawn_blocking(move || {
@@ -350,20 +364,20 @@ impl Computers {
                     })
                     .await;
                     match r {
-                        Ok(Ok(m)) => Some(m),
+                        Ok(Ok(m)) => ComputerPlay::Move(m),
                         Ok(Err(e)) => {
                             tracing::warn!(error = %e, "computer failed to move");
-                            None
+                            ComputerPlay::Resign
                         }
                         Err(e) => {
                             tracing::error!(error = %e, "computer search panicked");
-                            None
+                            ComputerPlay::Resign
                         }
                     }
                 }
                 Some(Player::Engine(engine, options)) => ask_engine(&engine, &options, &req).await,
             };
-            let _ = reply.send(ComputerMove { ply, coord });
+            let _ = reply.send(ComputerMove { ply, play });
         });
         answer
     }
@@ -465,7 +479,7 @@ fn uci_score(v: i32) -> registry::Score {
 
 /// Asks an external engine, once more after a failure (the adapter has
 /// restarted the process by then).
-async fn ask_engine(engine: &Engine, options: &[(String, String)], req: &Request) -> Option<String> {
+async fn ask_engine(engine: &Engine, options: &[(String, String)], req: &Request) -> ComputerPlay {
     let movetime = budget(req);
     let _turn = FairQueue::wait_turn(&engine.queue, &req.asker).await;
     let mut player = engine.player.lock().await;
@@ -480,11 +494,22 @@ async fn ask_engine(engine: &Engine, options: &[(String, String)], req: &Request
             )
             .await
         {
-            Ok(r) => return Some(r.mv),
+            Ok(r) => return ComputerPlay::Move(r.mv),
+            // An answer, not a failure: not asked again.
+            Err(PlayerFailure::Failed {
+                source: AdapterError::NoMove { word },
+                ..
+            }) => {
+                return if word == "win" {
+                    ComputerPlay::DeclareWin
+                } else {
+                    ComputerPlay::Resign
+                }
+            }
             Err(e) => tracing::warn!(error = %e, attempt, "computer engine failed"),
         }
     }
-    None
+    ComputerPlay::Resign
 }
 
 /// Slots of one computing resource, handed out round-robin: each free

@@ -478,36 +478,16 @@ impl Table {
                         });
                     }
                 }
+                let cmd = Command::Move {
+                    side,
+                    coord,
+                    at,
+                    pressed_at: None,
+                };
                 if not_started {
-                    // The first move starts the clocks; if the move is
-                    // refused the start is undone with it.
-                    if side != self.side_to_move() {
-                        return Err(SessionError::NotYourTurn { side }.into());
-                    }
-                    let saved = (self.session.clone(), self.must_change.clone());
-                    self.apply(Command::Start { at }, &mut out)?;
-                    if let Err(e) = self.apply(
-                        Command::Move {
-                            side,
-                            coord,
-                            at,
-                            pressed_at: None,
-                        },
-                        &mut out,
-                    ) {
-                        (self.session, self.must_change) = saved;
-                        return Err(e);
-                    }
+                    self.first_action(side, at, cmd, &mut out)?;
                 } else {
-                    self.apply(
-                        Command::Move {
-                            side,
-                            coord,
-                            at,
-                            pressed_at: None,
-                        },
-                        &mut out,
-                    )?;
+                    self.apply(cmd, &mut out)?;
                 }
             }
             Action::Resign if !not_started => self.apply(Command::Resign { side, at }, &mut out)?,
@@ -535,10 +515,36 @@ impl Table {
             }
             Action::AcceptDraw => self.apply(Command::AcceptDraw { side, at }, &mut out)?,
             Action::DeclineDraw => self.apply(Command::DeclineDraw { side, at }, &mut out)?,
+            // A position may be claimable before anyone moved (a game from
+            // a position where the side to move may declare, 入玉宣言).
+            Action::ClaimDraw if not_started => {
+                self.first_action(side, at, Command::ClaimDraw { side, at }, &mut out)?;
+            }
             Action::ClaimDraw => self.apply(Command::ClaimDraw { side, at }, &mut out)?,
             Action::ClaimVictory => return Err(TableError::OpponentPresent),
         }
         Ok(out)
+    }
+
+    /// The side to move's first move or claim: it starts the clocks, and
+    /// if it is refused the start is undone with it.
+    fn first_action(
+        &mut self,
+        side: Side,
+        at: Millis,
+        cmd: Command,
+        out: &mut Applied,
+    ) -> Result<(), TableError> {
+        if side != self.side_to_move() {
+            return Err(SessionError::NotYourTurn { side }.into());
+        }
+        let saved = (self.session.clone(), self.must_change.clone());
+        self.apply(Command::Start { at }, out)?;
+        if let Err(e) = self.apply(cmd, out) {
+            (self.session, self.must_change) = saved;
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// `side` claims the win because the opponent left `away_ms` ago and

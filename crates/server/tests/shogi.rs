@@ -312,9 +312,82 @@ async fn a_shogi_game_against_fairy_stockfish_over_usi_where_it_is_installed() {
     s.stop().await;
 }
 
+/// A USI engine that declares the entering-king win (`bestmove win`) has
+/// the declaration ruled on as a player's claim: where it holds, the
+/// computer wins by it (the CSA's 27 points, 入玉宣言); where it does not, the
+/// computer, having offered no move, resigns. The engine here is a script
+/// that always declares, from positions where the computer moves first:
+/// a claim may be the first thing a game sees.
+async fn the_computer_declares_the_win_over_usi_and_the_game_rules_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("declarer.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in\n\
+         usi) echo 'id name declarer'; echo usiok;;\n\
+         isready) echo readyok;;\n\
+         go*) echo 'bestmove win';;\n\
+         quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let engine = format!("cmd=\"{}\" proto=usi", script.display());
+    let mut s = common::start_with(|c| c.engines = vec![("declarer".into(), engine)]).await;
+    let me = Client::register(&s, "decl").await;
+    // Sente's king has entered (5b) with 12 pieces in the camp worth 28
+    // points — rooks and bishops 5, pawns 1 — and is not in check: sente,
+    // the computer, to move, may declare.
+    let holds = "9/1R1BKB1R1/PPPPPPPP1/9/9/9/9/9/4k4 b 4g4s4n4l10p 1";
+    // The same with two pawns fewer in the camp: 26 points, too few.
+    let short = "9/1R1BKB1R1/PPPPPP3/9/9/9/9/9/4k4 b 4g4s4n4l12p 1";
+    for (fen, reason, winner) in [
+        (holds, "impasse_declaration", "first"),
+        // Refused, and the computer resigns — before any move, which calls
+        // the game off as any resignation then does.
+        (short, "aborted", ""),
+    ] {
+        let r = me
+            .post(
+                "/api/computer",
+                &json!({"engine": "declarer", "variant": "shogi/declaration", "time": "10+5",
+                        "color": "second", "fen": fen}),
+            )
+            .await;
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+        let started: Value = r.json().await.unwrap();
+        let game = started["game"].as_str().unwrap().to_string();
+        let (mut ws, full) = me.ws(&game).await;
+        let end = if full["game"]["state"] == "live" {
+            ws.expect("end").await
+        } else {
+            full["game"].clone()
+        };
+        assert_eq!(
+            (end["reason"].as_str(), end["winner"].as_str().unwrap_or("")),
+            (Some(reason), winner),
+            "{end}"
+        );
+    }
+    // A position that is not one is refused with its reason.
+    let r = me
+        .post(
+            "/api/computer",
+            &json!({"engine": "declarer", "variant": "shogi", "time": "10+5", "fen": "9/9 b - 1"}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad_fen");
+    s.stop().await;
+}
+
 crate::on_both_databases!(
     a_shogi_game_with_a_promotion_choice_a_drop_and_a_byo_yomi_flag,
     a_handicap_game_starts_with_the_giver_and_rates_in_its_own_pool,
     an_impasse_is_claimed_in_its_own_words_and_may_lose_for_the_claimant,
     a_shogi_game_against_fairy_stockfish_over_usi_where_it_is_installed,
+    the_computer_declares_the_win_over_usi_and_the_game_rules_on_it,
 );

@@ -6,6 +6,7 @@ use super::finish::{already_archived, finish};
 use super::state::{broadcast, LiveGame};
 use super::view::{legal_moves, view_of};
 use super::{rebuild, ActError, Cmd, Event, GameHandle};
+use crate::computer::ComputerPlay;
 use crate::protocol::{ClockView, ServerMsg};
 use crate::table::{Action, Applied, Table, TableError};
 use crate::Play;
@@ -221,21 +222,30 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
         Cmd::Computer(cm) => {
             g.computer_thinking = false;
             let side = computer_side(&g.row);
-            match (side, cm.coord) {
-                (Some(side), Some(coord)) if cm.ply == g.table.ply() => {
-                    let action = Action::Move {
-                        coord,
-                        ply: Some(cm.ply + 1),
-                    };
-                    if let Err(e) = act(state, g, side, action).await {
-                        tracing::warn!(game = %g.row.id, error = %e, "computer move refused");
+            match side {
+                Some(side) if cm.ply == g.table.ply() && !g.table.is_over() => match cm.play {
+                    ComputerPlay::Move(coord) => {
+                        let action = Action::Move {
+                            coord,
+                            ply: Some(cm.ply + 1),
+                        };
+                        if let Err(e) = act(state, g, side, action).await {
+                            tracing::warn!(game = %g.row.id, error = %e, "computer move refused");
+                        }
                     }
-                }
-                (Some(side), None) if !g.table.is_over() => {
-                    // The computer found no move or failed: it resigns
-                    // rather than hanging the game.
-                    let _ = act(state, g, side, Action::Resign).await;
-                }
+                    ComputerPlay::DeclareWin => {
+                        // Ruled on as a player's claim; one that does not
+                        // hold is refused, and then the computer, which
+                        // offered no move, resigns.
+                        if let Err(e) = act(state, g, side, Action::ClaimDraw).await {
+                            tracing::warn!(game = %g.row.id, error = %e, "the computer's declaration refused");
+                            let _ = act(state, g, side, Action::Resign).await;
+                        }
+                    }
+                    ComputerPlay::Resign => {
+                        let _ = act(state, g, side, Action::Resign).await;
+                    }
+                },
                 _ => {}
             }
             maybe_computer(state, g, me);

@@ -105,7 +105,7 @@ fn bad_input_exits_2_with_a_message() {
         (vec!["forbidden", "--game", "xiangqi", "--fen", EMPTY], "renju"),
         (
             vec!["forbidden", "--game", "renju/swap2", "--fen", EMPTY],
-            "no rule set",
+            "no game \"renju/swap2\"",
         ),
         (
             vec![

@@ -43,13 +43,12 @@ pub fn renju_position(fen: &str, rules: renju::Rules) -> anyhow::Result<renju::P
     renju::Position::from_fen(fen, rules).with_context(|| format!("bad position {fen:?}"))
 }
 
-/// The rules a `--game` flag names. The registry resolves the name (ids and
-/// aliases: `xiangqi`, `xiangqi/wxf`, `chess`, `chess960`); the tools here
-/// (perft, move lists, PGN) differ only by game family, not by rule set —
-/// except gomoku and renju, whose rule sets (`gomoku`, `gomoku/standard`,
-/// `renju`, `renju/office`) the renju crate reads until the registry has
-/// their entries. Shogi has its rules crate but no registry entry yet either,
-/// so `shogi` (and any `shogi/…`) is known here by name until it has one.
+/// The rules a `--game` flag names, as the registry resolves the name (ids
+/// and aliases: `xiangqi`, `xiangqi/wxf`, `chess`, `chess960`, `shogi`,
+/// `shogi/declaration`, `gomoku`, `renju`, `renju/office` …). The tools here
+/// (perft, move lists, records) differ only by game family, not by rule set
+/// — except gomoku and renju, whose rule set decides which points are
+/// forbidden, so the variant's id picks it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rules {
     Xiangqi,
@@ -62,20 +61,10 @@ impl std::str::FromStr for Rules {
     type Err = String;
 
     fn from_str(name: &str) -> Result<Rules, String> {
-        if name == "shogi" || name.starts_with("shogi/") {
-            return Ok(Rules::Shogi);
-        }
-        let family = name.split('/').next().unwrap_or("").to_ascii_lowercase();
-        if family == "gomoku" || family == "renju" {
-            return renju::Rules::from_id(name)
-                .map(Rules::Renju)
-                .map_err(|e| e.to_string());
-        }
         let known = || {
             registry::all()
                 .iter()
                 .flat_map(|v| v.aliases.iter().copied().chain([v.id]))
-                .chain(["gomoku", "gomoku/standard", "renju", "renju/office"])
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -85,6 +74,9 @@ impl std::str::FromStr for Rules {
             "shogi" => Ok(Rules::Shogi),
             "chess" => chess::Variant::from_id(v.id)
                 .map(Rules::Chess)
+                .map_err(|e| e.to_string()),
+            "gomoku" | "renju" => renju::Rules::from_id(v.id)
+                .map(Rules::Renju)
                 .map_err(|e| e.to_string()),
             _ => Err(format!("the command line has no tools for {} yet", v.name.en)),
         }

@@ -3,8 +3,8 @@ use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The game: `xiangqi`, `chess`, `chess960`, `shogi` (or any registry
-    /// id), or `gomoku`, `gomoku/standard`, `renju`, `renju/office`.
+    /// The game: any registry id or alias (`xiangqi`, `chess`, `chess960`,
+    /// `shogi`, `gomoku`, `gomoku/standard`, `renju`, `renju/office` …).
     #[arg(long, default_value = "xiangqi")]
     game: Rules,
     /// Position as FEN (SFEN for shogi), or `startpos`. Gomoku and renju:

@@ -47,7 +47,11 @@ pub fn write(g: &GameView) -> Result<String, String> {
             } else {
                 m.second_ms
             };
-            (m.coord.as_str(), u64::try_from(left).ok())
+            registry::RecordMove {
+                coord: m.coord.as_str(),
+                clock_ms: u64::try_from(left).ok(),
+                spent_ms: u64::try_from(m.spent_ms).ok(),
+            }
         })
         .collect();
     let event = if g.rated {

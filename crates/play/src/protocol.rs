@@ -50,6 +50,10 @@ pub struct MoveView {
     /// Clocks right after the move, in ms.
     pub first_ms: i64,
     pub second_ms: i64,
+    /// The clock time the move took, in ms (the first move, which starts
+    /// the clocks, takes none).
+    #[serde(default)]
+    pub spent_ms: i64,
 }
 
 /// Both clocks.

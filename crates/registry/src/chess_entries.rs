@@ -148,12 +148,12 @@ fn write_pgn(v: &Variant, g: &GameRecord<'_>) -> Result<String, String> {
     };
     let mut game = chess::ChessGame::new(g.initial_fen, variant).map_err(|e| e.to_string())?;
     let mut moves = Vec::with_capacity(g.moves.len());
-    for (i, &(coord, clock)) in g.moves.iter().enumerate() {
-        let played = game.play(coord).map_err(|e| format!("ply {}: {e}", i + 1))?;
+    for (i, m) in g.moves.iter().enumerate() {
+        let played = game.play(m.coord).map_err(|e| format!("ply {}: {e}", i + 1))?;
         moves.push(chess::pgn::RecordedMove {
             uci: played.coord,
             san: played.display,
-            clock: clock.map(clock_text),
+            clock: m.clock_ms.map(clock_text),
             comment: None,
         });
     }

@@ -139,9 +139,8 @@ pub struct RecordFormat {
 #[derive(Clone, Debug)]
 pub struct GameRecord<'a> {
     pub initial_fen: &'a str,
-    /// The moves in coordinate notation, each with the mover's main time
-    /// left after it (ms), when timed.
-    pub moves: Vec<(&'a str, Option<u64>)>,
+    /// The moves, with their times where the game was timed.
+    pub moves: Vec<RecordMove<'a>>,
     /// Tags in order (Event, Site, Date, Round, the players, …); the writer
     /// adds the variant's own (Variant, Rules, FEN).
     pub tags: Vec<(String, String)>,
@@ -149,6 +148,28 @@ pub struct GameRecord<'a> {
     pub result: &'a str,
     /// Words on the last move: how the game ended.
     pub final_comment: Option<&'a str>,
+}
+
+/// A move of a [`GameRecord`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecordMove<'a> {
+    /// Coordinate notation.
+    pub coord: &'a str,
+    /// The mover's main time left after it (PGN `[%clk]`), ms.
+    pub clock_ms: Option<u64>,
+    /// The clock time it took (PGN `[%emt]`, KIF 消費時間), ms.
+    pub spent_ms: Option<u64>,
+}
+
+impl<'a> RecordMove<'a> {
+    /// A move without times.
+    #[must_use]
+    pub fn bare(coord: &'a str) -> Self {
+        RecordMove {
+            coord,
+            ..RecordMove::default()
+        }
+    }
 }
 
 /// Whose tool the session rules are. The rule books are written for an

@@ -192,7 +192,7 @@ fn read_record(text: &str, rules: Rules) -> Result<ImportedGame, String> {
 /// `.psq`: the stones in the order they went on the board (the choices
 /// of an opening rule and the offers not picked are not stones).
 fn write_psq(_v: &Variant, g: &GameRecord<'_>, rules: Rules) -> Result<String, String> {
-    let moves: Vec<String> = g.moves.iter().map(|(m, _)| (*m).to_string()).collect();
+    let moves: Vec<String> = g.moves.iter().map(|m| m.coord.to_string()).collect();
     let game = game_of(g.initial_fen, &moves, rules)?;
     if game.initial_fen() != EMPTY {
         return Err("a .psq record starts from the empty board".into());
@@ -337,7 +337,7 @@ mod tests {
         let moves = ["h8", "h9", "i8", "choose:black", "i9", "j8"];
         let record = GameRecord {
             initial_fen: EMPTY,
-            moves: moves.iter().map(|m| (*m, None)).collect(),
+            moves: moves.iter().map(|m| crate::RecordMove::bare(m)).collect(),
             tags: Vec::new(),
             result: "*",
             final_comment: None,

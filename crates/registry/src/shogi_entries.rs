@@ -248,8 +248,8 @@ fn closing_word(reason: &str, result: &str) -> &'static str {
 /// the moves, and the closing word with its summary line.
 fn write_kif(v: &Variant, g: &GameRecord<'_>) -> Result<String, String> {
     let mut game = ShogiGame::new(g.initial_fen, ImpasseRule::Points24).map_err(|e| e.to_string())?;
-    for (i, &(coord, _)) in g.moves.iter().enumerate() {
-        game.play(coord).map_err(|e| format!("ply {}: {e}", i + 1))?;
+    for (i, m) in g.moves.iter().enumerate() {
+        game.play(m.coord).map_err(|e| format!("ply {}: {e}", i + 1))?;
     }
     let tag = |key: &str| g.tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
     // qiju's first side is sente (black in SFEN) in an even game and the
@@ -281,9 +281,10 @@ fn write_kif(v: &Variant, g: &GameRecord<'_>) -> Result<String, String> {
         moves: g
             .moves
             .iter()
-            .map(|(m, _)| shogi::record::RecordedMove {
-                usi: (*m).to_string(),
-                seconds: None,
+            .map(|m| shogi::record::RecordedMove {
+                usi: m.coord.to_string(),
+                // KIF counts whole seconds, rounded down as the sites do.
+                seconds: m.spent_ms.map(|ms| u32::try_from(ms / 1000).unwrap_or(u32::MAX)),
             })
             .collect(),
         end: None,
@@ -434,6 +435,7 @@ handicaps! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::RecordMove;
 
     #[test]
     fn handicap_entries_start_from_the_rules_crates_positions_with_the_giver_first() {
@@ -478,13 +480,20 @@ mod tests {
         let kif = v
             .write_record(&GameRecord {
                 initial_fen: shogi::STARTPOS,
-                moves: vec![
-                    ("7g7f", None),
-                    ("3c3d", None),
-                    ("8h2b+", None),
-                    ("3a2b", None),
-                    ("B*4e", None),
-                ],
+                moves: [
+                    ("7g7f", 0),
+                    ("3c3d", 5_400),
+                    ("8h2b+", 12_000),
+                    ("3a2b", 999),
+                    ("B*4e", 61_500),
+                ]
+                .into_iter()
+                .map(|(coord, spent)| RecordMove {
+                    coord,
+                    clock_ms: None,
+                    spent_ms: Some(spent),
+                })
+                .collect(),
                 tags,
                 result: "1-0",
                 final_comment: Some("Gote resigned"),
@@ -500,6 +509,22 @@ mod tests {
             assert!(kif.contains(line), "{line} in\n{kif}");
         }
         assert!(kif.contains("２二角成(88)"), "{kif}");
+        // Each move's own time and the mover's running total (消費時間).
+        for (ply, played, time) in [
+            (2, "３四歩(33)", "( 0:05/00:00:05)"),
+            (3, "２二角成(88)", "( 0:12/00:00:12)"),
+            (4, "同　銀(31)", "( 0:00/00:00:05)"),
+            (5, "４五角打", "( 1:01/00:01:13)"),
+        ] {
+            let line = kif
+                .lines()
+                .find(|l| l.starts_with(&format!("{ply:>4} ")))
+                .unwrap_or_else(|| panic!("ply {ply} in\n{kif}"));
+            assert!(
+                line.contains(played) && line.trim_end().ends_with(time),
+                "ply {ply}: {line:?}"
+            );
+        }
         assert!(kif.contains("４五角打"), "{kif}");
         assert!(kif.contains("投了"), "{kif}");
         // Read back: the same moves.
@@ -511,7 +536,7 @@ mod tests {
         let kif = v
             .write_record(&GameRecord {
                 initial_fen: v.start_fen(0).as_str(),
-                moves: vec![("6a5b", None), ("7g7f", None)],
+                moves: vec![RecordMove::bare("6a5b"), RecordMove::bare("7g7f")],
                 tags: vec![
                     ("Uwate".to_string(), "teacher".to_string()),
                     ("Shitate".to_string(), "pupil".to_string()),

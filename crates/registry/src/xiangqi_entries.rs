@@ -177,7 +177,7 @@ fn read_record(text: &str) -> Result<ImportedGame, String> {
 /// the game did not start from the usual position, ICCS moves with each
 /// mover's clock as `[%clk]`, and the ending's words on the last move.
 fn write_pgn(v: &Variant, g: &GameRecord<'_>) -> Result<String, String> {
-    let moves = g.moves.iter().map(|&(m, clock)| (m, clock, None));
+    let moves = g.moves.iter().map(|m| (m.coord, m.clock_ms, m.spent_ms));
     let mut r = record::Record::from_iccs(g.initial_fen, moves).map_err(|e| e.to_string())?;
     for (name, value) in &g.tags {
         r.set_tag(name, value.clone());

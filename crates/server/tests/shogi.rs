@@ -121,6 +121,11 @@ async fn a_shogi_game_with_a_promotion_choice_a_drop_and_a_byo_yomi_flag() {
     );
     let back = shogi::kif::read_kif(&kif).unwrap_or_else(|e| panic!("{e}\n{kif}"));
     assert_eq!(back.usi_moves(), ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
+    // Each move with the clock time it took (消費時間), from the game's own
+    // clock: the first, which starts the clocks, took none.
+    let spent: Vec<Option<u32>> = back.moves.iter().map(|m| m.seconds).collect();
+    assert!(spent.iter().all(Option::is_some), "{kif}");
+    assert_eq!(spent[0], Some(0), "{kif}");
     // A player's PGN export leaves KIF games out rather than mixing them in.
     let pgn = sente
         .get(&format!("/api/users/{}/games.pgn", sente.name))

@@ -61,6 +61,7 @@ pub(super) fn view_of(
                 alt: m.played.alt.clone(),
                 first_ms: i64::try_from(m.times.clocks_ms[0]).unwrap_or(i64::MAX),
                 second_ms: i64::try_from(m.times.clocks_ms[1]).unwrap_or(i64::MAX),
+                spent_ms: i64::try_from(m.times.spent_ms).unwrap_or(i64::MAX),
             })
             .collect(),
         clocks: table.clock_view(now_ms),

@@ -985,6 +985,36 @@ Object.assign(zh, {
   'replay.record': '下载 {format}',
 });
 
+// Issue 30: what a new player meets.
+Object.assign(en, {
+  'lobby.yourGame': 'Your game in progress',
+  'lobby.yourGames': 'Your games in progress',
+  'lobby.yourGameLine': 'Against {opponent} · {game} · {time}',
+  'lobby.backToGame': 'Back to your game',
+  'lobby.seekWhilePlaying': 'You have a game in progress. Make another seek anyway?',
+  'lobby.seekAnyway': 'Seek anyway',
+  'game.notFoundTitle': 'No such game',
+  'game.notFoundText': 'There is no game “{id}”: the link may be mistyped, or the game was never started.',
+  'game.toLobby': 'To the lobby',
+  'end.youWon': 'You won',
+  'end.youLost': 'You lost',
+  'end.draw': 'Draw',
+});
+Object.assign(zh, {
+  'lobby.yourGame': '你正在进行的对局',
+  'lobby.yourGames': '你正在进行的对局',
+  'lobby.yourGameLine': '对手 {opponent} · {game} · {time}',
+  'lobby.backToGame': '回到对局',
+  'lobby.seekWhilePlaying': '你还有一盘对局在进行。仍要再发起约战吗？',
+  'lobby.seekAnyway': '仍然发起',
+  'game.notFoundTitle': '没有这盘对局',
+  'game.notFoundText': '找不到对局“{id}”：链接可能有误，或这盘棋从未开始。',
+  'game.toLobby': '回到大厅',
+  'end.youWon': '你赢了',
+  'end.youLost': '你输了',
+  'end.draw': '和棋',
+});
+
 export const LANGS = { zh, en };
 
 function initial() {

@@ -5,7 +5,7 @@
 // `first`/`second`/`random` and shown in the variant's words (执红, White).
 
 import { api } from '../api.js';
-import { h } from '../dom.js';
+import { fill, h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import { currentSeeks, lobbyChat, onFeed, sendFeed } from '../feed.js';
 import { chatLine } from '../chat.js';
@@ -131,6 +131,36 @@ export async function mount(main, _params, ctx) {
   };
   const go = (game) => game && ctx.navigate(`/game/${game}`);
 
+  // --- your running games ------------------------------------------------
+  // A player back in the lobby mid-game sees the way back to it first.
+  let running = [];
+  const yourGame = h('section', {
+    class: 'card your-game', id: 'your-game', hidden: true, 'aria-labelledby': 'your-game-title',
+  });
+  const opponentName = (name) => (/^level:\d+$/.test(name) ? t('game.computerLevel', { n: name.slice(6) }) : name);
+  async function drawYourGames() {
+    if (!me) return;
+    try {
+      running = (await api.userGames(me.name, 'limit=20')).filter((g) => g.state === 'live');
+    } catch {
+      running = [];
+    }
+    yourGame.hidden = running.length === 0;
+    if (!running.length) seekBusy.hidden = true;
+    fill(yourGame,
+      h('h2', { id: 'your-game-title' }, t(running.length > 1 ? 'lobby.yourGames' : 'lobby.yourGame')),
+      h('ul', { class: 'your-game-list' }, running.map((g) => h('li', { class: 'row', dataset: { game: g.id } },
+        h('span', {}, t('lobby.yourGameLine', {
+          opponent: opponentName(g.first === me.name ? g.second : g.first),
+          game: gameName(g.variant),
+          time: clockText(g.time_control),
+        })),
+        h('a', {
+          class: 'button primary', href: `/game/${g.id}`, 'data-link': '',
+          'aria-label': `${t('lobby.backToGame')}: ${opponentName(g.first === me.name ? g.second : g.first)}`,
+        }, t('lobby.backToGame'))))));
+  }
+
   // --- seeks -------------------------------------------------------------
   const seekBody = h('tbody', { id: 'seek-rows' });
   const seekTable = h('table', { class: 'seeks', 'aria-labelledby': 'seeks-title' },
@@ -197,11 +227,35 @@ export async function mount(main, _params, ctx) {
   const seekTc = timeControl('seek');
   const rated = h('input', { type: 'checkbox', id: 'seek-rated', disabled: !me || me.guest, checked: !!me && !me.guest });
   const seekGame = gamePicker('seek', variants, offered);
+  // While the player has a game running, a seek is not made silently: the
+  // form asks first, with the way back to the game beside it.
+  const seekBusy = h('div', { class: 'notice', id: 'seek-busy', hidden: true, role: 'alert' });
+  let seekAnyway = false;
+  function askBeforeSeeking() {
+    fill(seekBusy,
+      h('p', {}, t('lobby.seekWhilePlaying')),
+      h('div', { class: 'row' },
+        h('a', { class: 'button primary', href: `/game/${running[0].id}`, 'data-link': '', id: 'seek-busy-back' }, t('lobby.backToGame')),
+        h('button', {
+          type: 'button', id: 'seek-anyway',
+          onclick: () => {
+            seekAnyway = true;
+            seekBusy.hidden = true;
+            seekForm.requestSubmit();
+          },
+        }, t('lobby.seekAnyway'))));
+    seekBusy.hidden = false;
+  }
   const seekForm = h('form', {
     class: 'card', id: 'seek-form', 'aria-labelledby': 'seek-title',
     onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       message.textContent = '';
+      if (running.length && !seekAnyway) {
+        askBeforeSeeking();
+        return;
+      }
+      seekAnyway = false;
       try {
         const r = await api.createSeek({ time: seekTc.get(), rated: rated.checked, ...seekGame.get() });
         if (r.game) go(r.game);
@@ -215,7 +269,8 @@ export async function mount(main, _params, ctx) {
   seekGame.el,
   h('div', { class: 'row' },
     h('label', { for: 'seek-rated', class: 'row' }, rated, t('lobby.rated'))),
-  h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', id: 'create-seek', disabled: !me }, t('lobby.createSeek'))));
+  h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', id: 'create-seek', disabled: !me }, t('lobby.createSeek'))),
+  seekBusy);
 
   // --- play the computer ---------------------------------------------------
   // Only the variants with a computer player; the levels are the variant's.
@@ -405,12 +460,15 @@ export async function mount(main, _params, ctx) {
           },
         }, t('login.guest')))));
 
+  // On a phone the column that starts a game comes first (CSS `order`), so
+  // a newcomer sees how to play without scrolling past seeks and chat.
   main.append(
     h('h1', {}, t('lobby.title')),
     message,
+    yourGame,
+    welcome || '',
     h('div', { class: 'lobby' },
-      h('div', {},
-        welcome,
+      h('div', { class: 'lobby-main' },
         h('section', { class: 'card', 'aria-labelledby': 'seeks-title' },
           h('h2', { id: 'seeks-title' }, t('lobby.seeks')), noSeeks, seekTable),
         me && challengeForm,
@@ -421,8 +479,9 @@ export async function mount(main, _params, ctx) {
           onlineLine, onlineNames, liveList),
         chatCard,
         watchForm),
-      h('div', {}, seekForm, cpuForm)));
+      h('div', { class: 'lobby-start' }, seekForm, cpuForm)));
 
+  drawYourGames();
   drawSeeks();
   drawChallenges();
   drawLive();
@@ -432,7 +491,10 @@ export async function mount(main, _params, ctx) {
     if (msg.t === 'error' && msg.code) ctx.toast(errorText({ code: msg.code, message: msg.message }));
     if (msg.t === 'seeks' || msg.t === 'seek_added' || msg.t === 'seek_removed') drawSeeks();
     if (msg.t === 'challenge' || msg.t === 'challenge_declined') drawChallenges();
-    if (msg.t === 'game_start') drawLive();
+    if (msg.t === 'game_start') {
+      drawLive();
+      drawYourGames();
+    }
   });
   return () => {
     off();

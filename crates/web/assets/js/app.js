@@ -213,13 +213,20 @@ document.addEventListener('click', (e) => {
 });
 window.addEventListener('popstate', route);
 onLangChange(() => {
-  document.title = `${t('app.name')} · qiju`;
+  document.title = tabTitle();
   renderHeader();
   route();
 });
 
 document.documentElement.lang = getLang() === 'zh' ? 'zh-CN' : 'en';
-document.title = `${t('app.name')} · qiju`;
+/** The tab's title: "棋局 · qiju" in Chinese, plain "qiju" in English
+ *  (not "qiju · qiju"). */
+function tabTitle() {
+  const name = t('app.name');
+  return name === 'qiju' ? name : `${name} · qiju`;
+}
+
+document.title = tabTitle();
 settings.apply(settings.current());
 renderHeader();
 ctx.refreshAccount().then(async () => {

@@ -57,7 +57,7 @@ const en = {
   'profile.result.loss': 'Lost',
   'profile.downloadPgn': 'Download these games (PGN)',
   'profile.vsYou': 'Against you',
-  'profile.wdl': '{w} wins · {d} draws · {l} losses',
+  'profile.wdl': '{w} {w|win|wins} · {d} {d|draw|draws} · {l} {l|loss|losses}',
   'nav.profile': 'Profile',
   'nav.login': 'Log in',
   'nav.logout': 'Log out',
@@ -316,7 +316,7 @@ const en = {
   'profile.title': 'Player {name}',
   'profile.rating': 'Rating',
   'profile.title_': 'Title',
-  'profile.noTitle': '无称号 (no title yet)',
+  'profile.noTitle': 'No title yet',
   'profile.realTitle': 'Real-world title',
   'profile.games': 'Rated games',
   'profile.titledGames': 'Games against titled players',
@@ -1069,7 +1069,14 @@ export function errorText(e) {
   return lang === 'en' && e && e.message ? e.message : t('error.unknown');
 }
 
+/**
+ * `{name}` is replaced by `params.name`; `{n|one|other}` by `one` when
+ * `params.n` is 1 and by `other` otherwise (English plurals: "1 draw",
+ * "2 draws").
+ */
 export function t(key, params = {}) {
   const text = LANGS[lang][key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (params[k] === undefined ? `{${k}}` : String(params[k])));
+  return text
+    .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (_, k, one, other) => (Number(params[k]) === 1 ? one : other))
+    .replace(/\{(\w+)\}/g, (_, k) => (params[k] === undefined ? `{${k}}` : String(params[k])));
 }

@@ -242,10 +242,18 @@ export function mount(main, params, ctx) {
         notation.setStyle(s);
         for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.style === s));
         drawMoves();
+        drawHint();
       },
     }, t(`game.notation.${s}`)));
     styleSwitch.replaceChildren(...buttons);
-    moveInput.placeholder = t('game.moveInputHint', { examples: notation.EXAMPLES.join(' · ') });
+    drawHint();
+  }
+
+  /** The typed-move hint, in the notation the moves are shown in first. */
+  function drawHint() {
+    const notation = spec.notation;
+    const examples = notation.examplesFor ? notation.examplesFor(notation.getStyle()) : notation.EXAMPLES;
+    moveInput.placeholder = t('game.moveInputHint', { examples: examples.join(' · ') });
   }
 
   function drawMoves() {

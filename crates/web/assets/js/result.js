@@ -49,6 +49,15 @@ export function resultText(view) {
   return view.result ? t(`result.${view.result}`) : '';
 }
 
+/** The result as the player `you` reads it — "You won", "You lost",
+ *  "Draw" — or null for a spectator and an aborted game. */
+export function personalResult(view, you) {
+  if (!you || view.state === 'aborted') return null;
+  const winner = winnerOf(view);
+  if (winner) return t(winner === you ? 'end.youWon' : 'end.youLost');
+  return view.result === '1/2-1/2' ? t('end.draw') : null;
+}
+
 /** The ruling line: the reason, with the article when there is one. */
 export function reasonText(view) {
   let reason = view.reason || '';

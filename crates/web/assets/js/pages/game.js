@@ -26,7 +26,7 @@ import {
   choicesOf, createBoard, destsOf, gameFor, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import {
-  clockText, colorOf, detailLine, foulText, mustChangeText, otherSide, patternIn, reasonText, resultText, sideName,
+  clockText, colorOf, detailLine, foulText, mustChangeText, otherSide, patternIn, personalResult, reasonText, resultText, sideName,
 } from '../result.js';
 import { setSound, soundOn, sounds } from '../sound.js';
 import { findVariant, loadVariants, variantLabel } from '../variants.js';
@@ -442,8 +442,13 @@ export function mount(main, params, ctx) {
         rows.push(h('li', {}, `${view[side].name}: ${before} → ${after} (${after - before >= 0 ? '+' : ''}${after - before})`));
       }
     }
+    // A player reads first what the game means to them, then the result
+    // in the sides' words and the ruling.
+    const mine = personalResult(view, you);
+    dialog.setAttribute('aria-labelledby', mine ? 'end-you end-title' : 'end-title');
     fill(dialog,
-      h('h2', { id: 'end-title' }, resultText(view)),
+      mine ? h('h2', { id: 'end-you' }, mine) : null,
+      h(mine ? 'p' : 'h2', { id: 'end-title', class: mine ? 'end-result' : null }, resultText(view)),
       h('p', { class: 'ruling', id: 'end-reason' }, reasonText(view)),
       detailLine(view),
       rows.length ? h('ul', {}, rows) : null,

@@ -48,8 +48,29 @@ function playerName(p) {
   return level ? t('game.computerLevel', { n: level }) : p.name;
 }
 
-export function mount(main, params, ctx) {
+/** The page for a game id the server does not know: no board, no socket. */
+function notFound(main, id) {
+  main.append(h('section', { class: 'card not-found', id: 'game-not-found', 'aria-labelledby': 'not-found-title' },
+    h('h1', { id: 'not-found-title' }, t('game.notFoundTitle')),
+    h('p', {}, t('game.notFoundText', { id })),
+    h('div', { class: 'row' },
+      h('a', { class: 'button primary', href: '/', 'data-link': '' }, t('game.toLobby')),
+      h('a', { class: 'button', href: '/tv', 'data-link': '' }, t('lobby.tv')))));
+}
+
+export async function mount(main, params, ctx) {
   const id = params.id;
+  // Ask first whether there is such a game: an unknown id gets a page that
+  // says so, and no WebSocket is opened for it.
+  try {
+    await api.game(id);
+  } catch (e) {
+    if (e.status === 404) {
+      notFound(main, id);
+      return null;
+    }
+    // Anything else (the network): the socket below keeps trying.
+  }
   let view = null; // the server's GameView
   let lastV = 0; // version of the last game event applied
   let resyncing = false; // a `resync` is out, waiting for its `full`

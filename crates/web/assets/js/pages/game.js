@@ -33,6 +33,8 @@ import { findVariant, loadVariants, variantLabel } from '../variants.js';
 
 const PREMOVE_KEY = 'qiju.premove';
 const SIDES = ['first', 'second'];
+/** How long a passing notice (a declined draw offer) stays. */
+const NOTICE_MS = 5000;
 
 function premoveOn() {
   try {
@@ -434,7 +436,21 @@ export async function mount(main, params, ctx) {
     else if (!notice.dataset.sticky) notice.hidden = true;
   }
 
+  let noticeTimer = null;
+  /** A notice that goes by itself after `ms`, unless replaced first. */
+  function flashNotice(text, ms = NOTICE_MS) {
+    showNotice(text);
+    noticeTimer = setTimeout(() => {
+      noticeTimer = null;
+      if (notice.textContent === text && !notice.dataset.sticky) notice.hidden = true;
+    }, ms);
+  }
+
   function showNotice(text, sticky = false) {
+    if (noticeTimer) {
+      clearTimeout(noticeTimer);
+      noticeTimer = null;
+    }
     notice.textContent = text;
     notice.hidden = false;
     if (sticky) notice.dataset.sticky = '1';
@@ -705,7 +721,9 @@ export async function mount(main, params, ctx) {
         view.draw_offer = null;
         view.offer_refused = msg.offer_by;
         refresh();
-        if (msg.by !== you) showNotice(t('game.drawDeclined', { side: sideName(view, msg.by) }), true);
+        // News of the moment, not of the game: gone after a few seconds,
+        // or at the next move (drawStatus clears a notice that is not sticky).
+        if (msg.by !== you) flashNotice(t('game.drawDeclined', { side: sideName(view, msg.by) }));
         break;
       case 'must_change':
         view.must_change = msg.side;
@@ -797,6 +815,7 @@ export async function mount(main, params, ctx) {
     stopTick();
     if (awayTimer) clearInterval(awayTimer);
     if (tvTimer) clearTimeout(tvTimer);
+    if (noticeTimer) clearTimeout(noticeTimer);
     if (dialog.open) dialog.close();
     if (board) board.destroy();
   };

@@ -613,6 +613,8 @@ export async function mount(main, params, ctx) {
     if (first) {
       drawInfo();
       chatTitle.textContent = you ? t('chat.players') : t('chat.spectators');
+      // A player facing the computer has no one to talk to.
+      chatCard.hidden = !!you && isComputer(otherSide(you));
       chatForm.hidden = !ctx.account;
       if (!ctx.account) chatLog.append(h('li', { class: 'muted' }, t('chat.login')));
       bottom = you || 'first';

@@ -407,6 +407,39 @@ try {
     await shot(A, 'players2-profile-en');
   });
 
+  await step('defect 9: a Challenge button on a profile; a rated challenge; "no player named X"', async () => {
+    await A.page.goto(`${base}/@/${nameB}`);
+    await A.page.click('#profile-challenge');
+    await A.page.waitForSelector('#challenge-form');
+    assert.equal(await A.page.inputValue('#challenge-name'), nameB);
+    assert.equal(await A.page.isEnabled('#challenge-rated'), true);
+    await A.page.check('#challenge-rated');
+    await A.page.click('#send-challenge');
+    await A.page.waitForSelector('#challenges [data-challenge]');
+    const sent = await A.page.evaluate(() => fetch('/api/challenges').then((r) => r.json()));
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].rated, true, 'the challenge is rated');
+    assert.match(await A.page.textContent('#challenges'), /rated/i);
+    await B.page.waitForSelector('.toast');
+    assert.match(await B.page.textContent('.toast'), /积分/);
+    await A.page.click('#challenges [data-challenge] button');
+    const nobody = `nobody${stamp}`;
+    await A.page.fill('#challenge-name', nobody);
+    expected.push(/status of 404/);
+    await A.page.click('#send-challenge');
+    await A.page.waitForFunction(() => document.querySelector('#challenge-message')?.textContent.length > 0);
+    await A.page.waitForTimeout(200);
+    expected.pop();
+    assert.equal(await A.page.textContent('#challenge-message'),
+      `There is no player named “${nobody}”. Check the spelling, or find them under Players.`);
+    await checkLabels(A.page, 'challenge form');
+    await A.page.locator('#challenge-form').screenshot({ path: path.join(shots, 'players2-challenge-en.png') });
+    // No Challenge button on one's own profile.
+    await A.page.goto(`${base}/@/${nameA}`);
+    await A.page.waitForSelector('#profile-record');
+    assert.equal(await A.page.$('#profile-challenge'), null);
+  });
+
   await A.context.close();
   await B.context.close();
 } finally {

@@ -999,6 +999,8 @@ Object.assign(en, {
   'end.youWon': 'You won',
   'end.youLost': 'You lost',
   'end.draw': 'Draw',
+  'lobby.noSuchPlayer': 'There is no player named “{name}”. Check the spelling, or find them under Players.',
+  'profile.challenge': 'Challenge {name}',
 });
 Object.assign(zh, {
   'lobby.yourGame': '你正在进行的对局',
@@ -1013,6 +1015,8 @@ Object.assign(zh, {
   'end.youWon': '你赢了',
   'end.youLost': '你输了',
   'end.draw': '和棋',
+  'lobby.noSuchPlayer': '没有名为“{name}”的棋手。请检查拼写，或在“棋手”页查找。',
+  'profile.challenge': '挑战 {name}',
 });
 
 export const LANGS = { zh, en };

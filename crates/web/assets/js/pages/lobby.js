@@ -356,27 +356,37 @@ export async function mount(main, _params, ctx) {
   // An event over the board may ask for the arbiter's rules (fouls).
   const challengeRules = h('select', { id: 'challenge-rules', 'aria-label': t('lobby.rulesProfile') },
     ['online', 'arbiter'].map((p) => h('option', { value: p }, t(`lobby.profile.${p}`))));
+  // Rated only between registered players (the server says so too).
+  const challengeMessage = h('p', { class: 'error', role: 'alert', id: 'challenge-message' });
+  const challengeRated = h('input', { type: 'checkbox', id: 'challenge-rated', disabled: !me || me.guest });
   const challengeForm = h('form', {
     class: 'card', id: 'challenge-form', 'aria-labelledby': 'challenge-title',
     onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       message.textContent = '';
+      const to = challengeName.value.trim();
+      challengeMessage.textContent = '';
       try {
         await api.challenge({
-          to: challengeName.value.trim(), time: challengeTc.get(), rated: false, rules: challengeRules.value, ...challengeGame.get(),
+          to, time: challengeTc.get(), rated: challengeRated.checked, rules: challengeRules.value, ...challengeGame.get(),
         });
         challengeName.value = '';
         drawChallenges();
       } catch (err) {
-        fail(err);
+        // Said beside the name, not at the top of the page. A 404 can
+        // mean one thing here: no one of that name.
+        challengeMessage.textContent = err.status === 404 ? t('lobby.noSuchPlayer', { name: to }) : errorText(err);
       }
     }),
   },
   h('h2', { id: 'challenge-title' }, t('lobby.challenges')),
   challengeList,
   h('label', { class: 'field', for: 'challenge-name' }, h('span', {}, t('lobby.challengeName')), challengeName),
+  challengeMessage,
   challengeTc.el,
   challengeGame.el,
+  h('div', { class: 'row' },
+    h('label', { for: 'challenge-rated', class: 'row' }, challengeRated, t('lobby.rated'))),
   h('label', { class: 'field' }, h('span', {}, t('lobby.rulesProfile')), challengeRules),
   h('button', { type: 'submit', id: 'send-challenge', disabled: !me }, t('lobby.sendChallenge')));
 
@@ -481,6 +491,13 @@ export async function mount(main, _params, ctx) {
         watchForm),
       h('div', { class: 'lobby-start' }, seekForm, cpuForm)));
 
+  // A profile's "Challenge" button lands here with the name filled in.
+  const asked = new URLSearchParams(location.search).get('challenge');
+  if (asked && me) {
+    challengeName.value = asked;
+    challengeForm.scrollIntoView({ block: 'start' });
+    challengeName.focus({ preventScroll: true });
+  }
   drawYourGames();
   drawSeeks();
   drawChallenges();

@@ -193,7 +193,12 @@ export async function mount(main, params, ctx) {
   const filters = h('div', { class: 'row', id: 'game-filters' }, opponent, result, family, openingChip, download);
 
   main.append(
-    h('h1', {}, t('profile.title', { name: user.name }), user.guest ? ` (${t('profile.guest')})` : ''),
+    h('div', { class: 'row', style: 'justify-content:space-between' },
+      h('h1', {}, t('profile.title', { name: user.name }), user.guest ? ` (${t('profile.guest')})` : ''),
+      // Challenge this player: the lobby's challenge form, the name filled in.
+      me ? h('a', {
+        class: 'button primary', id: 'profile-challenge', href: `/?challenge=${encodeURIComponent(user.name)}`, 'data-link': '',
+      }, t('profile.challenge', { name: user.name })) : null),
     h('section', { class: 'card', 'aria-label': t('profile.rating') },
       h('div', { class: 'stats' },
         stat(t('profile.rating'), String(Math.round(user.rating)), 'profile-rating'),

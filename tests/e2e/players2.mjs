@@ -440,6 +440,37 @@ try {
     assert.equal(await A.page.$('#profile-challenge'), null);
   });
 
+  await step('defect 15: byo-yomi in words — the seek list, the info line, the clock with its periods', async () => {
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector('#seek-form');
+    await A.page.fill('#seek-time', '5|30s x3');
+    await A.page.uncheck('#seek-rated');
+    await A.page.click('#create-seek');
+    await A.page.waitForSelector('.cancel-seek');
+    await B.page.goto(`${base}/`);
+    await B.page.waitForSelector(`tr[data-seek] .accept-seek[data-player="${nameA}"]`);
+    const row = (p) => p.page.$eval(`#seek-rows tr`, (tr) => tr.children[3].textContent);
+    assert.equal(await row(A), '5 min + byo-yomi 3 × 30 s');
+    assert.equal(await row(B), '5 分钟 + 读秒 3 次 × 30 秒');
+    await A.page.click('.cancel-seek');
+    await A.page.waitForSelector('#no-seeks:not([hidden])');
+    // Against the computer at 1|10s: one period of 10 s after a minute.
+    await A.page.fill('#cpu-time', '1|10s');
+    await A.page.click('#play-computer');
+    await A.page.waitForURL(/\/game\//);
+    await A.page.waitForSelector('#board [data-piece]');
+    await A.page.waitForFunction(() => document.querySelector('#game-info')?.textContent.includes('Casual'));
+    const info = await A.page.textContent('#game-info');
+    assert.ok(!info.includes('|'), info);
+    assert.match(info, /1 min \+ byo-yomi 10 s/);
+    const clocks = await A.page.$$eval('.clock', (els) => els.map((e) => e.innerText.replace(/\s+/g, ' ')));
+    for (const c of clocks) assert.match(c, /1:00 byo-yomi 10 s × 1/);
+    await shot(A, 'players2-byoyomi-en');
+    await A.page.click('#resign');
+    await A.page.click('#resign-confirm');
+    await A.page.waitForSelector('#end-dialog[open]');
+  });
+
   await A.context.close();
   await B.context.close();
 } finally {

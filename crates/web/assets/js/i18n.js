@@ -1001,6 +1001,13 @@ Object.assign(en, {
   'end.draw': 'Draw',
   'lobby.noSuchPlayer': 'There is no player named “{name}”. Check the spelling, or find them under Players.',
   'profile.challenge': 'Challenge {name}',
+  'clock.minutes': '{n} min',
+  'clock.unit.s': '{n} s',
+  'clock.unit.m': '{n} min',
+  'clock.unit.h': '{n} h',
+  'clock.byoyomi': 'byo-yomi {d}',
+  'clock.byoyomiPeriods': 'byo-yomi {n} × {d}',
+  'clock.canadian': '{n} moves in {d}',
 });
 Object.assign(zh, {
   'lobby.yourGame': '你正在进行的对局',
@@ -1017,6 +1024,13 @@ Object.assign(zh, {
   'end.draw': '和棋',
   'lobby.noSuchPlayer': '没有名为“{name}”的棋手。请检查拼写，或在“棋手”页查找。',
   'profile.challenge': '挑战 {name}',
+  'clock.minutes': '{n} 分钟',
+  'clock.unit.s': '{n} 秒',
+  'clock.unit.m': '{n} 分钟',
+  'clock.unit.h': '{n} 小时',
+  'clock.byoyomi': '读秒 {d}',
+  'clock.byoyomiPeriods': '读秒 {n} 次 × {d}',
+  'clock.canadian': '{d} 内走 {n} 步',
 });
 
 export const LANGS = { zh, en };

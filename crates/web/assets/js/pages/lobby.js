@@ -216,7 +216,7 @@ export async function mount(main, _params, ctx) {
         h('td', {}, h('a', { href: `/@/${s.player}`, 'data-link': '' }, s.player)),
         h('td', {}, Math.round(s.rating)),
         h('td', {}, variantOf(s.variant) ? variantLabel(variants, variantOf(s.variant)) : s.variant),
-        h('td', {}, s.time),
+        h('td', {}, clockText(s.time)),
         h('td', {}, s.rated ? t('lobby.rated') : t('lobby.casual')),
         h('td', {}, colorText(variantOf(s.variant), s.color)),
         h('td', {}, action));

@@ -471,6 +471,31 @@ try {
     await A.page.waitForSelector('#end-dialog[open]');
   });
 
+  await step('defect 12: one rule set per game for a newcomer, the rest under "more"', async () => {
+    for (const [p, lang] of [[A, 'en'], [B, 'zh']]) {
+      await p.page.goto(`${base}/`);
+      await p.page.waitForSelector('#seek-form');
+      for (const form of ['seek', 'cpu', 'challenge']) {
+        const menu = await p.page.$eval(`#${form}-variant`, (sel) => ({
+          main: [...sel.querySelectorAll(':scope > option')].map((o) => [o.value, o.textContent]),
+          more: [...sel.querySelectorAll('optgroup option')].map((o) => o.value),
+          label: sel.querySelector('optgroup')?.label,
+        }));
+        const xiangqi = menu.main.filter(([v]) => v.startsWith('xiangqi/'));
+        assert.deepEqual(xiangqi, [['xiangqi/cxa', lang === 'en' ? 'Xiangqi' : '中国象棋']], `${form}: ${JSON.stringify(menu)}`);
+        for (const v of ['xiangqi/wxf', 'xiangqi/asian', 'xiangqi/simple']) assert.ok(menu.more.includes(v), `${form}: ${v} under more`);
+        assert.equal(menu.label, lang === 'en' ? 'More rule sets' : '更多规则');
+        assert.equal(await p.page.inputValue(`#${form}-variant`), 'xiangqi/cxa', 'the default is chosen');
+      }
+      // The arbiter's rules profile waits under "More options".
+      assert.equal(await p.page.isVisible('#challenge-rules'), false);
+      await p.page.click('#challenge-more summary');
+      assert.equal(await p.page.isVisible('#challenge-rules'), true);
+      await checkLabels(p.page, `lobby (${lang})`);
+      await p.page.locator('#challenge-form').screenshot({ path: path.join(shots, `players2-challenge-more-${lang}.png`) });
+    }
+  });
+
   await A.context.close();
   await B.context.close();
 } finally {

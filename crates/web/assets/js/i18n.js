@@ -1008,6 +1008,8 @@ Object.assign(en, {
   'clock.byoyomi': 'byo-yomi {d}',
   'clock.byoyomiPeriods': 'byo-yomi {n} × {d}',
   'clock.canadian': '{n} moves in {d}',
+  'lobby.moreRules': 'More rule sets',
+  'lobby.moreOptions': 'More options',
 });
 Object.assign(zh, {
   'lobby.yourGame': '你正在进行的对局',
@@ -1031,6 +1033,8 @@ Object.assign(zh, {
   'clock.byoyomi': '读秒 {d}',
   'clock.byoyomiPeriods': '读秒 {n} 次 × {d}',
   'clock.canadian': '{d} 内走 {n} 步',
+  'lobby.moreRules': '更多规则',
+  'lobby.moreOptions': '更多选项',
 });
 
 export const LANGS = { zh, en };

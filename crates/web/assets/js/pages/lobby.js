@@ -6,7 +6,7 @@
 
 import { api } from '../api.js';
 import { fill, h } from '../dom.js';
-import { errorText, t } from '../i18n.js';
+import { errorText, getLang, t } from '../i18n.js';
 import { currentSeeks, lobbyChat, onFeed, sendFeed } from '../feed.js';
 import { chatLine } from '../chat.js';
 import { clockText } from '../result.js';
@@ -59,13 +59,24 @@ function colorText(v, choice) {
  * variant's). `list` is the variants to offer; `onVariant(v)` hears a change.
  */
 function gamePicker(prefix, variants, list, onVariant = () => {}) {
+  // One rule set per game for a newcomer: the first of those sharing a
+  // name (the registry lists the default first: CXA Xiangqi, freestyle
+  // gomoku, RIF renju), by the game's plain name; the other rule sets
+  // under "More rule sets".
+  const nameOf = (v) => (v.name && (v.name[getLang()] || v.name.en)) || v.id;
+  const main = [];
+  const more = [];
+  for (const v of list) (main.some((w) => nameOf(w) === nameOf(v)) ? more : main).push(v);
   const variantEl = h('select', {
     id: `${prefix}-variant`, 'aria-label': t('lobby.variant'),
     onchange: () => {
       drawColors();
       onVariant(current());
     },
-  }, list.map((v) => h('option', { value: v.id }, variantLabel(variants, v))));
+  },
+  main.map((v) => h('option', { value: v.id }, nameOf(v))),
+  more.length ? h('optgroup', { label: t('lobby.moreRules') },
+    more.map((v) => h('option', { value: v.id }, variantLabel(variants, v)))) : null);
   const colorEl = h('select', { id: `${prefix}-color`, 'aria-label': t('lobby.color') });
   const current = () => findVariant(list, variantEl.value) || list[0] || null;
   function drawColors() {
@@ -387,7 +398,10 @@ export async function mount(main, _params, ctx) {
   challengeGame.el,
   h('div', { class: 'row' },
     h('label', { for: 'challenge-rated', class: 'row' }, challengeRated, t('lobby.rated'))),
-  h('label', { class: 'field' }, h('span', {}, t('lobby.rulesProfile')), challengeRules),
+  // What only an event over the board needs, out of a newcomer's way.
+  h('details', { class: 'more-options', id: 'challenge-more' },
+    h('summary', {}, t('lobby.moreOptions')),
+    h('label', { class: 'field' }, h('span', {}, t('lobby.rulesProfile')), challengeRules)),
   h('button', { type: 'submit', id: 'send-challenge', disabled: !me }, t('lobby.sendChallenge')));
 
   // --- games in play ---------------------------------------------------------

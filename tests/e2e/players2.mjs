@@ -496,6 +496,57 @@ try {
     }
   });
 
+  await step('defect 18: small things — no replay of an aborted game, no right-drag hint on a phone, guests named in Chinese, our reason for a bad name', async () => {
+    // An aborted game without a move: nothing to replay or download.
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector('#computer-form');
+    await A.page.selectOption('#cpu-color', 'first');
+    await A.page.click('#play-computer');
+    await A.page.waitForURL(/\/game\//);
+    await A.page.waitForSelector('#abort');
+    await A.page.click('#abort');
+    await A.page.waitForSelector('#end-dialog[open]');
+    assert.equal(await A.page.textContent('#end-title'), 'Game aborted');
+    assert.equal(await A.page.$$eval('#end-dialog a[href^="/replay/"], #to-replay', (els) => els.length), 0, 'a replay of nothing');
+    await A.page.click('#end-close');
+    // The right-drag hint is for a mouse.
+    await A.page.goto(`${base}/analysis`);
+    await A.page.waitForSelector('#arrows-hint');
+    assert.equal(await A.page.isVisible('#arrows-hint'), true);
+    await B.page.goto(`${base}/analysis`);
+    await B.page.waitForSelector('#board [data-piece]');
+    assert.equal(await B.page.isVisible('#arrows-hint'), false, 'a phone has no right button');
+    // A guest's name in the reader's language, wherever it is shown.
+    const G = await person('guest (zh)', 'zh-CN');
+    await G.page.goto(`${base}/`);
+    await G.page.click('#lobby-guest');
+    await G.page.waitForFunction(() => document.querySelector('#nav .me')?.textContent.startsWith('游客-'));
+    const guest = await G.page.evaluate(() => fetch('/api/account').then((r) => r.json()).then((a) => a.name));
+    assert.match(guest, /^Guest-/);
+    await G.page.fill('#seek-time', '3+2');
+    await G.page.click('#create-seek');
+    await B.page.goto(`${base}/`);
+    await B.page.waitForSelector(`.accept-seek[data-player="${guest}"]`);
+    assert.equal(await B.page.textContent(`tr:has(.accept-seek[data-player="${guest}"]) td a`), `游客-${guest.slice(6)}`);
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector(`.accept-seek[data-player="${guest}"]`);
+    assert.equal(await A.page.textContent(`tr:has(.accept-seek[data-player="${guest}"]) td a`), guest);
+    await G.page.click('.cancel-seek');
+    await G.context.close();
+    // A name the server would refuse: our reason, not the browser's.
+    const R = await person('newcomer (en)', 'en-US');
+    await R.page.goto(`${base}/register`);
+    await R.page.fill('#login-name', 'bad name!');
+    await R.page.fill('#login-password', 'correct horse battery');
+    await R.page.click('#login-submit');
+    assert.equal(await R.page.$eval('#login-name', (e) => e.validationMessage),
+      'A name has 2–20 letters (any script), digits, _ or - — no spaces or other signs.');
+    await R.page.fill('#login-name', 'x');
+    await R.page.click('#login-submit');
+    assert.equal(await R.page.$eval('#login-name', (e) => e.validationMessage), 'A name has 2 to 20 characters.');
+    await R.context.close();
+  });
+
   await A.context.close();
   await B.context.close();
 } finally {

@@ -6,7 +6,7 @@
 
 import { api } from './api.js';
 import { h } from './dom.js';
-import { errorText, getLang, onLangChange, setLang, t } from './i18n.js';
+import { errorText, getLang, onLangChange, setLang, shownName, t } from './i18n.js';
 import { onFeed, restartFeed } from './feed.js';
 import * as settings from './settings.js';
 import { findVariant, loadVariants, variantLabel } from './variants.js';
@@ -144,7 +144,7 @@ function renderHeader() {
     link('/analysis', t('nav.analysis'), { id: 'nav-analysis' }),
   ];
   if (a) {
-    items.push(link(`/@/${a.name}`, a.name, { class: 'me', 'aria-label': `${t('nav.profile')}: ${a.name}` }));
+    items.push(link(`/@/${a.name}`, shownName(a.name), { class: 'me', 'aria-label': `${t('nav.profile')}: ${shownName(a.name)}` }));
     items.push(h('button', {
       type: 'button',
       class: 'link',

@@ -1010,6 +1010,9 @@ Object.assign(en, {
   'clock.canadian': '{n} moves in {d}',
   'lobby.moreRules': 'More rule sets',
   'lobby.moreOptions': 'More options',
+  'guest.prefix': 'Guest',
+  'login.badName': 'A name has 2–20 letters (any script), digits, _ or - — no spaces or other signs.',
+  'login.nameLength': 'A name has 2 to 20 characters.',
 });
 Object.assign(zh, {
   'lobby.yourGame': '你正在进行的对局',
@@ -1035,6 +1038,9 @@ Object.assign(zh, {
   'clock.canadian': '{d} 内走 {n} 步',
   'lobby.moreRules': '更多规则',
   'lobby.moreOptions': '更多选项',
+  'guest.prefix': '游客',
+  'login.badName': '名字只能用 2–20 个汉字或其他文字、数字、_ 或 -，不能有空格或其他符号。',
+  'login.nameLength': '名字要有 2 到 20 个字符。',
 });
 
 export const LANGS = { zh, en };
@@ -1096,6 +1102,15 @@ export function errorText(e) {
  * `params.n` is 1 and by `other` otherwise (English plurals: "1 draw",
  * "2 draws").
  */
+/**
+ * A player's name as the reader sees it: a guest's generated name
+ * (`Guest-ab12cd34`) with the word "guest" in the reader's language
+ * (游客-ab12cd34); every other name as it is. Links keep the real name.
+ */
+export function shownName(name) {
+  return typeof name === 'string' && /^Guest-/.test(name) ? `${t('guest.prefix')}-${name.slice(6)}` : name;
+}
+
 export function t(key, params = {}) {
   const text = LANGS[lang][key] ?? en[key] ?? key;
   return text

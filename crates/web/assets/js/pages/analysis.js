@@ -77,7 +77,7 @@ export async function mount(main, params, ctx) {
               board.flip(bottom);
             },
           }, t('game.flip'))),
-        h('p', { class: 'muted' }, t('analysis.arrows'))),
+        h('p', { class: 'muted arrows-hint', id: 'arrows-hint' }, t('analysis.arrows'))),
       h('aside', { class: 'side-panel' },
         h('div', { class: 'card' },
           h('div', { class: 'row', style: 'justify-content:space-between' },

@@ -19,7 +19,7 @@
 import { api } from '../api.js';
 import { chatLine } from '../chat.js';
 import { fill, h } from '../dom.js';
-import { errorText, t } from '../i18n.js';
+import { errorText, shownName, t } from '../i18n.js';
 import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
 import {
@@ -47,7 +47,7 @@ function premoveOn() {
 /** A player's name; the built-in computer's in the reader's language. */
 function playerName(p) {
   const level = p.computer && p.computer.startsWith('level:') ? p.computer.slice(6) : null;
-  return level ? t('game.computerLevel', { n: level }) : p.name;
+  return level ? t('game.computerLevel', { n: level }) : shownName(p.name);
 }
 
 /** The page for a game id the server does not know: no board, no socket. */
@@ -211,6 +211,8 @@ export async function mount(main, params, ctx) {
     return view.moves.length ? view.moves[view.moves.length - 1] : null;
   }
 
+  // An aborted game, or one without a move, has nothing to replay or download.
+  const hasRecord = () => view && view.state !== 'aborted' && view.moves.length > 0;
   const isComputer = (side) => !!(view && view[side] && view[side].computer);
   const live = () => view && view.state === 'live';
 
@@ -222,7 +224,7 @@ export async function mount(main, params, ctx) {
       const color = colorOf(view, side);
       const rating = p.rating ? h('span', { class: 'rating' }, `(${Math.round(p.rating)})`) : null;
       const nameEl = p.id
-        ? h('a', { href: `/@/${p.name}`, 'data-link': '' }, p.name)
+        ? h('a', { href: `/@/${p.name}`, 'data-link': '' }, shownName(p.name))
         : h('span', {}, playerName(p));
       fill(b.name, h('span', { class: `dot ${color}`, 'aria-hidden': 'true' }), nameEl, rating);
       b.name.setAttribute('aria-label', `${sideName(view, side)}: ${playerName(p)}`);
@@ -373,7 +375,7 @@ export async function mount(main, params, ctx) {
     }
     if (view && !live()) {
       if (you) list.push(actionButton(t('game.rematch'), rematch, { id: 'rematch', class: 'primary' }));
-      list.push(h('a', { class: 'button', href: `/replay/${id}`, 'data-link': '', id: 'to-replay' }, t('game.replay')));
+      if (hasRecord()) list.push(h('a', { class: 'button', href: `/replay/${id}`, 'data-link': '', id: 'to-replay' }, t('game.replay')));
       list.push(h('a', { class: 'button', href: '/', 'data-link': '' }, t('game.newGame')));
     }
     list.push(actionButton(t('game.flip'), () => {
@@ -494,7 +496,7 @@ export async function mount(main, params, ctx) {
           dialog.close();
           rematch();
         }, { class: 'primary', id: 'dialog-rematch' }) : null,
-        h('a', { class: 'button', href: `/replay/${id}`, 'data-link': '', onclick: () => dialog.close() }, t('game.replay')),
+        hasRecord() ? h('a', { class: 'button', href: `/replay/${id}`, 'data-link': '', onclick: () => dialog.close() }, t('game.replay')) : null,
         actionButton(t('game.close'), () => dialog.close(), { id: 'end-close', autofocus: true })));
     // Not modal (defect: it blocked a rematch toast until closed); Escape
     // still closes it.

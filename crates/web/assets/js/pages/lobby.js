@@ -6,7 +6,7 @@
 
 import { api } from '../api.js';
 import { fill, h } from '../dom.js';
-import { errorText, getLang, t } from '../i18n.js';
+import { errorText, getLang, shownName, t } from '../i18n.js';
 import { currentSeeks, lobbyChat, onFeed, sendFeed } from '../feed.js';
 import { chatLine } from '../chat.js';
 import { clockText } from '../result.js';
@@ -148,7 +148,7 @@ export async function mount(main, _params, ctx) {
   const yourGame = h('section', {
     class: 'card your-game', id: 'your-game', hidden: true, 'aria-labelledby': 'your-game-title',
   });
-  const opponentName = (name) => (/^level:\d+$/.test(name) ? t('game.computerLevel', { n: name.slice(6) }) : name);
+  const opponentName = (name) => (/^level:\d+$/.test(name) ? t('game.computerLevel', { n: name.slice(6) }) : shownName(name));
   async function drawYourGames() {
     if (!me) return;
     try {
@@ -224,7 +224,7 @@ export async function mount(main, _params, ctx) {
           onclick: () => accept(s),
         }, t('lobby.accept'));
       return h('tr', { class: mine ? 'seek-mine' : '', dataset: { seek: s.id } },
-        h('td', {}, h('a', { href: `/@/${s.player}`, 'data-link': '' }, s.player)),
+        h('td', {}, h('a', { href: `/@/${s.player}`, 'data-link': '' }, shownName(s.player))),
         h('td', {}, Math.round(s.rating)),
         h('td', {}, variantOf(s.variant) ? variantLabel(variants, variantOf(s.variant)) : s.variant),
         h('td', {}, clockText(s.time)),
@@ -419,8 +419,8 @@ export async function mount(main, _params, ctx) {
     onlineLine.textContent = t('lobby.online', { n: live.online, games: live.games.length });
     const names = live.players || [];
     onlineNames.replaceChildren(...names.flatMap((n, i) => [i ? ' · ' : '',
-      h('a', { href: `/@/${encodeURIComponent(n)}`, 'data-link': '' }, n)]));
-    const player = (name, rating) => (rating ? `${name} (${Math.round(rating)})` : name);
+      h('a', { href: `/@/${encodeURIComponent(n)}`, 'data-link': '' }, shownName(n))]));
+    const player = (name, rating) => (rating ? `${shownName(name)} (${Math.round(rating)})` : shownName(name));
     liveList.replaceChildren(...(live.games.length ? live.games.map((g, i) => h('li', {},
       h('a', {
         href: `/game/${g.id}`, 'data-link': '', class: i === 0 ? 'tv' : '',

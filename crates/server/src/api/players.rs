@@ -193,8 +193,10 @@ pub struct LiveGames {
     pub online: usize,
     /// Their names, in name order (at most 100).
     pub players: Vec<String>,
-    /// Live games, the strongest pairing first (the sum of the two
-    /// ratings; the computer counts nothing), at most 50.
+    /// Live games, at most 50: games between people before games against
+    /// the computer, each the strongest pairing first (the sum of the two
+    /// ratings; the computer counts nothing); none that every player has
+    /// left.
     pub games: Vec<GameSummary>,
 }
 

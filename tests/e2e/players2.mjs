@@ -547,6 +547,29 @@ try {
     await R.context.close();
   });
 
+  await step('defect 13: TV skips a game its player has left', async () => {
+    const G = await person('guest at the computer (en)', 'en-US');
+    await G.page.goto(`${base}/`);
+    await G.page.click('#lobby-guest');
+    await G.page.waitForSelector('#nav .me');
+    await G.page.waitForSelector('#play-computer:not([disabled])');
+    await G.page.click('#play-computer');
+    await G.page.waitForURL(/\/game\//);
+    const left = G.page.url().split('/game/')[1];
+    await G.page.waitForSelector('#board [data-piece]');
+    const live = () => A.page.evaluate(() => fetch('/api/games/live').then((r) => r.json()).then((l) => l.games.map((g) => g.id)));
+    assert.ok((await live()).includes(left), 'the game is on while its player is there');
+    await G.context.close();
+    const t0 = Date.now();
+    while ((await live()).includes(left)) {
+      assert.ok(Date.now() - t0 < 5000, 'the deserted game is still offered');
+      await A.page.waitForTimeout(100);
+    }
+    await A.page.goto(`${base}/tv`);
+    await A.page.waitForTimeout(1000);
+    assert.ok(!A.page.url().includes(left), 'TV showed a game nobody is playing');
+  });
+
   await A.context.close();
   await B.context.close();
 } finally {

@@ -570,6 +570,31 @@ try {
     assert.ok(!A.page.url().includes(left), 'TV showed a game nobody is playing');
   });
 
+  await step('defect 16: a provisional rating is marked, its pool named, and kept off the leaderboard', async () => {
+    await A.page.goto(`${base}/@/${nameB}`);
+    await A.page.waitForSelector('#profile-rating');
+    const shown = await A.page.textContent('#profile-rating');
+    assert.match(shown, /^\d+\?$/, `provisional: ${shown}`);
+    assert.equal(await A.page.textContent('.stat:has(#profile-rating) .muted'), 'Rating · Xiangqi');
+    assert.equal(await A.page.isVisible('#profile-provisional'), true);
+    const user = await A.page.evaluate((n) => fetch(`/api/users/${n}`).then((r) => r.json()), nameB);
+    assert.equal(user.provisional, true);
+    assert.equal(user.pool, 'xiangqi');
+    await A.page.screenshot({ path: path.join(shots, 'players2-profile-provisional-en.png') });
+    await B.page.goto(`${base}/@/${nameB}`);
+    await B.page.waitForSelector('#profile-rating');
+    assert.equal(await B.page.textContent('.stat:has(#profile-rating) .muted'), '等级分 · 中国象棋');
+    await shot(B, 'players2-profile-provisional-phone-zh');
+    await A.page.goto(`${base}/players`);
+    await A.page.waitForSelector('#leaderboard tr');
+    await A.page.waitForTimeout(300);
+    const board = await A.page.$$eval('#leaderboard tr', (trs) => trs.map((tr) => tr.children[1]?.textContent));
+    assert.ok(!board.includes(nameA) && !board.includes(nameB), `provisional players on the board: ${board}`);
+    const api = await A.page.evaluate(() => fetch('/api/leaderboard/xiangqi').then((r) => r.json()));
+    assert.ok(!api.some((r) => r.name === nameA || r.name === nameB));
+    await shot(A, 'players2-leaderboard-en');
+  });
+
   await A.context.close();
   await B.context.close();
 } finally {

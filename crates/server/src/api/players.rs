@@ -53,7 +53,8 @@ pub struct LeaderQuery {
     pub page: Option<u32>,
 }
 
-/// The best-rated players of a rating pool (`xiangqi`, `chess`,
+/// The best-rated players with an established (not provisional) rating
+/// in a rating pool (`xiangqi`, `chess`,
 /// `chess960`), 50 a page, with their titles where the pool has them.
 /// Players of equal rating are ranked by name, so pages do not overlap.
 #[utoipa::path(get, path = "/api/leaderboard/{pool}", tag = "players", params(("pool" = String, Path), LeaderQuery),

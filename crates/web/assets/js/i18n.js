@@ -1013,6 +1013,10 @@ Object.assign(en, {
   'guest.prefix': 'Guest',
   'login.badName': 'A name has 2–20 letters (any script), digits, _ or - — no spaces or other signs.',
   'login.nameLength': 'A name has 2 to 20 characters.',
+  'profile.ratingIn': 'Rating · {pool}',
+  'profile.provisionalShort': 'Provisional: too few rated games yet',
+  'profile.provisional': '“?”: a provisional rating — too few rated games yet to say much. It is left off the leaderboard until it settles.',
+  'players.noneEstablished': 'No established ratings in this pool yet: a player appears here once their rating has settled over enough rated games.',
 });
 Object.assign(zh, {
   'lobby.yourGame': '你正在进行的对局',
@@ -1041,6 +1045,10 @@ Object.assign(zh, {
   'guest.prefix': '游客',
   'login.badName': '名字只能用 2–20 个汉字或其他文字、数字、_ 或 -，不能有空格或其他符号。',
   'login.nameLength': '名字要有 2 到 20 个字符。',
+  'profile.ratingIn': '等级分 · {pool}',
+  'profile.provisionalShort': '暂定：积分对局还太少',
+  'profile.provisional': '“?”表示暂定等级分：积分对局还太少，说明不了多少。等级分稳定之前不进排行榜。',
+  'players.noneEstablished': '这一类还没有稳定的等级分：棋手下满足够的积分对局、等级分稳定后会出现在这里。',
 });
 
 export const LANGS = { zh, en };

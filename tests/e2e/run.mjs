@@ -762,7 +762,8 @@ try {
     const seen = problems.length;
     await A.page.fill('#challenge-name', nameA);
     await A.page.click('#send-challenge');
-    await A.page.waitForFunction(() => document.querySelector('#lobby-message')?.textContent === '不能挑战自己。');
+    // (Beside the challenge's name field since issue 30, defect 9.)
+    await A.page.waitForFunction(() => document.querySelector('#challenge-message')?.textContent === '不能挑战自己。');
     // Chromium logs the refused request (400) itself: expected here, and only that.
     const logged = problems.splice(seen);
     assert.ok(logged.every((m) => /status of 400/.test(m)), `unexpected: ${logged}`);

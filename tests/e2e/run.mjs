@@ -422,7 +422,10 @@ try {
     const history = await (await A.page.request.get(`${base}/api/users/${nameA}/rating-history`)).json();
     assert.equal(history.length, 2);
     assert.ok(history[0].after > history[0].before && history[1].after < history[1].before, 'won, then lost');
-    const rating = Number(await A.page.textContent('#profile-rating'));
+    // Two games: a provisional rating, marked "?" (issue 30, defect 16).
+    const shown = await A.page.textContent('#profile-rating');
+    assert.ok(shown.endsWith('?'), shown);
+    const rating = Number(shown.slice(0, -1));
     assert.equal(rating, Math.round(history[1].after));
     await A.page.waitForSelector('#rating-chart');
     assert.equal(await A.page.$$eval('#rating-chart circle', (c) => c.length), 3);
@@ -759,7 +762,8 @@ try {
     const seen = problems.length;
     await A.page.fill('#challenge-name', nameA);
     await A.page.click('#send-challenge');
-    await A.page.waitForFunction(() => document.querySelector('#lobby-message')?.textContent === '不能挑战自己。');
+    // (Beside the challenge's name field since issue 30, defect 9.)
+    await A.page.waitForFunction(() => document.querySelector('#challenge-message')?.textContent === '不能挑战自己。');
     // Chromium logs the refused request (400) itself: expected here, and only that.
     const logged = problems.splice(seen);
     assert.ok(logged.every((m) => /status of 400/.test(m)), `unexpected: ${logged}`);
@@ -781,9 +785,11 @@ try {
     await A.page.fill('#player-search', nameB.slice(0, 6).toUpperCase());
     const link = A.page.locator(`#search-results a[href="/@/${nameB}"]`);
     await link.waitFor();
-    await A.page.waitForFunction(() => document.querySelectorAll('#leaderboard tr').length >= 2);
+    // A and B have played two rated games each: provisional ratings, left
+    // off the leaderboard (issue 30, defect 16).
+    await A.page.waitForFunction(() => document.querySelectorAll('#leaderboard tr').length >= 1);
     const board = await A.page.$$eval('#leaderboard tr', (trs) => trs.map((tr) => tr.children[1]?.textContent));
-    assert.ok(board.includes(nameA) && board.includes(nameB), `leaderboard ${board}`);
+    assert.ok(!board.includes(nameA) && !board.includes(nameB), `leaderboard ${board}`);
     await checkLabels(A.page, 'players');
     await A.page.screenshot({ path: path.join(shots, 'players.png') });
     await link.click();

@@ -39,6 +39,8 @@ pub struct Accounts {
     store: Store,
     hashing: HashPool,
     limiters: Limiters,
+    /// Says when a rating is still provisional (profiles, leaderboards).
+    rating_system: rating::RatingSystem,
 }
 
 impl Accounts {
@@ -49,6 +51,14 @@ impl Accounts {
             store,
             hashing: HashPool::new(login.max_hashes),
             limiters: Limiters::new(login, accounts),
+            rating_system: rating::RatingSystem::default(),
         }
+    }
+
+    /// The same room, with the server's rating system.
+    #[must_use]
+    pub fn with_rating_system(mut self, system: rating::RatingSystem) -> Accounts {
+        self.rating_system = system;
+        self
     }
 }

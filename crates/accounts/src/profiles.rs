@@ -17,6 +17,12 @@ pub struct UserView {
     /// game's); every pool is in `ratings`.
     pub rating: f64,
     pub rated_games: u32,
+    /// The rating pool of `rating` (the default game's, `xiangqi`).
+    pub pool: String,
+    /// `rating` rests on too few games yet (see
+    /// `rating::RatingSystem::is_provisional`): shown with "?", and the
+    /// player is not on that pool's leaderboard.
+    pub provisional: bool,
     /// Rating title, e.g. 五级棋士; `null` = 无称号 (no title yet).
     pub title: Option<String>,
     /// Rated games against titled players (20 needed for a title).
@@ -34,6 +40,8 @@ pub struct PoolRatingView {
     pub pool: String,
     pub rating: f64,
     pub rated_games: u32,
+    /// Too few games yet: marked, and off the leaderboard.
+    pub provisional: bool,
 }
 
 /// A player's rating title (seed 003) from their rating in the pool of
@@ -48,7 +56,7 @@ pub fn title_of(u: &User, r: &PoolRating) -> Option<String> {
 impl UserView {
     /// The view of `u` with their ratings in every pool.
     #[must_use]
-    pub fn of(u: &User, ratings: &[PoolRating]) -> UserView {
+    pub fn of(u: &User, ratings: &[PoolRating], system: rating::RatingSystem) -> UserView {
         let real: Option<rating::RealTitle> = u.real_title.as_deref().and_then(|t| t.parse().ok());
         let title_pool = registry::get(None).map_or("xiangqi", |v| v.rating_pool);
         let titled = ratings
@@ -66,6 +74,8 @@ impl UserView {
             guest: u.guest,
             rating: titled.rating.rating.round(),
             rated_games: titled.rating.games,
+            pool: titled.pool.clone(),
+            provisional: system.is_provisional(&titled.rating),
             title: title_of(u, &titled),
             titled_games: titled.titled_games,
             real_title: real.map(|t| t.chinese().to_string()),
@@ -75,6 +85,7 @@ impl UserView {
                     pool: r.pool.clone(),
                     rating: r.rating.rating.round(),
                     rated_games: r.rating.games,
+                    provisional: system.is_provisional(&r.rating),
                 })
                 .collect(),
         }
@@ -138,7 +149,11 @@ impl Accounts {
     /// # Errors
     /// The database cannot be read.
     pub async fn view(&self, u: &User) -> Result<UserView, Error> {
-        Ok(UserView::of(u, &self.store.ratings_of(&u.id).await?))
+        Ok(UserView::of(
+            u,
+            &self.store.ratings_of(&u.id).await?,
+            self.rating_system,
+        ))
     }
 
     /// The player of that name (compared as names are), or "not found".
@@ -169,7 +184,8 @@ impl Accounts {
     }
 
     /// The best-rated players of a rating pool, 50 a page (1 to 20), with
-    /// their titles where the pool has them. Players of equal rating are
+    /// their titles where the pool has them; a provisional rating is left
+    /// off (`rating::RatingSystem::established`). Players of equal rating are
     /// ranked by name, so pages do not overlap.
     ///
     /// # Errors
@@ -188,7 +204,12 @@ impl Accounts {
         let skip = (page - 1) * LEADERBOARD_PAGE;
         let rows = self
             .store
-            .leaderboard(pool, i64::from(skip), i64::from(LEADERBOARD_PAGE))
+            .leaderboard(
+                pool,
+                i64::from(skip),
+                i64::from(LEADERBOARD_PAGE),
+                self.rating_system.established(),
+            )
             .await?;
         Ok(rows
             .into_iter()

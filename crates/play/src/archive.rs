@@ -202,12 +202,24 @@ pub async fn pgn_of(state: &Play, id: &str) -> Option<String> {
     Some(format!("{}\n\n", text.trim_end()))
 }
 
-/// The live games, the strongest pairing first (the sum of the two
-/// ratings; the computer counts nothing), at most `limit`.
+/// The live games for the lobby and TV, at most `limit`: games between
+/// people first, then games against the computer, each the strongest
+/// pairing first (the sum of the two ratings; the computer counts
+/// nothing); a game every player has left (this node's games) is left out.
 ///
 /// # Errors
 /// Storage.
 pub async fn live(state: &Play, limit: i64) -> Result<Vec<GameSummary>, Error> {
-    let games = state.store().live_games(limit).await?;
+    // Games between people first (each kind strongest first), and none
+    // that every player has left: TV shows a game someone is playing.
+    let mut games: Vec<GameRow> = state
+        .store()
+        .live_games(limit.saturating_mul(2))
+        .await?
+        .into_iter()
+        .filter(|g| !state.games().is_deserted(&g.id))
+        .collect();
+    games.sort_by_key(|g| g.computer.is_some());
+    games.truncate(usize::try_from(limit).unwrap_or(0));
     Ok(games.into_iter().map(GameSummary::of).collect())
 }

@@ -9,7 +9,9 @@
 //! a promotion choice, drops and a byo-yomi flag; a handicap game against
 //! Fairy-Stockfish) and `tests/e2e/renju.mjs` (a renju game lost on a
 //! double-three with the forbidden marks; a swap2 game through its
-//! dialogs) against the same server.
+//! dialogs) and `tests/e2e/players2.mjs` (issue 30: what a new player
+//! meets — the phone lobby, the way back to a running game, replay on a
+//! phone, an unknown game, the result dialog, …) against the same server.
 //!
 //! Needs node, `tests/e2e/node_modules` (`cd tests/e2e && npm install`)
 //! and Chromium (`apt-get install chromium`, or `QIJU_CHROMIUM`). When
@@ -88,6 +90,9 @@ fn start_server() -> (Server, u16) {
         // A player who closes the tab may be claimed against after 3 s
         // (the e2e test waits for the countdown).
         .args(["--claim-after", "3"])
+        // Every browser context comes from 127.0.0.1: the scripts together
+        // register more players than one address may in an hour.
+        .args(["--registrations-per-ip", "0"])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .spawn()
@@ -146,5 +151,9 @@ fn browser_end_to_end() {
     assert!(
         node(&root, &["tests/e2e/renju.mjs", &base]),
         "the browser's renju run failed (output above)"
+    );
+    assert!(
+        node(&root, &["tests/e2e/players2.mjs", &base]),
+        "the browser's run of issue 30's defects failed (output above)"
     );
 }

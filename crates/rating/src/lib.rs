@@ -306,6 +306,38 @@ pub enum RatingSystem {
     Glicko2,
 }
 
+/// Under Glicko-2 a rating is provisional while its deviation is above
+/// this (lichess's line, "?" after the rating): it says little yet, so it is
+/// marked as such and kept off the leaderboards.
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+/// Elo keeps no deviation: there a rating is provisional for a player's
+/// first rated games in the pool. Ten is about when a Glicko-2 deviation
+/// starting at 350 falls under [`PROVISIONAL_DEVIATION`] against players of
+/// like strength, so both systems ask about as much.
+pub const PROVISIONAL_GAMES: u32 = 10;
+
+impl RatingSystem {
+    /// Whether `r` is still provisional (see [`PROVISIONAL_DEVIATION`],
+    /// [`PROVISIONAL_GAMES`]).
+    #[must_use]
+    pub fn is_provisional(self, r: &PlayerRating) -> bool {
+        match self {
+            RatingSystem::Glicko2 => r.games == 0 || r.deviation > PROVISIONAL_DEVIATION,
+            RatingSystem::Elo => r.games < PROVISIONAL_GAMES,
+        }
+    }
+
+    /// The least games and the greatest deviation of a rating that is not
+    /// provisional: what a leaderboard asks of its rows.
+    #[must_use]
+    pub fn established(self) -> (u32, f64) {
+        match self {
+            RatingSystem::Glicko2 => (1, PROVISIONAL_DEVIATION),
+            RatingSystem::Elo => (PROVISIONAL_GAMES, f64::MAX),
+        }
+    }
+}
+
 /// A rating system name that is not `elo` or `glicko2`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown rating system {0:?} (expected elo or glicko2)")]

@@ -225,7 +225,8 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
     let (stop, shutdown) = watch::channel(false);
     let play = Play::new(store.clone(), config.play(), &config.engines, shutdown.clone()).await?;
     let lobby = Lobby::new(store.clone(), play.clone(), config.lobby_limits);
-    let accounts = Accounts::new(store.clone(), config.login_limits, config.account_limits);
+    let accounts = Accounts::new(store.clone(), config.login_limits, config.account_limits)
+        .with_rating_system(config.rating_system);
     let state = AppState(Arc::new(Inner {
         accounts,
         lobby,

@@ -141,7 +141,76 @@ async fn the_archive_is_searched_by_opening() {
     s.stop().await;
 }
 
+/// The ids of `/api/games/live` among `of`, in its order (a PostgreSQL
+/// test database holds the live games of other tests too).
+async fn live_ids(s: &TestServer, of: &[&str]) -> Vec<String> {
+    let live = Client::anonymous(s).get_json("/api/games/live").await;
+    live["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["id"].as_str())
+        .filter(|id| of.contains(id))
+        .map(String::from)
+        .collect()
+}
+
+/// TV (issue 30, defect 13): games between people come before games
+/// against the computer, and a game every player has left (each one's
+/// last socket closed) is not offered until someone comes back.
+async fn tv_shows_games_people_are_playing() {
+    let s = common::start().await;
+    let g = Client::guest(&s).await;
+    let r: Value = g
+        .post("/api/computer", &json!({"level": 1, "time": "10+5"}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let cpu = r["game"].as_str().unwrap_or_else(|| panic!("{r}")).to_string();
+    let a = Client::register(&s, "tva").await;
+    let b = Client::register(&s, "tvb").await;
+    let (_, people, _) = a.challenge(&b, json!({"time": "10+5"})).await;
+    let both = [people.as_str(), cpu.as_str()];
+    let shown = live_ids(&s, &both).await;
+    assert_eq!(shown.first(), Some(&people), "people first: {shown:?}");
+    if common::database().1.is_some() {
+        // SQLite: this server's games alone.
+        assert_eq!(shown, [people.clone(), cpu.clone()]);
+    }
+
+    // The guest leaves the computer game: nobody is playing it.
+    let (gws, _) = g.ws(&cpu).await;
+    drop(gws);
+    common::eventually("the deserted computer game leaves TV", || async {
+        live_ids(&s, &both).await == [people.clone()]
+    })
+    .await;
+    // Both people leave theirs: TV has nothing of theirs to show.
+    let (aws, _) = a.ws(&people).await;
+    let (bws, _) = b.ws(&people).await;
+    drop(aws);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert_eq!(
+        live_ids(&s, &both).await,
+        std::slice::from_ref(&people),
+        "one player is still there"
+    );
+    drop(bws);
+    common::eventually("the deserted game leaves TV", || async {
+        live_ids(&s, &both).await.is_empty()
+    })
+    .await;
+    // One comes back: the game is on again.
+    let (_aws, _) = a.ws(&people).await;
+    common::eventually("a game with a player back returns to TV", || async {
+        live_ids(&s, &both).await == [people.clone()]
+    })
+    .await;
+}
+
 crate::on_both_databases!(
     lobby_chat_presence_reports_and_bans,
     the_archive_is_searched_by_opening,
+    tv_shows_games_people_are_playing,
 );

@@ -4,12 +4,30 @@
 
 mod common;
 
-use common::Client;
+use common::{Client, TestServer};
 use serde_json::{json, Value};
 
 /// Plays h2e2 h9g7 in `game` (first side `first`), then `loser` resigns.
 async fn play_and_resign(game: &str, first: &Client, second: &Client, loser: &Client) {
     common::play_then_resign(game, first, second, &["h2e2", "h9g7"], loser).await;
+}
+
+/// Whether any of `names` is on the first page of the Xiangqi leaderboard
+/// a search by their start finds (other tests' players share the database).
+async fn on_board(s: &TestServer, names: &[&str]) -> bool {
+    for page in 1..=20 {
+        let board = Client::anonymous(s)
+            .get_json(&format!("/api/leaderboard/xiangqi?page={page}"))
+            .await;
+        let rows = board.as_array().unwrap();
+        if rows.iter().any(|r| names.iter().any(|n| r["name"] == *n)) {
+            return true;
+        }
+        if rows.len() < 50 {
+            return false;
+        }
+    }
+    false
 }
 
 async fn search_leaderboard_and_head_to_head() {
@@ -61,47 +79,20 @@ async fn search_leaderboard_and_head_to_head() {
     );
     assert!(names(found("zz_nobody_zz".into()).await).is_empty());
 
-    // The leaderboard: the winner above the loser, ranks in order. Other
-    // tests' players share the database, so read pages until both are seen.
-    let mut rows: Vec<Value> = Vec::new();
-    for page in 1..=20 {
-        let board = Client::anonymous(&s)
-            .get_json(&format!("/api/leaderboard/xiangqi?page={page}"))
+    // One rated game each: provisional ratings (issue 30, defect 16),
+    // marked on the profile with their pool and left off the leaderboard.
+    for c in [&a, &b] {
+        let u = Client::anonymous(&s)
+            .get_json(&format!("/api/users/{}", c.name))
             .await;
-        let got = board.as_array().unwrap().clone();
-        assert!(got.len() <= 50);
-        assert!(got
-            .windows(2)
-            .all(|w| w[0]["rating"].as_f64() >= w[1]["rating"].as_f64()));
-        let last = got.len() < 50;
-        rows.extend(got);
-        if last || rows.iter().any(|r| r["name"] == b.name.as_str()) {
-            break;
-        }
+        assert_eq!(
+            (u["provisional"].as_bool(), u["pool"].as_str()),
+            (Some(true), Some("xiangqi")),
+            "{u}"
+        );
+        assert_eq!(u["ratings"][0]["provisional"], true, "{u}");
     }
-    let pos = |n: &str| {
-        rows.iter()
-            .position(|r| r["name"] == n)
-            .unwrap_or_else(|| panic!("{n} in {rows:?}"))
-    };
-    assert!(pos(&a.name) < pos(&b.name));
-    assert_eq!(rows[pos(&a.name)]["rated_games"], 1);
-    assert!(rows.iter().zip(1..).all(|(r, i)| r["rank"] == i));
-    // A banned player is left off; the rest keep their order.
-    let page_of = |i: usize| i / 50 + 1;
-    let a_page = page_of(pos(&a.name));
-    let state = &s.server.as_ref().unwrap().state;
-    let ua = state.play().store().user_by_name(&a.name).await.unwrap().unwrap();
-    state.play().store().set_banned(&ua.id, true).await.unwrap();
-    let board = Client::anonymous(&s)
-        .get_json(&format!("/api/leaderboard/xiangqi?page={a_page}"))
-        .await;
-    assert!(!board
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|r| r["name"] == a.name.as_str()));
-    state.play().store().set_banned(&ua.id, false).await.unwrap();
+    assert!(!on_board(&s, &[&a.name, &b.name]).await);
     for bad in ["0", "21", "x"] {
         assert_eq!(
             Client::anonymous(&s)
@@ -167,6 +158,59 @@ async fn search_leaderboard_and_head_to_head() {
     );
     let wins = list(".pgn?result=win".into()).await.text().await.unwrap();
     assert_eq!(wins.matches("[Event ").count(), 1);
+
+    // Enough rated games settle both ratings: now they are on the board.
+    for _ in 1..rating::PROVISIONAL_GAMES {
+        let (_, game, _) = a
+            .challenge(&b, json!({"time": "5+0", "rated": true, "color": "first"}))
+            .await;
+        play_and_resign(&game, &a, &b, &b).await;
+    }
+    let u = Client::anonymous(&s)
+        .get_json(&format!("/api/users/{}", a.name))
+        .await;
+    assert_eq!(u["provisional"], false, "{u}");
+    // The leaderboard: the winner above the loser, ranks in order. Other
+    // tests' players share the database, so read pages until both are seen.
+    let mut rows: Vec<Value> = Vec::new();
+    for page in 1..=20 {
+        let board = Client::anonymous(&s)
+            .get_json(&format!("/api/leaderboard/xiangqi?page={page}"))
+            .await;
+        let got = board.as_array().unwrap().clone();
+        assert!(got.len() <= 50);
+        assert!(got
+            .windows(2)
+            .all(|w| w[0]["rating"].as_f64() >= w[1]["rating"].as_f64()));
+        let last = got.len() < 50;
+        rows.extend(got);
+        if last || rows.iter().any(|r| r["name"] == b.name.as_str()) {
+            break;
+        }
+    }
+    let pos = |n: &str| {
+        rows.iter()
+            .position(|r| r["name"] == n)
+            .unwrap_or_else(|| panic!("{n} in {rows:?}"))
+    };
+    assert!(pos(&a.name) < pos(&b.name));
+    assert_eq!(rows[pos(&a.name)]["rated_games"], rating::PROVISIONAL_GAMES);
+    assert!(rows.iter().zip(1..).all(|(r, i)| r["rank"] == i));
+    // A banned player is left off; the rest keep their order.
+    let page_of = |i: usize| i / 50 + 1;
+    let a_page = page_of(pos(&a.name));
+    let state = &s.server.as_ref().unwrap().state;
+    let ua = state.play().store().user_by_name(&a.name).await.unwrap().unwrap();
+    state.play().store().set_banned(&ua.id, true).await.unwrap();
+    let board = Client::anonymous(&s)
+        .get_json(&format!("/api/leaderboard/xiangqi?page={a_page}"))
+        .await;
+    assert!(!board
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["name"] == a.name.as_str()));
+    state.play().store().set_banned(&ua.id, false).await.unwrap();
     s.stop().await;
 }
 

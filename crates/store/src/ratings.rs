@@ -96,16 +96,20 @@ impl Store {
         pool: &str,
         skip: i64,
         limit: i64,
+        established: (u32, f64),
     ) -> Result<Vec<(User, PoolRating)>, StoreError> {
         let rows = sqlx::query(
             "SELECT u.id, u.name, u.password_hash, u.guest, u.created_ms, u.awarded_title, u.real_title, u.muted, u.banned, \
                     r.pool, r.rating, r.deviation, r.volatility, r.rated_games, r.titled_games \
              FROM ratings r JOIN users u ON u.id = r.user_id \
-             WHERE r.pool = $1 AND r.rated_games > 0 AND u.banned = 0 ORDER BY r.rating DESC, u.name_key LIMIT $2 OFFSET $3",
+             WHERE r.pool = $1 AND r.rated_games > 0 AND r.rated_games >= $4 AND r.deviation <= $5 AND u.banned = 0 \
+             ORDER BY r.rating DESC, u.name_key LIMIT $2 OFFSET $3",
         )
         .bind(pool.to_string())
         .bind(limit)
         .bind(skip)
+        .bind(i64::from(established.0))
+        .bind(established.1)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

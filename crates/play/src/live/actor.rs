@@ -75,6 +75,7 @@ pub(super) fn spawn(
         last_action_ms: now_ms,
         connections: [0; 2],
         away_since: [None; 2],
+        left: [false; 2],
     };
     let st = state.clone();
     tokio::spawn(async move {
@@ -172,6 +173,10 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
                 Side::First => g.row.second_id.is_some(),
                 Side::Second => g.row.first_id.is_some(),
             };
+            g.left[i] = !connected && g.connections[i] <= 1;
+            let humans = [g.row.first_id.is_some(), g.row.second_id.is_some()];
+            let deserted = humans.contains(&true) && (0..2).all(|k| !humans[k] || g.left[k]);
+            state.games().set_deserted(&g.row.id, deserted);
             if connected {
                 g.connections[i] += 1;
                 if g.away_since[i].take().is_some() && !g.table.is_over() {

@@ -170,6 +170,9 @@ pub struct GameHandle {
 #[derive(Default, Debug)]
 pub struct Registry {
     games: Mutex<HashMap<String, GameHandle>>,
+    /// The games every player has left (each human's last socket closed):
+    /// still running on the clock, but nothing to show on TV.
+    deserted: Mutex<std::collections::HashSet<String>>,
 }
 
 impl Registry {
@@ -190,6 +193,28 @@ impl Registry {
 
     fn remove(&self, id: &str) {
         self.lock().remove(id);
+        self.set_deserted(id, false);
+    }
+
+    /// Whether every player of game `id` has left it (see [`Registry`]).
+    #[must_use]
+    pub fn is_deserted(&self, id: &str) -> bool {
+        self.deserted
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(id)
+    }
+
+    fn set_deserted(&self, id: &str, deserted: bool) {
+        let mut set = self
+            .deserted
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if deserted {
+            set.insert(id.to_string());
+        } else {
+            set.remove(id);
+        }
     }
 
     #[must_use]

@@ -30,6 +30,10 @@ pub(super) struct LiveGame {
     pub(super) connections: [u32; 2],
     /// When each side's last socket closed, while it stays away.
     pub(super) away_since: [Option<i64>; 2],
+    /// Each side's player had a socket open and has none now (the
+    /// computer never leaves); when every human has left, the game is
+    /// deserted and TV skips it.
+    pub(super) left: [bool; 2],
 }
 
 /// Sends a game event to every listener; its version is the next one.

@@ -53,7 +53,8 @@ pub struct LeaderQuery {
     pub page: Option<u32>,
 }
 
-/// The best-rated players of a rating pool (`xiangqi`, `chess`,
+/// The best-rated players with an established (not provisional) rating
+/// in a rating pool (`xiangqi`, `chess`,
 /// `chess960`), 50 a page, with their titles where the pool has them.
 /// Players of equal rating are ranked by name, so pages do not overlap.
 #[utoipa::path(get, path = "/api/leaderboard/{pool}", tag = "players", params(("pool" = String, Path), LeaderQuery),
@@ -193,8 +194,10 @@ pub struct LiveGames {
     pub online: usize,
     /// Their names, in name order (at most 100).
     pub players: Vec<String>,
-    /// Live games, the strongest pairing first (the sum of the two
-    /// ratings; the computer counts nothing), at most 50.
+    /// Live games, at most 50: games between people before games against
+    /// the computer, each the strongest pairing first (the sum of the two
+    /// ratings; the computer counts nothing); none that every player has
+    /// left.
     pub games: Vec<GameSummary>,
 }
 

@@ -6,7 +6,7 @@
 
 import { api } from './api.js';
 import { h } from './dom.js';
-import { errorText, getLang, onLangChange, setLang, t } from './i18n.js';
+import { errorText, getLang, onLangChange, setLang, shownName, t } from './i18n.js';
 import { onFeed, restartFeed } from './feed.js';
 import * as settings from './settings.js';
 import { findVariant, loadVariants, variantLabel } from './variants.js';
@@ -144,7 +144,7 @@ function renderHeader() {
     link('/analysis', t('nav.analysis'), { id: 'nav-analysis' }),
   ];
   if (a) {
-    items.push(link(`/@/${a.name}`, a.name, { class: 'me', 'aria-label': `${t('nav.profile')}: ${a.name}` }));
+    items.push(link(`/@/${a.name}`, shownName(a.name), { class: 'me', 'aria-label': `${t('nav.profile')}: ${shownName(a.name)}` }));
     items.push(h('button', {
       type: 'button',
       class: 'link',
@@ -213,13 +213,20 @@ document.addEventListener('click', (e) => {
 });
 window.addEventListener('popstate', route);
 onLangChange(() => {
-  document.title = `${t('app.name')} · qiju`;
+  document.title = tabTitle();
   renderHeader();
   route();
 });
 
 document.documentElement.lang = getLang() === 'zh' ? 'zh-CN' : 'en';
-document.title = `${t('app.name')} · qiju`;
+/** The tab's title: "棋局 · qiju" in Chinese, plain "qiju" in English
+ *  (not "qiju · qiju"). */
+function tabTitle() {
+  const name = t('app.name');
+  return name === 'qiju' ? name : `${name} · qiju`;
+}
+
+document.title = tabTitle();
 settings.apply(settings.current());
 renderHeader();
 ctx.refreshAccount().then(async () => {

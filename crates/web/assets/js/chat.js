@@ -5,7 +5,7 @@
 
 import { api } from './api.js';
 import { h } from './dom.js';
-import { errorText } from './i18n.js';
+import { errorText, shownName } from './i18n.js';
 
 /** `context`: `lobby` or the game's id, for the report. */
 export function chatLine(msg, ctx, context) {
@@ -25,6 +25,6 @@ export function chatLine(msg, ctx, context) {
     },
   }, '⚑') : null;
   return h('li', {},
-    h('a', { href: `/@/${encodeURIComponent(msg.from)}`, 'data-link': '', class: 'chat-from' }, msg.from), ': ',
+    h('a', { href: `/@/${encodeURIComponent(msg.from)}`, 'data-link': '', class: 'chat-from' }, shownName(msg.from)), ': ',
     h('span', { class: 'chat-text' }, msg.text), report);
 }

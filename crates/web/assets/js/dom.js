@@ -61,3 +61,17 @@ export function formatDate(ms) {
   const p = (n) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
+
+/**
+ * Scrolls `box` (a scrolling list) so that `item` inside it is in view —
+ * the list only, never the page: `scrollIntoView` would also scroll every
+ * scrolling ancestor, the document too, which on a phone took the board
+ * off the screen at every step.
+ */
+export function scrollWithin(box, item) {
+  if (!box || !item) return;
+  const b = box.getBoundingClientRect();
+  const i = item.getBoundingClientRect();
+  if (i.top < b.top) box.scrollTop -= b.top - i.top;
+  else if (i.bottom > b.bottom) box.scrollTop += i.bottom - b.bottom;
+}

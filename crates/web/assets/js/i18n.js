@@ -57,7 +57,7 @@ const en = {
   'profile.result.loss': 'Lost',
   'profile.downloadPgn': 'Download these games (PGN)',
   'profile.vsYou': 'Against you',
-  'profile.wdl': '{w} wins · {d} draws · {l} losses',
+  'profile.wdl': '{w} {w|win|wins} · {d} {d|draw|draws} · {l} {l|loss|losses}',
   'nav.profile': 'Profile',
   'nav.login': 'Log in',
   'nav.logout': 'Log out',
@@ -316,7 +316,7 @@ const en = {
   'profile.title': 'Player {name}',
   'profile.rating': 'Rating',
   'profile.title_': 'Title',
-  'profile.noTitle': '无称号 (no title yet)',
+  'profile.noTitle': 'No title yet',
   'profile.realTitle': 'Real-world title',
   'profile.games': 'Rated games',
   'profile.titledGames': 'Games against titled players',
@@ -985,6 +985,72 @@ Object.assign(zh, {
   'replay.record': '下载 {format}',
 });
 
+// Issue 30: what a new player meets.
+Object.assign(en, {
+  'lobby.yourGame': 'Your game in progress',
+  'lobby.yourGames': 'Your games in progress',
+  'lobby.yourGameLine': 'Against {opponent} · {game} · {time}',
+  'lobby.backToGame': 'Back to your game',
+  'lobby.seekWhilePlaying': 'You have a game in progress. Make another seek anyway?',
+  'lobby.seekAnyway': 'Seek anyway',
+  'game.notFoundTitle': 'No such game',
+  'game.notFoundText': 'There is no game “{id}”: the link may be mistyped, or the game was never started.',
+  'game.toLobby': 'To the lobby',
+  'end.youWon': 'You won',
+  'end.youLost': 'You lost',
+  'end.draw': 'Draw',
+  'lobby.noSuchPlayer': 'There is no player named “{name}”. Check the spelling, or find them under Players.',
+  'profile.challenge': 'Challenge {name}',
+  'clock.minutes': '{n} min',
+  'clock.unit.s': '{n} s',
+  'clock.unit.m': '{n} min',
+  'clock.unit.h': '{n} h',
+  'clock.byoyomi': 'byo-yomi {d}',
+  'clock.byoyomiPeriods': 'byo-yomi {n} × {d}',
+  'clock.canadian': '{n} moves in {d}',
+  'lobby.moreRules': 'More rule sets',
+  'lobby.moreOptions': 'More options',
+  'guest.prefix': 'Guest',
+  'login.badName': 'A name has 2–20 letters (any script), digits, _ or - — no spaces or other signs.',
+  'login.nameLength': 'A name has 2 to 20 characters.',
+  'profile.ratingIn': 'Rating · {pool}',
+  'profile.provisionalShort': 'Provisional: too few rated games yet',
+  'profile.provisional': '“?”: a provisional rating — too few rated games yet to say much. It is left off the leaderboard until it settles.',
+  'players.noneEstablished': 'No established ratings in this pool yet: a player appears here once their rating has settled over enough rated games.',
+});
+Object.assign(zh, {
+  'lobby.yourGame': '你正在进行的对局',
+  'lobby.yourGames': '你正在进行的对局',
+  'lobby.yourGameLine': '对手 {opponent} · {game} · {time}',
+  'lobby.backToGame': '回到对局',
+  'lobby.seekWhilePlaying': '你还有一盘对局在进行。仍要再发起约战吗？',
+  'lobby.seekAnyway': '仍然发起',
+  'game.notFoundTitle': '没有这盘对局',
+  'game.notFoundText': '找不到对局“{id}”：链接可能有误，或这盘棋从未开始。',
+  'game.toLobby': '回到大厅',
+  'end.youWon': '你赢了',
+  'end.youLost': '你输了',
+  'end.draw': '和棋',
+  'lobby.noSuchPlayer': '没有名为“{name}”的棋手。请检查拼写，或在“棋手”页查找。',
+  'profile.challenge': '挑战 {name}',
+  'clock.minutes': '{n} 分钟',
+  'clock.unit.s': '{n} 秒',
+  'clock.unit.m': '{n} 分钟',
+  'clock.unit.h': '{n} 小时',
+  'clock.byoyomi': '读秒 {d}',
+  'clock.byoyomiPeriods': '读秒 {n} 次 × {d}',
+  'clock.canadian': '{d} 内走 {n} 步',
+  'lobby.moreRules': '更多规则',
+  'lobby.moreOptions': '更多选项',
+  'guest.prefix': '游客',
+  'login.badName': '名字只能用 2–20 个汉字或其他文字、数字、_ 或 -，不能有空格或其他符号。',
+  'login.nameLength': '名字要有 2 到 20 个字符。',
+  'profile.ratingIn': '等级分 · {pool}',
+  'profile.provisionalShort': '暂定：积分对局还太少',
+  'profile.provisional': '“?”表示暂定等级分：积分对局还太少，说明不了多少。等级分稳定之前不进排行榜。',
+  'players.noneEstablished': '这一类还没有稳定的等级分：棋手下满足够的积分对局、等级分稳定后会出现在这里。',
+});
+
 export const LANGS = { zh, en };
 
 function initial() {
@@ -1039,7 +1105,23 @@ export function errorText(e) {
   return lang === 'en' && e && e.message ? e.message : t('error.unknown');
 }
 
+/**
+ * `{name}` is replaced by `params.name`; `{n|one|other}` by `one` when
+ * `params.n` is 1 and by `other` otherwise (English plurals: "1 draw",
+ * "2 draws").
+ */
+/**
+ * A player's name as the reader sees it: a guest's generated name
+ * (`Guest-ab12cd34`) with the word "guest" in the reader's language
+ * (游客-ab12cd34); every other name as it is. Links keep the real name.
+ */
+export function shownName(name) {
+  return typeof name === 'string' && /^Guest-/.test(name) ? `${t('guest.prefix')}-${name.slice(6)}` : name;
+}
+
 export function t(key, params = {}) {
   const text = LANGS[lang][key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (params[k] === undefined ? `{${k}}` : String(params[k])));
+  return text
+    .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (_, k, one, other) => (Number(params[k]) === 1 ? one : other))
+    .replace(/\{(\w+)\}/g, (_, k) => (params[k] === undefined ? `{${k}}` : String(params[k])));
 }

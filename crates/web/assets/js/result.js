@@ -49,6 +49,15 @@ export function resultText(view) {
   return view.result ? t(`result.${view.result}`) : '';
 }
 
+/** The result as the player `you` reads it — "You won", "You lost",
+ *  "Draw" — or null for a spectator and an aborted game. */
+export function personalResult(view, you) {
+  if (!you || view.state === 'aborted') return null;
+  const winner = winnerOf(view);
+  if (winner) return t(winner === you ? 'end.youWon' : 'end.youLost');
+  return view.result === '1/2-1/2' ? t('end.draw') : null;
+}
+
 /** The ruling line: the reason, with the article when there is one. */
 export function reasonText(view) {
   let reason = view.reason || '';
@@ -83,7 +92,30 @@ export function patternIn(detail) {
 /** A time control as players write it: `10+0` (the server writes `10`), or "no clock". */
 export function clockText(tc) {
   if (tc === '-') return t('game.untimed');
-  return /^\d+$/.test(tc) ? `${tc}+0` : tc;
+  if (/^\d+$/.test(tc)) return `${tc}+0`;
+  // Overtime (crates/clock/src/parse.rs: `main|overtime`) in words: a
+  // player reads "1 min + byo-yomi 10 s", not "1|10s".
+  const bar = tc.indexOf('|');
+  if (bar < 0) return tc;
+  const main = tc.slice(0, bar).trim();
+  const over = tc.slice(bar + 1).trim();
+  const mainWords = /^\d+(\.\d+)?$/.test(main) ? t('clock.minutes', { n: main }) : main;
+  const byo = /^(\d+(?:\.\d+)?[smh])(?:\s*x\s*(\d+))?$/.exec(over);
+  const canadian = /^(\d+(?:\.\d+)?[smh])\s*\/\s*(\d+)$/.exec(over);
+  let overWords = over;
+  if (byo) {
+    const n = Number(byo[2] || 1);
+    overWords = n > 1 ? t('clock.byoyomiPeriods', { d: durationText(byo[1]), n }) : t('clock.byoyomi', { d: durationText(byo[1]) });
+  } else if (canadian) {
+    overWords = t('clock.canadian', { d: durationText(canadian[1]), n: canadian[2] });
+  }
+  return main === '0' ? overWords : `${mainWords} + ${overWords}`;
+}
+
+/** `30s`, `5m`, `1h` in words. */
+function durationText(d) {
+  const m = /^(\d+(?:\.\d+)?)([smh])$/.exec(d);
+  return m ? t(`clock.unit.${m[2]}`, { n: m[1] }) : d;
 }
 
 /**

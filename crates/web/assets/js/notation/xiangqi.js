@@ -11,18 +11,30 @@
 // for like pieces on one file, FSF-style tandem markers in WXF.
 
 import { FILES, colorOf, isRed, parseMove, roleOf } from '../rules/xiangqi.js';
+import { getLang } from '../i18n.js';
 
 export const STYLES = ['chinese', 'wxf', 'iccs'];
 /** Typed moves to show as a hint. */
 export const EXAMPLES = ['h2e2', 'C2=5', '炮二平五'];
 const KEY = 'qiju.notation';
 
+/** Typed moves to show as a hint when moves are written in `style`. */
+export function examplesFor(style) {
+  return { chinese: ['炮二平五', 'h2e2'], wxf: ['C2=5', 'h2e2'], iccs: ['h2e2', 'C2=5'] }[style] || EXAMPLES;
+}
+
+/** Until the reader chooses, the notation of their language: Chinese for
+ *  Chinese readers, WXF (the international one) for everyone else. */
+function defaultStyle() {
+  return getLang() === 'zh' ? 'chinese' : 'wxf';
+}
+
 export function getStyle() {
   try {
     const s = localStorage.getItem(KEY);
-    return STYLES.includes(s) ? s : 'chinese';
+    return STYLES.includes(s) ? s : defaultStyle();
   } catch {
-    return 'chinese';
+    return defaultStyle();
   }
 }
 

@@ -10,7 +10,7 @@
 // Address: /analysis?variant=xiangqi/cxa&fen=…&moves=h2e2,h9g7&ply=1
 
 import { api } from '../api.js';
-import { h, fill } from '../dom.js';
+import { h, fill, scrollWithin } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import {
   choicesOf, createBoard, destsOf, gameFor, moveRows, secondToMove, splitMove,
@@ -77,7 +77,7 @@ export async function mount(main, params, ctx) {
               board.flip(bottom);
             },
           }, t('game.flip'))),
-        h('p', { class: 'muted' }, t('analysis.arrows'))),
+        h('p', { class: 'muted arrows-hint', id: 'arrows-hint' }, t('analysis.arrows'))),
       h('aside', { class: 'side-panel' },
         h('div', { class: 'card' },
           h('div', { class: 'row', style: 'justify-content:space-between' },
@@ -225,7 +225,7 @@ export async function mount(main, params, ctx) {
       items.push(h('li', {}, h('span', { class: 'no' }, `${i + 1}.`), cell(a), cell(b)));
     });
     fill(movesBox, items.length ? h('ol', {}, items) : h('p', { class: 'muted' }, t('game.noMoves')));
-    movesBox.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    scrollWithin(movesBox, movesBox.querySelector('.current'));
   }
 
   function drawArrows() {

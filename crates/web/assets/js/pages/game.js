@@ -19,20 +19,22 @@
 import { api } from '../api.js';
 import { chatLine } from '../chat.js';
 import { fill, h } from '../dom.js';
-import { errorText, t } from '../i18n.js';
+import { errorText, shownName, t } from '../i18n.js';
 import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
 import {
   choicesOf, createBoard, destsOf, gameFor, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import {
-  clockText, colorOf, detailLine, foulText, mustChangeText, otherSide, patternIn, reasonText, resultText, sideName,
+  clockText, colorOf, detailLine, foulText, mustChangeText, otherSide, patternIn, personalResult, reasonText, resultText, sideName,
 } from '../result.js';
 import { setSound, soundOn, sounds } from '../sound.js';
 import { findVariant, loadVariants, variantLabel } from '../variants.js';
 
 const PREMOVE_KEY = 'qiju.premove';
 const SIDES = ['first', 'second'];
+/** How long a passing notice (a declined draw offer) stays. */
+const NOTICE_MS = 5000;
 
 function premoveOn() {
   try {
@@ -45,11 +47,32 @@ function premoveOn() {
 /** A player's name; the built-in computer's in the reader's language. */
 function playerName(p) {
   const level = p.computer && p.computer.startsWith('level:') ? p.computer.slice(6) : null;
-  return level ? t('game.computerLevel', { n: level }) : p.name;
+  return level ? t('game.computerLevel', { n: level }) : shownName(p.name);
 }
 
-export function mount(main, params, ctx) {
+/** The page for a game id the server does not know: no board, no socket. */
+function notFound(main, id) {
+  main.append(h('section', { class: 'card not-found', id: 'game-not-found', 'aria-labelledby': 'not-found-title' },
+    h('h1', { id: 'not-found-title' }, t('game.notFoundTitle')),
+    h('p', {}, t('game.notFoundText', { id })),
+    h('div', { class: 'row' },
+      h('a', { class: 'button primary', href: '/', 'data-link': '' }, t('game.toLobby')),
+      h('a', { class: 'button', href: '/tv', 'data-link': '' }, t('lobby.tv')))));
+}
+
+export async function mount(main, params, ctx) {
   const id = params.id;
+  // Ask first whether there is such a game: an unknown id gets a page that
+  // says so, and no WebSocket is opened for it.
+  try {
+    await api.game(id);
+  } catch (e) {
+    if (e.status === 404) {
+      notFound(main, id);
+      return null;
+    }
+    // Anything else (the network): the socket below keeps trying.
+  }
   let view = null; // the server's GameView
   let lastV = 0; // version of the last game event applied
   let resyncing = false; // a `resync` is out, waiting for its `full`
@@ -188,6 +211,8 @@ export function mount(main, params, ctx) {
     return view.moves.length ? view.moves[view.moves.length - 1] : null;
   }
 
+  // An aborted game, or one without a move, has nothing to replay or download.
+  const hasRecord = () => view && view.state !== 'aborted' && view.moves.length > 0;
   const isComputer = (side) => !!(view && view[side] && view[side].computer);
   const live = () => view && view.state === 'live';
 
@@ -199,7 +224,7 @@ export function mount(main, params, ctx) {
       const color = colorOf(view, side);
       const rating = p.rating ? h('span', { class: 'rating' }, `(${Math.round(p.rating)})`) : null;
       const nameEl = p.id
-        ? h('a', { href: `/@/${p.name}`, 'data-link': '' }, p.name)
+        ? h('a', { href: `/@/${p.name}`, 'data-link': '' }, shownName(p.name))
         : h('span', {}, playerName(p));
       fill(b.name, h('span', { class: `dot ${color}`, 'aria-hidden': 'true' }), nameEl, rating);
       b.name.setAttribute('aria-label', `${sideName(view, side)}: ${playerName(p)}`);
@@ -242,10 +267,18 @@ export function mount(main, params, ctx) {
         notation.setStyle(s);
         for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.style === s));
         drawMoves();
+        drawHint();
       },
     }, t(`game.notation.${s}`)));
     styleSwitch.replaceChildren(...buttons);
-    moveInput.placeholder = t('game.moveInputHint', { examples: notation.EXAMPLES.join(' · ') });
+    drawHint();
+  }
+
+  /** The typed-move hint, in the notation the moves are shown in first. */
+  function drawHint() {
+    const notation = spec.notation;
+    const examples = notation.examplesFor ? notation.examplesFor(notation.getStyle()) : notation.EXAMPLES;
+    moveInput.placeholder = t('game.moveInputHint', { examples: examples.join(' · ') });
   }
 
   function drawMoves() {
@@ -342,7 +375,7 @@ export function mount(main, params, ctx) {
     }
     if (view && !live()) {
       if (you) list.push(actionButton(t('game.rematch'), rematch, { id: 'rematch', class: 'primary' }));
-      list.push(h('a', { class: 'button', href: `/replay/${id}`, 'data-link': '', id: 'to-replay' }, t('game.replay')));
+      if (hasRecord()) list.push(h('a', { class: 'button', href: `/replay/${id}`, 'data-link': '', id: 'to-replay' }, t('game.replay')));
       list.push(h('a', { class: 'button', href: '/', 'data-link': '' }, t('game.newGame')));
     }
     list.push(actionButton(t('game.flip'), () => {
@@ -405,7 +438,21 @@ export function mount(main, params, ctx) {
     else if (!notice.dataset.sticky) notice.hidden = true;
   }
 
+  let noticeTimer = null;
+  /** A notice that goes by itself after `ms`, unless replaced first. */
+  function flashNotice(text, ms = NOTICE_MS) {
+    showNotice(text);
+    noticeTimer = setTimeout(() => {
+      noticeTimer = null;
+      if (notice.textContent === text && !notice.dataset.sticky) notice.hidden = true;
+    }, ms);
+  }
+
   function showNotice(text, sticky = false) {
+    if (noticeTimer) {
+      clearTimeout(noticeTimer);
+      noticeTimer = null;
+    }
     notice.textContent = text;
     notice.hidden = false;
     if (sticky) notice.dataset.sticky = '1';
@@ -434,8 +481,13 @@ export function mount(main, params, ctx) {
         rows.push(h('li', {}, `${view[side].name}: ${before} → ${after} (${after - before >= 0 ? '+' : ''}${after - before})`));
       }
     }
+    // A player reads first what the game means to them, then the result
+    // in the sides' words and the ruling.
+    const mine = personalResult(view, you);
+    dialog.setAttribute('aria-labelledby', mine ? 'end-you end-title' : 'end-title');
     fill(dialog,
-      h('h2', { id: 'end-title' }, resultText(view)),
+      mine ? h('h2', { id: 'end-you' }, mine) : null,
+      h(mine ? 'p' : 'h2', { id: 'end-title', class: mine ? 'end-result' : null }, resultText(view)),
       h('p', { class: 'ruling', id: 'end-reason' }, reasonText(view)),
       detailLine(view),
       rows.length ? h('ul', {}, rows) : null,
@@ -444,7 +496,7 @@ export function mount(main, params, ctx) {
           dialog.close();
           rematch();
         }, { class: 'primary', id: 'dialog-rematch' }) : null,
-        h('a', { class: 'button', href: `/replay/${id}`, 'data-link': '', onclick: () => dialog.close() }, t('game.replay')),
+        hasRecord() ? h('a', { class: 'button', href: `/replay/${id}`, 'data-link': '', onclick: () => dialog.close() }, t('game.replay')) : null,
         actionButton(t('game.close'), () => dialog.close(), { id: 'end-close', autofocus: true })));
     // Not modal (defect: it blocked a rematch toast until closed); Escape
     // still closes it.
@@ -563,6 +615,8 @@ export function mount(main, params, ctx) {
     if (first) {
       drawInfo();
       chatTitle.textContent = you ? t('chat.players') : t('chat.spectators');
+      // A player facing the computer has no one to talk to.
+      chatCard.hidden = !!you && isComputer(otherSide(you));
       chatForm.hidden = !ctx.account;
       if (!ctx.account) chatLog.append(h('li', { class: 'muted' }, t('chat.login')));
       bottom = you || 'first';
@@ -671,7 +725,9 @@ export function mount(main, params, ctx) {
         view.draw_offer = null;
         view.offer_refused = msg.offer_by;
         refresh();
-        if (msg.by !== you) showNotice(t('game.drawDeclined', { side: sideName(view, msg.by) }), true);
+        // News of the moment, not of the game: gone after a few seconds,
+        // or at the next move (drawStatus clears a notice that is not sticky).
+        if (msg.by !== you) flashNotice(t('game.drawDeclined', { side: sideName(view, msg.by) }));
         break;
       case 'must_change':
         view.must_change = msg.side;
@@ -763,6 +819,7 @@ export function mount(main, params, ctx) {
     stopTick();
     if (awayTimer) clearInterval(awayTimer);
     if (tvTimer) clearTimeout(tvTimer);
+    if (noticeTimer) clearTimeout(noticeTimer);
     if (dialog.open) dialog.close();
     if (board) board.destroy();
   };

@@ -5,8 +5,8 @@
 // `first`/`second`/`random` and shown in the variant's words (执红, White).
 
 import { api } from '../api.js';
-import { h } from '../dom.js';
-import { errorText, t } from '../i18n.js';
+import { fill, h } from '../dom.js';
+import { errorText, getLang, shownName, t } from '../i18n.js';
 import { currentSeeks, lobbyChat, onFeed, sendFeed } from '../feed.js';
 import { chatLine } from '../chat.js';
 import { clockText } from '../result.js';
@@ -59,13 +59,24 @@ function colorText(v, choice) {
  * variant's). `list` is the variants to offer; `onVariant(v)` hears a change.
  */
 function gamePicker(prefix, variants, list, onVariant = () => {}) {
+  // One rule set per game for a newcomer: the first of those sharing a
+  // name (the registry lists the default first: CXA Xiangqi, freestyle
+  // gomoku, RIF renju), by the game's plain name; the other rule sets
+  // under "More rule sets".
+  const nameOf = (v) => (v.name && (v.name[getLang()] || v.name.en)) || v.id;
+  const main = [];
+  const more = [];
+  for (const v of list) (main.some((w) => nameOf(w) === nameOf(v)) ? more : main).push(v);
   const variantEl = h('select', {
     id: `${prefix}-variant`, 'aria-label': t('lobby.variant'),
     onchange: () => {
       drawColors();
       onVariant(current());
     },
-  }, list.map((v) => h('option', { value: v.id }, variantLabel(variants, v))));
+  },
+  main.map((v) => h('option', { value: v.id }, nameOf(v))),
+  more.length ? h('optgroup', { label: t('lobby.moreRules') },
+    more.map((v) => h('option', { value: v.id }, variantLabel(variants, v)))) : null);
   const colorEl = h('select', { id: `${prefix}-color`, 'aria-label': t('lobby.color') });
   const current = () => findVariant(list, variantEl.value) || list[0] || null;
   function drawColors() {
@@ -131,6 +142,36 @@ export async function mount(main, _params, ctx) {
   };
   const go = (game) => game && ctx.navigate(`/game/${game}`);
 
+  // --- your running games ------------------------------------------------
+  // A player back in the lobby mid-game sees the way back to it first.
+  let running = [];
+  const yourGame = h('section', {
+    class: 'card your-game', id: 'your-game', hidden: true, 'aria-labelledby': 'your-game-title',
+  });
+  const opponentName = (name) => (/^level:\d+$/.test(name) ? t('game.computerLevel', { n: name.slice(6) }) : shownName(name));
+  async function drawYourGames() {
+    if (!me) return;
+    try {
+      running = (await api.userGames(me.name, 'limit=20')).filter((g) => g.state === 'live');
+    } catch {
+      running = [];
+    }
+    yourGame.hidden = running.length === 0;
+    if (!running.length) seekBusy.hidden = true;
+    fill(yourGame,
+      h('h2', { id: 'your-game-title' }, t(running.length > 1 ? 'lobby.yourGames' : 'lobby.yourGame')),
+      h('ul', { class: 'your-game-list' }, running.map((g) => h('li', { class: 'row', dataset: { game: g.id } },
+        h('span', {}, t('lobby.yourGameLine', {
+          opponent: opponentName(g.first === me.name ? g.second : g.first),
+          game: gameName(g.variant),
+          time: clockText(g.time_control),
+        })),
+        h('a', {
+          class: 'button primary', href: `/game/${g.id}`, 'data-link': '',
+          'aria-label': `${t('lobby.backToGame')}: ${opponentName(g.first === me.name ? g.second : g.first)}`,
+        }, t('lobby.backToGame'))))));
+  }
+
   // --- seeks -------------------------------------------------------------
   const seekBody = h('tbody', { id: 'seek-rows' });
   const seekTable = h('table', { class: 'seeks', 'aria-labelledby': 'seeks-title' },
@@ -183,10 +224,10 @@ export async function mount(main, _params, ctx) {
           onclick: () => accept(s),
         }, t('lobby.accept'));
       return h('tr', { class: mine ? 'seek-mine' : '', dataset: { seek: s.id } },
-        h('td', {}, h('a', { href: `/@/${s.player}`, 'data-link': '' }, s.player)),
+        h('td', {}, h('a', { href: `/@/${s.player}`, 'data-link': '' }, shownName(s.player))),
         h('td', {}, Math.round(s.rating)),
         h('td', {}, variantOf(s.variant) ? variantLabel(variants, variantOf(s.variant)) : s.variant),
-        h('td', {}, s.time),
+        h('td', {}, clockText(s.time)),
         h('td', {}, s.rated ? t('lobby.rated') : t('lobby.casual')),
         h('td', {}, colorText(variantOf(s.variant), s.color)),
         h('td', {}, action));
@@ -197,11 +238,35 @@ export async function mount(main, _params, ctx) {
   const seekTc = timeControl('seek');
   const rated = h('input', { type: 'checkbox', id: 'seek-rated', disabled: !me || me.guest, checked: !!me && !me.guest });
   const seekGame = gamePicker('seek', variants, offered);
+  // While the player has a game running, a seek is not made silently: the
+  // form asks first, with the way back to the game beside it.
+  const seekBusy = h('div', { class: 'notice', id: 'seek-busy', hidden: true, role: 'alert' });
+  let seekAnyway = false;
+  function askBeforeSeeking() {
+    fill(seekBusy,
+      h('p', {}, t('lobby.seekWhilePlaying')),
+      h('div', { class: 'row' },
+        h('a', { class: 'button primary', href: `/game/${running[0].id}`, 'data-link': '', id: 'seek-busy-back' }, t('lobby.backToGame')),
+        h('button', {
+          type: 'button', id: 'seek-anyway',
+          onclick: () => {
+            seekAnyway = true;
+            seekBusy.hidden = true;
+            seekForm.requestSubmit();
+          },
+        }, t('lobby.seekAnyway'))));
+    seekBusy.hidden = false;
+  }
   const seekForm = h('form', {
     class: 'card', id: 'seek-form', 'aria-labelledby': 'seek-title',
     onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       message.textContent = '';
+      if (running.length && !seekAnyway) {
+        askBeforeSeeking();
+        return;
+      }
+      seekAnyway = false;
       try {
         const r = await api.createSeek({ time: seekTc.get(), rated: rated.checked, ...seekGame.get() });
         if (r.game) go(r.game);
@@ -215,7 +280,8 @@ export async function mount(main, _params, ctx) {
   seekGame.el,
   h('div', { class: 'row' },
     h('label', { for: 'seek-rated', class: 'row' }, rated, t('lobby.rated'))),
-  h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', id: 'create-seek', disabled: !me }, t('lobby.createSeek'))));
+  h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', id: 'create-seek', disabled: !me }, t('lobby.createSeek'))),
+  seekBusy);
 
   // --- play the computer ---------------------------------------------------
   // Only the variants with a computer player; the levels are the variant's.
@@ -301,28 +367,41 @@ export async function mount(main, _params, ctx) {
   // An event over the board may ask for the arbiter's rules (fouls).
   const challengeRules = h('select', { id: 'challenge-rules', 'aria-label': t('lobby.rulesProfile') },
     ['online', 'arbiter'].map((p) => h('option', { value: p }, t(`lobby.profile.${p}`))));
+  // Rated only between registered players (the server says so too).
+  const challengeMessage = h('p', { class: 'error', role: 'alert', id: 'challenge-message' });
+  const challengeRated = h('input', { type: 'checkbox', id: 'challenge-rated', disabled: !me || me.guest });
   const challengeForm = h('form', {
     class: 'card', id: 'challenge-form', 'aria-labelledby': 'challenge-title',
     onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       message.textContent = '';
+      const to = challengeName.value.trim();
+      challengeMessage.textContent = '';
       try {
         await api.challenge({
-          to: challengeName.value.trim(), time: challengeTc.get(), rated: false, rules: challengeRules.value, ...challengeGame.get(),
+          to, time: challengeTc.get(), rated: challengeRated.checked, rules: challengeRules.value, ...challengeGame.get(),
         });
         challengeName.value = '';
         drawChallenges();
       } catch (err) {
-        fail(err);
+        // Said beside the name, not at the top of the page. A 404 can
+        // mean one thing here: no one of that name.
+        challengeMessage.textContent = err.status === 404 ? t('lobby.noSuchPlayer', { name: to }) : errorText(err);
       }
     }),
   },
   h('h2', { id: 'challenge-title' }, t('lobby.challenges')),
   challengeList,
   h('label', { class: 'field', for: 'challenge-name' }, h('span', {}, t('lobby.challengeName')), challengeName),
+  challengeMessage,
   challengeTc.el,
   challengeGame.el,
-  h('label', { class: 'field' }, h('span', {}, t('lobby.rulesProfile')), challengeRules),
+  h('div', { class: 'row' },
+    h('label', { for: 'challenge-rated', class: 'row' }, challengeRated, t('lobby.rated'))),
+  // What only an event over the board needs, out of a newcomer's way.
+  h('details', { class: 'more-options', id: 'challenge-more' },
+    h('summary', {}, t('lobby.moreOptions')),
+    h('label', { class: 'field' }, h('span', {}, t('lobby.rulesProfile')), challengeRules)),
   h('button', { type: 'submit', id: 'send-challenge', disabled: !me }, t('lobby.sendChallenge')));
 
   // --- games in play ---------------------------------------------------------
@@ -340,8 +419,8 @@ export async function mount(main, _params, ctx) {
     onlineLine.textContent = t('lobby.online', { n: live.online, games: live.games.length });
     const names = live.players || [];
     onlineNames.replaceChildren(...names.flatMap((n, i) => [i ? ' · ' : '',
-      h('a', { href: `/@/${encodeURIComponent(n)}`, 'data-link': '' }, n)]));
-    const player = (name, rating) => (rating ? `${name} (${Math.round(rating)})` : name);
+      h('a', { href: `/@/${encodeURIComponent(n)}`, 'data-link': '' }, shownName(n))]));
+    const player = (name, rating) => (rating ? `${shownName(name)} (${Math.round(rating)})` : shownName(name));
     liveList.replaceChildren(...(live.games.length ? live.games.map((g, i) => h('li', {},
       h('a', {
         href: `/game/${g.id}`, 'data-link': '', class: i === 0 ? 'tv' : '',
@@ -405,12 +484,15 @@ export async function mount(main, _params, ctx) {
           },
         }, t('login.guest')))));
 
+  // On a phone the column that starts a game comes first (CSS `order`), so
+  // a newcomer sees how to play without scrolling past seeks and chat.
   main.append(
     h('h1', {}, t('lobby.title')),
     message,
+    yourGame,
+    welcome || '',
     h('div', { class: 'lobby' },
-      h('div', {},
-        welcome,
+      h('div', { class: 'lobby-main' },
         h('section', { class: 'card', 'aria-labelledby': 'seeks-title' },
           h('h2', { id: 'seeks-title' }, t('lobby.seeks')), noSeeks, seekTable),
         me && challengeForm,
@@ -421,8 +503,16 @@ export async function mount(main, _params, ctx) {
           onlineLine, onlineNames, liveList),
         chatCard,
         watchForm),
-      h('div', {}, seekForm, cpuForm)));
+      h('div', { class: 'lobby-start' }, seekForm, cpuForm)));
 
+  // A profile's "Challenge" button lands here with the name filled in.
+  const asked = new URLSearchParams(location.search).get('challenge');
+  if (asked && me) {
+    challengeName.value = asked;
+    challengeForm.scrollIntoView({ block: 'start' });
+    challengeName.focus({ preventScroll: true });
+  }
+  drawYourGames();
   drawSeeks();
   drawChallenges();
   drawLive();
@@ -432,7 +522,10 @@ export async function mount(main, _params, ctx) {
     if (msg.t === 'error' && msg.code) ctx.toast(errorText({ code: msg.code, message: msg.message }));
     if (msg.t === 'seeks' || msg.t === 'seek_added' || msg.t === 'seek_removed') drawSeeks();
     if (msg.t === 'challenge' || msg.t === 'challenge_declined') drawChallenges();
-    if (msg.t === 'game_start') drawLive();
+    if (msg.t === 'game_start') {
+      drawLive();
+      drawYourGames();
+    }
   });
   return () => {
     off();

@@ -11,6 +11,13 @@ export function mount(main, params, ctx) {
     id: 'login-name', name: 'name', autocomplete: 'username', required: true,
     minlength: 2, maxlength: 20, pattern: '[\\p{L}\\p{M}\\p{N}_\\-]+', 'aria-describedby': 'name-hint',
   });
+  // The browser's own "Please match the requested format." says nothing
+  // of what a name may hold: say our reason instead.
+  name.addEventListener('invalid', () => {
+    const v = name.validity;
+    name.setCustomValidity(v.tooShort || v.tooLong ? t('login.nameLength') : v.patternMismatch ? t('login.badName') : '');
+  });
+  name.addEventListener('input', () => name.setCustomValidity(''));
   const password = h('input', {
     id: 'login-password', name: 'password', type: 'password', required: true, minlength: register ? 8 : 1,
     autocomplete: register ? 'new-password' : 'current-password', 'aria-describedby': 'password-hint',

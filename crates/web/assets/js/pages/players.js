@@ -77,7 +77,7 @@ export async function mount(main) {
     if (page === 1) {
       board.replaceChildren(...(rows.length
         ? rows.map(row)
-        : [h('tr', {}, h('td', { colspan: 4, class: 'muted' }, t('players.noneRated')))]));
+        : [h('tr', {}, h('td', { colspan: 4, class: 'muted', id: 'leaderboard-empty' }, t('players.noneEstablished')))]));
     } else {
       board.append(...rows.map(row));
     }

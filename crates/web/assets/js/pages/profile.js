@@ -110,6 +110,8 @@ export async function mount(main, params, ctx) {
     .map(([pool, points]) => h('figure', {},
       pools.length > 1 ? h('figcaption', { class: 'muted' }, poolName(pool)) : null,
       ratingChart(points, pool === titlePool ? 'rating-chart' : `rating-chart-${pool}`)));
+  const ratingText = (rating, provisional) => [String(Math.round(rating)),
+    provisional ? h('abbr', { class: 'provisional', title: t('profile.provisionalShort') }, '?') : null];
   const stat = (label, value, idAttr) => h('div', { class: 'stat' }, h('span', { class: 'muted' }, label), h('b', { id: idAttr }, value));
   // The archive: filtered by opponent, result, game and opening; all of it as PGN.
   const gamesBox = h('div', { class: 'table-scroll' });
@@ -193,16 +195,23 @@ export async function mount(main, params, ctx) {
   const filters = h('div', { class: 'row', id: 'game-filters' }, opponent, result, family, openingChip, download);
 
   main.append(
-    h('h1', {}, t('profile.title', { name: user.name }), user.guest ? ` (${t('profile.guest')})` : ''),
+    h('div', { class: 'row', style: 'justify-content:space-between' },
+      h('h1', {}, t('profile.title', { name: user.name }), user.guest ? ` (${t('profile.guest')})` : ''),
+      // Challenge this player: the lobby's challenge form, the name filled in.
+      me ? h('a', {
+        class: 'button primary', id: 'profile-challenge', href: `/?challenge=${encodeURIComponent(user.name)}`, 'data-link': '',
+      }, t('profile.challenge', { name: user.name })) : null),
     h('section', { class: 'card', 'aria-label': t('profile.rating') },
       h('div', { class: 'stats' },
-        stat(t('profile.rating'), String(Math.round(user.rating)), 'profile-rating'),
+        // The pool is named; a provisional rating carries "?".
+        stat(t('profile.ratingIn', { pool: poolName(user.pool || titlePool) }), ratingText(user.rating, user.provisional), 'profile-rating'),
         stat(t('profile.title_'), user.title || t('profile.noTitle'), 'profile-title'),
         user.real_title ? stat(t('profile.realTitle'), user.real_title) : null,
         stat(t('profile.games'), String(user.rated_games)),
         stat(t('profile.titledGames'), `${user.titled_games} / 20`),
         ...otherPools.map((r) => stat(`${poolName(r.pool)} · ${t('profile.rating')}`,
-          `${Math.round(r.rating)} (${r.rated_games})`, `profile-rating-${r.pool}`)))),
+          [ratingText(r.rating, r.provisional), ` (${r.rated_games})`], `profile-rating-${r.pool}`))),
+      user.provisional ? h('p', { class: 'muted', id: 'profile-provisional' }, t('profile.provisional')) : null),
     h('section', { class: 'card', 'aria-labelledby': 'record-title' },
       h('h2', { id: 'record-title' }, t('profile.record')),
       h('div', { class: 'stats', id: 'profile-record' },

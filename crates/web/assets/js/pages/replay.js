@@ -12,7 +12,7 @@ import {
   createBoard, gameFor, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import { colorOf, detailLine, otherSide, reasonText, resultText, sideName } from '../result.js';
-import { fill, formatClock, formatDate } from '../dom.js';
+import { fill, formatClock, formatDate, scrollWithin } from '../dom.js';
 import { evalGraph, markBadge, marksByPly, scoreText } from '../analysis.js';
 import { findVariant, loadVariants } from '../variants.js';
 
@@ -143,7 +143,7 @@ export async function mount(main, params, ctx) {
       items.push(h('li', {}, h('span', { class: 'no' }, `${i + 1}.`), cell(a), cell(b)));
     });
     movesBox.replaceChildren(items.length ? h('ol', {}, items) : h('p', { class: 'muted' }, t('game.noMoves')));
-    movesBox.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    scrollWithin(movesBox, movesBox.querySelector('.current'));
   }
 
   function show() {

@@ -421,6 +421,16 @@ mod tests {
         assert!(said(&mut g, "l8").is_empty(), "five ends the game");
         assert!(g.status() != Status::Ongoing);
 
+        // The office game of tests/e2e/renju.mjs: black's j8 is a
+        // double-three, which stands until white points it out; the page
+        // announces its two threes. Pointing it out places no stone.
+        let mut g: Box<dyn Game> = Box::new(RenjuGame::new(Rules::OFFICE));
+        for m in ["h8", "a15", "i8", "a13", "j9", "a11", "j10", "a9"] {
+            g.play(m).unwrap();
+        }
+        assert_eq!(said(&mut g, "j8"), ["open_three", "open_three"]);
+        assert!(said(&mut g, "foul").is_empty());
+
         // Under swap2 the choice is no stone.
         let mut g: Box<dyn Game> = Box::new(RenjuGame::new(Rules::SWAP2));
         for m in ["h8", "i9", "i8"] {

@@ -72,11 +72,14 @@ pub struct GomocupReport {
 /// first.
 #[must_use]
 pub fn canonical_openings() -> Vec<Vec<Point>> {
+    /// An offset from h8: (columns, rows).
+    type Offset = (isize, isize);
+    /// A reflection of the board about h8.
+    type Mirror = fn(Offset) -> Offset;
     let centre = Point::CENTRE;
     let mut out = Vec::new();
-    // (white's offset, the reflection fixing it) with offsets (dc, dr).
-    let families: [((isize, isize), fn(isize, isize) -> (isize, isize)); 2] =
-        [((0, 1), |dc, dr| (-dc, dr)), ((1, 1), |dc, dr| (dr, dc))];
+    // White's offset, and the reflection that keeps it in place.
+    let families: [(Offset, Mirror); 2] = [((0, 1), |(dc, dr)| (-dc, dr)), ((1, 1), |(dc, dr)| (dr, dc))];
     for (white, mirror) in families {
         let w = centre.offset(white.0, white.1).expect("near the centre");
         for dr in (-2..=2).rev() {
@@ -84,7 +87,7 @@ pub fn canonical_openings() -> Vec<Vec<Point>> {
                 if (dc, dr) == (0, 0) || (dc, dr) == white {
                     continue;
                 }
-                let m = mirror(dc, dr);
+                let m = mirror((dc, dr));
                 // One of each mirrored pair: the first in this order.
                 let first = m == (dc, dr) || (-m.1, m.0) > (-dr, dc);
                 if first {

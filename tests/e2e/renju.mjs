@@ -287,6 +287,7 @@ try {
     assert.equal(await B.page.textContent('#announce'), '黑方：活三！');
     await A.page.waitForSelector('#announce:not([hidden])');
     assert.equal(await A.page.textContent('#announce'), 'Black: open three!');
+    await B.page.screenshot({ path: path.join(shots, 'renju-announce.png') });
     // The game goes on: white may point the foul out, or play on.
     await B.page.waitForSelector('#renju-choice[data-kind="foul"]:not([hidden])');
     assert.deepEqual(await B.page.$$eval('#renju-choice button', (bs) => bs.map((b) => b.dataset.move)), ['foul']);

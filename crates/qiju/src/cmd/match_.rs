@@ -177,6 +177,10 @@ fn run_gomocup(a: &Args, rules: renju::Rules) -> anyhow::Result<()> {
     anyhow::ensure!(a.engines.len() == 2, "give --engine exactly twice");
     anyhow::ensure!(a.concurrency >= 1, "--concurrency must be at least 1");
     anyhow::ensure!(
+        a.pgn.is_none(),
+        "--pgn is for Xiangqi: gomoku and renju games are printed as move lists"
+    );
+    anyhow::ensure!(
         a.move_time.is_finite() && a.move_time > 0.0,
         "--move-time must be a positive number of seconds"
     );

@@ -13,8 +13,9 @@
 // the double-three and loses. Then a swap2 game: A places three stones, B
 // gets swap2's dialog and places two more, A chooses white in the colour
 // dialog and places the 6th stone: the bars show the colours change while
-// the players keep their places. An office-rules game: black's forbidden
-// stone is pointed out from the board's dialog and black plays again. Then
+// the players keep their places. An office-rules game: the page announces
+// black's threes (seed 001), black's forbidden stone is pointed out from
+// the board's dialog and black plays again. Then
 // A plays the computer under
 // Soosõrv-8 as the tentative white: the computer puts the opening, A answers
 // every step (a colour, the number of 5th moves, offers or a pick on the
@@ -280,6 +281,13 @@ try {
     ], null);
     await A.page.waitForFunction(() => document.querySelector('#board .rj-board.interactive'));
     await clickPoint(A.page, 'j8');
+    // The platform makes seed 001's announcement: j8 makes two threes (row
+    // 8 and column j), each said once, in either language.
+    await B.page.waitForSelector('#announce:not([hidden])');
+    assert.equal(await B.page.textContent('#announce'), '黑方：活三！');
+    await A.page.waitForSelector('#announce:not([hidden])');
+    assert.equal(await A.page.textContent('#announce'), 'Black: open three!');
+    await B.page.screenshot({ path: path.join(shots, 'renju-announce.png') });
     // The game goes on: white may point the foul out, or play on.
     await B.page.waitForSelector('#renju-choice[data-kind="foul"]:not([hidden])');
     assert.deepEqual(await B.page.$$eval('#renju-choice button', (bs) => bs.map((b) => b.dataset.move)), ['foul']);

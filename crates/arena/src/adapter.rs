@@ -15,11 +15,8 @@
 //! greeted with `usi`, gpsusi, YaneuraOu) get SFEN positions and USI moves
 //! as the game writes them, and `byoyomi` for a fixed time a move.
 
-use std::process::Stdio;
+use crate::process::EngineProcess;
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
 use xiangqi::{Move, Square};
 
 /// The protocol an engine speaks.
@@ -142,9 +139,7 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A running engine process.
 pub struct ExternalEngine {
     spec: EngineSpec,
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::UnboundedReceiver<String>,
+    process: EngineProcess,
     one_based: bool,
     /// From `id name`, or the spec's name.
     pub name: String,
@@ -223,42 +218,10 @@ impl ExternalEngine {
     /// The program cannot be started, or does not complete the handshake in
     /// time.
     pub async fn start(spec: &EngineSpec) -> Result<ExternalEngine, AdapterError> {
-        let mut child = Command::new(&spec.program)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|source| AdapterError::Spawn {
-                program: spec.program.clone(),
-                source,
-            })?;
-        let stdin = child.stdin.take().expect("stdin was piped");
-        let stdout = child.stdout.take().expect("stdout was piped");
-        let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(async move {
-            let mut r = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf).await {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        // Garbage bytes must not kill the reader.
-                        let line = String::from_utf8_lossy(&buf).trim().to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        let process = EngineProcess::spawn(&spec.program, &spec.args)?;
         let mut e = ExternalEngine {
             spec: spec.clone(),
-            child,
-            stdin,
-            lines: rx,
+            process,
             one_based: spec.ranks == Ranks::One,
             name: spec.name.clone(),
         };
@@ -267,26 +230,12 @@ impl ExternalEngine {
     }
 
     async fn send(&mut self, line: &str) -> Result<(), AdapterError> {
-        self.stdin.write_all(line.as_bytes()).await?;
-        self.stdin.write_all(b"\n").await?;
-        self.stdin.flush().await?;
-        Ok(())
+        self.process.send(line).await
     }
 
     /// Next line before `deadline`.
     async fn line(&mut self, deadline: Instant, what: &str) -> Result<String, AdapterError> {
-        let now = Instant::now();
-        let left = deadline.saturating_duration_since(now);
-        match tokio::time::timeout(left, self.lines.recv()).await {
-            Ok(Some(l)) => Ok(l),
-            Ok(None) => Err(AdapterError::Crashed {
-                what: what.to_string(),
-            }),
-            Err(_) => Err(AdapterError::Timeout {
-                what: what.to_string(),
-                waited: left,
-            }),
-        }
+        self.process.line(deadline, what).await
     }
 
     async fn expect(&mut self, word: &str, timeout: Duration) -> Result<Vec<String>, AdapterError> {
@@ -412,7 +361,7 @@ impl ExternalEngine {
         timeout: Duration,
     ) -> Result<EngineReply, AdapterError> {
         // Drop anything left from an earlier search (late info lines).
-        while self.lines.try_recv().is_ok() {}
+        self.process.drain();
         let shift = i32::from(self.one_based);
         let mut pos = match self.spec.protocol {
             Protocol::Usi if fen == "startpos" => "position startpos".to_string(),
@@ -586,19 +535,13 @@ impl ExternalEngine {
     }
 
     /// Asks the engine to quit, and kills it if it does not within a second.
-    pub async fn quit(mut self) {
-        let _ = self.send("quit").await;
-        if tokio::time::timeout(Duration::from_secs(1), self.child.wait())
-            .await
-            .is_err()
-        {
-            let _ = self.child.kill().await;
-        }
+    pub async fn quit(self) {
+        self.process.quit("quit").await;
     }
 
     /// Kills the process at once.
-    pub async fn kill(mut self) {
-        let _ = self.child.kill().await;
+    pub async fn kill(self) {
+        self.process.kill().await;
     }
 
     /// Whether moves are written with ranks 1–10.

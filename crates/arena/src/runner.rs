@@ -13,13 +13,11 @@
 use crate::adapter::{EnginePlayer, EngineSpec, GoLimit, PlayerFailure};
 use crate::openings::Opening;
 use crate::pgn::{GameRecord, GameResult};
+use crate::pool::{run_pool, Contest};
 use crate::stats::{Sprt, SprtState, Tally};
 use crate::tc::{SideClock, TimeControl};
 use referee::{Config, Decision, History, RuleSet};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc;
 use xiangqi::Color;
 
 /// Everything a match needs.
@@ -89,7 +87,7 @@ pub struct SprtOutcome {
 
 impl SprtOutcome {
     /// The test after a game that brought the tally to `tally`.
-    fn after_game(prev: Option<SprtOutcome>, sprt: &Sprt, tally: Tally) -> SprtOutcome {
+    pub(crate) fn after_game(prev: Option<SprtOutcome>, sprt: &Sprt, tally: Tally) -> SprtOutcome {
         match prev {
             Some(o) if o.state != SprtState::Continue => o,
             _ => SprtOutcome {
@@ -100,6 +98,44 @@ impl SprtOutcome {
     }
 }
 
+/// The Xiangqi match as a [`Contest`] for the pool.
+struct Xiangqi(MatchConfig);
+
+impl Contest for Xiangqi {
+    type Player = EnginePlayer;
+    type Report = GameReport;
+
+    async fn start(&self, index: usize) -> Result<EnginePlayer, MatchError> {
+        EnginePlayer::start(self.0.engines[index].clone())
+            .await
+            .map_err(|source| MatchError::Engine {
+                index: index + 1,
+                source,
+            })
+    }
+
+    fn name(player: &EnginePlayer) -> String {
+        player.name().to_string()
+    }
+
+    fn play<'a>(
+        &'a self,
+        pair: &'a mut [EnginePlayer; 2],
+        names: &'a [String; 2],
+        g: u32,
+    ) -> impl std::future::Future<Output = GameReport> + Send + 'a {
+        play_game(&self.0, pair, names, g)
+    }
+
+    fn half_points(report: &GameReport) -> u32 {
+        report.first_half_points
+    }
+
+    async fn quit(player: EnginePlayer) {
+        player.quit().await;
+    }
+}
+
 /// Plays the match; `on_game` sees each finished game with the running
 /// tally (for progress lines and PGN).
 ///
@@ -107,82 +143,18 @@ impl SprtOutcome {
 /// An engine cannot be started, or the configuration is empty.
 pub async fn run_match(
     cfg: MatchConfig,
-    mut on_game: impl FnMut(&GameReport, &Tally, &[String; 2]),
+    on_game: impl FnMut(&GameReport, &Tally, &[String; 2]),
 ) -> Result<MatchReport, MatchError> {
     if cfg.openings.is_empty() {
         return Err(MatchError::NoOpenings);
     }
-    if cfg.concurrency == 0 {
-        return Err(MatchError::NoWorkers);
-    }
-    let cfg = Arc::new(cfg);
-    // Start the first pair now so a bad command fails before any game.
-    let mut first_pairs = Vec::new();
-    for _ in 0..cfg.concurrency.min(cfg.games.max(1) as usize) {
-        let a = EnginePlayer::start(cfg.engines[0].clone())
-            .await
-            .map_err(|source| MatchError::Engine { index: 1, source })?;
-        let b = EnginePlayer::start(cfg.engines[1].clone())
-            .await
-            .map_err(|source| MatchError::Engine { index: 2, source })?;
-        first_pairs.push((a, b));
-    }
-    let names = [
-        first_pairs[0].0.name().to_string(),
-        first_pairs[0].1.name().to_string(),
-    ];
-    let next = Arc::new(AtomicU32::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    let mut workers = Vec::new();
-    for (a, b) in first_pairs {
-        let (cfg, next, stop, tx, names) =
-            (cfg.clone(), next.clone(), stop.clone(), tx.clone(), names.clone());
-        workers.push(tokio::spawn(async move {
-            let mut pair = [a, b];
-            loop {
-                let g = next.fetch_add(1, Ordering::SeqCst);
-                if g >= cfg.games || stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let report = play_game(&cfg, &mut pair, &names, g).await;
-                if tx.send(report).is_err() {
-                    break;
-                }
-            }
-            let [a, b] = pair;
-            a.quit().await;
-            b.quit().await;
-        }));
-    }
-    drop(tx);
-    let mut tally = Tally::default();
-    let mut games = Vec::new();
-    let mut sprt_state = None;
-    while let Some(r) = rx.recv().await {
-        match r.first_half_points {
-            2 => tally.wins += 1,
-            1 => tally.draws += 1,
-            _ => tally.losses += 1,
-        }
-        on_game(&r, &tally, &names);
-        games.push(r);
-        if let Some(s) = &cfg.sprt {
-            let o = SprtOutcome::after_game(sprt_state, s, tally);
-            if o.state != SprtState::Continue {
-                stop.store(true, Ordering::SeqCst);
-            }
-            sprt_state = Some(o);
-        }
-    }
-    for w in workers {
-        let _ = w.await;
-    }
+    let (games, concurrency, sprt) = (cfg.games, cfg.concurrency, cfg.sprt);
+    let out = run_pool(Xiangqi(cfg), games, concurrency, sprt, on_game).await?;
     Ok(MatchReport {
-        names,
-        tally,
-        sprt: sprt_state,
-        games,
+        names: out.names,
+        tally: out.tally,
+        sprt: out.sprt,
+        games: out.games,
     })
 }
 

@@ -181,6 +181,15 @@ pub trait Game: Send + fmt::Debug {
         let _ = side;
         true
     }
+    /// What the last move made that a player announces under rules that
+    /// ask for it, as data words (renju's `four` and `open_three`, seed
+    /// 001's office rule: 如出现活三或四的情况，需向对方作一下提示). Empty by
+    /// default, after a move that made nothing, and once the game is over.
+    /// The registry's `Variant::announcements` says whether a variant's
+    /// games tell them.
+    fn announcements(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
     /// Clones into a box (the trait is object-safe, so no `Clone` bound).
     fn boxed_clone(&self) -> Box<dyn Game>;
 }

@@ -245,6 +245,12 @@ pub enum ServerMsg {
         /// The variant's second notation of the move (WXF, UCI, western).
         #[serde(default)]
         alt: String,
+        /// What the move made that the rules ask a player to announce
+        /// (`four`, `open_three`: renju's office rule, seed 001), for a
+        /// variant whose registry entry says `announcements`; absent when
+        /// empty.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        announce: Vec<String>,
     },
     /// The referee ruled a repetition in which `side` plays a forbidden
     /// sequence: it must vary or lose (CXA 24, 26.4).

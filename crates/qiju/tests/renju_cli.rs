@@ -198,3 +198,35 @@ fn gomocup_protocol() {
         ]
     );
 }
+
+/// `INFO timeout_turn` bounds the search: level 5 asked for three quiet
+/// opening positions takes about 0.3 s for each unbounded, and answers all
+/// three sooner with 100 ms a move.
+#[test]
+fn gomocup_honours_timeout_turn() {
+    let boards = [
+        "7,7,2\n8,6,1\n9,8,2",
+        "7,7,1\n8,6,2",
+        "7,7,2\n8,6,1\n6,8,2\n9,9,1\n7,9,2",
+    ];
+    let run = |info: &str| {
+        let mut input = format!("START 15\n{info}");
+        for b in boards {
+            input += &format!("RESTART\nBOARD\n{b}\nDONE\n");
+        }
+        input += "END\n";
+        let t = std::time::Instant::now();
+        let out = brain("5", &input);
+        let took = t.elapsed();
+        assert_eq!(out.len(), 7, "{out:?}");
+        assert!(
+            out[1..].iter().all(|l| l == "OK" || l.split_once(',').is_some()),
+            "{out:?}"
+        );
+        took
+    };
+    let unbounded = run("");
+    let bounded = run("INFO timeout_turn 100\n");
+    assert!(bounded < unbounded, "{bounded:?} against {unbounded:?}");
+    assert!(bounded < std::time::Duration::from_millis(1500), "{bounded:?}");
+}

@@ -372,6 +372,11 @@ pub struct Variant {
     pub titles: bool,
     pub computer: Computer,
     pub analysis: Analysis,
+    /// Whether the platform announces what a move made
+    /// (`Game::announcements`) with the move's event, as the rules ask a
+    /// player to: renju's office rule (seed 001) has a player announce an
+    /// open three or a four.
+    pub announcements: bool,
     #[serde(skip)]
     build: fn(&str) -> Result<Box<dyn Game>, GameError>,
     #[serde(skip)]

@@ -227,6 +227,7 @@ macro_rules! renju_variant {
                 analyse: |r| analyse(r, $rules),
             },
             analysis: ANALYSIS,
+            announcements: false,
             build: |fen| build(fen, $rules),
             session_rules: renju_session,
             write_record: |v, g| write_psq(v, g, $rules),
@@ -313,7 +314,11 @@ pub(crate) const SOOSORV8: Variant = renju_variant!(
     "国际连珠联盟规则，索索夫-8 开局（世锦赛）：两次交换，黑方提供至多八个第五手"
 );
 
-pub(crate) const OFFICE: Variant = renju_variant!(
+/// The office event's rules ask a player to announce an open three or a
+/// four (seed 001); online the platform does it for them.
+pub(crate) const OFFICE: Variant = Variant {
+    announcements: true,
+    ..renju_variant!(
     "renju/office",
     &[],
     Rules::OFFICE,
@@ -324,7 +329,8 @@ pub(crate) const OFFICE: Variant = renju_variant!(
     CENTRE_KINDS,
     "Office event (seed 001): RIF forbidden points replayed when white points them out; white's first stone on its side",
     "办公室赛（种子001）：禁手经白方指出可重下；白棋第一手在己方一侧"
-);
+    )
+};
 
 #[cfg(test)]
 mod tests {

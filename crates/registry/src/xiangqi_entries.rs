@@ -221,6 +221,7 @@ macro_rules! xiangqi_variant {
             titles: true,
             computer: COMPUTER,
             analysis: ANALYSIS,
+            announcements: false,
             build: |fen| build(fen, $rules),
             session_rules: cxa_session,
             write_record: write_pgn,

@@ -27,6 +27,17 @@ pub enum Threat {
     OpenThree,
 }
 
+impl Threat {
+    /// The data word on the wire: `four`, `open_three`.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Threat::Four => "four",
+            Threat::OpenThree => "open_three",
+        }
+    }
+}
+
 impl fmt::Display for Threat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

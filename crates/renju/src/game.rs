@@ -129,6 +129,26 @@ impl RenjuGame {
         out
     }
 
+    /// The threats the last stone made (fours first), for the office
+    /// rule's announcements (seed 001; `announce::threats`): none when the
+    /// last move placed no stone or the game is over.
+    #[must_use]
+    pub fn last_threats(&self) -> Vec<crate::announce::Threat> {
+        if self.pos.end().is_some() {
+            return Vec::new();
+        }
+        let last = self.history.last().and_then(|m| m.coord.parse::<Action>().ok());
+        let Some(Action::Stone(p) | Action::Select(p)) = last else {
+            return Vec::new();
+        };
+        let Some(color) = self.pos.board().get(p) else {
+            return Vec::new();
+        };
+        let mut before = self.pos.board().clone();
+        before.clear(p);
+        crate::announce::threats(&before, self.pos.rules(), color, p)
+    }
+
     /// The moves that may be made now, as actions.
     #[must_use]
     pub fn legal_actions(&self) -> Vec<Action> {
@@ -330,6 +350,15 @@ impl Game for RenjuGame {
         })
     }
 
+    /// One word per threat of the last stone: a double four is `four`
+    /// twice, a four-three `four`, `open_three`.
+    fn announcements(&self) -> Vec<&'static str> {
+        self.last_threats()
+            .into_iter()
+            .map(crate::announce::Threat::code)
+            .collect()
+    }
+
     fn boxed_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
     }
@@ -368,6 +397,49 @@ mod tests {
         assert_eq!(copy.history().len(), 9);
         assert_eq!(copy.history()[0].alt, "7,7");
         assert_eq!(gomocup("a1".parse().unwrap()), "0,14");
+    }
+
+    /// The office rule's announcements come from the last stone alone:
+    /// black's i8 makes an open three (h8 i8 j8), white's reply nothing,
+    /// black's k8 a four; a choice places no stone; the game's end none.
+    #[test]
+    fn announcements_of_the_last_stone() {
+        let mut g: Box<dyn Game> = Box::new(RenjuGame::new(Rules::OFFICE));
+        assert!(g.announcements().is_empty());
+        let said = |g: &mut Box<dyn Game>, m: &str| {
+            g.play(m).unwrap();
+            g.announcements()
+        };
+        assert!(said(&mut g, "h8").is_empty());
+        assert!(said(&mut g, "h10").is_empty());
+        assert!(said(&mut g, "i8").is_empty(), "two in a row");
+        assert!(said(&mut g, "a15").is_empty());
+        assert_eq!(said(&mut g, "j8"), ["open_three"]);
+        assert!(said(&mut g, "a14").is_empty(), "white's stone makes nothing");
+        assert_eq!(said(&mut g, "k8"), ["four"]);
+        assert!(said(&mut g, "g8").is_empty(), "white blocks: white makes nothing");
+        assert!(said(&mut g, "l8").is_empty(), "five ends the game");
+        assert!(g.status() != Status::Ongoing);
+
+        // The office game of tests/e2e/renju.mjs: black's j8 is a
+        // double-three, which stands until white points it out; the page
+        // announces its two threes. Pointing it out places no stone.
+        let mut g: Box<dyn Game> = Box::new(RenjuGame::new(Rules::OFFICE));
+        for m in ["h8", "a15", "i8", "a13", "j9", "a11", "j10", "a9"] {
+            g.play(m).unwrap();
+        }
+        assert_eq!(said(&mut g, "j8"), ["open_three", "open_three"]);
+        assert!(said(&mut g, "foul").is_empty());
+
+        // Under swap2 the choice is no stone.
+        let mut g: Box<dyn Game> = Box::new(RenjuGame::new(Rules::SWAP2));
+        for m in ["h8", "i9", "i8"] {
+            g.play(m).unwrap();
+        }
+        g.play("choose:white").unwrap();
+        assert!(g.announcements().is_empty());
+        assert_eq!(said(&mut g, "j9"), Vec::<&str>::new(), "white's two: nothing");
+        assert_eq!(said(&mut g, "j8"), ["open_three"]);
     }
 }
 

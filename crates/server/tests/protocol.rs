@@ -95,6 +95,7 @@ fn one_of_each() -> Vec<ServerMsg> {
             legal: vec![],
             claimable: true,
             claim: Some("fifty_moves".into()),
+            announce: vec!["four".into(), "open_three".into()],
         },
         ServerMsg::MustChange {
             v: 2,

@@ -5,7 +5,8 @@
 //! choice (the steps of the opening are moves, some turns hold several
 //! moves by one player, and a swap changes the players' colours, not their
 //! sides); games against the built-in computer under swap2 and Soosõrv-8,
-//! the computer making the opening's choices.
+//! the computer making the opening's choices; the office rules' move events
+//! announcing open threes and fours.
 
 mod common;
 
@@ -82,6 +83,7 @@ async fn a_renju_game_where_black_loses_on_a_forbidden_point() {
             m.get("sides").is_none(),
             "fixed colours are not sent with each move"
         );
+        assert!(m.get("announce").is_none(), "renju/rif announces nothing: {m}");
         wws.play(w).await;
     }
     // j8 makes two open threes: forbidden, but black may play it (and loses).
@@ -337,8 +339,61 @@ async fn games_against_the_computer_through_the_openings() {
     }
 }
 
+/// The office rule (seed 001: a player announces an open three or a four)
+/// done by the platform: under `renju/office` each move event carries what
+/// the move made, to both players; no other variant's events carry it.
+async fn the_office_rules_announce_threes_and_fours() {
+    let mut s = common::start().await;
+    let info = Client::anonymous(&s).get_json("/api/info").await;
+    assert_eq!(variant(&info, "renju/office")["announcements"], true);
+    assert_eq!(variant(&info, "renju/rif")["announcements"], false);
+    assert_eq!(variant(&info, "gomoku/swap2")["announcements"], false);
+    let black = Client::register(&s, "ob").await;
+    let white = Client::register(&s, "ow").await;
+    let (ch, game, _) = black
+        .challenge(
+            &white,
+            json!({"time": "5+3", "color": "black", "variant": "renju/office"}),
+        )
+        .await;
+    assert_eq!(ch["variant"], "renju/office", "{ch}");
+    let (mut bws, _) = black.ws(&game).await;
+    let (mut wws, _) = white.ws(&game).await;
+    // Black builds row 8 from h8; white plays far off on its own side (rows
+    // 9–15 for its first stone, the office rule).
+    let plan = [
+        ("h8", None),
+        ("a15", None),
+        ("i8", None),
+        ("a14", None),
+        ("j8", Some(json!(["open_three"]))),
+        ("a13", None),
+        ("k8", Some(json!(["four"]))),
+    ];
+    for (i, (mv, said)) in plan.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 {
+            (&mut bws, &mut wws)
+        } else {
+            (&mut wws, &mut bws)
+        };
+        let mine = mover.play(mv).await;
+        let seen = other.expect("move").await;
+        assert_eq!(seen["move"], *mv);
+        for m in [&mine, &seen] {
+            match said {
+                Some(words) => assert_eq!(m["announce"], *words, "{mv}: {m}"),
+                None => assert!(m.get("announce").is_none(), "{mv}: {m}"),
+            }
+        }
+    }
+    wws.send(&json!({"t": "resign"})).await;
+    bws.expect("end").await;
+    s.stop().await;
+}
+
 crate::on_both_databases!(
     a_renju_game_where_black_loses_on_a_forbidden_point,
+    the_office_rules_announce_threes_and_fours,
     swap2_through_each_of_its_branches,
     games_against_the_computer_through_the_openings,
 );

@@ -114,23 +114,27 @@ pub struct Review {
 
 impl Review {
     /// The marks of the moves between consecutive evaluated positions,
-    /// `moves[i]` being ply i+1 and `first_moves_first` whether ply 1 is
-    /// the first side's. A move that is the best move found is never
-    /// marked, whatever the numbers say (the depth moved on).
+    /// `moves[i]` being ply i+1 and `movers[i]` the side that made it. The
+    /// mover is the game's, not the ply's parity: during an opening whose
+    /// turns hold several moves (swap2's three stones, Soosõrv-8's offers,
+    /// a colour choice) one side makes several moves in a row. A move that
+    /// is the best move found is never marked, whatever the numbers say
+    /// (the depth moved on).
     #[must_use]
-    pub fn new(depth: u32, plies: Vec<PlyEval>, moves: &[String], first_moves_first: bool) -> Review {
+    pub fn new(depth: u32, plies: Vec<PlyEval>, moves: &[String], movers: &[Side]) -> Review {
         let mut marks = Vec::new();
         let mut summary = [SideSummary::default(); 2];
         for pair in plies.windows(2) {
             let (before, after) = (&pair[0], &pair[1]);
             let ply = after.ply;
-            let Some(played) = moves.get(ply as usize - 1) else {
+            let (Some(played), Some(&mover)) = (moves.get(ply as usize - 1), movers.get(ply as usize - 1))
+            else {
                 continue;
             };
             if before.best.as_deref() == Some(played.as_str()) {
                 continue;
             }
-            let first_moved = (ply % 2 == 1) == first_moves_first;
+            let first_moved = mover == Side::First;
             let loss = if first_moved {
                 before.chances - after.chances
             } else {
@@ -294,7 +298,7 @@ impl Reviews {
                         Running {
                             owner: job.owner.clone(),
                             total: 0,
-                            review: Review::new(0, Vec::new(), &[], true),
+                            review: Review::new(0, Vec::new(), &[], &[]),
                         },
                     );
                     return job;
@@ -437,14 +441,14 @@ async fn review(state: &Play, job: &Job) -> Result<Review, String> {
     let mut game = variant
         .new_game(Some(&row.initial_fen), 0)
         .map_err(|e| e.to_string())?;
-    let first_moves_first = game.side_to_move() == Side::First;
+    let movers = movers(game.as_ref(), &coords)?;
     let depth = variant.analysis.depth;
     state.reviews().lock().running.insert(
         job.game_id.clone(),
         Running {
             owner: job.owner.clone(),
             total: coords.len() + 1,
-            review: Review::new(depth, Vec::new(), &coords, first_moves_first),
+            review: Review::new(depth, Vec::new(), &coords, &movers),
         },
     );
     let mut plies = Vec::with_capacity(coords.len() + 1);
@@ -463,14 +467,28 @@ async fn review(state: &Play, job: &Job) -> Result<Review, String> {
         .await?;
         plies.push(eval);
         if let Some(r) = state.reviews().lock().running.get_mut(&job.game_id) {
-            r.review = Review::new(depth, plies.clone(), &coords, first_moves_first);
+            r.review = Review::new(depth, plies.clone(), &coords, &movers);
         }
         if let Some(m) = coords.get(ply) {
             game.play(m)
                 .map_err(|e| format!("stored move {} does not replay: {e}", ply + 1))?;
         }
     }
-    Ok(Review::new(depth, plies, &coords, first_moves_first))
+    Ok(Review::new(depth, plies, &coords, &movers))
+}
+
+/// The side that made each of `coords` from `game`'s position: the side
+/// to move before it, as the game says (several moves in a row during an
+/// opening's multi-move turns).
+fn movers(game: &dyn Game, coords: &[String]) -> Result<Vec<Side>, String> {
+    let mut game = game.boxed_clone();
+    let mut movers = Vec::with_capacity(coords.len());
+    for (i, m) in coords.iter().enumerate() {
+        movers.push(game.side_to_move());
+        game.play(m)
+            .map_err(|e| format!("stored move {} does not replay: {e}", i + 1))?;
+    }
+    Ok(movers)
 }
 
 /// The stored or running review of a game.
@@ -602,7 +620,8 @@ mod tests {
             ply(3, -0.35, "z"),
             ply(4, -0.3, "w"),
         ];
-        let r = Review::new(10, plies, &moves, true);
+        let alternate = [Side::First, Side::Second, Side::First, Side::Second];
+        let r = Review::new(10, plies, &moves, &alternate);
         let got: Vec<(u32, MarkKind)> = r.marks.iter().map(|m| (m.ply, m.kind)).collect();
         assert_eq!(got, [(1, MarkKind::Blunder), (2, MarkKind::Inaccuracy)]);
         assert_eq!(r.summary[0].blunders, 1);
@@ -610,7 +629,42 @@ mod tests {
         assert_eq!(r.summary[0].mistakes + r.summary[1].mistakes, 0);
         // The same chances when the second side moved first: every move
         // then gained for its mover, or is the best move.
-        let r = Review::new(10, r.plies, &moves, false);
+        let swapped = alternate.map(Side::other);
+        let r = Review::new(10, r.plies, &moves, &swapped);
         assert!(r.marks.is_empty(), "{:?}", r.marks);
+    }
+
+    /// Swap2 (gomoku/swap2): the first player places three stones in one
+    /// turn, the second chooses white and plays. The first player's second
+    /// stone, ply 2, throws away 0.35: it is the first player's blunder,
+    /// which the ply's parity gave to the second player as a gain.
+    #[test]
+    fn marks_go_to_the_side_that_moved_in_a_multi_move_turn() {
+        let variant = registry::get(Some("gomoku/swap2")).unwrap();
+        let game = variant.new_game(None, 0).unwrap();
+        let moves: Vec<String> = ["h8", "h9", "i9", "choose:white", "j10", "g7"]
+            .iter()
+            .map(|s| (*s).to_string())
+            .collect();
+        let sides = movers(game.as_ref(), &moves).unwrap();
+        use Side::{First, Second};
+        assert_eq!(sides, [First, First, First, Second, Second, First]);
+        let plies = vec![
+            ply(0, 0.0, "h8"),
+            ply(1, 0.0, "x"),
+            ply(2, -0.35, "i9"),
+            ply(3, -0.35, "choose:white"),
+            ply(4, -0.35, "j10"),
+            ply(5, -0.35, "y"),
+            ply(6, -0.35, "z"),
+        ];
+        let r = Review::new(10, plies, &moves, &sides);
+        let got: Vec<(u32, MarkKind)> = r.marks.iter().map(|m| (m.ply, m.kind)).collect();
+        assert_eq!(got, [(2, MarkKind::Blunder)]);
+        assert_eq!(r.summary[0].blunders, 1);
+        assert_eq!(r.summary[1].blunders, 0);
+        // A move that does not replay is an error, not a wrong mover.
+        let bad = ["h8".to_string(), "h8".to_string()];
+        assert!(movers(game.as_ref(), &bad).unwrap_err().contains("stored move 2"));
     }
 }

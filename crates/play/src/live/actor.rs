@@ -397,6 +397,20 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
                     legal: if last { legal_moves(&g.table) } else { Vec::new() },
                     claimable: last && g.table.claim_holds(),
                     claim: if last { g.table.claim_reason() } else { None },
+                    // What the move made, for a variant whose rules ask a
+                    // player to announce it (the registry says which); the
+                    // game knows its last move's, so only the batch's last
+                    // move carries it.
+                    announce: if last && g.variant.announcements {
+                        g.table
+                            .game()
+                            .announcements()
+                            .into_iter()
+                            .map(str::to_string)
+                            .collect()
+                    } else {
+                        Vec::new()
+                    },
                 })
             }
             SessionEvent::DrawOffered { side, .. } => Some(ServerMsg::DrawOffer { v, by: *side }),

@@ -5,13 +5,15 @@
 //! Commands: `START 15` (other sizes are refused), `RESTART`, `BEGIN`,
 //! `TURN x,y`, `BOARD` … `DONE` (`x,y,1` own stone, `x,y,2` the
 //! opponent's), `TAKEBACK x,y`, `INFO rule N` (bit 1 exactly five, bit 4
-//! renju; other `INFO` keys are read and ignored), `ABOUT`, `END`.
+//! renju), `INFO timeout_turn MS` and `INFO time_left MS` (the clock: the
+//! level's search stops in time, see [`Brain::deadline`]; other `INFO`
+//! keys are read and ignored), `ABOUT`, `END`.
 //! Coordinates are the protocol's: `x,y` from 0, x from the left, y from
 //! the top. Black is whoever moved first: with an even number of stones on
 //! the board the player to move is black.
 
 use clap::Args as ClapArgs;
-use renju::computer::{choose, Decision, Level};
+use renju::computer::{choose_within, Decision, Level};
 use renju::{Board, Color, Point, Position, Rules, Setup, SIZE};
 use std::io::{BufRead, Write};
 
@@ -30,6 +32,10 @@ struct Brain {
     level: Level,
     /// Lines of a `BOARD` command until `DONE`.
     board: Option<Vec<(Point, bool)>>,
+    /// `INFO timeout_turn`, milliseconds a move (0 or absent: none).
+    turn_ms: u64,
+    /// `INFO time_left`, milliseconds left in the game (absent: none).
+    left_ms: Option<u64>,
 }
 
 fn parse_point(text: &str) -> Option<Point> {
@@ -49,11 +55,31 @@ impl Brain {
             rules: Rules::FREESTYLE,
             level,
             board: None,
+            turn_ms: 0,
+            left_ms: None,
         }
+    }
+
+    /// When the search must stop: four fifths of the time a move, less
+    /// 20 ms for the answer to travel, and at most a twentieth of what is
+    /// left of the game's time. `None` where the manager set no clock: the
+    /// level alone decides.
+    fn deadline(&self) -> Option<std::time::Instant> {
+        let turn = (self.turn_ms > 0).then_some(self.turn_ms);
+        let game = self.left_ms.map(|ms| ms / 20);
+        let ms = match (turn, game) {
+            (Some(t), Some(g)) => t.min(g),
+            (Some(t), None) => t,
+            (None, Some(g)) => g,
+            (None, None) => return None,
+        };
+        let ms = (ms * 4 / 5).saturating_sub(20).max(10);
+        Some(std::time::Instant::now() + std::time::Duration::from_millis(ms))
     }
 
     /// Our move in the position the stones make, placed and answered.
     fn think(&mut self) -> String {
+        let deadline = self.deadline();
         let turn = if self.stones.len().is_multiple_of(2) {
             Color::Black
         } else {
@@ -73,7 +99,7 @@ impl Brain {
             Ok(pos) => pos,
             Err(e) => return format!("ERROR {e}"),
         };
-        match choose(&pos, self.level).map(|c| c.decision) {
+        match choose_within(&pos, self.level, deadline).map(|c| c.decision) {
             Some(Decision::Play(p)) => {
                 self.stones.push((p, true));
                 renju::game::gomocup(p)
@@ -137,7 +163,12 @@ impl Brain {
             },
             "INFO" => {
                 let (key, value) = rest.split_once(' ').unwrap_or((rest, ""));
-                if key.eq_ignore_ascii_case("rule") {
+                let ms = || value.trim().parse::<u64>().ok();
+                if key.eq_ignore_ascii_case("timeout_turn") {
+                    self.turn_ms = ms().unwrap_or(0);
+                } else if key.eq_ignore_ascii_case("time_left") {
+                    self.left_ms = ms();
+                } else if key.eq_ignore_ascii_case("rule") {
                     let bits: u32 = value.trim().parse().unwrap_or(0);
                     self.rules = if bits & 4 != 0 {
                         Rules::RIF

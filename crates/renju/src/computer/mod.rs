@@ -165,6 +165,16 @@ pub struct Choice {
 /// Chooses a move for the side to move, or `None` when the game is over.
 #[must_use]
 pub fn choose(pos: &Position, level: Level) -> Option<Choice> {
+    choose_within(pos, level, None)
+}
+
+/// [`choose`] under a clock: the search stops at `deadline` (the threat
+/// searches at half the time left, alpha-beta at the deadline) and answers
+/// with the last whole iteration's move, as a Gomocup engine must answer
+/// within `timeout_turn`. Without a deadline it is [`choose`], and
+/// deterministic.
+#[must_use]
+pub fn choose_within(pos: &Position, level: Level, deadline: Option<std::time::Instant>) -> Option<Choice> {
     if pos.end().is_some() {
         return None;
     }
@@ -184,6 +194,7 @@ pub fn choose(pos: &Position, level: Level) -> Option<Choice> {
         return Some(done(Decision::Play(legal[0]), Why::Forced));
     }
     let mut node = Node::new(pos.board().clone(), pos.rules(), limits.nodes);
+    node.deadline = deadline;
     let me = pos.turn();
     // Points the position allows (the opening rules) that are not
     // forbidden for black; with none, any point the position allows.

@@ -10,6 +10,7 @@ use crate::rules::{RuleSet, Rules};
 use crate::shape::{self, LineShape};
 use std::collections::HashMap;
 use std::sync::LazyLock;
+use std::time::Instant;
 
 /// A won game, less the plies it takes.
 pub(super) const WIN: i32 = 1_000_000;
@@ -56,6 +57,13 @@ pub(super) struct Node {
     hash: u64,
     nodes: u64,
     budget: u64,
+    /// The level's node budget, before a deadline cut it short.
+    limit: u64,
+    /// When to stop, where a clock sets one (the Gomocup protocol's
+    /// `timeout_turn`): passing it spends the budget at once.
+    pub(super) deadline: Option<Instant>,
+    /// Whether the deadline (not the node count) spent the budget.
+    timed_out: bool,
     table: HashMap<(u64, Color), Entry>,
 }
 
@@ -73,6 +81,9 @@ impl Node {
             hash,
             nodes: 0,
             budget,
+            limit: budget,
+            deadline: None,
+            timed_out: false,
             table: HashMap::new(),
         }
     }
@@ -84,6 +95,11 @@ impl Node {
     /// Counts a node; false once the budget is spent.
     pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
+        // The clock is read every 256 nodes (well under a millisecond).
+        if self.nodes.is_multiple_of(256) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.budget = self.budget.min(self.nodes - 1);
+            self.timed_out = true;
+        }
         self.nodes <= self.budget
     }
 
@@ -360,6 +376,13 @@ impl Node {
                 .unwrap_or(p);
             return (best, Why::Block, 0, 0);
         }
+        // Under a deadline the threat searches get the first half of the
+        // time, so that alpha-beta always has some.
+        let deadline = self.deadline;
+        if let Some(d) = deadline {
+            let now = Instant::now();
+            self.deadline = Some(now + d.saturating_duration_since(now) / 2);
+        }
         if limits.vcf_depth > 0 {
             if let Some(p) = self.vcf(me, limits.vcf_depth).filter(|p| allowed.contains(p)) {
                 return (p, Why::Vcf, WIN, 0);
@@ -372,6 +395,11 @@ impl Node {
             {
                 return (p, Why::Vct, WIN, 0);
             }
+        }
+        self.deadline = deadline;
+        if self.timed_out {
+            self.timed_out = false;
+            self.budget = self.limit;
         }
         // Alpha-beta over the allowed points, best-ordered first.
         let restricted: Vec<Point> = self

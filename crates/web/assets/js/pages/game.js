@@ -102,6 +102,10 @@ export async function mount(main, params, ctx) {
   const bottomBar = bar('bottom');
   const status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('game.connecting'));
   const notice = h('div', { class: 'notice', id: 'notice', hidden: true, role: 'alert' });
+  // What a move made that the rules ask a player to announce (renju's
+  // office rule: an open three, a four), shown for a few seconds.
+  const announceBox = h('div', { class: 'notice announce', id: 'announce', hidden: true, role: 'status', 'aria-live': 'polite' });
+  let announceTimer = null;
   const gameInfo = h('p', { class: 'muted', id: 'game-info' });
   const movesBox = h('div', { class: 'moves', id: 'moves', tabindex: '0', 'aria-label': t('game.moves') });
   const actions = h('div', { class: 'actions', id: 'actions', role: 'group', 'aria-label': t('game.actions') });
@@ -170,7 +174,7 @@ export async function mount(main, params, ctx) {
     h('div', { class: 'game' },
       h('div', { class: 'board-col' }, topBar.el, boardWrap, bottomBar.el),
       h('aside', { class: 'side-panel', 'aria-label': t('game.moves') },
-        h('div', { class: 'card' }, gameInfo, status, notice, choiceBox, resultBox),
+        h('div', { class: 'card' }, gameInfo, status, notice, announceBox, choiceBox, resultBox),
         h('div', { class: 'card' },
           h('div', { class: 'row', style: 'justify-content:space-between' },
             h('h2', {}, t('game.moves')),
@@ -448,6 +452,17 @@ export async function mount(main, params, ctx) {
     }, ms);
   }
 
+  /** `words`: the move event's `announce` (`four`, `open_three`), each
+   * said once, fours first as the server sends them. */
+  function showAnnouncement(side, words) {
+    if (!words || !words.length) return;
+    const what = [...new Set(words)].map((w) => t(`announce.${w}`)).join(t('announce.and'));
+    announceBox.textContent = t('game.announce', { side: sideName(view, side), what });
+    announceBox.hidden = false;
+    clearTimeout(announceTimer);
+    announceTimer = setTimeout(() => { announceBox.hidden = true; }, 4000);
+  }
+
   function showNotice(text, sticky = false) {
     if (noticeTimer) {
       clearTimeout(noticeTimer);
@@ -662,6 +677,7 @@ export async function mount(main, params, ctx) {
     view.claimable = !!msg.claimable;
     view.claim = msg.claim || null;
     view.must_change = null;
+    showAnnouncement(mover, msg.announce);
     if (mine) pending = null;
     else (msg.capture ? sounds.capture : sounds.move)();
     confirmResign = false;

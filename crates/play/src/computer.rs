@@ -123,13 +123,31 @@ pub enum ComputerPlay {
     Resign,
 }
 
-/// How long the computer may think: a fortieth of its time plus most of the
-/// increment, or a third of a byo-yomi period if that is more, between
-/// 50 ms and 5 s.
+/// How long the computer may think. What the clock allows — a fortieth of
+/// its time plus most of the increment, or a third of a byo-yomi period if
+/// that is more, between 50 ms and 5 s — is the top level's; a level `L`
+/// of `N` takes `(L/N)²` of it (at least 50 ms), so a weak level answers
+/// at once whatever the clock (chess level 3 of 8 at 5+3: 0.7 s, not 5 s),
+/// and think time grows with the level. An operator's engine
+/// (`engine:NAME`) has no level and takes the whole.
 fn budget(req: &Request) -> Duration {
-    let ms = (req.my_ms / 40 + req.increment_ms * 3 / 4)
+    let clock = (req.my_ms / 40 + req.increment_ms * 3 / 4)
         .max(req.period_ms / 3)
         .clamp(50, 5000);
+    let levels = match req.variant.computer {
+        registry::Computer::BuiltIn { levels, .. } | registry::Computer::Uci { levels, .. } => levels,
+        registry::Computer::None => 0,
+    };
+    let ms = match level_of(&req.spec) {
+        Some(level) if levels > 0 && level < levels => {
+            let share = f64::from(level) / f64::from(levels);
+            // At most 5,000 ms: the product fits.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+            let scaled = (clock as f64 * share * share) as i64;
+            scaled.max(50)
+        }
+        _ => clock,
+    };
     Duration::from_millis(u64::try_from(ms).unwrap_or(50))
 }
 
@@ -692,6 +710,49 @@ impl Drop for Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn request(variant: &str, spec: &str, my_ms: i64, increment_ms: i64, period_ms: i64) -> Request {
+        Request {
+            variant: registry::get(Some(variant)).unwrap(),
+            asker: asker("a", None),
+            spec: spec.into(),
+            fen: String::new(),
+            moves: Vec::new(),
+            ply: 0,
+            my_ms,
+            increment_ms,
+            period_ms,
+        }
+    }
+
+    /// Think time grows with the level and follows the clock: a weak level
+    /// answers at once, the top level (and an operator's engine) takes what
+    /// the clock allows, and none takes more.
+    #[test]
+    fn think_time_grows_with_the_level_and_follows_the_clock() {
+        let ms = |r: &Request| budget(r).as_millis();
+        for (variant, levels) in [("chess", 8), ("xiangqi", 8), ("shogi", 8), ("renju", 5)] {
+            for (my_ms, inc, period) in [(300_000, 3_000, 0), (60_000, 0, 0), (0, 0, 10_000), (3_000, 0, 0)] {
+                let top = ms(&request(variant, &format!("level:{levels}"), my_ms, inc, period));
+                let clock =
+                    u128::try_from(((my_ms / 40 + inc * 3 / 4).max(period / 3)).clamp(50, 5000)).unwrap();
+                assert_eq!(top, clock, "{variant} top level at {my_ms}+{inc}|{period}");
+                assert_eq!(ms(&request(variant, "engine:x", my_ms, inc, period)), clock);
+                let mut last = 0;
+                for level in 1..=levels {
+                    let t = ms(&request(variant, &format!("level:{level}"), my_ms, inc, period));
+                    assert!(
+                        t >= last && t <= clock && t >= 50,
+                        "{variant} level {level}: {t} ms"
+                    );
+                    last = t;
+                }
+            }
+        }
+        // Chess at 5+3 (issue 30, defect 4): level 3 no longer thinks 5 s.
+        assert_eq!(ms(&request("chess", "level:3", 300_000, 3_000, 0)), 703);
+        assert_eq!(ms(&request("chess", "level:1", 300_000, 3_000, 0)), 78);
+    }
 
     fn asker(account: &str, address: Option<[u8; 4]>) -> Asker {
         Asker {

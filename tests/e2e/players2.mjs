@@ -323,6 +323,29 @@ try {
     await shot(B, 'players2-analysis-phone-zh');
   });
 
+  await step('defect 19: the board\'s characters come from our own font, whatever the machine has', async () => {
+    // Xiangqi and shogi boards: their glyphs ask for "qiju board" first,
+    // and that face is loaded from the server and holds every character
+    // the board draws (a machine without CJK fonts shows the same pieces).
+    for (const [variant, selector] of [['xiangqi/cxa', '.xq-glyph'], ['shogi', '.sg-glyph']]) {
+      await B.page.goto(`${base}/analysis?variant=${variant}`);
+      await B.page.waitForSelector(selector);
+      const got = await B.page.evaluate(async (sel) => {
+        await document.fonts.ready;
+        const glyphs = [...document.querySelectorAll(sel)];
+        const text = [...new Set(glyphs.map((g) => g.textContent).join(''))].join('');
+        const family = getComputedStyle(glyphs[0]).fontFamily;
+        const loaded = await document.fonts.load('700 50px "qiju board"', text);
+        return { text, family, faces: loaded.length, covers: document.fonts.check('700 50px "qiju board"', text) };
+      }, selector);
+      assert.ok(got.text.length >= 7, `${variant}: pieces drawn: ${got.text}`);
+      assert.ok(got.family.startsWith('"qiju board"'), `${variant}: the glyphs ask for ${got.family}`);
+      assert.ok(got.faces >= 1 && got.covers, `${variant}: "qiju board" does not hold ${got.text}`);
+    }
+    const font = await B.page.evaluate(() => fetch('/fonts/qiju-board.woff2').then((r) => [r.status, r.headers.get('content-type')]));
+    assert.deepEqual(font, [200, 'font/woff2']);
+  });
+
   await step('defect 11: an unknown game has a not-found page and opens no WebSocket', async () => {
     for (const [p, lang] of [[A, 'en'], [B, 'zh']]) {
       const sockets = [];

@@ -951,8 +951,15 @@ try {
     assert.equal(await C.page.locator('#lobby-chat-log .report').count(), 0);
     // B reports A's line; A has no report button on their own line.
     assert.equal(await A.page.locator('#lobby-chat-log .report').count(), 0);
+    // The flag asks why, and files nothing until the second click.
     await bPage.click('#lobby-chat-log .report');
+    await bPage.waitForSelector('#lobby-chat-log .report-form select.report-reason');
+    assert.ok(!/Reported/.test(await bPage.evaluate(() => document.querySelector('#toasts')?.textContent || '')),
+      'a report was filed by the flag alone');
+    await bPage.selectOption('#lobby-chat-log .report-form select.report-reason', 'abuse');
+    await bPage.click('#lobby-chat-log .report-form button[type=submit]');
     await bPage.waitForFunction(() => /Reported/.test(document.querySelector('#toasts')?.textContent || ''));
+    assert.equal(await bPage.locator('#lobby-chat-log .report-form').count(), 0);
     // The lobby names who is there (asked every 10 s: reload to ask now).
     await A.page.reload();
     await A.page.waitForFunction((names) => names.every((n) => (document.querySelector('#online-players')?.textContent || '').includes(n)), [nameA, nameB]);

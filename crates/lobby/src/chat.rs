@@ -13,7 +13,7 @@ use crate::protocol::{LobbyLine, LobbyMsg};
 use crate::{lock, Lobby, CHAT_HISTORY};
 use common::names::{self, Joiners};
 use common::Error;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use store::User;
 use utoipa::ToSchema;
 
@@ -61,6 +61,36 @@ pub struct ReportRequest {
     pub text: String,
     /// `lobby`, or the id of the game it was said in.
     pub context: String,
+    /// Why it is reported; a client that does not ask says `other`.
+    #[serde(default)]
+    pub reason: ReportReason,
+}
+
+/// Why a chat line is reported: what the operator looks for first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportReason {
+    /// Insults, threats, harassment.
+    Abuse,
+    /// Advertising, flooding.
+    Spam,
+    /// Says or shows help from an engine or another person.
+    Cheating,
+    #[default]
+    Other,
+}
+
+impl ReportReason {
+    /// The word stored and printed by `qiju admin reports`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReportReason::Abuse => "abuse",
+            ReportReason::Spam => "spam",
+            ReportReason::Cheating => "cheating",
+            ReportReason::Other => "other",
+        }
+    }
 }
 
 /// Reports held per reporter in an hour.
@@ -157,9 +187,17 @@ impl Lobby {
         }
         let id = common::random_id(16)?;
         store
-            .add_report(&id, &user.id, &reported.id, r.context.trim(), r.text.trim(), now)
+            .add_report(&store::NewReport {
+                id: &id,
+                reporter_id: &user.id,
+                reported_id: &reported.id,
+                context: r.context.trim(),
+                reason: r.reason.as_str(),
+                text: r.text.trim(),
+                now_ms: now,
+            })
             .await?;
-        tracing::info!(reporter = %user.name, reported = %reported.name, context = %r.context, "chat line reported");
+        tracing::info!(reporter = %user.name, reported = %reported.name, context = %r.context, reason = r.reason.as_str(), "chat line reported");
         Ok(())
     }
 }

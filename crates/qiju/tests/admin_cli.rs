@@ -145,7 +145,15 @@ fn reports_print_as_text_whatever_they_hold() {
                 store.create_user(id, name, None, false, 0).await.unwrap();
             }
             store
-                .add_report("r1", "u1", "u2", "lobby\r\n", forged, 0)
+                .add_report(&store::NewReport {
+                    id: "r1",
+                    reporter_id: "u1",
+                    reported_id: "u2",
+                    context: "lobby\r\n",
+                    reason: "spam\u{1b}[2J",
+                    text: forged,
+                    now_ms: 0,
+                })
                 .await
                 .unwrap();
             store.close().await;
@@ -158,7 +166,9 @@ fn reports_print_as_text_whatever_they_hold() {
     );
     assert_eq!(out.trim_end().lines().count(), 1, "{out}");
     assert!(
-        out.contains("\\u{001b}]0;owned\\u{0007}") && out.contains("\\u{202e}gnp.exe"),
+        out.contains("\\u{001b}]0;owned\\u{0007}")
+            && out.contains("\\u{202e}gnp.exe")
+            && out.contains("for spam\\u{001b}[2J:"),
         "{out}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -79,10 +79,29 @@ async fn lobby_chat_presence_reports_and_bans() {
     );
     let state = &s.server.as_ref().unwrap().state;
     let filed = state.play().store().reports(10).await.unwrap();
-    assert!(filed
-        .iter()
-        .any(|r| r.reporter == b.name && r.reported == a.name && r.context == "lobby"));
-    for _ in 1..lobby::chat::REPORTS_PER_HOUR {
+    assert!(filed.iter().any(|r| r.reporter == b.name
+        && r.reported == a.name
+        && r.context == "lobby"
+        && r.reason == "other"));
+    // With the reporter's reason (the page asks for one); a reason the
+    // server does not know is refused, and nothing is filed.
+    let why = json!({"name": a.name, "text": "有人下一盘吗？", "context": "lobby", "reason": "spam"});
+    assert_eq!(b.post("/api/reports", &why).await.status(), 204);
+    let odd = json!({"name": a.name, "text": "x", "context": "lobby", "reason": "boring"});
+    assert!(b.post("/api/reports", &odd).await.status().is_client_error());
+    // (PostgreSQL's test database holds other runs' reports too.)
+    let filed: Vec<_> = state
+        .play()
+        .store()
+        .reports(100)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.reporter == b.name)
+        .collect();
+    let reasons: Vec<&str> = filed.iter().map(|r| r.reason.as_str()).collect();
+    assert_eq!(reasons, ["spam", "other"]);
+    for _ in 2..lobby::chat::REPORTS_PER_HOUR {
         assert_eq!(b.post("/api/reports", &report).await.status(), 204);
     }
     assert_eq!(b.post("/api/reports", &report).await.status(), 429);

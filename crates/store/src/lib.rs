@@ -26,7 +26,7 @@ use accounts::user_from;
 pub use accounts::User;
 use append::{checkpoint_once, checkpointer, group_commit, WriterMsg};
 pub use games::{GameEnd, GameRow, MoveRow, PlayerResult};
-pub use moderation::Report;
+pub use moderation::{NewReport, Report};
 pub use ratings::{PoolRating, RatingPoint, RatingUpdate};
 
 use sqlx::any::AnyPoolOptions;

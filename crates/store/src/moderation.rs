@@ -10,8 +10,22 @@ pub struct Report {
     pub reported: String,
     /// `lobby`, or the game the line was said in.
     pub context: String,
+    /// The reporter's reason: `abuse`, `spam`, `cheating` or `other`.
+    pub reason: String,
     pub text: String,
     pub created_ms: i64,
+}
+
+/// A report to file: who reports whom, where, why and what was said.
+#[derive(Clone, Copy, Debug)]
+pub struct NewReport<'a> {
+    pub id: &'a str,
+    pub reporter_id: &'a str,
+    pub reported_id: &'a str,
+    pub context: &'a str,
+    pub reason: &'a str,
+    pub text: &'a str,
+    pub now_ms: i64,
 }
 
 impl Store {
@@ -40,22 +54,24 @@ impl Store {
     }
 
     /// Files a report of a chat line.
-    pub async fn add_report(
-        &self,
-        id: &str,
-        reporter_id: &str,
-        reported_id: &str,
-        context: &str,
-        text: &str,
-        now_ms: i64,
-    ) -> Result<(), StoreError> {
+    pub async fn add_report(&self, r: &NewReport<'_>) -> Result<(), StoreError> {
+        let NewReport {
+            id,
+            reporter_id,
+            reported_id,
+            context,
+            reason,
+            text,
+            now_ms,
+        } = *r;
         sqlx::query(
-            "INSERT INTO reports (id, reporter_id, reported_id, context, text, created_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO reports (id, reporter_id, reported_id, context, reason, text, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(id)
         .bind(reporter_id)
         .bind(reported_id)
         .bind(context)
+        .bind(reason)
         .bind(text)
         .bind(now_ms)
         .execute(&self.writer)
@@ -77,7 +93,7 @@ impl Store {
     /// The newest reports first, at most `limit`.
     pub async fn reports(&self, limit: i64) -> Result<Vec<Report>, StoreError> {
         let rows = sqlx::query(
-            "SELECT a.name AS reporter, b.name AS reported, r.context, r.text, r.created_ms FROM reports r \
+            "SELECT a.name AS reporter, b.name AS reported, r.context, r.reason, r.text, r.created_ms FROM reports r \
              JOIN users a ON a.id = r.reporter_id JOIN users b ON b.id = r.reported_id \
              ORDER BY r.created_ms DESC LIMIT $1",
         )
@@ -90,6 +106,7 @@ impl Store {
                     reporter: r.try_get("reporter")?,
                     reported: r.try_get("reported")?,
                     context: r.try_get("context")?,
+                    reason: r.try_get("reason")?,
                     text: r.try_get("text")?,
                     created_ms: r.try_get("created_ms")?,
                 })

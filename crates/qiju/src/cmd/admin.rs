@@ -124,11 +124,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             }
             for r in reports {
                 println!(
-                    "{}  {} reported {} ({}): {}",
+                    "{}  {} reported {} ({}) for {}: {}",
                     utc(r.created_ms),
                     escaped(&r.reporter),
                     escaped(&r.reported),
                     escaped(&r.context),
+                    escaped(&r.reason),
                     escaped(&r.text)
                 );
             }

@@ -10,115 +10,20 @@
 // 390×844. Every page must log no console error, and every control must
 // have a name.
 
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { checkLabels, setUp, waitPly, DESKTOP, PHONE, root } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const rules = await import(path.join(root, 'crates/web/assets/js/rules/xiangqi.js'));
-
-const base = (process.argv[2] || process.env.QIJU_BASE_URL || '').replace(/\/$/, '');
-if (!base) {
-  console.error('usage: node players2.mjs BASE_URL');
-  process.exit(2);
-}
-const shots = path.resolve(root, process.env.QIJU_SCREENSHOTS || 'docs/screenshots');
-fs.mkdirSync(shots, { recursive: true });
-
-function findChromium() {
-  if (process.env.QIJU_CHROMIUM) return process.env.QIJU_CHROMIUM;
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
-    } catch {
-      /* try the next */
-    }
-  }
-  throw new Error('no Chromium: install Debian\'s chromium or set QIJU_CHROMIUM');
-}
-
-const TIMEOUT = 20000;
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const problems = [];
-let passed = 0;
-let failed = 0;
-
-async function step(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok - ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed += 1;
-    console.log(`not ok - ${name}\n  ${String(e.stack || e).split('\n').slice(0, 12).join('\n  ')}`);
-    // QIJU_E2E_KEEP_GOING=1 runs the later steps too (to see which of
-    // them fail on an old build); they may fail for the earlier one.
-    if (process.env.QIJU_E2E_KEEP_GOING !== '1') throw e;
-  }
-}
-
-const browser = await chromium.launch({
-  executablePath: findChromium(),
-  headless: true,
-  timeout: 60000,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-    '--no-first-run', '--disable-component-update', '--disable-sync',
-  ],
+const { base, shots, browser, tally, problems, expected, step, person, register } = await setUp('players2.mjs', {
+  emulatePhones: true,
+  keepGoing: process.env.QIJU_E2E_KEEP_GOING === '1',
 });
 
-/** Console errors that a step expects (the 404 of an unknown game). */
-const expected = [];
-
-async function person(label, locale, viewport = DESKTOP) {
-  const context = await browser.newContext({ locale, viewport, isMobile: viewport === PHONE, hasTouch: viewport === PHONE });
-  context.setDefaultTimeout(TIMEOUT);
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() !== 'error') return;
-    if (expected.some((re) => re.test(m.text()))) return;
-    problems.push(`${label}: console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
-  return { context, page, label };
-}
-
-async function checkLabels(page, where) {
-  const unnamed = await page.evaluate(() => [...document.querySelectorAll('button, a[href], select, input:not([type=hidden])')]
-    .filter((e) => e.offsetParent !== null || e.closest('dialog[open]'))
-    .filter((e) => {
-      const label = e.getAttribute('aria-label') || e.textContent.trim() || e.getAttribute('title')
-        || (e.id && document.querySelector(`label[for="${e.id}"]`)) || e.closest('label');
-      return !label;
-    })
-    .map((e) => e.outerHTML.slice(0, 120)));
-  assert.deepEqual(unnamed, [], `${where}: controls without an accessible name`);
-}
+const rules = await import(path.join(root, 'crates/web/assets/js/rules/xiangqi.js'));
 
 async function shot(p, name) {
   await p.page.screenshot({ path: path.join(shots, `${name}.png`) });
-}
-
-async function register(p, name) {
-  await p.page.goto(`${base}/register`);
-  await p.page.fill('#login-name', name);
-  await p.page.fill('#login-password', 'correct horse battery');
-  await p.page.click('#login-submit');
-  await p.page.waitForSelector('#seek-form');
-  await p.page.waitForFunction((n) => document.querySelector('#nav .me')?.textContent === n, name);
-}
-
-async function waitPly(page, n) {
-  await page.waitForFunction((k) => {
-    const mvs = document.querySelectorAll('#moves [data-ply]');
-    return mvs.length >= k && mvs[mvs.length - 1].dataset.ply === String(k);
-  }, n);
 }
 
 async function boardPosition(page) {
@@ -628,5 +533,5 @@ if (problems.length) {
   console.log(`not ok - the pages logged problems:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`# players2: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+console.log(`# players2: ${tally.passed} passed, ${tally.failed} failed`);
+process.exit(tally.failed ? 1 : 0);

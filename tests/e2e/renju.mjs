@@ -22,102 +22,12 @@
 // board) as it comes. Every page must log no console error,
 // and every control must have a name.
 
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { checkLabels, setUp, waitPly } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-
-const base = (process.argv[2] || process.env.QIJU_BASE_URL || '').replace(/\/$/, '');
-if (!base) {
-  console.error('usage: node renju.mjs BASE_URL');
-  process.exit(2);
-}
-const shots = path.resolve(root, process.env.QIJU_SCREENSHOTS || 'docs/screenshots');
-fs.mkdirSync(shots, { recursive: true });
-
-function findChromium() {
-  if (process.env.QIJU_CHROMIUM) return process.env.QIJU_CHROMIUM;
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
-    } catch {
-      /* try the next */
-    }
-  }
-  throw new Error('no Chromium: install Debian\'s chromium or set QIJU_CHROMIUM');
-}
-
-const TIMEOUT = 20000;
-const problems = [];
-let passed = 0;
-let failed = 0;
-
-async function step(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok - ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed += 1;
-    console.log(`not ok - ${name}\n  ${String(e.stack || e).split('\n').slice(0, 12).join('\n  ')}`);
-    throw e;
-  }
-}
-
-const browser = await chromium.launch({
-  executablePath: findChromium(),
-  headless: true,
-  timeout: 60000,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-    '--no-first-run', '--disable-component-update', '--disable-sync',
-  ],
-});
-
-async function person(label, locale, viewport = { width: 1280, height: 900 }) {
-  const context = await browser.newContext({ locale, viewport });
-  context.setDefaultTimeout(TIMEOUT);
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`${label}: console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
-  return { context, page, label };
-}
-
-async function checkLabels(page, where) {
-  const unnamed = await page.evaluate(() => [...document.querySelectorAll('button, a[href], select, input:not([type=hidden])')]
-    .filter((e) => e.offsetParent !== null || e.closest('dialog[open]'))
-    .filter((e) => {
-      const label = e.getAttribute('aria-label') || e.textContent.trim() || e.getAttribute('title')
-        || (e.id && document.querySelector(`label[for="${e.id}"]`)) || e.closest('label');
-      return !label;
-    })
-    .map((e) => e.outerHTML.slice(0, 120)));
-  assert.deepEqual(unnamed, [], `${where}: controls without an accessible name`);
-}
-
-async function register(p, name) {
-  await p.page.goto(`${base}/register`);
-  await p.page.fill('#login-name', name);
-  await p.page.fill('#login-password', 'correct horse battery');
-  await p.page.click('#login-submit');
-  await p.page.waitForSelector('#seek-form');
-  await p.page.waitForFunction((n) => document.querySelector('#nav .me')?.textContent === n, name);
-}
-
-async function waitPly(page, n) {
-  await page.waitForFunction((k) => {
-    const mvs = document.querySelectorAll('#moves [data-ply]');
-    return mvs.length >= k && mvs[mvs.length - 1].dataset.ply === String(k);
-  }, n);
-}
+const { base, shots, browser, tally, problems, step, person, register } = await setUp('renju.mjs');
 
 // The board's geometry (boards/renju.js): 40 units a line, 44 of margin.
 const CELL = 40;
@@ -394,13 +304,13 @@ try {
     for (const pg of c.pages()) await pg.screenshot({ path: path.join(shots, `renju-failure-${i}.png`) }).catch(() => {});
   }
   if (problems.length) console.log(`console problems so far:\n  ${problems.join('\n  ')}`);
-  if (!failed) {
-    failed += 1;
+  if (!tally.failed) {
+    tally.failed += 1;
     console.log(`not ok - ${e.stack || e}`);
   }
 } finally {
   await browser.close();
 }
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+console.log(`${tally.passed} passed, ${tally.failed} failed`);
+process.exit(tally.failed ? 1 : 0);

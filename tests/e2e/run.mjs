@@ -17,100 +17,14 @@
 // dialog, mate. Every page must log no console error, and every button
 // must have a name.
 
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { checkLabels, setUp, waitPly, root } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
+const { base, shots, browser, tally, problems, step, person, register } = await setUp('run.mjs', { acceptDownloads: true });
+
 const rules = await import(path.join(root, 'crates/web/assets/js/rules/xiangqi.js'));
-
-const base = (process.argv[2] || process.env.QIJU_BASE_URL || '').replace(/\/$/, '');
-if (!base) {
-  console.error('usage: node run.mjs BASE_URL');
-  process.exit(2);
-}
-const shots = path.resolve(root, process.env.QIJU_SCREENSHOTS || 'docs/screenshots');
-fs.mkdirSync(shots, { recursive: true });
-
-function findChromium() {
-  if (process.env.QIJU_CHROMIUM) return process.env.QIJU_CHROMIUM;
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
-    } catch {
-      /* try the next */
-    }
-  }
-  throw new Error('no Chromium: install Debian\'s chromium or set QIJU_CHROMIUM');
-}
-
-const TIMEOUT = 20000;
-const problems = [];
-let passed = 0;
-let failed = 0;
-
-async function step(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok - ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed += 1;
-    console.log(`not ok - ${name}\n  ${String(e.stack || e).split('\n').slice(0, 12).join('\n  ')}`);
-    throw e;
-  }
-}
-
-// playwright-core gives each launch a fresh, temporary --user-data-dir.
-const browser = await chromium.launch({
-  executablePath: findChromium(),
-  headless: true,
-  timeout: 60000,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-    '--no-first-run', '--disable-component-update', '--disable-sync',
-  ],
-});
-
-/** A fresh browser context (its own cookies: a separate person). */
-async function person(label, locale) {
-  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  context.setDefaultTimeout(TIMEOUT);
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`${label}: console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
-  return { context, page, label };
-}
-
-/** Every button and link on the page has an accessible name. */
-async function checkLabels(page, where) {
-  const unnamed = await page.evaluate(() => [...document.querySelectorAll('button, a[href], select, input:not([type=hidden])')]
-    .filter((e) => e.offsetParent !== null || e.closest('dialog[open]'))
-    .filter((e) => {
-      const label = e.getAttribute('aria-label') || e.textContent.trim() || e.getAttribute('title')
-        || (e.id && document.querySelector(`label[for="${e.id}"]`)) || e.closest('label');
-      return !label;
-    })
-    .map((e) => e.outerHTML.slice(0, 120)));
-  assert.deepEqual(unnamed, [], `${where}: controls without an accessible name`);
-}
-
-async function register(p, name) {
-  await p.page.goto(`${base}/register`);
-  await p.page.fill('#login-name', name);
-  await p.page.fill('#login-password', 'correct horse battery');
-  await checkLabels(p.page, `${p.label} register`);
-  await p.page.click('#login-submit');
-  await p.page.waitForSelector('#seek-form');
-  await p.page.waitForFunction((n) => document.querySelector('#nav .me')?.textContent === n, name);
-}
 
 /** The position the board shows, read from its pieces. */
 async function boardPosition(page) {
@@ -128,13 +42,6 @@ async function clickMove(page, move) {
 }
 
 /** Waits until the page's move list has `n` confirmed moves. */
-async function waitPly(page, n) {
-  await page.waitForFunction((k) => {
-    const mvs = document.querySelectorAll('#moves [data-ply]');
-    return mvs.length >= k && mvs[mvs.length - 1].dataset.ply === String(k);
-  }, n);
-}
-
 async function clockSeconds(page, side) {
   const text = await page.textContent(`.player-bar[data-side="${side}"] .clock-time`);
   const parts = text.split(':').map(Number);
@@ -160,8 +67,8 @@ try {
   });
 
   await step('two players register in two browser contexts', async () => {
-    await register(A, nameA);
-    await register(B, nameB);
+    await register(A, nameA, { checkForm: true });
+    await register(B, nameB, { checkForm: true });
     assert.equal(await A.page.textContent('#seeks-title'), '等待中的约战');
   });
 
@@ -473,7 +380,6 @@ try {
     await B.page.selectOption('#lang', 'en');
   });
 
-
   // --- chess ------------------------------------------------------------------
   // A legal game (checked with python-chess): 1.e4 d5 2.e5 f5 3.exf6 e.p.
   // Nc6 4.fxg7 Bf5 5.Nf3 Qd6 6.Bc4 O-O-O 7.O-O e5 8.gxh8=N Nh6 9.Nxe5
@@ -641,7 +547,6 @@ try {
     assert.match(pgn, /gxh8=N/);
   });
 
-
   await step('chess960: castling by clicking the king, then its own rook; a premove', async () => {
     // A casual Chess960 challenge from a set position where both may castle.
     const fen = '1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w BGbg - 0 1';
@@ -755,7 +660,7 @@ try {
   await step('a double-clicked seek is one seek, and it goes within 5 s of its owner closing the tab', async () => {
     const D = await person('D', 'en-US');
     const nameD = `双击_${stamp}`; // a Chinese name is a name
-    await register(D, nameD);
+    await register(D, nameD, { checkForm: true });
     await A.page.goto(`${base}/`);
     await A.page.waitForSelector('#seek-form');
     // A server refusal reads in the page's language, worded from its code.
@@ -996,13 +901,13 @@ try {
   });
 } catch (e) {
   if (problems.length) console.log(`console problems so far:\n  ${problems.join('\n  ')}`);
-  if (!failed) {
-    failed += 1;
+  if (!tally.failed) {
+    tally.failed += 1;
     console.log(`not ok - ${e.stack || e}`);
   }
 } finally {
   await browser.close();
 }
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+console.log(`${tally.passed} passed, ${tally.failed} failed`);
+process.exit(tally.failed ? 1 : 0);

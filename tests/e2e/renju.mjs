@@ -140,11 +140,10 @@ try {
   await step('gomoku swap2: three stones, swap2\'s dialog, two more stones, the colour chosen', async () => {
     await challenge(A, B, nameB, 'gomoku/swap2');
     assert.equal(await A.page.getAttribute('.player-bar.seat-bottom', 'data-color'), 'tentative_black');
-    // A, the tentative black, places black, white, black.
-    for (const [i, p] of ['h8', 'h9', 'i8'].entries()) {
-      await clickPoint(A.page, p);
-      await waitPly(A.page, i + 1);
-    }
+    // A, the tentative black, places black, white, black — each click
+    // once the board takes clicks again (a click while the page redraws
+    // after the last stone was lost, now and then).
+    await place([[A.page, 'h8'], [A.page, 'h9'], [A.page, 'i8']], null);
     assert.equal(await stoneAt(A.page, 'h9'), 'white');
     // B is asked: take black, take white, or place two more.
     await B.page.waitForSelector('#renju-choice:not([hidden])');

@@ -161,6 +161,41 @@ impl Drop for Slot {
     }
 }
 
+/// A run of like events told to the operator once: when it began, its last
+/// event and how many; over after [`Episode::QUIET`] without one.
+#[derive(Default)]
+struct Episode(Option<(tokio::time::Instant, tokio::time::Instant, u64)>);
+
+impl Episode {
+    const QUIET: Duration = Duration::from_secs(5);
+
+    /// Counts an event; true if it opens an episode (the one to log).
+    fn note(&mut self) -> bool {
+        let now = tokio::time::Instant::now();
+        match &mut self.0 {
+            Some((_, last, n)) => {
+                *last = now;
+                *n += 1;
+                false
+            }
+            None => {
+                self.0 = Some((now, now, 1));
+                true
+            }
+        }
+    }
+
+    /// Ends the episode if it has been quiet long enough: its count and
+    /// length in seconds.
+    fn over(&mut self) -> Option<(u64, u64)> {
+        let (since, last, n) = self.0?;
+        (last.elapsed() >= Self::QUIET).then(|| {
+            self.0 = None;
+            (n, since.elapsed().as_secs())
+        })
+    }
+}
+
 /// Serves `app` on `listener` until `stop` turns true, then waits for the
 /// open connections to finish (the sockets close themselves on shutdown).
 ///
@@ -178,10 +213,11 @@ pub async fn serve(
     // Each connection task holds a sender; when all are dropped, every
     // connection has finished.
     let (open_tx, mut open_rx) = tokio::sync::mpsc::channel::<()>(1);
-    // An episode of failed accepts: when it began, its last failure, and
-    // how many; it is over after 5 s without a failure.
-    let mut failing: Option<(tokio::time::Instant, tokio::time::Instant, u64)> = None;
-    let mut refused_logged = false;
+    // Failed accepts, and connections closed for a cap, each said once per
+    // episode: a freed slot in the middle of a flood must not start a new
+    // one, so an episode ends only after 5 s without a further case.
+    let mut failing = Episode::default();
+    let mut refusing = Episode::default();
     loop {
         let accepted = tokio::select! {
             a = listener.accept() => a,
@@ -189,15 +225,8 @@ pub async fn serve(
         };
         let (stream, peer) = match accepted {
             Ok(a) => {
-                if let Some((since, last, n)) = failing {
-                    if last.elapsed() >= Duration::from_secs(5) {
-                        tracing::info!(
-                            failed = n,
-                            seconds = since.elapsed().as_secs(),
-                            "accepting connections again"
-                        );
-                        failing = None;
-                    }
+                if let Some((n, seconds)) = failing.over() {
+                    tracing::info!(failed = n, seconds, "accepting connections again");
                 }
                 a
             }
@@ -205,27 +234,23 @@ pub async fn serve(
                 // EMFILE and the like: the listener stays, the loop waits a
                 // little so it does not spin, and the operator hears once
                 // per episode.
-                let now = tokio::time::Instant::now();
-                failing = Some(match failing {
-                    None => {
-                        tracing::error!(error = %e, "cannot accept connections (retrying every 100 ms)");
-                        (now, now, 1)
-                    }
-                    Some((since, _, n)) => (since, now, n + 1),
-                });
+                if failing.note() {
+                    tracing::error!(error = %e, "cannot accept connections (retrying every 100 ms)");
+                }
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
         };
         let Some(slot) = counts.take(peer.ip(), caps) else {
-            if !refused_logged {
+            if refusing.note() {
                 tracing::warn!(ip = %peer.ip(), per_address = caps.per_ip, in_all = caps.total, "connection cap reached; closing new ones");
-                refused_logged = true;
             }
             drop(stream);
             continue;
         };
-        refused_logged = false;
+        if let Some((n, seconds)) = refusing.over() {
+            tracing::info!(closed = n, seconds, "connection caps no longer reached");
+        }
         let _ = stream.set_nodelay(true);
         let io = TokioIo::new(IdleIo::new(stream, limits.idle));
         let svc = app.clone();
@@ -366,6 +391,23 @@ impl AsyncWrite for IdleIo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A freed slot in the middle of a flood (a refusal, an accept, a
+    /// refusal) is one episode, said once; only quiet ends it.
+    #[tokio::test(start_paused = true)]
+    async fn an_episode_is_said_once_and_ends_after_quiet() {
+        let mut e = Episode::default();
+        assert!(e.note(), "the first event opens the episode");
+        tokio::time::advance(Duration::from_millis(14)).await;
+        assert_eq!(e.over(), None, "14 ms later it is not over");
+        assert!(!e.note(), "nor does a second event open another");
+        tokio::time::advance(Duration::from_millis(4_990)).await;
+        assert_eq!(e.over(), None, "4.99 s after the last event: still on");
+        tokio::time::advance(Duration::from_millis(10)).await;
+        assert_eq!(e.over(), Some((2, 5)), "5 s quiet: over, two events in 5 s");
+        assert_eq!(e.over(), None, "and said only once");
+        assert!(e.note(), "the next event opens a new one");
+    }
 
     #[test]
     fn caps_leave_a_reserve_and_room_for_other_addresses() {

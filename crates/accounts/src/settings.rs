@@ -15,6 +15,15 @@ pub struct Settings {
     pub piece_set: PieceSet,
     /// Files and ranks drawn beside the board.
     pub coordinates: bool,
+    /// Whether opponents may ask to take back a move in casual games
+    /// (`false`: every request is refused at once). Read by the live game
+    /// (`play::live`), which sees only the stored JSON.
+    #[serde(default = "yes")]
+    pub takebacks: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for Settings {
@@ -23,6 +32,7 @@ impl Default for Settings {
             board_theme: BoardTheme::Wood,
             piece_set: PieceSet::Chinese,
             coordinates: true,
+            takebacks: true,
         }
     }
 }

@@ -436,6 +436,26 @@ impl Clock {
     /// then a stone). Each move is one move for the clock — its increment,
     /// its stage count — and a fresh turn starts for `next`.
     pub fn press_then(&mut self, side: Side, next: Side, at: Millis) -> Result<MoveTiming, ClockError> {
+        self.end_turn(side, next, at, true)
+    }
+
+    /// The turn passes to `next` without a move (a takeback): the side on
+    /// turn is charged the time it has used, as for a move, but earns no
+    /// increment, counts no move toward a stage's quota and keeps its
+    /// Canadian period's count. `next` starts a fresh turn (a fresh
+    /// byo-yomi period, as after a move). Refused as a press is: before the
+    /// start, while paused, after a flag.
+    pub fn hand_over(&mut self, next: Side, at: Millis) -> Result<(), ClockError> {
+        self.end_turn(self.turn, next, at, false).map(|_| ())
+    }
+
+    fn end_turn(
+        &mut self,
+        side: Side,
+        next: Side,
+        at: Millis,
+        as_move: bool,
+    ) -> Result<MoveTiming, ClockError> {
         self.check_time(at)?;
         match self.run {
             Run::Running { .. } => {}
@@ -462,10 +482,12 @@ impl Clock {
                 // Still in main time (or untimed-by-stage cases that the
                 // flag check has already excluded).
                 s.main_ms -= e.saturating_sub(delay).min(s.main_ms);
-                if let Some(Delay::Bronstein { ms }) = control.delay {
-                    s.main_ms += e.min(ms);
+                if as_move {
+                    if let Some(Delay::Bronstein { ms }) = control.delay {
+                        s.main_ms += e.min(ms);
+                    }
+                    s.main_ms += control.increment_ms;
                 }
-                s.main_ms += control.increment_ms;
             }
             Some(end) => {
                 let o = e - end.min(e);
@@ -484,7 +506,7 @@ impl Clock {
                     (
                         Some(OvertimeState::Canadian { left_ms, moves_left }),
                         Some(Overtime::Canadian { period_ms, moves }),
-                    ) => Some(if moves_left <= 1 {
+                    ) => Some(if as_move && moves_left <= 1 {
                         OvertimeState::Canadian {
                             left_ms: period_ms,
                             moves_left: moves,
@@ -492,7 +514,7 @@ impl Clock {
                     } else {
                         OvertimeState::Canadian {
                             left_ms: left_ms - o.min(left_ms),
-                            moves_left: moves_left - 1,
+                            moves_left: moves_left - u32::from(as_move),
                         }
                     }),
                     (other, _) => other,
@@ -501,10 +523,12 @@ impl Clock {
             None => {}
         }
         s.used_ms += e;
-        s.moves += 1;
-        s.stage_moves += 1;
+        if as_move {
+            s.moves += 1;
+            s.stage_moves += 1;
+        }
         let mut entered_stage = None;
-        if let Some(stage) = control.stages.get(s.stage) {
+        if let Some(stage) = control.stages.get(s.stage).filter(|_| as_move) {
             if stage.moves > 0 && s.stage_moves == stage.moves {
                 let next = (s.stage + 1).min(control.stages.len() - 1);
                 s.main_ms += control.stages[next].time_ms;
@@ -1079,5 +1103,41 @@ mod tests {
         assert_eq!(parse_hms("0:00:01.5"), Some(1_500));
         assert_eq!(parse_hms("1:x:03"), None);
         assert_eq!(parse_hms(""), None);
+    }
+
+    /// A takeback hands the turn over: the side on turn pays for the time
+    /// it used but earns no increment and counts no move; the next side
+    /// starts a fresh turn. Byo-yomi: a fresh period, as after a move.
+    #[test]
+    fn hand_over_charges_time_without_increment_or_move() {
+        let mut c = Clock::new(TimeControl::fischer(60_000, 5_000)).unwrap();
+        c.start(Side::First, 0).unwrap();
+        c.press(Side::First, 10_000).unwrap();
+        assert_eq!(c.view(Side::First, 10_000).main_ms, 55_000);
+        c.hand_over(Side::First, 13_000).unwrap();
+        let [first, second] = c.views(13_000);
+        assert_eq!((second.main_ms, second.moves, second.used_ms), (57_000, 0, 3_000));
+        assert_eq!((first.main_ms, first.moves), (55_000, 1));
+        assert_eq!(c.turn(), Side::First);
+        assert!(first.running);
+        // First's clock runs from the hand-over.
+        assert_eq!(c.view(Side::First, 15_000).main_ms, 53_000);
+
+        let byo = TimeControl {
+            overtime: Some(Overtime::Byoyomi {
+                period_ms: 10_000,
+                periods: 1,
+            }),
+            ..TimeControl::fischer(1_000, 0)
+        };
+        let mut c = Clock::new(byo).unwrap();
+        c.start(Side::First, 0).unwrap();
+        // 1 s of main time, then 8 s of the period: handed back with 2 s
+        // left in it; the next turn is a whole period again.
+        c.hand_over(Side::First, 9_000).unwrap();
+        assert_eq!(c.view(Side::First, 9_000).period_left_ms, Some(10_000));
+        assert_eq!(c.view(Side::First, 18_999).period_left_ms, Some(1));
+        // Its period ran out at 19 s: the flag fell, no hand-over.
+        c.hand_over(Side::Second, 19_000).unwrap_err();
     }
 }

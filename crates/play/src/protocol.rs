@@ -151,6 +151,13 @@ pub struct GameView {
     #[serde(default)]
     #[schema(value_type = Option<String>)]
     pub offer_refused: Option<Side>,
+    /// Whether this game allows takebacks (casual games played online).
+    #[serde(default)]
+    pub takebacks: bool,
+    /// The side with a takeback request on the table.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub takeback_offer: Option<Side>,
     /// The side to move may claim a draw now, and the claim holds.
     #[serde(default)]
     pub claimable: bool,
@@ -270,6 +277,25 @@ pub enum ServerMsg {
         by: Side,
         offer_by: Side,
     },
+    /// `by` asks to take back its last move (casual games only).
+    TakebackOffer {
+        v: u64,
+        by: Side,
+    },
+    /// `offer_by`'s takeback request was refused, by a word or a move.
+    TakebackDeclined {
+        v: u64,
+        offer_by: Side,
+    },
+    /// `by`'s request was granted: `plies` moves were taken back and the
+    /// game stands at ply `ply`. Clients ask for the whole state again
+    /// (`resync`): the board, the clocks and the legal moves all changed.
+    TakenBack {
+        v: u64,
+        by: Side,
+        plies: u32,
+        ply: u32,
+    },
     Foul {
         v: u64,
         side: Side,
@@ -345,6 +371,9 @@ impl ServerMsg {
             ServerMsg::MustChange { .. } => "must_change",
             ServerMsg::DrawOffer { .. } => "draw_offer",
             ServerMsg::DrawDeclined { .. } => "draw_declined",
+            ServerMsg::TakebackOffer { .. } => "takeback_offer",
+            ServerMsg::TakebackDeclined { .. } => "takeback_declined",
+            ServerMsg::TakenBack { .. } => "taken_back",
             ServerMsg::Foul { .. } => "foul",
             ServerMsg::TimePenalty { .. } => "time_penalty",
             ServerMsg::TimeGiven { .. } => "time_given",

@@ -33,6 +33,11 @@ pub enum Action {
     AcceptDraw,
     DeclineDraw,
     ClaimDraw,
+    /// Ask to take back one's last move (悔棋), answer such a request. The
+    /// live game allows them only in casual games (see `live::actor`).
+    OfferTakeback,
+    AcceptTakeback,
+    DeclineTakeback,
     Abort,
     /// Claim the win over an opponent who left (all their connections
     /// closed) and did not come back in time. Only the live game knows who
@@ -91,6 +96,12 @@ pub enum TableError {
     OfferBeforeStart,
     #[error("there is no draw offer to answer")]
     NoOfferBeforeStart,
+    #[error("takebacks are not allowed in rated games or events (the competition rules have none)")]
+    TakebacksNotAllowed,
+    #[error("your opponent does not accept takebacks")]
+    TakebacksRefused,
+    #[error("wait for the computer's move before asking to take back")]
+    ComputerThinking,
     #[error("your opponent is connected")]
     OpponentPresent,
     #[error("your opponent may still come back: claim in {wait_ms} ms")]
@@ -107,6 +118,9 @@ impl TableError {
             TableError::OfferBeforeStart => "cannot_offer",
             TableError::NoOfferBeforeStart => "no_offer",
             TableError::OpponentPresent => "opponent_present",
+            TableError::TakebacksNotAllowed => "takebacks_not_allowed",
+            TableError::TakebacksRefused => "takebacks_refused",
+            TableError::ComputerThinking => "computer_thinking",
             TableError::ClaimTooEarly { .. } => "claim_too_early",
             TableError::Session(e) => match e {
                 SessionError::GameOver => "game_over",
@@ -119,7 +133,10 @@ impl TableError {
                 SessionError::OfferOnlyAfterOwnMove { .. }
                 | SessionError::OfferPending { .. }
                 | SessionError::OfferAgainAfterRefusal { .. } => "cannot_offer",
-                SessionError::NoOfferToAnswer { .. } => "no_offer",
+                SessionError::NoOfferToAnswer { .. } | SessionError::NoTakebackToAnswer { .. } => "no_offer",
+                SessionError::NothingToTakeBack { .. } | SessionError::TakebackPending { .. } => {
+                    "cannot_offer"
+                }
                 SessionError::TooLateToAbort => "cannot_abort",
                 SessionError::NotStarted => "not_started",
                 _ => "refused",
@@ -135,6 +152,8 @@ pub struct Applied {
     pub commands: Vec<Command>,
     pub events: Vec<Event>,
     pub moves: Vec<MoveRow>,
+    /// After a takeback: the plies kept; the stored moves beyond go.
+    pub retract: Option<u32>,
 }
 
 /// A game with its session (which owns the moves).
@@ -246,6 +265,23 @@ impl Table {
                         detail: detail.clone(),
                         article: article.clone(),
                     });
+                }
+                Event::TakenBack { ply, .. } => {
+                    out.retract = Some(*ply);
+                    // The ruling in force is the one of the position now
+                    // on the board, if any.
+                    self.must_change = match self.session.game().status() {
+                        game::Status::MustChange {
+                            side,
+                            detail,
+                            article,
+                        } => Some(MustChange {
+                            side,
+                            detail,
+                            article,
+                        }),
+                        _ => None,
+                    };
                 }
                 _ => {}
             }
@@ -521,6 +557,12 @@ impl Table {
                 self.first_action(side, at, Command::ClaimDraw { side, at }, &mut out)?;
             }
             Action::ClaimDraw => self.apply(Command::ClaimDraw { side, at }, &mut out)?,
+            Action::OfferTakeback | Action::AcceptTakeback | Action::DeclineTakeback if not_started => {
+                return Err(SessionError::NothingToTakeBack { side }.into())
+            }
+            Action::OfferTakeback => self.apply(Command::OfferTakeback { side, at }, &mut out)?,
+            Action::AcceptTakeback => self.apply(Command::AcceptTakeback { side, at }, &mut out)?,
+            Action::DeclineTakeback => self.apply(Command::DeclineTakeback { side, at }, &mut out)?,
             Action::ClaimVictory => return Err(TableError::OpponentPresent),
         }
         Ok(out)

@@ -168,6 +168,15 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/draw/offer", post(games::post_draw_offer))
         .route("/api/games/{id}/draw/accept", post(games::post_draw_accept))
         .route("/api/games/{id}/draw/decline", post(games::post_draw_decline))
+        .route("/api/games/{id}/takeback/offer", post(games::post_takeback_offer))
+        .route(
+            "/api/games/{id}/takeback/accept",
+            post(games::post_takeback_accept),
+        )
+        .route(
+            "/api/games/{id}/takeback/decline",
+            post(games::post_takeback_decline),
+        )
         .route("/api/games/{id}/claim-draw", post(games::post_claim_draw))
         .route("/api/games/{id}/abort", post(games::post_abort))
         .route(

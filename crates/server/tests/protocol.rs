@@ -63,6 +63,8 @@ fn one_of_each() -> Vec<ServerMsg> {
         draw_offer: None,
         must_change: None,
         offer_refused: None,
+        takebacks: false,
+        takeback_offer: None,
         claimable: false,
         claim: None,
         rules_profile: "online".into(),
@@ -108,6 +110,14 @@ fn one_of_each() -> Vec<ServerMsg> {
             v: 4,
             by: s,
             offer_by: s.other(),
+        },
+        ServerMsg::TakebackOffer { v: 5, by: s },
+        ServerMsg::TakebackDeclined { v: 5, offer_by: s },
+        ServerMsg::TakenBack {
+            v: 5,
+            by: s,
+            plies: 2,
+            ply: 3,
         },
         ServerMsg::Foul {
             v: 5,

@@ -18,12 +18,12 @@ fn url(file: &Path) -> String {
 async fn start_on(file: &Path) -> Result<TestServer, String> {
     let db = url(file);
     let t = Instant::now();
-    let r = server::start(server::Config {
+    let config = server::Config {
         listen: "127.0.0.1:0".parse().unwrap(),
         database: db.clone(),
         ..server::Config::default()
-    })
-    .await;
+    };
+    let r = server::start(config.clone()).await;
     assert!(
         t.elapsed() < Duration::from_secs(5),
         "start took {:?}",
@@ -37,6 +37,7 @@ async fn start_on(file: &Path) -> Result<TestServer, String> {
                 base: format!("http://{addr}"),
                 ws_base: format!("ws://{addr}"),
                 database: db,
+                config,
                 _dir: None,
             })
         }

@@ -61,6 +61,7 @@ struct Checkpoint {
     fouls: usize,
     pending_offer: Option<Side>,
     refused_offer_by: Option<Side>,
+    takeback_offer: Option<Side>,
     must_change: Option<Side>,
     used_before: [Millis; 2],
     last_at: Millis,
@@ -70,6 +71,9 @@ struct Checkpoint {
 #[derive(Clone, Debug)]
 pub struct Session {
     game: Box<dyn Game>,
+    /// The game as it began: a takeback replays the moves kept onto a copy
+    /// of it (a [`Game`] has no undo).
+    start: Box<dyn Game>,
     config: SessionConfig,
     clock: Clock,
     phase: Phase,
@@ -82,6 +86,8 @@ pub struct Session {
     /// The side whose last offer was refused: it may not offer again until
     /// the other side has offered (23.1 "提和必须轮流进行", 9.1.3).
     refused_offer_by: Option<Side>,
+    /// A takeback request on the table, by this side.
+    takeback_offer: Option<Side>,
     must_change: Option<Side>,
     /// Each side's clock total at its last press, to time the next move.
     used_before: [Millis; 2],
@@ -98,6 +104,7 @@ impl Session {
         }
         let clock = Clock::new(config.time_control.clone())?;
         Ok(Session {
+            start: game.boxed_clone(),
             game,
             config,
             clock,
@@ -106,6 +113,7 @@ impl Session {
             fouls: Vec::new(),
             pending_offer: None,
             refused_offer_by: None,
+            takeback_offer: None,
             must_change: None,
             used_before: [0; 2],
             log: Vec::new(),
@@ -163,6 +171,7 @@ impl Session {
             fouls: self.fouls.len(),
             pending_offer: self.pending_offer,
             refused_offer_by: self.refused_offer_by,
+            takeback_offer: self.takeback_offer,
             must_change: self.must_change,
             used_before: self.used_before,
             last_at: self.last_at,
@@ -177,6 +186,7 @@ impl Session {
         self.fouls.truncate(c.fouls);
         self.pending_offer = c.pending_offer;
         self.refused_offer_by = c.refused_offer_by;
+        self.takeback_offer = c.takeback_offer;
         self.must_change = c.must_change;
         self.used_before = c.used_before;
         self.last_at = c.last_at;
@@ -271,6 +281,22 @@ impl Session {
             && self.game.side_to_move() != side
             && self.pending_offer.is_none()
             && self.refused_offer_by != Some(side)
+    }
+
+    /// The side with a takeback request on the table.
+    #[must_use]
+    pub fn takeback_offer(&self) -> Option<Side> {
+        self.takeback_offer
+    }
+
+    /// Whether `side` may ask to take back now: it has a move to take
+    /// back and no request standing.
+    #[must_use]
+    pub fn may_offer_takeback(&self, side: Side) -> bool {
+        !self.is_over()
+            && self.phase == Phase::Playing
+            && self.times.iter().any(|m| m.side == side)
+            && self.takeback_offer.is_none()
     }
 
     /// Whether `side`'s last offer was refused and the opponent has not
@@ -408,6 +434,22 @@ impl Session {
                 } else {
                     SessionError::NoOfferToWithdraw { side: *side }
                 });
+            }
+            Command::OfferTakeback { side, at } => {
+                if !self.times.iter().any(|m| m.side == *side) {
+                    return Err(SessionError::NothingToTakeBack { side: *side });
+                }
+                if self.takeback_offer.is_some() {
+                    return Err(SessionError::TakebackPending { side: *side });
+                }
+                self.takeback_offer = Some(*side);
+                events.push(Event::TakebackOffered { side: *side, at: *at });
+            }
+            Command::AcceptTakeback { side, at } => self.take_back(*side, *at, &mut events)?,
+            Command::DeclineTakeback { side, at } => {
+                let asker = self.answer_takeback(*side)?;
+                self.takeback_offer = None;
+                events.push(Event::TakebackDeclined { side: asker, at: *at });
             }
             Command::ClaimDraw { side, at } => self.claim(*side, *at, &mut events)?,
             Command::Resign { side, at } => {
@@ -566,6 +608,8 @@ impl Session {
         // Moving refuses the opponent's offer (23.1 "走出轮走的一着棋，则为拒绝和棋").
         let declined = self.pending_offer == Some(side.other());
         self.pending_offer = None;
+        // And any takeback request: the position it was about is gone.
+        let takeback_asker = self.takeback_offer.take();
         let mut later = Vec::new();
         let board_ending = match status.clone() {
             Status::Over(ending) => {
@@ -602,6 +646,9 @@ impl Session {
                 by_move: true,
             });
         }
+        if let Some(asker) = takeback_asker {
+            events.push(Event::TakebackDeclined { side: asker, at });
+        }
         events.append(&mut later);
         if let Some(ending) = board_ending {
             self.end_with(Termination::Rules, ending, at, events);
@@ -629,6 +676,50 @@ impl Session {
     }
 
     /// Fills in the clock's view of the move just played.
+    /// The side whose takeback request `side` may answer.
+    fn answer_takeback(&self, side: Side) -> Result<Side, SessionError> {
+        match self.takeback_offer {
+            Some(asker) if asker != side => Ok(asker),
+            _ => Err(SessionError::NoTakebackToAnswer { side }),
+        }
+    }
+
+    /// `side` grants the opponent's takeback request: every move since the
+    /// asker's last one, that one included, is undone, so the asker is to
+    /// move again. The game is rebuilt from its start with the moves kept
+    /// (a [`Game`] has no undo; the repetition record is rebuilt with it).
+    /// The clocks keep the time used — as lichess does, a takeback refunds
+    /// nothing — and the turn passes to the side now to move.
+    fn take_back(&mut self, side: Side, at: Millis, events: &mut Vec<Event>) -> Result<(), SessionError> {
+        let asker = self.answer_takeback(side)?;
+        let Some(last) = self.times.iter().rposition(|m| m.side == asker) else {
+            return Err(SessionError::NothingToTakeBack { side: asker });
+        };
+        let mut game = self.start.boxed_clone();
+        for m in &self.game.history()[..last] {
+            game.play(&m.coord)?;
+        }
+        // The clock first: the only step that can still refuse (paused, or
+        // a flag fell), and then nothing has changed.
+        self.clock.hand_over(game.side_to_move(), at)?;
+        let plies = (self.times.len() - last) as u32;
+        self.game = game;
+        self.times.truncate(last);
+        self.takeback_offer = None;
+        self.pending_offer = None;
+        self.must_change = match self.game.status() {
+            Status::MustChange { side, .. } => Some(side),
+            _ => None,
+        };
+        events.push(Event::TakenBack {
+            side: asker,
+            plies,
+            ply: last as u32,
+            at,
+        });
+        Ok(())
+    }
+
     fn finish_times(&mut self, record: &mut MoveTimes) {
         let both = self.clock.views(record.pressed_at);
         record.clocks_ms = [both[0].main_ms, both[1].main_ms];

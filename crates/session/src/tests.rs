@@ -185,12 +185,13 @@ fn mv(s: &mut Session, side: Side, coord: &str, at: Millis) -> Vec<Event> {
 /// What must not change when a command is refused.
 fn fingerprint(s: &Session) -> String {
     format!(
-        "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+        "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
         s.log(),
         s.records(),
         s.phase(),
         s.foul_records(),
         s.pending_offer(),
+        s.takeback_offer(),
         s.clock(),
         s.game().fen()
     )
@@ -426,6 +427,77 @@ fn draw_offer_only_right_after_ones_own_move_23_1() {
         (r.termination, r.article.as_deref()),
         (Termination::Agreement, Some("4.2.2"))
     );
+}
+
+/// Takebacks (悔棋): the asker's last move and everything after it go;
+/// the board, the repetition record and the turn are as they were then;
+/// the clocks refund nothing; a move declines a standing request.
+#[test]
+fn a_takeback_undoes_the_askers_last_move_and_what_followed() {
+    let mut s = session("5+2");
+    assert_eq!(
+        refused(&mut s, Command::OfferTakeback { side: R, at: 100 }),
+        SessionError::NothingToTakeBack { side: R }
+    );
+    mv(&mut s, R, "m", 1_000);
+    mv(&mut s, B, "x", 3_000);
+    let after_two = s.game().fen();
+    mv(&mut s, R, "rep", 4_000);
+    assert_eq!(s.must_change(), Some(R));
+    // R asks right after its move: that one move goes.
+    assert!(s.may_offer_takeback(R));
+    s.apply(Command::OfferTakeback { side: R, at: 4_500 }).unwrap();
+    assert!(
+        !s.may_offer_takeback(R) && !s.may_offer_takeback(B),
+        "one request at a time"
+    );
+    assert_eq!(
+        refused(&mut s, Command::AcceptTakeback { side: R, at: 4_600 }),
+        SessionError::NoTakebackToAnswer { side: R }
+    );
+    let clock_b = s.clock().view(B, 5_000).main_ms;
+    let ev = s.apply(Command::AcceptTakeback { side: B, at: 5_000 }).unwrap();
+    assert_eq!(
+        ev,
+        vec![Event::TakenBack {
+            side: R,
+            plies: 1,
+            ply: 2,
+            at: 5_000
+        }]
+    );
+    assert_eq!(
+        (s.plies(), s.game().fen(), s.game().side_to_move()),
+        (2, after_two, R)
+    );
+    assert_eq!(s.must_change(), None, "the ruled move is gone");
+    // B's clock was running for 1 s: charged, no increment; R's runs now.
+    assert_eq!(s.clock().view(B, 5_000).main_ms, clock_b);
+    assert_eq!(s.clock().turn(), R);
+    // B asks while R is to move: B's move and R's reply would both go —
+    // but R moves instead, which declines it.
+    s.apply(Command::OfferTakeback { side: B, at: 5_100 }).unwrap();
+    let ev = mv(&mut s, R, "m", 6_000);
+    assert!(ev.contains(&Event::TakebackDeclined { side: B, at: 6_000 }));
+    assert_eq!(s.takeback_offer(), None);
+    // Now B asks on its own turn: R's reply and B's own move go (2 plies).
+    s.apply(Command::OfferTakeback { side: B, at: 6_500 }).unwrap();
+    s.apply(Command::DeclineTakeback { side: R, at: 6_600 }).unwrap();
+    s.apply(Command::OfferTakeback { side: B, at: 6_700 }).unwrap();
+    let ev = s.apply(Command::AcceptTakeback { side: R, at: 7_000 }).unwrap();
+    assert_eq!(
+        ev,
+        vec![Event::TakenBack {
+            side: B,
+            plies: 2,
+            ply: 1,
+            at: 7_000
+        }]
+    );
+    assert_eq!((s.plies(), s.game().side_to_move()), (1, B));
+    // The log replays to the same session.
+    let back = Session::replay(Toy::boxed(), cxa("5+2".parse().unwrap()), s.log()).unwrap();
+    assert_eq!(fingerprint(&back), fingerprint(&s));
 }
 
 #[test]
@@ -809,7 +881,7 @@ fn adjudication_4_2_1() {
 }
 
 fn arb_command() -> impl Strategy<Value = (u8, u64, bool)> {
-    (0u8..16, 0u64..40_000, any::<bool>())
+    (0u8..19, 0u64..40_000, any::<bool>())
 }
 
 fn command(kind: u8, at: Millis, first: bool) -> Command {
@@ -839,7 +911,10 @@ fn command(kind: u8, at: Millis, first: bool) -> Command {
             no_show: false,
         },
         14 => Command::PauseClock { at },
-        _ => Command::ResumeClock { at },
+        15 => Command::ResumeClock { at },
+        16 => Command::OfferTakeback { side, at },
+        17 => Command::AcceptTakeback { side, at },
+        _ => Command::DeclineTakeback { side, at },
     }
 }
 
@@ -875,12 +950,15 @@ proptest! {
         if resign_at_end && !s.is_over() {
             s.apply(Command::Resign { side: R, at: now }).unwrap();
         }
+        // Time spent on moves taken back stays used (a takeback refunds
+        // nothing), so then the moves kept account for less.
+        let took_back = s.log().iter().any(|c| matches!(c, Command::AcceptTakeback { .. }));
         for side in Side::BOTH {
             let used: Millis = s.moves().filter(|m| m.times.side == side).map(|m| m.times.spent_ms).sum();
             let v = s.clock().view(side, now);
             // The side whose turn it is on the clock may have spent time on
             // an unfinished move; the other's total is exactly its moves'.
-            if side == s.clock().turn() {
+            if side == s.clock().turn() || took_back {
                 prop_assert!(v.used_ms >= used);
             } else {
                 prop_assert_eq!(v.used_ms, used);

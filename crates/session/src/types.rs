@@ -103,6 +103,22 @@ pub enum Command {
         side: Side,
         at: Millis,
     },
+    /// Ask to take back one's last move (悔棋): only where the server
+    /// allows it (casual games; the competition rules have no takebacks).
+    OfferTakeback {
+        side: Side,
+        at: Millis,
+    },
+    /// The opponent agrees: the moves since `side.other()`'s last move,
+    /// that one included, are taken back.
+    AcceptTakeback {
+        side: Side,
+        at: Millis,
+    },
+    DeclineTakeback {
+        side: Side,
+        at: Millis,
+    },
     /// Claim a draw the rules allow on request (natural limit 自然限着, 23.3).
     ClaimDraw {
         side: Side,
@@ -172,6 +188,9 @@ impl Command {
             | Command::AcceptDraw { at, .. }
             | Command::DeclineDraw { at, .. }
             | Command::WithdrawDraw { at, .. }
+            | Command::OfferTakeback { at, .. }
+            | Command::AcceptTakeback { at, .. }
+            | Command::DeclineTakeback { at, .. }
             | Command::ClaimDraw { at, .. }
             | Command::Resign { at, .. }
             | Command::Abort { at, .. }
@@ -356,6 +375,23 @@ pub enum Event {
         at: Millis,
         by_move: bool,
     },
+    TakebackOffered {
+        side: Side,
+        at: Millis,
+    },
+    /// `side`'s takeback request was refused, by a word or by a move.
+    TakebackDeclined {
+        side: Side,
+        at: Millis,
+    },
+    /// `side`'s request was granted: `plies` moves were taken back, and the
+    /// game stands at ply `ply`.
+    TakenBack {
+        side: Side,
+        plies: u32,
+        ply: u32,
+        at: Millis,
+    },
     Foul {
         foul: FoulRecord,
         /// The side's fouls so far, this one included.
@@ -426,6 +462,12 @@ pub enum SessionError {
     /// Online, a claim that does not hold is refused rather than punished.
     #[error("the rules do not allow a draw claim in this position")]
     ClaimDoesNotHold { side: Side },
+    #[error("you have no move to take back")]
+    NothingToTakeBack { side: Side },
+    #[error("your takeback request is already on the table")]
+    TakebackPending { side: Side },
+    #[error("there is no takeback request to answer")]
+    NoTakebackToAnswer { side: Side },
     #[error("the game can no longer be aborted: both sides have moved")]
     TooLateToAbort,
     #[error("clock: {0}")]

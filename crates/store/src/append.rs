@@ -12,6 +12,9 @@ pub(crate) struct AppendJob {
     pub(crate) first_seq: u64,
     pub(crate) commands: Vec<String>,
     pub(crate) moves: Vec<MoveRow>,
+    /// A takeback: the moves after this ply are deleted (before `moves`
+    /// are written).
+    pub(crate) retract: Option<u32>,
     pub(crate) reply: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -48,7 +51,23 @@ impl Store {
         commands: &[String],
         moves: &[MoveRow],
     ) -> Result<(), StoreError> {
-        if commands.is_empty() && moves.is_empty() {
+        self.append_retracting(game_id, first_seq, commands, None, moves)
+            .await
+    }
+
+    /// As [`Store::append`], after a takeback: the game's stored moves
+    /// after ply `keep` (when given) are deleted in the same transaction,
+    /// before `moves` are written, so the plies taken back can be played
+    /// again.
+    pub async fn append_retracting(
+        &self,
+        game_id: &str,
+        first_seq: u64,
+        commands: &[String],
+        keep: Option<u32>,
+        moves: &[MoveRow],
+    ) -> Result<(), StoreError> {
+        if commands.is_empty() && moves.is_empty() && keep.is_none() {
             return Ok(());
         }
         let (reply, answer) = oneshot::channel();
@@ -57,6 +76,7 @@ impl Store {
             first_seq,
             commands: commands.to_vec(),
             moves: moves.to_vec(),
+            retract: keep,
             reply,
         };
         self.appends
@@ -169,6 +189,15 @@ async fn write_jobs(
             q = q.bind(game).bind(seq).bind(body);
         }
         q.execute(&mut **tx).await?;
+    }
+    for job in jobs {
+        if let Some(keep) = job.retract {
+            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
+                .bind(job.game_id.as_str())
+                .bind(i64::from(keep))
+                .execute(&mut **tx)
+                .await?;
+        }
     }
     let moves: Vec<(&str, &MoveRow)> = jobs
         .iter()

@@ -169,6 +169,14 @@ fn commit(conn: &mut Connection, jobs: &[AppendJob]) -> rusqlite::Result<()> {
                 insert.execute(params![job.game_id, seq, body])?;
             }
         }
+        for job in jobs {
+            if let Some(keep) = job.retract {
+                tx.execute(
+                    "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
+                    params![job.game_id, i64::from(keep)],
+                )?;
+            }
+        }
         let mut insert = tx.prepare_cached(
             "INSERT INTO moves (game_id, ply, coord, display, played_ms, first_ms, second_ms) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

@@ -4,7 +4,7 @@
 
 use super::finish::{already_archived, finish};
 use super::state::{broadcast, LiveGame};
-use super::view::{legal_moves, view_of};
+use super::view::{legal_moves, takebacks_allowed, view_of};
 use super::{rebuild, ActError, Cmd, Event, GameHandle};
 use crate::computer::ComputerPlay;
 use crate::protocol::{ClockView, ServerMsg};
@@ -328,6 +328,12 @@ async fn act(state: &Play, g: &mut LiveGame, side: Side, action: Action) -> Resu
             }
         }
     }
+    if matches!(
+        action,
+        Action::OfferTakeback | Action::AcceptTakeback | Action::DeclineTakeback
+    ) {
+        return takeback(state, g, side, action).await;
+    }
     let now = common::now_ms();
     let applied = if matches!(action, Action::ClaimVictory) {
         let Some(left) = g.away_since[side.other().index()] else {
@@ -349,13 +355,76 @@ async fn act(state: &Play, g: &mut LiveGame, side: Side, action: Action) -> Resu
     Ok(g.table.ply())
 }
 
+/// Whether a player turned takebacks off in their settings (the account
+/// settings' `takebacks`, true unless they said otherwise).
+async fn refuses_takebacks(state: &Play, user_id: Option<&str>) -> bool {
+    let Some(id) = user_id else { return false };
+    let Ok(Some(json)) = state.store().settings(id).await else {
+        return false;
+    };
+    serde_json::from_str::<serde_json::Value>(&json)
+        .ok()
+        .and_then(|v| v.get("takebacks").and_then(serde_json::Value::as_bool))
+        == Some(false)
+}
+
+/// A takeback request or its answer (悔棋). Only in casual games, never
+/// against an opponent who turned them off; the computer grants every
+/// request at once, but only on the player's own turn (a request while it
+/// thinks would take back a position its answer is about).
+async fn takeback(state: &Play, g: &mut LiveGame, side: Side, action: Action) -> Result<u32, ActError> {
+    if !takebacks_allowed(&g.row) {
+        return Err(TableError::TakebacksNotAllowed.into());
+    }
+    let computer = computer_side(&g.row);
+    let now = common::now_ms();
+    let applied = match action {
+        Action::OfferTakeback if computer == Some(side.other()) => {
+            if g.computer_thinking {
+                return Err(TableError::ComputerThinking.into());
+            }
+            let mut a = g.table.act(side, Action::OfferTakeback, now)?;
+            match g.table.act(side.other(), Action::AcceptTakeback, now) {
+                Ok(b) => {
+                    a.commands.extend(b.commands);
+                    a.events.extend(b.events);
+                    a.retract = b.retract;
+                }
+                Err(e) => {
+                    // Nothing stored yet: put the table back as it was.
+                    reload(state, g).await;
+                    return Err(e.into());
+                }
+            }
+            a
+        }
+        Action::OfferTakeback => {
+            let opponent = match side {
+                Side::First => g.row.second_id.clone(),
+                Side::Second => g.row.first_id.clone(),
+            };
+            if refuses_takebacks(state, opponent.as_deref()).await {
+                return Err(TableError::TakebacksRefused.into());
+            }
+            g.table.act(side, action, now)?
+        }
+        _ => g.table.act(side, action, now)?,
+    };
+    if applied.retract.is_some() {
+        g.abort_from_ms = now;
+    }
+    store_and_broadcast(state, g, &applied).await?;
+    g.last_action_ms = common::now_ms();
+    Ok(g.table.ply())
+}
+
 /// Stores what an accepted command did, then tells everyone; archives the
 /// game if it ended.
 async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) -> Result<(), ActError> {
     let bodies = bodies(applied);
     if let Err(e) = state
         .store()
-        .append(&g.row.id, g.seq, &bodies, &applied.moves)
+        .append_retracting(&g.row.id, g.seq, &bodies, applied.retract, &applied.moves)
         .await
     {
         tracing::error!(game = %g.row.id, error = %e, "command not stored; reloading");
@@ -418,6 +487,16 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
                 v,
                 by: side.other(),
                 offer_by: *side,
+            }),
+            SessionEvent::TakebackOffered { side, .. } => Some(ServerMsg::TakebackOffer { v, by: *side }),
+            SessionEvent::TakebackDeclined { side, .. } => {
+                Some(ServerMsg::TakebackDeclined { v, offer_by: *side })
+            }
+            SessionEvent::TakenBack { side, plies, ply, .. } => Some(ServerMsg::TakenBack {
+                v,
+                by: *side,
+                plies: *plies,
+                ply: *ply,
             }),
             SessionEvent::Foul { foul, count } => Some(ServerMsg::Foul {
                 v,

@@ -75,6 +75,8 @@ pub(super) fn view_of(
         draw_offer: table.draw_offer(),
         must_change: table.must_change().map(|m| m.side),
         offer_refused: table.offer_refused(),
+        takebacks: takebacks_allowed(row),
+        takeback_offer: table.session().takeback_offer(),
         claimable: table.claim_holds(),
         claim: table.claim_reason(),
         rules_profile: table.rules_profile().to_string(),
@@ -82,6 +84,13 @@ pub(super) fn view_of(
         v: version,
         away: None,
     }
+}
+
+/// Whether a game allows takebacks at all: casual games played online.
+/// The competition rules have none, so a rated game or an event's (an
+/// arbiter's rules) never does.
+pub(super) fn takebacks_allowed(row: &GameRow) -> bool {
+    !row.rated && row.rules_profile != "arbiter"
 }
 
 /// What the side to move may play (nothing once the game is over).
@@ -129,6 +138,7 @@ pub async fn stored_view(state: &Play, id: &str) -> Result<Option<GameView>, com
         view.article.clone_from(&row.article);
         view.clocks = ClockView::main(row.first_ms, row.second_ms, false);
         view.draw_offer = None;
+        view.takeback_offer = None;
     }
     Ok(Some(view))
 }

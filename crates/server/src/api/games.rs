@@ -145,6 +145,24 @@ simple_action!(
     "Decline the opponent's draw offer."
 );
 simple_action!(
+    post_takeback_offer,
+    "/api/games/{id}/takeback/offer",
+    Action::OfferTakeback,
+    "Ask to take back your last move (casual games only; the opponent must accept)."
+);
+simple_action!(
+    post_takeback_accept,
+    "/api/games/{id}/takeback/accept",
+    Action::AcceptTakeback,
+    "Grant the opponent's takeback request."
+);
+simple_action!(
+    post_takeback_decline,
+    "/api/games/{id}/takeback/decline",
+    Action::DeclineTakeback,
+    "Refuse the opponent's takeback request."
+);
+simple_action!(
     post_claim_draw,
     "/api/games/{id}/claim-draw",
     Action::ClaimDraw,

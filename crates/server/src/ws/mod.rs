@@ -35,6 +35,10 @@ pub enum ClientMsg {
     DrawOffer {},
     DrawAccept {},
     DrawDecline {},
+    /// Ask to take back one's last move; answer the opponent's request.
+    TakebackOffer {},
+    TakebackAccept {},
+    TakebackDecline {},
     ClaimDraw {},
     Abort {},
     /// Claim the win over an opponent who left and did not come back in

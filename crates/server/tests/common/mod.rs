@@ -19,6 +19,9 @@ pub struct TestServer {
     pub base: String,
     pub ws_base: String,
     pub database: String,
+    /// The configuration it started with: [`TestServer::restart`] starts
+    /// the same node on the same database again.
+    pub config: server::Config,
     pub _dir: Option<tempfile::TempDir>,
 }
 
@@ -133,13 +136,14 @@ pub async fn start_with(tweak: impl FnOnce(&mut server::Config)) -> TestServer {
         ..server::Config::default()
     };
     tweak(&mut config);
-    let running = server::start(config).await.expect("server starts");
+    let running = server::start(config.clone()).await.expect("server starts");
     let addr = running.addr;
     TestServer {
         server: Some(running),
         base: format!("http://{addr}"),
         ws_base: format!("ws://{addr}"),
         database,
+        config,
         _dir: dir,
     }
 }
@@ -149,6 +153,17 @@ impl TestServer {
         if let Some(s) = self.server.take() {
             s.shutdown().await.expect("clean shutdown");
         }
+    }
+
+    /// Stops the server and starts the same node again on the same
+    /// database and address (clients keep their cookies and URLs): its
+    /// live games resume from the stored commands.
+    pub async fn restart(&mut self) {
+        self.stop().await;
+        let mut config = self.config.clone();
+        config.listen = self.base.trim_start_matches("http://").parse().unwrap();
+        let running = server::start(config).await.expect("server restarts");
+        self.server = Some(running);
     }
 }
 

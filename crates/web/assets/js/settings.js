@@ -7,12 +7,13 @@
 import { api } from './api.js';
 
 const KEY = 'qiju.settings';
-export const DEFAULTS = { board_theme: 'wood', piece_set: 'chinese', coordinates: true };
+export const DEFAULTS = { board_theme: 'wood', piece_set: 'chinese', coordinates: true, takebacks: true };
 export const THEMES = ['wood', 'slate'];
 export const PIECE_SETS = ['chinese', 'letters'];
 
 function valid(s) {
-  return s && THEMES.includes(s.board_theme) && PIECE_SETS.includes(s.piece_set) && typeof s.coordinates === 'boolean';
+  return s && THEMES.includes(s.board_theme) && PIECE_SETS.includes(s.piece_set) && typeof s.coordinates === 'boolean'
+    && (s.takebacks === undefined || typeof s.takebacks === 'boolean');
 }
 
 /** The settings this browser knows. */

@@ -352,6 +352,16 @@ export async function mount(main, params, ctx) {
           id: 'claim-draw', disabled: !myTurn, class: online() ? 'primary' : null,
         }));
       }
+      // Takebacks (悔棋): casual games only — the server says which.
+      if (view.takebacks && view.takeback_offer === them) {
+        list.push(actionButton(t('game.acceptTakeback'), () => send({ t: 'takeback_accept' }), { id: 'takeback-accept', class: 'primary' }));
+        list.push(actionButton(t('game.declineTakeback'), () => send({ t: 'takeback_decline' }), { id: 'takeback-decline' }));
+      } else if (view.takebacks) {
+        const moved = view.moves.some((m) => m.side === you);
+        list.push(actionButton(t('game.takeback'), () => send({ t: 'takeback_offer' }), {
+          id: 'takeback', disabled: !moved || view.takeback_offer === you,
+        }));
+      }
       if (away && away.side === them) {
         list.push(actionButton(t('game.claimVictory'), () => send({ t: 'claim_victory' }), {
           id: 'claim-victory', class: 'primary', disabled: claimIn() > 0,
@@ -434,6 +444,9 @@ export async function mount(main, params, ctx) {
     }
     if (live() && view.draw_offer) {
       notes.push(view.draw_offer === you ? t('game.drawYouOffered') : t('game.drawOffered', { side: sideName(view, view.draw_offer) }));
+    }
+    if (live() && view.takeback_offer) {
+      notes.push(view.takeback_offer === you ? t('game.takebackYouAsked') : t('game.takebackOffered', { side: sideName(view, view.takeback_offer) }));
     }
     if (live() && view.must_change) {
       notes.push(mustChangeText(view, view.must_change, view.must_change_reason, view.must_change_article));
@@ -677,6 +690,7 @@ export async function mount(main, params, ctx) {
     view.claimable = !!msg.claimable;
     view.claim = msg.claim || null;
     view.must_change = null;
+    view.takeback_offer = null; // a move declines a takeback request
     showAnnouncement(mover, msg.announce);
     if (mine) pending = null;
     else (msg.capture ? sounds.capture : sounds.move)();
@@ -744,6 +758,24 @@ export async function mount(main, params, ctx) {
         // News of the moment, not of the game: gone after a few seconds,
         // or at the next move (drawStatus clears a notice that is not sticky).
         if (msg.by !== you) flashNotice(t('game.drawDeclined', { side: sideName(view, msg.by) }));
+        break;
+      case 'takeback_offer':
+        view.takeback_offer = msg.by;
+        refresh();
+        break;
+      case 'takeback_declined':
+        view.takeback_offer = null;
+        refresh();
+        if (msg.offer_by === you) flashNotice(t('game.takebackDeclined'));
+        break;
+      case 'taken_back':
+        // The board, the clocks and the legal moves all changed: the
+        // whole state again, then a word of what happened.
+        view.takeback_offer = null;
+        pending = null;
+        setPremove(null);
+        resync();
+        flashNotice(t('game.takenBack', { side: sideName(view, msg.by) }));
         break;
       case 'must_change':
         view.must_change = msg.side;

@@ -17,6 +17,11 @@ pub const MAX_STAGE_MS: Millis = 100 * 3_600_000;
 pub const MAX_PER_MOVE_MS: Millis = 3_600_000;
 /// The largest move quota of a stage or Canadian period.
 pub const MAX_MOVES: u32 = 10_000;
+/// A day, the unit of correspondence games.
+pub const DAY_MS: Millis = 86_400_000;
+/// The longest time per move of a correspondence game (lichess offers 1
+/// to 14 days).
+pub const MAX_CORRESPONDENCE_DAYS: u32 = 14;
 /// The most byo-yomi periods.
 pub const MAX_PERIODS: u32 = 1_000;
 
@@ -148,6 +153,40 @@ impl TimeControl {
             }],
             increment_ms,
             ..TimeControl::unlimited()
+        }
+    }
+
+    /// A correspondence (daily) game: `days` for every move, from the
+    /// first; a move made in time gives the next move the whole period
+    /// again, and a period that runs out loses. In the clock's terms: no
+    /// main time and one byo-yomi period of `days`.
+    #[must_use]
+    pub fn correspondence(days: u32) -> TimeControl {
+        TimeControl {
+            stages: vec![Stage { time_ms: 0, moves: 0 }],
+            overtime: Some(Overtime::Byoyomi {
+                period_ms: u64::from(days) * DAY_MS,
+                periods: 1,
+            }),
+            ..TimeControl::unlimited()
+        }
+    }
+
+    /// The days per move, for a correspondence game.
+    #[must_use]
+    pub fn correspondence_days(&self) -> Option<u32> {
+        let shape = self.stages == [Stage { time_ms: 0, moves: 0 }]
+            && self.increment_ms == 0
+            && self.delay.is_none()
+            && self.move_limit_ms.is_none();
+        match self.overtime {
+            Some(Overtime::Byoyomi {
+                period_ms,
+                periods: 1,
+            }) if shape && period_ms >= DAY_MS && period_ms.is_multiple_of(DAY_MS) => {
+                u32::try_from(period_ms / DAY_MS).ok()
+            }
+            _ => None,
         }
     }
 
@@ -325,7 +364,15 @@ impl TimeControl {
         match self.overtime {
             None => {}
             Some(Overtime::Byoyomi { period_ms, periods }) => {
-                too_large("byo-yomi period", period_ms, MAX_PER_MOVE_MS)?;
+                if self.correspondence_days().is_some() {
+                    too_large(
+                        "days per move",
+                        period_ms / DAY_MS,
+                        u64::from(MAX_CORRESPONDENCE_DAYS),
+                    )?;
+                } else {
+                    too_large("byo-yomi period", period_ms, MAX_PER_MOVE_MS)?;
+                }
                 too_large("byo-yomi periods", u64::from(periods), u64::from(MAX_PERIODS))?;
                 if period_ms == 0 {
                     return Err(TimeControlError::Zero {

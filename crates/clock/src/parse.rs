@@ -14,9 +14,11 @@
 //! overtime  = duration [ SP "x" periods ]             ; Japanese byo-yomi
 //!           / duration SP "foul"                      ; each overstep a foul (seed 001)
 //!           / duration "/" moves                      ; Canadian: moves in duration
+//!              / days "d"                             ; correspondence
 //! minutes   = number / digits ":" 2digit [ "." 1*3digit ]   ; 90, 0.5, 0:15
 //! seconds   = number                                  ; 5, 2.5 (to the millisecond)
-//! duration  = number ( "s" / "m" / "h" )              ; the unit is required
+//! duration  = number ( "s" / "m" / "h" / "d" )        ; the unit is required
+//! days      = 1*2digit                                ; 1 to 14
 //! ```
 //!
 //! Spaces around `|`, `+` and `/` are allowed. A `+` term without `/` is
@@ -31,7 +33,8 @@
 //! (5 minutes, then three 30-second byo-yomi periods), `0|30s` (30 s a move
 //! from the start), `10|5m/25` (Canadian, 25 moves in 5 minutes), `30|30s
 //! foul` (seed 001), `30;d5` (simple delay), `limit 15s` (seed 000: every
-//! move within 15 s).
+//! move within 15 s), `3d` (correspondence: three days a move, the same as
+//! `0|3d`).
 //!
 //! [`TimeControl`]'s `Display` prints this canonical form and `FromStr`
 //! reads it back to the same value.
@@ -83,6 +86,21 @@ fn parse(text: &str) -> Result<TimeControl, String> {
         }
     }
     let rest = words.join(" ");
+    if let Some(days) = rest
+        .strip_suffix('d')
+        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    {
+        if tc.move_limit_ms.is_some() {
+            return Err("a correspondence game has no per-move limit beyond its days".into());
+        }
+        let days: u32 = days
+            .parse()
+            .map_err(|_| format!("{days:?} is not a number of days"))?;
+        if days == 0 {
+            return Err("a correspondence game needs at least 1 day a move".into());
+        }
+        return Ok(TimeControl::correspondence(days));
+    }
     if rest == "-" {
         return if tc.move_limit_ms.is_some() {
             Err("`-` (no clock) cannot have a per-move limit; write `limit 15s`".into())
@@ -257,7 +275,8 @@ fn duration(s: &str) -> Result<Millis, String> {
         "s" => seconds(num),
         "m" => scaled(num, 60_000),
         "h" => scaled(num, 3_600_000),
-        _ => Err(format!("{s:?} needs a unit: `30s`, `5m` or `1h`")),
+        "d" => scaled(num, crate::control::DAY_MS),
+        _ => Err(format!("{s:?} needs a unit: `30s`, `5m`, `1h` or `1d`")),
     }
 }
 
@@ -307,6 +326,9 @@ impl fmt::Display for Dur {
 
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(days) = self.correspondence_days() {
+            return write!(f, "{days}d");
+        }
         if self.stages.is_empty() {
             return match self.move_limit_ms {
                 Some(l) => write!(f, "limit {}", Dur(l)),
@@ -415,6 +437,17 @@ mod tests {
         assert_eq!(tc("0.5+0").stages[0].time_ms, 30_000);
         assert_eq!(tc("30;d5").delay, Some(Delay::Simple { ms: 5_000 }));
         assert_eq!(tc("30;b5s").delay, Some(Delay::Bronstein { ms: 5_000 }));
+        // Correspondence: days a move, written short or as byo-yomi.
+        assert_eq!(tc("3d"), TimeControl::correspondence(3));
+        assert_eq!(tc("0|3d"), TimeControl::correspondence(3));
+        assert_eq!(tc("3d").to_string(), "3d");
+        assert_eq!(tc("3d").correspondence_days(), Some(3));
+        assert_eq!(tc("0|30s").correspondence_days(), None);
+        // Days a move only from the first move; a byo-yomi period of more
+        // than an hour after main time is refused as before.
+        for bad in ["0d", "15d", "3d limit 15s", "0|36h x2", "10|1d"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad} accepted");
+        }
     }
 
     #[test]

@@ -57,7 +57,9 @@ impl Lobby {
     /// # Errors
     /// `too_many_untimed_games`, or the database cannot be read.
     pub(crate) async fn check_untimed_cap(&self, user: &User, tc: &TimeControl) -> Result<(), Error> {
-        if !tc.is_unlimited() {
+        // Correspondence games last for days too: the same cap.
+        let long = |tc: &TimeControl| tc.is_unlimited() || tc.correspondence_days().is_some();
+        if !long(tc) {
             return Ok(());
         }
         let cap = self.0.limits.untimed_games_per_user;
@@ -67,12 +69,14 @@ impl Lobby {
             .live_time_controls(&user.id)
             .await?
             .iter()
-            .filter(|t| play::table::parse_time_control(t).is_ok_and(|t| t.is_unlimited()))
+            .filter(|t| play::table::parse_time_control(t).is_ok_and(|t| long(&t)))
             .count();
         if open >= cap {
             return Err(Error::conflict(
                 "too_many_untimed_games",
-                format!("you have {open} untimed games going; finish one first (at most {cap})"),
+                format!(
+                    "you have {open} untimed or correspondence games going; finish one first (at most {cap})"
+                ),
             ));
         }
         Ok(())

@@ -202,6 +202,106 @@ pub async fn pgn_of(state: &Play, id: &str) -> Option<String> {
     Some(format!("{}\n\n", text.trim_end()))
 }
 
+/// One of the games a player is playing now, as their list of games shows
+/// it: whose turn it is, and how long the side to move has.
+#[derive(Serialize, ToSchema)]
+pub struct Playing {
+    pub id: String,
+    pub variant: String,
+    pub rated: bool,
+    pub time_control: String,
+    /// For a correspondence game, the days a move has.
+    pub days: Option<u32>,
+    /// The side this player plays, and the variant's words for the sides.
+    #[schema(value_type = String)]
+    pub you: game::Side,
+    pub sides: [String; 2],
+    /// The opponent's name (`level:N`, `engine:NAME` for the computer).
+    pub opponent: String,
+    pub ply: u32,
+    pub fen: String,
+    /// It is this player's move.
+    pub your_turn: bool,
+    /// The side to move's time now: main time, or once it is spent (and
+    /// always in a correspondence game) what is left of the period, ms;
+    /// `null` when untimed.
+    pub time_left_ms: Option<i64>,
+}
+
+/// Most games listed in [`playing`]: the cap on long games is 10, and a
+/// player plays few quick games at once.
+const PLAYING_MAX: i64 = 50;
+
+/// The games `user` is playing now, those where it is their move first
+/// (the one with the least time left first), then the others, newest
+/// first: the lobby's and the header's "your games".
+///
+/// # Errors
+/// Storage.
+pub async fn playing(state: &Play, user: &User) -> Result<Vec<Playing>, Error> {
+    let rows = state.store().live_games_of(&user.id, PLAYING_MAX).await?;
+    let mut list = Vec::with_capacity(rows.len());
+    for row in rows {
+        let you = if row.first_id.as_deref() == Some(user.id.as_str()) {
+            game::Side::First
+        } else if row.second_id.as_deref() == Some(user.id.as_str()) {
+            game::Side::Second
+        } else {
+            continue;
+        };
+        // A game that ended or broke meanwhile is left out, not an error.
+        let Ok(Some(v)) = crate::live::view(state, &row.id).await else {
+            continue;
+        };
+        if v.state != "live" {
+            continue;
+        }
+        let turn_clock = match v.turn {
+            game::Side::First => (v.clocks.first_ms, v.clocks.first),
+            game::Side::Second => (v.clocks.second_ms, v.clocks.second),
+        };
+        let tc = crate::table::parse_time_control(&row.time_control).ok();
+        let time_left_ms = tc
+            .as_ref()
+            .filter(|t| !t.is_unlimited())
+            .map(|_| match turn_clock {
+                (main, Some(x)) if main <= 0 => x
+                    .period_left_ms
+                    .unwrap_or_else(|| x.period_ms.map_or(0, |p| i64::try_from(p).unwrap_or(i64::MAX))),
+                (main, _) => main,
+            });
+        let opponent = match you {
+            game::Side::First => &v.second,
+            game::Side::Second => &v.first,
+        };
+        list.push(Playing {
+            id: row.id.clone(),
+            variant: row.variant.clone(),
+            rated: row.rated,
+            time_control: row.time_control.clone(),
+            days: tc.and_then(|t| t.correspondence_days()),
+            you,
+            sides: v.sides.clone(),
+            opponent: opponent.computer.clone().unwrap_or_else(|| opponent.name.clone()),
+            ply: v.ply,
+            fen: v.fen.clone(),
+            your_turn: v.turn == you,
+            time_left_ms,
+        });
+    }
+    list.sort_by_key(|p| {
+        (
+            !p.your_turn,
+            if p.your_turn {
+                p.time_left_ms.unwrap_or(i64::MAX)
+            } else {
+                0
+            },
+        )
+    });
+    Ok(list)
+}
+
 /// The live games for the lobby and TV, at most `limit`: games between
 /// people first, then games against the computer, each the strongest
 /// pairing first (the sum of the two ratings; the computer counts

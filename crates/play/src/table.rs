@@ -102,6 +102,8 @@ pub enum TableError {
     TakebacksRefused,
     #[error("wait for the computer's move before asking to take back")]
     ComputerThinking,
+    #[error("a correspondence game is decided by its clock: your opponent has {days} days for each move")]
+    ClockDecides { days: u32 },
     #[error("your opponent is connected")]
     OpponentPresent,
     #[error("your opponent may still come back: claim in {wait_ms} ms")]
@@ -118,6 +120,7 @@ impl TableError {
             TableError::OfferBeforeStart => "cannot_offer",
             TableError::NoOfferBeforeStart => "no_offer",
             TableError::OpponentPresent => "opponent_present",
+            TableError::ClockDecides { .. } => "clock_decides",
             TableError::TakebacksNotAllowed => "takebacks_not_allowed",
             TableError::TakebacksRefused => "takebacks_refused",
             TableError::ComputerThinking => "computer_thinking",

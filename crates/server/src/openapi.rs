@@ -48,6 +48,7 @@ use utoipa::OpenApi;
         crate::api::players::get_user,
         crate::api::players::user_games,
         crate::api::players::live_games,
+        crate::api::players::playing,
         crate::api::players::search_users,
         crate::api::players::leaderboard,
         crate::api::players::record,

@@ -159,6 +159,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/lobby/ws", get(ws::lobby::lobby_socket))
         .route("/api/stream/event", get(lobby::stream_events))
         .route("/api/games/live", get(players::live_games))
+        .route("/api/account/playing", get(players::playing))
         .route("/api/games/{id}", get(games::get_game))
         .route("/api/games/{id}/pgn", get(games::get_pgn))
         .route("/api/games/{id}/ws", get(ws::game::game_socket))

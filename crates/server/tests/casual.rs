@@ -193,7 +193,89 @@ async fn the_computer_grants_a_takeback_on_your_turn() {
     s.stop().await;
 }
 
+const DAY: i64 = 86_400_000;
+
+/// The games `c` is playing, as the list of games waiting for them says.
+async fn playing(c: &Client) -> Vec<Value> {
+    c.get_json("/api/account/playing")
+        .await
+        .as_array()
+        .expect("a list")
+        .clone()
+}
+
+/// A correspondence (daily) game: three days a move, moves made while the
+/// opponent is away (no socket at all), no claim of the win over an
+/// absent player, the lists of games waiting for each player, and a
+/// restart in the middle that loses nothing and charges no time.
+async fn a_correspondence_game_is_played_over_days_and_survives_a_restart() {
+    let mut s = common::start().await;
+    let (game, red, black) = challenged(&s, "3d", false).await;
+    let v = red.get_json(&format!("/api/games/{game}")).await;
+    assert_eq!(v["time_control"], "3d", "{v}");
+    assert_eq!(v["clocks"]["first"]["period_ms"], 3 * DAY, "{v}");
+    // Red moves over HTTP; black has never opened the game.
+    let r = red
+        .post(&format!("/api/games/{game}/move/h2e2"), &json!({}))
+        .await;
+    assert_eq!(r.status(), 200);
+    let mine = playing(&black).await;
+    assert_eq!(mine.len(), 1, "{mine:?}");
+    let g = &mine[0];
+    assert_eq!(
+        (g["id"].as_str(), g["your_turn"].as_bool(), g["days"].as_u64()),
+        (Some(game.as_str()), Some(true), Some(3))
+    );
+    assert_eq!(
+        (g["you"].as_str(), g["opponent"].as_str(), g["ply"].as_u64()),
+        (Some("second"), Some(red.name.as_str()), Some(1))
+    );
+    let left = g["time_left_ms"].as_i64().unwrap();
+    assert!(
+        (3 * DAY - 60_000..=3 * DAY).contains(&left),
+        "black has 3 days: {left}"
+    );
+    assert_eq!(playing(&red).await[0]["your_turn"], false);
+    // Black is away: red may not claim the win — the clock decides.
+    let (mut rws, full) = red.ws(&game).await;
+    assert_eq!(full["game"]["away"], Value::Null, "no countdown in a daily game");
+    rws.send(&json!({"t": "claim_victory"})).await;
+    assert_eq!(rws.expect("error").await["code"], "clock_decides");
+    drop(rws);
+
+    // A restart in the middle: the game, its clocks and the lists are back.
+    s.restart().await;
+    let mine = playing(&black).await;
+    assert_eq!(
+        (mine[0]["your_turn"].as_bool(), mine[0]["ply"].as_u64()),
+        (Some(true), Some(1)),
+        "{mine:?}"
+    );
+    assert!(
+        mine[0]["time_left_ms"].as_i64().unwrap() > 3 * DAY - 60_000,
+        "the downtime is not charged"
+    );
+    let r = black
+        .post(&format!("/api/games/{game}/move/h9g7"), &json!({}))
+        .await;
+    assert_eq!(r.status(), 200);
+    let theirs = playing(&red).await;
+    assert_eq!(
+        (theirs[0]["your_turn"].as_bool(), theirs[0]["ply"].as_u64()),
+        (Some(true), Some(2))
+    );
+    // A move in time gives the next move the whole period again.
+    let v = red.get_json(&format!("/api/games/{game}")).await;
+    assert_eq!(v["moves"].as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(v["clocks"]["second"]["periods_left"], 1, "{v}");
+    let r = red.post(&format!("/api/games/{game}/resign"), &json!({})).await;
+    assert_eq!(r.status(), 200);
+    assert!(playing(&red).await.is_empty(), "a finished game leaves the list");
+    s.stop().await;
+}
+
 crate::on_both_databases!(
+    a_correspondence_game_is_played_over_days_and_survives_a_restart,
     takebacks_are_asked_refused_and_granted,
     no_takebacks_in_rated_games,
     the_computer_grants_a_takeback_on_your_turn,

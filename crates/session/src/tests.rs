@@ -500,6 +500,26 @@ fn a_takeback_undoes_the_askers_last_move_and_what_followed() {
     assert_eq!(fingerprint(&back), fingerprint(&s));
 }
 
+/// A correspondence game: each move has the days whole again; a move
+/// that does not come in them loses on time, at its own moment.
+#[test]
+fn a_correspondence_move_has_its_days_and_no_more() {
+    const DAY: Millis = 86_400_000;
+    let mut s = session("2d");
+    mv(&mut s, R, "m", DAY);
+    mv(&mut s, B, "m", 2 * DAY + 3);
+    // R's move may come up to two days after B's, not later.
+    mv(&mut s, R, "m", 4 * DAY);
+    let ev = s.apply(Command::Tick { at: 6 * DAY + 5 }).unwrap();
+    let r = result(&s);
+    assert_eq!(
+        (r.outcome, r.termination),
+        (Some(Outcome::Win { winner: R }), Termination::TimeForfeit),
+        "{ev:?}"
+    );
+    assert_eq!(r.at, 6 * DAY, "B's two days ran out at the end of day 6");
+}
+
 #[test]
 fn a_draw_offer_cannot_be_withdrawn_23_1() {
     let mut s = session("5+0");

@@ -431,6 +431,19 @@ impl Store {
             .collect::<Result<_, _>>()?)
     }
 
+    /// The live games `user_id` plays, newest first, at most `limit`.
+    pub async fn live_games_of(&self, user_id: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLS} FROM games WHERE state = 'live' AND (first_id = $1 OR second_id = $1) \
+             ORDER BY created_ms DESC LIMIT $2"
+        ))
+        .bind(user_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
+    }
+
     /// A player's games, newest first.
     pub async fn games_of(&self, user_id: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(&format!(

@@ -31,8 +31,21 @@ fn claim_wait_ms(state: &Play, row: &GameRow) -> i64 {
     (row.initial_ms / 20).clamp(15_000, 60_000)
 }
 
+/// The days per move of a correspondence (daily) game; `None` for any
+/// other. Such a game is decided by its clock alone: a player may be away
+/// for days, so leaving starts no countdown and gives no claim, and the
+/// first moves may take the days a move has.
+fn daily(row: &GameRow) -> Option<u32> {
+    crate::table::parse_time_control(&row.time_control)
+        .ok()?
+        .correspondence_days()
+}
+
 /// Who is away now, for a view.
 fn away_view(state: &Play, g: &LiveGame, now: i64) -> Option<crate::protocol::Away> {
+    if daily(&g.row).is_some() {
+        return None;
+    }
     let wait = claim_wait_ms(state, &g.row);
     [Side::First, Side::Second].into_iter().find_map(|side| {
         g.away_since[side.index()].map(|t| crate::protocol::Away {
@@ -87,7 +100,8 @@ pub(super) fn spawn(
 /// The game task.
 async fn run(state: Play, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc::Sender<Cmd>) {
     let linger = state.config().finished_linger;
-    let abort_after = state.config().abort_after_ms;
+    // The first moves of a daily game may take the days a move has.
+    let abort_after = daily(&g.row).map_or(state.config().abort_after_ms, |d| i64::from(d) * 86_400_000);
     let untimed_idle = state.config().untimed_idle_ms;
     // A game resumed already over (e.g. its flag fell before the crash) is
     // archived now.
@@ -190,7 +204,7 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
                 }
             } else {
                 g.connections[i] = g.connections[i].saturating_sub(1);
-                if g.connections[i] == 0 && !g.table.is_over() && human_opponent {
+                if g.connections[i] == 0 && !g.table.is_over() && human_opponent && daily(&g.row).is_none() {
                     let now = common::now_ms();
                     g.away_since[i] = Some(now);
                     let claim_in_ms = claim_wait_ms(state, &g.row);
@@ -336,6 +350,9 @@ async fn act(state: &Play, g: &mut LiveGame, side: Side, action: Action) -> Resu
     }
     let now = common::now_ms();
     let applied = if matches!(action, Action::ClaimVictory) {
+        if let Some(days) = daily(&g.row) {
+            return Err(TableError::ClockDecides { days }.into());
+        }
         let Some(left) = g.away_since[side.other().index()] else {
             return Err(TableError::OpponentPresent.into());
         };

@@ -69,6 +69,7 @@ export const api = {
   playComputer: (req) => post('/api/computer', req),
   game: (id) => get(`/api/games/${enc(id)}`),
   liveGames: () => get('/api/games/live'),
+  playing: () => get('/api/account/playing'),
   pgnUrl: (id) => `/api/games/${enc(id)}/pgn`,
   user: (name) => get(`/api/users/${enc(name)}`),
   settings: () => get('/api/account/settings'),

@@ -122,6 +122,7 @@ async function route() {
     }
     cleanup = (await page.mount(main, { ...(extra || {}), id: param, name: param }, ctx)) || null;
     main.focus({ preventScroll: true });
+    refreshPlaying();
     return;
   }
   main.append(h('h1', {}, t('error.notFound')));
@@ -161,15 +162,46 @@ function renderHeader() {
   }
   items.push(link('/settings', t('nav.settings'), { id: 'nav-settings' }));
   items.push(lang);
+  if (a) items.unshift(playingLink);
   nav.replaceChildren(...items);
+  refreshPlaying();
   document.getElementById('brand').replaceChildren(
     h('a', { href: '/', 'data-link': '', 'aria-label': t('app.name') }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '棋'), ' ', t('app.name')),
   );
 }
 
+// Your games in the header: how many are waiting for your move (else how
+// many you play), a link to the lobby's list; hidden with none. Asked on
+// every page change, on a game's start and every 30 s while the page is
+// seen — correspondence moves come while the player is elsewhere.
+const playingLink = h('a', { href: '/', 'data-link': '', id: 'nav-playing', hidden: true });
+let playingAsked = 0;
+async function refreshPlaying() {
+  const seq = ++playingAsked;
+  if (!ctx.account) {
+    playingLink.hidden = true;
+    return;
+  }
+  let list = [];
+  try {
+    list = await api.playing();
+  } catch {
+    /* shown as none */
+  }
+  if (seq !== playingAsked) return;
+  const waiting = list.filter((g) => g.your_turn).length;
+  playingLink.hidden = list.length === 0;
+  playingLink.classList.toggle('your-turn', waiting > 0);
+  playingLink.textContent = waiting ? t('nav.yourTurn', { n: waiting }) : t('nav.yourGames', { n: list.length });
+}
+setInterval(() => {
+  if (document.visibilityState === 'visible') refreshPlaying();
+}, 30000);
+
 // Personal events reach the player wherever they are.
 onFeed((msg) => {
   if (msg.t === 'game_start' && msg.game) {
+    refreshPlaying();
     navigate(`/game/${msg.game}`);
   } else if (msg.t === 'challenge' && msg.challenge && ctx.account && msg.challenge.to === ctx.account.name) {
     showChallenge(msg.challenge);

@@ -6,6 +6,8 @@
 import { formatClock } from './dom.js';
 import { t } from './i18n.js';
 
+const DAY_MS = 86400000;
+
 /** Time under which a clock shows its low-time warning. */
 export function lowTimeMs(initialMs) {
   return Math.max(10000, Math.min(60000, initialMs * 0.1));
@@ -72,13 +74,19 @@ export class Clock {
     const parts = [];
     const b = this.byoyomi();
     const overtime = !!(b && b.left !== null);
+    // A correspondence game: one period of days a move, told in days.
+    const daily = x && x.period_ms >= DAY_MS;
     if (b) {
       if (overtime) left = b.left;
-      parts.push(t('game.byoyomi', { s: Math.round(x.period_ms / 1000), n: b.periods }));
+      parts.push(daily
+        ? t('clock.correspondence', { n: Math.round(x.period_ms / DAY_MS) })
+        : t('game.byoyomi', { s: Math.round(x.period_ms / 1000), n: b.periods }));
     }
     if (x && x.stage > 1) parts.push(t('game.stage', { n: x.stage }));
     if (x && x.moves_to_control) parts.push(t('game.movesToControl', { n: x.moves_to_control }));
-    this.time.textContent = formatClock(left);
+    this.time.textContent = left >= DAY_MS
+      ? t('clock.days', { d: Math.floor(left / DAY_MS), h: Math.floor((left % DAY_MS) / 3600000) })
+      : formatClock(left);
     if (this.info) this.info.textContent = parts.join(' · ');
     const low = overtime ? left < Math.min(10000, x.period_ms / 3) : left < lowTimeMs(this.initialMs) && this.initialMs > 0;
     this.el.classList.toggle('low', low);

@@ -6,7 +6,7 @@
 // is the variant's word for them (`view.sides`: red/black, white/black).
 
 import { getLang, t } from './i18n.js';
-import { h } from './dom.js';
+import { formatClock, h } from './dom.js';
 import { gameFor } from './boards/board.js';
 
 const FORBIDDEN = new Set([
@@ -92,6 +92,8 @@ export function patternIn(detail) {
 /** A time control as players write it: `10+0` (the server writes `10`), or "no clock". */
 export function clockText(tc) {
   if (tc === '-') return t('game.untimed');
+  const daily = /^(\d+)d$/.exec(tc);
+  if (daily) return t('clock.correspondence', { n: Number(daily[1]) });
   if (/^\d+$/.test(tc)) return `${tc}+0`;
   // Overtime (crates/clock/src/parse.rs: `main|overtime`) in words: a
   // player reads "1 min + byo-yomi 10 s", not "1|10s".
@@ -110,6 +112,17 @@ export function clockText(tc) {
     overWords = t('clock.canadian', { d: durationText(canadian[1]), n: canadian[2] });
   }
   return main === '0' ? overWords : `${mainWords} + ${overWords}`;
+}
+
+const DAY_MS = 86400000;
+
+/** Time left as a list shows it: days and hours from a day up (a
+ *  correspondence game's), else as a clock reads. */
+export function timeLeftText(ms) {
+  if (ms >= DAY_MS) {
+    return t('clock.days', { d: Math.floor(ms / DAY_MS), h: Math.floor((ms % DAY_MS) / 3600000) });
+  }
+  return formatClock(ms);
 }
 
 /** `30s`, `5m`, `1h` in words. */

@@ -9,12 +9,13 @@ import { fill, h } from '../dom.js';
 import { errorText, getLang, shownName, t } from '../i18n.js';
 import { currentSeeks, lobbyChat, onFeed, sendFeed } from '../feed.js';
 import { chatLine } from '../chat.js';
-import { clockText } from '../result.js';
+import { clockText, timeLeftText } from '../result.js';
 import {
   findVariant, loadVariants, playable, sideKeys, variantLabel,
 } from '../variants.js';
 
-const PRESETS = ['1+0', '3+2', '5+3', '10+5', '15+10', '30+0', '90+30'];
+// `1d`, `3d`: correspondence, days a move.
+const PRESETS = ['1+0', '3+2', '5+3', '10+5', '15+10', '30+0', '90+30', '1d', '3d'];
 const OPPOSITE = { first: 'second', second: 'first', random: 'random' };
 
 function timeControl(prefix) {
@@ -35,7 +36,7 @@ function timeControl(prefix) {
       custom.value = p;
       mark();
     },
-  }, p));
+  }, /d$/.test(p) ? clockText(p) : p));
   function mark() {
     for (const b of buttons) b.setAttribute('aria-pressed', b.dataset.tc === value ? 'true' : 'false');
   }
@@ -143,8 +144,13 @@ export async function mount(main, _params, ctx) {
   const go = (game) => game && ctx.navigate(`/game/${game}`);
 
   // --- your running games ------------------------------------------------
-  // A player back in the lobby mid-game sees the way back to it first.
+  // A player back in the lobby mid-game sees the way back to it first;
+  // the games where it is their move come first (the server's order), each
+  // saying so, with the time left — a correspondence player's list of
+  // games waiting for them.
   let running = [];
+  // Games that hold a player at the board: all but correspondence ones.
+  const atTheBoard = () => running.filter((g) => !g.days);
   const yourGame = h('section', {
     class: 'card your-game', id: 'your-game', hidden: true, 'aria-labelledby': 'your-game-title',
   });
@@ -152,23 +158,30 @@ export async function mount(main, _params, ctx) {
   async function drawYourGames() {
     if (!me) return;
     try {
-      running = (await api.userGames(me.name, 'limit=20')).filter((g) => g.state === 'live');
+      running = await api.playing();
     } catch {
       running = [];
     }
     yourGame.hidden = running.length === 0;
-    if (!running.length) seekBusy.hidden = true;
+    if (!atTheBoard().length) seekBusy.hidden = true;
+    const turnText = (g) => {
+      const left = g.time_left_ms === null || g.time_left_ms === undefined ? '' : ` · ${t('lobby.timeLeft', { t: timeLeftText(g.time_left_ms) })}`;
+      return g.your_turn ? t('lobby.yourTurn') + left : t('lobby.theirTurn');
+    };
     fill(yourGame,
       h('h2', { id: 'your-game-title' }, t(running.length > 1 ? 'lobby.yourGames' : 'lobby.yourGame')),
-      h('ul', { class: 'your-game-list' }, running.map((g) => h('li', { class: 'row', dataset: { game: g.id } },
+      h('ul', { class: 'your-game-list' }, running.map((g) => h('li', {
+        class: `row${g.your_turn ? ' your-turn' : ''}`, dataset: { game: g.id, turn: g.your_turn ? 'you' : 'them' },
+      },
         h('span', {}, t('lobby.yourGameLine', {
-          opponent: opponentName(g.first === me.name ? g.second : g.first),
+          opponent: opponentName(g.opponent),
           game: gameName(g.variant),
           time: clockText(g.time_control),
         })),
+        h('span', { class: g.your_turn ? 'turn-badge' : 'muted' }, turnText(g)),
         h('a', {
-          class: 'button primary', href: `/game/${g.id}`, 'data-link': '',
-          'aria-label': `${t('lobby.backToGame')}: ${opponentName(g.first === me.name ? g.second : g.first)}`,
+          class: `button${g.your_turn ? ' primary' : ''}`, href: `/game/${g.id}`, 'data-link': '',
+          'aria-label': `${t('lobby.backToGame')}: ${opponentName(g.opponent)}`,
         }, t('lobby.backToGame'))))));
   }
 
@@ -246,7 +259,7 @@ export async function mount(main, _params, ctx) {
     fill(seekBusy,
       h('p', {}, t('lobby.seekWhilePlaying')),
       h('div', { class: 'row' },
-        h('a', { class: 'button primary', href: `/game/${running[0].id}`, 'data-link': '', id: 'seek-busy-back' }, t('lobby.backToGame')),
+        h('a', { class: 'button primary', href: `/game/${atTheBoard()[0].id}`, 'data-link': '', id: 'seek-busy-back' }, t('lobby.backToGame')),
         h('button', {
           type: 'button', id: 'seek-anyway',
           onclick: () => {
@@ -262,7 +275,7 @@ export async function mount(main, _params, ctx) {
     onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       message.textContent = '';
-      if (running.length && !seekAnyway) {
+      if (atTheBoard().length && !seekAnyway) {
         askBeforeSeeking();
         return;
       }

@@ -162,14 +162,18 @@ function renderHeader() {
   items.push(link('/settings', t('nav.settings'), { id: 'nav-settings' }));
   // Asked only on this click, as browsers want; gone once answered.
   if (a && 'Notification' in window && Notification.permission === 'default') {
-    items.push(h('button', {
+    const bell = h('button', {
       type: 'button', class: 'link bell', id: 'notify-enable', 'aria-label': t('notify.enable'), title: t('notify.enable'),
       onclick: async () => {
         const answer = await Notification.requestPermission().catch(() => 'denied');
         ctx.toast(t(answer === 'granted' ? 'notify.on' : 'notify.denied'));
         renderHeader();
       },
-    }, '🔔'));
+    });
+    // Drawn, not an emoji: a system without an emoji font showed a box.
+    bell.innerHTML = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">'
+      + '<path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9"/><path d="M10.3 21a1.94 1.94 0 0 0 3.4 0"/></svg>';
+    items.push(bell);
   }
   items.push(lang);
   nav.replaceChildren(...items);

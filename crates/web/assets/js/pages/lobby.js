@@ -522,13 +522,17 @@ export async function mount(main, _params, ctx) {
       h('label', { for: 'quick-variant' }, h('span', { class: 'visually-hidden' }, t('lobby.quickGame')), quickGame),
       h('label', { for: 'quick-range', class: 'row' }, h('span', { class: 'muted' }, t('lobby.quickRange')), quickRange)),
     quickGrid,
-    h('p', { class: 'muted small' }, me ? `${t('lobby.quickHint')} ${t(quickRated ? 'lobby.quickRated' : 'lobby.quickCasual')}` : t('lobby.loginToPlay')));
+    h('p', { class: 'muted small' }, me
+      ? [t('lobby.quickHint'), t(quickRated ? 'lobby.quickRated' : 'lobby.quickCasual')].join(getLang() === 'zh' ? '' : ' ')
+      : t('lobby.loginToPlay')));
 
   // --- friends ------------------------------------------------------------------
   // Whom the player follows: online or not, the game they play (to
   // watch), and a challenge through the challenge form above.
   const friendList = h('ul', { id: 'friends', class: 'friends' });
-  const friendName = h('input', { id: 'follow-name', autocomplete: 'off', 'aria-label': t('friends.followName') });
+  const friendName = h('input', {
+    id: 'follow-name', autocomplete: 'off', 'aria-label': t('friends.followName'), placeholder: t('friends.followName'),
+  });
   const friendMessage = h('p', { class: 'error', role: 'alert', id: 'friends-message' });
   async function drawFriends() {
     if (!me || me.guest) return;

@@ -323,6 +323,40 @@ mod tests {
     }
 
     #[test]
+    fn a_rating_range_is_bounds_around_the_rounded_rating() {
+        let req = |range: Option<f64>, min: Option<f64>| SeekRequest {
+            variant: None,
+            time: "10+0".into(),
+            rated: true,
+            rating_min: min,
+            rating_max: None,
+            rating_range: range,
+            color: ColorChoice::Random,
+        };
+        assert_eq!(
+            opponent_range(&req(Some(300.0), None), 1499.6).unwrap(),
+            (Some(1200.0), Some(1800.0))
+        );
+        assert_eq!(
+            opponent_range(&req(None, Some(1000.0)), 1500.0).unwrap(),
+            (Some(1000.0), None)
+        );
+        for bad in [
+            req(Some(0.0), None),
+            req(Some(-1.0), None),
+            req(Some(f64::INFINITY), None),
+            req(Some(3001.0), None),
+            req(Some(300.0), Some(1000.0)),
+            req(None, Some(f64::NEG_INFINITY)),
+        ] {
+            assert_eq!(
+                opponent_range(&bad, 1500.0).unwrap_err().code(),
+                "bad_rating_range"
+            );
+        }
+    }
+
+    #[test]
     fn pairing_respects_range_rated_and_colour() {
         let a = seek(
             "a",

@@ -240,6 +240,13 @@ async fn follows_list_who_is_online_and_playing() {
     assert_eq!(names.len(), 2);
     assert!(!names.contains(&json!(b.name)));
 
+    // Documented in the OpenAPI document.
+    let doc = Client::anonymous(&s).get_json("/api/openapi.json").await;
+    for p in ["/api/follows", "/api/follows/{name}"] {
+        assert!(doc["paths"].get(p).is_some(), "{p} documented");
+    }
+    assert!(doc["components"]["schemas"].get("FriendView").is_some());
+
     // 30 changes a minute, then a pause.
     let f = Client::register(&s, "ff").await;
     for _ in 0..30 {

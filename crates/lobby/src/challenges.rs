@@ -31,6 +31,8 @@ pub struct ChallengeRequest {
     #[serde(default)]
     #[schema(value_type = Option<String>)]
     pub rules: registry::Profile,
+    /// The finished game between the two of you this offers to play again.
+    pub rematch_of: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -75,6 +77,9 @@ impl Lobby {
             v.new_game(Some(fen), 0)
                 .map_err(|e| Error::bad("bad_fen", e.to_string()))?;
         }
+        if let Some(game) = &req.rematch_of {
+            self.check_rematch(game, &user, &to).await?;
+        }
         self.check_untimed_cap(&user, &tc).await?;
         let limits = self.0.limits;
         let now = common::now_ms();
@@ -89,6 +94,7 @@ impl Lobby {
             color: req.color.resolve(v)?,
             fen: req.fen.clone(),
             rules: req.rules,
+            rematch_of: req.rematch_of.clone(),
         };
         {
             let mut all = lock(&self.0.challenges);
@@ -124,6 +130,27 @@ impl Lobby {
             },
         );
         Ok(view)
+    }
+
+    /// A rematch is offered only of a finished game the two played: the
+    /// recipient is told it is one, so it must not be a stranger's word.
+    async fn check_rematch(&self, game: &str, from: &User, to: &User) -> Result<(), Error> {
+        let refused = || {
+            Error::bad(
+                "bad_rematch",
+                format!("{game} is no finished game of yours against {}", to.name),
+            )
+        };
+        if game.len() > 32 {
+            return Err(refused());
+        }
+        let (row, _) = self.0.store.game(game).await?.ok_or_else(refused)?;
+        let seats = [row.first_id.as_deref(), row.second_id.as_deref()];
+        let between = seats.contains(&Some(from.id.as_str())) && seats.contains(&Some(to.id.as_str()));
+        if !between || row.state == "live" {
+            return Err(refused());
+        }
+        Ok(())
     }
 
     /// Challenges waiting for `user`'s answer, and theirs waiting for others.

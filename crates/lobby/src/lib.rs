@@ -1,8 +1,10 @@
 //! The lobby room: seeks (open offers to play), automatic pairing of
 //! matching seeks, direct challenges, games against the computer, who is
 //! in the lobby, the per-player event stream that tells a player a game
-//! has started for them, the lobby chat and the moderation of every chat
-//! line (game or lobby): its checks and the reports of players.
+//! has started for them and brings them notices wherever they are on the
+//! site, friends (following players, who of them is online and playing),
+//! the lobby chat and the moderation of every chat line (game or lobby):
+//! its checks and the reports of players.
 //!
 //! Seeks and challenges are short-lived and kept in this node's memory (as
 //! lichess keeps its hooks); games are stored the moment they are created,
@@ -18,6 +20,7 @@
 mod challenges;
 pub mod chat;
 mod computer;
+mod friends;
 mod presence;
 pub mod protocol;
 mod seeks;
@@ -26,7 +29,7 @@ mod start;
 pub use challenges::ChallengeRequest;
 pub use computer::ComputerRequest;
 pub use presence::Presence;
-pub use protocol::{ChallengeView, ColorChoice, SeekView};
+pub use protocol::{ChallengeView, ColorChoice, FriendGame, FriendView, NoticeKind, SeekView};
 pub use seeks::{SeekRequest, SeekResult};
 pub use start::GameStarted;
 
@@ -56,6 +59,9 @@ pub struct LobbyLimits {
     /// started from one client address (an IPv6 /64) and still going; 0:
     /// no limit (behind a reverse proxy every player has its address).
     pub deep_computer_games_per_address: usize,
+    /// Players one account may follow: the friends list is read whole,
+    /// with everyone's live game, each time it is shown.
+    pub follows_per_user: usize,
 }
 
 impl Default for LobbyLimits {
@@ -68,6 +74,7 @@ impl Default for LobbyLimits {
             challenge_ttl_ms: 10 * 60_000,
             untimed_games_per_user: 10,
             deep_computer_games_per_address: 8,
+            follows_per_user: 500,
         }
     }
 }
@@ -94,6 +101,8 @@ struct Inner {
     chat: Mutex<VecDeque<LobbyLine>>,
     /// Chat lines per player, all rooms together: 5 per 10 s.
     chat_limiter: common::RateLimiter,
+    /// Follows and unfollows per player: 30 a minute.
+    follow_limiter: common::RateLimiter,
     /// Seek list changes and the lobby chat, for everyone in the lobby.
     public: broadcast::Sender<Arc<str>>,
     /// One account's game starts, one at a time (striped by account): the
@@ -123,6 +132,7 @@ impl Lobby {
             present: Mutex::new(HashMap::new()),
             chat: Mutex::new(VecDeque::new()),
             chat_limiter: common::RateLimiter::new(5, 10_000),
+            follow_limiter: common::RateLimiter::new(30, 60_000),
             public: broadcast::channel(256).0,
             starts: std::array::from_fn(|_| tokio::sync::Mutex::new(())),
             deep_games: Mutex::new(HashMap::new()),

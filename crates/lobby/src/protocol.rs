@@ -1,5 +1,6 @@
 //! What the server tells clients on the lobby socket ([`LobbyMsg`]), the
-//! views it carries (seeks, challenges), and the personal events (`game_start`, `challenge`, `challenge_declined`)
+//! views it carries (seeks, challenges), and the personal events (`game_start`, `challenge`, `challenge_declined`,
+//! `notice`)
 //! that also go, one a line, to the bot event stream. docs/websocket.md
 //! describes these messages; the server's tests check it against this enum.
 
@@ -151,6 +152,42 @@ pub struct ChallengeView {
     pub fen: Option<String>,
     #[schema(value_type = String)]
     pub rules: registry::Profile,
+    /// The finished game this challenge offers to play again: the
+    /// recipient is told "a rematch", not a stranger's challenge.
+    #[serde(default)]
+    pub rematch_of: Option<String>,
+}
+
+/// A player someone follows, as their friends list shows them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FriendView {
+    pub name: String,
+    /// Has the site open (a lobby connection: every page holds one).
+    pub online: bool,
+    /// Their newest live game, to watch.
+    pub playing: Option<FriendGame>,
+}
+
+/// A live game of a followed player.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FriendGame {
+    pub id: String,
+    pub variant: String,
+    pub time_control: String,
+    /// Whom they play (a computer's `level:N`).
+    pub opponent: String,
+}
+
+/// What a [`LobbyMsg::Notice`] is about. The page shows every kind the
+/// same way — a toast with a link to the game, and the browser's
+/// notification when allowed — so a new kind needs no new client code
+/// beyond its words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NoticeKind {
+    /// The opponent moved in a game the player is not looking at (a
+    /// correspondence game).
+    Move,
 }
 
 /// A line of the lobby chat, as sent and as kept for newcomers.
@@ -177,7 +214,7 @@ impl LobbyLine {
 }
 
 /// Every message the server sends on the lobby socket. The personal ones
-/// (`game_start`, `challenge`, `challenge_declined`) also go, one a line,
+/// (`game_start`, `challenge`, `challenge_declined`, `notice`) also go, one a line,
 /// to the bot event stream. A refusal is the game protocol's
 /// [`play::protocol::ServerMsg::Error`], and `pong` its
 /// [`play::protocol::ServerMsg::Pong`].
@@ -208,6 +245,13 @@ pub enum LobbyMsg {
         id: String,
         by: String,
     },
+    /// Something happened for you elsewhere on the site (a move in a
+    /// correspondence game): `from` did it, in `game`.
+    Notice {
+        kind: NoticeKind,
+        from: String,
+        game: Option<String>,
+    },
     /// The lobby chat's last lines, oldest first: the second message.
     ChatHistory {
         lines: Vec<LobbyLine>,
@@ -226,6 +270,7 @@ impl LobbyMsg {
             LobbyMsg::GameStart { .. } => "game_start",
             LobbyMsg::Challenge { .. } => "challenge",
             LobbyMsg::ChallengeDeclined { .. } => "challenge_declined",
+            LobbyMsg::Notice { .. } => "notice",
             LobbyMsg::ChatHistory { .. } => "chat_history",
             LobbyMsg::Chat(_) => "chat",
         }

@@ -23,6 +23,11 @@ pub struct SeekRequest {
     /// Opponent rating range (inclusive).
     pub rating_min: Option<f64>,
     pub rating_max: Option<f64>,
+    /// Opponent rating range as a distance from your own rating in the
+    /// variant's pool (the quick-pairing grid's ±300, ±500): the server
+    /// knows your rating, the page need not. Not with `rating_min` or
+    /// `rating_max`.
+    pub rating_range: Option<f64>,
     #[serde(default)]
     pub color: ColorChoice,
 }
@@ -44,6 +49,35 @@ pub struct SeekResult {
     pub game: Option<String>,
     /// Your colour in the game, when paired.
     pub color: Option<String>,
+}
+
+/// The widest `rating_range`: past it every rating is in range anyway.
+const MAX_RATING_RANGE: f64 = 3000.0;
+
+/// The range a seek pairs within: the one asked for, or `rating ± range`.
+fn opponent_range(req: &SeekRequest, rating: f64) -> Result<(Option<f64>, Option<f64>), Error> {
+    for bound in [req.rating_min, req.rating_max].into_iter().flatten() {
+        if !bound.is_finite() {
+            return Err(Error::bad("bad_rating_range", "a rating bound is a number"));
+        }
+    }
+    let Some(range) = req.rating_range else {
+        return Ok((req.rating_min, req.rating_max));
+    };
+    if req.rating_min.is_some() || req.rating_max.is_some() {
+        return Err(Error::bad(
+            "bad_rating_range",
+            "give rating_range or rating_min/rating_max, not both",
+        ));
+    }
+    if !(range.is_finite() && range > 0.0 && range <= MAX_RATING_RANGE) {
+        return Err(Error::bad(
+            "bad_rating_range",
+            format!("rating_range is a distance from your rating above 0 and at most {MAX_RATING_RANGE}, not {range}"),
+        ));
+    }
+    let rating = rating.round();
+    Ok((Some(rating - range), Some(rating + range)))
 }
 
 fn in_range(rating: f64, min: Option<f64>, max: Option<f64>) -> bool {
@@ -127,6 +161,7 @@ impl Lobby {
         if req.rated && user.guest {
             return Err(Error::Forbidden("guests play casual games only".into()));
         }
+        let (rating_min, rating_max) = opponent_range(&req, rating)?;
         let limits = self.0.limits;
         let now = common::now_ms();
         self.prune(now);
@@ -139,8 +174,8 @@ impl Lobby {
                 variant,
                 time: req.time.trim().to_string(),
                 rated: req.rated,
-                rating_min: req.rating_min,
-                rating_max: req.rating_max,
+                rating_min,
+                rating_max,
                 color: req.color.resolve(v)?,
             },
             user,
@@ -284,6 +319,40 @@ mod tests {
             user: u,
             tc: "10+5".parse().unwrap(),
             expires_ms: i64::MAX,
+        }
+    }
+
+    #[test]
+    fn a_rating_range_is_bounds_around_the_rounded_rating() {
+        let req = |range: Option<f64>, min: Option<f64>| SeekRequest {
+            variant: None,
+            time: "10+0".into(),
+            rated: true,
+            rating_min: min,
+            rating_max: None,
+            rating_range: range,
+            color: ColorChoice::Random,
+        };
+        assert_eq!(
+            opponent_range(&req(Some(300.0), None), 1499.6).unwrap(),
+            (Some(1200.0), Some(1800.0))
+        );
+        assert_eq!(
+            opponent_range(&req(None, Some(1000.0)), 1500.0).unwrap(),
+            (Some(1000.0), None)
+        );
+        for bad in [
+            req(Some(0.0), None),
+            req(Some(-1.0), None),
+            req(Some(f64::INFINITY), None),
+            req(Some(3001.0), None),
+            req(Some(300.0), Some(1000.0)),
+            req(None, Some(f64::NEG_INFINITY)),
+        ] {
+            assert_eq!(
+                opponent_range(&bad, 1500.0).unwrap_err().code(),
+                "bad_rating_range"
+            );
         }
     }
 

@@ -11,7 +11,9 @@
 //! double-three with the forbidden marks; a swap2 game through its
 //! dialogs) and `tests/e2e/players2.mjs` (issue 30: what a new player
 //! meets — the phone lobby, the way back to a running game, replay on a
-//! phone, an unknown game, the result dialog, …) against the same server.
+//! phone, an unknown game, the result dialog, …) and `tests/e2e/social.mjs`
+//! (issue 30, second round: quick pairing within a rating range, friends,
+//! a challenge's toast on another page) against the same server.
 //!
 //! Needs node, `tests/e2e/node_modules` (`cd tests/e2e && npm install`)
 //! and Chromium (`apt-get install chromium`, or `QIJU_CHROMIUM`). When
@@ -155,5 +157,9 @@ fn browser_end_to_end() {
     assert!(
         node(&root, &["tests/e2e/players2.mjs", &base]),
         "the browser's run of issue 30's defects failed (output above)"
+    );
+    assert!(
+        node(&root, &["tests/e2e/social.mjs", &base]),
+        "the browser's run of quick pairing, friends and notices failed (output above)"
     );
 }

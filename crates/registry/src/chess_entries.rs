@@ -179,6 +179,11 @@ fn chess960_start(n: u32) -> String {
     chess::chess960_start_fen(n).unwrap_or_else(|| STARTPOS.to_string())
 }
 
+/// lichess's quick-pairing grid.
+const QUICK_PAIRINGS: &[&str] = &[
+    "1+0", "2+1", "3+0", "3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "30+0", "30+20",
+];
+
 pub(crate) const STANDARD: Variant = Variant {
     id: "chess/standard",
     aliases: &["chess", "chess/fide"],
@@ -215,6 +220,7 @@ pub(crate) const STANDARD: Variant = Variant {
     },
     analysis: ANALYSIS,
     announcements: false,
+    quick_pairings: QUICK_PAIRINGS,
     build: |fen| build(fen, chess::Variant::Standard),
     session_rules: fide_session,
     write_record: write_pgn,
@@ -264,6 +270,7 @@ pub(crate) const CHESS960: Variant = Variant {
     },
     analysis: ANALYSIS,
     announcements: false,
+    quick_pairings: QUICK_PAIRINGS,
     build: |fen| build(fen, chess::Variant::Chess960),
     session_rules: fide_session,
     write_record: write_pgn,

@@ -377,6 +377,12 @@ pub struct Variant {
     /// player to: renju's office rule (seed 001) has a player announce an
     /// open three or a four.
     pub announcements: bool,
+    /// The lobby's quick-pairing grid (as lichess's "Quick pairing"): the
+    /// time controls people of this game commonly sit down to, in the
+    /// `clock` crate's grammar, shortest first. Data, so that each game
+    /// offers its own (byo-yomi for shogi, long increments for renju) and
+    /// the UI names none.
+    pub quick_pairings: &'static [&'static str],
     #[serde(skip)]
     build: fn(&str) -> Result<Box<dyn Game>, GameError>,
     #[serde(skip)]
@@ -562,6 +568,19 @@ mod tests {
                 assert!(seen.insert(a), "alias {a} twice");
             }
             assert!(v.id.starts_with(&format!("{}/", v.family)));
+        }
+    }
+
+    #[test]
+    fn every_quick_pairing_is_a_clock_the_lobby_can_seek() {
+        for v in all() {
+            assert!(!v.quick_pairings.is_empty(), "{} offers no quick pairing", v.id);
+            for text in v.quick_pairings {
+                let tc: clock::TimeControl = text.parse().unwrap_or_else(|e| panic!("{}: {text}: {e}", v.id));
+                assert!(!tc.is_unlimited(), "{}: {text} has no clock", v.id);
+                // The lobby offers at most 180 minutes (lobby::seeks).
+                assert!(tc.stages[0].time_ms <= 180 * 60_000, "{}: {text}", v.id);
+            }
         }
     }
 

@@ -200,6 +200,10 @@ fn write_psq(_v: &Variant, g: &GameRecord<'_>, rules: Rules) -> Result<String, S
     Ok(renju::record::write_psq(&game.stones()))
 }
 
+/// A stone a move needs little time; the opening rules' choices a little
+/// more, hence the increments.
+const QUICK_PAIRINGS: &[&str] = &["3+2", "5+3", "10+5", "15+10", "20+10"];
+
 macro_rules! renju_variant {
     ($id:literal, $aliases:expr, $rules:expr, $family:literal, $name_en:literal, $name_zh:literal,
      $sides:expr, $kinds:expr, $en:literal, $zh:literal) => {
@@ -228,6 +232,7 @@ macro_rules! renju_variant {
             },
             analysis: ANALYSIS,
             announcements: false,
+            quick_pairings: QUICK_PAIRINGS,
             build: |fen| build(fen, $rules),
             session_rules: renju_session,
             write_record: |v, g| write_psq(v, g, $rules),

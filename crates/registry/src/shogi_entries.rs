@@ -140,6 +140,10 @@ fn analysis_options() -> Vec<(String, String)> {
 /// Fairy-Stockfish speaks USI (SFEN positions, `7g7f` and `P*5e`) when it
 /// is greeted with `usi`, so the moves and positions travel as qiju
 /// stores them.
+/// Byo-yomi (秒読み) as Japanese sites offer it: 10 s or 30 s a move from
+/// the start, then main time with 30 s or 60 s periods.
+const QUICK_PAIRINGS: &[&str] = &["0|10s", "0|30s", "3|30s", "10|30s", "15|60s", "30|60s"];
+
 const COMPUTER: Computer = Computer::Uci {
     program: "fairy-stockfish",
     protocol: EngineProtocol::Usi,
@@ -356,6 +360,7 @@ const fn even(id: &'static str, aliases: &'static [&'static str], rule: ImpasseR
         computer: COMPUTER,
         analysis: ANALYSIS,
         announcements: false,
+        quick_pairings: QUICK_PAIRINGS,
         build: if declaration { build_27 } else { build_24 },
         session_rules: jsa_session,
         write_record: write_kif,
@@ -399,6 +404,7 @@ const fn handicap(
         computer: COMPUTER,
         analysis: ANALYSIS,
         announcements: false,
+        quick_pairings: QUICK_PAIRINGS,
         build: build_24,
         session_rules: jsa_session,
         write_record: write_kif,

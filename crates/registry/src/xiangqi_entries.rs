@@ -197,6 +197,10 @@ fn build(fen: &str, rules: RuleSet) -> Result<Box<dyn Game>, GameError> {
     Ok(Box::new(XiangqiGame::new(fen, rules)?))
 }
 
+/// Blitz to the club's long game; 30+20 is close to the CXA's rapid
+/// events.
+const QUICK_PAIRINGS: &[&str] = &["1+0", "3+2", "5+3", "10+0", "10+5", "15+10", "30+0", "30+20"];
+
 macro_rules! xiangqi_variant {
     ($id:literal, $aliases:expr, $rules:expr, $en:literal, $zh:literal) => {
         Variant {
@@ -222,6 +226,7 @@ macro_rules! xiangqi_variant {
             computer: COMPUTER,
             analysis: ANALYSIS,
             announcements: false,
+            quick_pairings: QUICK_PAIRINGS,
             build: |fen| build(fen, $rules),
             session_rules: cxa_session,
             write_record: write_pgn,

@@ -29,6 +29,9 @@ use utoipa::OpenApi;
         crate::api::lobby::accept_challenge,
         crate::api::lobby::decline_challenge,
         crate::api::lobby::play_computer,
+        crate::api::lobby::list_follows,
+        crate::api::lobby::follow,
+        crate::api::lobby::unfollow,
         crate::ws::lobby::lobby_socket,
         crate::ws::game::game_socket,
         crate::api::lobby::stream_events,
@@ -64,7 +67,7 @@ use utoipa::OpenApi;
     ),
     tags(
         (name = "auth", description = "Accounts, sessions, guests, bot tokens"),
-        (name = "lobby", description = "Seeks, challenges, computer games, personal events"),
+        (name = "lobby", description = "Seeks, challenges, computer games, follows, personal events"),
         (name = "games", description = "Live and archived games; the bot API"),
         (name = "players", description = "Profiles, ratings, titles"),
         (name = "analysis", description = "Computer reviews of finished games; the analysis board"),

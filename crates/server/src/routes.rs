@@ -156,6 +156,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/challenges/{id}/accept", post(lobby::accept_challenge))
         .route("/api/challenges/{id}/decline", post(lobby::decline_challenge))
         .route("/api/computer", post(lobby::play_computer))
+        .route("/api/follows", get(lobby::list_follows))
+        .route("/api/follows/{name}", post(lobby::follow).delete(lobby::unfollow))
         .route("/api/lobby/ws", get(ws::lobby::lobby_socket))
         .route("/api/stream/event", get(lobby::stream_events))
         .route("/api/games/live", get(players::live_games))

@@ -5,7 +5,7 @@
 
 use game::Side;
 use lobby::protocol::{LobbyLine, LobbyMsg};
-use lobby::{ChallengeView, ColorChoice, SeekView};
+use lobby::{ChallengeView, ColorChoice, NoticeKind, SeekView};
 use play::protocol::{
     Away, ChatRoom, ClockView, GameView, PlayerView, RatingChange, ServerMsg, SideClockView,
 };
@@ -226,11 +226,17 @@ fn lobby_one_of_each() -> Vec<LobbyMsg> {
                 color: ColorChoice::First,
                 fen: None,
                 rules: registry::Profile::Online,
+                rematch_of: Some("g0".into()),
             },
         },
         LobbyMsg::ChallengeDeclined {
             id: "c1".into(),
             by: "b".into(),
+        },
+        LobbyMsg::Notice {
+            kind: NoticeKind::Move,
+            from: "a".into(),
+            game: Some("g1".into()),
         },
         LobbyMsg::ChatHistory {
             lines: vec![line.clone()],

@@ -110,9 +110,9 @@ pub struct GameEnd {
     pub second_ms: i64,
 }
 
-const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, first_id, second_id, first_name, second_name, first_rating, second_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, first_ms, second_ms, rules_profile";
+pub(crate) const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, first_id, second_id, first_name, second_name, first_rating, second_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, first_ms, second_ms, rules_profile";
 
-fn game_from(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+pub(crate) fn game_from(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
     Ok(GameRow {
         id: row.try_get("id")?,
         node: row.try_get("node")?,

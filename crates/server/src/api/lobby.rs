@@ -1,5 +1,5 @@
-//! `/api/seeks`, `/api/challenges`, `/api/computer` and the personal event
-//! stream: the lobby room over HTTP.
+//! `/api/seeks`, `/api/challenges`, `/api/computer`, `/api/follows` and
+//! the personal event stream: the lobby room over HTTP.
 
 use crate::auth::{Auth, SessionAuth};
 use crate::error::ApiError;
@@ -12,8 +12,8 @@ use axum::response::Response;
 use axum::Json;
 use common::ErrorBody;
 use lobby::{
-    ChallengeRequest, ChallengeView, ComputerRequest, GameStarted, Presence, SeekRequest, SeekResult,
-    SeekView,
+    ChallengeRequest, ChallengeView, ComputerRequest, FriendView, GameStarted, Presence, SeekRequest,
+    SeekResult, SeekView,
 };
 use std::net::SocketAddr;
 
@@ -101,8 +101,44 @@ pub async fn play_computer(
     Ok(Json(state.lobby().play_computer(user, peer.ip(), req).await?))
 }
 
+/// The players you follow, in name order: whether each has the site open,
+/// and their newest live game (to watch).
+#[utoipa::path(get, path = "/api/follows", tag = "lobby",
+    responses((status = 200, body = [FriendView]), (status = 401, body = ErrorBody)))]
+pub async fn list_follows(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+) -> Result<Json<Vec<FriendView>>, ApiError> {
+    Ok(Json(state.lobby().friends(&user).await?))
+}
+
+/// Follow a player (at most 500; following again changes nothing).
+#[utoipa::path(post, path = "/api/follows/{name}", tag = "lobby", params(("name" = String, Path)),
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn follow(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(name): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state.lobby().follow(&user, &name).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Stop following a player.
+#[utoipa::path(delete, path = "/api/follows/{name}", tag = "lobby", params(("name" = String, Path)),
+    responses((status = 204), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn unfollow(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(name): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state.lobby().unfollow(&user, &name).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 /// Stream your own events as NDJSON (`game_start`, `challenge`,
-/// `challenge_declined`); empty lines keep the connection alive.
+/// `challenge_declined`, `notice`); empty lines keep the connection alive.
 #[utoipa::path(get, path = "/api/stream/event", tag = "lobby",
     responses((status = 200, description = "NDJSON event stream", content_type = "application/x-ndjson"), (status = 401, body = ErrorBody)))]
 pub async fn stream_events(State(state): State<AppState>, SessionAuth(session): SessionAuth) -> Response {

@@ -161,6 +161,21 @@ function renderHeader() {
     items.push(link('/login', t('nav.login')));
   }
   items.push(link('/settings', t('nav.settings'), { id: 'nav-settings' }));
+  // Asked only on this click, as browsers want; gone once answered.
+  if (a && 'Notification' in window && Notification.permission === 'default') {
+    const bell = h('button', {
+      type: 'button', class: 'link bell', id: 'notify-enable', 'aria-label': t('notify.enable'), title: t('notify.enable'),
+      onclick: async () => {
+        const answer = await Notification.requestPermission().catch(() => 'denied');
+        ctx.toast(t(answer === 'granted' ? 'notify.on' : 'notify.denied'));
+        renderHeader();
+      },
+    });
+    // Drawn, not an emoji: a system without an emoji font showed a box.
+    bell.innerHTML = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">'
+      + '<path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9"/><path d="M10.3 21a1.94 1.94 0 0 0 3.4 0"/></svg>';
+    items.push(bell);
+  }
   items.push(lang);
   if (a) items.unshift(playingLink);
   nav.replaceChildren(...items);
@@ -198,7 +213,10 @@ setInterval(() => {
   if (document.visibilityState === 'visible') refreshPlaying();
 }, 30000);
 
-// Personal events reach the player wherever they are.
+// Personal events reach the player wherever they are: a challenge (or a
+// rematch offer) and a notice (`notice`: a move in a correspondence game)
+// as a toast with its link, and as the browser's notification when the
+// player allowed them and is looking elsewhere.
 onFeed((msg) => {
   if (msg.t === 'game_start' && msg.game) {
     refreshPlaying();
@@ -207,16 +225,67 @@ onFeed((msg) => {
     showChallenge(msg.challenge);
   } else if (msg.t === 'challenge_declined' && ctx.account && msg.by !== ctx.account.name) {
     ctx.toast(t('lobby.declined', { by: msg.by }));
+  } else if (msg.t === 'notice') {
+    refreshPlaying();
+    showNotice(msg);
   }
 });
 
-/** A challenge to this player, as a toast with Accept and Decline. */
+/** Whether the page is out of the player's sight (another tab, another
+ *  window): only then is a system notification worth its interruption. */
+function outOfSight() {
+  return document.visibilityState !== 'visible' || !document.hasFocus();
+}
+
+/** The browser's notification, when the player allowed them (the bell in
+ *  the header asks, on a click) and is looking elsewhere; clicking it
+ *  brings the tab back at `path`. */
+function systemNotify(text, path) {
+  if (!('Notification' in window) || Notification.permission !== 'granted' || !outOfSight()) return;
+  try {
+    const n = new Notification(t('app.name'), { body: text, tag: path, icon: '/favicon.svg' });
+    n.onclick = () => {
+      window.focus();
+      navigate(path);
+      n.close();
+    };
+  } catch {
+    /* some browsers allow notifications from service workers only */
+  }
+}
+
+/** A notice of any kind: its words (`notice.{kind}`), a link to its game —
+ *  not while that game's page is open, where the player sees it anyway. */
+function showNotice(msg) {
+  const path = msg.game ? `/game/${msg.game}` : '/';
+  if (location.pathname === path && !outOfSight()) return;
+  const words = { from: shownName(msg.from) };
+  let text = t(`notice.${msg.kind}`, words);
+  if (text === `notice.${msg.kind}`) text = t('notice.other', words);
+  const item = ctx.toast(text, [
+    h('a', {
+      class: 'button', href: path, 'data-link': '', onclick: () => item.remove(),
+    }, t('notice.open')),
+  ], 15000);
+  item.classList.add('notice');
+  systemNotify(text, path);
+}
+
+/** A challenge to this player, as a toast with Accept and Decline and a
+ *  link to the challenger's profile; a rematch offer says so. */
 async function showChallenge(c) {
   const variants = await loadVariants();
   const v = findVariant(variants, c.variant);
   const game = v ? variantLabel(variants, v) : c.variant;
   const mode = c.rated ? t('lobby.rated') : t('lobby.casual');
-  const item = ctx.toast(t('lobby.challengeFrom', { from: c.from, game, time: c.time, mode }), [
+  const text = t(c.rematch_of ? 'lobby.rematchFrom' : 'lobby.challengeFrom', {
+    from: shownName(c.from), game, time: c.time, mode,
+  });
+  const item = ctx.toast(text, [
+    h('a', {
+      class: 'button', href: `/@/${encodeURIComponent(c.from)}`, 'data-link': '',
+      'aria-label': `${t('lobby.challenger')}: ${shownName(c.from)}`,
+    }, t('lobby.challenger')),
     h('button', {
       type: 'button',
       'aria-label': `${t('lobby.accept')}: ${c.from}`,
@@ -235,6 +304,9 @@ async function showChallenge(c) {
       },
     }, t('lobby.decline')),
   ], 0);
+  item.classList.add('challenge-toast');
+  item.dataset.challenge = c.id;
+  systemNotify(text, '/');
 }
 
 document.addEventListener('click', (e) => {

@@ -1,7 +1,8 @@
 // The lobby feed: one WebSocket to /api/lobby/ws for the whole app. It
 // carries the seek list (`seeks`, `seek_added`, `seek_removed`) and the
-// player's own events (`game_start`, `challenge`, `challenge_declined`),
-// so a challenge or a started game reaches the player on any page — and
+// player's own events (`game_start`, `challenge`, `challenge_declined`,
+// `notice`), so a challenge, a notice or a started game reaches the player
+// on any page — and
 // the lobby chat (`chat_history` on connecting, then `chat`).
 
 import { Socket } from './socket.js';

@@ -612,7 +612,9 @@ export async function mount(main, params, ctx) {
         const r = await api.playComputer({ level: Number(p.computer.slice(6)), time: view.time_control, color: opp, variant: view.variant });
         ctx.navigate(`/game/${r.game}`);
       } else {
-        await api.challenge({ to: p.name, time: view.time_control, rated: view.rated, variant: view.variant, color: opp });
+        await api.challenge({
+          to: p.name, time: view.time_control, rated: view.rated, variant: view.variant, color: opp, rematch_of: view.id,
+        });
         showNotice(t('game.rematchSent', { name: p.name }), true);
       }
     } catch (e) {

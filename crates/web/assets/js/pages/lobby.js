@@ -59,15 +59,24 @@ function colorText(v, choice) {
  * A variant menu and a side menu that follows it (the side names are the
  * variant's). `list` is the variants to offer; `onVariant(v)` hears a change.
  */
-function gamePicker(prefix, variants, list, onVariant = () => {}) {
-  // One rule set per game for a newcomer: the first of those sharing a
-  // name (the registry lists the default first: CXA Xiangqi, freestyle
-  // gomoku, RIF renju), by the game's plain name; the other rule sets
-  // under "More rule sets".
-  const nameOf = (v) => (v.name && (v.name[getLang()] || v.name.en)) || v.id;
+const nameOf = (v) => (v.name && (v.name[getLang()] || v.name.en)) || v.id;
+
+/**
+ * One rule set per game for a newcomer: the first of those sharing a name
+ * (the registry lists the default first: CXA Xiangqi, freestyle gomoku,
+ * RIF renju), by the game's plain name (`main`); the other rule sets
+ * (`more`).
+ */
+function mainVariants(list) {
   const main = [];
   const more = [];
   for (const v of list) (main.some((w) => nameOf(w) === nameOf(v)) ? more : main).push(v);
+  return { main, more };
+}
+
+function gamePicker(prefix, variants, list, onVariant = () => {}) {
+  // The other rule sets go under "More rule sets".
+  const { main, more } = mainVariants(list);
   const variantEl = h('select', {
     id: `${prefix}-variant`, 'aria-label': t('lobby.variant'),
     onchange: () => {
@@ -109,6 +118,24 @@ function heroSvg() {
     + '<text x="84" y="58" font-size="34" text-anchor="middle" dominant-baseline="central" fill="#1f1f1f" style="font-family:var(--cjk);font-weight:700">将</text>';
   return svg;
 }
+
+/**
+ * A time control's speed, as lichess sorts its grid: the estimated game
+ * length (main time + 40 moves of increment or byo-yomi) under 3, 8 and
+ * 25 minutes is bullet, blitz and rapid; longer is classical.
+ */
+function speedOf(tc) {
+  const m = /^(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?(?:\|(\d+(?:\.\d+)?)s)?/.exec(tc);
+  if (!m) return 'classical';
+  const seconds = Number(m[1]) * 60 + 40 * Number(m[2] || m[3] || 0);
+  if (seconds < 180) return 'bullet';
+  if (seconds < 480) return 'blitz';
+  if (seconds < 1500) return 'rapid';
+  return 'classical';
+}
+
+/** The rating ranges the quick-pairing grid offers (`''`: anyone). */
+const RANGES = ['300', '500', ''];
 
 /**
  * A form's submit handler that runs one request at a time: its submit
@@ -444,7 +471,135 @@ export async function mount(main, _params, ctx) {
       h('span', { class: 'muted' }, ` · ${gameName(g.variant)} · ${clockText(g.time_control)}`)))
       : [h('li', { class: 'muted' }, t('lobby.noLiveGames'))]));
   }
-  const liveTimer = setInterval(drawLive, 10000);
+  const liveTimer = setInterval(() => {
+    drawLive();
+    drawFriends();
+  }, 10000);
+
+  // --- quick pairing -------------------------------------------------------
+  // A grid of the game's common clocks (the registry's `quick_pairings`):
+  // a click seeks that game with the chosen rating range, and the server
+  // pairs it at once with a waiting seek that fits both players' ranges;
+  // else it waits. A tile with the player's own seek waiting cancels it.
+  const quickVariants = mainVariants(offered).main.filter((v) => (v.quick_pairings || []).length);
+  const quickGame = h('select', {
+    id: 'quick-variant', 'aria-label': t('lobby.quickGame'), onchange: () => drawQuick(),
+  }, quickVariants.map((v) => h('option', { value: v.id }, nameOf(v))));
+  const quickRange = h('select', { id: 'quick-range', 'aria-label': t('lobby.quickRange') },
+    RANGES.map((r) => h('option', { value: r, selected: r === '500' }, t(`lobby.range.${r || 'any'}`))));
+  const quickGrid = h('div', { class: 'quick-grid', id: 'quick-grid' });
+  const quickRated = !!me && !me.guest;
+  const quickBusy = new Set();
+  /** The player's own waiting seek for this game and clock, if any. */
+  const mySeek = (variant, time) => me && currentSeeks().find((s) => s.player === me.name && s.variant === variant && s.time === time);
+  function drawQuick() {
+    const v = findVariant(quickVariants, quickGame.value) || quickVariants[0];
+    if (!v) return;
+    quickGrid.replaceChildren(...v.quick_pairings.map((time) => {
+      const waiting = mySeek(v.id, time);
+      const speed = t(`speed.${speedOf(time)}`);
+      return h('button', {
+        type: 'button', class: `quick-tile${waiting ? ' waiting' : ''}`, disabled: !me,
+        'aria-pressed': waiting ? 'true' : 'false',
+        'aria-label': waiting ? t('lobby.quickCancel', { time: clockText(time) }) : t('lobby.quickTile', { time: clockText(time), speed }),
+        dataset: { tc: time },
+        onclick: () => quickClick(v, time),
+      },
+      h('span', { class: 'quick-time' }, time),
+      h('span', { class: 'quick-speed' }, waiting ? t('lobby.quickSearching') : speed));
+    }));
+  }
+  async function quickClick(v, time) {
+    const key = `${v.id} ${time}`;
+    if (quickBusy.has(key)) return;
+    quickBusy.add(key);
+    message.textContent = '';
+    try {
+      const waiting = mySeek(v.id, time);
+      if (waiting) {
+        await api.cancelSeek(waiting.id);
+      } else {
+        const range = quickRange.value ? { rating_range: Number(quickRange.value) } : {};
+        const r = await api.createSeek({ variant: v.id, time, rated: quickRated, color: 'random', ...range });
+        if (r.game) go(r.game);
+      }
+    } catch (e) {
+      fail(e);
+    } finally {
+      quickBusy.delete(key);
+    }
+  }
+  const quickCard = h('section', { class: 'card', id: 'quick-pairing', 'aria-labelledby': 'quick-title' },
+    h('div', { class: 'row quick-head' },
+      h('h2', { id: 'quick-title' }, t('lobby.quick')),
+      h('label', { for: 'quick-variant' }, h('span', { class: 'visually-hidden' }, t('lobby.quickGame')), quickGame),
+      h('label', { for: 'quick-range', class: 'row' }, h('span', { class: 'muted' }, t('lobby.quickRange')), quickRange)),
+    quickGrid,
+    h('p', { class: 'muted small' }, me
+      ? [t('lobby.quickHint'), t(quickRated ? 'lobby.quickRated' : 'lobby.quickCasual')].join(getLang() === 'zh' ? '' : ' ')
+      : t('lobby.loginToPlay')));
+
+  // --- friends ------------------------------------------------------------------
+  // Whom the player follows: online or not, the game they play (to
+  // watch), and a challenge through the challenge form above.
+  const friendList = h('ul', { id: 'friends', class: 'friends' });
+  const friendName = h('input', {
+    id: 'follow-name', autocomplete: 'off', 'aria-label': t('friends.followName'), placeholder: t('friends.followName'),
+  });
+  const friendMessage = h('p', { class: 'error', role: 'alert', id: 'friends-message' });
+  async function drawFriends() {
+    if (!me || me.guest) return;
+    let list;
+    try {
+      list = await api.follows();
+    } catch {
+      return;
+    }
+    friendList.replaceChildren(...(list.length ? list.map((f) => h('li', { class: 'friend', dataset: { name: f.name, online: f.online ? '1' : '0' } },
+      h('span', { class: `presence ${f.online ? 'on' : 'off'}`, title: t(f.online ? 'friends.online' : 'friends.offline') }),
+      h('a', { href: `/@/${encodeURIComponent(f.name)}`, 'data-link': '' }, shownName(f.name)),
+      h('span', { class: 'visually-hidden' }, t(f.online ? 'friends.online' : 'friends.offline')),
+      f.playing ? h('span', { class: 'muted friend-game' }, t('friends.playing', {
+        opponent: opponentName(f.playing.opponent), game: gameName(f.playing.variant), time: clockText(f.playing.time_control),
+      })) : null,
+      h('span', { class: 'friend-actions row' },
+        f.playing ? h('a', {
+          class: 'button', href: `/game/${f.playing.id}`, 'data-link': '', 'aria-label': t('friends.watchName', { name: shownName(f.name) }),
+        }, t('friends.watch')) : null,
+        h('button', {
+          type: 'button', class: 'friend-challenge', 'aria-label': t('profile.challenge', { name: shownName(f.name) }),
+          onclick: () => {
+            challengeName.value = f.name;
+            challengeForm.scrollIntoView({ block: 'start' });
+            challengeName.focus({ preventScroll: true });
+          },
+        }, t('friends.challenge')),
+        h('button', {
+          type: 'button', class: 'friend-unfollow', 'aria-label': t('friends.unfollowName', { name: shownName(f.name) }),
+          onclick: () => api.unfollow(f.name).then(drawFriends, (e) => {
+            friendMessage.textContent = errorText(e);
+          }),
+        }, '×'))))
+      : [h('li', { class: 'muted' }, t('friends.none'))]));
+  }
+  const friendForm = h('form', {
+    class: 'row', id: 'follow-form',
+    onsubmit: oneAtATime(async () => {
+      const name = friendName.value.trim();
+      friendMessage.textContent = '';
+      if (!name) return;
+      try {
+        await api.follow(name);
+        friendName.value = '';
+        drawFriends();
+      } catch (err) {
+        friendMessage.textContent = err.status === 404 ? t('lobby.noSuchPlayer', { name }) : errorText(err);
+      }
+    }),
+  }, friendName, h('button', { type: 'submit', id: 'follow-submit' }, t('friends.follow')));
+  const friendsCard = !me ? null : h('section', { class: 'card', id: 'friends-card', 'aria-labelledby': 'friends-title' },
+    h('h2', { id: 'friends-title' }, t('friends.title')),
+    me.guest ? h('p', { class: 'muted' }, t('friends.guest')) : [friendList, friendMessage, friendForm]);
 
   // --- lobby chat ---------------------------------------------------------------
   const chatLog = h('ul', { class: 'chat-log', id: 'lobby-chat-log', 'aria-live': 'polite' });
@@ -506,6 +661,8 @@ export async function mount(main, _params, ctx) {
     welcome || '',
     h('div', { class: 'lobby' },
       h('div', { class: 'lobby-main' },
+        quickCard,
+        friendsCard || '',
         h('section', { class: 'card', 'aria-labelledby': 'seeks-title' },
           h('h2', { id: 'seeks-title' }, t('lobby.seeks')), noSeeks, seekTable),
         me && challengeForm,
@@ -526,6 +683,8 @@ export async function mount(main, _params, ctx) {
     challengeName.focus({ preventScroll: true });
   }
   drawYourGames();
+  drawQuick();
+  drawFriends();
   drawSeeks();
   drawChallenges();
   drawLive();
@@ -533,10 +692,14 @@ export async function mount(main, _params, ctx) {
   const off = onFeed((msg) => {
     if (msg.t === 'chat_history' || (msg.t === 'chat' && msg.room === 'lobby')) drawChat();
     if (msg.t === 'error' && msg.code) ctx.toast(errorText({ code: msg.code, message: msg.message }));
-    if (msg.t === 'seeks' || msg.t === 'seek_added' || msg.t === 'seek_removed') drawSeeks();
+    if (msg.t === 'seeks' || msg.t === 'seek_added' || msg.t === 'seek_removed') {
+      drawSeeks();
+      drawQuick();
+    }
     if (msg.t === 'challenge' || msg.t === 'challenge_declined') drawChallenges();
     if (msg.t === 'game_start') {
       drawLive();
+      drawFriends();
       drawYourGames();
     }
   });

@@ -194,13 +194,48 @@ export async function mount(main, params, ctx) {
   family.addEventListener('change', refilter);
   const filters = h('div', { class: 'row', id: 'game-filters' }, opponent, result, family, openingChip, download);
 
+  // Follow (issue 30, friends): a registered player, someone else, who
+  // then shows on the lobby's friends list.
+  let followButton = null;
+  if (me && !ctx.account.guest && !user.guest) {
+    let following = false;
+    try {
+      following = (await api.follows()).some((f) => f.name === user.name);
+    } catch {
+      /* shown as not followed; the click says what is wrong */
+    }
+    const draw = () => {
+      followButton.textContent = t(following ? 'friends.unfollow' : 'friends.follow');
+      followButton.setAttribute('aria-pressed', following ? 'true' : 'false');
+    };
+    followButton = h('button', {
+      type: 'button', id: 'profile-follow',
+      onclick: async () => {
+        followButton.disabled = true;
+        try {
+          if (following) await api.unfollow(user.name);
+          else await api.follow(user.name);
+          following = !following;
+          draw();
+        } catch (e) {
+          ctx.toast(errorText(e));
+        } finally {
+          followButton.disabled = false;
+        }
+      },
+    });
+    draw();
+  }
+
   main.append(
     h('div', { class: 'row', style: 'justify-content:space-between' },
       h('h1', {}, t('profile.title', { name: user.name }), user.guest ? ` (${t('profile.guest')})` : ''),
-      // Challenge this player: the lobby's challenge form, the name filled in.
-      me ? h('a', {
-        class: 'button primary', id: 'profile-challenge', href: `/?challenge=${encodeURIComponent(user.name)}`, 'data-link': '',
-      }, t('profile.challenge', { name: user.name })) : null),
+      h('div', { class: 'row' },
+        followButton,
+        // Challenge this player: the lobby's challenge form, the name filled in.
+        me ? h('a', {
+          class: 'button primary', id: 'profile-challenge', href: `/?challenge=${encodeURIComponent(user.name)}`, 'data-link': '',
+        }, t('profile.challenge', { name: user.name })) : null)),
     h('section', { class: 'card', 'aria-label': t('profile.rating') },
       h('div', { class: 'stats' },
         // The pool is named; a provisional rating carries "?".

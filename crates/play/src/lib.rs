@@ -87,6 +87,18 @@ struct Inner {
     computers: computer::Computers,
     reviews: analysis::Reviews,
     shutdown: watch::Receiver<bool>,
+    your_turn: tokio::sync::broadcast::Sender<YourTurn>,
+}
+
+/// A move in a correspondence game, for the player now to move, who may be
+/// anywhere on the site or away for days: the lobby tells them (its
+/// `notice`), as `server::start` wires it.
+#[derive(Clone, Debug)]
+pub struct YourTurn {
+    pub game: String,
+    /// Who is to move now, and the name of who moved.
+    pub user_id: String,
+    pub from: String,
 }
 
 impl Play {
@@ -120,7 +132,20 @@ impl Play {
             computers,
             reviews: analysis::Reviews::default(),
             shutdown,
+            // A subscriber that falls behind loses the oldest: a notice is
+            // a courtesy, the game itself is in the player's list anyway.
+            your_turn: tokio::sync::broadcast::channel(256).0,
         })))
+    }
+
+    /// Moves in correspondence games as they are stored (see [`YourTurn`]).
+    #[must_use]
+    pub fn your_turns(&self) -> tokio::sync::broadcast::Receiver<YourTurn> {
+        self.0.your_turn.subscribe()
+    }
+
+    pub(crate) fn tell_your_turn(&self, turn: YourTurn) {
+        let _ = self.0.your_turn.send(turn);
     }
 
     #[must_use]

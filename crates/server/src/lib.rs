@@ -225,6 +225,19 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
     let (stop, shutdown) = watch::channel(false);
     let play = Play::new(store.clone(), config.play(), &config.engines, shutdown.clone()).await?;
     let lobby = Lobby::new(store.clone(), play.clone(), config.lobby_limits);
+    // A move in a correspondence game is told to the player now to move,
+    // wherever they are on the site.
+    let mut turns = play.your_turns();
+    let told = lobby.clone();
+    tokio::spawn(async move {
+        loop {
+            match turns.recv().await {
+                Ok(t) => told.notice(&t.user_id, lobby::NoticeKind::Move, &t.from, Some(&t.game)),
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            }
+        }
+    });
     let accounts = Accounts::new(store.clone(), config.login_limits, config.account_limits)
         .with_rating_system(config.rating_system);
     let state = AppState(Arc::new(Inner {

@@ -214,11 +214,19 @@ async fn a_correspondence_game_is_played_over_days_and_survives_a_restart() {
     let v = red.get_json(&format!("/api/games/{game}")).await;
     assert_eq!(v["time_control"], "3d", "{v}");
     assert_eq!(v["clocks"]["first"]["period_ms"], 3 * DAY, "{v}");
-    // Red moves over HTTP; black has never opened the game.
+    // Red moves over HTTP; black has never opened the game, and hears of
+    // the move in the lobby (the notice any page shows).
+    let mut black_lobby = black.lobby_ws().await;
     let r = red
         .post(&format!("/api/games/{game}/move/h2e2"), &json!({}))
         .await;
     assert_eq!(r.status(), 200);
+    let notice = black_lobby.expect("notice").await;
+    assert_eq!(
+        notice,
+        json!({"t": "notice", "kind": "move", "from": red.name, "game": game})
+    );
+    drop(black_lobby);
     let mine = playing(&black).await;
     assert_eq!(mine.len(), 1, "{mine:?}");
     let g = &mine[0];

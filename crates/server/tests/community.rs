@@ -4,35 +4,20 @@
 
 mod common;
 
-use common::{Client, TestServer, Ws};
+use common::{Client, TestServer};
 use serde_json::{json, Value};
-
-async fn lobby_ws(s: &TestServer, c: &Client) -> Ws {
-    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
-        "{}/api/lobby/ws",
-        s.ws_base
-    ))
-    .unwrap();
-    if let Some(cookie) = &c.cookie {
-        req.headers_mut().insert("cookie", cookie.parse().unwrap());
-    }
-    let (stream, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-    let mut ws = Ws { stream };
-    assert_eq!(ws.expect("seeks").await["t"], "seeks");
-    ws
-}
 
 async fn lobby_chat_presence_reports_and_bans() {
     let mut s = common::start().await;
     let a = Client::register(&s, "la").await;
     let b = Client::register(&s, "lb").await;
-    let mut aws = lobby_ws(&s, &a).await;
+    let mut aws = a.lobby_ws().await;
     assert_eq!(aws.expect("chat_history").await["lines"], json!([]));
-    let mut bws = lobby_ws(&s, &b).await;
+    let mut bws = b.lobby_ws().await;
     bws.expect("chat_history").await;
 
     // Who is in the lobby, by name; a visitor's socket is nobody.
-    let mut visitor = lobby_ws(&s, &Client::anonymous(&s)).await;
+    let mut visitor = Client::anonymous(&s).lobby_ws().await;
     visitor.expect("chat_history").await;
     let live = Client::anonymous(&s).get_json("/api/games/live").await;
     let players: Vec<&str> = live["players"]
@@ -57,7 +42,7 @@ async fn lobby_chat_presence_reports_and_bans() {
     );
     assert_eq!(visitor.expect("chat").await["text"], "有人下一盘吗？");
     let c = Client::register(&s, "lc").await;
-    let mut cws = lobby_ws(&s, &c).await;
+    let mut cws = c.lobby_ws().await;
     let history = cws.expect("chat_history").await;
     assert_eq!(history["lines"][0]["text"], "有人下一盘吗？");
     // Visitors read but do not write; lines are checked as in games.

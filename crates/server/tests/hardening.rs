@@ -345,21 +345,6 @@ async fn a_read_only_folder_is_refused_as_unwritable_not_damaged() {
     assert_eq!(std::fs::read(&file).unwrap(), before, "the file was changed");
 }
 
-async fn lobby_ws(s: &TestServer, c: &Client) -> Ws {
-    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
-        "{}/api/lobby/ws",
-        s.ws_base
-    ))
-    .unwrap();
-    if let Some(cookie) = &c.cookie {
-        req.headers_mut().insert("cookie", cookie.parse().unwrap());
-    }
-    let (stream, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-    let mut ws = Ws { stream };
-    ws.expect("chat_history").await;
-    ws
-}
-
 /// The next chat line or error on a lobby socket.
 async fn chat_answer(ws: &mut Ws) -> Value {
     loop {
@@ -376,7 +361,8 @@ async fn chat_answer(ws: &mut Ws) -> Value {
 async fn chat_refuses_invisible_and_reordering_characters() {
     let mut s = common::start().await;
     let a = Client::register(&s, "ca").await;
-    let mut ws = lobby_ws(&s, &a).await;
+    let mut ws = a.lobby_ws().await;
+    ws.expect("chat_history").await;
     let zalgo = format!("e{}", "\u{301}".repeat(150));
     for text in [
         "\u{202e}dlrow olleh",

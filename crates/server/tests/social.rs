@@ -5,25 +5,10 @@
 
 mod common;
 
-use common::{Client, TestServer, Ws};
+use common::Client;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::time::Duration;
-
-async fn lobby_ws(s: &TestServer, c: &Client) -> Ws {
-    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
-        "{}/api/lobby/ws",
-        s.ws_base
-    ))
-    .unwrap();
-    if let Some(cookie) = &c.cookie {
-        req.headers_mut().insert("cookie", cookie.parse().unwrap());
-    }
-    let (stream, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-    let mut ws = Ws { stream };
-    ws.expect("seeks").await;
-    ws
-}
 
 /// `b` loses a rated game to `a`: their ratings part (Glicko-2 moves a
 /// newcomer by about 160 points a game).
@@ -174,7 +159,7 @@ async fn follows_list_who_is_online_and_playing() {
     assert_eq!(list[0], json!({"name": b.name, "online": false, "playing": null}));
 
     // b opens the site (every page holds the lobby feed): online.
-    let bws = lobby_ws(&s, &b).await;
+    let bws = b.lobby_ws().await;
     assert_eq!(friends(&a).await[0]["online"], true);
     // b plays c: the list says where, to watch.
     let (game, _) = b.pair(&c, "5+3", false).await;
@@ -305,7 +290,7 @@ async fn notices_reach_the_players_event_channel() {
     let a = Client::register(&s, "na").await;
     let b = Client::register(&s, "nb").await;
     let c = Client::register(&s, "nc").await;
-    let mut bws = lobby_ws(&s, &b).await;
+    let mut bws = b.lobby_ws().await;
     let stream = b.get("/api/stream/event").await;
     assert_eq!(stream.status(), 200);
     let mut events = stream.bytes_stream();
@@ -364,7 +349,7 @@ async fn notices_reach_the_players_event_channel() {
     }
 
     // A notice (a correspondence move) reaches b alone.
-    let mut cws = lobby_ws(&s, &c).await;
+    let mut cws = c.lobby_ws().await;
     let lobby = s.server.as_ref().unwrap().state.lobby().clone();
     let ub = s
         .server

@@ -274,9 +274,17 @@ impl Store {
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
+    /// The ratings travel as text, cast in SQL: sqlx 0.8's `Any` driver
+    /// binds a missing `f64` as a PostgreSQL `float4` null, and a
+    /// connection whose cached statement took that type then failed the
+    /// next game's 8-byte rating ("incorrect binary data format in bind
+    /// parameter 13"): a challenge after a game against the computer
+    /// answered 500 now and then. Text has one type either way, and Rust
+    /// prints an `f64` so that it reads back exactly.
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO games ({GAME_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26)"
+            "INSERT INTO games ({GAME_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,\
+             CAST($13 AS DOUBLE PRECISION),CAST($14 AS DOUBLE PRECISION),$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26)"
         ))
         .bind(&g.id)
         .bind(&g.node)
@@ -290,8 +298,8 @@ impl Store {
         .bind(g.second_id.clone())
         .bind(&g.first_name)
         .bind(&g.second_name)
-        .bind(g.first_rating)
-        .bind(g.second_rating)
+        .bind(g.first_rating.map(|r| r.to_string()))
+        .bind(g.second_rating.map(|r| r.to_string()))
         .bind(g.computer.clone())
         .bind(&g.state)
         .bind(g.result.clone())

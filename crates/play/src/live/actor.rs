@@ -557,6 +557,22 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
             broadcast(g, &msg);
         }
     }
+    // A correspondence player hears of the opponent's move wherever they
+    // are (the lobby's notice): they may not look at the game for days.
+    if !applied.moves.is_empty() && !g.table.is_over() && daily(&g.row).is_some() {
+        let to_move = g.table.side_to_move();
+        let (id, from) = match to_move {
+            Side::First => (&g.row.first_id, &g.row.second_name),
+            Side::Second => (&g.row.second_id, &g.row.first_name),
+        };
+        if let Some(id) = id {
+            state.tell_your_turn(crate::YourTurn {
+                game: g.row.id.clone(),
+                user_id: id.clone(),
+                from: from.clone(),
+            });
+        }
+    }
     if g.table.is_over() && !already_archived(g) {
         finish(state, g).await;
     }

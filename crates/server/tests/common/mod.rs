@@ -117,6 +117,14 @@ pub async fn start() -> TestServer {
 }
 
 pub async fn start_with(tweak: impl FnOnce(&mut server::Config)) -> TestServer {
+    // The server's warnings and errors go to the test's captured output:
+    // shown with a failure (a 500's cause is only in the log).
+    let _ = tracing_subscriber::fmt()
+        .with_test_writer()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .try_init();
     let (database, dir) = database();
     let mut config = server::Config {
         listen: "127.0.0.1:0".parse().unwrap(),
@@ -280,6 +288,20 @@ impl Client {
         let mut ws = Ws { stream };
         let full = ws.expect("full").await;
         (ws, full)
+    }
+
+    /// The lobby socket, once its first message (the open seeks) is read.
+    pub async fn lobby_ws(&self) -> Ws {
+        let mut req = format!("{}/api/lobby/ws", self.ws_base)
+            .into_client_request()
+            .unwrap();
+        if let Some(c) = &self.cookie {
+            req.headers_mut().insert("cookie", c.parse().unwrap());
+        }
+        let (stream, _) = tokio_tungstenite::connect_async(req).await.expect("ws connects");
+        let mut ws = Ws { stream };
+        ws.expect("seeks").await;
+        ws
     }
 
     /// Challenges `other` with `body` (`time`, `color`, `variant`, `fen` …;

@@ -253,7 +253,7 @@ async fn ratings_present_and_missing_insert_alike(db: Db) {
     // every connection meets a missing rating, then present ones.
     let kinds = [
         (None, Some(1500.0)),
-        (Some(1412.345_678_9), Some(-0.5)),
+        (Some(1_412.345_678_9), Some(-0.5)),
         (None, None),
         (Some(1e-9), None),
     ];

@@ -59,7 +59,7 @@ async function waitMoves(page, n) {
 /** A challenges B to `time` (casual) over the API and B accepts: the game's id. */
 async function challenge(A, B, nameB, time) {
   const made = await call(A.page, 'POST', '/api/challenges', { to: nameB, time, color: 'first', rated: false });
-  assert.equal(made.status, 200, JSON.stringify(made.body));
+  assert.equal(made.status, 201, JSON.stringify(made.body));
   const acc = await call(B.page, 'POST', `/api/challenges/${made.body.id}/accept`);
   assert.equal(acc.status, 200, JSON.stringify(acc.body));
   return acc.body.game;
@@ -132,8 +132,11 @@ try {
     const v = (await call(A.page, 'GET', `/api/games/${game}`)).body;
     assert.equal(v.ply, 1, 'nothing taken back');
     assert.equal(v.takeback_offer, null);
-    // Put the setting back for the games below.
+    // Put the setting back for the games below (the accepted challenge
+    // took B to the game).
+    await B.page.goto(`${base}/settings`);
     await B.page.check('#setting-takebacks');
+    await B.page.waitForFunction(() => document.querySelector('#settings-status')?.textContent.length > 0);
     await call(A.page, 'POST', `/api/games/${game}/resign`);
   });
 

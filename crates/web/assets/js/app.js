@@ -9,6 +9,7 @@ import { h } from './dom.js';
 import { errorText, getLang, onLangChange, setLang, shownName, t } from './i18n.js';
 import { onFeed, restartFeed } from './feed.js';
 import * as settings from './settings.js';
+import { soundSwitch } from './sound.js';
 import { findVariant, loadVariants, variantLabel } from './variants.js';
 import './boards/xiangqi.js';
 import './boards/chess.js';
@@ -160,6 +161,7 @@ function renderHeader() {
     items.push(link('/login', t('nav.login')));
   }
   items.push(link('/settings', t('nav.settings'), { id: 'nav-settings' }));
+  items.push(soundSwitch());
   items.push(lang);
   nav.replaceChildren(...items);
   document.getElementById('brand').replaceChildren(

@@ -1,14 +1,19 @@
-// Optional sounds, off by default, made with WebAudio (no sound files to
-// ship). The switch is remembered.
+// Sounds, on unless the player turns them off with the header's switch
+// (remembered in this browser: a phone in a meeting and a desktop at
+// home want different answers), made with WebAudio (no sound files to
+// ship).
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
 
 const KEY = 'qiju.sound';
 let ctx = null;
 
 export function soundOn() {
   try {
-    return localStorage.getItem(KEY) === 'on';
+    return localStorage.getItem(KEY) !== 'off';
   } catch {
-    return false;
+    return true;
   }
 }
 
@@ -18,6 +23,24 @@ export function setSound(on) {
   } catch {
     /* not remembered */
   }
+}
+
+/** The header's switch: a button that says whether sound is on. */
+export function soundSwitch() {
+  const button = h('button', { type: 'button', id: 'sound-switch', class: 'link sound-switch' });
+  const show = () => {
+    const on = soundOn();
+    button.setAttribute('aria-pressed', String(on));
+    button.setAttribute('aria-label', t(on ? 'sound.on' : 'sound.off'));
+    button.title = t(on ? 'sound.on' : 'sound.off');
+    button.textContent = on ? '🔊' : '🔇';
+  };
+  button.addEventListener('click', () => {
+    setSound(!soundOn());
+    show();
+  });
+  show();
+  return button;
 }
 
 function tone(freq, ms, type = 'sine', gain = 0.15) {

@@ -129,26 +129,41 @@ function boardSvgs(container) {
     .filter((s) => s.getBoundingClientRect().width > 0);
 }
 
-/** Plain text beside the SVGs (shogi's counts in hand), with where it stands. */
+/** Plain text beside the SVGs (shogi's counts in hand), with where it
+ *  stands; not the board's switches (renju's) nor what only a screen
+ *  reader hears. */
 function looseText(container) {
   const out = [];
   const walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
-    if (!n.textContent.trim() || el.closest('svg') || el.closest('.visually-hidden, [hidden]')) continue;
+    if (!n.textContent.trim() || el.closest('svg, label, .visually-hidden, [hidden]')) continue;
     const r = el.getBoundingClientRect();
     if (r.width > 0 && getComputedStyle(el).visibility !== 'hidden') out.push({ el, text: n.textContent.trim(), r });
   }
   return out;
 }
 
+/** The smallest rectangle holding all of `rects`. */
+function around(rects) {
+  const left = Math.min(...rects.map((r) => r.left));
+  const top = Math.min(...rects.map((r) => r.top));
+  const right = Math.max(...rects.map((r) => r.right));
+  const bottom = Math.max(...rects.map((r) => r.bottom));
+  return { left, top, width: right - left, height: bottom - top };
+}
+
 /**
  * The board in `container` as a PNG, as it looks now, at twice its size
- * on the screen.
+ * on the screen: what it draws (its SVGs and the text beside them), not
+ * the controls around it.
  * @returns {Promise<Blob>}
  */
 export async function boardImage(container) {
-  const box = container.getBoundingClientRect();
+  const svgs = boardSvgs(container);
+  const texts = looseText(container);
+  if (!svgs.length) throw new Error('there is no board to draw');
+  const box = around([...svgs.map((s) => s.getBoundingClientRect()), ...texts.map((x) => x.r)]);
   const width = Math.round(box.width * IMAGE_SCALE);
   const height = Math.round(box.height * IMAGE_SCALE);
   if (!width || !height) throw new Error('there is no board to draw');
@@ -158,7 +173,7 @@ export async function boardImage(container) {
   const g = canvas.getContext('2d');
   g.fillStyle = getComputedStyle(document.body).backgroundColor || '#ffffff';
   g.fillRect(0, 0, width, height);
-  for (const svg of boardSvgs(container)) {
+  for (const svg of svgs) {
     const r = svg.getBoundingClientRect();
     const w = Math.round(r.width * IMAGE_SCALE);
     const hgt = Math.round(r.height * IMAGE_SCALE);
@@ -166,7 +181,7 @@ export async function boardImage(container) {
     const img = await loadImage(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`);
     g.drawImage(img, (r.left - box.left) * IMAGE_SCALE, (r.top - box.top) * IMAGE_SCALE, w, hgt);
   }
-  for (const { el, text, r } of looseText(container)) {
+  for (const { el, text, r } of texts) {
     const cs = getComputedStyle(el);
     g.font = `${cs.fontWeight} ${parseFloat(cs.fontSize) * IMAGE_SCALE}px ${cs.fontFamily}`;
     g.fillStyle = cs.color;

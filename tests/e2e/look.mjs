@@ -400,6 +400,8 @@ try {
         await language(p, lang);
         await p.page.waitForSelector('#board svg');
         await p.page.waitForSelector('#copy-fen');
+        // On a phone the sharing buttons are under the board: show them.
+        if (where) await p.page.evaluate(() => document.querySelector('.export-tools').scrollIntoView({ block: 'center' }));
         await shot(p, `look-game${where}-${lang}`);
       }
     }

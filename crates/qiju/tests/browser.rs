@@ -11,7 +11,10 @@
 //! double-three with the forbidden marks; a swap2 game through its
 //! dialogs) and `tests/e2e/players2.mjs` (issue 30: what a new player
 //! meets — the phone lobby, the way back to a running game, replay on a
-//! phone, an unknown game, the result dialog, …) against the same server.
+//! phone, an unknown game, the result dialog, …) and `tests/e2e/look.mjs`
+//! (sharing a game: FEN, link, board PNG, the PGN in Chinese; the board
+//! settings, move confirmation and the sound switch) against the same
+//! server.
 //!
 //! Needs node, `tests/e2e/node_modules` (`cd tests/e2e && npm install`)
 //! and Chromium (`apt-get install chromium`, or `QIJU_CHROMIUM`). When
@@ -155,5 +158,9 @@ fn browser_end_to_end() {
     assert!(
         node(&root, &["tests/e2e/players2.mjs", &base]),
         "the browser's run of issue 30's defects failed (output above)"
+    );
+    assert!(
+        node(&root, &["tests/e2e/look.mjs", &base]),
+        "the browser's run of sharing a game and the board settings failed (output above)"
     );
 }

@@ -204,7 +204,15 @@ export async function mount(main, params, ctx) {
         h('div', { class: 'card' }, actions, moveForm,
           h('div', { class: 'row' },
             h('label', { for: 'premove', class: 'row' }, premoveBox, t('game.premove'))),
-          exportTools({ id, fen: () => view.fen, ply: () => view.ply, board: () => boardWrap }),
+          exportTools({
+            id,
+            fen: () => {
+              if (!view) throw new Error(t('game.connecting'));
+              return view.fen;
+            },
+            ply: () => (view ? view.ply : 0),
+            board: () => boardWrap,
+          }),
           records),
         chatCard)),
     dialog);

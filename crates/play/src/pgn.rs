@@ -28,25 +28,19 @@ pub struct RecordFile {
 /// replay.
 pub fn file(g: &GameView, notation: Option<&str>) -> Result<RecordFile, Error> {
     let v = registry::get(Some(&g.variant)).map_err(|e| Error::Internal(e.to_string()))?;
-    if let Some(n) = notation.filter(|n| !v.record.notations.contains(n)) {
-        return Err(Error::BadRequest {
-            code: "bad_notation",
-            message: format!(
-                "{} records are written in {}, not {n:?}",
-                v.id,
-                v.record.notations.join(" or ")
-            ),
-        });
-    }
-    let usual = v.record.notations[0];
-    let file_name = match notation.filter(|n| *n != usual) {
-        Some(n) => format!("qiju-{}-{n}.{}", g.id, v.record.extension),
-        None => format!("qiju-{}.{}", g.id, v.record.extension),
+    let notation = v.record_notation(notation).map_err(|message| Error::BadRequest {
+        code: "bad_notation",
+        message,
+    })?;
+    let file_name = if notation == v.record.notations[0] {
+        format!("qiju-{}.{}", g.id, v.record.extension)
+    } else {
+        format!("qiju-{}-{notation}.{}", g.id, v.record.extension)
     };
     Ok(RecordFile {
         file_name,
         media_type: v.record.media_type,
-        text: write(g, notation)
+        text: write(g, Some(notation))
             .map_err(|e| Error::Internal(format!("game {} does not replay: {e}", g.id)))?,
     })
 }
@@ -111,5 +105,8 @@ pub fn write(g: &GameView, notation: Option<&str>) -> Result<String, String> {
         result: g.result.as_deref().unwrap_or("*"),
         final_comment: g.detail.as_deref(),
     };
-    v.write_record_in(&record, notation.unwrap_or(v.record.notations[0]))
+    match notation {
+        Some(n) => v.write_record_in(&record, n),
+        None => v.write_record(&record),
+    }
 }

@@ -455,14 +455,27 @@ impl Variant {
     /// A notation the format is not written in, naming those it is; or as
     /// [`Variant::write_record`].
     pub fn write_record_in(&self, record: &GameRecord<'_>, notation: &str) -> Result<String, String> {
-        if !self.record.notations.contains(&notation) {
-            return Err(format!(
-                "{} records are written in {}, not {notation:?}",
-                self.id,
-                self.record.notations.join(" or ")
-            ));
-        }
+        let notation = self.record_notation(Some(notation))?;
         (self.write_record)(self, record, notation)
+    }
+
+    /// The record notation `asked` names, one of
+    /// [`RecordFormat::notations`]; without one, the usual one.
+    ///
+    /// # Errors
+    /// A notation the format is not written in, naming those it is.
+    pub fn record_notation(&self, asked: Option<&str>) -> Result<&'static str, String> {
+        let notations = self.record.notations;
+        match asked {
+            None => Ok(notations[0]),
+            Some(n) => notations.iter().copied().find(|k| *k == n).ok_or_else(|| {
+                format!(
+                    "{} records are written in {}, not {n:?}",
+                    self.id,
+                    notations.join(" or ")
+                )
+            }),
+        }
     }
 
     /// Reads one game from a pasted record (PGN, or a bare position) as

@@ -193,7 +193,9 @@ export async function mount(main, params, ctx) {
   main.append(
     h('h1', { class: 'visually-hidden' }, t('game.title', { id })),
     h('div', { class: 'game' },
-      h('div', { class: 'board-col' }, topBar.el, boardWrap, confirmBox, bottomBar.el),
+      // The ✓/✗ float over the board's middle (Xiangqi's river), so that
+      // asking moves nothing: the clocks stay where they were.
+      h('div', { class: 'board-col' }, topBar.el, h('div', { class: 'board-stack' }, boardWrap, confirmBox), bottomBar.el),
       h('aside', { class: 'side-panel', 'aria-label': t('game.moves') },
         h('div', { class: 'card' }, gameInfo, status, notice, announceBox, choiceBox, resultBox),
         h('div', { class: 'card' },

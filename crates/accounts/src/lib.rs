@@ -28,7 +28,7 @@ pub use limits::{AccountLimits, Limiters, LoginLimits};
 pub use profiles::{
     title_of, LeaderRow, PoolRatingView, PoolScore, Record, Score, UserView, LEADERBOARD_PAGES,
 };
-pub use settings::{BoardTheme, PieceSet, Settings};
+pub use settings::{BoardSize, BoardTheme, ChessPieces, MoveConfirmation, PieceSet, Settings};
 pub use sign_in::{token_hash, Credentials, Revoked, SignedIn, TokenKind, SESSION_MAX_AGE_S};
 
 use store::Store;

@@ -198,7 +198,7 @@ pub async fn pgn_games(
 /// for a game that no longer replays (left out, not the whole file).
 pub async fn pgn_of(state: &Play, id: &str) -> Option<String> {
     let view = crate::live::stored_view(state, id).await.ok()??;
-    let text = crate::pgn::write(&view).ok()?;
+    let text = crate::pgn::write(&view, None).ok()?;
     Some(format!("{}\n\n", text.trim_end()))
 }
 

@@ -5,6 +5,7 @@
 //! the ruling's words.
 
 use crate::protocol::GameView;
+use common::Error;
 use game::Side;
 
 /// A game's record as a file to download.
@@ -16,25 +17,41 @@ pub struct RecordFile {
     pub text: String,
 }
 
-/// The game in its variant's record format, as a file.
+/// The game in its variant's record format, as a file, with its moves in
+/// `notation` (one of the registry's `record.notations`; `None`: the
+/// usual one). Another notation's file is named after it
+/// (`qiju-ID-chinese.pgn`) so that both downloads can sit side by side.
 ///
 /// # Errors
-/// As [`write`].
-pub fn file(g: &GameView) -> Result<RecordFile, String> {
-    let v = registry::get(Some(&g.variant)).map_err(|e| e.to_string())?;
+/// `bad_notation` for a notation the variant's records are not written in
+/// (the asker's mistake); `Internal` for a stored game that does not
+/// replay.
+pub fn file(g: &GameView, notation: Option<&str>) -> Result<RecordFile, Error> {
+    let v = registry::get(Some(&g.variant)).map_err(|e| Error::Internal(e.to_string()))?;
+    let notation = v.record_notation(notation).map_err(|message| Error::BadRequest {
+        code: "bad_notation",
+        message,
+    })?;
+    let file_name = if notation == v.record.notations[0] {
+        format!("qiju-{}.{}", g.id, v.record.extension)
+    } else {
+        format!("qiju-{}-{notation}.{}", g.id, v.record.extension)
+    };
     Ok(RecordFile {
-        file_name: format!("qiju-{}.{}", g.id, v.record.extension),
+        file_name,
         media_type: v.record.media_type,
-        text: write(g)?,
+        text: write(g, Some(notation))
+            .map_err(|e| Error::Internal(format!("game {} does not replay: {e}", g.id)))?,
     })
 }
 
-/// The game in its variant's record format (PGN, KIF).
+/// The game in its variant's record format (PGN, KIF), its moves in
+/// `notation` or the format's usual one.
 ///
 /// # Errors
-/// A stored game whose variant is unknown or whose moves do not replay (a
-/// damaged database row).
-pub fn write(g: &GameView) -> Result<String, String> {
+/// A notation the format is not written in; a stored game whose variant is
+/// unknown or whose moves do not replay (a damaged database row).
+pub fn write(g: &GameView, notation: Option<&str>) -> Result<String, String> {
     let v = registry::get(Some(&g.variant)).map_err(|e| e.to_string())?;
     // Which clock is the mover's: each move says who made it.
     let moves = g
@@ -81,11 +98,15 @@ pub fn write(g: &GameView) -> Result<String, String> {
     if let Some(reason) = &g.reason {
         tags.push(("Termination".into(), reason.clone()));
     }
-    v.write_record(&registry::GameRecord {
+    let record = registry::GameRecord {
         initial_fen: &g.initial_fen,
         moves,
         tags,
         result: g.result.as_deref().unwrap_or("*"),
         final_comment: g.detail.as_deref(),
-    })
+    };
+    match notation {
+        Some(n) => v.write_record_in(&record, n),
+        None => v.write_record(&record),
+    }
 }

@@ -11,9 +11,13 @@
 //! double-three with the forbidden marks; a swap2 game through its
 //! dialogs) and `tests/e2e/players2.mjs` (issue 30: what a new player
 //! meets — the phone lobby, the way back to a running game, replay on a
-//! phone, an unknown game, the result dialog, …) and `tests/e2e/social.mjs`
+//! phone, an unknown game, the result dialog, …), `tests/e2e/social.mjs`
 //! (issue 30, second round: quick pairing within a rating range, friends,
-//! a challenge's toast on another page) against the same server.
+//! a challenge's toast on another page), `tests/e2e/look.mjs` (sharing a
+//! game: FEN, link, board PNG, the PGN in Chinese; the board settings,
+//! move confirmation and the sound switch) and `tests/e2e/casual.mjs`
+//! (takebacks, a correspondence game, your games with whose move) against
+//! the same server.
 //!
 //! Needs node, `tests/e2e/node_modules` (`cd tests/e2e && npm install`)
 //! and Chromium (`apt-get install chromium`, or `QIJU_CHROMIUM`). When
@@ -161,5 +165,13 @@ fn browser_end_to_end() {
     assert!(
         node(&root, &["tests/e2e/social.mjs", &base]),
         "the browser's run of quick pairing, friends and notices failed (output above)"
+    );
+    assert!(
+        node(&root, &["tests/e2e/look.mjs", &base]),
+        "the browser's run of sharing a game and the board settings failed (output above)"
+    );
+    assert!(
+        node(&root, &["tests/e2e/casual.mjs", &base]),
+        "the browser's run of takebacks, correspondence and your games failed (output above)"
     );
 }

@@ -208,6 +208,7 @@ pub(crate) const STANDARD: Variant = Variant {
         media_type: "application/x-chess-pgn; charset=utf-8",
         game_tag: None,
         variant_tag: None,
+        notations: &["san"],
     },
     rating_pool: "chess",
     titles: false,
@@ -223,7 +224,7 @@ pub(crate) const STANDARD: Variant = Variant {
     quick_pairings: QUICK_PAIRINGS,
     build: |fen| build(fen, chess::Variant::Standard),
     session_rules: fide_session,
-    write_record: write_pgn,
+    write_record: |v, g, _| write_pgn(v, g),
     read_record: |text| read_record(text, chess::Variant::Standard),
 };
 
@@ -258,6 +259,7 @@ pub(crate) const CHESS960: Variant = Variant {
         media_type: "application/x-chess-pgn; charset=utf-8",
         game_tag: None,
         variant_tag: Some("Chess960"),
+        notations: &["san"],
     },
     rating_pool: "chess960",
     titles: false,
@@ -273,7 +275,7 @@ pub(crate) const CHESS960: Variant = Variant {
     quick_pairings: QUICK_PAIRINGS,
     build: |fen| build(fen, chess::Variant::Chess960),
     session_rules: fide_session,
-    write_record: write_pgn,
+    write_record: |v, g, _| write_pgn(v, g),
     read_record: |text| read_record(text, chess::Variant::Chess960),
 };
 

@@ -133,6 +133,11 @@ pub struct RecordFormat {
     pub game_tag: Option<&'static str>,
     /// The PGN `[Variant]` tag, when not the family's main game.
     pub variant_tag: Option<&'static str>,
+    /// The move notations a record may be written in, the usual one first.
+    /// Xiangqi's second is `chinese` (`炮二平五 马８进７`, as 象棋桥 XQBase
+    /// and 东萍 DPXQ write their archives), offered as a second download
+    /// because Chinese readers and their programs expect it.
+    pub notations: &'static [&'static str],
 }
 
 /// A game to write down, as the server knows any game.
@@ -388,7 +393,7 @@ pub struct Variant {
     #[serde(skip)]
     session_rules: fn(Profile) -> SessionRules,
     #[serde(skip)]
-    write_record: fn(&Variant, &GameRecord<'_>) -> Result<String, String>,
+    write_record: fn(&Variant, &GameRecord<'_>, &str) -> Result<String, String>,
     #[serde(skip)]
     read_record: fn(&str) -> Result<ImportedGame, String>,
 }
@@ -446,7 +451,37 @@ impl Variant {
     /// A move that does not replay from the start position (a damaged
     /// stored game).
     pub fn write_record(&self, record: &GameRecord<'_>) -> Result<String, String> {
-        (self.write_record)(self, record)
+        (self.write_record)(self, record, self.record.notations[0])
+    }
+
+    /// The game in the variant's record format with its moves in
+    /// `notation`, one of [`RecordFormat::notations`].
+    ///
+    /// # Errors
+    /// A notation the format is not written in, naming those it is; or as
+    /// [`Variant::write_record`].
+    pub fn write_record_in(&self, record: &GameRecord<'_>, notation: &str) -> Result<String, String> {
+        let notation = self.record_notation(Some(notation))?;
+        (self.write_record)(self, record, notation)
+    }
+
+    /// The record notation `asked` names, one of
+    /// [`RecordFormat::notations`]; without one, the usual one.
+    ///
+    /// # Errors
+    /// A notation the format is not written in, naming those it is.
+    pub fn record_notation(&self, asked: Option<&str>) -> Result<&'static str, String> {
+        let notations = self.record.notations;
+        match asked {
+            None => Ok(notations[0]),
+            Some(n) => notations.iter().copied().find(|k| *k == n).ok_or_else(|| {
+                format!(
+                    "{} records are written in {}, not {n:?}",
+                    self.id,
+                    notations.join(" or ")
+                )
+            }),
+        }
     }
 
     /// Reads one game from a pasted record (PGN, or a bare position) as

@@ -92,6 +92,7 @@ const RECORD: RecordFormat = RecordFormat {
     media_type: "text/plain; charset=utf-8",
     game_tag: None,
     variant_tag: None,
+    notations: &["point"],
 };
 
 /// The search at level 5 takes 0.6 s a move on the development machine
@@ -235,7 +236,7 @@ macro_rules! renju_variant {
             quick_pairings: QUICK_PAIRINGS,
             build: |fen| build(fen, $rules),
             session_rules: renju_session,
-            write_record: |v, g| write_psq(v, g, $rules),
+            write_record: |v, g, _| write_psq(v, g, $rules),
             read_record: |t| read_record(t, $rules),
         }
     };

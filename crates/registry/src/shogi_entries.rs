@@ -91,6 +91,7 @@ const RECORD: RecordFormat = RecordFormat {
     media_type: "text/plain; charset=utf-8",
     game_tag: None,
     variant_tag: None,
+    notations: &["japanese"],
 };
 
 /// The JSA's session rules, online: no fouls, a claim that does not hold
@@ -363,7 +364,7 @@ const fn even(id: &'static str, aliases: &'static [&'static str], rule: ImpasseR
         quick_pairings: QUICK_PAIRINGS,
         build: if declaration { build_27 } else { build_24 },
         session_rules: jsa_session,
-        write_record: write_kif,
+        write_record: |v, g, _| write_kif(v, g),
         read_record,
     }
 }
@@ -407,7 +408,7 @@ const fn handicap(
         quick_pairings: QUICK_PAIRINGS,
         build: build_24,
         session_rules: jsa_session,
-        write_record: write_kif,
+        write_record: |v, g, _| write_kif(v, g),
         read_record,
     }
 }

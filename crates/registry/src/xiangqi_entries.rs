@@ -45,6 +45,7 @@ const RECORD: RecordFormat = RecordFormat {
     media_type: "application/x-chess-pgn; charset=utf-8",
     game_tag: Some("Chinese Chess"),
     variant_tag: Some("xiangqi"),
+    notations: &["iccs", "chinese"],
 };
 
 const COMPUTER: Computer = Computer::BuiltIn {
@@ -174,9 +175,14 @@ fn read_record(text: &str) -> Result<ImportedGame, String> {
 
 /// PGN by the record crate (whose reader imports it again): the xqbase tag
 /// roster, `[Variant "xiangqi"]`, the rule set in `[Rules]`, `[FEN]` when
-/// the game did not start from the usual position, ICCS moves with each
-/// mover's clock as `[%clk]`, and the ending's words on the last move.
-fn write_pgn(v: &Variant, g: &GameRecord<'_>) -> Result<String, String> {
+/// the game did not start from the usual position, the moves in `notation`
+/// (ICCS, or Chinese with `[Format "Chinese"]` as XQBase and DPXQ write
+/// it) with each mover's clock as `[%clk]`, and the ending's words on the
+/// last move.
+fn write_pgn(v: &Variant, g: &GameRecord<'_>, notation: &str) -> Result<String, String> {
+    let notation: xiangqi::notation::Notation = notation
+        .parse()
+        .map_err(|e: xiangqi::notation::NotationError| e.to_string())?;
     let moves = g.moves.iter().map(|m| (m.coord, m.clock_ms, m.spent_ms));
     let mut r = record::Record::from_iccs(g.initial_fen, moves).map_err(|e| e.to_string())?;
     for (name, value) in &g.tags {
@@ -190,7 +196,7 @@ fn write_pgn(v: &Variant, g: &GameRecord<'_>) -> Result<String, String> {
     if let (Some(last), Some(words)) = (r.moves.last_mut(), g.final_comment) {
         last.comment = Some(words.to_string());
     }
-    record::write_pgn(&r, xiangqi::notation::Notation::Iccs).map_err(|e| e.to_string())
+    record::write_pgn(&r, notation).map_err(|e| e.to_string())
 }
 
 fn build(fen: &str, rules: RuleSet) -> Result<Box<dyn Game>, GameError> {
@@ -273,5 +279,69 @@ mod tests {
     fn the_levels_are_the_engines() {
         assert_eq!(super::CXA.computer_levels(), engine::Level::MAX.get());
         assert!(engine::Level::new(super::CXA.computer_levels() + 1).is_none());
+    }
+
+    /// The second download: the moves as XQBase and DPXQ write them —
+    /// red's files in Chinese numerals, black's in full-width digits, and
+    /// 前/后 where two of a side's pieces stand on one file — and it reads
+    /// back to the same game.
+    #[test]
+    fn records_are_also_written_in_chinese() {
+        let v = crate::get(Some("xiangqi")).unwrap();
+        let moves = [
+            "h2e2", "h7e7", "b2b4", "b7b5", "b4e4", "b5e5", "e2d2", "e5d5", "h0g2", "h9g7",
+        ];
+        let record = crate::GameRecord {
+            initial_fen: xiangqi::STARTPOS,
+            moves: moves
+                .iter()
+                .map(|m| crate::RecordMove {
+                    coord: m,
+                    clock_ms: Some(170_000),
+                    spent_ms: None,
+                })
+                .collect(),
+            tags: vec![("Red".into(), "alice".into()), ("Black".into(), "bob".into())],
+            result: "*",
+            final_comment: None,
+        };
+        let pgn = v.write_record_in(&record, "chinese").unwrap();
+        assert!(pgn.contains("[Format \"Chinese\"]"), "{pgn}");
+        assert!(pgn.contains("[Game \"Chinese Chess\"]"), "{pgn}");
+        assert!(pgn.contains("[Red \"alice\"]"), "{pgn}");
+        let text: Vec<&str> = pgn
+            .lines()
+            .skip_while(|l| !l.is_empty())
+            .flat_map(|l| l.split_whitespace())
+            .filter(|t| !t.ends_with('.') && !t.starts_with('{') && !t.ends_with('}') && *t != "*")
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "炮二平五",
+                "炮８平５",
+                "炮八进二",
+                "炮２进２",
+                "炮八平五",
+                "炮２平５",
+                "后炮平六",
+                "前炮平４",
+                "马二进三",
+                "马８进７"
+            ]
+        );
+        let back = v.read_record(&pgn).unwrap();
+        assert_eq!(back.moves, moves);
+        // The usual download is unchanged: ICCS.
+        let iccs = v.write_record(&record).unwrap();
+        assert!(
+            iccs.contains("[Format \"ICCS\"]") && iccs.contains("h2e2"),
+            "{iccs}"
+        );
+        let err = v.write_record_in(&record, "wxf").unwrap_err();
+        assert_eq!(
+            err,
+            "xiangqi/cxa records are written in iccs or chinese, not \"wxf\""
+        );
     }
 }

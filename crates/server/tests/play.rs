@@ -74,6 +74,31 @@ async fn two_accounts_play_to_checkmate_and_spectators_see_every_move() {
     assert!(back.moves.iter().all(|m| m.clock_ms.is_some()), "{pgn}");
     assert_eq!(back.result.token(), "1-0");
     assert!(pgn.contains("is checkmated"), "the ruling's words: {pgn}");
+    // The second download: the same game in Chinese notation (炮二平六 is
+    // h2d2), named apart from the first; a notation it has not, refused.
+    let r = red.get(&format!("/api/games/{game}/pgn?notation=chinese")).await;
+    assert_eq!(r.status(), 200);
+    let disposition = r.headers()["content-disposition"].to_str().unwrap().to_string();
+    assert!(
+        disposition.contains(&format!("qiju-{game}-chinese.pgn")),
+        "{disposition}"
+    );
+    let zh = r.text().await.unwrap();
+    assert!(
+        zh.contains("[Format \"Chinese\"]") && zh.contains("1. 炮二平六"),
+        "{zh}"
+    );
+    let back = record::read_one(&zh).unwrap_or_else(|e| panic!("{e}\n{zh}"));
+    let again: Vec<String> = back.moves.iter().map(|m| m.mv.iccs()).collect();
+    assert_eq!(again, moves);
+    let r = red.get(&format!("/api/games/{game}/pgn?notation=wxf")).await;
+    assert_eq!(r.status(), 400);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"], "bad_notation", "{body}");
+    assert_eq!(
+        body["message"],
+        "xiangqi/cxa records are written in iccs or chinese, not \"wxf\""
+    );
     let r = red.get_json(&format!("/api/users/{}", red.name)).await;
     let b = red.get_json(&format!("/api/users/{}", black.name)).await;
     // Elo, K = 40 for new players, equal ratings: ±20.

@@ -227,7 +227,8 @@ async fn board_settings_are_kept_with_the_account() {
     };
     assert_eq!(
         get(&c).await,
-        json!({"board_theme": "wood", "piece_set": "chinese", "coordinates": true})
+        json!({"board_theme": "wood", "piece_set": "chinese", "coordinates": true,
+               "board_size": "medium", "chess_pieces": "cburnett", "move_confirmation": "off"})
     );
     let put = |c: &Client, body: Value| {
         let req = c
@@ -238,7 +239,13 @@ async fn board_settings_are_kept_with_the_account() {
             .json(&body);
         async move { req.send().await.unwrap().status() }
     };
-    let mine = json!({"board_theme": "slate", "piece_set": "letters", "coordinates": false});
+    // A browser of the previous release sends no board size, chess pieces
+    // or move confirmation: they take their defaults.
+    let old = json!({"board_theme": "slate", "piece_set": "letters", "coordinates": false});
+    assert_eq!(put(&c, old).await, 200);
+    assert_eq!(get(&c).await["move_confirmation"], "off");
+    let mine = json!({"board_theme": "paper", "piece_set": "traditional", "coordinates": false,
+                      "board_size": "large", "chess_pieces": "letters", "move_confirmation": "phones"});
     assert_eq!(put(&c, mine.clone()).await, 200);
     // Another browser, the same account: the same settings.
     let mut other = Client {
@@ -264,8 +271,38 @@ async fn board_settings_are_kept_with_the_account() {
         .await,
         422
     );
+    // An unknown value is named, with the values there are.
+    let said = c
+        .http
+        .put(format!("{}/api/account/settings", c.base))
+        .header("x-qiju-csrf", "1")
+        .header("cookie", c.cookie.clone().unwrap_or_default())
+        .json(&json!({"board_size": "huge"}))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        said.contains("unknown variant `huge`, expected one of `small`, `medium`, `large`"),
+        "{said}"
+    );
     assert_eq!(get(&c).await, mine);
     assert_eq!(put(&Client::anonymous(&s), mine).await, 401);
+    // The API's description has the new fields' values.
+    let api = c.get_json("/api/openapi.json").await;
+    let schemas = &api["components"]["schemas"];
+    assert_eq!(
+        schemas["BoardSize"]["enum"],
+        json!(["small", "medium", "large"]),
+        "{}",
+        schemas["Settings"]
+    );
+    assert_eq!(
+        schemas["MoveConfirmation"]["enum"],
+        json!(["off", "on", "phones"])
+    );
     s.stop().await;
 }
 

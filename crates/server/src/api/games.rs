@@ -64,19 +64,30 @@ fn record_response(file_name: &str, media_type: &str, pgn: Body) -> Response {
 /// Download a game in its variant's record format (the registry's: PGN in
 /// its variant's notation, or KIF), with that format's media type and
 /// file extension.
-#[utoipa::path(get, path = "/api/games/{id}/pgn", tag = "games", params(("id" = String, Path)),
-    responses((status = 200, description = "PGN text, or KIF (UTF-8) where the variant's record format is KIF", content_type = "application/x-chess-pgn"), (status = 404, body = ErrorBody)))]
-pub async fn get_pgn(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+#[utoipa::path(get, path = "/api/games/{id}/pgn", tag = "games", params(("id" = String, Path), RecordQuery),
+    responses((status = 200, description = "PGN text, or KIF (UTF-8) where the variant's record format is KIF", content_type = "application/x-chess-pgn"),
+        (status = 400, description = "A notation the variant's records are not written in", body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_pgn(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<RecordQuery>,
+) -> Result<Response, ApiError> {
     let view = live::view(state.play(), &id)
         .await?
         .ok_or_else(|| Error::NotFound(format!("game {id}")))?;
-    let file =
-        play::pgn::file(&view).map_err(|e| Error::Internal(format!("game {id} does not replay: {e}")))?;
+    let file = play::pgn::file(&view, q.notation.as_deref())?;
     Ok(record_response(
         &file.file_name,
         file.media_type,
         file.text.into(),
     ))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct RecordQuery {
+    /// The moves' notation, one of the variant's `record.notations` in
+    /// `/api/info` (Xiangqi: `iccs`, the default, or `chinese`).
+    pub notation: Option<String>,
 }
 
 #[derive(Deserialize, IntoParams)]

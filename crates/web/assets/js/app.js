@@ -9,6 +9,7 @@ import { h } from './dom.js';
 import { errorText, getLang, onLangChange, setLang, shownName, t } from './i18n.js';
 import { onFeed, restartFeed } from './feed.js';
 import * as settings from './settings.js';
+import { soundSwitch } from './sound.js';
 import { findVariant, loadVariants, variantLabel } from './variants.js';
 import './boards/xiangqi.js';
 import './boards/chess.js';
@@ -176,6 +177,7 @@ function renderHeader() {
       + '<path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9"/><path d="M10.3 21a1.94 1.94 0 0 0 3.4 0"/></svg>';
     items.push(bell);
   }
+  items.push(soundSwitch());
   items.push(lang);
   if (a) items.unshift(playingLink);
   nav.replaceChildren(...items);

@@ -127,6 +127,15 @@ export class ChessBoard extends GridBoard {
 
   drawPieceFace(pg, p) {
     el('image', { href: pieceImage(p), width: CELL, height: CELL }, pg);
+    // The letter set: a disc with the piece's letter, shown instead of the
+    // drawing by the stylesheet when the player chose it (settings.js).
+    const color = rules.isWhite(p) ? 'white' : 'black';
+    const letter = el('g', { class: 'ch-letter' }, pg);
+    el('circle', { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.4, class: `ch-letter-disc ${color}` }, letter);
+    const text = el('text', {
+      x: CELL / 2, y: CELL / 2 + 2, class: `ch-letter-text ${color}`, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+    }, letter);
+    text.textContent = p.toUpperCase();
   }
 
   drawDot(sq, to, capture) {

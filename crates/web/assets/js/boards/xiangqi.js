@@ -148,8 +148,11 @@ export class XiangqiBoard extends GridBoard {
     el('circle', { r: RADIUS - 7, class: 'xq-ring' }, pg);
     const text = el('text', { class: 'xq-glyph', 'text-anchor': 'middle', 'dominant-baseline': 'central', y: 2 }, pg);
     text.textContent = notation.glyph(p);
-    // The letter set (WXF's letters), shown instead by the stylesheet when
-    // the player chose it (settings.js).
+    // The traditional characters and the letter set (WXF's letters),
+    // shown instead by the stylesheet when the player chose them
+    // (settings.js).
+    const trad = el('text', { class: 'xq-glyph xq-trad', 'text-anchor': 'middle', 'dominant-baseline': 'central', y: 2 }, pg);
+    trad.textContent = notation.traditionalGlyph(p);
     const letter = el('text', { class: 'xq-letter', 'text-anchor': 'middle', 'dominant-baseline': 'central', y: 2 }, pg);
     letter.textContent = notation.letter(p);
   }

@@ -65,6 +65,19 @@ export function glyph(piece) {
   return NAMES[colorOf(piece)][roleOf(piece)];
 }
 
+/** The traditional characters, as Hong Kong, Taiwan and old books write
+ *  the pieces: red's rook and horse 俥 傌 apart from black's 車 馬, black's
+ *  cannon 砲 apart from red's 炮. */
+const TRADITIONAL = {
+  red: { k: '帥', a: '仕', b: '相', n: '傌', r: '俥', c: '炮', p: '兵' },
+  black: { k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒' },
+};
+
+/** The traditional glyph of a piece letter (帥 for K, 砲 for c …). */
+export function traditionalGlyph(piece) {
+  return TRADITIONAL[colorOf(piece)][roleOf(piece)];
+}
+
 const fileOf = (sq) => sq % FILES;
 const rankOf = (sq) => Math.floor(sq / FILES);
 /** File number counted from the mover's right, 1–9. */

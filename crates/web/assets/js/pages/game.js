@@ -14,7 +14,9 @@
 // be played is the server's `legal` list; a move the player makes is
 // shown at once (`pending`) and sent with its ply number; the `move`
 // event confirms it, an `error` takes it back, and after a reconnect an
-// unconfirmed move is sent again (the server ignores a ply it has).
+// unconfirmed move is sent again (the server ignores a ply it has). With
+// move confirmation on (settings.js), a move made on the board is first
+// only shown (`proposed`) and goes when the player taps ✓.
 
 import { api } from '../api.js';
 import { chatLine } from '../chat.js';
@@ -28,7 +30,9 @@ import {
 import {
   clockText, colorOf, detailLine, foulText, mustChangeText, otherSide, patternIn, personalResult, reasonText, resultText, sideName,
 } from '../result.js';
-import { setSound, soundOn, sounds } from '../sound.js';
+import { sounds } from '../sound.js';
+import { exportTools, recordLinks } from '../export.js';
+import { confirmMoves } from '../settings.js';
 import { findVariant, loadVariants, variantLabel } from '../variants.js';
 
 const PREMOVE_KEY = 'qiju.premove';
@@ -78,6 +82,7 @@ export async function mount(main, params, ctx) {
   let resyncing = false; // a `resync` is out, waiting for its `full`
   let you = null; // 'first' | 'second' | null (spectator)
   let pending = null; // { move, ply } sent, not yet confirmed
+  let proposed = null; // { move } made on the board, waiting for the player's ✓
   let premove = null; // { from, to, promotion } queued while the opponent thinks
   let bottom = 'first'; // the side shown at the bottom
   let spec = null; // the family's board, rules and notation
@@ -125,9 +130,25 @@ export async function mount(main, params, ctx) {
       typedMove(moveInput.value);
     },
   }, moveInput, h('button', { type: 'submit', 'aria-label': t('game.play') }, t('game.play')));
-  const soundBox = h('input', {
-    type: 'checkbox', id: 'sound', checked: soundOn(), onchange: (e) => setSound(e.target.checked),
-  });
+  const confirmText = h('span', { id: 'confirm-text' });
+  const confirmBox = h('div', { class: 'confirm-move', id: 'confirm-move', hidden: true, role: 'group', 'aria-label': t('game.confirmYes') },
+    confirmText,
+    h('button', {
+      type: 'button', class: 'yes', id: 'confirm-yes', 'aria-label': t('game.confirmYes'),
+      onclick: () => {
+        const m = proposed && proposed.move;
+        proposed = null;
+        if (m) sendMove(m);
+      },
+    }, '✓'),
+    h('button', {
+      type: 'button', class: 'no', id: 'confirm-no', 'aria-label': t('game.confirmNo'),
+      onclick: () => {
+        proposed = null;
+        refresh();
+      },
+    }, '✗'));
+  const records = h('div', { class: 'export-tools', id: 'records', hidden: true });
   const premoveBox = h('input', {
     type: 'checkbox', id: 'premove', checked: premoveOn(),
     onchange: (e) => {
@@ -172,7 +193,9 @@ export async function mount(main, params, ctx) {
   main.append(
     h('h1', { class: 'visually-hidden' }, t('game.title', { id })),
     h('div', { class: 'game' },
-      h('div', { class: 'board-col' }, topBar.el, boardWrap, bottomBar.el),
+      // The ✓/✗ float over the board's middle (Xiangqi's river), so that
+      // asking moves nothing: the clocks stay where they were.
+      h('div', { class: 'board-col' }, topBar.el, h('div', { class: 'board-stack' }, boardWrap, confirmBox), bottomBar.el),
       h('aside', { class: 'side-panel', 'aria-label': t('game.moves') },
         h('div', { class: 'card' }, gameInfo, status, notice, announceBox, choiceBox, resultBox),
         h('div', { class: 'card' },
@@ -182,8 +205,17 @@ export async function mount(main, params, ctx) {
           movesBox),
         h('div', { class: 'card' }, actions, moveForm,
           h('div', { class: 'row' },
-            h('label', { for: 'sound', class: 'row' }, soundBox, t('game.sound')),
-            h('label', { for: 'premove', class: 'row' }, premoveBox, t('game.premove')))),
+            h('label', { for: 'premove', class: 'row' }, premoveBox, t('game.premove'))),
+          exportTools({
+            id,
+            fen: () => {
+              if (!view) throw new Error(t('game.connecting'));
+              return view.fen;
+            },
+            ply: () => (view ? view.ply : 0),
+            board: () => boardWrap,
+          }),
+          records),
         chatCard)),
     dialog);
 
@@ -206,12 +238,14 @@ export async function mount(main, params, ctx) {
   function shownPosition() {
     let pos = rules().parseFen(view.fen);
     if (spec.annotate) pos = spec.annotate(pos, view.moves, view.initial_fen);
-    return pending ? rules().play(pos, pending.move) : pos;
+    const shown = pending || proposed;
+    return shown ? rules().play(pos, shown.move) : pos;
   }
 
-  /** The last move as the server sent it (or the pending one). */
+  /** The last move as the server sent it (or the pending or proposed one). */
   function lastMove() {
-    if (pending) return { move: pending.move };
+    const shown = pending || proposed;
+    if (shown) return { move: shown.move };
     return view.moves.length ? view.moves[view.moves.length - 1] : null;
   }
 
@@ -539,13 +573,16 @@ export async function mount(main, params, ctx) {
 
   function refresh() {
     if (!view || !board) return;
+    // A proposed move the game has moved past (a reconnect, the end) goes.
+    if (proposed && !(you && live() && !pending && view.turn === you && view.legal.includes(proposed.move))) proposed = null;
+    drawConfirm();
     const pos = shownPosition();
     board.render(pos);
     const last = lastMove();
     const [from, to] = last ? splitMove(last.move) : [null, null];
     const check = spec.checkSquare(pos, last);
     board.highlight(to ? { from, to } : null, check);
-    const myTurn = you && live() && !pending && view.turn === you;
+    const myTurn = you && live() && !pending && !proposed && view.turn === you;
     // Moves with no square (an opening rule's choices): the board's
     // dialog, or buttons here.
     const choices = myTurn ? choicesOf(view.legal) : [];
@@ -568,6 +605,7 @@ export async function mount(main, params, ctx) {
     drawActions();
     drawStatus(!!check);
     drawResult();
+    drawRecords();
   }
 
   // --- acting -------------------------------------------------------------------
@@ -585,7 +623,34 @@ export async function mount(main, params, ctx) {
   }
 
   function onBoardMove(from, to, promotion) {
-    sendMove(from + to + (promotion || ''));
+    const move = from + to + (promotion || '');
+    if (confirmMoves() && (view.legal || []).includes(move)) {
+      proposed = { move };
+      refresh();
+      document.getElementById('confirm-yes')?.focus({ preventScroll: true });
+      return;
+    }
+    sendMove(move);
+  }
+
+  /** The ✓/✗ under the board while a move waits for them. */
+  function drawConfirm() {
+    confirmBox.hidden = !proposed;
+    if (!proposed) return;
+    const text = spec.notation.moveText({ move: proposed.move }, rules().parseFen(view.fen), spec.notation.getStyle());
+    confirmText.textContent = t('game.confirmMove', { move: text });
+  }
+
+  /** The record downloads, once the game is over. */
+  async function drawRecords() {
+    if (live() || !hasRecord() || records.childElementCount) {
+      records.hidden = !records.childElementCount;
+      return;
+    }
+    const info = findVariant(await loadVariants(), view.variant);
+    if (records.childElementCount) return;
+    fill(records, recordLinks(id, info));
+    records.hidden = false;
   }
 
   function typedMove(text) {

@@ -1,5 +1,7 @@
 // Replay of a game: step through its moves with buttons or the arrow
-// keys, read the move list in any notation, download the PGN — and, once
+// keys, read the move list in any notation, download the PGN (in each of
+// its variant's record notations), copy the shown position's FEN or the
+// link, save the board as an image — and, once
 // the game is over, its computer analysis: ask for it, watch it fill in,
 // then read the evaluation graph, the marked moves and the best move at
 // each ply (an arrow on the board), or open any position of the game on
@@ -15,6 +17,7 @@ import { colorOf, detailLine, otherSide, reasonText, resultText, sideName } from
 import { fill, formatClock, formatDate, scrollWithin } from '../dom.js';
 import { evalGraph, markBadge, marksByPly, scoreText } from '../analysis.js';
 import { findVariant, loadVariants } from '../variants.js';
+import { exportTools, recordLinks } from '../export.js';
 
 /** The analysis board's link to ply `ply` of a game (its whole line, so the board can step through it). */
 export function analysisLink(variant, fen, moves, ply) {
@@ -41,8 +44,6 @@ export async function mount(main, params, ctx) {
   const { rules, notation } = spec;
   // The download is in the variant's record format (PGN, KIF).
   const variantInfo = findVariant(await loadVariants(), view.variant);
-  const record = (variantInfo && variantInfo.record) || { format: 'pgn', extension: 'pgn' };
-  const recordLabel = record.format === 'pgn' ? t('replay.pgn') : t('replay.record', { format: record.format.toUpperCase() });
   const start = rules.parseFen(view.initial_fen);
   const positions = [spec.annotate ? spec.annotate(start, [], view.initial_fen) : start];
   for (const m of view.moves) positions.push(rules.play(positions[positions.length - 1], m.move));
@@ -106,10 +107,18 @@ export async function mount(main, params, ctx) {
           h('p', { class: 'muted' }, `${view.time_control} · ${view.rated ? t('lobby.rated') : t('lobby.casual')} · ${formatDate(view.created_ms)}`),
           where, clockLine,
           h('div', { class: 'row' },
-            h('a', {
-              class: 'button primary', href: api.pgnUrl(id), download: `qiju-${id}.${record.extension || 'pgn'}`, id: 'pgn', 'aria-label': recordLabel,
-            }, recordLabel),
+            recordLinks(id, variantInfo),
             view.state === 'live' ? h('a', { class: 'button', href: `/game/${id}`, 'data-link': '' }, t('replay.watchLive')) : null),
+          // The FEN of the shown position is the server's: the rules
+          // module of the page writes none.
+          exportTools({
+            id,
+            fen: async () => (ply === view.moves.length ? view.fen : (await api.analysePosition({
+              variant: view.variant, fen: view.initial_fen, moves: view.moves.slice(0, ply).map((m) => m.move),
+            })).fen),
+            ply: () => ply,
+            board: () => boardWrap,
+          }),
           h('p', { class: 'muted' }, t('replay.keys')),
           openLink),
         reviewCard,

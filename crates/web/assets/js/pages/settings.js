@@ -1,17 +1,27 @@
-// Settings: board theme, Xiangqi piece set, coordinates — saved as they are
-// changed (see ../settings.js).
+// Settings: how the boards look (theme, size, Xiangqi and chess pieces,
+// coordinates) and whether a move waits for a ✓ — saved as they are
+// changed (see ../settings.js, whose CHOICES lists the values).
 
 import { h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
-import { PIECE_SETS, THEMES, change, current } from '../settings.js';
+import { CHOICES, change, current } from '../settings.js';
+
+/** The i18n key of each setting's name and values, and its field's id. */
+const FIELDS = {
+  board_theme: ['settings.theme', 'setting-theme'],
+  board_size: ['settings.size', 'setting-size'],
+  piece_set: ['settings.pieces', 'setting-pieces'],
+  chess_pieces: ['settings.chessPieces', 'setting-chess-pieces'],
+  move_confirmation: ['settings.confirm', 'setting-confirm'],
+};
 
 export function mount(main, _params, ctx) {
   const s = current();
   const status = h('p', { class: 'muted', id: 'settings-status', role: 'status' });
+  const selects = {};
   const save = async () => {
-    const next = {
-      board_theme: theme.value, piece_set: pieces.value, coordinates: coords.checked, takebacks: takebacks.checked,
-    };
+    const next = { ...s, coordinates: coords.checked, takebacks: takebacks.checked };
+    for (const [k, sel] of Object.entries(selects)) next[k] = sel.value;
     try {
       await change(next, ctx.account);
       status.textContent = ctx.account ? t('settings.savedAccount') : t('settings.savedBrowser');
@@ -19,22 +29,27 @@ export function mount(main, _params, ctx) {
       status.textContent = errorText(e);
     }
   };
-  const theme = h('select', { id: 'setting-theme', onchange: save },
-    THEMES.map((v) => h('option', { value: v, selected: s.board_theme === v }, t(`settings.theme.${v}`))));
-  const pieces = h('select', { id: 'setting-pieces', onchange: save },
-    PIECE_SETS.map((v) => h('option', { value: v, selected: s.piece_set === v }, t(`settings.pieces.${v}`))));
+  const field = (key) => {
+    const [words, id] = FIELDS[key];
+    selects[key] = h('select', { id, onchange: save },
+      CHOICES[key].map((v) => h('option', { value: v, selected: s[key] === v }, t(`${words}.${v}`))));
+    return h('label', { class: 'field', for: id }, h('span', {}, t(words)), selects[key]);
+  };
   const coords = h('input', { type: 'checkbox', id: 'setting-coords', checked: s.coordinates, onchange: save });
   const takebacks = h('input', { type: 'checkbox', id: 'setting-takebacks', checked: s.takebacks !== false, onchange: save });
   main.append(
     h('h1', {}, t('settings.title')),
     h('section', { class: 'card', 'aria-labelledby': 'board-look' },
       h('h2', { id: 'board-look' }, t('settings.board')),
-      h('label', { class: 'field', for: 'setting-theme' }, h('span', {}, t('settings.theme')), theme),
-      h('label', { class: 'field', for: 'setting-pieces' }, h('span', {}, t('settings.pieces')), pieces),
-      h('label', { class: 'row', for: 'setting-coords' }, coords, t('settings.coords')),
-      status),
-    h('section', { class: 'card', 'aria-labelledby': 'game-prefs' },
-      h('h2', { id: 'game-prefs' }, t('settings.games')),
-      h('label', { class: 'row', for: 'setting-takebacks' }, takebacks, t('settings.takebacks'))));
+      field('board_theme'),
+      field('board_size'),
+      field('piece_set'),
+      field('chess_pieces'),
+      h('label', { class: 'row', for: 'setting-coords' }, coords, t('settings.coords'))),
+    h('section', { class: 'card', 'aria-labelledby': 'board-play' },
+      h('h2', { id: 'board-play' }, t('settings.play')),
+      field('move_confirmation'),
+      h('label', { class: 'row', for: 'setting-takebacks' }, takebacks, t('settings.takebacks')),
+      status));
   return null;
 }

@@ -158,13 +158,15 @@ mod tests {
             board_size: BoardSize::Large,
             chess_pieces: ChessPieces::Letters,
             move_confirmation: MoveConfirmation::Phones,
+            takebacks: false,
         };
         let json = serde_json::to_value(s).unwrap();
         assert_eq!(
             json,
             serde_json::json!({
                 "board_theme": "paper", "piece_set": "outlined", "coordinates": true,
-                "board_size": "large", "chess_pieces": "letters", "move_confirmation": "phones"
+                "board_size": "large", "chess_pieces": "letters", "move_confirmation": "phones",
+                "takebacks": false
             })
         );
         assert_eq!(serde_json::from_value::<Settings>(json).unwrap(), s);

@@ -228,7 +228,8 @@ async fn board_settings_are_kept_with_the_account() {
     assert_eq!(
         get(&c).await,
         json!({"board_theme": "wood", "piece_set": "chinese", "coordinates": true,
-               "board_size": "medium", "chess_pieces": "cburnett", "move_confirmation": "off"})
+               "board_size": "medium", "chess_pieces": "cburnett", "move_confirmation": "off",
+               "takebacks": true})
     );
     let put = |c: &Client, body: Value| {
         let req = c
@@ -245,7 +246,8 @@ async fn board_settings_are_kept_with_the_account() {
     assert_eq!(put(&c, old).await, 200);
     assert_eq!(get(&c).await["move_confirmation"], "off");
     let mine = json!({"board_theme": "paper", "piece_set": "traditional", "coordinates": false,
-                      "board_size": "large", "chess_pieces": "letters", "move_confirmation": "phones"});
+                      "board_size": "large", "chess_pieces": "letters", "move_confirmation": "phones",
+                      "takebacks": false});
     assert_eq!(put(&c, mine.clone()).await, 200);
     // Another browser, the same account: the same settings.
     let mut other = Client {

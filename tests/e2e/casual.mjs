@@ -111,6 +111,7 @@ try {
     await typeMove(A.page, 'b2e2');
     await waitPly(B.page, 1);
     assert.equal(await B.page.getAttribute('#moves [data-ply="1"]', 'data-move'), 'b2e2');
+    assert.equal((await call(A.page, 'POST', `/api/games/${game}/resign`)).status, 200);
   });
 
   await step('feature 1: a player who turns takebacks off in the settings is never asked', async () => {
@@ -144,6 +145,7 @@ try {
     await A.page.goto(`${base}/?challenge=${nameB}`);
     await A.page.waitForSelector('#challenge-form');
     await A.page.click('#challenge-form [data-tc="3d"]');
+    await A.page.selectOption('#challenge-color', 'first');
     assert.equal(await A.page.textContent('#challenge-form [data-tc="3d"]'), '3 days a move');
     await A.page.click('#send-challenge');
     await A.page.waitForSelector('#challenges [data-challenge]');
@@ -160,6 +162,8 @@ try {
     await typeMove(A.page, 'h2e2');
     await waitPly(A.page, 1);
     assert.match(await A.page.textContent('.clock.running'), /2 d 23 h|3 d 0 h/);
+    // The header follows the move: no game waits for A now.
+    await A.page.waitForFunction(() => /Your games \(1\)/.test(document.querySelector('#nav-playing')?.textContent || ''));
     await shot(A, 'casual-correspondence-game-en');
     // B was elsewhere all along: the lobby says the game waits for B.
     await B.page.goto(`${base}/`);

@@ -191,7 +191,7 @@ function renderHeader() {
 // many you play), a link to the lobby's list; hidden with none. Asked on
 // every page change, on a game's start and every 30 s while the page is
 // seen — correspondence moves come while the player is elsewhere.
-const playingLink = h('a', { href: '/', 'data-link': '', id: 'nav-playing', hidden: true });
+const playingLink = h('a', { href: '/#your-game', 'data-link': '', id: 'nav-playing', hidden: true });
 let playingAsked = 0;
 async function refreshPlaying() {
   const seq = ++playingAsked;
@@ -214,6 +214,16 @@ async function refreshPlaying() {
 setInterval(() => {
   if (document.visibilityState === 'visible') refreshPlaying();
 }, 30000);
+// A page that sees a game's moves asks again, at most once in 3 s.
+let playingSoon = null;
+ctx.gamesChanged = () => {
+  if (!playingSoon) {
+    playingSoon = setTimeout(() => {
+      playingSoon = null;
+      refreshPlaying();
+    }, 3000);
+  }
+};
 
 // Personal events reach the player wherever they are: a challenge (or a
 // rematch offer) and a notice (`notice`: a move in a correspondence game)

@@ -758,6 +758,7 @@ export async function mount(main, params, ctx) {
     view.claim = msg.claim || null;
     view.must_change = null;
     view.takeback_offer = null; // a move declines a takeback request
+    if (you) ctx.gamesChanged?.(); // the header's count of games waiting for you
     showAnnouncement(mover, msg.announce);
     if (mine) pending = null;
     else (msg.capture ? sounds.capture : sounds.move)();
@@ -776,6 +777,7 @@ export async function mount(main, params, ctx) {
   }
 
   function onEnd(msg) {
+    if (you) ctx.gamesChanged?.();
     view.state = msg.state;
     view.result = msg.result;
     view.winner = msg.winner;

@@ -135,12 +135,7 @@ impl Review {
                 continue;
             }
             let first_moved = mover == Side::First;
-            let loss = if first_moved {
-                before.chances - after.chances
-            } else {
-                after.chances - before.chances
-            };
-            let Some(&(_, kind)) = MARKS.iter().find(|(at, _)| loss >= *at) else {
+            let Some((kind, loss)) = judge(before, after, first_moved) else {
                 continue;
             };
             let s = &mut summary[usize::from(!first_moved)];
@@ -158,6 +153,75 @@ impl Review {
             summary,
         }
     }
+}
+
+/// lichess's slope for Stockfish's centipawns: its thresholds below are
+/// centipawns on that scale, turned into winning chances so that they hold
+/// for every variant's engine (its own `win_chance_k`).
+const LILA_K: f64 = 0.003_682_08;
+
+/// Winning chances of `cp` Stockfish centipawns.
+fn lila_chances(cp: f64) -> f64 {
+    2.0 / (1.0 + (-LILA_K * cp).exp()) - 1.0
+}
+
+/// How lichess judges a move (lila's `Advice`: `CpAdvice`, else
+/// `MateAdvice`), from the positions before and after it and whether the
+/// first side made it: its kind and the winning chances it threw away.
+///
+/// - Between two scores, the loss of winning chances with each score
+///   ceiled at ±1000 centipawns (lila's `ceiled`): in a position won by
+///   more than that, a move that keeps it won loses nothing.
+/// - A forced mate thrown away ("lost forced checkmate sequence") is an
+///   inaccuracy if the position stays above +999, a mistake above +700,
+///   else a blunder; walking into a forced mate ("checkmate is now
+///   unavoidable") is an inaccuracy from below −999, a mistake from below
+///   −700, else a blunder. A slower mate is no mistake.
+fn judge(before: &PlyEval, after: &PlyEval, first_moved: bool) -> Option<(MarkKind, f64)> {
+    let sign = if first_moved { 1.0 } else { -1.0 };
+    // The mover's view: a mate in n (positive: the mover mates) or chances.
+    let mate = |p: &PlyEval| match p.score {
+        Some(Score::Mate(n)) => Some(f64::from(n) * sign),
+        _ => None,
+    };
+    let ceiling = lila_chances(1000.0);
+    let chances = |p: &PlyEval| match p.score {
+        Some(Score::Mate(n)) => f64::from(n.signum()) * sign,
+        // A finished game's result counts whole; a score is ceiled.
+        _ if p.ending.is_some() => p.chances * sign,
+        _ => (p.chances * sign).clamp(-ceiling, ceiling),
+    };
+    let loss = (chances(before) - chances(after)).max(0.0);
+    let kind = match (mate(before), mate(after)) {
+        (Some(p), Some(n)) if p > 0.0 && n < 0.0 => MarkKind::Blunder,
+        (Some(p), None) if p > 0.0 => {
+            // Mated at once is the mate carried out, not lost.
+            if after.ending.is_some() && chances(after) >= 1.0 {
+                return None;
+            }
+            let next = chances(after);
+            if after.ending.is_none() && next >= ceiling {
+                MarkKind::Inaccuracy
+            } else if after.ending.is_none() && next > lila_chances(700.0) {
+                MarkKind::Mistake
+            } else {
+                MarkKind::Blunder
+            }
+        }
+        (None, Some(n)) if n < 0.0 => {
+            let prev = chances(before);
+            if prev <= -ceiling {
+                MarkKind::Inaccuracy
+            } else if prev < -lila_chances(700.0) {
+                MarkKind::Mistake
+            } else {
+                MarkKind::Blunder
+            }
+        }
+        (Some(_), _) | (_, Some(_)) => return None,
+        (None, None) => MARKS.iter().find(|(at, _)| loss >= *at)?.1,
+    };
+    Some((kind, loss))
 }
 
 /// Where a game's review stands.
@@ -632,6 +696,62 @@ mod tests {
         let swapped = alternate.map(Side::other);
         let r = Review::new(10, r.plies, &moves, &swapped);
         assert!(r.marks.is_empty(), "{:?}", r.marks);
+    }
+
+    /// A position as Stockfish scores it (first side's view), with the
+    /// chances the review computes from it at lichess's slope.
+    fn scored(ply: u32, score: Score) -> PlyEval {
+        PlyEval {
+            score: Some(score),
+            chances: score.win_chances(LILA_K),
+            ..super::tests::ply(ply, 0.0, "best")
+        }
+    }
+
+    fn judged(before: Score, after: Score, first_moved: bool) -> Option<MarkKind> {
+        judge(&scored(0, before), &scored(1, after), first_moved).map(|(k, _)| k)
+    }
+
+    /// lila's `Advice`, case by case (modules/analyse/src/main/Advice.scala).
+    #[test]
+    fn moves_are_judged_as_lichess_judges_them() {
+        use MarkKind::{Blunder, Inaccuracy, Mistake};
+        use Score::{Cp, Mate};
+        // Scores are ceiled at ±1000: +13 to +7.5 loses 0.07 of the
+        // ceiled chances (0.10 of the raw ones, which marked it).
+        assert_eq!(judged(Cp(1300), Cp(750), true), None);
+        assert_eq!(judged(Cp(1000), Cp(650), true), Some(Inaccuracy));
+        assert_eq!(judged(Cp(300), Cp(-100), true), Some(Blunder));
+        // The second side's view is the other way round.
+        assert_eq!(judged(Cp(-300), Cp(100), false), Some(Blunder));
+        assert_eq!(judged(Cp(-300), Cp(-320), false), None);
+        // A forced mate thrown away: by what is left.
+        assert_eq!(judged(Mate(3), Cp(1200), true), Some(Inaccuracy));
+        assert_eq!(judged(Mate(3), Cp(800), true), Some(Mistake));
+        assert_eq!(judged(Mate(3), Cp(300), true), Some(Blunder));
+        assert_eq!(judged(Mate(-3), Cp(-300), false), Some(Blunder));
+        assert_eq!(judged(Mate(2), Mate(-4), true), Some(Blunder));
+        // Walking into a forced mate: by how lost it was already.
+        assert_eq!(judged(Cp(-1500), Mate(-4), true), Some(Inaccuracy));
+        assert_eq!(judged(Cp(-750), Mate(-4), true), Some(Mistake));
+        assert_eq!(judged(Cp(0), Mate(-4), true), Some(Blunder));
+        // A slower mate, a mate found, a lost game staying lost: nothing.
+        assert_eq!(judged(Mate(3), Mate(5), true), None);
+        assert_eq!(judged(Cp(200), Mate(6), true), None);
+        assert_eq!(judged(Mate(-2), Mate(-1), true), None);
+        // The mate carried out, and a stalemate instead of it.
+        let mated = PlyEval {
+            chances: 1.0,
+            ending: Some("checkmate".into()),
+            ..ply(1, 0.0, "x")
+        };
+        assert_eq!(judge(&scored(0, Mate(1)), &mated, true), None);
+        let stalemate = PlyEval {
+            chances: 0.0,
+            ending: Some("stalemate".into()),
+            ..ply(1, 0.0, "x")
+        };
+        assert_eq!(judge(&scored(0, Mate(2)), &stalemate, true).map(|j| j.0), Some(Blunder));
     }
 
     /// Swap2 (gomoku/swap2): the first player places three stones in one

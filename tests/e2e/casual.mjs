@@ -13,7 +13,7 @@
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { checkLabels, setUp, waitPly, PHONE, root } from './harness.mjs';
+import { checkLabels, setUp, waitPly, DESKTOP, PHONE, root } from './harness.mjs';
 
 const { base, shots, browser, tally, problems, step, person, register } = await setUp('casual.mjs', {
   emulatePhones: true,
@@ -197,6 +197,25 @@ try {
     await A.page.reload();
     await A.page.waitForSelector(`#your-game [data-game="${game}"][data-turn="you"]`);
     await A.page.waitForFunction(() => /Your move \(1\)/.test(document.querySelector('#nav-playing')?.textContent || ''));
+    // The other two of each page: English on a phone, Chinese on a desktop.
+    await B.page.setViewportSize(DESKTOP);
+    await B.page.waitForTimeout(200);
+    await shot(B, 'casual-correspondence-game-zh');
+    await A.page.setViewportSize(PHONE);
+    await A.page.waitForTimeout(200);
+    await shot(A, 'casual-your-games-phone-en');
+    await A.page.click(`#your-game [data-game="${game}"] a`);
+    await A.page.waitForSelector('#move-input');
+    await shot(A, 'casual-correspondence-game-phone-en');
+    await B.page.goto(`${base}/`);
+    await B.page.waitForSelector(`#your-game [data-game="${game}"][data-turn="them"]`);
+    await shot(B, 'casual-your-games-zh');
+    await B.page.goto(`${base}/settings`);
+    await B.page.waitForSelector('#setting-takebacks');
+    await shot(B, 'casual-settings-zh');
+    await A.page.goto(`${base}/settings`);
+    await A.page.waitForSelector('#setting-takebacks');
+    await shot(A, 'casual-settings-phone-en');
   });
 
   await A.context.close();

@@ -73,7 +73,7 @@ try {
   });
 
   await step('B creates a seek; A sees it in the lobby and accepts', async () => {
-    await B.page.click('[data-tc="10+5"]');
+    await B.page.click('#seek-form [data-tc="10+5"]');
     await B.page.selectOption('#seek-color', 'second');
     await B.page.click('#create-seek');
     await A.page.waitForSelector(`.accept-seek[data-player="${nameB}"]`);
@@ -672,7 +672,7 @@ try {
     // Chromium logs the refused request (400) itself: expected here, and only that.
     const logged = problems.splice(seen);
     assert.ok(logged.every((m) => /status of 400/.test(m)), `unexpected: ${logged}`);
-    await D.page.click('[data-tc="5+3"]');
+    await D.page.click('#seek-form [data-tc="5+3"]');
     await D.page.dblclick('#create-seek');
     await D.page.waitForSelector('.cancel-seek');
     await A.page.waitForSelector(`.accept-seek[data-player="${nameD}"]`);

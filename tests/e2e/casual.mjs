@@ -199,7 +199,8 @@ try {
     await A.page.waitForFunction(() => /Your move \(1\)/.test(document.querySelector('#nav-playing')?.textContent || ''));
     // The other two of each page: English on a phone, Chinese on a desktop.
     await B.page.setViewportSize(DESKTOP);
-    await B.page.waitForTimeout(200);
+    // B's header follows B's own move (asked again a moment after it).
+    await B.page.waitForFunction(() => /我的对局 \(1\)/.test(document.querySelector('#nav-playing')?.textContent || ''));
     await shot(B, 'casual-correspondence-game-zh');
     await A.page.setViewportSize(PHONE);
     await A.page.waitForTimeout(200);

@@ -751,7 +751,10 @@ mod tests {
             ending: Some("stalemate".into()),
             ..ply(1, 0.0, "x")
         };
-        assert_eq!(judge(&scored(0, Mate(2)), &stalemate, true).map(|j| j.0), Some(Blunder));
+        assert_eq!(
+            judge(&scored(0, Mate(2)), &stalemate, true).map(|j| j.0),
+            Some(Blunder)
+        );
     }
 
     /// Swap2 (gomoku/swap2): the first player places three stones in one

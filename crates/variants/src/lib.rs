@@ -1,0 +1,35 @@
+//! Xiangqi variants and house rules as data (issue 27).
+//!
+//! A [`Variant`] is read from a TOML file (docs/variants.md): the board's size,
+//! named regions (palace 九宫, own half, across the river 过河), piece types
+//! described by movement descriptors (steps, leaps, lame leaps, slides,
+//! hoppers), the start position and the values of the endings. A
+//! [`Position`] of that variant reads and writes Xiangqi-style FEN, lists its
+//! legal moves in ICCS-style coordinates (`h2e2`), plays them and counts
+//! perft.
+//!
+//! Nothing here names a piece: Xiangqi itself is `data/xiangqi.toml`, and its
+//! perft equals `crates/xiangqi`'s on every published count
+//! (`tests/perft.rs`). The engine is generic and so slower than the core's
+//! bitboards (docs/PERFORMANCE.md); the core stays the referee of Xiangqi.
+
+mod error;
+mod perft;
+mod position;
+mod spec;
+mod square;
+mod variant;
+
+pub use error::{FenError, IllegalMove, VariantError};
+pub use game::Side;
+pub use perft::{divide, perft};
+pub use position::{End, Position, Undo};
+pub use square::{Move, Square};
+pub use variant::{EndValue, Kind, Mode, Movement, PieceType, Variant};
+
+/// The Xiangqi definition shipped with the crate (`data/xiangqi.toml`).
+pub const XIANGQI_TOML: &str = include_str!("../data/xiangqi.toml");
+
+/// Fairy-Stockfish's minixiangqi (7×7) shipped with the crate
+/// (`data/minixiangqi.toml`).
+pub const MINIXIANGQI_TOML: &str = include_str!("../data/minixiangqi.toml");

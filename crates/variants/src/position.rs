@@ -1,0 +1,468 @@
+//! A position of a variant: the board, the side to move, FEN, legal moves,
+//! playing and taking back, and the endings.
+//!
+//! Legality is the rule book's: a move is legal when afterwards the mover's
+//! royal piece is not attacked and, where the variant has the flying-general
+//! rule, the two royals do not face each other on an open file (帅和将不准在同一
+//! 直线上直接对面). Moves are generated pseudo-legally from the movement
+//! descriptors, played, tested with the attack probes, and taken back.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use game::{Outcome, Side};
+
+use crate::error::{FenError, IllegalMove};
+use crate::square::{Move, Square, STRIDE};
+use crate::variant::{lame_leg, EndValue, Kind, Variant};
+
+/// How a game ended: the side to move has no legal move and is in check
+/// (将死) or is not (困毙, stalemate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    Checkmate,
+    Stalemate,
+}
+
+/// What [`Position::play_unchecked`] changed, for [`Position::undo`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: u8,
+    halfmoves: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Position {
+    variant: Arc<Variant>,
+    board: [u8; 256],
+    turn: Side,
+    /// Each side's royal square, where the variant has a royal piece.
+    royal: [Option<u8>; 2],
+    /// Plies since the last capture.
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+impl Position {
+    /// The variant's start position.
+    #[must_use]
+    pub fn start(variant: Arc<Variant>) -> Position {
+        let fen = variant.start_fen.clone();
+        Position::from_fen(variant, &fen).expect("the loader checked the start FEN")
+    }
+
+    /// Reads a Xiangqi-style FEN: ranks from the second side's edge down,
+    /// the first side's pieces upper-case, `w` (or `r`) / `b` to move, then
+    /// optionally `- - halfmoves fullmoves`.
+    pub fn from_fen(variant: Arc<Variant>, fen: &str) -> Result<Position, FenError> {
+        let mut fields = fen.split_whitespace();
+        let placement = fields.next().ok_or(FenError::Empty)?;
+        let rows: Vec<&str> = placement.split('/').collect();
+        let ranks = usize::from(variant.ranks);
+        let files = usize::from(variant.files);
+        if rows.len() != ranks {
+            return Err(FenError::RankCount {
+                found: rows.len(),
+                expected: ranks,
+            });
+        }
+        let mut board = [0u8; 256];
+        let mut royals = [Vec::new(), Vec::new()];
+        for (i, row) in rows.iter().enumerate() {
+            let rank = ranks - 1 - i;
+            let mut file = 0usize;
+            let mut digits = 0usize;
+            let bad = |found| FenError::FileCount {
+                rank,
+                found,
+                expected: files,
+            };
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    // Boards wider than 9 need two-digit runs ("10", "12").
+                    digits = digits * 10 + d as usize;
+                    continue;
+                }
+                file += digits;
+                digits = 0;
+                let piece = variant
+                    .piece_by_letter(c)
+                    .filter(|_| c.is_ascii_alphabetic())
+                    .ok_or(FenError::UnknownPiece { rank, letter: c })?;
+                if file >= files {
+                    return Err(bad(file + 1));
+                }
+                let side = if c.is_ascii_uppercase() {
+                    Side::First
+                } else {
+                    Side::Second
+                };
+                let sq = Square::new(file as u8, rank as u8);
+                board[usize::from(sq.0)] = Variant::code(piece, side);
+                if variant.pieces[piece].royal {
+                    royals[side.index()].push(sq.0);
+                }
+                file += 1;
+            }
+            file += digits;
+            if file != files {
+                return Err(bad(file));
+            }
+        }
+        let turn = match fields.next() {
+            None | Some("w" | "r") => Side::First,
+            Some("b") => Side::Second,
+            Some(other) => return Err(FenError::BadTurn(other.to_owned())),
+        };
+        let _castling = fields.next();
+        let _en_passant = fields.next();
+        let counter = |s: Option<&str>, default: u32| -> Result<u32, FenError> {
+            s.map_or(Ok(default), |s| {
+                s.parse().map_err(|_| FenError::BadCounter(s.to_owned()))
+            })
+        };
+        let halfmoves = counter(fields.next(), 0)?;
+        let fullmoves = counter(fields.next(), 1)?.max(1);
+
+        let mut royal = [None, None];
+        if variant.pieces.iter().any(|p| p.royal) {
+            for side in Side::BOTH {
+                let found = &royals[side.index()];
+                if found.len() != 1 {
+                    return Err(FenError::RoyalCount {
+                        side: if side == Side::First { "first" } else { "second" },
+                        count: found.len(),
+                    });
+                }
+                royal[side.index()] = Some(found[0]);
+            }
+        }
+        let pos = Position {
+            variant,
+            board,
+            turn,
+            royal,
+            halfmoves,
+            fullmoves,
+        };
+        if pos.royal_in_danger(turn.other()) {
+            return Err(FenError::OppositeCheck);
+        }
+        Ok(pos)
+    }
+
+    /// The FEN of this position (`rnbakabnr/9/… w - - 0 1`).
+    #[must_use]
+    pub fn to_fen(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..self.variant.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..self.variant.files {
+                let code = self.board[usize::from(Square::new(file, rank).0)];
+                if code == 0 {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    let _ = write!(out, "{empty}");
+                    empty = 0;
+                }
+                let (piece, side) = decode(code);
+                let letter = self.variant.pieces[piece].letter;
+                out.push(if side == Side::First {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                });
+            }
+            if empty > 0 {
+                let _ = write!(out, "{empty}");
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        let turn = if self.turn == Side::First { 'w' } else { 'b' };
+        let _ = write!(out, " {turn} - - {} {}", self.halfmoves, self.fullmoves);
+        out
+    }
+
+    #[must_use]
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    #[must_use]
+    pub fn turn(&self) -> Side {
+        self.turn
+    }
+
+    /// The piece on `sq`: its type's index in [`Variant::pieces`] and its side.
+    #[must_use]
+    pub fn piece_at(&self, sq: Square) -> Option<(usize, Side)> {
+        let code = *self.board.get(usize::from(sq.0))?;
+        (code != 0).then(|| decode(code))
+    }
+
+    /// Whether the side to move is in check (its royal piece attacked, or
+    /// facing the other royal where the flying-general rule holds).
+    #[must_use]
+    pub fn is_check(&self) -> bool {
+        self.royal_in_danger(self.turn)
+    }
+
+    /// Every legal move, in board order.
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(64);
+        self.pseudo_moves(&mut moves);
+        let mut scratch = self.clone();
+        moves.retain(|&m| scratch.is_legal_pseudo(m));
+        moves
+    }
+
+    /// The number of legal moves (perft's last ply).
+    #[must_use]
+    pub fn count_legal_moves(&mut self) -> u64 {
+        let mut moves = Vec::with_capacity(64);
+        self.pseudo_moves(&mut moves);
+        moves.iter().filter(|&&m| self.is_legal_pseudo(m)).count() as u64
+    }
+
+    /// Reads an ICCS-style move and plays it if it is legal.
+    pub fn play_iccs(&mut self, s: &str) -> Result<Undo, IllegalMove> {
+        let m = Move::parse(s).ok_or_else(|| IllegalMove::Unreadable(s.to_owned()))?;
+        self.play(m)
+    }
+
+    /// Plays `m` if it is legal.
+    pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
+        if !self.legal_moves().contains(&m) {
+            return Err(IllegalMove::Illegal(m.to_string()));
+        }
+        Ok(self.play_unchecked(m))
+    }
+
+    /// Plays a move known to be legal (perft, search).
+    pub fn play_unchecked(&mut self, m: Move) -> Undo {
+        let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
+        let undo = Undo {
+            captured: self.board[to],
+            halfmoves: self.halfmoves,
+        };
+        let code = self.board[from];
+        self.board[to] = code;
+        self.board[from] = 0;
+        if self.royal[self.turn.index()] == Some(m.from.0) {
+            self.royal[self.turn.index()] = Some(m.to.0);
+        }
+        self.halfmoves = if undo.captured != 0 { 0 } else { self.halfmoves + 1 };
+        if self.turn == Side::Second {
+            self.fullmoves += 1;
+        }
+        self.turn = self.turn.other();
+        undo
+    }
+
+    /// Takes back `m`, which `play_unchecked` returned `undo` for.
+    pub fn undo(&mut self, m: Move, undo: Undo) {
+        self.turn = self.turn.other();
+        if self.turn == Side::Second {
+            self.fullmoves -= 1;
+        }
+        let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
+        self.board[from] = self.board[to];
+        self.board[to] = undo.captured;
+        if self.royal[self.turn.index()] == Some(m.to.0) {
+            self.royal[self.turn.index()] = Some(m.from.0);
+        }
+        self.halfmoves = undo.halfmoves;
+    }
+
+    /// The ending, if the side to move has no legal move, with the result
+    /// the variant's rules give it (checkmate and 困毙 both lose in Xiangqi).
+    #[must_use]
+    pub fn end(&self) -> Option<(End, Outcome)> {
+        if !self.legal_moves().is_empty() {
+            return None;
+        }
+        let (end, value) = if self.is_check() {
+            (End::Checkmate, self.variant.checkmate)
+        } else {
+            (End::Stalemate, self.variant.stalemate)
+        };
+        let outcome = match value {
+            EndValue::Loss => Outcome::Win {
+                winner: self.turn.other(),
+            },
+            EndValue::Win => Outcome::Win { winner: self.turn },
+            EndValue::Draw => Outcome::Draw,
+        };
+        Some((end, outcome))
+    }
+
+    fn is_legal_pseudo(&mut self, m: Move) -> bool {
+        let undo = self.play_unchecked(m);
+        let legal = !self.royal_in_danger(self.turn.other());
+        self.undo(m, undo);
+        legal
+    }
+
+    /// Whether `side`'s royal piece is attacked or faces the other's.
+    fn royal_in_danger(&self, side: Side) -> bool {
+        let Some(sq) = self.royal[side.index()] else {
+            return false;
+        };
+        self.attacked(sq, side.other()) || (self.variant.flying_general && self.royals_face())
+    }
+
+    /// Whether the two royal pieces stand on one file with nothing between.
+    fn royals_face(&self) -> bool {
+        let (Some(a), Some(b)) = (self.royal[0], self.royal[1]) else {
+            return false;
+        };
+        if a % STRIDE != b % STRIDE {
+            return false;
+        }
+        let (lo, hi) = (a.min(b), a.max(b));
+        (lo + STRIDE..hi)
+            .step_by(usize::from(STRIDE))
+            .all(|s| self.board[usize::from(s)] == 0)
+    }
+
+    /// Whether a piece of `by` could capture on `sq` (ignoring whether the
+    /// capture would be legal, as the rule book's check does).
+    fn attacked(&self, sq: u8, by: Side) -> bool {
+        let v = &*self.variant;
+        for p in &v.probes[by.index()] {
+            if p.to.is_some_and(|r| !r.contains(sq)) {
+                continue;
+            }
+            let hit = |a: u8| self.board[usize::from(a)] == p.code && p.from.is_none_or(|r| r.contains(a));
+            match p.kind {
+                Kind::Leap { .. } => {
+                    let Some(a) = v.offset(sq, p.back) else { continue };
+                    if !hit(a) {
+                        continue;
+                    }
+                    if let Some(leg) = p.leg {
+                        let l = v
+                            .offset(a, leg)
+                            .expect("a leg lies between two squares of the board");
+                        if self.board[usize::from(l)] != 0 {
+                            continue;
+                        }
+                    }
+                    return true;
+                }
+                Kind::Slide | Kind::Hop => {
+                    let mut screens = if p.kind == Kind::Hop { 1 } else { 0 };
+                    let mut cur = sq;
+                    for _ in 0..p.range {
+                        let Some(next) = v.offset(cur, p.back) else { break };
+                        cur = next;
+                        if self.board[usize::from(cur)] == 0 {
+                            continue;
+                        }
+                        if screens == 0 {
+                            if hit(cur) {
+                                return true;
+                            }
+                            break;
+                        }
+                        screens -= 1;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Pseudo-legal moves of the side to move, from the movement descriptors.
+    fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let v = &*self.variant;
+        let side = self.turn;
+        for rank in 0..v.ranks {
+            for file in 0..v.files {
+                let from = Square::new(file, rank).0;
+                let code = self.board[usize::from(from)];
+                if code == 0 || decode(code).1 != side {
+                    continue;
+                }
+                let piece = &v.pieces[decode(code).0];
+                let first = out.len();
+                for (k, m) in piece.movements.iter().enumerate() {
+                    if m.from.is_some_and(|r| !r[side.index()].contains(from)) {
+                        continue;
+                    }
+                    let to_ok = |t: u8| m.to.is_none_or(|r| r[side.index()].contains(t));
+                    // Two movements of one piece may reach one square; a move
+                    // is one move however many descriptors allow it.
+                    let push = |out: &mut Vec<Move>, t: u8| {
+                        let mv = Move {
+                            from: Square(from),
+                            to: Square(t),
+                        };
+                        if k == 0 || !out[first..].contains(&mv) {
+                            out.push(mv);
+                        }
+                    };
+                    for &o in &m.sided[side.index()] {
+                        match m.kind {
+                            Kind::Leap { .. } => {
+                                let Some(t) = v.offset(from, o) else { continue };
+                                if let Some(leg) = lame_leg(m.kind, o) {
+                                    let l = v
+                                        .offset(from, leg)
+                                        .expect("a leg lies between two squares of the board");
+                                    if self.board[usize::from(l)] != 0 {
+                                        continue;
+                                    }
+                                }
+                                if !to_ok(t) {
+                                    continue;
+                                }
+                                let target = self.board[usize::from(t)];
+                                if (target == 0 && m.mode.moves())
+                                    || (target != 0 && decode(target).1 != side && m.mode.captures())
+                                {
+                                    push(out, t);
+                                }
+                            }
+                            Kind::Slide | Kind::Hop => {
+                                let mut screens = if m.kind == Kind::Hop { 1 } else { 0 };
+                                let mut cur = from;
+                                for _ in 0..m.range {
+                                    let Some(t) = v.offset(cur, o) else { break };
+                                    cur = t;
+                                    let target = self.board[usize::from(t)];
+                                    if target == 0 {
+                                        if screens == 0 && m.mode.moves() && to_ok(t) {
+                                            push(out, t);
+                                        }
+                                        continue;
+                                    }
+                                    if screens > 0 {
+                                        screens -= 1;
+                                        continue;
+                                    }
+                                    if decode(target).1 != side && m.mode.captures() && to_ok(t) {
+                                        push(out, t);
+                                    }
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Piece type index and side of a non-empty board code.
+#[inline]
+fn decode(code: u8) -> (usize, Side) {
+    let c = usize::from(code - 1);
+    (c / 2, if c % 2 == 0 { Side::First } else { Side::Second })
+}

@@ -1,0 +1,466 @@
+//! The TOML format of a variant (docs/variants.md) and its loader.
+//!
+//! The file is read with serde into the `*Spec` types below, which keep the
+//! byte span of every table, so that a file that parses but makes no sense
+//! ("unknown region `palce`") is refused with the line to look at, as a
+//! syntax error is.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::error::VariantError;
+use crate::square::{Square, STRIDE};
+use crate::variant::{EndValue, Kind, Mode, Movement, PieceType, SquareSet, Variant};
+
+/// The largest board side; squares are bytes of a 16-wide board.
+const MAX_SIDE: u8 = STRIDE;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariantSpec {
+    name: String,
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: String,
+    board: Spanned<BoardSpec>,
+    #[serde(default)]
+    regions: BTreeMap<String, Spanned<RegionSpec>>,
+    pieces: Vec<Spanned<PieceSpec>>,
+    start: Spanned<String>,
+    #[serde(default)]
+    rules: RulesSpec,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardSpec {
+    files: u8,
+    ranks: u8,
+}
+
+/// A region as the first side sees it; the second side's is mirrored
+/// rank-wise (its palace is at the far edge).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegionSpec {
+    /// `"d-f"` or `"e"`; all files if absent.
+    files: Option<String>,
+    /// `"0-2"` or `"4"`; all ranks if absent.
+    ranks: Option<String>,
+    /// Further single squares (`"e1"`).
+    #[serde(default)]
+    squares: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PieceSpec {
+    name: String,
+    letter: char,
+    #[serde(default)]
+    royal: bool,
+    moves: Vec<Spanned<MoveSpec>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveSpec {
+    kind: KindSpec,
+    dirs: Vec<DirSpec>,
+    #[serde(default)]
+    symmetry: SymmetrySpec,
+    #[serde(default)]
+    mode: ModeSpec,
+    #[serde(default)]
+    lame: bool,
+    range: Option<u8>,
+    from: Option<String>,
+    to: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum KindSpec {
+    Step,
+    Leap,
+    Slide,
+    Hop,
+}
+
+#[derive(Deserialize, Clone, Copy, Default)]
+#[serde(rename_all = "snake_case")]
+enum SymmetrySpec {
+    #[default]
+    None,
+    LeftRight,
+    All,
+}
+
+#[derive(Deserialize, Clone, Copy, Default)]
+#[serde(rename_all = "snake_case")]
+enum ModeSpec {
+    #[default]
+    Both,
+    Move,
+    Capture,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum DirSpec {
+    Named(String),
+    Offset([i8; 2]),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesSpec {
+    #[serde(default)]
+    flying_general: bool,
+    #[serde(default = "loss")]
+    checkmate: EndSpec,
+    #[serde(default = "loss")]
+    stalemate: EndSpec,
+}
+
+impl Default for RulesSpec {
+    fn default() -> Self {
+        RulesSpec {
+            flying_general: false,
+            checkmate: EndSpec::Loss,
+            stalemate: EndSpec::Loss,
+        }
+    }
+}
+
+fn loss() -> EndSpec {
+    EndSpec::Loss
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum EndSpec {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl From<EndSpec> for EndValue {
+    fn from(e: EndSpec) -> EndValue {
+        match e {
+            EndSpec::Loss => EndValue::Loss,
+            EndSpec::Draw => EndValue::Draw,
+            EndSpec::Win => EndValue::Win,
+        }
+    }
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, column)
+}
+
+/// Builds `Invalid` errors pointing at a span of the file.
+struct Ctx<'a> {
+    text: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, span: std::ops::Range<usize>, reason: impl Into<String>) -> VariantError {
+        VariantError::Invalid {
+            line: line_col(self.text, span.start).0,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Reads `"d-f"` / `"e"` (files) or `"0-2"` / `"4"` (ranks) into an inclusive range.
+fn parse_range(s: &str, files: bool, limit: u8) -> Option<(u8, u8)> {
+    let one = |t: &str| -> Option<u8> {
+        let t = t.trim();
+        let v = if files {
+            let mut c = t.chars();
+            let ch = c.next()?;
+            if c.next().is_some() || !ch.is_ascii_lowercase() {
+                return None;
+            }
+            ch as u8 - b'a'
+        } else {
+            t.parse().ok()?
+        };
+        (v < limit).then_some(v)
+    };
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (one(a)?, one(b)?),
+        None => {
+            let v = one(s)?;
+            (v, v)
+        }
+    };
+    (a <= b).then_some((a, b))
+}
+
+/// Offsets named in the file, as the first side sees them (+rank = forward).
+fn named_dirs(name: &str) -> Option<&'static [(i8, i8)]> {
+    Some(match name {
+        "orthogonal" => &[(0, 1), (0, -1), (1, 0), (-1, 0)],
+        "diagonal" => &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
+        "forward" => &[(0, 1)],
+        "backward" => &[(0, -1)],
+        "sideways" => &[(1, 0), (-1, 0)],
+        "forward_diagonal" => &[(1, 1), (-1, 1)],
+        "backward_diagonal" => &[(1, -1), (-1, -1)],
+        _ => return None,
+    })
+}
+
+fn expand(d: (i8, i8), symmetry: SymmetrySpec, out: &mut Vec<(i8, i8)>) {
+    let (x, y) = d;
+    let all: Vec<(i8, i8)> = match symmetry {
+        SymmetrySpec::None => vec![d],
+        SymmetrySpec::LeftRight => vec![(x, y), (-x, y)],
+        SymmetrySpec::All => vec![
+            (x, y),
+            (-x, y),
+            (x, -y),
+            (-x, -y),
+            (y, x),
+            (-y, x),
+            (y, -x),
+            (-y, -x),
+        ],
+    };
+    for o in all {
+        if !out.contains(&o) {
+            out.push(o);
+        }
+    }
+}
+
+impl Variant {
+    /// Reads a variant from its TOML text (docs/variants.md). Errors name the
+    /// line and what is wrong with it.
+    pub fn from_toml(text: &str) -> Result<Variant, VariantError> {
+        let spec: VariantSpec = toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map_or((0, 0), |s| line_col(text, s.start));
+            VariantError::Syntax {
+                line,
+                column,
+                message: e.message().trim().to_owned(),
+            }
+        })?;
+        let cx = Ctx { text };
+
+        let board_span = spec.board.span();
+        let board = spec.board.into_inner();
+        if !(2..=MAX_SIDE).contains(&board.files) || !(2..=MAX_SIDE).contains(&board.ranks) {
+            return Err(cx.err(
+                board_span,
+                format!(
+                    "board {}×{} is outside 2×2 … {MAX_SIDE}×{MAX_SIDE}",
+                    board.files, board.ranks
+                ),
+            ));
+        }
+        let (files, ranks) = (board.files, board.ranks);
+
+        let mut regions: BTreeMap<String, [SquareSet; 2]> = BTreeMap::new();
+        for (name, region) in &spec.regions {
+            let span = region.span();
+            let region = region.get_ref();
+            let file_range = match &region.files {
+                Some(s) => parse_range(s, true, files).ok_or_else(|| {
+                    cx.err(
+                        span.clone(),
+                        format!("region `{name}`: files `{s}` are not like `d-f` on this board"),
+                    )
+                })?,
+                None => (0, files - 1),
+            };
+            let rank_range = match &region.ranks {
+                Some(s) => parse_range(s, false, ranks).ok_or_else(|| {
+                    cx.err(
+                        span.clone(),
+                        format!("region `{name}`: ranks `{s}` are not like `0-2` on this board"),
+                    )
+                })?,
+                None => (0, ranks - 1),
+            };
+            let mut first = SquareSet::default();
+            let mut second = SquareSet::default();
+            let mut add = |f: u8, r: u8| {
+                first.insert(Square::new(f, r));
+                second.insert(Square::new(f, ranks - 1 - r));
+            };
+            if region.files.is_some() || region.ranks.is_some() || region.squares.is_empty() {
+                for f in file_range.0..=file_range.1 {
+                    for r in rank_range.0..=rank_range.1 {
+                        add(f, r);
+                    }
+                }
+            }
+            for s in &region.squares {
+                let sq = Square::parse(s)
+                    .filter(|q| q.file() < files && q.rank() < ranks)
+                    .ok_or_else(|| {
+                        cx.err(
+                            span.clone(),
+                            format!("region `{name}`: `{s}` is no square of this board"),
+                        )
+                    })?;
+                add(sq.file(), sq.rank());
+            }
+            regions.insert(name.clone(), [first, second]);
+        }
+        let region = |name: &Option<String>,
+                      span: &std::ops::Range<usize>|
+         -> Result<Option<[SquareSet; 2]>, VariantError> {
+            match name {
+                None => Ok(None),
+                Some(n) => regions.get(n).copied().map(Some).ok_or_else(|| {
+                    let known: Vec<&str> = regions.keys().map(String::as_str).collect();
+                    cx.err(
+                        span.clone(),
+                        format!("unknown region `{n}` (the file defines: {})", known.join(", ")),
+                    )
+                }),
+            }
+        };
+
+        if spec.pieces.is_empty() {
+            return Err(cx.err(0..0, "no [[pieces]] defined"));
+        }
+        if spec.pieces.len() > 100 {
+            return Err(cx.err(0..0, "more than 100 piece types"));
+        }
+        let mut pieces: Vec<PieceType> = Vec::new();
+        for piece in &spec.pieces {
+            let span = piece.span();
+            let p = piece.get_ref();
+            let letter = p.letter.to_ascii_lowercase();
+            if !letter.is_ascii_lowercase() {
+                return Err(cx.err(
+                    span,
+                    format!("piece `{}`: letter `{}` is not a letter a–z", p.name, p.letter),
+                ));
+            }
+            if let Some(other) = pieces.iter().find(|q| q.letter == letter) {
+                return Err(cx.err(
+                    span,
+                    format!(
+                        "piece `{}`: letter `{letter}` is already `{}`'s",
+                        p.name, other.name
+                    ),
+                ));
+            }
+            if p.moves.is_empty() {
+                return Err(cx.err(span, format!("piece `{}` has no moves", p.name)));
+            }
+            let mut movements = Vec::new();
+            for (i, m) in p.moves.iter().enumerate() {
+                let mspan = m.span();
+                let m = m.get_ref();
+                let what = format!("piece `{}`, move {}", p.name, i + 1);
+                let mut offsets = Vec::new();
+                for d in &m.dirs {
+                    match d {
+                        DirSpec::Named(n) => {
+                            let named = named_dirs(n).ok_or_else(|| {
+                                cx.err(mspan.clone(), format!("{what}: unknown direction `{n}` (orthogonal, diagonal, forward, backward, sideways, forward_diagonal, backward_diagonal, or an offset [file, rank])"))
+                            })?;
+                            for &o in named {
+                                expand(o, m.symmetry, &mut offsets);
+                            }
+                        }
+                        DirSpec::Offset([x, y]) => {
+                            if (*x, *y) == (0, 0)
+                                || x.unsigned_abs() >= MAX_SIDE
+                                || y.unsigned_abs() >= MAX_SIDE
+                            {
+                                return Err(cx.err(
+                                    mspan.clone(),
+                                    format!("{what}: offset [{x}, {y}] goes nowhere or off any board"),
+                                ));
+                            }
+                            expand((*x, *y), m.symmetry, &mut offsets);
+                        }
+                    }
+                }
+                if offsets.is_empty() {
+                    return Err(cx.err(mspan, format!("{what}: no directions")));
+                }
+                let kind = match m.kind {
+                    KindSpec::Step | KindSpec::Leap => Kind::Leap { lame: m.lame },
+                    KindSpec::Slide => Kind::Slide,
+                    KindSpec::Hop => Kind::Hop,
+                };
+                if m.kind == KindSpec::Step && offsets.iter().any(|&(x, y)| x.abs() > 1 || y.abs() > 1) {
+                    return Err(cx.err(
+                        mspan,
+                        format!("{what}: a step goes to a neighbouring square; use kind = \"leap\""),
+                    ));
+                }
+                if m.lame && !matches!(m.kind, KindSpec::Leap) {
+                    return Err(cx.err(mspan, format!("{what}: only a leap can be lame")));
+                }
+                if m.range.is_some() && matches!(kind, Kind::Leap { .. }) {
+                    return Err(cx.err(mspan, format!("{what}: range applies to slides and hops only")));
+                }
+                let range = m.range.unwrap_or(MAX_SIDE);
+                if range == 0 {
+                    return Err(cx.err(mspan, format!("{what}: range 0 goes nowhere")));
+                }
+                let mode = match m.mode {
+                    ModeSpec::Both => Mode::Both,
+                    ModeSpec::Move => Mode::Move,
+                    ModeSpec::Capture => Mode::Capture,
+                };
+                let second: Vec<(i8, i8)> = offsets.iter().map(|&(x, y)| (x, -y)).collect();
+                movements.push(Movement {
+                    kind,
+                    mode,
+                    range,
+                    sided: [offsets.clone(), second],
+                    offsets,
+                    from: region(&m.from, &mspan)?,
+                    to: region(&m.to, &mspan)?,
+                });
+            }
+            pieces.push(PieceType {
+                name: p.name.clone(),
+                letter,
+                royal: p.royal,
+                movements,
+            });
+        }
+        if pieces.iter().filter(|p| p.royal).count() > 1 {
+            return Err(cx.err(0..0, "more than one royal piece type"));
+        }
+
+        let rules = spec.rules;
+        let mut variant = Variant {
+            name: spec.name,
+            files,
+            ranks,
+            pieces,
+            start_fen: spec.start.get_ref().clone(),
+            flying_general: rules.flying_general,
+            checkmate: rules.checkmate.into(),
+            stalemate: rules.stalemate.into(),
+            probes: [Vec::new(), Vec::new()],
+        };
+        variant.build_probes();
+        let start_span = spec.start.span();
+        if rules.flying_general && !variant.pieces.iter().any(|p| p.royal) {
+            return Err(cx.err(0..0, "flying_general needs a royal piece"));
+        }
+        crate::Position::from_fen(std::sync::Arc::new(variant.clone()), &variant.start_fen)
+            .map_err(|e| cx.err(start_span, format!("start position: {e}")))?;
+        Ok(variant)
+    }
+}

@@ -1,0 +1,104 @@
+//! Squares and moves in ICCS-style coordinates: files `a`.., ranks `0`..
+//! from the first side's edge (`h2e2`), as in Xiangqi's ICCS and the
+//! repository's `data/` files. Ranks past 9 are written in decimal (`a11`).
+
+use std::fmt;
+
+/// Width of the internal board: squares are `rank * STRIDE + file`, so boards
+/// up to 16×16 fit a byte and 256-bit region sets.
+pub(crate) const STRIDE: u8 = 16;
+
+/// A square: file and rank from the first side's left-hand corner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(pub(crate) u8);
+
+impl Square {
+    /// The square at `file`, `rank` (both from 0; at most 15).
+    #[must_use]
+    pub fn new(file: u8, rank: u8) -> Square {
+        debug_assert!(file < STRIDE && rank < STRIDE);
+        Square(rank * STRIDE + file)
+    }
+
+    #[must_use]
+    pub fn file(self) -> u8 {
+        self.0 % STRIDE
+    }
+
+    #[must_use]
+    pub fn rank(self) -> u8 {
+        self.0 / STRIDE
+    }
+
+    /// Reads `e2`, `a11` (no bounds check against a board: the caller does it).
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Square> {
+        let (f, r) = split_square(s)?;
+        if !r.is_empty() {
+            return None;
+        }
+        Some(f)
+    }
+}
+
+/// Reads one square from the front of `s`, returning it and the rest.
+fn split_square(s: &str) -> Option<(Square, &str)> {
+    let mut chars = s.char_indices();
+    let (_, f) = chars.next()?;
+    if !f.is_ascii_lowercase() || f > 'p' {
+        return None;
+    }
+    let digits = s[1..].bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    let rank: u8 = s[1..=digits].parse().ok()?;
+    if rank >= STRIDE {
+        return None;
+    }
+    Some((Square::new(f as u8 - b'a', rank), &s[1 + digits..]))
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank())
+    }
+}
+
+/// A move from one square to another; what it captures is the position's business.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+}
+
+impl Move {
+    /// Reads an ICCS-style move such as `h2e2` or `a10a11`.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Move> {
+        let (from, rest) = split_square(s)?;
+        let (to, rest) = split_square(rest)?;
+        rest.is_empty().then_some(Move { from, to })
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iccs_round_trip() {
+        for s in ["h2e2", "a0i9", "a10l11", "b9c7"] {
+            assert_eq!(Move::parse(s).unwrap().to_string(), s);
+        }
+        for s in ["", "h2", "h2e", "z2e2", "h2e2x", "h100e2", "H2e2"] {
+            assert_eq!(Move::parse(s), None, "{s}");
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! A compiled variant: the board, its regions as square sets per side, and
+//! each piece type's movements with their offsets already turned to each
+//! side's view. Built only by [`Variant::from_toml`] (`spec.rs`), so every
+//! region and letter here has been checked.
+
+use crate::square::{Square, STRIDE};
+use game::Side;
+
+/// A set of squares (256 bits: boards up to 16×16).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SquareSet([u64; 4]);
+
+impl SquareSet {
+    pub(crate) fn insert(&mut self, sq: Square) {
+        self.0[usize::from(sq.0 >> 6)] |= 1 << (sq.0 & 63);
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, sq: u8) -> bool {
+        self.0[usize::from(sq >> 6)] >> (sq & 63) & 1 != 0
+    }
+}
+
+/// How a movement travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// One jump by the offset (a step is a leap of one square). A lame leap
+    /// (`lame = true`) is blocked by a piece on its leg: the horse's 蹩马腿
+    /// and the elephant's 塞象眼.
+    Leap { lame: bool },
+    /// Repeats the offset until blocked (the rook 车), at most `range` times.
+    Slide,
+    /// Repeats the offset over exactly one screen (炮架), the cannon's capture.
+    Hop,
+}
+
+/// Whether a movement may go to an empty square, capture, or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Both,
+    Move,
+    Capture,
+}
+
+impl Mode {
+    pub(crate) fn moves(self) -> bool {
+        self != Mode::Capture
+    }
+    pub(crate) fn captures(self) -> bool {
+        self != Mode::Move
+    }
+}
+
+/// One movement of a piece type, ready for each side.
+#[derive(Clone, Debug)]
+pub struct Movement {
+    pub kind: Kind,
+    pub mode: Mode,
+    /// Offsets `(file, rank)` as the first side sees them (forward = +rank).
+    pub offsets: Vec<(i8, i8)>,
+    /// At most this many squares along a slide or hop.
+    pub range: u8,
+    /// Offsets per side: index 1 is the second side's, ranks mirrored.
+    pub(crate) sided: [Vec<(i8, i8)>; 2],
+    /// The region the piece must stand in for this movement, per side.
+    pub(crate) from: Option<[SquareSet; 2]>,
+    /// The region the destination must lie in, per side.
+    pub(crate) to: Option<[SquareSet; 2]>,
+}
+
+/// A piece type: its name, FEN letter, whether it is royal (the king), and
+/// its movements.
+#[derive(Clone, Debug)]
+pub struct PieceType {
+    pub name: String,
+    /// Lower-case FEN letter; the first side's pieces are written upper-case.
+    pub letter: char,
+    pub royal: bool,
+    pub movements: Vec<Movement>,
+}
+
+/// What an ending is worth to the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndValue {
+    Loss,
+    Draw,
+    Win,
+}
+
+/// A variant: board, regions, pieces, start position and end rules.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub name: String,
+    pub files: u8,
+    pub ranks: u8,
+    pub pieces: Vec<PieceType>,
+    pub start_fen: String,
+    /// Kings may not face each other on an open file (将帅不准在同一直线上直接对面).
+    pub flying_general: bool,
+    pub checkmate: EndValue,
+    /// In Xiangqi the side without a move loses (困毙, rules 3.2 and 4.1.3).
+    pub stalemate: EndValue,
+    /// Attack probes per attacking side (`build_probes`).
+    pub(crate) probes: [Vec<Probe>; 2],
+}
+
+impl Variant {
+    /// Whether `(file, rank)` lies on the board.
+    #[inline]
+    pub(crate) fn on_board(&self, file: i16, rank: i16) -> bool {
+        (0..i16::from(self.files)).contains(&file) && (0..i16::from(self.ranks)).contains(&rank)
+    }
+
+    /// The square `d` away from `sq`, if it is on the board.
+    #[inline]
+    pub(crate) fn offset(&self, sq: u8, d: (i8, i8)) -> Option<u8> {
+        let f = i16::from(sq % STRIDE) + i16::from(d.0);
+        let r = i16::from(sq / STRIDE) + i16::from(d.1);
+        self.on_board(f, r).then(|| (r as u8) * STRIDE + f as u8)
+    }
+
+    /// The piece type written `letter` (either case), by index.
+    #[must_use]
+    pub fn piece_by_letter(&self, letter: char) -> Option<usize> {
+        let l = letter.to_ascii_lowercase();
+        self.pieces.iter().position(|p| p.letter == l)
+    }
+
+    /// Piece code on the board: 0 is empty, else `1 + 2 × type + side`.
+    #[inline]
+    pub(crate) fn code(piece: usize, side: Side) -> u8 {
+        (1 + 2 * piece + side.index()) as u8
+    }
+
+    /// Builds the attack probes: each capturing movement looked at from the
+    /// attacked square backwards, so that "is this square attacked" needs no
+    /// move generation of the attacker.
+    pub(crate) fn build_probes(&mut self) {
+        for side in Side::BOTH {
+            let mut probes = Vec::new();
+            for (t, piece) in self.pieces.iter().enumerate() {
+                for m in piece.movements.iter().filter(|m| m.mode.captures()) {
+                    for &o in &m.sided[side.index()] {
+                        probes.push(Probe {
+                            code: Variant::code(t, side),
+                            kind: m.kind,
+                            back: (-o.0, -o.1),
+                            leg: lame_leg(m.kind, o),
+                            range: m.range,
+                            from: m.from.map(|r| r[side.index()]),
+                            to: m.to.map(|r| r[side.index()]),
+                        });
+                    }
+                }
+            }
+            self.probes[side.index()] = probes;
+        }
+    }
+}
+
+/// The leg (马腿) or eye (象眼) of a lame leap by `o`: the square halfway,
+/// rounded toward the start — (0, 1) for the horse's (1, 2), (1, 1) for the
+/// elephant's (2, 2). `None` where the leap is not lame or has no square between.
+#[inline]
+pub(crate) fn lame_leg(kind: Kind, o: (i8, i8)) -> Option<(i8, i8)> {
+    match kind {
+        Kind::Leap { lame: true } => {
+            let leg = (o.0 / 2, o.1 / 2);
+            (leg != (0, 0)).then_some(leg)
+        }
+        _ => None,
+    }
+}
+
+/// One way a piece of one side can capture on a square, seen from that
+/// square: the attacker stands `back` away (repeated for slides and hops).
+#[derive(Clone, Debug)]
+pub(crate) struct Probe {
+    pub(crate) code: u8,
+    pub(crate) kind: Kind,
+    pub(crate) back: (i8, i8),
+    /// Leg of a lame leap, relative to the attacker.
+    pub(crate) leg: Option<(i8, i8)>,
+    pub(crate) range: u8,
+    pub(crate) from: Option<SquareSet>,
+    pub(crate) to: Option<SquareSet>,
+}

@@ -1,0 +1,101 @@
+//! Xiangqi as data (`data/xiangqi.toml`) on the generic engine against our
+//! core (`crates/xiangqi`) and the published counts in `data/perft.json`.
+//!
+//! Every position of the file, at every depth whose count stays under 5
+//! million leaves, counted by both engines and compared with the published
+//! count where there is one; the whole test runs in seconds in release.
+//! `perft_speed` (ignored) times the start position's perft(4) and perft(5) on both.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use variants::{perft, Position, Variant, XIANGQI_TOML};
+
+fn cases() -> Vec<(String, Vec<(u32, u64)>)> {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/perft.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["xiangqi"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let counts = match &c["counts"] {
+                serde_json::Value::Array(a) => a
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (i as u32 + 1, n.as_u64().unwrap()))
+                    .collect(),
+                serde_json::Value::Object(o) => o
+                    .iter()
+                    .map(|(d, n)| (d.parse().unwrap(), n.as_u64().unwrap()))
+                    .collect(),
+                other => panic!("bad counts {other}"),
+            };
+            (c["fen"].as_str().unwrap().to_owned(), counts)
+        })
+        .collect()
+}
+
+fn xiangqi() -> Arc<Variant> {
+    Arc::new(Variant::from_toml(XIANGQI_TOML).unwrap())
+}
+
+#[test]
+fn perft_equals_core_and_published_counts() {
+    let variant = xiangqi();
+    let mut checked = 0;
+    for (fen, published) in cases() {
+        let mut ours = Position::from_fen(variant.clone(), &fen).unwrap();
+        let mut core = xiangqi::Position::from_fen(&fen).unwrap();
+        let deepest = published.iter().map(|&(d, _)| d).max().unwrap();
+        for depth in 1..=deepest {
+            let want = published.iter().find(|&&(d, _)| d == depth).map(|&(_, n)| n);
+            if want.is_some_and(|n| n > 5_000_000) {
+                break;
+            }
+            let core_count = xiangqi::perft::perft(&mut core, depth);
+            if core_count > 5_000_000 {
+                break;
+            }
+            let got = perft(&mut ours, depth);
+            assert_eq!(
+                got, core_count,
+                "perft({depth}) of {fen}: variants vs crates/xiangqi"
+            );
+            if let Some(want) = want {
+                assert_eq!(got, want, "perft({depth}) of {fen}: published");
+            }
+            checked += 1;
+        }
+        assert_eq!(ours.to_fen(), core.fen(), "the board is restored after perft");
+    }
+    eprintln!("{checked} perft counts compared");
+    assert!(checked >= 10, "only {checked} counts checked");
+}
+
+/// `cargo test --release -p variants --test perft -- --ignored --nocapture`
+/// prints both engines' time for perft(4) and perft(5) of the start position
+/// (docs/PERFORMANCE.md).
+#[test]
+#[ignore = "timing, not a check"]
+fn perft_speed() {
+    let variant = xiangqi();
+    let mut ours = Position::start(variant);
+    let mut core = xiangqi::Position::startpos();
+    for depth in [4u32, 5] {
+        let t = Instant::now();
+        let a = xiangqi::perft::perft(&mut core, depth);
+        let core_s = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let b = perft(&mut ours, depth);
+        let ours_s = t.elapsed().as_secs_f64();
+        assert_eq!(a, b);
+        println!(
+            "perft({depth}) = {a}: crates/xiangqi {core_s:.3} s ({:.1} Mnps), variants {ours_s:.3} s ({:.1} Mnps), ratio {:.1}×",
+            a as f64 / core_s / 1e6,
+            b as f64 / ours_s / 1e6,
+            ours_s / core_s
+        );
+    }
+}

@@ -24,7 +24,7 @@ struct VariantSpec {
     #[serde(default)]
     #[allow(dead_code)]
     description: String,
-    board: Spanned<BoardSpec>,
+    board: BoardSpec,
     #[serde(default)]
     regions: BTreeMap<String, Spanned<RegionSpec>>,
     pieces: Vec<Spanned<PieceSpec>>,
@@ -36,8 +36,8 @@ struct VariantSpec {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BoardSpec {
-    files: u8,
-    ranks: u8,
+    files: Spanned<u8>,
+    ranks: Spanned<u8>,
 }
 
 /// A region as the first side sees it; the second side's is mirrored
@@ -256,18 +256,20 @@ impl Variant {
         })?;
         let cx = Ctx { text };
 
-        let board_span = spec.board.span();
-        let board = spec.board.into_inner();
-        if !(2..=MAX_SIDE).contains(&board.files) || !(2..=MAX_SIDE).contains(&board.ranks) {
-            return Err(cx.err(
-                board_span,
-                format!(
-                    "board {}×{} is outside 2×2 … {MAX_SIDE}×{MAX_SIDE}",
-                    board.files, board.ranks
-                ),
-            ));
+        let board = spec.board;
+        for side in [&board.files, &board.ranks] {
+            if !(2..=MAX_SIDE).contains(side.get_ref()) {
+                return Err(cx.err(
+                    side.span(),
+                    format!(
+                        "board {}×{} is outside 2×2 … {MAX_SIDE}×{MAX_SIDE}",
+                        board.files.get_ref(),
+                        board.ranks.get_ref()
+                    ),
+                ));
+            }
         }
-        let (files, ranks) = (board.files, board.ranks);
+        let (files, ranks) = (*board.files.get_ref(), *board.ranks.get_ref());
 
         let mut regions: BTreeMap<String, [SquareSet; 2]> = BTreeMap::new();
         for (name, region) in &spec.regions {

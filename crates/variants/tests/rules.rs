@@ -1,0 +1,260 @@
+//! The loader's errors, FEN, moves and endings of data-defined variants.
+
+use std::sync::Arc;
+
+use variants::{perft, End, FenError, IllegalMove, Position, Side, Variant, VariantError};
+use variants::{MINIXIANGQI_TOML, XIANGQI_TOML};
+
+fn xiangqi() -> Arc<Variant> {
+    Arc::new(Variant::from_toml(XIANGQI_TOML).unwrap())
+}
+
+fn line_of(err: &VariantError) -> usize {
+    match err {
+        VariantError::Syntax { line, .. } | VariantError::Invalid { line, .. } => *line,
+    }
+}
+
+/// A small valid file; tests replace one line of it with a mistake.
+const SMALL: &str = r#"name = "small"
+start = "4k4/9/9/9/4K4 w"
+
+[board]
+files = 9
+ranks = 5
+
+[regions]
+palace = { files = "d-f", ranks = "0-1" }
+
+[[pieces]]
+name = "king"
+letter = "k"
+royal = true
+moves = [{ kind = "step", dirs = ["orthogonal"], to = "palace" }]
+"#;
+
+fn with_line(n: usize, text: &str) -> String {
+    SMALL
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i + 1 == n { text } else { l })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_small_file_loads() {
+    let v = Arc::new(Variant::from_toml(SMALL).unwrap());
+    assert_eq!((v.files, v.ranks), (9, 5));
+    let pos = Position::start(v);
+    // The king on e0: d0, f0, e1 — all in the palace.
+    assert_eq!(pos.legal_moves().len(), 3);
+}
+
+#[test]
+fn a_bad_file_names_its_line_and_reason() {
+    let cases: &[(usize, &str, &str)] = &[
+        // An unknown region, on the move that names it.
+        (
+            15,
+            r#"moves = [{ kind = "step", dirs = ["orthogonal"], to = "palce" }]"#,
+            "unknown region `palce`",
+        ),
+        // A misspelt field is refused, not ignored.
+        (14, "royall = true", "royall"),
+        // Not TOML at all.
+        (6, "ranks = = 5", ""),
+        // A direction that does not exist.
+        (
+            15,
+            r#"moves = [{ kind = "step", dirs = ["orthogonall"] }]"#,
+            "unknown direction `orthogonall`",
+        ),
+        // A step is one square.
+        (
+            15,
+            r#"moves = [{ kind = "step", dirs = [[1, 2]] }]"#,
+            "a step goes to a neighbouring square",
+        ),
+        // Regions must fit the board.
+        (
+            9,
+            r#"palace = { files = "d-k", ranks = "0-1" }"#,
+            "region `palace`: files `d-k`",
+        ),
+        // The start position is checked against the board.
+        (
+            2,
+            r#"start = "4k4/9/9/4K4 w""#,
+            "FEN has 4 ranks, the board has 5",
+        ),
+        (2, r#"start = "4k4/9/9/10/4K4 w""#, "FEN rank 1 has 10 files"),
+        (2, r#"start = "4k4/9/9/9/4Q4 w""#, "`Q` is no piece"),
+        (2, r#"start = "9/9/9/9/4K4 w""#, "second side 0 royal pieces"),
+        (5, "files = 17", "board 17×5"),
+    ];
+    for &(line, text, reason) in cases {
+        let err = Variant::from_toml(&with_line(line, text)).expect_err(text);
+        assert_eq!(line_of(&err), line, "{text}: {err}");
+        assert!(err.to_string().contains(reason), "{text}: {err}");
+        assert!(err.to_string().starts_with(&format!("line {line}")), "{err}");
+    }
+}
+
+#[test]
+fn fen_round_trips_and_says_what_is_wrong() {
+    let v = xiangqi();
+    let start = Position::start(v.clone());
+    assert_eq!(
+        start.to_fen(),
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    );
+    let fen = "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1";
+    assert_eq!(Position::from_fen(v.clone(), fen).unwrap().to_fen(), fen);
+    // Only the board and the side are needed.
+    let short = Position::from_fen(v.clone(), "4k4/9/9/9/9/9/9/9/9/3K5 b").unwrap();
+    assert_eq!(short.turn(), Side::Second);
+    assert_eq!(short.to_fen(), "4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    let err = |fen: &str| Position::from_fen(v.clone(), fen).unwrap_err();
+    assert_eq!(
+        err("4k4/9/9/9/9/9/9/9/9/3K5/9 w"),
+        FenError::RankCount {
+            found: 11,
+            expected: 10
+        }
+    );
+    assert_eq!(err("4k4/9/9/9/9/9/9/9/9/3K5 x"), FenError::BadTurn("x".into()));
+    assert_eq!(
+        err("4k5/9/9/9/9/9/9/9/9/3K5 w").to_string(),
+        "FEN rank 9 has 10 files, the board has 9"
+    );
+    // Kings facing on an open file with red to move: black's last move was illegal.
+    assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4 w"), FenError::OppositeCheck);
+}
+
+#[test]
+fn play_takes_legal_moves_only() {
+    let mut pos = Position::start(xiangqi());
+    let start = pos.to_fen();
+    // 炮二平五, the central cannon.
+    let undo = pos.play_iccs("h2e2").unwrap();
+    assert_eq!(pos.turn(), Side::Second);
+    assert_eq!(
+        pos.to_fen(),
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+    );
+    // Black is to move now: a red pawn's move is refused, as is nonsense.
+    assert!(matches!(pos.play_iccs("e3e4"), Err(IllegalMove::Illegal(_))));
+    assert!(matches!(pos.play_iccs("e3"), Err(IllegalMove::Unreadable(_))));
+    pos.undo(variants::Move::parse("h2e2").unwrap(), undo);
+    assert_eq!(pos.to_fen(), start);
+    // The horse on b0 is not blocked; on h0 neither; the elephant c0 may go to a2 or e2.
+    let moves: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    for m in [
+        "b0c2", "b0a2", "c0e2", "c0a2", "h2h9", "b2b9", "e3e4", "e0e1", "d0e1",
+    ] {
+        assert!(moves.contains(&m.to_owned()), "{m} missing from {moves:?}");
+    }
+    // The cannon captures only over a screen; the king never leaves the palace.
+    assert!(!moves.contains(&"h2h7".to_owned()) && !moves.contains(&"e0e2".to_owned()));
+    assert_eq!(moves.len(), 44);
+}
+
+#[test]
+fn lame_leaps_and_the_river() {
+    let v = xiangqi();
+    // Red horse e4 with a piece on its forward leg (e5): no e4d6/e4f6.
+    let pos = Position::from_fen(v.clone(), "3k5/9/9/9/4p4/4N4/9/9/9/4K4 w").unwrap();
+    let moves: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    assert!(!moves.contains(&"e4d6".to_owned()) && !moves.contains(&"e4f6".to_owned()));
+    assert!(moves.contains(&"e4g5".to_owned()) && moves.contains(&"e4c3".to_owned()));
+    // A red elephant on its side of the river may not cross; its eye blocks it.
+    let pos = Position::from_fen(v.clone(), "3k5/9/9/9/9/9/9/9/9/2B1K4 w").unwrap();
+    let moves: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    assert!(moves.contains(&"c0a2".to_owned()) && moves.contains(&"c0e2".to_owned()));
+    let pos = Position::from_fen(v.clone(), "3k5/9/9/9/9/4B4/9/9/9/4K4 w").unwrap();
+    let moves: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    assert!(
+        !moves.iter().any(|m| m.starts_with("e4") && m.ends_with('6')),
+        "{moves:?}"
+    );
+    // A pawn before the river goes forward only; across it, sideways too.
+    let pos = Position::from_fen(v, "3k5/9/9/9/4P4/9/P8/9/9/4K4 w").unwrap();
+    let mut pawn: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .filter(|m| m.starts_with("a3") || m.starts_with("e5"))
+        .collect();
+    pawn.sort();
+    assert_eq!(pawn, ["a3a4", "e5d5", "e5e6", "e5f5"]);
+}
+
+#[test]
+fn checkmate_and_stalemate_lose_in_xiangqi() {
+    let v = xiangqi();
+    let win_red = game::Outcome::Win { winner: Side::First };
+    // Two rooks: checkmate (将死).
+    let pos = Position::from_fen(v.clone(), "3k1R3/4R4/9/9/9/9/9/9/9/4K4 b").unwrap();
+    assert!(pos.is_check());
+    assert_eq!(pos.end(), Some((End::Checkmate, win_red)));
+    // No move and no check: 困毙, a loss too (rule 3.2).
+    let pos = Position::from_fen(v.clone(), "3k5/R8/4R4/9/9/9/9/9/9/4K4 b").unwrap();
+    assert!(!pos.is_check());
+    assert_eq!(pos.end(), Some((End::Stalemate, win_red)));
+    // The flying-general rule takes e9: stalemate again.
+    let pos = Position::from_fen(v.clone(), "3k5/R8/9/9/9/9/9/9/9/4K4 b").unwrap();
+    assert_eq!(pos.end(), Some((End::Stalemate, win_red)));
+    assert_eq!(Position::start(v).end(), None);
+    // The value of stalemate is data: a house rule may make it a draw.
+    let draw = XIANGQI_TOML.replace(r#"stalemate = "loss""#, r#"stalemate = "draw""#);
+    let pos = Position::from_fen(
+        Arc::new(Variant::from_toml(&draw).unwrap()),
+        "3k5/R8/9/9/9/9/9/9/9/4K4 b",
+    )
+    .unwrap();
+    assert_eq!(pos.end(), Some((End::Stalemate, game::Outcome::Draw)));
+}
+
+/// A 12×12 board: two-digit runs in FEN and two-digit ranks in moves.
+#[test]
+fn boards_up_to_twelve_by_twelve_and_more() {
+    let text = r#"
+name = "big"
+start = "6k5/12/12/12/12/12/12/12/12/12/12/R4K6 w"
+[board]
+files = 12
+ranks = 12
+[rules]
+flying_general = true
+[[pieces]]
+name = "king"
+letter = "k"
+royal = true
+moves = [{ kind = "step", dirs = ["orthogonal"] }]
+[[pieces]]
+name = "rook"
+letter = "r"
+moves = [{ kind = "slide", dirs = ["orthogonal"] }]
+"#;
+    let v = Arc::new(Variant::from_toml(text).unwrap());
+    let mut pos = Position::start(v);
+    assert_eq!(pos.to_fen(), "6k5/12/12/12/12/12/12/12/12/12/12/R4K6 w - - 0 1");
+    let moves: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    // Rook: b0–e0 and a1–a11 (15); king: e0, f1 (g0 would face the other king).
+    assert_eq!(moves.len(), 17, "{moves:?}");
+    assert!(moves.contains(&"a0a11".to_owned()) && !moves.contains(&"f0g0".to_owned()));
+    pos.play_iccs("a0a11").unwrap();
+    assert!(pos.is_check());
+    assert!(perft(&mut pos, 2) > 0);
+}
+
+#[test]
+fn minixiangqi_loads_and_its_start_has_nineteen_moves() {
+    let v = Arc::new(Variant::from_toml(MINIXIANGQI_TOML).unwrap());
+    assert_eq!((v.files, v.ranks), (7, 7));
+    let mut pos = Position::start(v);
+    // Fairy-Stockfish lists 19 moves from the start (see tests/fsf_minixiangqi.rs).
+    assert_eq!(pos.legal_moves().len(), 19);
+    assert!(perft(&mut pos, 3) > 0);
+}

@@ -74,6 +74,60 @@ fn perft_equals_core_and_published_counts() {
     assert!(checked >= 10, "only {checked} counts checked");
 }
 
+/// splitmix64: seeded, so a failure can be replayed.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Random playouts of Xiangqi (up to 150 plies, until the game ends): in
+/// every position the legal moves, the check and the ending equal the core's.
+/// Perft covers the opening and two middlegames; these reach endgames,
+/// lone kings facing each other and stalemates.
+#[test]
+fn random_playouts_equal_the_core() {
+    let variant = xiangqi();
+    let mut seed = 0x27_u64;
+    let (mut positions, mut ends) = (0, 0);
+    for _ in 0..40 {
+        let mut ours = Position::start(variant.clone());
+        let mut core = xiangqi::Position::startpos();
+        for _ in 0..150 {
+            let mut a: Vec<String> = ours.legal_moves().iter().map(ToString::to_string).collect();
+            let mut b: Vec<String> = core.legal_moves().iter().map(ToString::to_string).collect();
+            a.sort();
+            b.sort();
+            let fen = core.fen();
+            assert_eq!(a, b, "legal moves of {fen}");
+            assert_eq!(ours.is_check(), core.is_check(), "check in {fen}");
+            assert_eq!(ours.end().map(|(_, o)| o), core.outcome(), "ending of {fen}");
+            positions += 1;
+            if a.is_empty() {
+                ends += 1;
+                break;
+            }
+            // Captures half the time, so that playouts reach endgames.
+            let captures: Vec<&String> = a
+                .iter()
+                .filter(|m| ours.piece_at(variants::Move::parse(m).unwrap().to).is_some())
+                .collect();
+            let m = if !captures.is_empty() && next(&mut seed) % 2 == 0 {
+                captures[(next(&mut seed) % captures.len() as u64) as usize].clone()
+            } else {
+                a[(next(&mut seed) % a.len() as u64) as usize].clone()
+            };
+            ours.play_iccs(&m).unwrap();
+            core.play(m.parse::<xiangqi::Move>().unwrap()).unwrap();
+            assert_eq!(ours.to_fen(), core.fen());
+        }
+    }
+    eprintln!("{positions} positions of random playouts, {ends} games ended: equal to crates/xiangqi");
+    assert!(positions > 2000 && ends > 0);
+}
+
 /// `cargo test --release -p variants --test perft -- --ignored --nocapture`
 /// prints both engines' time for perft(4) and perft(5) of the start position
 /// (docs/PERFORMANCE.md).

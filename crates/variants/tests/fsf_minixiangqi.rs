@@ -85,7 +85,7 @@ fn positions(variant: &Arc<Variant>, target: usize) -> Vec<Position> {
                 .copied()
                 .filter(|m| pos.piece_at(m.to).is_some())
                 .collect();
-            let m = if !captures.is_empty() && rng.next() % 3 == 0 {
+            let m = if !captures.is_empty() && rng.next().is_multiple_of(3) {
                 captures[(rng.next() % captures.len() as u64) as usize]
             } else {
                 moves[(rng.next() % moves.len() as u64) as usize]

@@ -114,7 +114,7 @@ fn random_playouts_equal_the_core() {
                 .iter()
                 .filter(|m| ours.piece_at(variants::Move::parse(m).unwrap().to).is_some())
                 .collect();
-            let m = if !captures.is_empty() && next(&mut seed) % 2 == 0 {
+            let m = if !captures.is_empty() && next(&mut seed).is_multiple_of(2) {
                 captures[(next(&mut seed) % captures.len() as u64) as usize].clone()
             } else {
                 a[(next(&mut seed) % a.len() as u64) as usize].clone()

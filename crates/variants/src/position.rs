@@ -14,7 +14,7 @@ use game::{Outcome, Side};
 
 use crate::error::{FenError, IllegalMove};
 use crate::square::{Move, Square, STRIDE};
-use crate::variant::{lame_leg, EndValue, Kind, Variant};
+use crate::variant::{lame_leg, EndValue, Kind, SquareSet, Variant};
 
 /// How a game ended: the side to move has no legal move and is in check
 /// (将死) or is not (困毙, stalemate).
@@ -217,7 +217,8 @@ impl Position {
         let mut moves = Vec::with_capacity(64);
         self.pseudo_moves(&mut moves);
         let mut scratch = self.clone();
-        moves.retain(|&m| scratch.is_legal_pseudo(m));
+        let safe = scratch.safe_squares();
+        moves.retain(|&m| scratch.is_legal_pseudo(m, safe));
         moves
     }
 
@@ -226,7 +227,8 @@ impl Position {
     pub fn count_legal_moves(&mut self) -> u64 {
         let mut moves = Vec::with_capacity(64);
         self.pseudo_moves(&mut moves);
-        moves.iter().filter(|&&m| self.is_legal_pseudo(m)).count() as u64
+        let safe = self.safe_squares();
+        moves.iter().filter(|&&m| self.is_legal_pseudo(m, safe)).count() as u64
     }
 
     /// Reads an ICCS-style move and plays it if it is legal.
@@ -301,7 +303,27 @@ impl Position {
         Some((end, outcome))
     }
 
-    fn is_legal_pseudo(&mut self, m: Move) -> bool {
+    /// Where the side to move is not in check, the squares whose contents
+    /// matter to its royal piece's safety (`Variant::zones`): a move of
+    /// another piece that neither leaves nor enters one of them is legal
+    /// without being played. `None` where every move must be tried.
+    fn safe_squares(&self) -> Option<(u8, SquareSet)> {
+        let royal = self.royal[self.turn.index()]?;
+        if self.royal_in_danger(self.turn) {
+            return None;
+        }
+        Some((royal, self.variant.zones[self.turn.index()][usize::from(royal)]))
+    }
+
+    fn is_legal_pseudo(&mut self, m: Move, safe: Option<(u8, SquareSet)>) -> bool {
+        if self.royal[self.turn.index()].is_none() {
+            return true;
+        }
+        if let Some((royal, zone)) = safe {
+            if m.from.0 != royal && !zone.contains(m.from.0) && !zone.contains(m.to.0) {
+                return true;
+            }
+        }
         let undo = self.play_unchecked(m);
         let legal = !self.royal_in_danger(self.turn.other());
         self.undo(m, undo);

@@ -455,6 +455,7 @@ impl Variant {
             checkmate: rules.checkmate.into(),
             stalemate: rules.stalemate.into(),
             probes: [Vec::new(), Vec::new()],
+            zones: [Vec::new(), Vec::new()],
         };
         variant.build_probes();
         let start_span = spec.start.span();

@@ -102,6 +102,11 @@ pub struct Variant {
     pub stalemate: EndValue,
     /// Attack probes per attacking side (`build_probes`).
     pub(crate) probes: [Vec<Probe>; 2],
+    /// Per defending side and royal square: every square whose contents can
+    /// change whether that square is attacked (the probes' paths, attackers
+    /// and legs, and the file where kings may face). A move touching none of
+    /// them leaves a royal piece that is not in check out of check.
+    pub(crate) zones: [Vec<SquareSet>; 2],
 }
 
 impl Variant {
@@ -154,6 +159,45 @@ impl Variant {
                 }
             }
             self.probes[side.index()] = probes;
+        }
+        for defender in Side::BOTH {
+            let mut zones = vec![SquareSet::default(); 256];
+            for rank in 0..self.ranks {
+                for file in 0..self.files {
+                    let k = Square::new(file, rank).0;
+                    let zone = &mut zones[usize::from(k)];
+                    for p in &self.probes[defender.other().index()] {
+                        if p.to.is_some_and(|r| !r.contains(k)) {
+                            continue;
+                        }
+                        match p.kind {
+                            Kind::Leap { .. } => {
+                                let Some(a) = self.offset(k, p.back) else { continue };
+                                zone.insert(Square(a));
+                                if let Some(l) = p.leg.and_then(|leg| self.offset(a, leg)) {
+                                    zone.insert(Square(l));
+                                }
+                            }
+                            Kind::Slide | Kind::Hop => {
+                                let mut cur = k;
+                                for _ in 0..p.range {
+                                    let Some(next) = self.offset(cur, p.back) else {
+                                        break;
+                                    };
+                                    cur = next;
+                                    zone.insert(Square(cur));
+                                }
+                            }
+                        }
+                    }
+                    if self.flying_general {
+                        for r in 0..self.ranks {
+                            zone.insert(Square::new(file, r));
+                        }
+                    }
+                }
+            }
+            self.zones[defender.index()] = zones;
         }
     }
 }

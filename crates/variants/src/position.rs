@@ -488,3 +488,124 @@ fn decode(code: u8) -> (usize, Side) {
     let c = usize::from(code - 1);
     (c / 2, if c % 2 == 0 { Side::First } else { Side::Second })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of descriptor at once, with asymmetric offsets, ranges and
+    /// regions, so that the probes (attacks seen backwards) and the danger
+    /// zones are checked against plain move generation where Xiangqi's
+    /// symmetric pieces would hide a mistake.
+    const KITCHEN_SINK: &str = r#"
+name = "kitchen-sink"
+start = "r1c1k1h2l/1p2w3p1/10/3s6/10/10/3S6/10/1P2W3P1/R1C1K1H2L w"
+[board]
+files = 10
+ranks = 10
+[regions]
+home = { files = "c-h", ranks = "0-2" }
+far = { ranks = "5-9" }
+near = { ranks = "0-4" }
+[rules]
+flying_general = true
+stalemate = "draw"
+[[pieces]]
+name = "king"
+letter = "k"
+royal = true
+moves = [{ kind = "step", dirs = ["orthogonal", "diagonal"], to = "home" }]
+[[pieces]]
+name = "ranged rook"
+letter = "r"
+moves = [{ kind = "slide", dirs = ["orthogonal"], range = 3 }]
+[[pieces]]
+name = "janggi-ish cannon"
+letter = "c"
+moves = [{ kind = "hop", dirs = ["orthogonal", "diagonal"] }]
+[[pieces]]
+name = "lame camel"
+letter = "h"
+moves = [{ kind = "leap", dirs = [[1, 3]], symmetry = "all", lame = true }]
+[[pieces]]
+name = "lopsided"
+letter = "l"
+moves = [
+  { kind = "leap", dirs = [[2, 1]], symmetry = "left_right", lame = true, mode = "capture" },
+  { kind = "step", dirs = ["backward"], mode = "move" },
+]
+[[pieces]]
+name = "pawn"
+letter = "p"
+moves = [
+  { kind = "step", dirs = ["forward"] },
+  { kind = "step", dirs = ["forward_diagonal"], mode = "capture", from = "far" },
+  { kind = "slide", dirs = ["sideways"], range = 2, from = "far", mode = "move" },
+]
+[[pieces]]
+name = "wazir"
+letter = "w"
+moves = [{ kind = "step", dirs = ["orthogonal"], to = "near" }]
+[[pieces]]
+name = "snake"
+letter = "s"
+moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capture" }, { kind = "slide", dirs = ["backward"], mode = "move" }]
+"#;
+
+    fn rng(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z ^ (z >> 31)
+    }
+
+    #[test]
+    fn probes_and_zones_agree_with_move_generation() {
+        let variant = Arc::new(Variant::from_toml(KITCHEN_SINK).unwrap());
+        let mut seed = 7;
+        let mut checked = 0;
+        for _ in 0..30 {
+            let mut pos = Position::start(variant.clone());
+            for _ in 0..120 {
+                // Attacks: a square of the side to move is attacked exactly
+                // when the opponent has a pseudo-legal capture on it.
+                let mut flipped = pos.clone();
+                flipped.turn = pos.turn.other();
+                let mut theirs = Vec::new();
+                flipped.pseudo_moves(&mut theirs);
+                for rank in 0..variant.ranks {
+                    for file in 0..variant.files {
+                        let sq = Square::new(file, rank);
+                        if pos.piece_at(sq).is_some_and(|(_, s)| s == pos.turn) {
+                            let captured = theirs.iter().any(|m| m.to == sq);
+                            assert_eq!(
+                                pos.attacked(sq.0, pos.turn.other()),
+                                captured,
+                                "{sq} in {}",
+                                pos.to_fen()
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+                // Zones: the shortcut keeps exactly the moves a full test keeps.
+                let mut pseudo = Vec::new();
+                pos.pseudo_moves(&mut pseudo);
+                let mut scratch = pos.clone();
+                let full: Vec<Move> = pseudo
+                    .iter()
+                    .copied()
+                    .filter(|&m| scratch.is_legal_pseudo(m, None))
+                    .collect();
+                let legal = pos.legal_moves();
+                assert_eq!(legal, full, "{}", pos.to_fen());
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[(rng(&mut seed) % legal.len() as u64) as usize];
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+}

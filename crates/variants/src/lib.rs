@@ -12,6 +12,18 @@
 //! perft equals `crates/xiangqi`'s on every published count
 //! (`tests/perft.rs`). The engine is generic and so slower than the core's
 //! bitboards (docs/PERFORMANCE.md); the core stays the referee of Xiangqi.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use variants::{perft, Position, Variant, XIANGQI_TOML};
+//!
+//! let xiangqi = Arc::new(Variant::from_toml(XIANGQI_TOML).unwrap());
+//! let mut pos = Position::start(xiangqi);
+//! assert_eq!(pos.legal_moves().len(), 44);
+//! assert_eq!(perft(&mut pos, 2), 1920);
+//! pos.play_iccs("h2e2").unwrap(); // 炮二平五
+//! assert!(pos.to_fen().starts_with("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"));
+//! ```
 
 mod error;
 mod perft;

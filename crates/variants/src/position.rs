@@ -31,6 +31,9 @@ pub struct Undo {
     halfmoves: u32,
 }
 
+/// A position of a variant. It shares its [`Variant`] by `Arc`, so a clone
+/// is a board copy; moves are tested for legality by playing them and
+/// taking them back (Stockfish's make/unmake, with [`Undo`] as its state).
 #[derive(Clone, Debug)]
 pub struct Position {
     variant: Arc<Variant>,
@@ -81,6 +84,9 @@ impl Position {
                 if let Some(d) = c.to_digit(10) {
                     // Boards wider than 9 need two-digit runs ("10", "12").
                     digits = digits * 10 + d as usize;
+                    if file + digits > files {
+                        return Err(bad(file + digits));
+                    }
                     continue;
                 }
                 file += digits;

@@ -87,19 +87,20 @@ pub enum EndValue {
     Win,
 }
 
-/// A variant: board, regions, pieces, start position and end rules.
+/// A variant: board, regions, pieces, start position and end rules. Only
+/// [`Variant::from_toml`] makes one, so its tables always agree.
 #[derive(Clone, Debug)]
 pub struct Variant {
-    pub name: String,
-    pub files: u8,
-    pub ranks: u8,
-    pub pieces: Vec<PieceType>,
-    pub start_fen: String,
+    pub(crate) name: String,
+    pub(crate) files: u8,
+    pub(crate) ranks: u8,
+    pub(crate) pieces: Vec<PieceType>,
+    pub(crate) start_fen: String,
     /// Kings may not face each other on an open file (将帅不准在同一直线上直接对面).
-    pub flying_general: bool,
-    pub checkmate: EndValue,
+    pub(crate) flying_general: bool,
+    pub(crate) checkmate: EndValue,
     /// In Xiangqi the side without a move loses (困毙, rules 3.2 and 4.1.3).
-    pub stalemate: EndValue,
+    pub(crate) stalemate: EndValue,
     /// Attack probes per attacking side (`build_probes`).
     pub(crate) probes: [Vec<Probe>; 2],
     /// Per defending side and royal square: every square whose contents can
@@ -110,6 +111,46 @@ pub struct Variant {
 }
 
 impl Variant {
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The board's width (files `a`..) and height (ranks `0`..).
+    #[must_use]
+    pub fn size(&self) -> (u8, u8) {
+        (self.files, self.ranks)
+    }
+
+    /// The piece types; a position names a piece by its index here.
+    #[must_use]
+    pub fn pieces(&self) -> &[PieceType] {
+        &self.pieces
+    }
+
+    #[must_use]
+    pub fn start_fen(&self) -> &str {
+        &self.start_fen
+    }
+
+    /// Kings may not face each other on an open file (将帅不准在同一直线上直接对面).
+    #[must_use]
+    pub fn flying_general(&self) -> bool {
+        self.flying_general
+    }
+
+    /// What a checkmate is worth to the side to move.
+    #[must_use]
+    pub fn checkmate(&self) -> EndValue {
+        self.checkmate
+    }
+
+    /// What a stalemate (困毙) is worth to the side to move.
+    #[must_use]
+    pub fn stalemate(&self) -> EndValue {
+        self.stalemate
+    }
+
     /// Whether `(file, rank)` lies on the board.
     #[inline]
     pub(crate) fn on_board(&self, file: i16, rank: i16) -> bool {

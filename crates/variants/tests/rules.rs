@@ -45,7 +45,7 @@ fn with_line(n: usize, text: &str) -> String {
 #[test]
 fn the_small_file_loads() {
     let v = Arc::new(Variant::from_toml(SMALL).unwrap());
-    assert_eq!((v.files, v.ranks), (9, 5));
+    assert_eq!(v.size(), (9, 5));
     let pos = Position::start(v);
     // The king on e0: d0, f0, e1 — all in the palace.
     assert_eq!(pos.legal_moves().len(), 3);
@@ -252,9 +252,57 @@ moves = [{ kind = "slide", dirs = ["orthogonal"] }]
 #[test]
 fn minixiangqi_loads_and_its_start_has_nineteen_moves() {
     let v = Arc::new(Variant::from_toml(MINIXIANGQI_TOML).unwrap());
-    assert_eq!((v.files, v.ranks), (7, 7));
+    assert_eq!(v.size(), (7, 7));
     let mut pos = Position::start(v);
     // Fairy-Stockfish lists 19 moves from the start (see tests/fsf_minixiangqi.rs).
     assert_eq!(pos.legal_moves().len(), 19);
     assert!(perft(&mut pos, 3) > 0);
+}
+
+/// Garbage in gives an error, never a panic: mangled FENs, moves and files.
+#[test]
+fn garbage_is_refused_without_panicking() {
+    let v = xiangqi();
+    let mut state = 0x27_u64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let z = (state ^ (state >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z ^ (z >> 31)
+    };
+    let alphabet: Vec<char> = "rnbakcpRNBAKCP0123456789/ -wbx9九\n=[]{}\"".chars().collect();
+    let start = v.start_fen().to_owned();
+    for _ in 0..20_000 {
+        // Mutate the start FEN or the Xiangqi file a few characters at a time.
+        let base: Vec<char> = if next() % 4 == 0 {
+            XIANGQI_TOML.chars().collect()
+        } else {
+            start.chars().collect()
+        };
+        let mut text = base.clone();
+        for _ in 0..1 + next() % 4 {
+            let i = (next() % text.len() as u64) as usize;
+            let c = alphabet[(next() % alphabet.len() as u64) as usize];
+            match next() % 3 {
+                0 => text[i] = c,
+                1 => text.insert(i, c),
+                _ => {
+                    text.remove(i);
+                }
+            }
+        }
+        let text: String = text.into_iter().collect();
+        if base.len() > 200 {
+            if let Ok(variant) = Variant::from_toml(&text) {
+                let mut pos = Position::start(Arc::new(variant));
+                let _ = perft(&mut pos, 2);
+            }
+        } else if let Ok(mut pos) = Position::from_fen(v.clone(), &text) {
+            let _ = perft(&mut pos, 2);
+            let _ = pos.end();
+            assert!(Position::from_fen(v.clone(), &pos.to_fen()).is_ok(), "{text}");
+        }
+        let _ = variants::Move::parse(&text.chars().take(6).collect::<String>());
+    }
+    // Long runs of digits do not overflow.
+    assert!(Position::from_fen(v.clone(), "99999999999999999999999/9/9/9/9/9/9/9/9/9 w").is_err());
 }

@@ -31,13 +31,15 @@ mod position;
 mod spec;
 mod square;
 mod variant;
+mod variant_game;
 
+pub use ::game::Side;
 pub use error::{FenError, IllegalMove, VariantError};
-pub use game::Side;
 pub use perft::{divide, perft};
 pub use position::{End, Position, Undo};
 pub use square::{Move, Square};
 pub use variant::{EndValue, Kind, Mode, Movement, PieceType, Variant};
+pub use variant_game::VariantGame;
 
 /// The Xiangqi definition shipped with the crate (`data/xiangqi.toml`).
 pub const XIANGQI_TOML: &str = include_str!("../data/xiangqi.toml");

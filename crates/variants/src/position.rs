@@ -362,45 +362,53 @@ impl Position {
     /// capture would be legal, as the rule book's check does).
     fn attacked(&self, sq: u8, by: Side) -> bool {
         let v = &*self.variant;
-        for p in &v.probes[by.index()] {
+        for p in &v.leaps[by.index()] {
             if p.to.is_some_and(|r| !r.contains(sq)) {
                 continue;
             }
-            let hit = |a: u8| self.board[usize::from(a)] == p.code && p.from.is_none_or(|r| r.contains(a));
-            match p.kind {
-                Kind::Leap { .. } => {
-                    let Some(a) = v.offset(sq, p.back) else { continue };
-                    if !hit(a) {
-                        continue;
-                    }
-                    if let Some(leg) = p.leg {
-                        let l = v
-                            .offset(a, leg)
-                            .expect("a leg lies between two squares of the board");
-                        if self.board[usize::from(l)] != 0 {
-                            continue;
-                        }
-                    }
-                    return true;
+            let Some(a) = v.offset(sq, p.back) else { continue };
+            if self.board[usize::from(a)] != p.code || p.from.is_some_and(|r| !r.contains(a)) {
+                continue;
+            }
+            if let Some(leg) = p.leg {
+                let l = v
+                    .offset(a, leg)
+                    .expect("a leg lies between two squares of the board");
+                if self.board[usize::from(l)] != 0 {
+                    continue;
                 }
-                Kind::Slide | Kind::Hop => {
-                    let mut screens = if p.kind == Kind::Hop { 1 } else { 0 };
-                    let mut cur = sq;
-                    for _ in 0..p.range {
-                        let Some(next) = v.offset(cur, p.back) else { break };
-                        cur = next;
-                        if self.board[usize::from(cur)] == 0 {
-                            continue;
-                        }
-                        if screens == 0 {
-                            if hit(cur) {
-                                return true;
-                            }
-                            break;
-                        }
-                        screens -= 1;
+            }
+            return true;
+        }
+        for ray in &v.rays[by.index()] {
+            // The first and second pieces along the ray, with their distances.
+            let mut found = [(0u8, 0u8); 2];
+            let mut n = 0;
+            let mut cur = sq;
+            for dist in 1..=ray.range {
+                let Some(next) = v.offset(cur, ray.back) else {
+                    break;
+                };
+                cur = next;
+                if self.board[usize::from(cur)] != 0 {
+                    found[n] = (cur, dist);
+                    n += 1;
+                    if n == 2 {
+                        break;
                     }
                 }
+            }
+            let hit = |p: &crate::variant::Probe, (a, dist): (u8, u8)| {
+                self.board[usize::from(a)] == p.code
+                    && dist <= p.range
+                    && p.from.is_none_or(|r| r.contains(a))
+                    && p.to.is_none_or(|r| r.contains(sq))
+            };
+            if n >= 1 && ray.slides.iter().any(|p| hit(p, found[0])) {
+                return true;
+            }
+            if n == 2 && ray.hops.iter().any(|p| hit(p, found[1])) {
+                return true;
             }
         }
         false

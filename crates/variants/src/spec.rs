@@ -459,6 +459,8 @@ impl Variant {
             checkmate: rules.checkmate.into(),
             stalemate: rules.stalemate.into(),
             probes: [Vec::new(), Vec::new()],
+            leaps: [Vec::new(), Vec::new()],
+            rays: [Vec::new(), Vec::new()],
             zones: [Vec::new(), Vec::new()],
         };
         variant.build_probes();

@@ -103,6 +103,11 @@ pub struct Variant {
     pub(crate) stalemate: EndValue,
     /// Attack probes per attacking side (`build_probes`).
     pub(crate) probes: [Vec<Probe>; 2],
+    /// The same probes, leaps apart and slides and hops grouped by ray, so
+    /// that a check test walks each ray once (the rook's and the cannon's
+    /// rays are the same four).
+    pub(crate) leaps: [Vec<Probe>; 2],
+    pub(crate) rays: [Vec<Ray>; 2],
     /// Per defending side and royal square: every square whose contents can
     /// change whether that square is attacked (the probes' paths, attackers
     /// and legs, and the file where kings may face). A move touching none of
@@ -199,6 +204,34 @@ impl Variant {
                     }
                 }
             }
+            let mut leaps = Vec::new();
+            let mut rays: Vec<Ray> = Vec::new();
+            for p in &probes {
+                if matches!(p.kind, Kind::Leap { .. }) {
+                    leaps.push(p.clone());
+                    continue;
+                }
+                let ray = match rays.iter_mut().position(|r| r.back == p.back) {
+                    Some(i) => &mut rays[i],
+                    None => {
+                        rays.push(Ray {
+                            back: p.back,
+                            range: 0,
+                            slides: Vec::new(),
+                            hops: Vec::new(),
+                        });
+                        rays.last_mut().expect("just pushed")
+                    }
+                };
+                ray.range = ray.range.max(p.range);
+                if p.kind == Kind::Slide {
+                    ray.slides.push(p.clone());
+                } else {
+                    ray.hops.push(p.clone());
+                }
+            }
+            self.leaps[side.index()] = leaps;
+            self.rays[side.index()] = rays;
             self.probes[side.index()] = probes;
         }
         for defender in Side::BOTH {
@@ -255,6 +288,18 @@ pub(crate) fn lame_leg(kind: Kind, o: (i8, i8)) -> Option<(i8, i8)> {
         }
         _ => None,
     }
+}
+
+/// The slide and hop probes along one direction: a walk from the attacked
+/// square finds the first piece (a slider's place) and the second (a
+/// hopper's, over the first as its screen).
+#[derive(Clone, Debug)]
+pub(crate) struct Ray {
+    pub(crate) back: (i8, i8),
+    /// The longest range of its probes: how far the walk goes.
+    pub(crate) range: u8,
+    pub(crate) slides: Vec<Probe>,
+    pub(crate) hops: Vec<Probe>,
 }
 
 /// One way a piece of one side can capture on a square, seen from that

@@ -326,8 +326,30 @@ impl Position {
             return true;
         }
         if let Some((royal, zone)) = safe {
-            if m.from.0 != royal && !zone.contains(m.from.0) && !zone.contains(m.to.0) {
-                return true;
+            if m.from.0 != royal {
+                let touched = |z: &SquareSet| z.contains(m.from.0) || z.contains(m.to.0);
+                if !touched(&zone) {
+                    return true;
+                }
+                // Not in check before: only the probes whose squares the
+                // move leaves or enters can have changed.
+                let v = &*self.variant;
+                let (me, by) = (self.turn.index(), self.turn.other());
+                let k = usize::from(royal);
+                let leaps = touched(&v.leap_zones[me][k]);
+                let nrays = v.rays[by.index()].len();
+                // Rays a move touches, as a bit mask (a variant has few rays).
+                let rays: u64 = (0..nrays.min(64))
+                    .filter(|&i| touched(&v.ray_zones[me][k * nrays + i]))
+                    .fold(0, |mask, i| mask | 1 << i);
+                let flying = v.flying_general;
+                let undo = self.play_unchecked(m);
+                let danger = (leaps && self.attacked_by_leaps(royal, by))
+                    || (0..nrays.min(64)).any(|i| rays >> i & 1 != 0 && self.attacked_along(royal, by, i))
+                    || (nrays > 64 && (64..nrays).any(|i| self.attacked_along(royal, by, i)))
+                    || (flying && self.royals_face());
+                self.undo(m, undo);
+                return !danger;
             }
         }
         let undo = self.play_unchecked(m);
@@ -361,6 +383,12 @@ impl Position {
     /// Whether a piece of `by` could capture on `sq` (ignoring whether the
     /// capture would be legal, as the rule book's check does).
     fn attacked(&self, sq: u8, by: Side) -> bool {
+        self.attacked_by_leaps(sq, by)
+            || (0..self.variant.rays[by.index()].len()).any(|i| self.attacked_along(sq, by, i))
+    }
+
+    /// Whether a leaping piece of `by` attacks `sq`.
+    fn attacked_by_leaps(&self, sq: u8, by: Side) -> bool {
         let v = &*self.variant;
         for p in &v.leaps[by.index()] {
             if p.to.is_some_and(|r| !r.contains(sq)) {
@@ -380,7 +408,15 @@ impl Position {
             }
             return true;
         }
-        for ray in &v.rays[by.index()] {
+        false
+    }
+
+    /// Whether a slider or hopper of `by` attacks `sq` along ray `i` of
+    /// `Variant::rays`.
+    fn attacked_along(&self, sq: u8, by: Side, i: usize) -> bool {
+        let v = &*self.variant;
+        let ray = &v.rays[by.index()][i];
+        {
             // The first and second pieces along the ray, with their distances.
             let mut found = [(0u8, 0u8); 2];
             let mut n = 0;
@@ -407,11 +443,8 @@ impl Position {
             if n >= 1 && ray.slides.iter().any(|p| hit(p, found[0])) {
                 return true;
             }
-            if n == 2 && ray.hops.iter().any(|p| hit(p, found[1])) {
-                return true;
-            }
+            n == 2 && ray.hops.iter().any(|p| hit(p, found[1]))
         }
-        false
     }
 
     /// Pseudo-legal moves of the side to move, from the movement descriptors.

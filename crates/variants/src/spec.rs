@@ -462,6 +462,8 @@ impl Variant {
             leaps: [Vec::new(), Vec::new()],
             rays: [Vec::new(), Vec::new()],
             zones: [Vec::new(), Vec::new()],
+            leap_zones: [Vec::new(), Vec::new()],
+            ray_zones: [Vec::new(), Vec::new()],
         };
         variant.build_probes();
         let start_span = spec.start.span();

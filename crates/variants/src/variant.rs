@@ -15,6 +15,12 @@ impl SquareSet {
         self.0[usize::from(sq.0 >> 6)] |= 1 << (sq.0 & 63);
     }
 
+    pub(crate) fn union_with(&mut self, other: &SquareSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+    }
+
     #[inline]
     pub(crate) fn contains(&self, sq: u8) -> bool {
         self.0[usize::from(sq >> 6)] >> (sq & 63) & 1 != 0
@@ -113,6 +119,11 @@ pub struct Variant {
     /// and legs, and the file where kings may face). A move touching none of
     /// them leaves a royal piece that is not in check out of check.
     pub(crate) zones: [Vec<SquareSet>; 2],
+    /// The zones' parts: the leaps' squares per royal square, and each
+    /// ray's squares (`rays` order) per royal square, so that a move in the
+    /// zone re-tests only the probes it can change.
+    pub(crate) leap_zones: [Vec<SquareSet>; 2],
+    pub(crate) ray_zones: [Vec<SquareSet>; 2],
 }
 
 impl Variant {
@@ -235,43 +246,49 @@ impl Variant {
             self.probes[side.index()] = probes;
         }
         for defender in Side::BOTH {
+            let by = defender.other().index();
+            let nrays = self.rays[by].len();
             let mut zones = vec![SquareSet::default(); 256];
+            let mut leap_zones = vec![SquareSet::default(); 256];
+            let mut ray_zones = vec![SquareSet::default(); 256 * nrays];
             for rank in 0..self.ranks {
                 for file in 0..self.files {
                     let k = Square::new(file, rank).0;
-                    let zone = &mut zones[usize::from(k)];
-                    for p in &self.probes[defender.other().index()] {
+                    let leap_zone = &mut leap_zones[usize::from(k)];
+                    for p in &self.leaps[by] {
                         if p.to.is_some_and(|r| !r.contains(k)) {
                             continue;
                         }
-                        match p.kind {
-                            Kind::Leap { .. } => {
-                                let Some(a) = self.offset(k, p.back) else { continue };
-                                zone.insert(Square(a));
-                                if let Some(l) = p.leg.and_then(|leg| self.offset(a, leg)) {
-                                    zone.insert(Square(l));
-                                }
-                            }
-                            Kind::Slide | Kind::Hop => {
-                                let mut cur = k;
-                                for _ in 0..p.range {
-                                    let Some(next) = self.offset(cur, p.back) else {
-                                        break;
-                                    };
-                                    cur = next;
-                                    zone.insert(Square(cur));
-                                }
-                            }
+                        let Some(a) = self.offset(k, p.back) else { continue };
+                        leap_zone.insert(Square(a));
+                        if let Some(l) = p.leg.and_then(|leg| self.offset(a, leg)) {
+                            leap_zone.insert(Square(l));
                         }
+                    }
+                    let mut zone = *leap_zone;
+                    for (i, ray) in self.rays[by].iter().enumerate() {
+                        let ray_zone = &mut ray_zones[usize::from(k) * nrays + i];
+                        let mut cur = k;
+                        for _ in 0..ray.range {
+                            let Some(next) = self.offset(cur, ray.back) else {
+                                break;
+                            };
+                            cur = next;
+                            ray_zone.insert(Square(cur));
+                        }
+                        zone.union_with(ray_zone);
                     }
                     if self.flying_general {
                         for r in 0..self.ranks {
                             zone.insert(Square::new(file, r));
                         }
                     }
+                    zones[usize::from(k)] = zone;
                 }
             }
             self.zones[defender.index()] = zones;
+            self.leap_zones[defender.index()] = leap_zones;
+            self.ray_zones[defender.index()] = ray_zones;
         }
     }
 }

@@ -14,7 +14,7 @@ use game::{Outcome, Side};
 
 use crate::error::{FenError, IllegalMove};
 use crate::square::{Move, Square, STRIDE};
-use crate::variant::{lame_leg, EndValue, Kind, SquareSet, Variant};
+use crate::variant::{lame_leg, EndValue, Kind, Probe, SquareSet, Variant};
 
 /// How a game ended: the side to move has no legal move and is in check
 /// (将死) or is not (困毙, stalemate).
@@ -416,35 +416,33 @@ impl Position {
     fn attacked_along(&self, sq: u8, by: Side, i: usize) -> bool {
         let v = &*self.variant;
         let ray = &v.rays[by.index()][i];
-        {
-            // The first and second pieces along the ray, with their distances.
-            let mut found = [(0u8, 0u8); 2];
-            let mut n = 0;
-            let mut cur = sq;
-            for dist in 1..=ray.range {
-                let Some(next) = v.offset(cur, ray.back) else {
+        // The first and second pieces along the ray, with their distances:
+        // a slider stands first, a hopper second (the first is its screen).
+        let wanted = if ray.hops.is_empty() { 1 } else { 2 };
+        let mut found = [(0u8, 0u8); 2];
+        let mut n = 0;
+        let mut cur = sq;
+        for dist in 1..=ray.range {
+            let Some(next) = v.offset(cur, ray.back) else {
+                break;
+            };
+            cur = next;
+            if self.board[usize::from(cur)] != 0 {
+                found[n] = (cur, dist);
+                n += 1;
+                if n == wanted {
                     break;
-                };
-                cur = next;
-                if self.board[usize::from(cur)] != 0 {
-                    found[n] = (cur, dist);
-                    n += 1;
-                    if n == 2 {
-                        break;
-                    }
                 }
             }
-            let hit = |p: &crate::variant::Probe, (a, dist): (u8, u8)| {
-                self.board[usize::from(a)] == p.code
-                    && dist <= p.range
-                    && p.from.is_none_or(|r| r.contains(a))
-                    && p.to.is_none_or(|r| r.contains(sq))
-            };
-            if n >= 1 && ray.slides.iter().any(|p| hit(p, found[0])) {
-                return true;
-            }
-            n == 2 && ray.hops.iter().any(|p| hit(p, found[1]))
         }
+        let hit = |p: &Probe, (a, dist): (u8, u8)| {
+            self.board[usize::from(a)] == p.code
+                && dist <= p.range
+                && p.from.is_none_or(|r| r.contains(a))
+                && p.to.is_none_or(|r| r.contains(sq))
+        };
+        (n >= 1 && ray.slides.iter().any(|p| hit(p, found[0])))
+            || (n == 2 && ray.hops.iter().any(|p| hit(p, found[1])))
     }
 
     /// Pseudo-legal moves of the side to move, from the movement descriptors.

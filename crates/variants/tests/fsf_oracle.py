@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fairy-Stockfish oracle for fsf_minixiangqi.rs.
+"""Fairy-Stockfish oracle for fsf_diff.rs.
 
 Usage: fsf_oracle.py VARIANT FILE. Reads one FEN a line from FILE and writes
 one JSON object a line to stdout, in the input's order:

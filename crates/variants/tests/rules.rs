@@ -254,7 +254,7 @@ fn minixiangqi_loads_and_its_start_has_nineteen_moves() {
     let v = Arc::new(Variant::from_toml(MINIXIANGQI_TOML).unwrap());
     assert_eq!(v.size(), (7, 7));
     let mut pos = Position::start(v);
-    // Fairy-Stockfish lists 19 moves from the start (see tests/fsf_minixiangqi.rs).
+    // Fairy-Stockfish lists 19 moves from the start (see tests/fsf_diff.rs).
     assert_eq!(pos.legal_moves().len(), 19);
     assert!(perft(&mut pos, 3) > 0);
 }

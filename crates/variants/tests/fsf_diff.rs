@@ -1,5 +1,6 @@
 //! Differential test of `data/minixiangqi.toml` against Fairy-Stockfish's
-//! `minixiangqi` (`pip install pyffish`).
+//! `minixiangqi` (`pip install pyffish`), and of `data/xiangqi.toml` against
+//! its `xiangqi` — a second opinion beside `crates/xiangqi` (tests/perft.rs).
 //!
 //! Positions come from seeded random playouts from the start position, each
 //! played until the game ends or 80 plies; for each position the set of
@@ -10,13 +11,13 @@
 //! Without pyffish the test says so loudly and passes, unless
 //! `QIJU_REQUIRE_ORACLES=1` (as in CI), where it fails — the convention of
 //! `crates/xiangqi/tests/fsf_diff.rs`. `QIJU_FSF_POSITIONS=N` compares N
-//! positions instead of the default 1,000.
+//! positions instead of the default (1,000 of minixiangqi, 500 of Xiangqi).
 
 use std::collections::{BTreeSet, HashSet};
 use std::process::Command;
 use std::sync::Arc;
 
-use variants::{Move, Position, Variant, MINIXIANGQI_TOML};
+use variants::{Move, Position, Variant, MINIXIANGQI_TOML, XIANGQI_TOML};
 
 /// splitmix64: a seeded generator, so a failure can be replayed.
 struct Rng(u64);
@@ -99,6 +100,17 @@ fn positions(variant: &Arc<Variant>, target: usize) -> Vec<Position> {
 
 #[test]
 fn fairy_stockfish_agrees_on_minixiangqi() {
+    compare(MINIXIANGQI_TOML, "minixiangqi", 1000);
+}
+
+#[test]
+fn fairy_stockfish_agrees_on_xiangqi() {
+    compare(XIANGQI_TOML, "xiangqi", 500);
+}
+
+/// Compares `default` positions (or `QIJU_FSF_POSITIONS`) of the variant in
+/// `toml` with Fairy-Stockfish's variant `fsf_name`.
+fn compare(toml: &str, fsf_name: &str, default: usize) {
     if !oracle_available() {
         let required = std::env::var("QIJU_REQUIRE_ORACLES").is_ok_and(|v| v == "1");
         assert!(
@@ -106,24 +118,24 @@ fn fairy_stockfish_agrees_on_minixiangqi() {
             "QIJU_REQUIRE_ORACLES=1 but `{} -c 'import pyffish'` fails: pip install pyffish",
             python()
         );
-        eprintln!("\n*** SKIPPED fsf_minixiangqi: pyffish (Fairy-Stockfish) is not importable ***");
+        eprintln!("\n*** SKIPPED fsf_diff: pyffish (Fairy-Stockfish) is not importable ***");
         eprintln!("*** install it with `pip install pyffish`, or set QIJU_PYTHON ***\n");
         return;
     }
     let target: usize = std::env::var("QIJU_FSF_POSITIONS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(1000);
-    let variant = Arc::new(Variant::from_toml(MINIXIANGQI_TOML).unwrap());
+        .unwrap_or(default);
+    let variant = Arc::new(Variant::from_toml(toml).unwrap());
     let positions = positions(&variant, target);
-    let dir = std::env::temp_dir().join(format!("qiju-variants-fsf-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("qiju-variants-fsf-{fsf_name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fens = dir.join("fens.txt");
     let text: String = positions.iter().map(|p| p.to_fen() + "\n").collect();
     std::fs::write(&fens, text).unwrap();
     let out = Command::new(python())
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fsf_oracle.py"))
-        .arg("minixiangqi")
+        .arg(fsf_name)
         .arg(&fens)
         .output()
         .unwrap();
@@ -174,7 +186,7 @@ fn fairy_stockfish_agrees_on_minixiangqi() {
         }
     }
     eprintln!(
-        "fsf_minixiangqi: {} positions, {moves} legal moves, {checks} in check, {ends} without a move — all equal",
+        "{fsf_name}: {} positions, {moves} legal moves, {checks} in check, {ends} without a move — all equal",
         positions.len()
     );
     assert!(positions.len() >= 500);

@@ -20,9 +20,8 @@ const MAX_SIDE: u8 = STRIDE;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct VariantSpec {
-    name: String,
+    name: Spanned<String>,
     #[serde(default)]
-    #[allow(dead_code)]
     description: String,
     board: BoardSpec,
     #[serde(default)]
@@ -259,6 +258,9 @@ impl Variant {
             }
         })?;
         let cx = Ctx { text };
+        if spec.name.get_ref().trim().is_empty() {
+            return Err(cx.err(spec.name.span(), "the variant's name is empty"));
+        }
 
         let board = spec.board;
         for side in [&board.files, &board.ranks] {
@@ -450,7 +452,8 @@ impl Variant {
 
         let rules = spec.rules;
         let mut variant = Variant {
-            name: spec.name,
+            name: spec.name.into_inner(),
+            description: spec.description,
             files,
             ranks,
             pieces,

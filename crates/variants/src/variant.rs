@@ -98,6 +98,7 @@ pub enum EndValue {
 #[derive(Clone, Debug)]
 pub struct Variant {
     pub(crate) name: String,
+    pub(crate) description: String,
     pub(crate) files: u8,
     pub(crate) ranks: u8,
     pub(crate) pieces: Vec<PieceType>,
@@ -130,6 +131,12 @@ impl Variant {
     #[must_use]
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The file's free-text description.
+    #[must_use]
+    pub fn description(&self) -> &str {
+        &self.description
     }
 
     /// The board's width (files `a`..) and height (ranks `0`..).

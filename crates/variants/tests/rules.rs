@@ -92,6 +92,7 @@ fn a_bad_file_names_its_line_and_reason() {
         (2, r#"start = "4k4/9/9/9/4Q4 w""#, "`Q` is no piece"),
         (2, r#"start = "9/9/9/9/4K4 w""#, "second side 0 royal pieces"),
         (5, "files = 17", "board 17×5"),
+        (1, r#"name = " ""#, "name is empty"),
     ];
     for &(line, text, reason) in cases {
         let err = Variant::from_toml(&with_line(line, text)).expect_err(text);

@@ -33,10 +33,13 @@ fn dependencies(krate: &str) -> BTreeSet<String> {
 }
 
 const ROOMS: [&str; 4] = ["accounts", "lobby", "play", "store"];
-const RULES: [&str; 11] = [
+const RULES: [&str; 14] = [
     "game",
     "xiangqi",
     "chess",
+    "shogi",
+    "renju",
+    "variants",
     "referee",
     "clock",
     "session",

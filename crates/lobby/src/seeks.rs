@@ -303,6 +303,7 @@ mod tests {
             real_title: None,
             muted: false,
             banned: false,
+            bot: false,
         };
         Seek {
             view: SeekView {

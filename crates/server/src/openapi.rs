@@ -19,7 +19,7 @@ use utoipa::OpenApi;
         crate::api::accounts::get_settings,
         crate::api::accounts::put_settings,
         crate::api::accounts::guest,
-        crate::api::accounts::account,
+        crate::api::bot::account,
         crate::api::accounts::make_token,
         crate::api::lobby::create_seek,
         crate::api::lobby::list_seeks,
@@ -64,6 +64,17 @@ use utoipa::OpenApi;
         crate::api::analysis::position,
         crate::api::analysis::eval,
         crate::api::analysis::import,
+        crate::api::bot::upgrade,
+        crate::api::bot::online,
+        crate::api::bot::game_stream,
+        crate::api::bot::make_move,
+        crate::api::bot::chat,
+        crate::api::bot::abort,
+        crate::api::bot::resign,
+        crate::api::bot::challenge,
+        crate::api::bot::accept,
+        crate::api::bot::decline,
+        crate::api::bot::cancel,
     ),
     tags(
         (name = "auth", description = "Accounts, sessions, guests, bot tokens"),
@@ -71,6 +82,7 @@ use utoipa::OpenApi;
         (name = "games", description = "Live and archived games; the bot API"),
         (name = "players", description = "Profiles, ratings, titles"),
         (name = "analysis", description = "Computer reviews of finished games; the analysis board"),
+        (name = "bot", description = "lichess's Bot API, for berserk and lichess-bot (docs/BOTS.md)"),
     )
 )]
 pub struct ApiDoc;

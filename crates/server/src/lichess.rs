@@ -153,23 +153,58 @@ pub fn status(view: &GameView) -> &'static str {
     }
 }
 
+/// lichess's number of a status word.
+#[must_use]
+pub fn status_id(word: &str) -> u32 {
+    match word {
+        "created" => 10,
+        "started" => 20,
+        "aborted" => 25,
+        "mate" => 30,
+        "resign" => 31,
+        "stalemate" => 32,
+        "timeout" => 33,
+        "draw" => 34,
+        "outoftime" => 35,
+        "cheat" => 36,
+        "noStart" => 37,
+        "variantEnd" => 60,
+        _ => 38, // unknownFinish
+    }
+}
+
 /// The `gameState` of a game now.
 #[must_use]
 pub fn game_state(view: &GameView) -> Value {
     let moves: Vec<&str> = view.moves.iter().map(|m| m.coord.as_str()).collect();
+    game_state_with(view, &moves.join(" "))
+}
+
+/// The `gameState` of `view` with `moves` (space-separated) for its moves:
+/// a game stream keeps the moves itself and `view`'s other fields up to
+/// date from the game's events.
+#[must_use]
+pub fn game_state_with(view: &GameView, moves: &str) -> Value {
     let mut v = json!({
         "type": "gameState",
-        "moves": moves.join(" "),
+        "moves": moves,
         "wtime": view.clocks.first_ms.max(0),
         "btime": view.clocks.second_ms.max(0),
         "winc": view.increment_ms,
         "binc": view.increment_ms,
         "status": status(view),
-        "wdraw": view.draw_offer == Some(Side::First),
-        "bdraw": view.draw_offer == Some(Side::Second),
-        "wtakeback": view.takeback_offer == Some(Side::First),
-        "btakeback": view.takeback_offer == Some(Side::Second),
     });
+    // lichess: `true` when offering, else omitted.
+    for (key, on) in [
+        ("wdraw", view.draw_offer == Some(Side::First)),
+        ("bdraw", view.draw_offer == Some(Side::Second)),
+        ("wtakeback", view.takeback_offer == Some(Side::First)),
+        ("btakeback", view.takeback_offer == Some(Side::Second)),
+    ] {
+        if on {
+            v[key] = json!(true);
+        }
+    }
     if let Some(w) = view.winner {
         v["winner"] = json!(color(w));
     }
@@ -241,7 +276,7 @@ pub fn game_event(kind: &str, view: &GameView, me: Side) -> Value {
         "source": "friend",
         "speed": speed(view.initial_ms, view.increment_ms, corr),
         "variant": variant_json(&view.variant),
-        "status": { "name": status(view) },
+        "status": { "id": status_id(status(view)), "name": status(view) },
         "compat": { "bot": true, "board": true },
     });
     if let Some(w) = view.winner {
@@ -253,7 +288,7 @@ pub fn game_event(kind: &str, view: &GameView, me: Side) -> Value {
 /// A challenge as lichess shows it (`ChallengeJson`). `from` and `to` are
 /// the two accounts; `direction` is `in` or `out` from the reader's side.
 #[must_use]
-pub fn challenge_json(c: &ChallengeView, from: &User, to: &User, status: &str) -> Value {
+pub fn challenge_json(c: &ChallengeView, from: &User, to: &User, status: &str, direction: &str) -> Value {
     let tc: Option<clock::TimeControl> = c.time.parse().ok();
     let ms = |m: u64| i64::try_from(m).unwrap_or(i64::MAX);
     let (limit_ms, inc_ms) = tc.as_ref().map_or((0, 0), |t| {
@@ -272,7 +307,7 @@ pub fn challenge_json(c: &ChallengeView, from: &User, to: &User, status: &str) -
         lobby::ColorChoice::Second => "black",
         _ => "random",
     };
-    json!({
+    let mut v = json!({
         "id": c.id,
         "url": format!("/challenge/{}", c.id),
         "status": status,
@@ -283,10 +318,20 @@ pub fn challenge_json(c: &ChallengeView, from: &User, to: &User, status: &str) -
         "speed": speed(limit_ms, inc_ms, corr),
         "timeControl": time_control,
         "color": color,
-        "finalColor": color,
-        "perf": { "name": registry::get(Some(&c.variant)).map_or("", |v| v.rating_pool) },
-        "initialFen": c.fen,
-    })
+        "perf": { "icon": "", "name": registry::get(Some(&c.variant)).map_or("", |v| v.rating_pool) },
+        "direction": direction,
+    });
+    // Known before the game only when the challenger chose a side.
+    if color != "random" {
+        v["finalColor"] = json!(color);
+    }
+    if let Some(fen) = &c.fen {
+        v["initialFen"] = json!(fen);
+    }
+    if let Some(of) = &c.rematch_of {
+        v["rematchOf"] = json!(of);
+    }
+    v
 }
 
 /// The time control a lichess challenge asks for, in qiju's words:

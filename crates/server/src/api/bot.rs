@@ -16,6 +16,8 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use common::Error;
+use futures_util::stream::SelectAll;
+use futures_util::StreamExt;
 use game::Side;
 use lobby::{ChallengeRequest, ColorChoice, Presence};
 use play::live::{self, Action};
@@ -23,6 +25,7 @@ use play::protocol::{ChatRoom, GameView, ServerMsg};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 use store::User;
@@ -132,72 +135,119 @@ pub async fn game_stream(
     if view.state != "live" {
         return Ok(ndjson_response(Body::from(full.to_string() + "\n")));
     }
-    let shutdown = state.shutdown_signal();
-    let stream = futures_util::stream::unfold(
-        (Some(full.to_string()), rx, shutdown, false, state, id, me),
-        |(first, mut rx, mut shutdown, done, state, id, me)| async move {
-            if let Some(f) = first {
-                return Some((
-                    Ok::<_, std::io::Error>(f + "\n"),
-                    (None, rx, shutdown, done, state, id, me),
-                ));
+    let moves: Vec<String> = view.moves.iter().map(|m| m.coord.clone()).collect();
+    let track = Track {
+        first: Some(full.to_string()),
+        rx,
+        shutdown: state.shutdown_signal(),
+        done: false,
+        state,
+        me,
+        view,
+        moves,
+    };
+    let stream = futures_util::stream::unfold(track, |mut t| async move {
+        if let Some(f) = t.first.take() {
+            return Some((Ok::<_, std::io::Error>(f + "\n"), t));
+        }
+        loop {
+            if t.done || *t.shutdown.borrow() {
+                return None;
             }
-            loop {
-                if done || *shutdown.borrow() {
-                    return None;
-                }
-                let got = tokio::select! {
-                    r = tokio::time::timeout(KEEP_ALIVE, rx.recv()) => r,
-                    _ = shutdown.changed() => return None,
-                };
-                let ev = match got {
-                    Err(_) => return Some((Ok("\n".into()), (None, rx, shutdown, false, state, id, me))),
-                    // Behind, or the game's task ended: the stream ends,
-                    // and a client reconnects for the whole state.
-                    Ok(Err(RecvError::Lagged(_) | RecvError::Closed)) => return None,
-                    Ok(Ok(ev)) => ev,
-                };
-                if let Some(line) = game_line(&state, &id, me, &ev).await {
-                    let last = ev.kind == "end";
-                    return Some((Ok(line + "\n"), (None, rx, shutdown, last, state, id, me)));
-                }
+            let got = tokio::select! {
+                r = tokio::time::timeout(KEEP_ALIVE, t.rx.recv()) => r,
+                _ = t.shutdown.changed() => return None,
+            };
+            let ev = match got {
+                Err(_) => return Some((Ok("\n".into()), t)),
+                // Behind, or the game's task ended: the stream ends, and a
+                // client reconnects for the whole state.
+                Ok(Err(RecvError::Lagged(_) | RecvError::Closed)) => return None,
+                Ok(Ok(ev)) => ev,
+            };
+            t.done = ev.kind == "end";
+            if let Some(line) = t.line(&ev).await {
+                return Some((Ok(line.to_string() + "\n"), t));
             }
-        },
-    );
+        }
+    });
     Ok(ndjson_response(Body::from_stream(stream)))
 }
 
-/// The lichess line for one event of a game, if it has one.
-async fn game_line(state: &AppState, id: &str, me: Side, ev: &Arc<live::Event>) -> Option<String> {
-    let msg: ServerMsg = serde_json::from_str(&ev.json).ok()?;
-    match msg {
-        ServerMsg::Chat { room, from, text } => Some(
-            json!({
-                "type": "chatLine",
-                "room": if room == ChatRoom::Players { "player" } else { "spectator" },
-                "username": from,
-                "text": text,
-            })
-            .to_string(),
-        ),
-        ServerMsg::PlayerGone {
-            side, claim_in_ms, ..
-        } if side != me => Some(
-            json!({ "type": "opponentGone", "gone": true, "claimWinInSeconds": claim_in_ms.max(0) / 1000 })
-                .to_string(),
-        ),
-        ServerMsg::PlayerBack { side, .. } if side != me => {
-            Some(json!({ "type": "opponentGone", "gone": false }).to_string())
+/// A bot's game stream as it goes: the game as its events have changed it
+/// (each `gameState` is the state right after its event, not a later one).
+struct Track {
+    first: Option<String>,
+    rx: tokio::sync::broadcast::Receiver<Arc<live::Event>>,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+    done: bool,
+    state: AppState,
+    me: Side,
+    view: GameView,
+    moves: Vec<String>,
+}
+
+impl Track {
+    /// The lichess line for one event of the game, if it has one.
+    async fn line(&mut self, ev: &live::Event) -> Option<Value> {
+        let msg: ServerMsg = serde_json::from_str(&ev.json).ok()?;
+        let v = &mut self.view;
+        match msg {
+            ServerMsg::Chat { room, from, text } => {
+                return Some(json!({
+                    "type": "chatLine",
+                    "room": if room == ChatRoom::Players { "player" } else { "spectator" },
+                    "username": from,
+                    "text": text,
+                }))
+            }
+            ServerMsg::PlayerGone {
+                side, claim_in_ms, ..
+            } if side != self.me => {
+                return Some(json!({
+                    "type": "opponentGone",
+                    "gone": true,
+                    "claimWinInSeconds": claim_in_ms.max(0) / 1000,
+                }))
+            }
+            ServerMsg::PlayerBack { side, .. } if side != self.me => {
+                return Some(json!({ "type": "opponentGone", "gone": false }))
+            }
+            ServerMsg::Move { coord, clocks, .. } => {
+                self.moves.push(coord);
+                v.clocks = clocks;
+                // A move declines the offers standing (CXA 23.1).
+                v.draw_offer = None;
+                v.takeback_offer = None;
+            }
+            ServerMsg::DrawOffer { by, .. } => v.draw_offer = Some(by),
+            ServerMsg::DrawDeclined { .. } => v.draw_offer = None,
+            ServerMsg::TakebackOffer { by, .. } => v.takeback_offer = Some(by),
+            ServerMsg::TakebackDeclined { .. } => v.takeback_offer = None,
+            ServerMsg::TakenBack { .. } => {
+                *v = live::view(self.state.play(), &v.id).await.ok()??;
+                self.moves = v.moves.iter().map(|m| m.coord.clone()).collect();
+            }
+            ServerMsg::TimePenalty { clocks, .. }
+            | ServerMsg::TimeGiven { clocks, .. }
+            | ServerMsg::Clock { clocks, .. } => v.clocks = clocks,
+            ServerMsg::End {
+                state,
+                winner,
+                reason,
+                clocks,
+                ..
+            } => {
+                v.state = state;
+                v.winner = winner;
+                v.reason = Some(reason);
+                v.clocks = clocks;
+                v.draw_offer = None;
+                v.takeback_offer = None;
+            }
+            _ => return None,
         }
-        ServerMsg::PlayerGone { .. }
-        | ServerMsg::PlayerBack { .. }
-        | ServerMsg::Error { .. }
-        | ServerMsg::Pong => None,
-        // Everything else changes the game: its whole state again.
-        _ => {
-            let view = live::view(state.play(), id).await.ok()??;
-            Some(lichess::game_state(&view).to_string())
-        }
+        Some(lichess::game_state_with(v, &self.moves.join(" ")))
     }
 }
 
@@ -425,7 +475,7 @@ pub async fn challenge(
         rematch_of: None,
     };
     let view = state.lobby().challenge(user.clone(), req).await?;
-    Ok(Json(lichess::challenge_json(&view, &user, &to, "created")))
+    Ok(Json(lichess::challenge_json(&view, &user, &to, "created", "out")))
 }
 
 /// Accept a challenge addressed to you.
@@ -510,6 +560,44 @@ pub async fn chat(
     Ok(lichess::ok())
 }
 
+/// A bot's event stream as it goes: its personal events, and the games it
+/// was told of, each watched for its end (lichess's `gameFinish`).
+struct Events<G> {
+    rx: tokio::sync::broadcast::Receiver<Arc<str>>,
+    stop: tokio::sync::watch::Receiver<bool>,
+    state: AppState,
+    user: User,
+    /// The challenges this stream was told of (for which a withdrawal is
+    /// lichess's `challengeCanceled`).
+    incoming: HashSet<String>,
+    /// The games announced with `gameStart` (each once).
+    started: HashSet<String>,
+    /// What this stream says first, as qiju's messages: the challenges
+    /// waiting for the account and its games in progress (as lichess does
+    /// on connecting).
+    pending: std::collections::VecDeque<String>,
+    /// One stream per game started, yielding its id once it ends.
+    ends: SelectAll<Ends>,
+    _guard: G,
+}
+
+/// The id of a game once its `end` event (or the end of its task) comes.
+fn end_of(id: String, rx: tokio::sync::broadcast::Receiver<Arc<live::Event>>) -> Ends {
+    Box::pin(futures_util::stream::unfold(Some((id, rx)), |st| async move {
+        let (id, mut rx) = st?;
+        loop {
+            match rx.recv().await {
+                Ok(ev) if ev.kind == "end" => return Some((id, None)),
+                Ok(_) | Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return Some((id, None)),
+            }
+        }
+    }))
+}
+
+/// A game's end, as a stream of its id (`Sync`, as a response body is).
+type Ends = Pin<Box<dyn futures_util::Stream<Item = String> + Send + Sync>>;
+
 /// `/api/stream/event`: lichess's events for a bot account, qiju's
 /// messages for the others (see docs/BOTS.md).
 pub async fn events(state: AppState, session: crate::auth::Session) -> Response {
@@ -518,77 +606,105 @@ pub async fn events(state: AppState, session: crate::auth::Session) -> Response 
     let held = state.sessions().hold(&session.token_hash);
     let stop = either(state.shutdown_signal(), held.ended.clone());
     let guard = (Presence::new(state.lobby(), &user), held);
-    let stream = futures_util::stream::unfold(
-        (rx, stop, state, user, HashSet::<String>::new(), guard),
-        |(mut rx, mut stop, state, user, mut incoming, guard)| async move {
-            loop {
-                if *stop.borrow() {
-                    return None;
-                }
-                let got = tokio::select! {
-                    r = tokio::time::timeout(KEEP_ALIVE, rx.recv()) => r,
-                    _ = stop.changed() => return None,
-                };
-                let text = match got {
-                    Err(_) => {
-                        return Some((
-                            Ok::<_, std::io::Error>("\n".to_string()),
-                            (rx, stop, state, user, incoming, guard),
-                        ))
-                    }
-                    Ok(Err(RecvError::Lagged(_) | RecvError::Closed)) => return None,
-                    Ok(Ok(text)) => text,
-                };
-                if let Some(line) = event_line(&state, &user, &mut incoming, &text).await {
-                    return Some((
-                        Ok(line.to_string() + "\n"),
-                        (rx, stop, state, user, incoming, guard),
-                    ));
-                }
+    // After subscribing, so that nothing falls between; a game in both is
+    // announced once.
+    let mut pending: std::collections::VecDeque<String> = state
+        .lobby()
+        .challenges_of(&user)
+        .into_iter()
+        .filter(|c| c.to == user.name)
+        .map(|c| json!({ "t": "challenge", "challenge": c }).to_string())
+        .collect();
+    if let Ok(games) = play::archive::playing(state.play(), &user).await {
+        pending.extend(
+            games
+                .iter()
+                .map(|g| json!({ "t": "game_start", "game": g.id }).to_string()),
+        );
+    }
+    let start = Events {
+        rx,
+        stop,
+        state,
+        user,
+        incoming: HashSet::new(),
+        started: HashSet::new(),
+        pending,
+        ends: SelectAll::new(),
+        _guard: guard,
+    };
+    let stream = futures_util::stream::unfold(start, |mut ev| async move {
+        loop {
+            if *ev.stop.borrow() {
+                return None;
             }
-        },
-    );
+            if let Some(text) = ev.pending.pop_front() {
+                if let Some(v) = event_line(&mut ev, &text).await {
+                    return Some((Ok(v.to_string() + "\n"), ev));
+                }
+                continue;
+            }
+            let watching = !ev.ends.is_empty();
+            let line = tokio::select! {
+                r = tokio::time::timeout(KEEP_ALIVE, ev.rx.recv()) => match r {
+                    Err(_) => Some(Value::Null),
+                    Ok(Err(RecvError::Lagged(_) | RecvError::Closed)) => return None,
+                    Ok(Ok(text)) => event_line(&mut ev, &text).await,
+                },
+                Some(id) = ev.ends.next(), if watching => finish_line(&ev, &id).await,
+                _ = ev.stop.changed() => return None,
+            };
+            match line {
+                Some(Value::Null) => return Some((Ok::<_, std::io::Error>("\n".to_string()), ev)),
+                Some(v) => return Some((Ok(v.to_string() + "\n"), ev)),
+                None => {}
+            }
+        }
+    });
     ndjson_response(Body::from_stream(stream))
 }
 
+/// The `gameFinish` of a game that ended.
+async fn finish_line<G>(ev: &Events<G>, id: &str) -> Option<Value> {
+    let view = live::view(ev.state.play(), id).await.ok()??;
+    if view.state == "live" {
+        return None;
+    }
+    let me = seat(&view, &ev.user).ok()?;
+    Some(lichess::game_event("gameFinish", &view, me))
+}
+
 /// The lichess event for one of qiju's personal events, if it has one.
-/// `incoming` holds the challenges this stream was told of (for which a
-/// withdrawal is lichess's `challengeCanceled`).
-async fn event_line(
-    state: &AppState,
-    user: &User,
-    incoming: &mut HashSet<String>,
-    text: &str,
-) -> Option<Value> {
-    let ev: Value = serde_json::from_str(text).ok()?;
-    match ev["t"].as_str()? {
+async fn event_line<G>(ev: &mut Events<G>, text: &str) -> Option<Value> {
+    let msg: Value = serde_json::from_str(text).ok()?;
+    match msg["t"].as_str()? {
         "game_start" => {
-            let id = ev["game"].as_str()?;
-            let view = live::view(state.play(), id).await.ok()??;
-            let me = seat(&view, user).ok()?;
+            let id = msg["game"].as_str()?;
+            if !ev.started.insert(id.to_string()) {
+                return None;
+            }
+            let (view, rx) = live::join(ev.state.play(), id).await?;
+            let me = seat(&view, &ev.user).ok()?;
+            ev.ends.push(end_of(id.to_string(), rx));
             Some(lichess::game_event("gameStart", &view, me))
         }
         "challenge" => {
-            let c: lobby::ChallengeView = serde_json::from_value(ev["challenge"].clone()).ok()?;
-            let from = state.accounts().named(&c.from).await.ok()?;
-            incoming.insert(c.id.clone());
-            Some(
-                json!({ "type": "challenge", "challenge": lichess::challenge_json(&c, &from, user, "created") }),
-            )
+            let c: lobby::ChallengeView = serde_json::from_value(msg["challenge"].clone()).ok()?;
+            let from = ev.state.accounts().named(&c.from).await.ok()?;
+            ev.incoming.insert(c.id.clone());
+            Some(json!({
+                "type": "challenge",
+                "challenge": lichess::challenge_json(&c, &from, &ev.user, "created", "in"),
+            }))
         }
         "challenge_declined" => {
-            let id = ev["id"].as_str()?.to_string();
-            let by_me = ev["by"].as_str() == Some(user.name.as_str());
-            let was_incoming = incoming.remove(&id);
-            let kind = if was_incoming != by_me {
-                "challengeCanceled"
+            let id = msg["id"].as_str()?.to_string();
+            let by_me = msg["by"].as_str() == Some(ev.user.name.as_str());
+            let was_incoming = ev.incoming.remove(&id);
+            let (kind, status) = if was_incoming == by_me {
+                ("challengeDeclined", "declined")
             } else {
-                "challengeDeclined"
-            };
-            let status = if kind == "challengeCanceled" {
-                "canceled"
-            } else {
-                "declined"
+                ("challengeCanceled", "canceled")
             };
             Some(json!({ "type": kind, "challenge": { "id": id, "status": status } }))
         }

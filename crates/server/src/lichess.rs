@@ -39,7 +39,6 @@ impl IntoResponse for LiError {
 }
 
 /// `{"ok": true}`, lichess's answer to an action.
-#[must_use]
 pub fn ok() -> Json<Value> {
     Json(json!({ "ok": true }))
 }

@@ -360,3 +360,25 @@ pub fn time_of(limit: Option<i64>, increment: Option<i64>, days: Option<i64>) ->
         (None, None) => Ok("3d".into()),
     }
 }
+
+/// One of a bot's games in progress, as lichess's `/api/account/playing`
+/// lists it (`nowPlaying`).
+#[must_use]
+pub fn now_playing(g: &play::archive::Playing) -> Value {
+    let corr = g.days.is_some();
+    json!({
+        "gameId": g.id,
+        "fullId": g.id,
+        "color": color(g.you),
+        "fen": g.fen,
+        "hasMoved": g.ply > u32::from(g.you == Side::Second),
+        "isMyTurn": g.your_turn,
+        "opponent": { "id": common::names::key(&g.opponent), "username": g.opponent },
+        "rated": g.rated,
+        "secondsLeft": g.time_left_ms.map(|ms| ms.max(0) / 1000),
+        "source": "friend",
+        "speed": if corr { "correspondence" } else { "" },
+        "variant": variant_json(&g.variant),
+        "compat": { "bot": true, "board": true },
+    })
+}

@@ -162,6 +162,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/stream/event", get(bot::stream_events))
         // lichess's Bot API (issue 32, docs/BOTS.md).
         .route("/api/bot/account/upgrade", post(bot::upgrade))
+        .route("/api/token/test", post(bot::token_test))
         .route("/api/bot/online", get(bot::online))
         .route("/api/bot/game/stream/{id}", get(bot::game_stream))
         .route("/api/bot/game/{id}/move/{mv}", post(bot::make_move))
@@ -173,7 +174,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/challenge/{id}/decline", post(bot::decline))
         .route("/api/challenge/{id}/cancel", post(bot::cancel))
         .route("/api/games/live", get(players::live_games))
-        .route("/api/account/playing", get(players::playing))
+        .route("/api/account/playing", get(bot::playing))
         .route("/api/games/{id}", get(games::get_game))
         .route("/api/games/{id}/pgn", get(games::get_pgn))
         .route("/api/games/{id}/ws", get(ws::game::game_socket))

@@ -148,6 +148,24 @@ async fn the_account_is_lichess_shaped_once_a_bot() {
     assert_eq!(after["id"], a.name.to_lowercase());
     assert_eq!(after["title"], "BOT");
     assert!(after["createdAt"].as_i64().unwrap() > 0);
+    // lichess-bot's token test: whose token, with the bot scope.
+    let r = a
+        .http
+        .post(format!("{}/api/token/test", a.base))
+        .bearer_auth(&a.token)
+        .body(format!("{},not-a-token", a.token))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let t: Value = r.json().await.unwrap();
+    assert_eq!(t[&a.token]["userId"], a.name.to_lowercase());
+    assert!(t[&a.token]["scopes"]
+        .as_str()
+        .unwrap()
+        .split(',')
+        .any(|s| s == "bot:play"));
+    assert_eq!(t["not-a-token"], Value::Null);
     // Upgrading again changes nothing.
     assert_eq!(a.post_form("/api/bot/account/upgrade", "").await.0, 200);
     // A guest cannot be a bot: lichess's error shape.
@@ -262,6 +280,18 @@ async fn a_xiangqi_game_through_the_bot_api() {
     assert_eq!(g["opponent"]["username"], black.name.as_str());
     assert_eq!(g["compat"], json!({"bot": true, "board": true}));
     assert!(g["fen"].as_str().unwrap().starts_with("rnbakabnr/"));
+    // lichess-bot's list of games in progress.
+    let playing: Value = red.get("/api/account/playing").await.json().await.unwrap();
+    let now = &playing["nowPlaying"][0];
+    assert_eq!(
+        (
+            now["gameId"].as_str(),
+            now["color"].as_str(),
+            now["isMyTurn"].as_bool()
+        ),
+        (Some(game.as_str()), Some("white"), Some(true))
+    );
+    assert_eq!(now["opponent"]["username"], black.name.as_str());
     let bs = black_events.expect("gameStart").await;
     assert_eq!(
         (bs["game"]["color"].as_str(), bs["game"]["isMyTurn"].as_bool()),

@@ -719,3 +719,54 @@ pub async fn stream_events(State(state): State<AppState>, SessionAuth(session): 
     }
     crate::api::lobby::stream_events(State(state), SessionAuth(session)).await
 }
+
+/// Your games in progress: lichess's `{"nowPlaying": [...]}` for a bot
+/// account, qiju's list for the others.
+#[utoipa::path(get, path = "/api/account/playing", tag = "games",
+    responses((status = 200, description = "qiju's `[Playing]`; lichess's `{\"nowPlaying\": [...]}` for a bot account", body = [play::archive::Playing]),
+        (status = 401, body = common::ErrorBody)))]
+pub async fn playing(State(state): State<AppState>, Auth(user): Auth) -> Result<Response, ApiError> {
+    let games = play::archive::playing(state.play(), &user).await?;
+    if user.bot {
+        let now: Vec<Value> = games.iter().map(lichess::now_playing).collect();
+        return Ok(Json(json!({ "nowPlaying": now })).into_response());
+    }
+    Ok(Json(games).into_response())
+}
+
+/// The most tokens one `POST /api/token/test` asks about.
+pub const TOKENS_TESTED: usize = 100;
+
+/// Which of the tokens in the body (comma-separated, at most 100) are
+/// live bearer tokens, and whose (lichess's token test, which lichess-bot
+/// asks before it starts): `{token: {userId, scopes, expires} | null}`.
+#[utoipa::path(post, path = "/api/token/test", tag = "bot",
+    request_body(content = String, description = "tokens, comma-separated", content_type = "text/plain"),
+    responses((status = 200, description = "`{token: {userId, scopes, expires} | null}`"), (status = 400, description = "`{\"error\"}`")))]
+pub async fn token_test(State(state): State<AppState>, body: Bytes) -> Result<Json<Value>, LiError> {
+    let text =
+        std::str::from_utf8(&body).map_err(|_| Error::bad("bad_request", "the tokens are not UTF-8"))?;
+    let tokens: Vec<&str> = text.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+    if tokens.len() > TOKENS_TESTED {
+        return Err(LiError(Error::bad(
+            "bad_request",
+            format!("at most {TOKENS_TESTED} tokens at once"),
+        )));
+    }
+    let mut out = serde_json::Map::new();
+    for t in tokens {
+        let user = state
+            .accounts()
+            .user_of_token(t, accounts::TokenKind::Bearer)
+            .await?;
+        let info = user.map_or(Value::Null, |u| {
+            json!({
+                "userId": common::names::key(&u.name),
+                "scopes": "bot:play,challenge:read,challenge:write,board:play",
+                "expires": null,
+            })
+        });
+        out.insert(t.to_string(), info);
+    }
+    Ok(Json(Value::Object(out)))
+}

@@ -547,7 +547,11 @@ pub async fn chat(
         .lobby()
         .check_line(Some(&user), text)
         .await
-        .map_err(|r| Error::bad(r.code(), r.to_string()))?;
+        .map_err(|r| match r {
+            lobby::chat::ChatRefusal::TooFast { wait_s } => Error::TooManyRequests { retry_after_s: wait_s },
+            lobby::chat::ChatRefusal::Barred => Error::Forbidden(r.to_string()),
+            r => Error::bad(r.code(), r.to_string()),
+        })?;
     let line = ServerMsg::Chat {
         room,
         from: user.name.clone(),

@@ -382,3 +382,73 @@ pub fn now_playing(g: &play::archive::Playing) -> Value {
         "compat": { "bot": true, "board": true },
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_are_named_as_pychess_names_them() {
+        let key = |id| variant_key(registry::get(Some(id)).unwrap());
+        assert_eq!(key("xiangqi"), "xiangqi");
+        assert_eq!(key("chess"), "chess");
+        assert_eq!(key("chess960"), "chess960");
+        assert_eq!(key("shogi"), "shogi");
+        assert_eq!(variant_json("chess")["name"], "Chess");
+    }
+
+    #[test]
+    fn clocks_are_asked_in_seconds_and_read_as_qiju_writes_them() {
+        assert_eq!(time_of(Some(300), Some(2), None).unwrap(), "5:00+2");
+        assert_eq!(time_of(Some(90), None, None).unwrap(), "1:30+0");
+        assert_eq!(time_of(Some(15), Some(0), None).unwrap(), "0:15+0");
+        assert_eq!(time_of(None, None, Some(3)).unwrap(), "3d");
+        assert_eq!(time_of(None, None, None).unwrap(), "3d");
+        for (limit, inc, days) in [
+            (Some(-1), None, None),
+            (Some(0), Some(0), None),
+            (Some(60), Some(181), None),
+            (None, None, Some(15)),
+        ] {
+            assert!(time_of(limit, inc, days).is_err(), "{limit:?} {inc:?} {days:?}");
+        }
+        for t in ["5:00+2", "1:30+0", "0:15+0", "3d"] {
+            assert!(t.parse::<clock::TimeControl>().is_ok(), "{t}");
+        }
+    }
+
+    #[test]
+    fn speeds_and_statuses_are_lichess_words() {
+        assert_eq!(speed(15_000, 0, false), "ultraBullet");
+        assert_eq!(speed(60_000, 0, false), "bullet");
+        assert_eq!(speed(180_000, 2_000, false), "blitz");
+        assert_eq!(speed(600_000, 5_000, false), "rapid");
+        assert_eq!(speed(1_800_000, 0, false), "classical");
+        assert_eq!(speed(0, 0, true), "correspondence");
+        for (word, id) in [
+            ("started", 20),
+            ("aborted", 25),
+            ("mate", 30),
+            ("resign", 31),
+            ("outoftime", 35),
+            ("draw", 34),
+            ("variantEnd", 60),
+        ] {
+            assert_eq!(status_id(word), id);
+        }
+        assert_eq!(
+            (
+                side_of("white"),
+                side_of("black"),
+                side_of("random"),
+                side_of("red")
+            ),
+            (
+                Some(Some(Side::First)),
+                Some(Some(Side::Second)),
+                Some(None),
+                None
+            )
+        );
+    }
+}

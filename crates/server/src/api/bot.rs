@@ -548,7 +548,9 @@ pub async fn chat(
         .check_line(Some(&user), text)
         .await
         .map_err(|r| match r {
-            lobby::chat::ChatRefusal::TooFast { wait_s } => Error::TooManyRequests { retry_after_s: wait_s },
+            lobby::chat::ChatRefusal::TooFast { wait_s } => Error::TooManyRequests {
+                retry_after_s: wait_s,
+            },
             lobby::chat::ChatRefusal::Barred => Error::Forbidden(r.to_string()),
             r => Error::bad(r.code(), r.to_string()),
         })?;

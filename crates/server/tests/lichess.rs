@@ -10,6 +10,7 @@ use common::{Client, TestServer, MATE_GAME};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::time::Duration;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 /// A bearer-token client of one account.
 struct Bot {
@@ -166,6 +167,16 @@ async fn the_account_is_lichess_shaped_once_a_bot() {
         .split(',')
         .any(|s| s == "bot:play"));
     assert_eq!(t["not-a-token"], Value::Null);
+    // A bot plays through the Bot API: no seeks in the lobby.
+    let seek = a
+        .http
+        .post(format!("{}/api/seeks", a.base))
+        .bearer_auth(&a.token)
+        .json(&json!({"time": "5+0"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(seek.status(), 403);
     // Upgrading again changes nothing.
     assert_eq!(a.post_form("/api/bot/account/upgrade", "").await.0, 200);
     // A guest cannot be a bot: lichess's error shape.
@@ -330,6 +341,19 @@ async fn a_xiangqi_game_through_the_bot_api() {
         full["state"],
         json!({"type": "gameState", "moves": "", "wtime": 300_000, "btime": 300_000, "winc": 2000, "binc": 2000, "status": "started"})
     );
+    // The browser's game socket seats no bot: it watches.
+    let mut req = format!("{}/api/games/{game}/ws", s.ws_base)
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("authorization", format!("Bearer {}", red.token).parse().unwrap());
+    let (stream, _) = tokio_tungstenite::connect_async(req).await.expect("ws connects");
+    let mut ws = common::Ws { stream };
+    let seen = ws.expect("full").await;
+    assert_eq!(seen["you"], Value::Null, "a bot's socket is a spectator's");
+    ws.send(&json!({"t": "move", "move": "h2e2"})).await;
+    assert_eq!(ws.expect("error").await["code"], "bot_api_only");
+    drop(ws);
     // Another's game is not found; an illegal move is a 400.
     let outsider = Bot::new(&s, "out", true).await;
     assert_eq!(

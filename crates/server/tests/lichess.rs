@@ -179,6 +179,24 @@ async fn the_account_is_lichess_shaped_once_a_bot() {
     assert_eq!(seek.status(), 403);
     // Upgrading again changes nothing.
     assert_eq!(a.post_form("/api/bot/account/upgrade", "").await.0, 200);
+    // The OpenAPI document lists lichess's paths.
+    let doc: Value = a.get("/api/openapi.json").await.json().await.unwrap();
+    for path in [
+        "/api/bot/account/upgrade",
+        "/api/bot/game/stream/{gameId}",
+        "/api/bot/game/{gameId}/move/{move}",
+        "/api/bot/game/{gameId}/chat",
+        "/api/bot/game/{gameId}/abort",
+        "/api/bot/game/{gameId}/resign",
+        "/api/bot/online",
+        "/api/challenge/{username}",
+        "/api/challenge/{challengeId}/accept",
+        "/api/challenge/{challengeId}/decline",
+        "/api/challenge/{challengeId}/cancel",
+        "/api/token/test",
+    ] {
+        assert!(doc["paths"].get(path).is_some(), "OpenAPI has no {path}");
+    }
     // A guest cannot be a bot: lichess's error shape.
     let g = Client::guest(&s).await;
     let r = g.post("/api/bot/account/upgrade", &json!({})).await;
@@ -462,6 +480,8 @@ async fn declined_and_canceled_challenges_and_resigning() {
     );
     let c = b_events.expect("challengeCanceled").await;
     assert_eq!(c["challenge"]["id"], id);
+    assert_eq!(c["challenge"]["status"], "canceled");
+    assert_eq!(c["challenge"]["challenger"]["name"], a.name.as_str());
     // A chess game: a has black; b (white) resigns after one move each.
     let (_, ch) = a
         .post_form(

@@ -575,7 +575,7 @@ struct Events<G> {
     user: User,
     /// The challenges this stream was told of (for which a withdrawal is
     /// lichess's `challengeCanceled`).
-    incoming: HashSet<String>,
+    incoming: HashMap<String, Value>,
     /// The games announced with `gameStart` (each once).
     started: HashSet<String>,
     /// What this stream says first, as qiju's messages: the challenges
@@ -633,7 +633,7 @@ pub async fn events(state: AppState, session: crate::auth::Session) -> Response 
         stop,
         state,
         user,
-        incoming: HashSet::new(),
+        incoming: HashMap::new(),
         started: HashSet::new(),
         pending,
         ends: SelectAll::new(),
@@ -697,22 +697,23 @@ async fn event_line<G>(ev: &mut Events<G>, text: &str) -> Option<Value> {
         "challenge" => {
             let c: lobby::ChallengeView = serde_json::from_value(msg["challenge"].clone()).ok()?;
             let from = ev.state.accounts().named(&c.from).await.ok()?;
-            ev.incoming.insert(c.id.clone());
-            Some(json!({
-                "type": "challenge",
-                "challenge": lichess::challenge_json(&c, &from, &ev.user, "created", "in"),
-            }))
+            let json = lichess::challenge_json(&c, &from, &ev.user, "created", "in");
+            ev.incoming.insert(c.id.clone(), json.clone());
+            Some(json!({ "type": "challenge", "challenge": json }))
         }
         "challenge_declined" => {
             let id = msg["id"].as_str()?.to_string();
             let by_me = msg["by"].as_str() == Some(ev.user.name.as_str());
-            let was_incoming = ev.incoming.remove(&id);
-            let (kind, status) = if was_incoming == by_me {
+            // The whole challenge when this stream announced it.
+            let known = ev.incoming.remove(&id);
+            let (kind, status) = if known.is_some() == by_me {
                 ("challengeDeclined", "declined")
             } else {
                 ("challengeCanceled", "canceled")
             };
-            Some(json!({ "type": kind, "challenge": { "id": id, "status": status } }))
+            let mut challenge = known.unwrap_or_else(|| json!({ "id": id }));
+            challenge["status"] = json!(status);
+            Some(json!({ "type": kind, "challenge": challenge }))
         }
         _ => None,
     }

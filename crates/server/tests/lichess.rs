@@ -538,6 +538,28 @@ async fn declined_and_canceled_challenges_and_resigning() {
     // A finished game: abort and moves are refused in lichess's words.
     let (status, e) = a.post_form(&format!("/api/bot/game/{game}/abort"), "").await;
     assert_eq!((status, keys(&e)), (400, vec!["error"]));
+    // An abort before both sides moved: `aborted`, no winner.
+    let (_, ch) = a
+        .post_form(
+            &format!("/api/challenge/{}", b.name),
+            "clock.limit=60&color=white",
+        )
+        .await;
+    let id = ch["id"].as_str().unwrap();
+    b.post_form(&format!("/api/challenge/{id}/accept"), "").await;
+    let aborted = a_events.expect("gameStart").await["game"]["gameId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut stream = a.lines(&format!("/api/bot/game/stream/{aborted}")).await;
+    stream.expect("gameFull").await;
+    let (status, ok) = a.post_form(&format!("/api/bot/game/{aborted}/abort"), "").await;
+    assert_eq!((status, ok), (200, json!({"ok": true})));
+    let st = stream.expect("gameState").await;
+    assert_eq!(st["status"], "aborted");
+    assert!(st.get("winner").is_none(), "{st}");
+    let fin = a_events.expect("gameFinish").await;
+    assert_eq!(fin["game"]["status"], json!({"id": 25, "name": "aborted"}));
     // A non-bot may not play through /api/bot.
     let human = Bot::new(&s, "hum", false).await;
     let (status, e) = human

@@ -163,6 +163,8 @@ pub fn router(state: AppState) -> Router {
         // lichess's Bot API (issue 32, docs/BOTS.md).
         .route("/api/bot/account/upgrade", post(bot::upgrade))
         .route("/api/token/test", post(bot::token_test))
+        // lichess's game export, which lichess-bot reads for the PGN.
+        .route("/game/export/{id}", get(games::get_pgn))
         .route("/api/bot/online", get(bot::online))
         .route("/api/bot/game/stream/{id}", get(bot::game_stream))
         .route("/api/bot/game/{id}/move/{mv}", post(bot::make_move))

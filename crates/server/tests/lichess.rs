@@ -141,7 +141,12 @@ async fn the_account_is_lichess_shaped_once_a_bot() {
     // asks for the upgrade).
     let before: Value = a.get("/api/account").await.json().await.unwrap();
     assert_eq!(before["name"], a.name.as_str());
-    assert!(before.get("username").is_none(), "{before}");
+    assert_eq!(
+        before["username"],
+        a.name.as_str(),
+        "lichess-bot reads it before upgrading"
+    );
+    assert_ne!(before["title"], "BOT");
     let (status, ok) = a.post_form("/api/bot/account/upgrade", "").await;
     assert_eq!((status, ok), (200, json!({"ok": true})));
     let after: Value = a.get("/api/account").await.json().await.unwrap();

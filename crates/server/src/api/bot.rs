@@ -36,7 +36,8 @@ use utoipa::IntoParams;
 pub const KEEP_ALIVE: Duration = Duration::from_secs(7);
 
 /// The account: lichess's shape for a bot account, qiju's for the others
-/// (so `title` is `BOT` exactly when the account was upgraded).
+/// (so `title` is `BOT` exactly when the account was upgraded), with
+/// lichess's `username` beside qiju's `name`.
 #[utoipa::path(get, path = "/api/account", tag = "auth",
     responses((status = 200, description = "qiju's `UserView`; lichess's `UserExtended` (id, username, title `BOT`, createdAt …) for a bot account", body = accounts::UserView),
         (status = 401, body = common::ErrorBody)))]
@@ -44,7 +45,12 @@ pub async fn account(State(state): State<AppState>, Auth(user): Auth) -> Result<
     if user.bot {
         return Ok(Json(lichess::account_json(&user)).into_response());
     }
-    Ok(Json(state.accounts().view(&user).await?).into_response())
+    // With lichess's `username` too: lichess-bot reads it before it asks
+    // for the upgrade.
+    let mut view = serde_json::to_value(state.accounts().view(&user).await?)
+        .map_err(|e| Error::Internal(format!("account view: {e}")))?;
+    view["username"] = json!(user.name);
+    Ok(Json(view).into_response())
 }
 
 /// Make this account a bot account, for good (lichess's upgrade).

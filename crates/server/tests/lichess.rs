@@ -438,6 +438,11 @@ async fn a_xiangqi_game_through_the_bot_api() {
     assert_eq!(fin["game"]["status"], json!({"id": 30, "name": "mate"}));
     assert_eq!(fin["game"]["winner"], "white");
     assert_eq!(black_events.expect("gameFinish").await["game"]["color"], "black");
+    // lichess's export path, which lichess-bot saves the record from.
+    let pgn = red.get(&format!("/game/export/{game}")).await;
+    assert_eq!(pgn.status(), 200);
+    let pgn = pgn.text().await.unwrap();
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     s.stop().await;
 }
 

@@ -16,6 +16,7 @@
 //! How a token travels (cookie or bearer header) and CSRF are HTTP's and
 //! live in the server crate; this room sees tokens and addresses only.
 
+mod bots;
 mod hashing;
 mod limits;
 mod password;
@@ -23,6 +24,7 @@ mod profiles;
 mod settings;
 mod sign_in;
 
+pub use bots::BOTS_LISTED;
 pub use hashing::HashPool;
 pub use limits::{AccountLimits, Limiters, LoginLimits};
 pub use profiles::{

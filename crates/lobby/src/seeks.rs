@@ -149,8 +149,15 @@ impl Lobby {
     ///
     /// # Errors
     /// A bad time control or variant, a seek that is no game for anyone,
-    /// a guest's rated seek, too many seeks or untimed games, or storage.
+    /// a guest's rated seek, too many seeks or untimed games, a bot
+    /// account's seek (`forbidden`), or storage.
     pub async fn seek(&self, user: User, req: SeekRequest) -> Result<SeekResult, Error> {
+        // As on lichess: a bot plays through the Bot API, by challenges.
+        if user.bot {
+            return Err(Error::Forbidden(
+                "a bot account plays through the Bot API: challenge or be challenged".into(),
+            ));
+        }
         let tc = parse_tc(&req.time)?;
         seekable(&tc)?;
         let v = parse_variant(req.variant.as_deref())?;
@@ -303,6 +310,7 @@ mod tests {
             real_title: None,
             muted: false,
             banned: false,
+            bot: false,
         };
         Seek {
             view: SeekView {

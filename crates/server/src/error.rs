@@ -17,7 +17,7 @@ impl<E: Into<Error>> From<E> for ApiError {
 }
 
 /// The status of each kind of error.
-fn status(e: &Error) -> StatusCode {
+pub(crate) fn status_of(e: &Error) -> StatusCode {
     match e {
         Error::BadRequest { .. } => StatusCode::BAD_REQUEST,
         Error::Unauthorized => StatusCode::UNAUTHORIZED,
@@ -35,7 +35,7 @@ fn status(e: &Error) -> StatusCode {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let e = self.0;
-        let status = status(&e);
+        let status = status_of(&e);
         if status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(error = %e, detail = ?e, "request failed");
         }

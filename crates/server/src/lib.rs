@@ -18,6 +18,7 @@
 pub mod api;
 pub mod auth;
 pub mod error;
+pub mod lichess;
 pub mod listen;
 pub mod openapi;
 pub mod routes;

@@ -2,7 +2,7 @@
 //! names its handler in [`crate::api`] or [`crate::ws`]; the UI's files
 //! come from the `web` crate.
 
-use crate::api::{accounts, analysis, games, lobby, players};
+use crate::api::{accounts, analysis, bot, games, lobby, players};
 use crate::auth::csrf_guard;
 use crate::error::ApiError;
 use crate::{openapi, ws, AppState};
@@ -140,7 +140,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/auth/logout", post(accounts::logout))
         .route("/api/auth/logout-everywhere", post(accounts::logout_everywhere))
         .route("/api/auth/guest", post(accounts::guest))
-        .route("/api/account", get(accounts::account))
+        .route("/api/account", get(bot::account))
         .route("/api/account/token", post(accounts::make_token))
         .route("/api/account/tokens/revoke", post(accounts::revoke_tokens))
         .route(
@@ -159,9 +159,24 @@ pub fn router(state: AppState) -> Router {
         .route("/api/follows", get(lobby::list_follows))
         .route("/api/follows/{name}", post(lobby::follow).delete(lobby::unfollow))
         .route("/api/lobby/ws", get(ws::lobby::lobby_socket))
-        .route("/api/stream/event", get(lobby::stream_events))
+        .route("/api/stream/event", get(bot::stream_events))
+        // lichess's Bot API (issue 32, docs/BOTS.md).
+        .route("/api/bot/account/upgrade", post(bot::upgrade))
+        .route("/api/token/test", post(bot::token_test))
+        // lichess's game export, which lichess-bot reads for the PGN.
+        .route("/game/export/{id}", get(games::get_pgn))
+        .route("/api/bot/online", get(bot::online))
+        .route("/api/bot/game/stream/{id}", get(bot::game_stream))
+        .route("/api/bot/game/{id}/move/{mv}", post(bot::make_move))
+        .route("/api/bot/game/{id}/chat", post(bot::chat))
+        .route("/api/bot/game/{id}/abort", post(bot::abort))
+        .route("/api/bot/game/{id}/resign", post(bot::resign))
+        .route("/api/challenge/{name}", post(bot::challenge))
+        .route("/api/challenge/{id}/accept", post(bot::accept))
+        .route("/api/challenge/{id}/decline", post(bot::decline))
+        .route("/api/challenge/{id}/cancel", post(bot::cancel))
         .route("/api/games/live", get(players::live_games))
-        .route("/api/account/playing", get(players::playing))
+        .route("/api/account/playing", get(bot::playing))
         .route("/api/games/{id}", get(games::get_game))
         .route("/api/games/{id}/pgn", get(games::get_pgn))
         .route("/api/games/{id}/ws", get(ws::game::game_socket))

@@ -23,10 +23,13 @@ pub struct User {
     /// Banned by an operator: they cannot log in.
     #[serde(skip)]
     pub banned: bool,
+    /// Upgraded to a bot account (lichess's Bot API, issue 32): for good.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 const USER_COLS: &str =
-    "id, name, password_hash, guest, created_ms, awarded_title, real_title, muted, banned";
+    "id, name, password_hash, guest, created_ms, awarded_title, real_title, muted, banned, bot";
 
 pub(crate) fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
     Ok(User {
@@ -39,6 +42,7 @@ pub(crate) fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
         real_title: row.try_get("real_title")?,
         muted: row.try_get::<i64, _>("muted")? != 0,
         banned: row.try_get::<i64, _>("banned")? != 0,
+        bot: row.try_get::<i64, _>("bot")? != 0,
     })
 }
 
@@ -155,6 +159,27 @@ impl Store {
             .execute(&self.writer)
             .await?;
         Ok(())
+    }
+
+    /// Makes an account a bot account (for good); `false` when there is no
+    /// such registered account (guests are never bots).
+    pub async fn set_bot(&self, user_id: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE users SET bot = 1 WHERE id = $1 AND guest = 0")
+            .bind(user_id)
+            .execute(&self.writer)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The bot accounts, newest first, at most `limit`.
+    pub async fn bots(&self, limit: i64) -> Result<Vec<User>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {USER_COLS} FROM users WHERE bot = 1 ORDER BY created_ms DESC, id LIMIT $1"
+        ))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(user_from).collect::<Result<_, _>>()?)
     }
 
     /// Registered players whose name (compared by key) starts with

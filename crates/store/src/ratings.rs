@@ -99,7 +99,7 @@ impl Store {
         established: (u32, f64),
     ) -> Result<Vec<(User, PoolRating)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT u.id, u.name, u.password_hash, u.guest, u.created_ms, u.awarded_title, u.real_title, u.muted, u.banned, \
+            "SELECT u.id, u.name, u.password_hash, u.guest, u.created_ms, u.awarded_title, u.real_title, u.muted, u.banned, u.bot, \
                     r.pool, r.rating, r.deviation, r.volatility, r.rated_games, r.titled_games \
              FROM ratings r JOIN users u ON u.id = r.user_id \
              WHERE r.pool = $1 AND r.rated_games > 0 AND r.rated_games >= $4 AND r.deviation <= $5 AND u.banned = 0 \

@@ -139,13 +139,6 @@ pub async fn put_settings(
     Ok(Json(state.accounts().put_settings(&user, settings).await?))
 }
 
-/// The logged-in account.
-#[utoipa::path(get, path = "/api/account", tag = "auth",
-    responses((status = 200, body = UserView), (status = 401, body = ErrorBody)))]
-pub async fn account(State(state): State<AppState>, Auth(user): Auth) -> Result<Json<UserView>, ApiError> {
-    Ok(Json(state.accounts().view(&user).await?))
-}
-
 #[derive(Serialize, ToSchema)]
 pub struct TokenView {
     /// Send as `Authorization: Bearer <token>`; shown only once.

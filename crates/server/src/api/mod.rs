@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod bot;
 pub mod games;
 pub mod lobby;
 pub mod players;

@@ -201,18 +201,6 @@ pub struct LiveGames {
     pub games: Vec<GameSummary>,
 }
 
-/// The games you are playing now: those where it is your move first (the
-/// least time left first), then the others — the list of games waiting
-/// for you, correspondence games among them.
-#[utoipa::path(get, path = "/api/account/playing", tag = "games",
-    responses((status = 200, body = [play::archive::Playing]), (status = 401, body = ErrorBody)))]
-pub async fn playing(
-    State(state): State<AppState>,
-    Auth(user): Auth,
-) -> Result<Json<Vec<play::archive::Playing>>, ApiError> {
-    Ok(Json(play::archive::playing(state.play(), &user).await?))
-}
-
 /// The games being played now, strongest first, and how many players are
 /// in the lobby; the first game is the platform's "TV".
 #[utoipa::path(get, path = "/api/games/live", tag = "games",

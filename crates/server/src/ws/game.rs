@@ -46,7 +46,9 @@ impl Drop for Presence {
 
 /// The side the user plays, or `None` for a spectator.
 fn you(view: &GameView, user: Option<&User>) -> Option<Side> {
-    let uid = user.map(|u| u.id.as_str())?;
+    // A bot account plays through the Bot API only (docs/BOTS.md): its
+    // socket watches, as a spectator's does.
+    let uid = user.filter(|u| !u.bot).map(|u| u.id.as_str())?;
     if view.first.id.as_deref() == Some(uid) {
         Some(Side::First)
     } else if view.second.id.as_deref() == Some(uid) {
@@ -276,6 +278,12 @@ async fn handle(
     let Some(user) = user else {
         return Some(error_msg("not_a_player", "spectators cannot act; log in to play"));
     };
+    if user.bot {
+        return Some(error_msg(
+            "bot_api_only",
+            "a bot account plays through the Bot API (POST /api/bot/game/{id}/move/{move})",
+        ));
+    }
     match live::act_on(state.play(), id, &user.id, action).await {
         Ok(_) => None,
         Err(e) => Some(error_msg(e.code(), &e.to_string())),

@@ -13,43 +13,16 @@
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { checkLabels, setUp, waitPly, DESKTOP, PHONE, root } from './harness.mjs';
+import {
+  boardPosition, call, checkLabels, setUp, typeMove, waitPly, DESKTOP, PHONE, root,
+} from './harness.mjs';
 
-const { base, shots, browser, tally, problems, step, person, register } = await setUp('casual.mjs', {
+const { base, step, person, register, shot, finish, browser } = await setUp('casual.mjs', {
   emulatePhones: true,
   keepGoing: process.env.QIJU_E2E_KEEP_GOING === '1',
 });
 
 const rules = await import(path.join(root, 'crates/web/assets/js/rules/xiangqi.js'));
-
-async function shot(p, name) {
-  await p.page.screenshot({ path: path.join(shots, `${name}.png`) });
-}
-
-/** The API from inside the page (its cookie, the CSRF header the app sends). */
-function call(page, method, url, body) {
-  return page.evaluate(async ([m, u, b]) => {
-    const r = await fetch(u, {
-      method: m,
-      headers: { 'content-type': 'application/json', 'x-qiju-csrf': '1' },
-      body: b === undefined ? undefined : JSON.stringify(b),
-    });
-    return { status: r.status, body: await r.json().catch(() => null) };
-  }, [method, url, body]);
-}
-
-/** The board as the page draws it, square by square. */
-async function boardPosition(page) {
-  const pieces = await page.$$eval('#board [data-piece]', (els) => els.map((e) => [e.dataset.square, e.dataset.piece]));
-  const board = new Array(90).fill(null);
-  for (const [sq, p] of pieces) board[rules.parseSquare(sq)] = p;
-  return board;
-}
-
-async function typeMove(page, move) {
-  await page.fill('#move-input', move);
-  await page.press('#move-input', 'Enter');
-}
 
 /** Waits until the move list holds exactly `n` moves. */
 async function waitMoves(page, n) {
@@ -225,9 +198,4 @@ try {
   await browser.close();
 }
 
-if (problems.length) {
-  console.log(`not ok - the pages logged problems:\n  ${problems.join('\n  ')}`);
-  process.exit(1);
-}
-console.log(`# casual: ${tally.passed} passed, ${tally.failed} failed`);
-process.exit(tally.failed ? 1 : 0);
+finish('casual');

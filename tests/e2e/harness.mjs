@@ -102,7 +102,55 @@ export async function setUp(script, { acceptDownloads = false, emulatePhones = f
     await p.page.waitForFunction((n) => document.querySelector('#nav .me')?.textContent === n, name);
   }
 
-  return { base, shots, browser, tally, problems, expected, step, person, register };
+  /** A screenshot of `p`'s page, `NAME.png` in the screenshot folder. */
+  async function shot(p, name) {
+    await p.page.screenshot({ path: path.join(shots, `${name}.png`) });
+  }
+
+  /** Ends a script that ran its steps to the end: the pages' console
+   *  problems fail it, then the tally decides the exit status. */
+  function finish(script) {
+    if (problems.length) {
+      console.log(`not ok - the pages logged problems:\n  ${problems.join('\n  ')}`);
+      process.exit(1);
+    }
+    console.log(`# ${script}: ${tally.passed} passed, ${tally.failed} failed`);
+    process.exit(tally.failed ? 1 : 0);
+  }
+
+  return { base, shots, browser, tally, problems, expected, step, person, register, shot, finish };
+}
+
+/** A request to the API from inside the page (its cookie, the CSRF header
+ *  the app sends): `{ status, body }`, the body read as JSON (null when
+ *  there is none). */
+export function call(page, method, url, body) {
+  return page.evaluate(async ([m, u, b]) => {
+    const r = await fetch(u, {
+      method: m,
+      headers: { 'content-type': 'application/json', 'x-qiju-csrf': '1' },
+      body: b === undefined ? undefined : JSON.stringify(b),
+    });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : null };
+  }, [method, url, body]);
+}
+
+const xiangqi = await import(path.join(root, 'crates/web/assets/js/rules/xiangqi.js'));
+
+/** The Xiangqi position the board shows, read from its pieces (the
+ *  browser rules module's 90-square array). */
+export async function boardPosition(page) {
+  const pieces = await page.$$eval('#board [data-piece]', (els) => els.map((e) => [e.dataset.square, e.dataset.piece]));
+  const board = new Array(90).fill(null);
+  for (const [sq, p] of pieces) board[xiangqi.parseSquare(sq)] = p;
+  return board;
+}
+
+/** Plays a move by typing it into the move field. */
+export async function typeMove(page, move) {
+  await page.fill('#move-input', move);
+  await page.press('#move-input', 'Enter');
 }
 
 /** Every visible control has an accessible name. */

@@ -17,30 +17,20 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkLabels, setUp, waitPly, PHONE } from './harness.mjs';
+import { call as request, checkLabels, setUp, waitPly, PHONE } from './harness.mjs';
 
-const { base, shots, browser, tally, problems, step, person, register } = await setUp('look.mjs', {
+const { base, shots, browser, step, person, register, shot, finish } = await setUp('look.mjs', {
   acceptDownloads: true,
   emulatePhones: true,
   keepGoing: process.env.QIJU_E2E_KEEP_GOING === '1',
 });
 
-async function shot(p, name) {
-  await p.page.screenshot({ path: path.join(shots, `${name}.png`) });
-}
-
-/** A fetch of the API from the page, as the page's own code would. */
-function call(page, method, url, body) {
-  return page.evaluate(async ([m, u, b]) => {
-    const r = await fetch(u, {
-      method: m,
-      headers: { 'content-type': 'application/json', 'x-qiju-csrf': '1' },
-      body: b === undefined ? undefined : JSON.stringify(b),
-    });
-    const text = await r.text();
-    if (!r.ok) throw new Error(`${m} ${u}: ${r.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }, [method, url, body]);
+/** The API from the page, as the page's own code asks it; a refusal
+ *  fails the step. */
+async function call(page, method, url, body) {
+  const r = await request(page, method, url, body);
+  if (r.status < 200 || r.status > 299) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
 }
 
 /** A game of `variant` between A (first) and B, started by a challenge. */
@@ -414,9 +404,4 @@ try {
   await browser.close();
 }
 
-if (problems.length) {
-  console.log(`not ok - the pages logged problems:\n  ${problems.join('\n  ')}`);
-  process.exit(1);
-}
-console.log(`# look: ${tally.passed} passed, ${tally.failed} failed`);
-process.exit(tally.failed ? 1 : 0);
+finish('look');

@@ -13,31 +13,16 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkLabels, setUp, waitPly, DESKTOP, PHONE, root } from './harness.mjs';
+import {
+  boardPosition, checkLabels, setUp, typeMove, waitPly, DESKTOP, PHONE, root,
+} from './harness.mjs';
 
-const { base, shots, browser, tally, problems, expected, step, person, register } = await setUp('players2.mjs', {
+const { base, shots, browser, expected, step, person, register, shot, finish } = await setUp('players2.mjs', {
   emulatePhones: true,
   keepGoing: process.env.QIJU_E2E_KEEP_GOING === '1',
 });
 
 const rules = await import(path.join(root, 'crates/web/assets/js/rules/xiangqi.js'));
-
-async function shot(p, name) {
-  await p.page.screenshot({ path: path.join(shots, `${name}.png`) });
-}
-
-async function boardPosition(page) {
-  const pieces = await page.$$eval('#board [data-piece]', (els) => els.map((e) => [e.dataset.square, e.dataset.piece]));
-  const board = new Array(90).fill(null);
-  for (const [sq, p] of pieces) board[rules.parseSquare(sq)] = p;
-  return board;
-}
-
-/** Plays a move by typing it (ICCS) into the move field. */
-async function typeMove(page, move) {
-  await page.fill('#move-input', move);
-  await page.press('#move-input', 'Enter');
-}
 
 /** A legal Xiangqi line of `n` plies with no capture, worked out by the
  *  browser's own rules module (deterministic: a fixed pseudo-random walk). */
@@ -529,9 +514,4 @@ try {
   await browser.close();
 }
 
-if (problems.length) {
-  console.log(`not ok - the pages logged problems:\n  ${problems.join('\n  ')}`);
-  process.exit(1);
-}
-console.log(`# players2: ${tally.passed} passed, ${tally.failed} failed`);
-process.exit(tally.failed ? 1 : 0);
+finish('players2');

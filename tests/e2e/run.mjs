@@ -20,19 +20,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkLabels, setUp, waitPly, root } from './harness.mjs';
+import { boardPosition, checkLabels, root, setUp, waitPly } from './harness.mjs';
 
 const { base, shots, browser, tally, problems, step, person, register } = await setUp('run.mjs', { acceptDownloads: true });
 
 const rules = await import(path.join(root, 'crates/web/assets/js/rules/xiangqi.js'));
-
-/** The position the board shows, read from its pieces. */
-async function boardPosition(page) {
-  const pieces = await page.$$eval('#board [data-piece]', (els) => els.map((e) => [e.dataset.square, e.dataset.piece]));
-  const board = new Array(90).fill(null);
-  for (const [sq, p] of pieces) board[rules.parseSquare(sq)] = p;
-  return board;
-}
 
 /** Clicks a move: the piece's point, then the destination point. */
 async function clickMove(page, move) {

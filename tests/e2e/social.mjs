@@ -10,29 +10,12 @@
 // control must have a name.
 
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { checkLabels, setUp, DESKTOP, PHONE } from './harness.mjs';
+import { call, checkLabels, setUp, DESKTOP, PHONE } from './harness.mjs';
 
-const { base, shots, browser, tally, problems, expected, step, person, register } = await setUp('social.mjs', {
+const { base, browser, expected, step, person, register, shot, finish } = await setUp('social.mjs', {
   emulatePhones: true,
   keepGoing: process.env.QIJU_E2E_KEEP_GOING === '1',
 });
-
-async function shot(p, name) {
-  await p.page.screenshot({ path: path.join(shots, `${name}.png`) });
-}
-
-/** A request from the page, as the page's own code makes it. */
-function apiCall(page, method, url, body) {
-  return page.evaluate(async ([m, u, b]) => {
-    const r = await fetch(u, {
-      method: m,
-      headers: { 'Content-Type': 'application/json', 'X-Qiju-Csrf': '1' },
-      body: b === undefined ? undefined : JSON.stringify(b),
-    });
-    return { status: r.status, body: r.status === 204 ? null : await r.json() };
-  }, [method, url, body]);
-}
 
 const tile = (tc) => `#quick-grid [data-tc="${tc}"]`;
 
@@ -73,7 +56,7 @@ try {
     // C waits for 5+3 against strong players only (A, new, is 1400).
     await C.page.goto(`${base}/`);
     await C.page.waitForSelector(tile('5+3'));
-    const made = await apiCall(C.page, 'POST', '/api/seeks', {
+    const made = await call(C.page, 'POST', '/api/seeks', {
       variant: 'xiangqi/cxa', time: '5+3', rated: true, color: 'random', rating_min: 1800,
     });
     assert.equal(made.status, 200);
@@ -92,7 +75,7 @@ try {
     await A.page.waitForSelector(`${tile('5+3')}[aria-pressed="false"]`);
     const after = await A.page.evaluate(() => fetch('/api/seeks').then((r) => r.json()));
     assert.ok(!after.some((s) => s.player === nameA), 'the second click withdrew A\'s seek');
-    assert.equal((await apiCall(C.page, 'DELETE', `/api/seeks/${made.body.seek}`)).status, 204);
+    assert.equal((await call(C.page, 'DELETE', `/api/seeks/${made.body.seek}`)).status, 204);
   });
 
   await step('two players click the same tile and get one game', async () => {
@@ -207,7 +190,7 @@ try {
     await C.page.waitForSelector(row);
     await C.page.click(`${row} .friend-unfollow`);
     await C.page.waitForSelector(row, { state: 'detached' });
-    assert.deepEqual(await apiCall(C.page, 'GET', '/api/follows').then((r) => r.body), []);
+    assert.deepEqual(await call(C.page, 'GET', '/api/follows').then((r) => r.body), []);
     // Bad input gets its reason, in the player's words (the browser logs
     // the refused requests: expected here).
     expected.push(/status of 404/, /status of 400/);
@@ -224,9 +207,4 @@ try {
   await browser.close();
 }
 
-if (problems.length) {
-  console.log(`not ok - the pages logged problems:\n  ${problems.join('\n  ')}`);
-  process.exit(1);
-}
-console.log(`# social: ${tally.passed} passed, ${tally.failed} failed`);
-process.exit(tally.failed ? 1 : 0);
+finish('social');

@@ -625,17 +625,7 @@ async fn chat_rooms_keep_players_and_spectators_apart_and_muted_lines_reach_nobo
     aws.send(&json!({"t": "chat", "text": "sixth"})).await;
     assert_eq!(aws.expect("error").await["code"], "rate_limited");
     // Muted: b's lines come back to b only.
-    let u = s
-        .server
-        .as_ref()
-        .unwrap()
-        .state
-        .play()
-        .store()
-        .user_by_name(&b.name)
-        .await
-        .unwrap()
-        .unwrap();
+    let u = s.user(&b.name).await;
     s.server
         .as_ref()
         .unwrap()

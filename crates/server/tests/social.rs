@@ -351,17 +351,7 @@ async fn notices_reach_the_players_event_channel() {
     // A notice (a correspondence move) reaches b alone.
     let mut cws = c.lobby_ws().await;
     let lobby = s.server.as_ref().unwrap().state.lobby().clone();
-    let ub = s
-        .server
-        .as_ref()
-        .unwrap()
-        .state
-        .play()
-        .store()
-        .user_by_name(&b.name)
-        .await
-        .unwrap()
-        .unwrap();
+    let ub = s.user(&b.name).await;
     lobby.notice(&ub.id, lobby::NoticeKind::Move, &a.name, Some(game));
     let want = json!({"t": "notice", "kind": "move", "from": a.name, "game": game});
     assert_eq!(bws.expect("notice").await, want);

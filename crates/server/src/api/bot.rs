@@ -281,13 +281,9 @@ pub async fn make_move(
         .await
         .map_err(lichess_act)?;
     if q.offering_draw == Some(true) {
-        // An offer standing from the opponent is accepted; else one is made.
-        if live::act_on(state.play(), &id, &user.id, Action::AcceptDraw)
-            .await
-            .is_err()
-        {
-            let _ = live::act_on(state.play(), &id, &user.id, Action::OfferDraw).await;
-        }
+        // An offer standing from the opponent is accepted instead (the
+        // table's own rule for `OfferDraw`); else one is made.
+        let _ = live::act_on(state.play(), &id, &user.id, Action::OfferDraw).await;
     }
     Ok(lichess::ok())
 }

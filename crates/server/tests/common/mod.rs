@@ -163,6 +163,19 @@ impl TestServer {
         }
     }
 
+    /// The stored account named `name` (for what only the rooms can do:
+    /// mute, notices).
+    pub async fn user(&self, name: &str) -> store::User {
+        let state = &self.server.as_ref().expect("running").state;
+        state
+            .play()
+            .store()
+            .user_by_name(name)
+            .await
+            .unwrap()
+            .expect("such a user")
+    }
+
     /// Stops the server and starts the same node again on the same
     /// database and address (clients keep their cookies and URLs): its
     /// live games resume from the stored commands.
@@ -276,30 +289,26 @@ impl Client {
         r.json().await.unwrap()
     }
 
-    /// Opens a game's WebSocket and reads the `full` message.
-    pub async fn ws(&self, game: &str) -> (Ws, Value) {
-        let mut req = format!("{}/api/games/{game}/ws", self.ws_base)
-            .into_client_request()
-            .unwrap();
+    /// A WebSocket on `path`, with this client's cookie.
+    async fn socket(&self, path: &str) -> Ws {
+        let mut req = format!("{}{path}", self.ws_base).into_client_request().unwrap();
         if let Some(c) = &self.cookie {
             req.headers_mut().insert("cookie", c.parse().unwrap());
         }
         let (stream, _) = tokio_tungstenite::connect_async(req).await.expect("ws connects");
-        let mut ws = Ws { stream };
+        Ws { stream }
+    }
+
+    /// Opens a game's WebSocket and reads the `full` message.
+    pub async fn ws(&self, game: &str) -> (Ws, Value) {
+        let mut ws = self.socket(&format!("/api/games/{game}/ws")).await;
         let full = ws.expect("full").await;
         (ws, full)
     }
 
     /// The lobby socket, once its first message (the open seeks) is read.
     pub async fn lobby_ws(&self) -> Ws {
-        let mut req = format!("{}/api/lobby/ws", self.ws_base)
-            .into_client_request()
-            .unwrap();
-        if let Some(c) = &self.cookie {
-            req.headers_mut().insert("cookie", c.parse().unwrap());
-        }
-        let (stream, _) = tokio_tungstenite::connect_async(req).await.expect("ws connects");
-        let mut ws = Ws { stream };
+        let mut ws = self.socket("/api/lobby/ws").await;
         ws.expect("seeks").await;
         ws
     }

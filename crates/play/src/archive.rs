@@ -242,11 +242,7 @@ pub async fn playing(state: &Play, user: &User) -> Result<Vec<Playing>, Error> {
     let rows = state.store().live_games_of(&user.id, PLAYING_MAX).await?;
     let mut list = Vec::with_capacity(rows.len());
     for row in rows {
-        let you = if row.first_id.as_deref() == Some(user.id.as_str()) {
-            game::Side::First
-        } else if row.second_id.as_deref() == Some(user.id.as_str()) {
-            game::Side::Second
-        } else {
+        let Some(you) = crate::live::side_of(&row, &user.id) else {
             continue;
         };
         // A game that ended or broke meanwhile is left out, not an error.

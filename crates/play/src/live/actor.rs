@@ -224,13 +224,7 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
             action,
             reply,
         } => {
-            let side = if g.row.first_id.as_deref() == Some(&user_id) {
-                Some(Side::First)
-            } else if g.row.second_id.as_deref() == Some(&user_id) {
-                Some(Side::Second)
-            } else {
-                None
-            };
+            let side = super::side_of(&g.row, &user_id);
             let result = match side {
                 None => Err(ActError::NotAPlayer),
                 Some(side) => act(state, g, side, action).await,

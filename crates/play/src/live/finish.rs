@@ -62,11 +62,7 @@ pub(super) async fn finish(state: &Play, g: &mut LiveGame) {
     {
         Ok(()) => {
             for u in &updates {
-                let side = if g.row.first_id.as_deref() == Some(&u.user_id) {
-                    Side::First
-                } else {
-                    Side::Second
-                };
+                let side = super::side_of(&g.row, &u.user_id).unwrap_or(Side::Second);
                 ratings.insert(
                     side,
                     RatingChange {

@@ -229,6 +229,18 @@ impl Registry {
 }
 
 /// The registry entry of a stored game's variant.
+/// The side `user_id` plays in the game of `row`; `None` for anyone else.
+#[must_use]
+pub fn side_of(row: &GameRow, user_id: &str) -> Option<Side> {
+    if row.first_id.as_deref() == Some(user_id) {
+        Some(Side::First)
+    } else if row.second_id.as_deref() == Some(user_id) {
+        Some(Side::Second)
+    } else {
+        None
+    }
+}
+
 fn variant_of(row: &GameRow) -> Result<&'static registry::Variant, String> {
     registry::get(Some(&row.variant)).map_err(|e| e.to_string())
 }

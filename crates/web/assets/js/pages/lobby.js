@@ -696,7 +696,10 @@ export async function mount(main, _params, ctx) {
       drawSeeks();
       drawQuick();
     }
-    if (msg.t === 'challenge' || msg.t === 'challenge_declined') drawChallenges();
+    // `seeks` opens every (re)connection of the feed: a challenge made
+    // while it was not yet (or no longer) open came with no event, so the
+    // list is asked for again then.
+    if (msg.t === 'seeks' || msg.t === 'challenge' || msg.t === 'challenge_declined') drawChallenges();
     if (msg.t === 'game_start') {
       drawLive();
       drawFriends();

@@ -249,12 +249,17 @@ impl RoundEntry {
 /// What each outcome is worth. bbpPairings' TRF(bx) codes (`BBW`, `BBD`,
 /// `BBL`, `BBZ`, `BBF`, `BBU`) and TRF-2026's `162` line set these; the
 /// defaults are FIDE's 1/½/0 with the pairing-allocated bye worth a win
-/// (C.04.1 article 1.3).
+/// (C.04.1 article 1.3). JaVaFo's TRF(x) `XXS` keys may make a played
+/// game's points depend on the colour (`WW`/`BW`, `WD`/`BD`, `WL`/`BL`):
+/// `win`, `draw` and `loss` are then White's, and `black` says Black's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PointSystem {
     pub win: Points,
     pub draw: Points,
     pub loss: Points,
+    /// Black's points for a played win, draw and loss, where they differ
+    /// from White's (`None`: the colour does not matter).
+    pub black: Option<[Points; 3]>,
     /// A forfeit win; FIDE counts it as a win.
     pub forfeit_win: Points,
     pub forfeit_loss: Points,
@@ -281,6 +286,7 @@ impl PointSystem {
             win,
             draw,
             loss,
+            black: None,
             forfeit_win: win,
             forfeit_loss: Points::ZERO,
             zero_bye: Points::ZERO,
@@ -297,7 +303,21 @@ impl PointSystem {
         PointSystem::with(Points::whole(3), Points::whole(1), Points::ZERO)
     }
 
-    /// What one outcome is worth.
+    /// What one round's entry earned: its outcome's worth, for a played
+    /// game by the colour the player had.
+    pub fn earned(&self, e: &RoundEntry) -> Points {
+        match (self.black, e.played_colour()) {
+            (Some([w, d, l]), Some(Colour::Black)) => match e.outcome {
+                Outcome::Win | Outcome::UnratedWin => w,
+                Outcome::Draw | Outcome::UnratedDraw => d,
+                _ => l,
+            },
+            _ => self.points(e.outcome),
+        }
+    }
+
+    /// What one outcome is worth (with White's points for a played game
+    /// where the colour matters: see [`PointSystem::earned`]).
     pub fn points(&self, o: Outcome) -> Points {
         match o {
             Outcome::Win | Outcome::UnratedWin => self.win,
@@ -450,7 +470,7 @@ impl Tournament {
         p.rounds
             .iter()
             .take(r as usize)
-            .map(|e| self.points.points(e.outcome))
+            .map(|e| self.points.earned(e))
             .fold(Points::ZERO, |a, b| a + b)
     }
 
@@ -496,7 +516,7 @@ impl Tournament {
             let s = p
                 .rounds
                 .iter()
-                .map(|e| pts.points(e.outcome))
+                .map(|e| pts.earned(e))
                 .fold(Points::ZERO, |a, b| a + b);
             p.declared_points = Some(s);
         }

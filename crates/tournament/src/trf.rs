@@ -3,7 +3,7 @@
 //! TRF-2016 fixes the columns of a player line (`001`); the header lines
 //! are a code and free text. On top of it we read the TRF(x) extensions of
 //! JaVaFo and bbpPairings (`XXR` rounds, `XXC white1/black1`, `XXP`
-//! forbidden pairs, `BBW`…`BBU` and `XXS W=3 D=1` point values) and the
+//! forbidden pairs, `BBW`…`BBU` and `XXS` point values — ours and JaVaFo's TRF(x) keys) and the
 //! TRF-2026 codes bbpPairings reads (`142` rounds, `152` initial colour,
 //! `162` point system, `240` byes, `260` forbidden pairs). Lines we do not
 //! interpret are kept verbatim, so an arbiter's file survives a round trip.
@@ -127,6 +127,10 @@ struct PointLines {
     win: Option<Points>,
     draw: Option<Points>,
     loss: Option<Points>,
+    /// Black's, where JaVaFo's `BW`/`BD`/`BL` set them apart.
+    black_win: Option<Points>,
+    black_draw: Option<Points>,
+    black_loss: Option<Points>,
     zero_bye: Option<Points>,
     forfeit_loss: Option<Points>,
     pairing_bye: Option<Points>,
@@ -141,7 +145,16 @@ impl PointLines {
         let d = PointSystem::default();
         let win = self.win.unwrap_or(d.win);
         let draw = self.draw.unwrap_or(d.draw);
-        let mut s = PointSystem::with(win, draw, self.loss.unwrap_or(d.loss));
+        let loss = self.loss.unwrap_or(d.loss);
+        let mut s = PointSystem::with(win, draw, loss);
+        let black = [
+            self.black_win.unwrap_or(win),
+            self.black_draw.unwrap_or(draw),
+            self.black_loss.unwrap_or(loss),
+        ];
+        if black != [win, draw, loss] {
+            s.black = Some(black);
+        }
         s.zero_bye = self.zero_bye.unwrap_or(Points::ZERO);
         s.forfeit_loss = self.forfeit_loss.unwrap_or(Points::ZERO);
         s.pairing_bye = self.pairing_bye.unwrap_or(win);
@@ -153,27 +166,39 @@ impl PointLines {
     }
 
     /// `XXS W=3 D=1 L=0 Z=0 F=0 U=3 FW=3 H=1 FB=3 A=0` (our own full
-    /// form; JaVaFo-style `W=`/`D=` keys).
+    /// form), and the keys of JaVaFo's TRF(x) as JaVaFo and the programs
+    /// that feed it write them: `WW BW WD BD WL BL` (a played game's
+    /// points by colour; `W`, `D` and `L` set both colours), `ZPB HPB FPB
+    /// PAB` (zero-point, half-point, full-point and pairing-allocated byes),
+    /// `FW FL` (forfeit win and loss).
     fn xxs(&mut self, rest: &str) -> Result<(), TrfErrorKind> {
         for tok in rest.split_whitespace() {
             let (k, v) = tok
                 .split_once('=')
                 .ok_or_else(|| TrfErrorKind::BadValue(format!("XXS item {tok:?} is not KEY=POINTS")))?;
             let p = parse_points(v).ok_or_else(|| TrfErrorKind::BadPoints(v.to_string()))?;
-            let slot = match k.to_ascii_uppercase().as_str() {
-                "W" => &mut self.win,
-                "D" => &mut self.draw,
-                "L" => &mut self.loss,
-                "Z" => &mut self.zero_bye,
-                "F" => &mut self.forfeit_loss,
-                "U" | "P" => &mut self.pairing_bye,
-                "FW" => &mut self.forfeit_win,
-                "H" => &mut self.half_bye,
-                "FB" => &mut self.full_bye,
-                "A" => &mut self.absent,
+            let slots: &mut [&mut Option<Points>] = match k.to_ascii_uppercase().as_str() {
+                "W" => &mut [&mut self.win, &mut self.black_win],
+                "D" => &mut [&mut self.draw, &mut self.black_draw],
+                "L" => &mut [&mut self.loss, &mut self.black_loss],
+                "WW" => &mut [&mut self.win],
+                "BW" => &mut [&mut self.black_win],
+                "WD" => &mut [&mut self.draw],
+                "BD" => &mut [&mut self.black_draw],
+                "WL" => &mut [&mut self.loss],
+                "BL" => &mut [&mut self.black_loss],
+                "Z" | "ZPB" => &mut [&mut self.zero_bye],
+                "F" | "FL" => &mut [&mut self.forfeit_loss],
+                "U" | "P" | "PAB" => &mut [&mut self.pairing_bye],
+                "FW" => &mut [&mut self.forfeit_win],
+                "H" | "HPB" => &mut [&mut self.half_bye],
+                "FB" | "FPB" => &mut [&mut self.full_bye],
+                "A" => &mut [&mut self.absent],
                 _ => return Err(TrfErrorKind::BadValue(format!("XXS key {k:?} is unknown"))),
             };
-            *slot = Some(p);
+            for slot in slots {
+                **slot = Some(p);
+            }
         }
         Ok(())
     }
@@ -598,6 +623,9 @@ pub fn write(t: &Tournament) -> String {
     if s.absent != s.zero_bye {
         xxs.push(format!("A={}", s.absent));
     }
+    if let Some([w, d, l]) = s.black {
+        xxs.push(format!("BW={w} BD={d} BL={l}"));
+    }
     if !xxs.is_empty() {
         out.push_str(&format!("XXS {}\n", xxs.join(" ")));
     }
@@ -720,6 +748,53 @@ mod tests {
         assert!(t.is_forbidden(3, 1));
         let back = parse(&write(&t)).unwrap();
         assert_eq!(back, t);
+    }
+
+    /// The `XXS` line a JaVaFo user's file carries (the keys of JaVaFo's
+    /// Advanced User Manual, TRF(x)): every key is read, and the half-point
+    /// bye worth a whole point here counts as the file says.
+    #[test]
+    fn reads_javafo_xxs_keys() {
+        let text = "012 From JaVaFo\nXXR 3\n\
+XXS WW=1.0 BW=1.0 WD=0.5 BD=0.5 WL=0.0 BL=0.0 ZPB=0.0 HPB=1.0 FPB=1.0 PAB=1.0 FW=1.0 FL=0.0 W=1.0 D=0.5\n\
+001    1      A                                 2000                             2.0          2 w 1  0000 - H\n\
+001    2      B                                 1900                             1.0          1 b 0  0000 - U\n";
+        let t = parse(text).unwrap();
+        assert_eq!(t.points.black, None);
+        assert_eq!(t.points.half_bye, Points::whole(1));
+        assert_eq!(t.points.zero_bye, Points::ZERO);
+        assert_eq!(t.points.pairing_bye, Points::whole(1));
+        assert_eq!(t.score_after(1, 2), Points::whole(2));
+        assert_eq!(parse(&write(&t)).unwrap(), t);
+        let e = parse("XXS WW=1.0 QQ=2\n").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.to_string().contains("QQ"), "{e}");
+    }
+
+    /// Points by colour (JaVaFo's `BW`/`BD`/`BL` apart from `WW`/`WD`/`WL`):
+    /// a win with Black is worth 1.5 here, so the declared totals only add
+    /// up when the colour is counted; the writer keeps the difference.
+    #[test]
+    fn points_can_depend_on_the_colour() {
+        let text = "012 Colours\n\
+XXS WW=1.0 BW=1.5 WD=0.5 BD=1.0 WL=0.0 BL=0.0\n\
+001    1      A                                 2000                             1.0          2 w 0     3 b =\n\
+001    2      B                                 1900                             2.5          1 b 1  0000 - U\n\
+001    3      C                                 1800                             1.5       0000 - U     1 w =\n";
+        let t = parse(text).unwrap();
+        assert_eq!(
+            t.points.black,
+            Some([Points::tenths(15), Points::whole(1), Points::ZERO])
+        );
+        // A: a loss with White, a draw with Black (1.0, not 0.5).
+        assert_eq!(t.score_after(1, 2), Points::whole(1));
+        // B: a win with Black (1.5), then a bye worth White's win.
+        assert_eq!(t.score_after(2, 2), Points::tenths(25));
+        // C: a bye, then a draw with White.
+        assert_eq!(t.score_after(3, 2), Points::tenths(15));
+        let written = write(&t);
+        assert!(written.contains("BW=1.5"), "{written}");
+        assert_eq!(parse(&written).unwrap(), t);
     }
 
     #[test]

@@ -319,7 +319,7 @@ impl<'a> Table<'a> {
                     Cell {
                         opponent: e.opponent,
                         outcome: e.outcome,
-                        points: t.points.points(e.outcome),
+                        points: t.points.earned(&e),
                     }
                 })
                 .collect();

@@ -9,6 +9,24 @@ use store::User;
 /// How many bots `GET /api/bot/online` lists at most.
 pub const BOTS_LISTED: i64 = 200;
 
+/// How many of its last rated games a pool's progress looks back over
+/// (lichess's `prog`: the rating change over the last 12 games).
+pub const PROGRESS_GAMES: usize = 12;
+
+/// A player's standing in one rating pool, as lichess's `perfs` say it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Perf {
+    pub pool: String,
+    pub rating: f64,
+    /// The rating's deviation (Glicko-2's RD; the initial one under Elo).
+    pub deviation: f64,
+    pub games: u32,
+    /// The rating change over the last [`PROGRESS_GAMES`] rated games.
+    pub progress: f64,
+    /// Too few games for the rating to be trusted yet.
+    pub provisional: bool,
+}
+
 impl Accounts {
     /// Makes `user` a bot account. Upgrading a bot again changes nothing.
     ///
@@ -29,6 +47,37 @@ impl Accounts {
         } else {
             Err(Error::NotFound(format!("account {}", user.name)))
         }
+    }
+
+    /// The player's rating in every pool they have played rated games in,
+    /// with the progress over their last games there.
+    ///
+    /// # Errors
+    /// Storage.
+    pub async fn perfs(&self, user: &User) -> Result<Vec<Perf>, Error> {
+        let history = self.store.rating_history(&user.id).await?;
+        Ok(self
+            .store
+            .ratings_of(&user.id)
+            .await?
+            .into_iter()
+            .map(|r| {
+                let points: Vec<_> = history.iter().filter(|h| h.pool == r.pool).collect();
+                let since = points.len().saturating_sub(PROGRESS_GAMES);
+                let progress = match (points.get(since), points.last()) {
+                    (Some(first), Some(last)) => last.after - first.before,
+                    _ => 0.0,
+                };
+                Perf {
+                    provisional: self.rating_system.is_provisional(&r.rating),
+                    pool: r.pool,
+                    rating: r.rating.rating,
+                    deviation: r.rating.deviation,
+                    games: r.rating.games,
+                    progress,
+                }
+            })
+            .collect())
     }
 
     /// The bot accounts, newest first (at most `limit`, capped at

@@ -24,7 +24,7 @@ mod profiles;
 mod settings;
 mod sign_in;
 
-pub use bots::BOTS_LISTED;
+pub use bots::{Perf, BOTS_LISTED, PROGRESS_GAMES};
 pub use hashing::HashPool;
 pub use limits::{AccountLimits, Limiters, LoginLimits};
 pub use profiles::{

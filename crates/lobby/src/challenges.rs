@@ -1,7 +1,7 @@
 //! Direct challenges: one player asks another, who accepts or declines.
 
 use crate::protocol::ColorChoice;
-use crate::protocol::{ChallengeView, LobbyMsg};
+use crate::protocol::{ChallengeView, DeclineReason, LobbyMsg};
 use crate::start::{gets_first, parse_tc, parse_variant, GameStarted, Terms};
 use crate::{lock, Lobby};
 use clock::TimeControl;
@@ -212,11 +212,12 @@ impl Lobby {
         })
     }
 
-    /// Declines (or, as the challenger, withdraws) a challenge.
+    /// Declines (or, as the challenger, withdraws) a challenge, with
+    /// lichess's reason where one is given.
     ///
     /// # Errors
     /// `not_found`: no such challenge of theirs.
-    pub fn decline(&self, user: &User, id: String) -> Result<(), Error> {
+    pub fn decline(&self, user: &User, id: String, reason: Option<DeclineReason>) -> Result<(), Error> {
         let c = {
             let mut all = lock(&self.0.challenges);
             match all.get(&id) {
@@ -228,6 +229,8 @@ impl Lobby {
         let ev = LobbyMsg::ChallengeDeclined {
             id,
             by: user.name.clone(),
+            challenge: c.view.clone(),
+            reason,
         };
         self.notify(&c.from.id, &ev);
         self.notify(&c.to_id, &ev);

@@ -29,7 +29,7 @@ mod start;
 pub use challenges::ChallengeRequest;
 pub use computer::ComputerRequest;
 pub use presence::Presence;
-pub use protocol::{ChallengeView, ColorChoice, FriendGame, FriendView, NoticeKind, SeekView};
+pub use protocol::{ChallengeView, ColorChoice, DeclineReason, FriendGame, FriendView, NoticeKind, SeekView};
 pub use seeks::{SeekRequest, SeekResult};
 pub use start::GameStarted;
 
@@ -206,6 +206,13 @@ impl Lobby {
     #[must_use]
     pub fn online(&self) -> usize {
         lock(&self.0.present).len()
+    }
+
+    /// Whether the player has a lobby connection open (a socket or an
+    /// event stream): lichess's `online`.
+    #[must_use]
+    pub fn is_online(&self, user_id: &str) -> bool {
+        lock(&self.0.present).contains_key(user_id)
     }
 
     /// The names of the players in the lobby, in name order, at most `max`.

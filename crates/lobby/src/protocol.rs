@@ -158,6 +158,57 @@ pub struct ChallengeView {
     pub rematch_of: Option<String>,
 }
 
+/// Why a challenge was declined: lichess's reasons (its `declineReasonKey`),
+/// which a decline may give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum DeclineReason {
+    Generic,
+    Later,
+    TooFast,
+    TooSlow,
+    TimeControl,
+    Rated,
+    Casual,
+    Standard,
+    Variant,
+    NoBot,
+    OnlyBot,
+}
+
+impl DeclineReason {
+    /// lichess's key for the reason (`tooFast` …).
+    #[must_use]
+    pub fn key(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
+    /// The reason in lichess's English words.
+    #[must_use]
+    pub fn words(self) -> &'static str {
+        match self {
+            DeclineReason::Generic => "I'm not accepting challenges at the moment.",
+            DeclineReason::Later => "This is not the right time for me, please ask again later.",
+            DeclineReason::TooFast => {
+                "This time control is too fast for me, please challenge again with a slower game."
+            }
+            DeclineReason::TooSlow => {
+                "This time control is too slow for me, please challenge again with a faster game."
+            }
+            DeclineReason::TimeControl => "I'm not accepting challenges with this time control.",
+            DeclineReason::Rated => "Please send me a rated challenge instead.",
+            DeclineReason::Casual => "Please send me a casual challenge instead.",
+            DeclineReason::Standard => "I'm not accepting variant challenges right now.",
+            DeclineReason::Variant => "I'm not willing to play this variant right now.",
+            DeclineReason::NoBot => "I'm not accepting challenges from bots.",
+            DeclineReason::OnlyBot => "I'm only accepting challenges from bots.",
+        }
+    }
+}
+
 /// A player someone follows, as their friends list shows them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct FriendView {
@@ -241,9 +292,13 @@ pub enum LobbyMsg {
     Challenge {
         challenge: ChallengeView,
     },
+    /// A challenge of yours (or to you) was declined or withdrawn: `by`
+    /// whom, the challenge as it stood, and the reason a decline gave.
     ChallengeDeclined {
         id: String,
         by: String,
+        challenge: ChallengeView,
+        reason: Option<DeclineReason>,
     },
     /// Something happened for you elsewhere on the site (a move in a
     /// correspondence game): `from` did it, in `game`.

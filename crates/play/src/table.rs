@@ -563,7 +563,15 @@ impl Table {
             Action::OfferTakeback | Action::AcceptTakeback | Action::DeclineTakeback if not_started => {
                 return Err(SessionError::NothingToTakeBack { side }.into())
             }
-            Action::OfferTakeback => self.apply(Command::OfferTakeback { side, at }, &mut out)?,
+            Action::OfferTakeback => {
+                // A standing request from the opponent is granted instead,
+                // as a draw offer is accepted (lichess's `takeback/yes`).
+                if self.session.takeback_offer() == Some(side.other()) {
+                    self.apply(Command::AcceptTakeback { side, at }, &mut out)?;
+                } else {
+                    self.apply(Command::OfferTakeback { side, at }, &mut out)?;
+                }
+            }
             Action::AcceptTakeback => self.apply(Command::AcceptTakeback { side, at }, &mut out)?,
             Action::DeclineTakeback => self.apply(Command::DeclineTakeback { side, at }, &mut out)?,
             Action::ClaimVictory => return Err(TableError::OpponentPresent),

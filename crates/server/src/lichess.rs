@@ -100,15 +100,32 @@ pub fn speed(initial_ms: i64, increment_ms: i64, correspondence: bool) -> &'stat
     }
 }
 
-/// An account as `GET /api/account` shows it to a lichess client.
+/// An account as lichess's `User` shows it (`GET /api/bot/online`), with
+/// its ratings as lichess's `perfs`, keyed by qiju's rating pools
+/// (`xiangqi`, `chess`, `chess960`, `shogi` …; lichess keys chess by speed).
 #[must_use]
-pub fn account_json(u: &User) -> Value {
+pub fn account_json(u: &User, perfs: &[accounts::Perf]) -> Value {
+    let perfs: serde_json::Map<String, Value> = perfs
+        .iter()
+        .map(|p| {
+            let mut v = json!({
+                "games": p.games,
+                "rating": p.rating.round() as i64,
+                "rd": p.deviation.round() as i64,
+                "prog": p.progress.round() as i64,
+            });
+            if p.provisional {
+                v["prov"] = json!(true);
+            }
+            (p.pool.clone(), v)
+        })
+        .collect();
     let mut v = json!({
         "id": common::names::key(&u.name),
         "username": u.name,
         "createdAt": u.created_ms,
         "seenAt": common::now_ms(),
-        "perfs": {},
+        "perfs": perfs,
         "disabled": u.banned,
         "tosViolation": false,
         "playTime": { "total": 0, "tv": 0 },
@@ -119,16 +136,89 @@ pub fn account_json(u: &User) -> Value {
     v
 }
 
-/// A player in a game or challenge: lichess's `LightUser` with a rating.
+/// What lichess's `UserExtended` adds to a `User` (`GET /api/account`,
+/// `GET /api/user/{username}`): the profile's address and the game counts.
+/// qiju has no bookmarks or imported games, so those counts are 0.
+#[must_use]
+pub fn user_extended(mut user: Value, name: &str, record: &accounts::Record, playing: usize) -> Value {
+    let (mut win, mut draw, mut loss) = (0, 0, 0);
+    for p in &record.pools {
+        win += p.score.wins;
+        draw += p.score.draws;
+        loss += p.score.losses;
+    }
+    let rated: u64 = user["perfs"]
+        .as_object()
+        .map_or(0, |m| m.values().filter_map(|p| p["games"].as_u64()).sum());
+    let me = record.vs.as_ref().map_or(0, |s| s.wins + s.draws + s.losses);
+    user["url"] = json!(format!("/@/{}", percent_encode(name)));
+    user["count"] = json!({
+        "all": u64::from(win + draw + loss) + playing as u64,
+        "rated": rated,
+        "win": win,
+        "draw": draw,
+        "loss": loss,
+        "playing": playing,
+        "bookmark": 0,
+        "import": 0,
+        "me": me,
+    });
+    user
+}
+
+/// A name as a path segment (names may be of any script).
+fn percent_encode(name: &str) -> String {
+    name.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// One player of `GET /api/users/status`.
+#[must_use]
+pub fn user_status(u: &User, online: bool, playing: bool) -> Value {
+    let mut v = json!({
+        "id": common::names::key(&u.name),
+        "name": u.name,
+        "online": online,
+    });
+    if playing {
+        v["playing"] = json!(true);
+    }
+    if u.bot {
+        v["title"] = json!("BOT");
+    }
+    v
+}
+
 fn player_json(name: &str, rating: Option<f64>, bot: bool) -> Value {
     let mut v = json!({
         "id": common::names::key(name),
         "name": name,
-        "rating": rating.map(|r| r.round() as i64),
-        "provisional": false,
     });
+    if let Some(r) = rating {
+        v["rating"] = json!(r.round() as i64);
+    }
     if bot {
         v["title"] = json!("BOT");
+    }
+    v
+}
+
+/// A player's rating in a pool, as a challenge shows it: the rating, and
+/// whether it is still provisional (lichess's `provisional`).
+pub type PoolStanding = Option<(f64, bool)>;
+
+/// A challenge's player: lichess's `ChallengeUser`.
+fn challenge_user(u: &User, standing: PoolStanding) -> Value {
+    let mut v = player_json(&u.name, standing.map(|s| s.0), u.bot);
+    if let Some((_, provisional)) = standing {
+        v["provisional"] = json!(provisional);
     }
     v
 }
@@ -223,14 +313,13 @@ pub fn game_full(view: &GameView, bots: [bool; 2]) -> Value {
     let days: Option<i64> = corr
         .then(|| view.time_control.trim_end_matches('d').parse().ok())
         .flatten();
-    json!({
+    let mut full = json!({
         "type": "gameFull",
         "id": view.id,
         "variant": variant_json(&view.variant),
         "clock": if corr { Value::Null } else {
             json!({ "initial": view.initial_ms, "increment": view.increment_ms })
         },
-        "daysPerTurn": days,
         "speed": speed(view.initial_ms, view.increment_ms, corr),
         "perf": { "name": registry::get(Some(&view.variant)).map_or("", |v| v.rating_pool) },
         "rated": view.rated,
@@ -239,7 +328,11 @@ pub fn game_full(view: &GameView, bots: [bool; 2]) -> Value {
         "black": player_json(&view.second.name, view.second.rating, bots[1]),
         "initialFen": view.initial_fen,
         "state": game_state(view),
-    })
+    });
+    if let Some(d) = days {
+        full["daysPerTurn"] = json!(d);
+    }
+    full
 }
 
 /// The `gameStart` (or, with `kind` = `gameFinish`, the `gameFinish`)
@@ -287,7 +380,13 @@ pub fn game_event(kind: &str, view: &GameView, me: Side) -> Value {
 /// A challenge as lichess shows it (`ChallengeJson`). `from` and `to` are
 /// the two accounts; `direction` is `in` or `out` from the reader's side.
 #[must_use]
-pub fn challenge_json(c: &ChallengeView, from: &User, to: &User, status: &str, direction: &str) -> Value {
+pub fn challenge_json(
+    c: &ChallengeView,
+    from: (&User, PoolStanding),
+    to: (&User, PoolStanding),
+    status: &str,
+    direction: &str,
+) -> Value {
     let tc: Option<clock::TimeControl> = c.time.parse().ok();
     let ms = |m: u64| i64::try_from(m).unwrap_or(i64::MAX);
     let (limit_ms, inc_ms) = tc.as_ref().map_or((0, 0), |t| {
@@ -310,8 +409,8 @@ pub fn challenge_json(c: &ChallengeView, from: &User, to: &User, status: &str, d
         "id": c.id,
         "url": format!("/challenge/{}", c.id),
         "status": status,
-        "challenger": player_json(&from.name, None, from.bot),
-        "destUser": player_json(&to.name, None, to.bot),
+        "challenger": challenge_user(from.0, from.1),
+        "destUser": challenge_user(to.0, to.1),
         "variant": variant_json(&c.variant),
         "rated": c.rated,
         "speed": speed(limit_ms, inc_ms, corr),

@@ -171,6 +171,28 @@ pub fn router(state: AppState) -> Router {
         .route("/api/bot/game/{id}/chat", post(bot::chat))
         .route("/api/bot/game/{id}/abort", post(bot::abort))
         .route("/api/bot/game/{id}/resign", post(bot::resign))
+        .route("/api/bot/game/{id}/claim-victory", post(bot::claim_victory))
+        .route("/api/bot/game/{id}/claim-draw", post(bot::claim_draw))
+        .route("/api/bot/game/{id}/draw/{accept}", post(bot::draw))
+        .route("/api/bot/game/{id}/takeback/{accept}", post(bot::takeback))
+        // lichess's Board API: the same game, for accounts that are not bots.
+        .route("/api/board/game/stream/{id}", get(bot::board_game_stream))
+        .route("/api/board/game/{id}/move/{mv}", post(bot::board_move))
+        .route("/api/board/game/{id}/chat", post(bot::board_chat))
+        .route("/api/board/game/{id}/abort", post(bot::board_abort))
+        .route("/api/board/game/{id}/resign", post(bot::board_resign))
+        .route(
+            "/api/board/game/{id}/claim-victory",
+            post(bot::board_claim_victory),
+        )
+        .route("/api/board/game/{id}/claim-draw", post(bot::board_claim_draw))
+        .route("/api/board/game/{id}/draw/{accept}", post(bot::board_draw))
+        .route(
+            "/api/board/game/{id}/takeback/{accept}",
+            post(bot::board_takeback),
+        )
+        .route("/api/user/{name}", get(bot::user))
+        .route("/api/users/status", get(bot::users_status))
         .route("/api/challenge/{name}", post(bot::challenge))
         .route("/api/challenge/{id}/accept", post(bot::accept))
         .route("/api/challenge/{id}/decline", post(bot::decline))

@@ -5,6 +5,8 @@
 //! driving a running server (`tests/berserk_bot.py`).
 
 mod common;
+#[path = "lichess/schema.rs"]
+mod schema;
 
 use common::{Client, TestServer, MATE_GAME};
 use futures_util::StreamExt;
@@ -79,8 +81,17 @@ impl Bot {
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
+    /// An NDJSON stream, asked for as lichess's clients ask
+    /// (`Accept: application/x-ndjson`, as berserk sends).
     async fn lines(&self, path: &str) -> Lines {
-        let r = self.get(path).await;
+        let r = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(&self.token)
+            .header("accept", "application/x-ndjson")
+            .send()
+            .await
+            .unwrap();
         assert_eq!(r.status(), 200, "GET {path}");
         assert_eq!(r.headers()["content-type"], "application/x-ndjson");
         Lines {
@@ -209,7 +220,9 @@ async fn the_account_is_lichess_shaped_once_a_bot() {
     let e: Value = r.json().await.unwrap();
     assert_eq!(keys(&e), ["error"]);
     assert!(e["error"].as_str().unwrap().contains("guest"), "{e}");
-    // The bots are listed, one a line.
+    // The bots online are listed, one a line: `a` once its event stream
+    // is open.
+    let _events = a.lines("/api/stream/event").await;
     let mut online = a.lines("/api/bot/online?nb=200").await;
     let mut found = false;
     while let Some(u) = online.next().await {
@@ -628,7 +641,372 @@ async fn berserk_plays_through_qiju() {
     s.stop().await;
 }
 
+/// Every answer qiju gives in lichess's form, read field by field against
+/// lichess's OpenAPI description (`lichess/schema.rs`): a bot and a person
+/// on the Board API play, offer and refuse draws and takebacks, chat, leave
+/// and claim, challenge, decline, cancel, abort and resign; the account,
+/// user, status, online-bots and token answers too.
+async fn every_answer_is_as_lichess_describes_it() {
+    let mut s = common::start_with(|c| c.claim_after_ms = Some(1000)).await;
+    let mut seen = schema::Answers::default();
+    let bot = Bot::new(&s, "sb", false).await;
+    let (status, ok) = bot.post_form("/api/bot/account/upgrade", "").await;
+    assert_eq!(status, 200);
+    seen.add("POST /api/bot/account/upgrade 200", &ok);
+    let idle = Bot::new(&s, "si", true).await;
+    let human = Bot::new(&s, "sh", false).await;
+    // Answers as they come, each kept under lichess's key.
+    macro_rules! post {
+        ($who:expr, $key:literal, $path:expr, $form:expr, $status:expr) => {{
+            let path: String = $path;
+            let (status, body) = $who.post_form(&path, $form).await;
+            assert_eq!(status, $status, "{} {}: {body}", $key, $path);
+            seen.add(concat!("POST ", $key, " ", stringify!($status)), &body);
+            body
+        }};
+    }
+    macro_rules! line {
+        ($stream:expr, $key:literal, $kind:literal) => {{
+            let v = $stream.expect($kind).await;
+            seen.add(concat!("GET ", $key, " 200"), &v);
+            v
+        }};
+    }
+    let r = bot
+        .http
+        .post(format!("{}/api/token/test", bot.base))
+        .bearer_auth(&bot.token)
+        .body(format!("{},nope", bot.token))
+        .send()
+        .await
+        .unwrap();
+    seen.add("POST /api/token/test 200", &r.json().await.unwrap());
+
+    let mut bot_events = bot.lines("/api/stream/event").await;
+    // A person's client that asks for NDJSON reads lichess's events too.
+    let mut human_events = human.lines("/api/stream/event").await;
+    let account: Value = bot.get("/api/account").await.json().await.unwrap();
+    assert_eq!(account["title"], "BOT");
+    seen.add("GET /api/account 200", &account);
+    // Online: the bot with a stream open, not the idle one.
+    let online = bot.get("/api/bot/online").await.text().await.unwrap();
+    let online: Vec<Value> = online.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(
+        online.iter().any(|u| u["username"] == bot.name.as_str()),
+        "{online:?}"
+    );
+    assert!(
+        !online.iter().any(|u| u["username"] == idle.name.as_str()),
+        "{online:?}"
+    );
+    for u in &online {
+        seen.add("GET /api/bot/online 200", u);
+    }
+
+    // Game 1: the person (red, white) against the bot.
+    let start = |seen: &mut schema::Answers, ch: Value| {
+        seen.add("POST /api/challenge/{username} 200", &ch);
+        ch["id"].as_str().unwrap().to_string()
+    };
+    let challenge = format!("/api/challenge/{}", bot.name);
+    let (_, ch) = human
+        .post_form(&challenge, "clock.limit=300&clock.increment=2&color=white")
+        .await;
+    let id = start(&mut seen, ch);
+    line!(bot_events, "/api/stream/event", "challenge");
+    post!(
+        bot,
+        "/api/challenge/{challengeId}/accept",
+        format!("/api/challenge/{id}/accept"),
+        "",
+        200
+    );
+    let game = line!(bot_events, "/api/stream/event", "gameStart")["game"]["gameId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    line!(human_events, "/api/stream/event", "gameStart");
+    let mut bot_game = bot.lines(&format!("/api/bot/game/stream/{game}")).await;
+    let mut human_game = human.lines(&format!("/api/board/game/stream/{game}")).await;
+    line!(bot_game, "/api/bot/game/stream/{gameId}", "gameFull");
+    line!(human_game, "/api/board/game/stream/{gameId}", "gameFull");
+    let g = format!("/api/bot/game/{game}");
+    let b = format!("/api/board/game/{game}");
+    post!(
+        human,
+        "/api/board/game/{gameId}/move/{move}",
+        format!("{b}/move/h2e2"),
+        "",
+        200
+    );
+    line!(bot_game, "/api/bot/game/stream/{gameId}", "gameState");
+    // A takeback asked and refused.
+    post!(
+        human,
+        "/api/board/game/{gameId}/takeback/{accept}",
+        format!("{b}/takeback/yes"),
+        "",
+        200
+    );
+    let asked = line!(bot_game, "/api/bot/game/stream/{gameId}", "gameState");
+    assert_eq!(asked["wtakeback"], true, "{asked}");
+    post!(
+        bot,
+        "/api/bot/game/{gameId}/takeback/{accept}",
+        format!("{g}/takeback/no"),
+        "",
+        200
+    );
+    post!(
+        bot,
+        "/api/bot/game/{gameId}/move/{move}",
+        format!("{g}/move/h9g7"),
+        "",
+        200
+    );
+    post!(
+        bot,
+        "/api/bot/game/{gameId}/move/{move}",
+        format!("{g}/move/h7h0"),
+        "",
+        400
+    );
+    // A draw offered right after one's own move (CXA 23.1), and declined.
+    post!(
+        bot,
+        "/api/bot/game/{gameId}/draw/{accept}",
+        format!("{g}/draw/yes"),
+        "",
+        200
+    );
+    loop {
+        let st = line!(human_game, "/api/board/game/stream/{gameId}", "gameState");
+        if st["bdraw"] == true {
+            break;
+        }
+    }
+    post!(
+        human,
+        "/api/board/game/{gameId}/draw/{accept}",
+        format!("{b}/draw/no"),
+        "",
+        200
+    );
+    post!(
+        human,
+        "/api/board/game/{gameId}/move/{move}",
+        format!("{b}/move/h0g2"),
+        "",
+        200
+    );
+    post!(
+        bot,
+        "/api/bot/game/{gameId}/chat",
+        format!("{g}/chat"),
+        "room=player&text=hello",
+        200
+    );
+    post!(
+        human,
+        "/api/board/game/{gameId}/chat",
+        format!("{b}/chat"),
+        "room=player&text=hi",
+        200
+    );
+    line!(bot_game, "/api/bot/game/stream/{gameId}", "chatLine");
+    line!(human_game, "/api/board/game/stream/{gameId}", "chatLine");
+    // The person's client goes: the bot hears it and claims the win.
+    drop(human_game);
+    let gone = line!(bot_game, "/api/bot/game/stream/{gameId}", "opponentGone");
+    assert_eq!(gone["gone"], true, "{gone}");
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    post!(
+        bot,
+        "/api/bot/game/{gameId}/claim-victory",
+        format!("{g}/claim-victory"),
+        "",
+        200
+    );
+    let mut end = line!(bot_game, "/api/bot/game/stream/{gameId}", "gameState");
+    while end["status"] == "started" {
+        end = line!(bot_game, "/api/bot/game/stream/{gameId}", "gameState");
+    }
+    assert_eq!(
+        (end["status"].as_str(), end["winner"].as_str()),
+        (Some("timeout"), Some("black"))
+    );
+    line!(bot_events, "/api/stream/event", "gameFinish");
+    line!(human_events, "/api/stream/event", "gameFinish");
+
+    // Challenges declined and canceled, both ways.
+    let (_, ch) = bot
+        .post_form(&format!("/api/challenge/{}", human.name), "clock.limit=60")
+        .await;
+    let id = start(&mut seen, ch);
+    line!(human_events, "/api/stream/event", "challenge");
+    post!(
+        human,
+        "/api/challenge/{challengeId}/decline",
+        format!("/api/challenge/{id}/decline"),
+        "reason=later",
+        200
+    );
+    line!(bot_events, "/api/stream/event", "challengeDeclined");
+    let (_, ch) = bot
+        .post_form(&format!("/api/challenge/{}", human.name), "days=3&variant=chess")
+        .await;
+    let id = start(&mut seen, ch);
+    line!(human_events, "/api/stream/event", "challenge");
+    post!(
+        bot,
+        "/api/challenge/{challengeId}/cancel",
+        format!("/api/challenge/{id}/cancel"),
+        "",
+        200
+    );
+    line!(human_events, "/api/stream/event", "challengeCanceled");
+    post!(
+        bot,
+        "/api/challenge/{challengeId}/accept",
+        "/api/challenge/nosuchid/accept".to_string(),
+        "",
+        404
+    );
+
+    // Aborted by each API, resigned by each API.
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        let (_, ch) = human
+            .post_form(&challenge, "clock.limit=120&color=white&variant=chess")
+            .await;
+        let id = start(&mut seen, ch);
+        post!(
+            bot,
+            "/api/challenge/{challengeId}/accept",
+            format!("/api/challenge/{id}/accept"),
+            "",
+            200
+        );
+        games.push(
+            line!(bot_events, "/api/stream/event", "gameStart")["game"]["gameId"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    post!(
+        human,
+        "/api/board/game/{gameId}/abort",
+        format!("/api/board/game/{}/abort", games[0]),
+        "",
+        200
+    );
+    post!(
+        bot,
+        "/api/bot/game/{gameId}/abort",
+        format!("/api/bot/game/{}/abort", games[1]),
+        "",
+        200
+    );
+    for (i, g) in games[2..].iter().enumerate() {
+        post!(
+            human,
+            "/api/board/game/{gameId}/move/{move}",
+            format!("/api/board/game/{g}/move/e2e4"),
+            "",
+            200
+        );
+        post!(
+            bot,
+            "/api/bot/game/{gameId}/move/{move}",
+            format!("/api/bot/game/{g}/move/e7e5"),
+            "",
+            200
+        );
+        if i == 0 {
+            post!(
+                human,
+                "/api/board/game/{gameId}/resign",
+                format!("/api/board/game/{g}/resign"),
+                "",
+                200
+            );
+        } else {
+            post!(
+                bot,
+                "/api/bot/game/{gameId}/resign",
+                format!("/api/bot/game/{g}/resign"),
+                "",
+                200
+            );
+        }
+    }
+    for _ in 0..4 {
+        line!(bot_events, "/api/stream/event", "gameFinish");
+    }
+    // Each API is for its own kind of account.
+    let (status, _) = bot
+        .post_form(&format!("/api/board/game/{}/resign", games[2]), "")
+        .await;
+    assert_eq!(status, 400, "a bot may not use the Board API");
+
+    // The person's public account and everyone's status.
+    let user: Value = bot
+        .get(&format!("/api/user/{}", human.name))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(user["username"], human.name.as_str());
+    assert_eq!(user["count"]["win"], 1, "{user}");
+    assert_eq!(
+        user["count"]["me"], 3,
+        "three finished games against the bot: {user}"
+    );
+    seen.add("GET /api/user/{username} 200", &user);
+    let r = bot
+        .get(&format!(
+            "/api/users/status?ids={},{},nobody-here",
+            bot.name, idle.name
+        ))
+        .await;
+    let status: Value = r.json().await.unwrap();
+    assert_eq!(status.as_array().unwrap().len(), 2, "{status}");
+    assert_eq!(status[0]["online"], true);
+    assert_eq!(status[1]["online"], false);
+    seen.add("GET /api/users/status 200", &status);
+
+    let departures = [schema::Departure {
+        at: "variant.key",
+        breaks: "is not one of",
+        allowed: |body| {
+            // Wherever the variant object is in this body, its key is a
+            // game of qiju's registry, named as pychess-variants names it.
+            fn keys(v: &Value, out: &mut Vec<String>) {
+                match v {
+                    Value::Object(m) => {
+                        if let Some(k) = m.get("variant").and_then(|v| v["key"].as_str()) {
+                            out.push(k.to_string());
+                        }
+                        m.values().for_each(|v| keys(v, out));
+                    }
+                    Value::Array(a) => a.iter().for_each(|v| keys(v, out)),
+                    _ => {}
+                }
+            }
+            let mut found = Vec::new();
+            keys(body, &mut found);
+            found.iter().all(|k| registry::get(Some(k)).is_ok())
+        },
+        why: "variants are named as pychess-variants names them (xiangqi, chess, shogi …), not by lichess's chess-only list (issue 32, item 2)",
+    }];
+    let extras = seen.check_all(&departures);
+    eprintln!("qiju's fields beyond lichess's description: {extras:?}");
+    s.stop().await;
+}
+
 on_both_databases!(
+    every_answer_is_as_lichess_describes_it,
     the_account_is_lichess_shaped_once_a_bot,
     a_xiangqi_game_through_the_bot_api,
     declined_and_canceled_challenges_and_resigning,

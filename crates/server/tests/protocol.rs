@@ -199,6 +199,18 @@ fn lobby_one_of_each() -> Vec<LobbyMsg> {
         rating_max: None,
         color: ColorChoice::Random,
     };
+    let challenge = ChallengeView {
+        id: "c1".into(),
+        from: "a".into(),
+        to: "b".into(),
+        variant: "chess/standard".into(),
+        time: "3+2".into(),
+        rated: false,
+        color: ColorChoice::First,
+        fen: None,
+        rules: registry::Profile::Online,
+        rematch_of: Some("g0".into()),
+    };
     let line = LobbyLine {
         room: ChatRoom::Lobby,
         from: "李四".into(),
@@ -216,22 +228,13 @@ fn lobby_one_of_each() -> Vec<LobbyMsg> {
             color: Side::Second,
         },
         LobbyMsg::Challenge {
-            challenge: ChallengeView {
-                id: "c1".into(),
-                from: "a".into(),
-                to: "b".into(),
-                variant: "chess/standard".into(),
-                time: "3+2".into(),
-                rated: false,
-                color: ColorChoice::First,
-                fen: None,
-                rules: registry::Profile::Online,
-                rematch_of: Some("g0".into()),
-            },
+            challenge: challenge.clone(),
         },
         LobbyMsg::ChallengeDeclined {
             id: "c1".into(),
             by: "b".into(),
+            challenge,
+            reason: Some(lobby::DeclineReason::TooFast),
         },
         LobbyMsg::Notice {
             kind: NoticeKind::Move,

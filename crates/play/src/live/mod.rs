@@ -150,6 +150,34 @@ pub async fn chat(state: &Play, game_id: &str, msg: ServerMsg) -> Result<(), Act
         .map_err(|_| ActError::Gone)
 }
 
+/// One player's open connection to a game (the browser's socket, a lichess
+/// client's game stream), held for as long as it is open: when a player's
+/// last one closes they have left, and the opponent may claim the win after
+/// a while (see [`presence`]).
+pub struct Present {
+    play: Play,
+    game: String,
+    side: Side,
+}
+
+impl Present {
+    #[must_use]
+    pub fn new(play: &Play, game: &str, side: Side) -> Present {
+        presence(play, game, side, true);
+        Present {
+            play: play.clone(),
+            game: game.to_string(),
+            side,
+        }
+    }
+}
+
+impl Drop for Present {
+    fn drop(&mut self) {
+        presence(&self.play, &self.game, self.side, false);
+    }
+}
+
 /// Tells the game a player's socket opened or closed; the game says when
 /// a player has left (all sockets closed) and when they are back.
 pub fn presence(state: &Play, game_id: &str, side: Side, connected: bool) {

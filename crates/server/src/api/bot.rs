@@ -3,7 +3,7 @@
 //! accounts. Each handler parses, calls a room, and answers in lichess's
 //! shapes ([`crate::lichess`]); docs/BOTS.md says what differs from lichess.
 
-use crate::auth::{Auth, SessionAuth};
+use crate::auth::{Auth, MaybeSession, SessionAuth};
 use crate::error::ApiError;
 use crate::lichess::{self, LiError};
 use crate::sessions::either;
@@ -43,7 +43,7 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(7);
         (status = 401, body = common::ErrorBody)))]
 pub async fn account(State(state): State<AppState>, Auth(user): Auth) -> Result<Response, ApiError> {
     if user.bot {
-        return Ok(Json(lichess::account_json(&user)).into_response());
+        return Ok(Json(user_extended(&state, &user, None).await?).into_response());
     }
     // With lichess's `username` too: lichess-bot reads it before it asks
     // for the upgrade.
@@ -67,31 +67,127 @@ pub struct OnlineQuery {
     pub nb: Option<i64>,
 }
 
-/// The bot accounts, newest first, as NDJSON (lichess's `/api/bot/online`;
-/// qiju lists every bot account, online or not).
+/// lichess's `UserExtended` of an account: ratings, game counts (`me`:
+/// the games against `viewer`).
+async fn user_extended(state: &AppState, u: &User, viewer: Option<&User>) -> Result<Value, Error> {
+    let perfs = state.accounts().perfs(u).await?;
+    let record = state
+        .accounts()
+        .record(&u.name, viewer.map(|v| v.name.as_str()))
+        .await?;
+    let playing = play::archive::playing(state.play(), u).await?.len();
+    Ok(lichess::user_extended(
+        lichess::account_json(u, &perfs),
+        &u.name,
+        &record,
+        playing,
+    ))
+}
+
+/// The bot accounts online now (with an event stream or lobby socket
+/// open), newest first, as NDJSON (lichess's `/api/bot/online`).
 #[utoipa::path(get, path = "/api/bot/online", tag = "bot", params(OnlineQuery),
-    responses((status = 200, description = "NDJSON, one `{id, username, title}` a line", content_type = "application/x-ndjson")))]
+    responses((status = 200, description = "NDJSON, one lichess `User` a line", content_type = "application/x-ndjson")))]
 pub async fn online(
     State(state): State<AppState>,
     Query(q): Query<OnlineQuery>,
 ) -> Result<Response, LiError> {
-    let bots = state.accounts().bots(q.nb.unwrap_or(50)).await?;
-    let text: String = bots
+    let nb = q.nb.unwrap_or(50).clamp(1, accounts::BOTS_LISTED);
+    let mut text = String::new();
+    let online = state.accounts().bots(accounts::BOTS_LISTED).await?;
+    for u in online
         .iter()
-        .map(|u| lichess::account_json(u).to_string() + "\n")
-        .collect();
+        .filter(|u| state.lobby().is_online(&u.id))
+        .take(nb as usize)
+    {
+        let perfs = state.accounts().perfs(u).await?;
+        text += &(lichess::account_json(u, &perfs).to_string() + "\n");
+    }
     Ok(ndjson_response(Body::from(text)))
 }
 
-/// A bot account, else lichess's refusal.
-fn must_be_bot(user: &User) -> Result<(), LiError> {
-    if user.bot {
-        Ok(())
-    } else {
-        Err(LiError(Error::bad(
-            "not_bot",
-            "this endpoint is for bot accounts: upgrade with POST /api/bot/account/upgrade",
-        )))
+/// A player's public account (lichess's `GET /api/user/{username}`).
+#[utoipa::path(get, path = "/api/user/{username}", tag = "bot", params(("username" = String, Path)),
+    responses((status = 200, description = "lichess's `UserExtended`"), (status = 404, description = "`{\"error\"}`: no such player")))]
+pub async fn user(
+    State(state): State<AppState>,
+    MaybeSession(viewer): MaybeSession,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, LiError> {
+    let u = state.accounts().named(&name).await?;
+    if u.banned {
+        return Err(LiError(Error::NotFound(format!("player {name}"))));
+    }
+    let viewer = viewer.map(|s| s.user).filter(|v| v.id != u.id);
+    Ok(Json(user_extended(&state, &u, viewer.as_ref()).await?))
+}
+
+/// The most names one `GET /api/users/status` asks about (lichess: 100).
+pub const STATUS_NAMES: usize = 100;
+
+#[derive(Deserialize, IntoParams)]
+pub struct StatusQuery {
+    /// Names, comma-separated (at most 100).
+    pub ids: String,
+}
+
+/// Whether players are online and playing (lichess's
+/// `GET /api/users/status`); unknown names are left out, as lichess does.
+#[utoipa::path(get, path = "/api/users/status", tag = "bot", params(StatusQuery),
+    responses((status = 200, description = "`[{id, name, online, playing?, title?}]`"), (status = 400, description = "`{\"error\"}`: too many names")))]
+pub async fn users_status(
+    State(state): State<AppState>,
+    Query(q): Query<StatusQuery>,
+) -> Result<Json<Value>, LiError> {
+    let names: Vec<&str> = q
+        .ids
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    if names.len() > STATUS_NAMES {
+        return Err(LiError(Error::bad(
+            "bad_request",
+            format!("at most {STATUS_NAMES} names at once"),
+        )));
+    }
+    let mut out = Vec::new();
+    for name in names {
+        let Ok(u) = state.accounts().named(name).await else {
+            continue;
+        };
+        if u.banned {
+            continue;
+        }
+        let playing = !play::archive::playing(state.play(), &u).await?.is_empty();
+        out.push(lichess::user_status(&u, state.lobby().is_online(&u.id), playing));
+    }
+    Ok(Json(Value::Array(out)))
+}
+
+/// Which of lichess's two APIs a path belongs to. lichess keeps them
+/// apart by account: the Bot API is for bot accounts, the Board API (people
+/// playing through an app) for the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Face {
+    Bot,
+    Board,
+}
+
+impl Face {
+    /// The account may use this API, else lichess's refusal (400).
+    fn admits(self, user: &User) -> Result<(), LiError> {
+        match (self, user.bot) {
+            (Face::Bot, true) | (Face::Board, false) => Ok(()),
+            (Face::Bot, false) => Err(LiError(Error::bad(
+                "not_bot",
+                "this endpoint is for bot accounts: upgrade with POST /api/bot/account/upgrade, or play through /api/board/",
+            ))),
+            (Face::Board, true) => Err(LiError(Error::bad(
+                "bot_account",
+                "the Board API is not for bot accounts: use /api/bot/",
+            ))),
+        }
     }
 }
 
@@ -128,6 +224,23 @@ pub async fn game_stream(
     Auth(user): Auth,
     Path(id): Path<String>,
 ) -> Result<Response, LiError> {
+    stream_game(Face::Bot, state, user, id).await
+}
+
+/// The Board API's game stream: the same lines as the Bot API's.
+#[utoipa::path(get, path = "/api/board/game/stream/{gameId}", tag = "bot", params(("gameId" = String, Path)),
+    responses((status = 200, description = "NDJSON: gameFull, gameState, chatLine, opponentGone", content_type = "application/x-ndjson"),
+        (status = 404, description = "`{\"error\"}`: no such game of yours")))]
+pub async fn board_game_stream(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+) -> Result<Response, LiError> {
+    stream_game(Face::Board, state, user, id).await
+}
+
+async fn stream_game(face: Face, state: AppState, user: User, id: String) -> Result<Response, LiError> {
+    face.admits(&user)?;
     let Some((view, rx)) = live::join(state.play(), &id).await else {
         let view = live::stored_view(state.play(), &id)
             .await?
@@ -143,6 +256,7 @@ pub async fn game_stream(
     }
     let moves: Vec<String> = view.moves.iter().map(|m| m.coord.clone()).collect();
     let track = Track {
+        _present: live::Present::new(state.play(), &view.id, me),
         first: Some(full.to_string()),
         rx,
         shutdown: state.shutdown_signal(),
@@ -183,6 +297,9 @@ pub async fn game_stream(
 /// A bot's game stream as it goes: the game as its events have changed it
 /// (each `gameState` is the state right after its event, not a later one).
 struct Track {
+    /// The player is there while their stream is open (lichess's
+    /// `opponentGone` is this for the other side).
+    _present: live::Present,
     first: Option<String>,
     rx: tokio::sync::broadcast::Receiver<Arc<live::Event>>,
     shutdown: tokio::sync::watch::Receiver<bool>,
@@ -276,14 +393,39 @@ pub async fn make_move(
     Path((id, mv)): Path<(String, String)>,
     Query(q): Query<BotMoveQuery>,
 ) -> Result<Json<Value>, LiError> {
-    must_be_bot(&user)?;
-    live::act_on(state.play(), &id, &user.id, Action::Move { coord: mv, ply: None })
+    play_move(Face::Bot, &state, &user, &id, mv, q).await
+}
+
+/// The Board API's move: as the Bot API's, for an account that is not a bot.
+#[utoipa::path(post, path = "/api/board/game/{gameId}/move/{move}", tag = "bot",
+    params(("gameId" = String, Path), ("move" = String, Path), BotMoveQuery),
+    responses((status = 200, description = "`{\"ok\": true}`"), (status = 400, description = "`{\"error\"}`: illegal move, not your turn"),
+        (status = 404, description = "`{\"error\"}`: no such game of yours")))]
+pub async fn board_move(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path((id, mv)): Path<(String, String)>,
+    Query(q): Query<BotMoveQuery>,
+) -> Result<Json<Value>, LiError> {
+    play_move(Face::Board, &state, &user, &id, mv, q).await
+}
+
+async fn play_move(
+    face: Face,
+    state: &AppState,
+    user: &User,
+    id: &str,
+    mv: String,
+    q: BotMoveQuery,
+) -> Result<Json<Value>, LiError> {
+    face.admits(user)?;
+    live::act_on(state.play(), id, &user.id, Action::Move { coord: mv, ply: None })
         .await
         .map_err(lichess_act)?;
     if q.offering_draw == Some(true) {
         // An offer standing from the opponent is accepted instead (the
         // table's own rule for `OfferDraw`); else one is made.
-        let _ = live::act_on(state.play(), &id, &user.id, Action::OfferDraw).await;
+        let _ = live::act_on(state.play(), id, &user.id, Action::OfferDraw).await;
     }
     Ok(lichess::ok())
 }
@@ -298,36 +440,130 @@ fn lichess_act(e: live::ActError) -> LiError {
     }
 }
 
-macro_rules! bot_action {
-    ($name:ident, $path:literal, $action:expr, $doc:literal) => {
+/// One action on a game, served under both APIs: `$bot` at
+/// `/api/bot/game/{gameId}/…` and `$board` at `/api/board/game/{gameId}/…`.
+macro_rules! game_action {
+    ($bot:ident, $board:ident, $tail:literal, $action:expr, $doc:literal) => {
         #[doc = $doc]
-        #[utoipa::path(post, path = $path, tag = "bot", params(("gameId" = String, Path)),
+        #[utoipa::path(post, path = concat!("/api/bot/game/{gameId}/", $tail), tag = "bot", params(("gameId" = String, Path)),
             responses((status = 200, description = "`{\"ok\": true}`"), (status = 400, description = "`{\"error\"}`")))]
-        pub async fn $name(
+        pub async fn $bot(
             State(state): State<AppState>,
             Auth(user): Auth,
             Path(id): Path<String>,
         ) -> Result<Json<Value>, LiError> {
-            must_be_bot(&user)?;
-            live::act_on(state.play(), &id, &user.id, $action)
-                .await
-                .map_err(lichess_act)?;
-            Ok(lichess::ok())
+            act(Face::Bot, &state, &user, &id, $action).await
+        }
+
+        #[doc = $doc]
+        #[utoipa::path(post, path = concat!("/api/board/game/{gameId}/", $tail), tag = "bot", params(("gameId" = String, Path)),
+            responses((status = 200, description = "`{\"ok\": true}`"), (status = 400, description = "`{\"error\"}`")))]
+        pub async fn $board(
+            State(state): State<AppState>,
+            Auth(user): Auth,
+            Path(id): Path<String>,
+        ) -> Result<Json<Value>, LiError> {
+            act(Face::Board, &state, &user, &id, $action).await
         }
     };
 }
 
-bot_action!(
-    resign,
-    "/api/bot/game/{gameId}/resign",
-    Action::Resign,
-    "Resign a game."
-);
-bot_action!(
+async fn act(
+    face: Face,
+    state: &AppState,
+    user: &User,
+    id: &str,
+    action: Action,
+) -> Result<Json<Value>, LiError> {
+    face.admits(user)?;
+    live::act_on(state.play(), id, &user.id, action)
+        .await
+        .map_err(lichess_act)?;
+    Ok(lichess::ok())
+}
+
+game_action!(resign, board_resign, "resign", Action::Resign, "Resign a game.");
+game_action!(
     abort,
-    "/api/bot/game/{gameId}/abort",
+    board_abort,
+    "abort",
     Action::Abort,
     "Abort a game before both sides have moved."
+);
+game_action!(
+    claim_victory,
+    board_claim_victory,
+    "claim-victory",
+    Action::ClaimVictory,
+    "Claim the win over an opponent who left and did not come back in time (`opponentGone`'s `claimWinInSeconds` reached 0)."
+);
+game_action!(
+    claim_draw,
+    board_claim_draw,
+    "claim-draw",
+    Action::ClaimDraw,
+    "Claim a draw the rules give (a threefold repetition in chess, a repetition Xiangqi's rules call a draw); qiju has no draw for a gone opponent."
+);
+
+/// `yes`/`true` or `no`/`false`, as lichess's `{accept}` path segment.
+fn yes_no(word: &str) -> Result<bool, LiError> {
+    match word {
+        "yes" | "true" => Ok(true),
+        "no" | "false" => Ok(false),
+        other => Err(LiError(Error::bad(
+            "bad_request",
+            format!("the answer is yes or no, not {other:?}"),
+        ))),
+    }
+}
+
+/// One answer to an offer, served under both APIs: `yes` makes (or
+/// accepts) the offer, `no` declines the opponent's.
+macro_rules! answer {
+    ($bot:ident, $board:ident, $what:literal, $offer:expr, $decline:expr, $doc:literal) => {
+        #[doc = $doc]
+        #[utoipa::path(post, path = concat!("/api/bot/game/{gameId}/", $what, "/{accept}"), tag = "bot",
+            params(("gameId" = String, Path), ("accept" = String, Path, description = "yes or no")),
+            responses((status = 200, description = "`{\"ok\": true}`"), (status = 400, description = "`{\"error\"}`")))]
+        pub async fn $bot(
+            State(state): State<AppState>,
+            Auth(user): Auth,
+            Path((id, accept)): Path<(String, String)>,
+        ) -> Result<Json<Value>, LiError> {
+            let action = if yes_no(&accept)? { $offer } else { $decline };
+            act(Face::Bot, &state, &user, &id, action).await
+        }
+
+        #[doc = $doc]
+        #[utoipa::path(post, path = concat!("/api/board/game/{gameId}/", $what, "/{accept}"), tag = "bot",
+            params(("gameId" = String, Path), ("accept" = String, Path, description = "yes or no")),
+            responses((status = 200, description = "`{\"ok\": true}`"), (status = 400, description = "`{\"error\"}`")))]
+        pub async fn $board(
+            State(state): State<AppState>,
+            Auth(user): Auth,
+            Path((id, accept)): Path<(String, String)>,
+        ) -> Result<Json<Value>, LiError> {
+            let action = if yes_no(&accept)? { $offer } else { $decline };
+            act(Face::Board, &state, &user, &id, action).await
+        }
+    };
+}
+
+answer!(
+    draw,
+    board_draw,
+    "draw",
+    Action::OfferDraw,
+    Action::DeclineDraw,
+    "Offer a draw, or accept the opponent's (`yes`); decline it (`no`). Xiangqi's rule holds: an offer is made right after one's own move (CXA 23.1)."
+);
+answer!(
+    takeback,
+    board_takeback,
+    "takeback",
+    Action::OfferTakeback,
+    Action::DeclineTakeback,
+    "Ask to take back your last move, or grant the opponent's request (`yes`); refuse it (`no`). Casual games only."
 );
 
 /// A request body as lichess takes it: a form (`application/x-www-form-
@@ -477,7 +713,28 @@ pub async fn challenge(
         rematch_of: None,
     };
     let view = state.lobby().challenge(user.clone(), req).await?;
-    Ok(Json(lichess::challenge_json(&view, &user, &to, "created", "out")))
+    let (from_standing, to_standing) = (
+        standing(&state, &user, &view.variant).await,
+        standing(&state, &to, &view.variant).await,
+    );
+    Ok(Json(lichess::challenge_json(
+        &view,
+        (&user, from_standing),
+        (&to, to_standing),
+        "created",
+        "out",
+    )))
+}
+
+/// A player's rating in the pool of `variant` (a new player's, provisional,
+/// where they have played no rated game there yet).
+async fn standing(state: &AppState, u: &User, variant: &str) -> lichess::PoolStanding {
+    let pool = registry::get(Some(variant)).ok()?.rating_pool;
+    let perfs = state.accounts().perfs(u).await.ok()?;
+    Some(perfs.iter().find(|p| p.pool == pool).map_or_else(
+        || (rating::PlayerRating::default().rating, true),
+        |p| (p.rating, p.provisional),
+    ))
 }
 
 /// Accept a challenge addressed to you.
@@ -492,16 +749,33 @@ pub async fn accept(
     Ok(lichess::ok())
 }
 
-/// Decline a challenge addressed to you (a `reason` is read and not kept),
-/// or cancel your own.
+/// Decline a challenge addressed to you, with lichess's `reason` (`generic`,
+/// `later`, `tooFast`, `tooSlow`, `timeControl`, `rated`, `casual`,
+/// `standard`, `variant`, `noBot`, `onlyBot`) as a form or JSON; or cancel
+/// your own.
 #[utoipa::path(post, path = "/api/challenge/{challengeId}/decline", tag = "bot", params(("challengeId" = String, Path)),
-    responses((status = 200, description = "`{\"ok\": true}`"), (status = 404, description = "`{\"error\"}`")))]
+    request_body(content = String, description = "form or JSON: reason", content_type = "application/x-www-form-urlencoded"),
+    responses((status = 200, description = "`{\"ok\": true}`"), (status = 400, description = "`{\"error\"}`: an unknown reason"), (status = 404, description = "`{\"error\"}`")))]
 pub async fn decline(
     State(state): State<AppState>,
     Auth(user): Auth,
     Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
 ) -> Result<Json<Value>, LiError> {
-    state.lobby().decline(&user, id)?;
+    let f = fields(&headers, &body)?;
+    let reason = match f.get("reason") {
+        None => None,
+        Some(r) => Some(
+            serde_json::from_value::<lobby::DeclineReason>(json!(r)).map_err(|_| {
+                Error::bad(
+                    "bad_request",
+                    format!("reason is one of generic, later, tooFast, tooSlow, timeControl, rated, casual, standard, variant, noBot, onlyBot, not {r:?}"),
+                )
+            })?,
+        ),
+    };
+    state.lobby().decline(&user, id, reason)?;
     Ok(lichess::ok())
 }
 
@@ -513,7 +787,7 @@ pub async fn cancel(
     Auth(user): Auth,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, LiError> {
-    state.lobby().decline(&user, id)?;
+    state.lobby().decline(&user, id, None)?;
     Ok(lichess::ok())
 }
 
@@ -568,6 +842,20 @@ pub async fn chat(
     Ok(lichess::ok())
 }
 
+/// The Board API's chat: as the Bot API's.
+#[utoipa::path(post, path = "/api/board/game/{gameId}/chat", tag = "bot", params(("gameId" = String, Path)),
+    request_body(content = String, description = "form or JSON: room, text", content_type = "application/x-www-form-urlencoded"),
+    responses((status = 200, description = "`{\"ok\": true}`"), (status = 400, description = "`{\"error\"}`")))]
+pub async fn board_chat(
+    state: State<AppState>,
+    auth: Auth,
+    id: Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, LiError> {
+    chat(state, auth, id, headers, body).await
+}
+
 /// A bot's event stream as it goes: its personal events, and the games it
 /// was told of, each watched for its end (lichess's `gameFinish`).
 struct Events<G> {
@@ -575,9 +863,6 @@ struct Events<G> {
     stop: tokio::sync::watch::Receiver<bool>,
     state: AppState,
     user: User,
-    /// The challenges this stream was told of (for which a withdrawal is
-    /// lichess's `challengeCanceled`).
-    incoming: HashMap<String, Value>,
     /// The games announced with `gameStart` (each once).
     started: HashSet<String>,
     /// What this stream says first, as qiju's messages: the challenges
@@ -635,7 +920,6 @@ pub async fn events(state: AppState, session: crate::auth::Session) -> Response 
         stop,
         state,
         user,
-        incoming: HashMap::new(),
         started: HashSet::new(),
         pending,
         ends: SelectAll::new(),
@@ -699,31 +983,62 @@ async fn event_line<G>(ev: &mut Events<G>, text: &str) -> Option<Value> {
         "challenge" => {
             let c: lobby::ChallengeView = serde_json::from_value(msg["challenge"].clone()).ok()?;
             let from = ev.state.accounts().named(&c.from).await.ok()?;
-            let json = lichess::challenge_json(&c, &from, &ev.user, "created", "in");
-            ev.incoming.insert(c.id.clone(), json.clone());
+            let json = lichess::challenge_json(
+                &c,
+                (&from, standing(&ev.state, &from, &c.variant).await),
+                (&ev.user, standing(&ev.state, &ev.user, &c.variant).await),
+                "created",
+                "in",
+            );
             Some(json!({ "type": "challenge", "challenge": json }))
         }
         "challenge_declined" => {
-            let id = msg["id"].as_str()?.to_string();
-            let by_me = msg["by"].as_str() == Some(ev.user.name.as_str());
-            // The whole challenge when this stream announced it.
-            let known = ev.incoming.remove(&id);
-            let (kind, status) = if known.is_some() == by_me {
-                ("challengeDeclined", "declined")
-            } else {
-                ("challengeCanceled", "canceled")
+            let c: lobby::ChallengeView = serde_json::from_value(msg["challenge"].clone()).ok()?;
+            let reason: Option<lobby::DeclineReason> = serde_json::from_value(msg["reason"].clone()).ok()?;
+            let by_challenger = msg["by"].as_str() == Some(c.from.as_str());
+            let from = ev.state.accounts().named(&c.from).await.ok()?;
+            let to = ev.state.accounts().named(&c.to).await.ok()?;
+            let direction = if from.id == ev.user.id { "out" } else { "in" };
+            // Withdrawn by the challenger: the recipient hears it canceled;
+            // declined by the recipient: the challenger hears why.
+            let (kind, status) = match (by_challenger, direction) {
+                (true, "in") => ("challengeCanceled", "canceled"),
+                (false, "out") => ("challengeDeclined", "declined"),
+                _ => return None,
             };
-            let mut challenge = known.unwrap_or_else(|| json!({ "id": id }));
-            challenge["status"] = json!(status);
+            let mut challenge = lichess::challenge_json(
+                &c,
+                (&from, standing(&ev.state, &from, &c.variant).await),
+                (&to, standing(&ev.state, &to, &c.variant).await),
+                status,
+                direction,
+            );
+            if kind == "challengeDeclined" {
+                let reason = reason.unwrap_or(lobby::DeclineReason::Generic);
+                challenge["declineReason"] = json!(reason.words());
+                challenge["declineReasonKey"] = json!(reason.key());
+            }
             Some(json!({ "type": kind, "challenge": challenge }))
         }
         _ => None,
     }
 }
 
-/// The event stream, in the form the account reads (see [`events`]).
-pub async fn stream_events(State(state): State<AppState>, SessionAuth(session): SessionAuth) -> Response {
-    if session.user.bot {
+/// The event stream, in the form the client reads: lichess's for a bot
+/// account, and for any account whose client asks for
+/// `Accept: application/x-ndjson` (berserk and the lichess clients of the
+/// Board API do; qiju's browser and qiju's own bots do not); qiju's
+/// otherwise (see docs/BOTS.md).
+pub async fn stream_events(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    SessionAuth(session): SessionAuth,
+) -> Response {
+    let ndjson = headers
+        .get(axum::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|m| m.trim().starts_with("application/x-ndjson")));
+    if session.user.bot || ndjson {
         return events(state, session).await;
     }
     crate::api::lobby::stream_events(State(state), SessionAuth(session)).await

@@ -85,7 +85,7 @@ pub async fn decline_challenge(
     Auth(user): Auth,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    state.lobby().decline(&user, id)?;
+    state.lobby().decline(&user, id, None)?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -16,33 +16,8 @@ use futures_util::SinkExt;
 use game::Side;
 use play::live::{self, Action};
 use play::protocol::{ChatRoom, GameView, ServerMsg};
-use play::Play;
 use store::User;
 use tokio::sync::broadcast::error::RecvError;
-
-/// One player's open game socket (see `live::presence`).
-struct Presence {
-    play: Play,
-    game: String,
-    side: Side,
-}
-
-impl Presence {
-    fn new(play: &Play, game: &str, side: Side) -> Presence {
-        live::presence(play, game, side, true);
-        Presence {
-            play: play.clone(),
-            game: game.to_string(),
-            side,
-        }
-    }
-}
-
-impl Drop for Presence {
-    fn drop(&mut self) {
-        live::presence(&self.play, &self.game, self.side, false);
-    }
-}
 
 /// The side the user plays, or `None` for a spectator.
 fn you(view: &GameView, user: Option<&User>) -> Option<Side> {
@@ -127,7 +102,7 @@ async fn serve(
     // A player's socket counts toward their presence in the game; the
     // guard says when it closes, however the loop ends.
     let seat = you(&view, user.as_ref());
-    let _present = seat.map(|side| Presence::new(play, &id, side));
+    let _present = seat.map(|side| live::Present::new(play, &id, side));
     let my_room = room_of(seat);
     // One socket, read and written from this one task: no split halves
     // and the lock between them (1–2 % of the server's CPU under load).

@@ -172,6 +172,42 @@ impl TimeControl {
         }
     }
 
+    /// The PGN `TimeControl` tag (PGN standard 9.6.1): seconds, not
+    /// minutes — `120+1`, `40/7200:3600`, `-` without a clock. A
+    /// correspondence game is `-` (as lichess writes it: no tag value says
+    /// "days per move"), and a delay or byo-yomi, which the tag cannot
+    /// say, is left out.
+    #[must_use]
+    pub fn pgn_tag(&self) -> String {
+        if self.stages.is_empty() || self.correspondence_days().is_some() {
+            return "-".into();
+        }
+        let secs = |ms: Millis| {
+            if ms % 1000 == 0 {
+                (ms / 1000).to_string()
+            } else {
+                format!("{:.1}", ms as f64 / 1000.0)
+            }
+        };
+        let mut parts: Vec<String> = self
+            .stages
+            .iter()
+            .map(|s| {
+                if s.is_sudden_death() {
+                    secs(s.time_ms)
+                } else {
+                    format!("{}/{}", s.moves, secs(s.time_ms))
+                }
+            })
+            .collect();
+        if self.increment_ms > 0 {
+            if let Some(last) = parts.last_mut() {
+                last.push_str(&format!("+{}", secs(self.increment_ms)));
+            }
+        }
+        parts.join(":")
+    }
+
     /// The days per move, for a correspondence game.
     #[must_use]
     pub fn correspondence_days(&self) -> Option<u32> {
@@ -490,6 +526,22 @@ pub const PRESETS: &[Preset] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// PGN's `TimeControl` in seconds, as the PGN standard (9.6.1) and
+    /// lichess write it.
+    #[test]
+    fn the_pgn_tag_counts_seconds() {
+        let tag = |s: &str| s.parse::<TimeControl>().unwrap().pgn_tag();
+        assert_eq!(tag("2+1"), "120+1");
+        assert_eq!(tag("10+0"), "600");
+        assert_eq!(tag("0:30+0"), "30");
+        assert_eq!(
+            TimeControl::two_limits(60, 30, 10, 10).unwrap().pgn_tag(),
+            "30/3600:10/600"
+        );
+        assert_eq!(TimeControl::correspondence(3).pgn_tag(), "-");
+        assert_eq!(TimeControl::unlimited().pgn_tag(), "-");
+    }
 
     #[test]
     fn seed_003_two_limits_map_onto_stages() {

@@ -94,7 +94,13 @@ pub fn write(g: &GameView, notation: Option<&str>) -> Result<String, String> {
             tags.push((format!("{}Elo", v.sides[side.index()].name.en), format!("{x}")));
         }
     }
-    tags.push(("TimeControl".into(), g.time_control.clone()));
+    // PGN counts seconds (`120+1`), where qiju's notation counts minutes
+    // (`2+1`).
+    let pgn_tc = g
+        .time_control
+        .parse::<clock::TimeControl>()
+        .map_or_else(|_| "?".to_string(), |t| t.pgn_tag());
+    tags.push(("TimeControl".into(), pgn_tc));
     if let Some(reason) = &g.reason {
         tags.push(("Termination".into(), reason.clone()));
     }

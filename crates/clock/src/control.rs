@@ -183,7 +183,7 @@ impl TimeControl {
             return "-".into();
         }
         let secs = |ms: Millis| {
-            if ms % 1000 == 0 {
+            if ms.is_multiple_of(1000) {
                 (ms / 1000).to_string()
             } else {
                 format!("{:.1}", ms as f64 / 1000.0)

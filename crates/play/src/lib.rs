@@ -19,6 +19,7 @@ pub mod analysis;
 pub mod archive;
 pub mod computer;
 pub mod live;
+pub mod metrics;
 pub mod pgn;
 pub mod protocol;
 pub mod table;
@@ -88,6 +89,7 @@ struct Inner {
     reviews: analysis::Reviews,
     shutdown: watch::Receiver<bool>,
     your_turn: tokio::sync::broadcast::Sender<YourTurn>,
+    metrics: metrics::PlayMetrics,
 }
 
 /// A move in a correspondence game, for the player now to move, who may be
@@ -135,6 +137,7 @@ impl Play {
             // A subscriber that falls behind loses the oldest: a notice is
             // a courtesy, the game itself is in the player's list anyway.
             your_turn: tokio::sync::broadcast::channel(256).0,
+            metrics: metrics::PlayMetrics::default(),
         })))
     }
 
@@ -146,6 +149,12 @@ impl Play {
 
     pub(crate) fn tell_your_turn(&self, turn: YourTurn) {
         let _ = self.0.your_turn.send(turn);
+    }
+
+    /// What the room counts, for `/metrics`.
+    #[must_use]
+    pub fn metrics(&self) -> &metrics::PlayMetrics {
+        &self.0.metrics
     }
 
     #[must_use]

@@ -20,6 +20,7 @@ pub mod auth;
 pub mod error;
 pub mod lichess;
 pub mod listen;
+pub mod metrics;
 pub mod openapi;
 pub mod routes;
 pub mod sessions;
@@ -74,6 +75,9 @@ pub struct Config {
     pub claim_after_ms: Option<i64>,
     /// How many tasks review finished games; 0: none on this node.
     pub review_workers: usize,
+    /// The bearer token Prometheus scrapes `/metrics` with; `None`: no
+    /// `/metrics` (see `metrics`).
+    pub metrics_token: Option<String>,
 }
 
 impl Default for Config {
@@ -97,6 +101,7 @@ impl Default for Config {
             untimed_idle_ms: play.untimed_idle_ms,
             claim_after_ms: play.claim_after_ms,
             review_workers: play.review_workers,
+            metrics_token: None,
         }
     }
 }
@@ -139,6 +144,7 @@ struct Inner {
     play: Play,
     sessions: Arc<sessions::OpenSessions>,
     exports: api::players::Exports,
+    metrics: metrics::Metrics,
     shutdown: watch::Receiver<bool>,
 }
 
@@ -162,6 +168,11 @@ impl AppState {
     #[must_use]
     pub fn play(&self) -> &Play {
         &self.0.play
+    }
+    /// The node's numbers for `/metrics`.
+    #[must_use]
+    pub fn metrics(&self) -> &metrics::Metrics {
+        &self.0.metrics
     }
     /// The limits on archive files.
     #[must_use]
@@ -247,6 +258,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
         play: play.clone(),
         sessions: Arc::default(),
         exports: api::players::Exports::default(),
+        metrics: metrics::Metrics::new(&play, &config.node_id),
         shutdown: shutdown.clone(),
         config,
     }));

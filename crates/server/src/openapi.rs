@@ -87,6 +87,7 @@ use utoipa::OpenApi;
         crate::api::bot::board_takeback,
         crate::api::bot::user,
         crate::api::bot::users_status,
+        crate::api::players::ready,
         crate::api::bot::challenge,
         crate::api::bot::accept,
         crate::api::bot::decline,

@@ -134,6 +134,8 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/api/openapi.json", get(openapi::document))
         .route("/api/health", get(players::health))
+        .route("/api/health/ready", get(players::ready))
+        .route("/metrics", get(crate::metrics::metrics))
         .route("/api/info", get(players::info))
         .route("/api/auth/register", post(accounts::register))
         .route("/api/auth/login", post(accounts::login))

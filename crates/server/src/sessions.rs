@@ -45,6 +45,12 @@ impl OpenSessions {
     }
 
     /// Holds the session `token_hash` for as long as the returned guard lives.
+    /// How many sessions have a socket or stream open.
+    #[must_use]
+    pub fn open(&self) -> usize {
+        self.open.lock().map_or(0, |m| m.len())
+    }
+
     pub fn hold(self: &Arc<Self>, token_hash: &str) -> Held {
         let mut open = self.lock();
         let entry = open

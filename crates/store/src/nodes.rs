@@ -5,6 +5,12 @@ use crate::{Store, StoreError};
 use sqlx::Row;
 
 impl Store {
+    /// Whether the database answers (a readiness probe's question).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").fetch_one(&self.pool).await?;
+        Ok(())
+    }
+
     pub async fn heartbeat(&self, node: &str, now_ms: i64) -> Result<(), StoreError> {
         let updated = sqlx::query("UPDATE nodes SET heartbeat_ms = $1 WHERE id = $2")
             .bind(now_ms)

@@ -468,6 +468,8 @@ pub async fn act_on(state: &Play, game_id: &str, user_id: &str, action: Action) 
         });
     };
     let (reply, rx) = oneshot::channel();
+    let is_move = matches!(action, Action::Move { .. });
+    let t0 = std::time::Instant::now();
     h.tx.send(Cmd::Act {
         user_id: user_id.to_string(),
         action,
@@ -475,7 +477,9 @@ pub async fn act_on(state: &Play, game_id: &str, user_id: &str, action: Action) 
     })
     .await
     .map_err(|_| ActError::Gone)?;
-    rx.await.map_err(|_| ActError::Gone)?
+    let answer = rx.await.map_err(|_| ActError::Gone)?;
+    state.metrics().action(is_move, answer.is_ok(), t0.elapsed());
+    answer
 }
 
 /// Joins a live game: its view and its event stream.

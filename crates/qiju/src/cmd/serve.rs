@@ -56,6 +56,12 @@ pub struct Args {
     /// time, 15–60 s.
     #[arg(long)]
     claim_after: Option<u64>,
+    /// Serve the node's numbers to Prometheus at /metrics, to requests
+    /// bearing this token (`Authorization: Bearer TOKEN`); without one
+    /// there is no /metrics. Better given in the environment than on the
+    /// command line, where `ps` shows it.
+    #[arg(long, env = "QIJU_METRICS_TOKEN", hide_env_values = true)]
+    metrics_token: Option<String>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -96,6 +102,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             per_ip: a.max_connections_per_ip,
             ..server::listen::ConnLimits::default()
         },
+        metrics_token: a.metrics_token.filter(|t| !t.is_empty()),
         ..server::Config::default()
     };
     let rt = tokio::runtime::Builder::new_multi_thread()

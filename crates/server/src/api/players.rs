@@ -250,9 +250,39 @@ pub async fn info(State(state): State<AppState>) -> Json<ServerInfo> {
     })
 }
 
-/// Liveness probe.
+/// Liveness probe: the process answers.
 pub async fn health() -> StatusCode {
     StatusCode::NO_CONTENT
+}
+
+/// Readiness probe, for a load balancer choosing a node: this node's name,
+/// its live games, and whether its database answers within 2 s (503 when
+/// it does not, or while the node shuts down).
+#[utoipa::path(get, path = "/api/health/ready", tag = "players",
+    responses((status = 200, description = "`{node, live_games, database: \"ok\"}`"),
+        (status = 503, description = "`{node, live_games, database}`: the database does not answer, or the node is stopping")))]
+pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<serde_json::Value>) {
+    let db = tokio::time::timeout(std::time::Duration::from_secs(2), state.play().store().ping()).await;
+    let database = match db {
+        Ok(Ok(())) => "ok".to_string(),
+        Ok(Err(e)) => format!("error: {e}"),
+        Err(_) => "no answer within 2 s".to_string(),
+    };
+    let stopping = *state.shutdown_signal().borrow();
+    let status = if database == "ok" && !stopping {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (
+        status,
+        Json(serde_json::json!({
+            "node": state.config().node_id,
+            "live_games": state.play().games().len(),
+            "database": database,
+            "stopping": stopping,
+        })),
+    )
 }
 
 /// Reports a chat line; the operators read reports with `qiju admin

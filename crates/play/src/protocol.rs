@@ -179,6 +179,21 @@ pub struct GameView {
     /// there.
     #[serde(default)]
     pub away: Option<Away>,
+    /// While a side has not made its first move: the game is aborted
+    /// unless the side to move moves by `since_ms + window_ms`; `null`
+    /// once both sides have moved (lichess's `expiration`).
+    #[serde(default)]
+    pub first_move: Option<FirstMove>,
+}
+
+/// The window for a side's first move (see [`GameView::first_move`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct FirstMove {
+    /// When the window opened: the game's start, or the first side's first
+    /// move for the second side's.
+    pub since_ms: i64,
+    /// How long it is, ms.
+    pub window_ms: i64,
 }
 
 fn online() -> String {

@@ -297,6 +297,12 @@ pub fn game_state_with(view: &GameView, moves: &str) -> Value {
     if let Some(w) = view.winner {
         v["winner"] = json!(color(w));
     }
+    if let (Some(f), "live") = (view.first_move, view.state.as_str()) {
+        v["expiration"] = json!({
+            "idleMillis": (common::now_ms() - f.since_ms).max(0),
+            "millisToMove": f.window_ms,
+        });
+    }
     v
 }
 

@@ -373,8 +373,13 @@ async fn a_xiangqi_game_through_the_bot_api() {
         full["initialFen"],
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     );
+    // Before the first move, lichess's `expiration` counts down to the
+    // abort (its idle time varies).
+    let mut state = full["state"].clone();
+    let exp = state.as_object_mut().unwrap().remove("expiration").unwrap();
+    assert_eq!(exp["millisToMove"], 60_000);
     assert_eq!(
-        full["state"],
+        state,
         json!({"type": "gameState", "moves": "", "wtime": 300_000, "btime": 300_000, "winc": 2000, "binc": 2000, "status": "started"})
     );
     // The browser's game socket seats no bot: it watches.
@@ -764,6 +769,14 @@ async fn every_answer_is_as_lichess_describes_it() {
         "",
         200
     );
+    // Both sides have moved: no more expiration.
+    let both: Value = human
+        .get(&format!("/api/games/{game}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(both["first_move"], Value::Null, "{both}");
     post!(
         bot,
         "/api/bot/game/{gameId}/move/{move}",

@@ -74,6 +74,10 @@ fn one_of_each() -> Vec<ServerMsg> {
             side: Side::Second,
             claim_in_ms: 3,
         }),
+        first_move: Some(play::protocol::FirstMove {
+            since_ms: 1,
+            window_ms: 60_000,
+        }),
     };
     let s = Side::Second;
     vec![

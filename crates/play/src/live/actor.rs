@@ -41,6 +41,20 @@ fn daily(row: &GameRow) -> Option<u32> {
         .correspondence_days()
 }
 
+/// How long each side has for its first move before the game is aborted:
+/// the operator's window, or a daily game's days.
+fn abort_window(state: &Play, row: &GameRow) -> i64 {
+    daily(row).map_or(state.config().abort_after_ms, |d| i64::from(d) * 86_400_000)
+}
+
+/// The first-move window now open, for a view.
+fn first_move_view(state: &Play, g: &LiveGame) -> Option<crate::protocol::FirstMove> {
+    (g.table.ply() < 2 && !g.table.is_over()).then(|| crate::protocol::FirstMove {
+        since_ms: g.abort_from_ms,
+        window_ms: abort_window(state, &g.row),
+    })
+}
+
 /// Who is away now, for a view.
 fn away_view(state: &Play, g: &LiveGame, now: i64) -> Option<crate::protocol::Away> {
     if daily(&g.row).is_some() {
@@ -101,7 +115,7 @@ pub(super) fn spawn(
 async fn run(state: Play, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc::Sender<Cmd>) {
     let linger = state.config().finished_linger;
     // The first moves of a daily game may take the days a move has.
-    let abort_after = daily(&g.row).map_or(state.config().abort_after_ms, |d| i64::from(d) * 86_400_000);
+    let abort_after = abort_window(&state, &g.row);
     let untimed_idle = state.config().untimed_idle_ms;
     // A game resumed already over (e.g. its flag fell before the crash) is
     // archived now.
@@ -170,12 +184,14 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
             let now = common::now_ms();
             let mut v = view_of(g.variant, &g.row, &g.table, g.version, now);
             v.away = away_view(state, g, now);
+            v.first_move = first_move_view(state, g);
             let _ = reply.send((v, rx));
         }
         Cmd::View { reply } => {
             let now = common::now_ms();
             let mut v = view_of(g.variant, &g.row, &g.table, g.version, now);
             v.away = away_view(state, g, now);
+            v.first_move = first_move_view(state, g);
             let _ = reply.send(v);
         }
         Cmd::Chat(msg) => {

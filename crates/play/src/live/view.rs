@@ -83,6 +83,7 @@ pub(super) fn view_of(
         created_ms: row.created_ms,
         v: version,
         away: None,
+        first_move: None,
     }
 }
 

@@ -336,9 +336,20 @@ impl Track {
             ServerMsg::PlayerBack { side, .. } if side != self.me => {
                 return Some(json!({ "type": "opponentGone", "gone": false }))
             }
-            ServerMsg::Move { coord, clocks, .. } => {
+            ServerMsg::Move {
+                coord, clocks, ply, ..
+            } => {
                 self.moves.push(coord);
                 v.clocks = clocks;
+                // The second side's first-move window opens with the first
+                // move; both moved, none is open.
+                v.first_move = match (ply, v.first_move) {
+                    (1, Some(f)) => Some(play::protocol::FirstMove {
+                        since_ms: common::now_ms(),
+                        ..f
+                    }),
+                    _ => None,
+                };
                 // A move declines the offers standing (CXA 23.1).
                 v.draw_offer = None;
                 v.takeback_offer = None;
@@ -365,6 +376,7 @@ impl Track {
                 v.winner = winner;
                 v.reason = Some(reason);
                 v.clocks = clocks;
+                v.first_move = None;
                 v.draw_offer = None;
                 v.takeback_offer = None;
             }

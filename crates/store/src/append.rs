@@ -1,7 +1,7 @@
 //! The group commit of moves (see [`Store::append`]): a game's accepted
 //! commands and moves, and the writers that commit many games' at once.
 
-use crate::{MoveRow, Store, StoreError};
+use crate::{Fence, MoveRow, Store, StoreError};
 use sqlx::AnyPool;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -15,6 +15,10 @@ pub(crate) struct AppendJob {
     /// A takeback: the moves after this ply are deleted (before `moves`
     /// are written).
     pub(crate) retract: Option<u32>,
+    /// The writing node's lease: the write is refused when it is no longer
+    /// the game's (on PostgreSQL, where several nodes may write; a SQLite
+    /// file has one node, whose writer does not check).
+    pub(crate) fence: Option<Fence>,
     pub(crate) reply: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -67,6 +71,22 @@ impl Store {
         keep: Option<u32>,
         moves: &[MoveRow],
     ) -> Result<(), StoreError> {
+        self.append_fenced(None, game_id, first_seq, commands, keep, moves)
+            .await
+    }
+
+    /// As [`Store::append_retracting`], by the holder of `fence`: refused
+    /// with [`StoreError::Fenced`], writing nothing, when another node has
+    /// taken the game's lease since.
+    pub async fn append_fenced(
+        &self,
+        fence: Option<&Fence>,
+        game_id: &str,
+        first_seq: u64,
+        commands: &[String],
+        keep: Option<u32>,
+        moves: &[MoveRow],
+    ) -> Result<(), StoreError> {
         if commands.is_empty() && moves.is_empty() && keep.is_none() {
             return Ok(());
         }
@@ -77,6 +97,7 @@ impl Store {
             commands: commands.to_vec(),
             moves: moves.to_vec(),
             retract: keep,
+            fence: fence.cloned(),
             reply,
         };
         self.appends
@@ -169,10 +190,8 @@ fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
 /// table (per [`ROWS_PER_INSERT`] rows): each statement is a round trip to
 /// the database's worker, so a group costs a handful of them, not two per
 /// move.
-async fn write_jobs(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    jobs: &[AppendJob],
-) -> Result<(), sqlx::Error> {
+async fn write_jobs(tx: &mut sqlx::Transaction<'_, sqlx::Any>, jobs: &[AppendJob]) -> Result<(), StoreError> {
+    check_fences(tx, jobs).await?;
     let commands: Vec<(&str, i64, &str)> = jobs
         .iter()
         .flat_map(|job| {
@@ -226,10 +245,56 @@ async fn write_jobs(
     Ok(())
 }
 
-async fn commit(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), sqlx::Error> {
+/// Refuses the group when one of its fenced jobs' nodes no longer holds
+/// the game's lease: one statement for the group, which on PostgreSQL also
+/// locks the games' rows until the commit, so a node taking a lease over
+/// waits for this commit, and this commit sees a taking that came first.
+async fn check_fences(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    jobs: &[AppendJob],
+) -> Result<(), StoreError> {
+    let fenced: Vec<(&str, &Fence)> = jobs
+        .iter()
+        .filter_map(|j| j.fence.as_ref().map(|f| (j.game_id.as_str(), f)))
+        .collect();
+    for chunk in fenced.chunks(ROWS_PER_INSERT) {
+        let mut sql = String::from("UPDATE games SET lease_gen = lease_gen WHERE ");
+        for i in 0..chunk.len() {
+            if i > 0 {
+                sql.push_str(" OR ");
+            }
+            let k = 3 * i;
+            sql.push_str(&format!(
+                "(id = ${} AND node = ${} AND lease_gen = ${})",
+                k + 1,
+                k + 2,
+                k + 3
+            ));
+        }
+        sql.push_str(" RETURNING id");
+        let mut q = sqlx::query(&sql);
+        for &(game, f) in chunk {
+            q = q.bind(game).bind(f.node.as_str()).bind(f.generation);
+        }
+        let held: std::collections::HashSet<String> = q
+            .fetch_all(&mut **tx)
+            .await?
+            .iter()
+            .map(|r| sqlx::Row::try_get::<String, _>(r, "id"))
+            .collect::<Result<_, _>>()?;
+        if let Some(&(game, _)) = chunk.iter().find(|(g, _)| !held.contains(*g)) {
+            return Err(StoreError::Fenced {
+                game: game.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+async fn commit(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), StoreError> {
     let mut tx = writer.begin().await?;
     write_jobs(&mut tx, jobs).await?;
-    tx.commit().await
+    Ok(tx.commit().await?)
 }
 
 /// The writer task on PostgreSQL (and an in-memory SQLite database; a
@@ -264,9 +329,7 @@ pub(crate) async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<Writ
             continue;
         }
         for j in jobs.drain(..) {
-            let r = commit(&writer, std::slice::from_ref(&j))
-                .await
-                .map_err(StoreError::from);
+            let r = commit(&writer, std::slice::from_ref(&j)).await;
             let _ = j.reply.send(r);
         }
     }

@@ -29,6 +29,7 @@ use append::{checkpoint_once, checkpointer, group_commit, WriterMsg};
 pub use follows::Followed;
 pub use games::{GameEnd, GameRow, MoveRow, PlayerResult};
 pub use moderation::{NewReport, Report};
+pub use nodes::Fence;
 pub use ratings::{PoolRating, RatingPoint, RatingUpdate};
 
 use sqlx::any::AnyPoolOptions;
@@ -56,6 +57,10 @@ pub enum StoreError {
     Closed,
     #[error("corrupt row in {table}: {detail}")]
     Corrupt { table: &'static str, detail: String },
+    /// A write refused because the writing node no longer holds the
+    /// game's lease: another node took it (see `nodes`).
+    #[error("game {game}: this node no longer holds its lease (another node took it over)")]
+    Fenced { game: String },
     /// The database is not one this server may open (see `integrity`).
     #[error("the database {file} {why}")]
     Refused { file: String, why: String },

@@ -48,6 +48,12 @@ pub struct PlayConfig {
     /// How many tasks review finished games (`analysis::start`); 0: this
     /// node keeps the requests queued and reviews none.
     pub review_workers: usize,
+    /// How long this node's leases on its live games last (issue 29,
+    /// `store::nodes`); they are renewed every third of it.
+    pub lease_ms: i64,
+    /// Take over the live games of nodes whose leases ran out (several
+    /// nodes on one PostgreSQL); off for a node alone.
+    pub take_over: bool,
 }
 
 impl Default for PlayConfig {
@@ -63,6 +69,8 @@ impl Default for PlayConfig {
             // from play.
             review_workers: (std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get) / 2)
                 .max(1),
+            lease_ms: 6_000,
+            take_over: false,
         }
     }
 }

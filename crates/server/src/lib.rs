@@ -78,6 +78,11 @@ pub struct Config {
     /// The bearer token Prometheus scrapes `/metrics` with; `None`: no
     /// `/metrics` (see `metrics`).
     pub metrics_token: Option<String>,
+    /// How long this node's leases on its live games last.
+    pub lease_ms: i64,
+    /// Take over the games of nodes whose leases ran out, and give this
+    /// node's up when it stops (several nodes on one PostgreSQL).
+    pub take_over: bool,
 }
 
 impl Default for Config {
@@ -102,6 +107,8 @@ impl Default for Config {
             claim_after_ms: play.claim_after_ms,
             review_workers: play.review_workers,
             metrics_token: None,
+            lease_ms: play.lease_ms,
+            take_over: play.take_over,
         }
     }
 }
@@ -117,6 +124,8 @@ impl Config {
             claim_after_ms: self.claim_after_ms,
             untimed_idle_ms: self.untimed_idle_ms,
             review_workers: self.review_workers,
+            lease_ms: self.lease_ms,
+            take_over: self.take_over,
         }
     }
 }
@@ -270,6 +279,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
     play::analysis::start(&play).await?;
     store.heartbeat(&node, common::now_ms()).await?;
     tokio::spawn(sessions::sweeper(state.clone()));
+    tokio::spawn(play::live::keep_leases(play.clone()));
     tracing::info!(%addr, resumed, "qiju server listening");
     let app = router(state.clone());
     let hb_store = store.clone();
@@ -303,6 +313,13 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         let _ = store.heartbeat(&node, common::now_ms()).await;
+        // Among other nodes, this one's games are theirs at once, not when
+        // the leases run out.
+        if task_state.config().take_over {
+            if let Err(e) = store.release_leases(&node).await {
+                tracing::warn!(error = %e, "cannot give this node's leases up");
+            }
+        }
         store.close().await;
         tracing::info!("qiju server stopped");
         r.map_err(ServerError::Io)

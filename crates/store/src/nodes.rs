@@ -53,23 +53,23 @@ impl Store {
             }))
     }
 
-    /// Renews every lease `node` still holds (not run out by `now_ms`)
-    /// until `until_ms`; how many. A lease that ran out is not renewed
-    /// here: it is taken again, with a new generation, or by another node.
-    pub async fn renew_leases(&self, node: &str, now_ms: i64, until_ms: i64) -> Result<u64, StoreError> {
-        let done = sqlx::query(
-            "UPDATE games SET lease_until_ms = $1 WHERE node = $2 AND state = 'live' AND lease_until_ms >= $3",
-        )
-        .bind(until_ms)
-        .bind(node)
-        .bind(now_ms)
-        .execute(&self.writer)
-        .await?;
+    /// Renews every lease `node` holds until `until_ms`; how many. One that
+    /// ran out but was not taken is renewed too: nobody else wrote the
+    /// game meanwhile, and the row's lock orders a renewal and a taking,
+    /// so one of them finds the row no longer as it asked.
+    pub async fn renew_leases(&self, node: &str, until_ms: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("UPDATE games SET lease_until_ms = $1 WHERE node = $2 AND state = 'live'")
+            .bind(until_ms)
+            .bind(node)
+            .execute(&self.writer)
+            .await?;
         Ok(done.rows_affected())
     }
 
-    /// Live games of other nodes whose leases ran out by `now_ms`, oldest
-    /// first (at most `limit`): what a node takes over from a dead one.
+    /// Live games of other nodes whose leases ran out by `now_ms`, the
+    /// latest to run out first (at most `limit`): what a node takes over
+    /// from a dead one — a node that just died before games abandoned
+    /// long ago.
     pub async fn orphaned_games(
         &self,
         node: &str,
@@ -78,7 +78,7 @@ impl Store {
     ) -> Result<Vec<(String, String)>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, node FROM games WHERE state = 'live' AND node <> $1 AND lease_until_ms < $2 \
-             ORDER BY lease_until_ms LIMIT $3",
+             ORDER BY lease_until_ms DESC LIMIT $3",
         )
         .bind(node)
         .bind(now_ms)

@@ -320,7 +320,7 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
         .iter()
         .any(|(g, _)| *g == id));
     // Renewed at 10 s until 20 s; not taken at 15 s.
-    assert_eq!(store.renew_leases(&a, 10_000, 20_000).await.unwrap(), 2);
+    assert_eq!(store.renew_leases(&a, 20_000).await.unwrap(), 2);
     assert_eq!(store.take_lease(&id, &b, 15_000, 25_000).await.unwrap(), None);
     let cmd = |p: u32| vec![format!("{{\"ply\":{p}}}")];
     store
@@ -337,7 +337,7 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
         .expect("an expired lease is taken");
     assert!(fb.generation > fa.generation);
     // a wakes and renews: the game is b's now, only `other` is a's.
-    assert_eq!(store.renew_leases(&a, 21_000, 31_000).await.unwrap(), 0);
+    assert_eq!(store.renew_leases(&a, 31_000).await.unwrap(), 0);
     let late = store
         .append_fenced(Some(&fa), &id, 1, &cmd(2), None, &[mv(2)])
         .await;

@@ -76,15 +76,23 @@ pub(super) fn bodies(a: &Applied) -> Vec<String> {
         .collect()
 }
 
+/// Where a game's stored log stands when its task starts: the next
+/// command's number, and the lease this node writes it under.
+pub(super) struct Log {
+    pub(super) seq: u64,
+    pub(super) fence: Option<store::Fence>,
+}
+
 pub(super) fn spawn(
     state: &Play,
     variant: &'static registry::Variant,
     row: GameRow,
     table: Table,
-    seq: u64,
+    log: Log,
     now_ms: i64,
     client: Option<std::net::IpAddr>,
 ) {
+    let Log { seq, fence } = log;
     let (tx, rx) = mpsc::channel(64);
     let (events, _) = broadcast::channel(256);
     let id = row.id.clone();
@@ -103,6 +111,8 @@ pub(super) fn spawn(
         connections: [0; 2],
         away_since: [None; 2],
         left: [false; 2],
+        fence,
+        lost: false,
     };
     let st = state.clone();
     tokio::spawn(async move {
@@ -147,6 +157,9 @@ async fn run(state: Play, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc
             cmd = rx.recv() => {
                 let Some(cmd) = cmd else { break };
                 handle(&state, &mut g, cmd, &me).await;
+                if g.lost {
+                    break;
+                }
             }
             () = tokio::time::sleep(sleep_for) => {
                 if over {
@@ -169,6 +182,9 @@ async fn run(state: Play, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc
                 if !applied.commands.is_empty() {
                     if let Err(e) = store_and_broadcast(&state, &mut g, &applied).await {
                         tracing::error!(game = %g.row.id, error = %e, "cannot store timer event");
+                    }
+                    if g.lost {
+                        break;
                     }
                 }
             }
@@ -451,9 +467,24 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
     let bodies = bodies(applied);
     if let Err(e) = state
         .store()
-        .append_retracting(&g.row.id, g.seq, &bodies, applied.retract, &applied.moves)
+        .append_fenced(
+            g.fence.as_ref(),
+            &g.row.id,
+            g.seq,
+            &bodies,
+            applied.retract,
+            &applied.moves,
+        )
         .await
     {
+        if let store::StoreError::Fenced { .. } = e {
+            // Another node took the game over while this one was away
+            // (frozen past its lease): what it holds is stale, so it
+            // writes nothing more and lets the game go.
+            tracing::warn!(game = %g.row.id, "another node took this game over; letting it go");
+            g.lost = true;
+            return Err(ActError::Gone);
+        }
         tracing::error!(game = %g.row.id, error = %e, "command not stored; reloading");
         reload(state, g).await;
         return Err(ActError::Storage);

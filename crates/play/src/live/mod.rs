@@ -29,7 +29,7 @@ use crate::protocol::{GameView, ServerMsg};
 pub use crate::table::Action;
 use crate::table::{Applied, Table, TableError};
 use crate::Play;
-use actor::{bodies, spawn};
+use actor::{bodies, spawn, Log};
 use game::Side;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -390,7 +390,11 @@ async fn create(
         second_ms: main_ms,
     };
     state.store().insert_game(&row).await?;
-    spawn(state, v, row, table, 0, now, client);
+    let fence = state
+        .store()
+        .take_lease(&id, &state.config().node_id, now, now + state.config().lease_ms)
+        .await?;
+    spawn(state, v, row, table, Log { seq: 0, fence }, now, client);
     Ok(id)
 }
 
@@ -440,6 +444,17 @@ pub fn replays(row: &GameRow, log: &[String]) -> Result<(), String> {
 /// Resumes one game: `Ok(false)` when it is not there, `Err` (why) when
 /// its rows cannot be read or replayed.
 async fn resume(state: &Play, id: &str, stopped_ms: i64, now: i64) -> Result<bool, String> {
+    // This node's own game, or one whose lease ran out; another node's
+    // that it still holds is not ours to run.
+    let lease_until = now + state.config().lease_ms;
+    let Some(fence) = state
+        .store()
+        .take_lease(id, &state.config().node_id, now, lease_until)
+        .await
+        .map_err(|e| e.to_string())?
+    else {
+        return Ok(false);
+    };
     let Some((row, _)) = state.store().game(id).await.map_err(|e| e.to_string())? else {
         return Ok(false);
     };
@@ -452,11 +467,70 @@ async fn resume(state: &Play, id: &str, stopped_ms: i64, now: i64) -> Result<boo
     let bodies = bodies(&extra);
     state
         .store()
-        .append(id, seq, &bodies, &extra.moves)
+        .append_fenced(Some(&fence), id, seq, &bodies, None, &extra.moves)
         .await
         .map_err(|e| e.to_string())?;
-    spawn(state, v, row, table, seq + bodies.len() as u64, now, None);
+    let log = Log {
+        seq: seq + bodies.len() as u64,
+        fence: Some(fence),
+    };
+    spawn(state, v, row, table, log, now, None);
     Ok(true)
+}
+
+/// Keeps this node's leases (issue 29) until shutdown: renews them every
+/// third of `lease_ms`, and with `take_over` resumes here the live games
+/// of nodes whose leases ran out — a node that died (`kill -9`) or froze.
+/// Their clocks are charged up to the dead node's last heartbeat, as after
+/// a crash of this node (`resume_all`).
+pub async fn keep_leases(state: Play) {
+    let lease = state.config().lease_ms;
+    let node = state.config().node_id.clone();
+    let mut tick = tokio::time::interval(std::time::Duration::from_millis(
+        u64::try_from(lease / 3).unwrap_or(1000).max(100),
+    ));
+    let mut shutdown = state.shutdown_signal();
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = shutdown.changed() => break,
+        }
+        let now = common::now_ms();
+        if let Err(e) = state.store().renew_leases(&node, now + lease).await {
+            tracing::warn!(error = %e, "cannot renew this node's leases");
+        }
+        if state.config().take_over {
+            take_over(&state, now).await;
+        }
+    }
+}
+
+/// Resumes here the games whose owners' leases ran out.
+async fn take_over(state: &Play, now: i64) {
+    let node = &state.config().node_id;
+    let orphans = match state.store().orphaned_games(node, now, 20).await {
+        Ok(o) => o,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot look for games to take over");
+            return;
+        }
+    };
+    for (id, owner) in orphans {
+        let stopped = match state.store().last_heartbeat(&owner).await {
+            Ok(Some(t)) => t.min(now),
+            _ => now,
+        };
+        match resume(state, &id, stopped, now).await {
+            Ok(true) => {
+                tracing::info!(game = %id, from = %owner, "took over a game whose node stopped renewing its lease")
+            }
+            Ok(false) => {}
+            Err(why) => {
+                tracing::error!(game = %id, error = %why, "game is damaged; marked so and not taken over");
+                let _ = state.store().mark_damaged(&id, &why).await;
+            }
+        }
+    }
 }
 
 /// Sends an action to a game's task and waits for the answer.

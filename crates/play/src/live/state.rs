@@ -34,6 +34,12 @@ pub(super) struct LiveGame {
     /// computer never leaves); when every human has left, the game is
     /// deserted and TV skips it.
     pub(super) left: [bool; 2],
+    /// This node's lease on the game: its writes carry it, and are refused
+    /// once another node has taken the game over (issue 29).
+    pub(super) fence: Option<store::Fence>,
+    /// Another node took the game over: the task ends, and its listeners
+    /// reconnect to find where the game is now.
+    pub(super) lost: bool,
 }
 
 /// Sends a game event to every listener; its version is the next one.

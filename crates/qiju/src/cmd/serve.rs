@@ -62,6 +62,15 @@ pub struct Args {
     /// command line, where `ps` shows it.
     #[arg(long, env = "QIJU_METRICS_TOKEN", hide_env_values = true)]
     metrics_token: Option<String>,
+    /// Several nodes on one PostgreSQL: take over the live games of a node
+    /// that stops renewing its leases (it died or froze), and give this
+    /// node's games up when it stops.
+    #[arg(long)]
+    take_over: bool,
+    /// How long a node's lease on its live games lasts, in seconds: another
+    /// node takes a game over this long after its owner stopped.
+    #[arg(long, default_value_t = 6)]
+    lease_seconds: u64,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -72,6 +81,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         )
         .with_writer(std::io::stderr)
         .init();
+    if a.take_over && !a.database.starts_with("postgres") {
+        anyhow::bail!(
+            "--take-over is for several nodes on one PostgreSQL database; {} is one node's own",
+            a.database
+        );
+    }
     let mut engines = Vec::new();
     for e in &a.engines {
         let (name, cmd) = e
@@ -103,6 +118,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             ..server::listen::ConnLimits::default()
         },
         metrics_token: a.metrics_token.filter(|t| !t.is_empty()),
+        lease_ms: i64::try_from(a.lease_seconds.clamp(1, 3600) * 1000).unwrap_or(6_000),
+        take_over: a.take_over,
         ..server::Config::default()
     };
     let rt = tokio::runtime::Builder::new_multi_thread()

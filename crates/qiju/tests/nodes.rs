@@ -3,7 +3,8 @@
 //! within seconds and play goes on, with every acknowledged move stored
 //! exactly once; and a node frozen past its lease (`SIGSTOP`) that wakes up
 //! (`SIGCONT`) cannot write into the game another node took over — its
-//! late move is refused by the lease's fence.
+//! late move is refused by the lease's fence; and a node stopped with
+//! `SIGTERM` gives its games up at once.
 //!
 //! PostgreSQL only (`QIJU_TEST_POSTGRES`): a SQLite file is one node's.
 //! The nodes share no bus yet, so each client talks to the node that runs
@@ -127,10 +128,37 @@ fn games_survive_a_killed_node_and_a_frozen_one() {
     a_killed_nodes_game_is_taken_over_and_finished_elsewhere(&mut a.0, &on_a, &on_b);
     let (mut c, on_c) = node(&db, &unique("nc-"));
     a_frozen_node_that_wakes_cannot_write_into_a_game_taken_over(&mut c.0, &on_c, &on_b);
-    for child in [&mut b.0, &mut c.0] {
-        kill(child, "-TERM");
-        let _ = child.wait();
-    }
+    kill(&mut c.0, "-TERM");
+    let _ = c.0.wait();
+    // A node that drains gives its games up: with 60-second leases, its
+    // game is taken over long before they would run out.
+    let port = free_port();
+    let e = start_with(
+        &db,
+        port,
+        &unique("ne-"),
+        &["--take-over", "--lease-seconds", "60"],
+    );
+    let mut e = Node(e);
+    let on_e = Http {
+        addr: format!("127.0.0.1:{port}"),
+    };
+    let (id, red, black) = new_game(&on_e);
+    assert_eq!(play(&on_e, &id, &red, "h2e2"), 200);
+    kill(&mut e.0, "-TERM");
+    let _ = e.0.wait();
+    let took = play_once_taken_over(&on_b, &id, &black, "h9g7");
+    eprintln!(
+        "node b took the drained node's game over {} ms after SIGTERM",
+        took.as_millis()
+    );
+    assert!(
+        took < Duration::from_secs(20),
+        "taken over before the 60 s lease ran out"
+    );
+    assert_eq!(stored_moves(&on_b, &id), ["h2e2", "h9g7"]);
+    kill(&mut b.0, "-TERM");
+    let _ = b.0.wait();
 }
 
 fn a_killed_nodes_game_is_taken_over_and_finished_elsewhere(a: &mut Child, on_a: &Http, on_b: &Http) {

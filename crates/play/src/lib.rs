@@ -48,8 +48,8 @@ pub struct PlayConfig {
     /// How many tasks review finished games (`analysis::start`); 0: this
     /// node keeps the requests queued and reviews none.
     pub review_workers: usize,
-    /// How long this node's leases on its live games last (issue 29,
-    /// `store::nodes`); they are renewed every third of it.
+    /// How long a node's heartbeat may be silent before its live games may
+    /// be taken over (issue 29, `store::nodes`).
     pub lease_ms: i64,
     /// Take over the live games of nodes whose leases ran out (several
     /// nodes on one PostgreSQL); off for a node alone.

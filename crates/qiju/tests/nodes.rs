@@ -44,10 +44,11 @@ impl Drop for Node {
     }
 }
 
-/// A node taking part in takeovers, with 2-second leases.
+/// A node taking part in takeovers, with 3-second leases (its heartbeat
+/// comes every second).
 fn node(db: &str, name: &str) -> (Node, Http) {
     let port = free_port();
-    let child = start_with(db, port, name, &["--take-over", "--lease-seconds", "2"]);
+    let child = start_with(db, port, name, &["--take-over", "--lease-seconds", "3"]);
     (
         Node(child),
         Http {

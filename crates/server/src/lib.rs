@@ -78,7 +78,8 @@ pub struct Config {
     /// The bearer token Prometheus scrapes `/metrics` with; `None`: no
     /// `/metrics` (see `metrics`).
     pub metrics_token: Option<String>,
-    /// How long this node's leases on its live games last.
+    /// How long a node's heartbeat may be silent before another node may
+    /// take its live games over.
     pub lease_ms: i64,
     /// Take over the games of nodes whose leases ran out, and give this
     /// node's up when it stops (several nodes on one PostgreSQL).
@@ -279,7 +280,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
     play::analysis::start(&play).await?;
     store.heartbeat(&node, common::now_ms()).await?;
     tokio::spawn(sessions::sweeper(state.clone()));
-    tokio::spawn(play::live::keep_leases(play.clone()));
+    tokio::spawn(play::live::take_over_games(play.clone()));
     tracing::info!(%addr, resumed, "qiju server listening");
     let app = router(state.clone());
     let hb_store = store.clone();

@@ -3,13 +3,15 @@
 //! leases on the live games it owns (issue 29), so that several nodes on
 //! one PostgreSQL never run the same game at once.
 //!
-//! A lease is the `node`, `lease_gen` and `lease_until_ms` of a live game's
-//! row. The owner renews all of its leases at once; any node may take a
-//! lease that has run out (the owner died, or froze), and taking raises
-//! the generation. The owner's writes carry its generation (a [`Fence`]),
-//! and the move writer refuses a write whose generation is no longer the
-//! row's: a frozen owner that wakes up after its game was taken cannot
-//! write a move into it (Kleppmann's fencing tokens).
+//! A node's lease is its heartbeat: its live games are its own for as long
+//! as its heartbeat is fresh (younger than the lease) and it has not
+//! released them (a node that drains). After that any node may take a game
+//! over, which raises the game's `lease_gen`. Renewing is the heartbeat a
+//! node writes anyway — one row a second, however many games — so no game
+//! row is locked to renew. The owner's writes carry its generation (a
+//! [`Fence`]), and the move writer refuses a write whose generation is no
+//! longer the row's: a frozen owner that wakes up after its game was taken
+//! cannot write a move into it (Kleppmann's fencing tokens).
 
 use crate::{Store, StoreError};
 use sqlx::Row;
@@ -23,25 +25,26 @@ pub struct Fence {
 }
 
 impl Store {
-    /// Takes the lease of a live game for `node` until `until_ms`, if it is
-    /// `node`'s already or has run out by `now_ms`; raises its generation
-    /// (a node that restarts is a new holder too). `None`: another node
-    /// holds it, or the game is not live.
+    /// Takes a live game for `node`, if it is `node`'s already or its
+    /// owner's lease has run out — a heartbeat older than `stale_before_ms`,
+    /// none at all, or released — and raises its generation (a node that
+    /// restarts is a new holder too). `None`: a live node holds it, or the
+    /// game is not live.
     pub async fn take_lease(
         &self,
         game_id: &str,
         node: &str,
-        now_ms: i64,
-        until_ms: i64,
+        stale_before_ms: i64,
     ) -> Result<Option<Fence>, StoreError> {
         let row = sqlx::query(
-            "UPDATE games SET node = $1, lease_gen = lease_gen + 1, lease_until_ms = $2 \
-             WHERE id = $3 AND state = 'live' AND (node = $1 OR lease_until_ms < $4) RETURNING lease_gen",
+            "UPDATE games SET node = $1, lease_gen = lease_gen + 1 \
+             WHERE id = $2 AND state = 'live' AND (node = $1 OR NOT EXISTS \
+             (SELECT 1 FROM nodes n WHERE n.id = games.node AND n.heartbeat_ms >= $3 AND n.released = 0)) \
+             RETURNING lease_gen",
         )
         .bind(node)
-        .bind(until_ms)
         .bind(game_id)
-        .bind(now_ms)
+        .bind(stale_before_ms)
         .fetch_optional(&self.writer)
         .await?;
         Ok(row
@@ -53,35 +56,24 @@ impl Store {
             }))
     }
 
-    /// Renews every lease `node` holds until `until_ms`; how many. One that
-    /// ran out but was not taken is renewed too: nobody else wrote the
-    /// game meanwhile, and the row's lock orders a renewal and a taking,
-    /// so one of them finds the row no longer as it asked.
-    pub async fn renew_leases(&self, node: &str, until_ms: i64) -> Result<u64, StoreError> {
-        let done = sqlx::query("UPDATE games SET lease_until_ms = $1 WHERE node = $2 AND state = 'live'")
-            .bind(until_ms)
-            .bind(node)
-            .execute(&self.writer)
-            .await?;
-        Ok(done.rows_affected())
-    }
-
-    /// Live games of other nodes whose leases ran out by `now_ms`, the
-    /// latest to run out first (at most `limit`): what a node takes over
-    /// from a dead one — a node that just died before games abandoned
-    /// long ago.
+    /// Live games of other nodes whose leases ran out (see
+    /// [`Store::take_lease`]), the latest owner to stop first (at most
+    /// `limit`): what a node takes over — a node that just died before
+    /// games abandoned long ago.
     pub async fn orphaned_games(
         &self,
         node: &str,
-        now_ms: i64,
+        stale_before_ms: i64,
         limit: i64,
     ) -> Result<Vec<(String, String)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, node FROM games WHERE state = 'live' AND node <> $1 AND lease_until_ms < $2 \
-             ORDER BY lease_until_ms DESC LIMIT $3",
+            "SELECT g.id, g.node FROM games g LEFT JOIN nodes n ON n.id = g.node \
+             WHERE g.state = 'live' AND g.node <> $1 \
+             AND (n.id IS NULL OR n.heartbeat_ms < $2 OR n.released <> 0) \
+             ORDER BY COALESCE(n.heartbeat_ms, 0) DESC LIMIT $3",
         )
         .bind(node)
-        .bind(now_ms)
+        .bind(stale_before_ms)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
@@ -91,15 +83,15 @@ impl Store {
             .map_err(Into::into)
     }
 
-    /// Gives up `node`'s leases at once (a node draining before it
-    /// stops), so that the others take its games without waiting for them
-    /// to run out.
-    pub async fn release_leases(&self, node: &str) -> Result<u64, StoreError> {
-        let done = sqlx::query("UPDATE games SET lease_until_ms = 0 WHERE node = $1 AND state = 'live'")
+    /// Gives up `node`'s games at once (a node draining before it stops),
+    /// so that the others take them without waiting for its heartbeat to
+    /// go stale. Its next heartbeat (a restart) takes the release back.
+    pub async fn release_leases(&self, node: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE nodes SET released = 1 WHERE id = $1")
             .bind(node)
             .execute(&self.writer)
             .await?;
-        Ok(done.rows_affected())
+        Ok(())
     }
 
     /// Whether the database answers (a readiness probe's question).
@@ -109,7 +101,7 @@ impl Store {
     }
 
     pub async fn heartbeat(&self, node: &str, now_ms: i64) -> Result<(), StoreError> {
-        let updated = sqlx::query("UPDATE nodes SET heartbeat_ms = $1 WHERE id = $2")
+        let updated = sqlx::query("UPDATE nodes SET heartbeat_ms = $1, released = 0 WHERE id = $2")
             .bind(now_ms)
             .bind(node)
             .execute(&self.writer)

@@ -284,11 +284,11 @@ async fn ratings_present_and_missing_insert_alike_postgres() {
     ratings_present_and_missing_insert_alike(Db::Postgres).await;
 }
 
-/// Leases (issue 29): one node holds a live game; another may take it only
-/// once it has run out, which raises the generation; renewing keeps it; on
-/// PostgreSQL the old holder's writes are then refused by the fence, and
-/// the new holder's go in, while other games of the same group commit are
-/// untouched.
+/// Leases (issue 29): a node holds its live games while its heartbeat is
+/// fresh; another may take one only once it is stale (or the node released
+/// its games), which raises the generation; on PostgreSQL the old holder's
+/// writes are then refused by the fence and the new holder's go in, while
+/// other games of the same group commit are untouched.
 async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     let dir = tempfile::tempdir().unwrap();
     let Some((url, tag)) = database(db, &dir) else {
@@ -300,50 +300,28 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     let other = format!("{tag}-other");
     store.insert_game(&game(&id)).await.unwrap();
     store.insert_game(&game(&other)).await.unwrap();
-    let fa = store
-        .take_lease(&id, &a, 1_000, 11_000)
-        .await
-        .unwrap()
-        .expect("a free game is taken");
-    let fo = store
-        .take_lease(&other, &a, 1_000, 11_000)
-        .await
-        .unwrap()
-        .unwrap();
+    // Leases of 10 s: a node is stale once its heartbeat is older.
+    let stale = |now: i64| now - 10_000;
+    store.heartbeat(&a, 1_000).await.unwrap();
+    let fa = store.take_lease(&id, &a, stale(1_000)).await.unwrap().expect("a game of no live node is taken");
+    let fo = store.take_lease(&other, &a, stale(1_000)).await.unwrap().unwrap();
     assert_eq!(fa.node, a);
-    // Held: b cannot take it, and does not see it orphaned.
-    assert_eq!(store.take_lease(&id, &b, 5_000, 15_000).await.unwrap(), None);
-    assert!(!store
-        .orphaned_games(&b, 5_000, 1_000_000)
-        .await
-        .unwrap()
-        .iter()
-        .any(|(g, _)| *g == id));
-    // Renewed at 10 s until 20 s; not taken at 15 s.
-    assert_eq!(store.renew_leases(&a, 20_000).await.unwrap(), 2);
-    assert_eq!(store.take_lease(&id, &b, 15_000, 25_000).await.unwrap(), None);
+    // a's heartbeat is fresh: b cannot take the game, nor sees it orphaned.
+    store.heartbeat(&a, 9_000).await.unwrap();
+    assert_eq!(store.take_lease(&id, &b, stale(15_000)).await.unwrap(), None);
+    let orphans = store.orphaned_games(&b, stale(15_000), 1_000_000).await.unwrap();
+    assert!(!orphans.iter().any(|(g, _)| *g == id), "{orphans:?}");
     let cmd = |p: u32| vec![format!("{{\"ply\":{p}}}")];
-    store
-        .append_fenced(Some(&fa), &id, 0, &cmd(1), None, &[mv(1)])
-        .await
-        .unwrap();
-    // a froze: at 21 s its lease has run out, and b takes the game over.
-    let orphans = store.orphaned_games(&b, 21_000, 1_000_000).await.unwrap();
+    store.append_fenced(Some(&fa), &id, 0, &cmd(1), None, &[mv(1)]).await.unwrap();
+    // a froze: at 21 s its heartbeat (9 s) is stale, and b takes the game.
+    let orphans = store.orphaned_games(&b, stale(21_000), 1_000_000).await.unwrap();
     assert!(orphans.contains(&(id.clone(), a.clone())), "{orphans:?}");
-    let fb = store
-        .take_lease(&id, &b, 21_000, 31_000)
-        .await
-        .unwrap()
-        .expect("an expired lease is taken");
+    let fb = store.take_lease(&id, &b, stale(21_000)).await.unwrap().expect("a stale node's game is taken");
     assert!(fb.generation > fa.generation);
-    // a wakes and renews: the game is b's now, only `other` is a's.
-    assert_eq!(store.renew_leases(&a, 31_000).await.unwrap(), 0);
-    let late = store
-        .append_fenced(Some(&fa), &id, 1, &cmd(2), None, &[mv(2)])
-        .await;
-    let other_write = store
-        .append_fenced(Some(&fo), &other, 0, &cmd(1), None, &[mv(1)])
-        .await;
+    // a wakes, beats again, and writes with its old generation.
+    store.heartbeat(&a, 22_000).await.unwrap();
+    let late = store.append_fenced(Some(&fa), &id, 1, &cmd(2), None, &[mv(2)]).await;
+    let other_write = store.append_fenced(Some(&fo), &other, 0, &cmd(1), None, &[mv(1)]).await;
     match db {
         // Several nodes write only to PostgreSQL: there the fence holds.
         Db::Postgres => assert!(
@@ -355,15 +333,14 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     }
     other_write.unwrap();
     if matches!(db, Db::Postgres) {
-        store
-            .append_fenced(Some(&fb), &id, 1, &cmd(2), None, &[mv(2)])
-            .await
-            .unwrap();
+        store.append_fenced(Some(&fb), &id, 1, &cmd(2), None, &[mv(2)]).await.unwrap();
         assert_eq!(store.moves(&id).await.unwrap(), vec![mv(1), mv(2)]);
     }
-    // b drains: its leases run out at once, and a may take the game back.
-    assert_eq!(store.release_leases(&b).await.unwrap(), 1);
-    assert!(store.take_lease(&id, &a, 22_000, 32_000).await.unwrap().is_some());
+    // b is alive; when it drains, a may take the game back at once.
+    store.heartbeat(&b, 22_000).await.unwrap();
+    assert_eq!(store.take_lease(&id, &a, stale(22_500)).await.unwrap(), None);
+    store.release_leases(&b).await.unwrap();
+    assert!(store.take_lease(&id, &a, stale(22_500)).await.unwrap().is_some());
     store.close().await;
 }
 

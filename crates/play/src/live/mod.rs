@@ -392,7 +392,7 @@ async fn create(
     state.store().insert_game(&row).await?;
     let fence = state
         .store()
-        .take_lease(&id, &state.config().node_id, now, now + state.config().lease_ms)
+        .take_lease(&id, &state.config().node_id, now - state.config().lease_ms)
         .await?;
     spawn(state, v, row, table, Log { seq: 0, fence }, now, client);
     Ok(id)
@@ -446,10 +446,9 @@ pub fn replays(row: &GameRow, log: &[String]) -> Result<(), String> {
 async fn resume(state: &Play, id: &str, stopped_ms: i64, now: i64) -> Result<bool, String> {
     // This node's own game, or one whose lease ran out; another node's
     // that it still holds is not ours to run.
-    let lease_until = now + state.config().lease_ms;
     let Some(fence) = state
         .store()
-        .take_lease(id, &state.config().node_id, now, lease_until)
+        .take_lease(id, &state.config().node_id, now - state.config().lease_ms)
         .await
         .map_err(|e| e.to_string())?
     else {
@@ -478,14 +477,17 @@ async fn resume(state: &Play, id: &str, stopped_ms: i64, now: i64) -> Result<boo
     Ok(true)
 }
 
-/// Keeps this node's leases (issue 29) until shutdown: renews them every
-/// third of `lease_ms`, and with `take_over` resumes here the live games
-/// of nodes whose leases ran out — a node that died (`kill -9`) or froze.
-/// Their clocks are charged up to the dead node's last heartbeat, as after
-/// a crash of this node (`resume_all`).
-pub async fn keep_leases(state: Play) {
+/// With `take_over` (issue 29), until shutdown: every third of `lease_ms`,
+/// resumes here the live games of nodes whose leases ran out — a node that
+/// died (`kill -9`), froze, or drained. Their clocks are charged up to the
+/// dead node's last heartbeat, as after a crash of this node
+/// (`resume_all`). A node's own leases need no renewing: its heartbeat is
+/// their renewal (`store::nodes`).
+pub async fn take_over_games(state: Play) {
+    if !state.config().take_over {
+        return;
+    }
     let lease = state.config().lease_ms;
-    let node = state.config().node_id.clone();
     let mut tick = tokio::time::interval(std::time::Duration::from_millis(
         u64::try_from(lease / 3).unwrap_or(1000).max(100),
     ));
@@ -495,20 +497,15 @@ pub async fn keep_leases(state: Play) {
             _ = tick.tick() => {}
             _ = shutdown.changed() => break,
         }
-        let now = common::now_ms();
-        if let Err(e) = state.store().renew_leases(&node, now + lease).await {
-            tracing::warn!(error = %e, "cannot renew this node's leases");
-        }
-        if state.config().take_over {
-            take_over(&state, now).await;
-        }
+        take_over(&state, common::now_ms()).await;
     }
 }
 
 /// Resumes here the games whose owners' leases ran out.
 async fn take_over(state: &Play, now: i64) {
     let node = &state.config().node_id;
-    let orphans = match state.store().orphaned_games(node, now, 20).await {
+    let stale_before = now - state.config().lease_ms;
+    let orphans = match state.store().orphaned_games(node, stale_before, 20).await {
         Ok(o) => o,
         Err(e) => {
             tracing::warn!(error = %e, "cannot look for games to take over");

@@ -63,12 +63,12 @@ pub struct Args {
     #[arg(long, env = "QIJU_METRICS_TOKEN", hide_env_values = true)]
     metrics_token: Option<String>,
     /// Several nodes on one PostgreSQL: take over the live games of a node
-    /// that stops renewing its leases (it died or froze), and give this
-    /// node's games up when it stops.
+    /// whose heartbeat stopped (it died or froze), and give this node's
+    /// games up when it stops.
     #[arg(long)]
     take_over: bool,
-    /// How long a node's lease on its live games lasts, in seconds: another
-    /// node takes a game over this long after its owner stopped.
+    /// How long a node's heartbeat (written every second) may be silent, in
+    /// seconds, before another node takes its live games over.
     #[arg(long, default_value_t = 6)]
     lease_seconds: u64,
 }

@@ -12,7 +12,7 @@ use toml::Spanned;
 
 use crate::error::VariantError;
 use crate::square::{Square, STRIDE};
-use crate::variant::{EndValue, Kind, Mode, Movement, PieceType, SquareSet, Variant};
+use crate::variant::{Counting, EndValue, Kind, Mode, Movement, PieceType, SquareSet, TypeSet, Variant};
 
 /// The largest board side; squares are bytes of a 16-wide board.
 const MAX_SIDE: u8 = STRIDE;
@@ -77,6 +77,12 @@ struct MoveSpec {
     range: Option<u8>,
     from: Option<String>,
     to: Option<String>,
+    /// Hops: names of piece types that cannot be the screen.
+    #[serde(default)]
+    not_over: Vec<String>,
+    /// Names of piece types this movement cannot capture.
+    #[serde(default)]
+    not_capture: Vec<String>,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
@@ -122,6 +128,11 @@ struct RulesSpec {
     checkmate: EndSpec,
     #[serde(default = "loss")]
     stalemate: EndSpec,
+    #[serde(default)]
+    pass: bool,
+    #[serde(default)]
+    bikjang: bool,
+    counting: Option<Spanned<CountingSpec>>,
 }
 
 impl Default for RulesSpec {
@@ -130,8 +141,20 @@ impl Default for RulesSpec {
             flying_general: false,
             checkmate: EndSpec::Loss,
             stalemate: EndSpec::Loss,
+            pass: false,
+            bikjang: false,
+            counting: None,
         }
     }
+}
+
+/// `[rules.counting]`: points per piece name, and the second side's bonus.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CountingSpec {
+    values: BTreeMap<String, f64>,
+    #[serde(default)]
+    second_bonus: f64,
 }
 
 fn loss() -> EndSpec {
@@ -346,6 +369,24 @@ impl Variant {
         if spec.pieces.len() > 100 {
             return Err(cx.err(0..0, "more than 100 piece types"));
         }
+        let names: Vec<&str> = spec.pieces.iter().map(|p| p.get_ref().name.as_str()).collect();
+        let types =
+            |list: &[String], what: &str, span: &std::ops::Range<usize>| -> Result<TypeSet, VariantError> {
+                let mut set = 0u128;
+                for n in list {
+                    let i = names.iter().position(|m| m == n).ok_or_else(|| {
+                        cx.err(
+                            span.clone(),
+                            format!(
+                                "{what}: unknown piece `{n}` (the file defines: {})",
+                                names.join(", ")
+                            ),
+                        )
+                    })?;
+                    set |= 1 << i;
+                }
+                Ok(TypeSet(set))
+            };
         let mut pieces: Vec<PieceType> = Vec::new();
         for piece in &spec.pieces {
             let span = piece.span();
@@ -413,6 +454,11 @@ impl Variant {
                         format!("{what}: a step goes to a neighbouring square; use kind = \"leap\""),
                     ));
                 }
+                if !m.not_over.is_empty() && m.kind != KindSpec::Hop {
+                    return Err(cx.err(mspan, format!("{what}: only a hop has screens (not_over)")));
+                }
+                let not_over = types(&m.not_over, &what, &mspan)?;
+                let not_capture = types(&m.not_capture, &what, &mspan)?;
                 if m.lame && !matches!(m.kind, KindSpec::Leap) {
                     return Err(cx.err(mspan, format!("{what}: only a leap can be lame")));
                 }
@@ -437,6 +483,8 @@ impl Variant {
                     offsets,
                     from: region(&m.from, &mspan)?,
                     to: region(&m.to, &mspan)?,
+                    not_over,
+                    not_capture,
                 });
             }
             pieces.push(PieceType {
@@ -451,6 +499,46 @@ impl Variant {
         }
 
         let rules = spec.rules;
+        let royal = pieces.iter().any(|p| p.royal);
+        if (rules.pass || rules.bikjang) && !royal {
+            return Err(cx.err(
+                0..0,
+                "pass and bikjang need a royal piece (a pass is written as its square twice)",
+            ));
+        }
+        if rules.bikjang && rules.flying_general {
+            return Err(cx.err(0..0, "bikjang and flying_general exclude each other"));
+        }
+        let counting = match &rules.counting {
+            None => None,
+            Some(c) => {
+                let span = c.span();
+                let c = c.get_ref();
+                let mut values = vec![0.0; pieces.len()];
+                for (name, &v) in &c.values {
+                    let i = names.iter().position(|m| m == name).ok_or_else(|| {
+                        cx.err(
+                            span.clone(),
+                            format!(
+                                "counting: unknown piece `{name}` (the file defines: {})",
+                                names.join(", ")
+                            ),
+                        )
+                    })?;
+                    if !v.is_finite() {
+                        return Err(cx.err(span, format!("counting: `{name}` is not a number")));
+                    }
+                    values[i] = v;
+                }
+                if !c.second_bonus.is_finite() {
+                    return Err(cx.err(span, "counting: second_bonus is not a number"));
+                }
+                Some(Counting {
+                    values,
+                    second_bonus: c.second_bonus,
+                })
+            }
+        };
         let mut variant = Variant {
             name: spec.name.into_inner(),
             description: spec.description,
@@ -461,6 +549,9 @@ impl Variant {
             flying_general: rules.flying_general,
             checkmate: rules.checkmate.into(),
             stalemate: rules.stalemate.into(),
+            pass: rules.pass,
+            bikjang: rules.bikjang,
+            counting,
             probes: [Vec::new(), Vec::new()],
             leaps: [Vec::new(), Vec::new()],
             rays: [Vec::new(), Vec::new()],
@@ -470,7 +561,7 @@ impl Variant {
         };
         variant.build_probes();
         let start_span = spec.start.span();
-        if rules.flying_general && !variant.pieces.iter().any(|p| p.royal) {
+        if rules.flying_general && !royal {
             return Err(cx.err(0..0, "flying_general needs a royal piece"));
         }
         crate::Position::from_fen(std::sync::Arc::new(variant.clone()), &variant.start_fen)

@@ -84,7 +84,7 @@ impl Game for VariantGame {
             text: coord.to_owned(),
             reason: "not two squares in ICCS coordinates (e.g. h2e2)".to_owned(),
         })?;
-        let capture = self.pos.piece_at(m.to).is_some();
+        let capture = !Position::is_pass(m) && self.pos.piece_at(m.to).is_some();
         self.pos.play(m).map_err(|e| GameError::IllegalMove {
             text: coord.to_owned(),
             reason: e.to_string(),
@@ -111,6 +111,11 @@ impl Game for VariantGame {
                 let (reason, detail) = match end {
                     End::Checkmate => ("checkmate", "checkmate (将死)"),
                     End::Stalemate => ("stalemate", "no legal move (困毙)"),
+                    End::Bikjang => (
+                        "bikjang",
+                        "a pass with the kings facing (빅장), scored by counting",
+                    ),
+                    End::Passes => ("passes", "both sides passed, scored by counting"),
                 };
                 Status::Over(Ending {
                     outcome,

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use variants::{perft, End, FenError, IllegalMove, Position, Side, Variant, VariantError};
-use variants::{MINIXIANGQI_TOML, XIANGQI_TOML};
+use variants::{JANGGI_TOML, MANCHU_TOML, MINIXIANGQI_TOML, XIANGQI_TOML};
 
 fn xiangqi() -> Arc<Variant> {
     Arc::new(Variant::from_toml(XIANGQI_TOML).unwrap())
@@ -93,6 +93,17 @@ fn a_bad_file_names_its_line_and_reason() {
         (2, r#"start = "9/9/9/9/4K4 w""#, "second side 0 royal pieces"),
         (5, "files = 17", "board 17×5"),
         (1, r#"name = " ""#, "name is empty"),
+        // Screens and captures name pieces the file defines; only hops have screens.
+        (
+            15,
+            r#"moves = [{ kind = "hop", dirs = ["orthogonal"], not_over = ["kinh"] }]"#,
+            "unknown piece `kinh` (the file defines: king)",
+        ),
+        (
+            15,
+            r#"moves = [{ kind = "slide", dirs = ["orthogonal"], not_over = ["king"] }]"#,
+            "only a hop has screens",
+        ),
     ];
     for &(line, text, reason) in cases {
         let err = Variant::from_toml(&with_line(line, text)).expect_err(text);
@@ -306,4 +317,88 @@ fn garbage_is_refused_without_panicking() {
     }
     // Long runs of digits do not overflow.
     assert!(Position::from_fen(v.clone(), "99999999999999999999999/9/9/9/9/9/9/9/9/9 w").is_err());
+}
+
+fn janggi() -> Arc<Variant> {
+    Arc::new(Variant::from_toml(JANGGI_TOML).unwrap())
+}
+
+fn moves_from(pos: &Position, from: &str) -> Vec<String> {
+    let mut out: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .filter(|m| m.starts_with(from) && m.len() == 4)
+        .collect();
+    out.sort();
+    out
+}
+
+/// Fairy-Stockfish's counts: janggi's start has 32 moves with the pass
+/// (`e1e1`), manchu's 18 (the banner's rook, cannon and horse moves).
+#[test]
+fn manchu_and_janggi_start_as_fairy_stockfish_says() {
+    let mut pos = Position::start(janggi());
+    assert_eq!(pos.legal_moves().len(), 32);
+    assert!(pos.legal_moves().iter().any(|&m| m.to_string() == "e1e1"));
+    assert_eq!(perft(&mut pos, 3), 33_000);
+    let manchu = Arc::new(Variant::from_toml(MANCHU_TOML).unwrap());
+    let pos = Position::start(manchu);
+    assert_eq!(pos.legal_moves().len(), 18);
+    assert_eq!(
+        moves_from(&pos, "a0"),
+        ["a0a1", "a0a2", "a0a6", "a0b0", "a0b2", "a0c1"]
+    );
+}
+
+/// Janggi's cannon jumps one piece that is not a cannon, to move or to
+/// capture: on e1 its only screens are cannons (e6) or nothing, so it
+/// cannot move; on d0 it jumps the horse on d3 and its own king on e0,
+/// but not the cannon on e1 along the palace's diagonal.
+#[test]
+fn janggi_cannons_need_a_screen_that_is_no_cannon() {
+    let pos = Position::from_fen(janggi(), "5k3/9/9/4c4/9/9/3n5/9/4C4/3CK4 w - - 0 1").unwrap();
+    assert!(moves_from(&pos, "e1").is_empty());
+    assert_eq!(
+        moves_from(&pos, "d0"),
+        ["d0d4", "d0d5", "d0d6", "d0d7", "d0d8", "d0d9", "d0f0", "d0g0", "d0h0", "d0i0"]
+    );
+}
+
+/// Two passes in a row end the game, scored by counting: with equal
+/// material the second side's 1.5 points win (Fairy-Stockfish: −32000 for red).
+#[test]
+fn janggi_two_passes_end_the_game_by_counting() {
+    let mut pos = Position::start(janggi());
+    pos.play_iccs("e1e1").unwrap();
+    assert_eq!(pos.legal_moves().len(), 32);
+    pos.play_iccs("e8e8").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    let (end, outcome) = pos.end().unwrap();
+    assert_eq!(end, End::Passes);
+    assert_eq!(outcome.winner(), Some(Side::Second));
+    // A position read from FEN has no past: the same board plays on.
+    let again = Position::from_fen(janggi(), &pos.to_fen()).unwrap();
+    assert_eq!(again.legal_moves().len(), 32);
+}
+
+/// Bikjang: with the kings facing, a move must break it (the rook may not
+/// move) or be a pass, and a pass ends the game by counting — here red's
+/// rook (13 points) beats black's 1.5.
+#[test]
+fn janggi_bikjang_must_be_broken_or_ends_the_game() {
+    let mut pos = Position::from_fen(janggi(), "4k4/9/9/9/9/9/9/9/9/4K3R w - - 0 1").unwrap();
+    let mut legal: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    legal.sort();
+    assert_eq!(legal, ["e0d0", "e0e0", "e0f0"]);
+    pos.play_iccs("e0e0").unwrap();
+    let (end, outcome) = pos.end().unwrap();
+    assert_eq!(end, End::Bikjang);
+    assert_eq!(outcome.winner(), Some(Side::First));
+    assert!(pos.legal_moves().is_empty());
+    // In check, no pass (unless in bikjang).
+    let pos = Position::from_fen(janggi(), "3k5/9/9/9/9/4r4/9/9/9/4K4 w - - 0 1").unwrap();
+    let mut legal: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    legal.sort();
+    assert_eq!(legal, ["e0d0", "e0f0"]);
 }

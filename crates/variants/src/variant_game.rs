@@ -48,14 +48,16 @@ impl VariantGame {
 }
 
 impl Game for VariantGame {
-    /// Xiangqi's family: the pieces, the palace and the river are Xiangqi's,
-    /// whatever the board's size.
+    /// The data-defined variants' family: one board renderer will draw
+    /// any board and piece set a file defines, so they are not Xiangqi's
+    /// (whose renderer draws 9×10 and its seven pieces).
     fn family(&self) -> &'static str {
-        "xiangqi"
+        "variants"
     }
 
+    /// The registry's id, `variants/NAME`.
     fn variant(&self) -> String {
-        self.pos.variant().name().to_owned()
+        format!("variants/{}", self.pos.variant().name())
     }
 
     fn initial_fen(&self) -> String {

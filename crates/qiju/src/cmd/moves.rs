@@ -4,7 +4,8 @@ use clap::Args as ClapArgs;
 #[derive(ClapArgs)]
 pub struct Args {
     /// The game: any registry id or alias (`xiangqi`, `chess`, `chess960`,
-    /// `shogi`, `gomoku`, `gomoku/standard`, `renju`, `renju/office` …).
+    /// `shogi`, `gomoku`, `gomoku/standard`, `renju`, `renju/office`,
+    /// `minixiangqi`, `manchu`, `janggi` …).
     #[arg(long, default_value = "xiangqi")]
     game: Rules,
     /// Position as FEN (SFEN for shogi), or `startpos`. Gomoku and renju:
@@ -15,7 +16,8 @@ pub struct Args {
 }
 
 /// Prints the legal moves in the game's coordinate notation (ICCS, UCI,
-/// USI), one a line, sorted; for gomoku and renju the legal points (a forbidden
+/// USI; ICCS for the data-defined variants, Janggi's pass as `e1e1`), one a
+/// line, sorted; for gomoku and renju the legal points (a forbidden
 /// point among them: black may play it, and loses) in point order, column
 /// by column from a, bottom to top within a column (a1 a2 … a15 b1 …).
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -32,6 +34,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             .collect(),
         Rules::Chess(variant) => chess::legal_uci_moves(&super::chess_position(&a.fen, variant)?, variant),
         Rules::Shogi => shogi::legal_usi_moves(&super::shogi_position(&a.fen)?),
+        Rules::Variants(id) => super::variant_position(id, &a.fen)?
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
         Rules::Renju(_) => unreachable!("handled above"),
     };
     moves.sort();

@@ -84,6 +84,18 @@ fn moves_are_iccs_with_janggis_pass() {
     assert_eq!(rc, 0, "{err}");
     let banner: Vec<&str> = out.split_whitespace().filter(|m| m.starts_with("a0")).collect();
     assert_eq!(banner, ["a0a1", "a0a2", "a0a6", "a0b0", "a0b2", "a0c1"]);
+    // 升级象棋's FEN extension: `+P`, a pawn promoted by a capture, steps
+    // sideways before the river.
+    let (rc, out, err) = qiju(&[
+        "moves",
+        "--game",
+        "shengji",
+        "--fen",
+        "3k5/9/9/9/9/9/6+P2/9/9/5K3 w - - 0 1",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    let pawn: Vec<&str> = out.split_whitespace().filter(|m| m.starts_with("g3")).collect();
+    assert_eq!(pawn, ["g3f3", "g3g4", "g3h3"]);
 }
 
 /// A variant an operator wrote: minixiangqi renamed, its rooks turned into

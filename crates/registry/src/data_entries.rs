@@ -1,5 +1,5 @@
 //! Variants defined as data (`crates/variants`, docs/variants.md): the
-//! shipped minixiangqi, manchu and janggi, and any file an operator loads at
+//! shipped minixiangqi, manchu, janggi and shengji (升级象棋), and any file an operator loads at
 //! start. One entry per file, built at run time from what the file says;
 //! everything else is the same for all of them.
 //!
@@ -218,7 +218,7 @@ mod tests {
 
     #[test]
     fn shipped_variants_are_entries_with_their_names() {
-        for (name, files) in [("minixiangqi", 7), ("manchu", 9), ("janggi", 9)] {
+        for (name, files) in [("minixiangqi", 7), ("manchu", 9), ("janggi", 9), ("shengji", 9)] {
             let v = get(Some(name)).unwrap();
             assert_eq!(v.id, format!("variants/{name}"));
             assert_eq!(v.board.files, files);

@@ -16,7 +16,7 @@
 //!
 //! The table is built once, at the first question or by [`install`]: the
 //! built-in games, the variants the `variants` crate ships as data
-//! (minixiangqi, manchu, janggi) and those an operator loads from TOML at
+//! (minixiangqi, manchu, janggi, shengji) and those an operator loads from TOML at
 //! start (`qiju serve --variants FILE`). A data variant is an entry like any
 //! other ([`data_entries`]); standard Xiangqi stays on `crates/xiangqi`.
 
@@ -605,7 +605,8 @@ static BUILT_IN: [Variant; 24] = [
 static TABLE: OnceLock<Vec<Variant>> = OnceLock::new();
 
 /// The variant files shipped in the binary (`crates/variants/data`), beside
-/// the built-in games: Fairy-Stockfish's minixiangqi, manchu and janggi.
+/// the built-in games: Fairy-Stockfish's minixiangqi, manchu and janggi, and
+/// seed 000's 升级象棋 (`shengji`).
 /// (The crate's `xiangqi.toml` is its proof, not a game here: standard
 /// Xiangqi is played by `crates/xiangqi`.)
 fn shipped() -> Vec<variants::Variant> {
@@ -613,6 +614,7 @@ fn shipped() -> Vec<variants::Variant> {
         variants::MINIXIANGQI_TOML,
         variants::MANCHU_TOML,
         variants::JANGGI_TOML,
+        variants::SHENGJI_TOML,
     ]
     .iter()
     .map(|text| variants::Variant::from_toml(text).expect("a shipped variant file loads"))

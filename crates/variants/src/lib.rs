@@ -38,7 +38,7 @@ pub use error::{FenError, IllegalMove, VariantError};
 pub use perft::{divide, perft};
 pub use position::{End, Position, Undo};
 pub use square::{Move, Square};
-pub use variant::{Counting, EndValue, Kind, Mode, Movement, PieceType, TypeSet, Variant};
+pub use variant::{Counting, EndValue, Kind, Mode, Movement, PieceType, TypeSet, Variant, Who};
 pub use variant_game::VariantGame;
 
 /// The Xiangqi definition shipped with the crate (`data/xiangqi.toml`).
@@ -54,10 +54,15 @@ pub const MANCHU_TOML: &str = include_str!("../data/manchu.toml");
 /// Fairy-Stockfish's janggi (장기) shipped with the crate (`data/janggi.toml`).
 pub const JANGGI_TOML: &str = include_str!("../data/janggi.toml");
 
+/// 升级象棋 (seed 000), pieces promoted by their first capture, shipped
+/// with the crate (`data/shengji.toml`).
+pub const SHENGJI_TOML: &str = include_str!("../data/shengji.toml");
+
 /// Every variant file shipped with the crate, by name, Xiangqi first.
-pub const SHIPPED: [(&str, &str); 4] = [
+pub const SHIPPED: [(&str, &str); 5] = [
     ("xiangqi", XIANGQI_TOML),
     ("minixiangqi", MINIXIANGQI_TOML),
     ("manchu", MANCHU_TOML),
     ("janggi", JANGGI_TOML),
+    ("shengji", SHENGJI_TOML),
 ];

@@ -32,6 +32,8 @@ pub enum End {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
     captured: u8,
+    /// The mover as it stood before (it may have been promoted).
+    moved: u8,
     halfmoves: u32,
     history: History,
 }
@@ -97,8 +99,16 @@ impl Position {
                 found,
                 expected: files,
             };
+            let mut promoted = false;
             for c in row.chars() {
-                if let Some(d) = c.to_digit(10) {
+                if c == '+' && !promoted {
+                    // The FEN extension of promoted pieces (升级象棋): `+P`.
+                    file += digits;
+                    digits = 0;
+                    promoted = true;
+                    continue;
+                }
+                if let Some(d) = c.to_digit(10).filter(|_| !promoted) {
                     // Boards wider than 9 need two-digit runs ("10", "12").
                     digits = digits * 10 + d as usize;
                     if file + digits > files {
@@ -108,10 +118,15 @@ impl Position {
                 }
                 file += digits;
                 digits = 0;
-                let piece = variant
+                let mut piece = variant
                     .piece_by_letter(c)
                     .filter(|_| c.is_ascii_alphabetic())
                     .ok_or(FenError::UnknownPiece { rank, letter: c })?;
+                if std::mem::take(&mut promoted) {
+                    piece = variant.pieces[piece]
+                        .promotes_to
+                        .ok_or(FenError::NotPromotable { rank, letter: c })?;
+                }
                 if file >= files {
                     return Err(bad(file + 1));
                 }
@@ -126,6 +141,9 @@ impl Position {
                     royals[side.index()].push(sq.0);
                 }
                 file += 1;
+            }
+            if promoted {
+                return Err(FenError::UnknownPiece { rank, letter: '+' });
             }
             file += digits;
             if file != files {
@@ -193,6 +211,9 @@ impl Position {
                 }
                 let (piece, side) = decode(code);
                 let letter = self.variant.pieces[piece].letter;
+                if self.variant.pieces[piece].promoted_from.is_some() {
+                    out.push('+');
+                }
                 out.push(if side == Side::First {
                     letter.to_ascii_uppercase()
                 } else {
@@ -331,6 +352,7 @@ impl Position {
         let pass = Position::is_pass(m);
         let undo = Undo {
             captured: if pass { 0 } else { self.board[to] },
+            moved: self.board[from],
             halfmoves: self.halfmoves,
             history: self.history,
         };
@@ -342,7 +364,14 @@ impl Position {
             };
         }
         if !pass {
-            let code = self.board[from];
+            let mut code = self.board[from];
+            if undo.captured != 0 {
+                // 升级象棋: a piece is promoted by its first capture.
+                let (piece, side) = decode(code);
+                if let Some(p) = self.variant.pieces[piece].promotes_to {
+                    code = Variant::code(p, side);
+                }
+            }
             self.board[to] = code;
             self.board[from] = 0;
         }
@@ -365,7 +394,7 @@ impl Position {
         }
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
         if from != to {
-            self.board[from] = self.board[to];
+            self.board[from] = undo.moved;
             self.board[to] = undo.captured;
         }
         if self.royal[self.turn.index()] == Some(m.to.0) {
@@ -522,7 +551,8 @@ impl Position {
                 let l = v
                     .offset(a, leg)
                     .expect("a leg lies between two squares of the board");
-                self.board[usize::from(l)] != 0
+                let c = self.board[usize::from(l)];
+                c != 0 && p.blocked_by.counts(decode(c).1, by)
             });
             if !blocked {
                 return true;
@@ -563,13 +593,15 @@ impl Position {
                 && p.to.is_none_or(|r| r.contains(sq))
                 && !p.not_capture.contains(target)
         };
-        let screen = || decode_type(self.board[usize::from(found[0].0)]);
+        let screen = || decode(self.board[usize::from(found[0].0)]);
         (n >= 1 && ray.slides.iter().any(|p| hit(p, found[0])))
             || (n == 2
-                && ray
-                    .hops
-                    .iter()
-                    .any(|p| hit(p, found[1]) && !p.not_over.contains(screen())))
+                && ray.hops.iter().any(|p| {
+                    hit(p, found[1]) && {
+                        let (kind, owner) = screen();
+                        !p.not_over.contains(kind) && p.screen.counts(owner, by)
+                    }
+                }))
     }
 
     /// Pseudo-legal moves of the side to move, from the movement descriptors.
@@ -609,7 +641,8 @@ impl Position {
                                     let l = v
                                         .offset(from, leg)
                                         .expect("a leg lies between two squares of the board");
-                                    self.board[usize::from(l)] != 0
+                                    let c = self.board[usize::from(l)];
+                                    c != 0 && m.blocked_by.counts(decode(c).1, side)
                                 });
                                 if blocked || !to_ok(t) {
                                     continue;
@@ -638,7 +671,8 @@ impl Position {
                                         continue;
                                     }
                                     if screens > 0 {
-                                        if m.not_over.contains(decode(target).0) {
+                                        let (kind, owner) = decode(target);
+                                        if m.not_over.contains(kind) || !m.screen.counts(owner, side) {
                                             break;
                                         }
                                         screens -= 1;
@@ -720,7 +754,7 @@ name = "lame camel"
 letter = "h"
 moves = [
   { kind = "leap", dirs = [[1, 3]], symmetry = "all", lame = true },
-  { kind = "leap", dirs = [[2, 3]], symmetry = "all", lame = true, mode = "capture" },
+  { kind = "leap", dirs = [[2, 3]], symmetry = "all", lame = true, mode = "capture", blocked_by = "enemy" },
 ]
 [[pieces]]
 name = "lopsided"
@@ -732,10 +766,18 @@ moves = [
 [[pieces]]
 name = "pawn"
 letter = "p"
+promotes_to = "senior pawn"
 moves = [
   { kind = "step", dirs = ["forward"] },
   { kind = "step", dirs = ["forward_diagonal"], mode = "capture", from = "far" },
   { kind = "slide", dirs = ["sideways"], range = 2, from = "far", mode = "move" },
+]
+[[pieces]]
+name = "senior pawn"
+moves = [
+  { kind = "step", dirs = ["orthogonal"] },
+  { kind = "leap", dirs = [[1, 2]], symmetry = "all", lame = true, blocked_by = "own" },
+  { kind = "hop", dirs = ["orthogonal"], mode = "move", screen = "own" },
 ]
 [[pieces]]
 name = "wazir"
@@ -744,7 +786,7 @@ moves = [{ kind = "step", dirs = ["orthogonal"], to = "near" }]
 [[pieces]]
 name = "snake"
 letter = "s"
-moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capture" }, { kind = "slide", dirs = ["backward"], mode = "move" }]
+moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capture", screen = "own" }, { kind = "slide", dirs = ["backward"], mode = "move" }, { kind = "hop", dirs = ["diagonal"], range = 2, mode = "capture", screen = "enemy" }]
 "#;
 
     fn rng(state: &mut u64) -> u64 {
@@ -759,6 +801,7 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
         let variant = Arc::new(Variant::from_toml(KITCHEN_SINK).unwrap());
         let mut seed = 7;
         let mut checked = 0;
+        let mut promoted = 0;
         for _ in 0..30 {
             let mut pos = Position::start(variant.clone());
             for _ in 0..120 {
@@ -798,9 +841,18 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
                     break;
                 }
                 let m = legal[(rng(&mut seed) % legal.len() as u64) as usize];
+                // FEN (with promoted pieces, `+P`) reads back, and a move
+                // taken back restores the mover as it was.
+                let fen = pos.to_fen();
+                assert_eq!(Position::from_fen(variant.clone(), &fen).unwrap().to_fen(), fen);
+                promoted += usize::from(fen.contains('+'));
+                let undo = pos.play_unchecked(m);
+                pos.undo(m, undo);
+                assert_eq!(pos.to_fen(), fen);
                 pos.play_unchecked(m);
             }
         }
         assert!(checked > 10_000, "{checked}");
+        assert!(promoted > 100, "{promoted} positions with a promoted piece");
     }
 }

@@ -12,7 +12,7 @@ use toml::Spanned;
 
 use crate::error::VariantError;
 use crate::square::{Square, STRIDE};
-use crate::variant::{Counting, EndValue, Kind, Mode, Movement, PieceType, SquareSet, TypeSet, Variant};
+use crate::variant::{Counting, EndValue, Kind, Mode, Movement, PieceType, SquareSet, TypeSet, Variant, Who};
 
 /// The largest board side; squares are bytes of a 16-wide board.
 const MAX_SIDE: u8 = STRIDE;
@@ -57,9 +57,12 @@ struct RegionSpec {
 #[serde(deny_unknown_fields)]
 struct PieceSpec {
     name: String,
-    letter: char,
+    /// Absent for a promoted form, which is written `+` and its base's letter.
+    letter: Option<char>,
     #[serde(default)]
     royal: bool,
+    /// The piece type this one becomes after its first capture (升级象棋).
+    promotes_to: Option<String>,
     moves: Vec<Spanned<MoveSpec>>,
 }
 
@@ -83,6 +86,31 @@ struct MoveSpec {
     /// Names of piece types this movement cannot capture.
     #[serde(default)]
     not_capture: Vec<String>,
+    /// Lame leaps: whose pieces block the path (悍马: only the enemy's).
+    #[serde(default)]
+    blocked_by: WhoSpec,
+    /// Hops: whose piece may be the screen (铁炮, 飞车: only their own).
+    #[serde(default)]
+    screen: WhoSpec,
+}
+
+#[derive(Deserialize, Clone, Copy, Default, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum WhoSpec {
+    #[default]
+    Any,
+    Own,
+    Enemy,
+}
+
+impl From<WhoSpec> for Who {
+    fn from(w: WhoSpec) -> Who {
+        match w {
+            WhoSpec::Any => Who::Any,
+            WhoSpec::Own => Who::Own,
+            WhoSpec::Enemy => Who::Enemy,
+        }
+    }
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
@@ -387,18 +415,68 @@ impl Variant {
                 }
                 Ok(TypeSet(set))
             };
+        // Promotions first: a promoted form takes its base's letter.
+        let mut promotes_to: Vec<Option<usize>> = vec![None; spec.pieces.len()];
+        let mut promoted_from: Vec<Option<usize>> = vec![None; spec.pieces.len()];
+        for (i, piece) in spec.pieces.iter().enumerate() {
+            let Some(target) = &piece.get_ref().promotes_to else {
+                continue;
+            };
+            let span = piece.span();
+            let name = &piece.get_ref().name;
+            let t = names.iter().position(|m| m == target).ok_or_else(|| {
+                cx.err(
+                    span.clone(),
+                    format!(
+                        "piece `{name}`: promotes to unknown piece `{target}` (the file defines: {})",
+                        names.join(", ")
+                    ),
+                )
+            })?;
+            let tp = spec.pieces[t].get_ref();
+            if t == i
+                || tp.promotes_to.is_some()
+                || tp.royal
+                || tp.letter.is_some()
+                || promoted_from[t].is_some()
+            {
+                return Err(cx.err(
+                    span,
+                    format!("piece `{name}`: promotes to `{target}`, which must be another piece with no letter, not royal, not promoting again and the promotion of no other"),
+                ));
+            }
+            promotes_to[i] = Some(t);
+            promoted_from[t] = Some(i);
+        }
         let mut pieces: Vec<PieceType> = Vec::new();
-        for piece in &spec.pieces {
+        for (index, piece) in spec.pieces.iter().enumerate() {
             let span = piece.span();
             let p = piece.get_ref();
-            let letter = p.letter.to_ascii_lowercase();
+            let letter = match (p.letter, promoted_from[index]) {
+                (Some(l), None) => l.to_ascii_lowercase(),
+                (None, Some(base)) => spec.pieces[base]
+                    .get_ref()
+                    .letter
+                    .map_or('?', |l| l.to_ascii_lowercase()),
+                (None, None) => {
+                    return Err(cx.err(span, format!("piece `{}` has no letter", p.name)));
+                }
+                (Some(_), Some(_)) => unreachable!("refused above"),
+            };
             if !letter.is_ascii_lowercase() {
                 return Err(cx.err(
                     span,
-                    format!("piece `{}`: letter `{}` is not a letter a–z", p.name, p.letter),
+                    format!("piece `{}`: letter `{letter}` is not a letter a–z", p.name),
                 ));
             }
-            if let Some(other) = pieces.iter().find(|q| q.letter == letter) {
+            if let Some(other) = (promoted_from[index].is_none())
+                .then(|| {
+                    pieces
+                        .iter()
+                        .find(|q| q.letter == letter && q.promoted_from.is_none())
+                })
+                .flatten()
+            {
                 return Err(cx.err(
                     span,
                     format!(
@@ -454,6 +532,12 @@ impl Variant {
                         format!("{what}: a step goes to a neighbouring square; use kind = \"leap\""),
                     ));
                 }
+                if m.screen != WhoSpec::Any && m.kind != KindSpec::Hop {
+                    return Err(cx.err(mspan, format!("{what}: only a hop has a screen")));
+                }
+                if m.blocked_by != WhoSpec::Any && !m.lame {
+                    return Err(cx.err(mspan, format!("{what}: only a lame leap is blocked (blocked_by)")));
+                }
                 if !m.not_over.is_empty() && m.kind != KindSpec::Hop {
                     return Err(cx.err(mspan, format!("{what}: only a hop has screens (not_over)")));
                 }
@@ -485,6 +569,8 @@ impl Variant {
                     to: region(&m.to, &mspan)?,
                     not_over,
                     not_capture,
+                    blocked_by: m.blocked_by.into(),
+                    screen: m.screen.into(),
                 });
             }
             pieces.push(PieceType {
@@ -492,6 +578,8 @@ impl Variant {
                 letter,
                 royal: p.royal,
                 movements,
+                promotes_to: promotes_to[index],
+                promoted_from: promoted_from[index],
             });
         }
         if pieces.iter().filter(|p| p.royal).count() > 1 {

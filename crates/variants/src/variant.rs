@@ -42,6 +42,28 @@ pub enum Kind {
     Hop,
 }
 
+/// Whose pieces count: those that block a lame leap (`blocked_by`), or that
+/// may serve as a hopper's screen (`screen`), seen from the moving piece.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Who {
+    #[default]
+    Any,
+    Own,
+    Enemy,
+}
+
+impl Who {
+    /// Whether a piece of `owner` counts for a piece of `mover`.
+    #[inline]
+    pub(crate) fn counts(self, owner: Side, mover: Side) -> bool {
+        match self {
+            Who::Any => true,
+            Who::Own => owner == mover,
+            Who::Enemy => owner != mover,
+        }
+    }
+}
+
 /// A set of piece types, by their index in [`Variant::pieces`] (at most 100).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TypeSet(pub(crate) u128);
@@ -97,6 +119,10 @@ pub struct Movement {
     /// Piece types this movement cannot capture (Janggi's cannon does not
     /// take a cannon).
     pub not_capture: TypeSet,
+    /// Lame leaps: whose pieces block (升级象棋's 悍马: the enemy's only).
+    pub blocked_by: Who,
+    /// Hops: whose piece may be the screen (铁炮 and 飞车: their own only).
+    pub screen: Who,
 }
 
 /// A piece type: its name, FEN letter, whether it is royal (the king), and
@@ -108,6 +134,11 @@ pub struct PieceType {
     pub letter: char,
     pub royal: bool,
     pub movements: Vec<Movement>,
+    /// What it becomes after its first capture (升级象棋: 兵 → 上等兵 …).
+    pub promotes_to: Option<usize>,
+    /// The piece it is the promotion of; FEN writes it `+` and that
+    /// piece's letter (`+P`).
+    pub promoted_from: Option<usize>,
 }
 
 /// Counting (계가) that scores a game ended by bikjang or by passes, as
@@ -255,7 +286,9 @@ impl Variant {
     #[must_use]
     pub fn piece_by_letter(&self, letter: char) -> Option<usize> {
         let l = letter.to_ascii_lowercase();
-        self.pieces.iter().position(|p| p.letter == l)
+        self.pieces
+            .iter()
+            .position(|p| p.letter == l && p.promoted_from.is_none())
     }
 
     /// Piece code on the board: 0 is empty, else `1 + 2 × type + side`.
@@ -280,6 +313,8 @@ impl Variant {
                             legs: lame_legs(m.kind, o).collect(),
                             not_over: m.not_over,
                             not_capture: m.not_capture,
+                            blocked_by: m.blocked_by,
+                            screen: m.screen,
                             range: m.range,
                             from: m.from.map(|r| r[side.index()]),
                             to: m.to.map(|r| r[side.index()]),
@@ -418,6 +453,8 @@ pub(crate) struct Probe {
     /// A hopper's forbidden screens and the types it cannot capture.
     pub(crate) not_over: TypeSet,
     pub(crate) not_capture: TypeSet,
+    pub(crate) blocked_by: Who,
+    pub(crate) screen: Who,
     pub(crate) range: u8,
     pub(crate) from: Option<SquareSet>,
     pub(crate) to: Option<SquareSet>,

@@ -402,3 +402,104 @@ fn janggi_bikjang_must_be_broken_or_ends_the_game() {
     legal.sort();
     assert_eq!(legal, ["e0d0", "e0f0"]);
 }
+
+fn shengji() -> Arc<Variant> {
+    Arc::new(Variant::from_toml(variants::SHENGJI_TOML).unwrap())
+}
+
+/// 升级象棋 before any capture is Xiangqi: the start's perft(2) is Xiangqi's.
+#[test]
+fn shengji_starts_as_xiangqi() {
+    let mut pos = Position::start(shengji());
+    assert_eq!(pos.legal_moves().len(), 44);
+    assert_eq!(perft(&mut pos, 2), 1920);
+}
+
+/// A pawn is promoted by its first capture, not by a move: the FEN then
+/// writes it `+P`, and the 上等兵 steps sideways before the river and back
+/// after it, never back across it.
+#[test]
+fn shengji_pawns_are_promoted_by_a_capture() {
+    // Red pawns on c4 (before the river) and g5 (across), black pawns on c5 and g6.
+    let fen = "3k5/9/9/6p2/2p3P2/2P6/9/9/9/5K3 w - - 0 1";
+    let mut pos = Position::from_fen(shengji(), fen).unwrap();
+    // A move that takes nothing promotes nothing.
+    let undo = pos.play_iccs("g5f5").unwrap();
+    assert!(!pos.to_fen().contains('+'), "{}", pos.to_fen());
+    pos.undo(variants::Move::parse("g5f5").unwrap(), undo);
+    assert_eq!(pos.to_fen(), fen);
+    // c4 takes c5: a 上等兵 on c5, across the river.
+    pos.play_iccs("c4c5").unwrap();
+    assert!(
+        pos.to_fen().starts_with("3k5/9/9/6p2/2+P3P2/9/9/9/9/5K3 b"),
+        "{}",
+        pos.to_fen()
+    );
+    pos.play_iccs("d9d8").unwrap();
+    // Across the river: forward, sideways, and back while it stays across.
+    assert_eq!(moves_from(&pos, "c5"), ["c5b5", "c5c6", "c5d5"]);
+    pos.play_iccs("c5c6").unwrap();
+    pos.play_iccs("d8d9").unwrap();
+    assert_eq!(moves_from(&pos, "c6"), ["c6b6", "c6c5", "c6c7", "c6d6"]);
+    // An ordinary pawn before the river only goes forward; a promoted one
+    // there also sideways (`+P` read from FEN).
+    let pos = Position::from_fen(shengji(), "3k5/9/9/9/9/9/2P3+P2/9/9/5K3 w - - 0 1").unwrap();
+    assert_eq!(moves_from(&pos, "c3"), ["c3c4"]);
+    assert_eq!(moves_from(&pos, "g3"), ["g3f3", "g3g4", "g3h3"]);
+}
+
+/// 悍马 jumps its own piece on its leg, not the enemy's; 铁炮 takes
+/// diagonally over an adjacent screen of its own only; 飞车 moves beyond one
+/// piece of its own but takes nothing there; 骑象 leaps three points
+/// diagonally, never across the river. Each beside its unpromoted self.
+#[test]
+fn shengji_promoted_pieces_have_the_seeds_powers() {
+    let v = shengji();
+    // Horse on e2: its own pawn on e3 (the leg to d4, f4), a black pawn on
+    // d2 (the leg to c3, c1).
+    let horse = |letter: &str| {
+        let fen = format!("3k5/9/9/9/9/9/4P4/3p{letter}4/9/5K3 w - - 0 1");
+        moves_from(&Position::from_fen(v.clone(), &fen).unwrap(), "e2")
+    };
+    assert_eq!(horse("N"), ["e2d0", "e2g1", "e2g3"]);
+    assert_eq!(horse("+N"), ["e2d0", "e2d4", "e2f4", "e2g1", "e2g3"]);
+    // Cannon on e2: its own pawn on f3, a black horse on g4 behind it; a
+    // black pawn on d3 (a screen of the other side), a black horse on c4.
+    let cannon = |letter: &str| {
+        let fen = format!("3k5/9/9/9/9/2n3n2/3p1P3/4{letter}4/9/5K3 w - - 0 1");
+        let pos = Position::from_fen(v.clone(), &fen).unwrap();
+        moves_from(&pos, "e2")
+            .into_iter()
+            .filter(|m| !m.starts_with("e2e"))
+            .collect::<Vec<_>>()
+    };
+    assert!(!cannon("C").contains(&"e2g4".to_owned()));
+    assert!(cannon("+C").contains(&"e2g4".to_owned()));
+    assert!(
+        !cannon("+C").contains(&"e2c4".to_owned()),
+        "an enemy screen does not serve"
+    );
+    // Rook on a0: its own pawn on a3, a black horse on a7.
+    let rook = |letter: &str| {
+        let fen = format!("3k5/9/n8/9/9/9/P8/9/9/{letter}4K3 w - - 0 1");
+        let pos = Position::from_fen(v.clone(), &fen).unwrap();
+        moves_from(&pos, "a0")
+            .into_iter()
+            .filter(|m| m.starts_with("a0a"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rook("R"), ["a0a1", "a0a2"]);
+    assert_eq!(rook("+R"), ["a0a1", "a0a2", "a0a4", "a0a5", "a0a6"]);
+    // Elephant on c0: f3 three points away, i6 beyond the river never.
+    let elephant = |letter: &str| {
+        let fen = format!("3k5/9/9/9/9/9/9/9/9/2{letter}2K3 w - - 0 1");
+        moves_from(&Position::from_fen(v.clone(), &fen).unwrap(), "c0")
+    };
+    assert_eq!(elephant("B"), ["c0a2", "c0e2"]);
+    assert_eq!(elephant("+B"), ["c0a2", "c0e2", "c0f3"]);
+    // A king has no promoted face.
+    assert!(matches!(
+        Position::from_fen(v, "3+k5/9/9/9/9/9/9/9/9/4K4 w"),
+        Err(FenError::NotPromotable { letter: 'k', .. })
+    ));
+}

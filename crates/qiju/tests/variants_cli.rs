@@ -182,6 +182,43 @@ fn serve_loads_variant_files_and_refuses_a_bad_one() {
         "{err}"
     );
 
+    // perft and moves know the operator's file too, under its name.
+    let (rc, out, err) = qiju(&[
+        "moves",
+        "--variants",
+        good.to_str().unwrap(),
+        "--game",
+        "tinyxiangqi",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        out.split_whitespace().any(|m| m == "a0b1"),
+        "its rook steps diagonally: {out}"
+    );
+    let count = out.split_whitespace().count() as u64;
+    let (rc, out, err) = qiju(&[
+        "perft",
+        "--variants",
+        good.to_str().unwrap(),
+        "--game",
+        "tinyxiangqi",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(last_count(&out), count);
+    let (rc, _, err) = qiju(&[
+        "perft",
+        "--variants",
+        bad.to_str().unwrap(),
+        "--game",
+        "tinyxiangqi",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(rc, 2);
+    assert!(err.contains("line 16: unknown region"), "{err}");
+
     // A directory of files: served beside the built-in games.
     let port = free_port();
     let mut child = start_with(

@@ -46,6 +46,17 @@ pub fn variant_position(id: &str, fen: &str) -> anyhow::Result<variants::Positio
     variants::Position::from_fen(v, fen).with_context(|| format!("bad FEN {fen:?}"))
 }
 
+/// The rules `--game` names, after the variant files `--variants` names
+/// are put beside the built-in games (the registry is built once, so the
+/// name is resolved only then).
+pub fn game_rules(game: &str, files: &[std::path::PathBuf]) -> anyhow::Result<Rules> {
+    let loaded = load_variant_files(files)?;
+    if !loaded.is_empty() {
+        registry::install(loaded).context("--variants")?;
+    }
+    game.parse().map_err(anyhow::Error::msg)
+}
+
 /// Reads the variant files `--variants` names — files, or directories whose
 /// `*.toml` files are read in name order — refusing the first bad one with
 /// its path, line and reason.

@@ -7,7 +7,11 @@ pub struct Args {
     /// `shogi`, `gomoku`, `gomoku/standard`, `renju`, `renju/office`,
     /// `minixiangqi`, `manchu`, `janggi` …).
     #[arg(long, default_value = "xiangqi")]
-    game: Rules,
+    game: String,
+    /// Variant files (TOML, docs/variants.md) or directories of them to
+    /// know beside the built-in games, as `qiju serve --variants`.
+    #[arg(long = "variants", value_name = "FILE|DIR")]
+    variants: Vec<std::path::PathBuf>,
     /// Position as FEN (SFEN for shogi), or `startpos`. Gomoku and renju:
     /// rows 15 down to 1, `x` black, `o` white, digits for empty runs, then
     /// `b` or `w`.
@@ -21,12 +25,13 @@ pub struct Args {
 /// point among them: black may play it, and loses) in point order, column
 /// by column from a, bottom to top within a column (a1 a2 … a15 b1 …).
 pub fn run(a: Args) -> anyhow::Result<()> {
-    if let Rules::Renju(rules) = a.game {
+    let game = super::game_rules(&a.game, &a.variants)?;
+    if let Rules::Renju(rules) = game {
         let points = super::renju_position(&a.fen, rules)?.legal_moves();
         print!("{}", points.iter().map(|p| format!("{p}\n")).collect::<String>());
         return Ok(());
     }
-    let mut moves: Vec<String> = match a.game {
+    let mut moves: Vec<String> = match game {
         Rules::Xiangqi => super::position(&a.fen)?
             .legal_moves()
             .iter()

@@ -6,7 +6,11 @@ pub struct Args {
     /// The game: `xiangqi`, `chess`, `chess960`, `shogi`, `minixiangqi`,
     /// `manchu`, `janggi` (or any registry id).
     #[arg(long, default_value = "xiangqi")]
-    game: Rules,
+    game: String,
+    /// Variant files (TOML, docs/variants.md) or directories of them to
+    /// know beside the built-in games, as `qiju serve --variants`.
+    #[arg(long = "variants", value_name = "FILE|DIR")]
+    variants: Vec<std::path::PathBuf>,
     /// Position as FEN (SFEN for shogi), or `startpos`.
     #[arg(long, default_value = "startpos")]
     fen: String,
@@ -18,7 +22,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    match a.game {
+    match super::game_rules(&a.game, &a.variants)? {
         Rules::Xiangqi => xiangqi_perft(&a),
         Rules::Chess(variant) => chess_perft(&a, variant),
         Rules::Shogi => shogi_perft(&a),

@@ -4,7 +4,7 @@
 //! punished.
 
 use crate::{
-    Analysis, BoardInfo, Computer, EngineProtocol, GameRecord, ImportedGame, MoveKind, Notations,
+    Analysis, BoardInfo, Build, Computer, EngineProtocol, GameRecord, ImportedGame, MoveKind, Notations,
     PositionFormat, RecordFormat, SideInfo, Start, Text, Variant,
 };
 use game::{Game, GameError};
@@ -222,10 +222,10 @@ pub(crate) const STANDARD: Variant = Variant {
     analysis: ANALYSIS,
     announcements: false,
     quick_pairings: QUICK_PAIRINGS,
-    build: |fen| build(fen, chess::Variant::Standard),
+    build: Build::Native(|fen| build(fen, chess::Variant::Standard)),
     session_rules: fide_session,
     write_record: |v, g, _| write_pgn(v, g),
-    read_record: |text| read_record(text, chess::Variant::Standard),
+    read_record: |_, text| read_record(text, chess::Variant::Standard),
 };
 
 pub(crate) const CHESS960: Variant = Variant {
@@ -273,10 +273,10 @@ pub(crate) const CHESS960: Variant = Variant {
     analysis: ANALYSIS,
     announcements: false,
     quick_pairings: QUICK_PAIRINGS,
-    build: |fen| build(fen, chess::Variant::Chess960),
+    build: Build::Native(|fen| build(fen, chess::Variant::Chess960)),
     session_rules: fide_session,
     write_record: |v, g, _| write_pgn(v, g),
-    read_record: |text| read_record(text, chess::Variant::Chess960),
+    read_record: |_, text| read_record(text, chess::Variant::Chess960),
 };
 
 #[cfg(test)]

@@ -9,11 +9,19 @@
 //! record per variant in `server/variants.py`).
 //!
 //! A variant's id is `family/name`: `xiangqi/cxa`, `chess/standard`,
-//! `chess/chess960`, `shogi/standard`, `shogi/lance`, `gomoku/swap2`, `renju/rif`. Sides are
+//! `chess/chess960`, `shogi/standard`, `shogi/lance`, `gomoku/swap2`, `renju/rif`,
+//! `variants/janggi`. Sides are
 //! `first` (moves first) and `second` everywhere in data; "red", "white",
 //! "sente" are the names this registry gives them.
+//!
+//! The table is built once, at the first question or by [`install`]: the
+//! built-in games, the variants the `variants` crate ships as data
+//! (minixiangqi, manchu, janggi, shengji) and those an operator loads from TOML at
+//! start (`qiju serve --variants FILE`). A data variant is an entry like any
+//! other ([`data_entries`]); standard Xiangqi stays on `crates/xiangqi`.
 
 mod chess_entries;
+mod data_entries;
 mod renju_entries;
 mod shogi_entries;
 mod xiangqi_entries;
@@ -23,10 +31,33 @@ use game::{Game, GameError, Side};
 pub use record::pgn_date;
 use serde::Serialize;
 use session::{SessionConfig, SessionRules};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// The variant a seek or challenge gets when it names none.
 pub const DEFAULT_VARIANT: &str = "xiangqi/cxa";
+
+/// How a game of a variant is built: by its rules crate, or by the
+/// data-driven engine from a variant file (`crates/variants`).
+#[derive(Clone, Debug)]
+pub enum Build {
+    Native(fn(&str) -> Result<Box<dyn Game>, GameError>),
+    Data(Arc<variants::Variant>),
+}
+
+/// Why [`install`] refused the variants it was given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    /// The table was already built (asked before `install`, or installed twice).
+    #[error("the registry was already built; variants are installed once, at start, before any use")]
+    AlreadyBuilt,
+    /// A variant's name is already an id, alias or rating pool of another.
+    #[error("variant `{name}` is already a game or variant of this server")]
+    Duplicate { name: String },
+    /// A variant's name cannot be part of an id (`variants/NAME`).
+    #[error("variant name `{name}` must be ASCII letters, digits, `-` or `_`")]
+    BadName { name: String },
+}
 
 /// A text in the languages of the UI.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -351,7 +382,7 @@ impl EngineProtocol {
 }
 
 /// One game or variant.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Variant {
     /// `family/name`, e.g. `chess/chess960`.
     pub id: &'static str,
@@ -389,13 +420,13 @@ pub struct Variant {
     /// the UI names none.
     pub quick_pairings: &'static [&'static str],
     #[serde(skip)]
-    build: fn(&str) -> Result<Box<dyn Game>, GameError>,
+    build: Build,
     #[serde(skip)]
     session_rules: fn(Profile) -> SessionRules,
     #[serde(skip)]
     write_record: fn(&Variant, &GameRecord<'_>, &str) -> Result<String, String>,
     #[serde(skip)]
-    read_record: fn(&str) -> Result<ImportedGame, String>,
+    read_record: fn(&Variant, &str) -> Result<ImportedGame, String>,
 }
 
 /// A game read from a pasted record: where it starts and its moves in
@@ -413,9 +444,19 @@ impl Variant {
     /// # Errors
     /// [`GameError::BadPosition`] for a position the rules refuse.
     pub fn new_game(&self, fen: Option<&str>, pick: u32) -> Result<Box<dyn Game>, GameError> {
-        match fen {
-            Some(fen) => (self.build)(fen),
-            None => (self.build)(&self.start_fen(pick)),
+        let fen = fen.map_or_else(|| self.start_fen(pick), str::to_owned);
+        match &self.build {
+            Build::Native(build) => build(&fen),
+            Build::Data(v) => Ok(Box::new(variants::VariantGame::from_fen(v.clone(), &fen)?)),
+        }
+    }
+
+    /// The data-defined variant behind this entry, if it is one.
+    #[must_use]
+    pub fn data(&self) -> Option<&Arc<variants::Variant>> {
+        match &self.build {
+            Build::Native(_) => None,
+            Build::Data(v) => Some(v),
         }
     }
 
@@ -494,7 +535,7 @@ impl Variant {
         if text.trim().is_empty() {
             return Err("there is nothing to read".into());
         }
-        (self.read_record)(text)
+        (self.read_record)(self, text)
     }
 
     /// The data word for a side (`red`, `white`).
@@ -533,7 +574,8 @@ impl Variant {
     }
 }
 
-static VARIANTS: [Variant; 24] = [
+/// The games built into the binary, each by its rules crate.
+static BUILT_IN: [Variant; 24] = [
     xiangqi_entries::CXA,
     xiangqi_entries::WXF,
     xiangqi_entries::ASIAN,
@@ -560,10 +602,71 @@ static VARIANTS: [Variant; 24] = [
     renju_entries::OFFICE,
 ];
 
+static TABLE: OnceLock<Vec<Variant>> = OnceLock::new();
+
+/// The variant files shipped in the binary (`crates/variants/data`), beside
+/// the built-in games: Fairy-Stockfish's minixiangqi, manchu and janggi, and
+/// seed 000's 升级象棋 (`shengji`).
+/// (The crate's `xiangqi.toml` is its proof, not a game here: standard
+/// Xiangqi is played by `crates/xiangqi`.)
+fn shipped() -> Vec<variants::Variant> {
+    [
+        variants::MINIXIANGQI_TOML,
+        variants::MANCHU_TOML,
+        variants::JANGGI_TOML,
+        variants::SHENGJI_TOML,
+    ]
+    .iter()
+    .map(|text| variants::Variant::from_toml(text).expect("a shipped variant file loads"))
+    .collect()
+}
+
+/// The table: the built-in games, then the shipped variants, then `extra`.
+fn build_table(extra: Vec<variants::Variant>) -> Result<Vec<Variant>, RegistryError> {
+    let mut table: Vec<Variant> = BUILT_IN.to_vec();
+    for v in shipped().into_iter().chain(extra) {
+        let name = v.name().trim().to_ascii_lowercase();
+        if !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Err(RegistryError::BadName { name });
+        }
+        let taken = table.iter().any(|e| {
+            e.id.split('/').nth(1) == Some(name.as_str()) && e.family == data_entries::FAMILY
+                || e.id == name
+                || e.aliases.contains(&name.as_str())
+                || e.rating_pool == name
+        });
+        if taken {
+            return Err(RegistryError::Duplicate { name });
+        }
+        table.push(data_entries::entry(Arc::new(v)));
+    }
+    Ok(table)
+}
+
+/// Puts the variants an operator loaded (`qiju serve --variants`) beside
+/// the built-in ones. Called once at start, before anything asks the
+/// registry; without it the table holds the built-in games and the shipped
+/// variants.
+///
+/// # Errors
+/// [`RegistryError::AlreadyBuilt`] after the table was built;
+/// [`RegistryError::Duplicate`] for a name already taken.
+pub fn install(extra: Vec<variants::Variant>) -> Result<(), RegistryError> {
+    let table = build_table(extra)?;
+    TABLE.set(table).map_err(|_| RegistryError::AlreadyBuilt)
+}
+
+fn table() -> &'static [Variant] {
+    TABLE.get_or_init(|| build_table(Vec::new()).expect("the shipped variants have distinct names"))
+}
+
 /// Every variant, the default first.
 #[must_use]
 pub fn all() -> &'static [Variant] {
-    &VARIANTS
+    table()
 }
 
 /// The variant `name` names: its id or an alias, in any case, with
@@ -573,7 +676,7 @@ pub fn all() -> &'static [Variant] {
 /// [`GameError::UnknownVariant`] for a name no variant has.
 pub fn get(name: Option<&str>) -> Result<&'static Variant, GameError> {
     let wanted = name.unwrap_or(DEFAULT_VARIANT).trim().to_ascii_lowercase();
-    VARIANTS
+    table()
         .iter()
         .find(|v| v.id == wanted || v.aliases.contains(&wanted.as_str()))
         .ok_or(GameError::UnknownVariant(wanted))

@@ -21,8 +21,8 @@
 //! `foul`.
 
 use crate::{
-    Analysis, AnalysisRequest, BoardInfo, Computer, ComputerRequest, Evaluation, GameRecord, ImportedGame,
-    MoveKind, Notations, PositionFormat, RecordFormat, Score, SideInfo, Start, Text, Variant,
+    Analysis, AnalysisRequest, BoardInfo, Build, Computer, ComputerRequest, Evaluation, GameRecord,
+    ImportedGame, MoveKind, Notations, PositionFormat, RecordFormat, Score, SideInfo, Start, Text, Variant,
 };
 use game::{Game, GameError};
 use renju::computer::{choose, choose_in_game, Level};
@@ -234,10 +234,10 @@ macro_rules! renju_variant {
             analysis: ANALYSIS,
             announcements: false,
             quick_pairings: QUICK_PAIRINGS,
-            build: |fen| build(fen, $rules),
+            build: Build::Native(|fen| build(fen, $rules)),
             session_rules: renju_session,
             write_record: |v, g, _| write_psq(v, g, $rules),
-            read_record: |t| read_record(t, $rules),
+            read_record: |_, t| read_record(t, $rules),
         }
     };
 }

@@ -18,7 +18,7 @@
 //! short of 24 points — as [`game::Game::claimable_draw`] rules it.
 
 use crate::{
-    Analysis, BoardInfo, Computer, EngineProtocol, GameRecord, ImportedGame, MoveKind, Notations,
+    Analysis, BoardInfo, Build, Computer, EngineProtocol, GameRecord, ImportedGame, MoveKind, Notations,
     PositionFormat, RecordFormat, SideInfo, Start, Text, Variant,
 };
 use game::{Game, GameError};
@@ -362,10 +362,10 @@ const fn even(id: &'static str, aliases: &'static [&'static str], rule: ImpasseR
         analysis: ANALYSIS,
         announcements: false,
         quick_pairings: QUICK_PAIRINGS,
-        build: if declaration { build_27 } else { build_24 },
+        build: Build::Native(if declaration { build_27 } else { build_24 }),
         session_rules: jsa_session,
         write_record: |v, g, _| write_kif(v, g),
-        read_record,
+        read_record: |_, t| read_record(t),
     }
 }
 
@@ -406,10 +406,10 @@ const fn handicap(
         analysis: ANALYSIS,
         announcements: false,
         quick_pairings: QUICK_PAIRINGS,
-        build: build_24,
+        build: Build::Native(build_24),
         session_rules: jsa_session,
         write_record: |v, g, _| write_kif(v, g),
-        read_record,
+        read_record: |_, t| read_record(t),
     }
 }
 

@@ -3,8 +3,8 @@
 //! the CXA competition rules in all four, and they share one rating pool.
 
 use crate::{
-    Analysis, AnalysisRequest, BoardInfo, Computer, ComputerRequest, Evaluation, GameRecord, ImportedGame,
-    MoveKind, Notations, PositionFormat, RecordFormat, Score, SideInfo, Start, Text, Variant,
+    Analysis, AnalysisRequest, BoardInfo, Build, Computer, ComputerRequest, Evaluation, GameRecord,
+    ImportedGame, MoveKind, Notations, PositionFormat, RecordFormat, Score, SideInfo, Start, Text, Variant,
 };
 use game::{Game, GameError};
 use referee::{RuleSet, XiangqiGame};
@@ -233,10 +233,10 @@ macro_rules! xiangqi_variant {
             analysis: ANALYSIS,
             announcements: false,
             quick_pairings: QUICK_PAIRINGS,
-            build: |fen| build(fen, $rules),
+            build: Build::Native(|fen| build(fen, $rules)),
             session_rules: cxa_session,
             write_record: write_pgn,
-            read_record,
+            read_record: |_, t| read_record(t),
         }
     };
 }

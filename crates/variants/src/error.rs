@@ -33,6 +33,9 @@ pub enum FenError {
     },
     #[error("FEN rank {rank}: `{letter}` is no piece of this variant")]
     UnknownPiece { rank: usize, letter: char },
+    /// `+` before a piece that has no promoted form.
+    #[error("FEN rank {rank}: `+{letter}`: that piece has no promoted form")]
+    NotPromotable { rank: usize, letter: char },
     #[error("FEN side to move `{0}` is neither `w` nor `b`")]
     BadTurn(String),
     #[error("FEN gives the {side} side {count} royal pieces, the variant needs exactly one")]

@@ -38,7 +38,7 @@ pub use error::{FenError, IllegalMove, VariantError};
 pub use perft::{divide, perft};
 pub use position::{End, Position, Undo};
 pub use square::{Move, Square};
-pub use variant::{EndValue, Kind, Mode, Movement, PieceType, Variant};
+pub use variant::{Counting, EndValue, Kind, Mode, Movement, PieceType, TypeSet, Variant, Who};
 pub use variant_game::VariantGame;
 
 /// The Xiangqi definition shipped with the crate (`data/xiangqi.toml`).
@@ -47,3 +47,22 @@ pub const XIANGQI_TOML: &str = include_str!("../data/xiangqi.toml");
 /// Fairy-Stockfish's minixiangqi (7×7) shipped with the crate
 /// (`data/minixiangqi.toml`).
 pub const MINIXIANGQI_TOML: &str = include_str!("../data/minixiangqi.toml");
+
+/// Fairy-Stockfish's manchu (满洲棋) shipped with the crate (`data/manchu.toml`).
+pub const MANCHU_TOML: &str = include_str!("../data/manchu.toml");
+
+/// Fairy-Stockfish's janggi (장기) shipped with the crate (`data/janggi.toml`).
+pub const JANGGI_TOML: &str = include_str!("../data/janggi.toml");
+
+/// 升级象棋 (seed 000), pieces promoted by their first capture, shipped
+/// with the crate (`data/shengji.toml`).
+pub const SHENGJI_TOML: &str = include_str!("../data/shengji.toml");
+
+/// Every variant file shipped with the crate, by name, Xiangqi first.
+pub const SHIPPED: [(&str, &str); 5] = [
+    ("xiangqi", XIANGQI_TOML),
+    ("minixiangqi", MINIXIANGQI_TOML),
+    ("manchu", MANCHU_TOML),
+    ("janggi", JANGGI_TOML),
+    ("shengji", SHENGJI_TOML),
+];

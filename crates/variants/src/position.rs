@@ -14,21 +14,39 @@ use game::{Outcome, Side};
 
 use crate::error::{FenError, IllegalMove};
 use crate::square::{Move, Square, STRIDE};
-use crate::variant::{lame_leg, EndValue, Kind, Probe, SquareSet, Variant};
+use crate::variant::{lame_legs, EndValue, Kind, Probe, SquareSet, Variant};
 
 /// How a game ended: the side to move has no legal move and is in check
-/// (将死) or is not (困毙, stalemate).
+/// (将死) or is not (困毙, stalemate); or, in Janggi, a side passed while
+/// the kings faced each other (빅장) or both sides passed in a row — the
+/// last two scored by the variant's counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {
     Checkmate,
     Stalemate,
+    Bikjang,
+    Passes,
 }
 
 /// What [`Position::play_unchecked`] changed, for [`Position::undo`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
     captured: u8,
+    /// The mover as it stood before (it may have been promoted).
+    moved: u8,
     halfmoves: u32,
+    history: History,
+}
+
+/// What the last two plies were, as far as Janggi's game ends need: whether
+/// this position was reached by a pass, whether the one before it was, and
+/// whether the kings faced each other there. A FEN does not carry them, as
+/// Fairy-Stockfish's does not: a position read from FEN has no past.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct History {
+    passed: bool,
+    prev_passed: bool,
+    prev_facing: bool,
 }
 
 /// A position of a variant. It shares its [`Variant`] by `Arc`, so a clone
@@ -44,6 +62,7 @@ pub struct Position {
     /// Plies since the last capture.
     halfmoves: u32,
     fullmoves: u32,
+    history: History,
 }
 
 impl Position {
@@ -80,8 +99,16 @@ impl Position {
                 found,
                 expected: files,
             };
+            let mut promoted = false;
             for c in row.chars() {
-                if let Some(d) = c.to_digit(10) {
+                if c == '+' && !promoted {
+                    // The FEN extension of promoted pieces (升级象棋): `+P`.
+                    file += digits;
+                    digits = 0;
+                    promoted = true;
+                    continue;
+                }
+                if let Some(d) = c.to_digit(10).filter(|_| !promoted) {
                     // Boards wider than 9 need two-digit runs ("10", "12").
                     digits = digits * 10 + d as usize;
                     if file + digits > files {
@@ -91,10 +118,15 @@ impl Position {
                 }
                 file += digits;
                 digits = 0;
-                let piece = variant
+                let mut piece = variant
                     .piece_by_letter(c)
                     .filter(|_| c.is_ascii_alphabetic())
                     .ok_or(FenError::UnknownPiece { rank, letter: c })?;
+                if std::mem::take(&mut promoted) {
+                    piece = variant.pieces[piece]
+                        .promotes_to
+                        .ok_or(FenError::NotPromotable { rank, letter: c })?;
+                }
                 if file >= files {
                     return Err(bad(file + 1));
                 }
@@ -109,6 +141,9 @@ impl Position {
                     royals[side.index()].push(sq.0);
                 }
                 file += 1;
+            }
+            if promoted {
+                return Err(FenError::UnknownPiece { rank, letter: '+' });
             }
             file += digits;
             if file != files {
@@ -150,6 +185,7 @@ impl Position {
             royal,
             halfmoves,
             fullmoves,
+            history: History::default(),
         };
         if pos.royal_in_danger(turn.other()) {
             return Err(FenError::OppositeCheck);
@@ -175,6 +211,9 @@ impl Position {
                 }
                 let (piece, side) = decode(code);
                 let letter = self.variant.pieces[piece].letter;
+                if self.variant.pieces[piece].promoted_from.is_some() {
+                    out.push('+');
+                }
                 out.push(if side == Side::First {
                     letter.to_ascii_uppercase()
                 } else {
@@ -217,24 +256,80 @@ impl Position {
         self.royal_in_danger(self.turn)
     }
 
-    /// Every legal move, in board order.
+    /// Every legal move, in board order, then the pass where the variant
+    /// has one. None once the game has ended by bikjang or passes.
     #[must_use]
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::with_capacity(64);
+        if self.immediate_end().is_some() {
+            return moves;
+        }
         self.pseudo_moves(&mut moves);
         let mut scratch = self.clone();
-        let safe = scratch.safe_squares();
-        moves.retain(|&m| scratch.is_legal_pseudo(m, safe));
+        let facing = scratch.must_break_facing();
+        let safe = if facing { None } else { scratch.safe_squares() };
+        moves.retain(|&m| scratch.is_legal_pseudo(m, safe, facing));
+        if let Some(pass) = self.legal_pass(facing) {
+            moves.push(pass);
+        }
         moves
     }
 
     /// The number of legal moves (perft's last ply).
     #[must_use]
     pub fn count_legal_moves(&mut self) -> u64 {
+        if self.immediate_end().is_some() {
+            return 0;
+        }
         let mut moves = Vec::with_capacity(64);
         self.pseudo_moves(&mut moves);
-        let safe = self.safe_squares();
-        moves.iter().filter(|&&m| self.is_legal_pseudo(m, safe)).count() as u64
+        let facing = self.must_break_facing();
+        let safe = if facing { None } else { self.safe_squares() };
+        let n = moves
+            .iter()
+            .filter(|&&m| self.is_legal_pseudo(m, safe, facing))
+            .count() as u64;
+        n + u64::from(self.legal_pass(facing).is_some())
+    }
+
+    /// The pass, where the variant has one and it is legal: never in check,
+    /// except in bikjang, where passing is always allowed (and ends the
+    /// game), as in Fairy-Stockfish's `Position::legal`.
+    fn legal_pass(&self, facing: bool) -> Option<Move> {
+        if !self.variant.pass {
+            return None;
+        }
+        let royal = Square(self.royal[self.turn.index()]?);
+        (facing || !self.is_check()).then_some(Move {
+            from: royal,
+            to: royal,
+        })
+    }
+
+    /// Whether the kings face each other under the bikjang rule, so that a
+    /// move must break it (or be a pass).
+    fn must_break_facing(&self) -> bool {
+        self.variant.bikjang && self.royals_face()
+    }
+
+    /// Janggi's ends that do not wait for a lack of moves: a pass while the
+    /// kings faced (the position before and this one both bikjang), or two
+    /// passes in a row (Fairy-Stockfish's `is_immediate_game_end`).
+    fn immediate_end(&self) -> Option<End> {
+        let v = &*self.variant;
+        if v.bikjang && self.history.prev_facing && self.royals_face() {
+            return Some(End::Bikjang);
+        }
+        if v.pass && self.history.passed && self.history.prev_passed {
+            return Some(End::Passes);
+        }
+        None
+    }
+
+    /// Whether `m` is a pass: the royal square twice (`e1e1`).
+    #[must_use]
+    pub fn is_pass(m: Move) -> bool {
+        m.from == m.to
     }
 
     /// Reads an ICCS-style move and plays it if it is legal.
@@ -254,13 +349,32 @@ impl Position {
     /// Plays a move known to be legal (perft, search).
     pub fn play_unchecked(&mut self, m: Move) -> Undo {
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
+        let pass = Position::is_pass(m);
         let undo = Undo {
-            captured: self.board[to],
+            captured: if pass { 0 } else { self.board[to] },
+            moved: self.board[from],
             halfmoves: self.halfmoves,
+            history: self.history,
         };
-        let code = self.board[from];
-        self.board[to] = code;
-        self.board[from] = 0;
+        if self.variant.bikjang || self.variant.pass {
+            self.history = History {
+                passed: pass,
+                prev_passed: self.history.passed,
+                prev_facing: self.variant.bikjang && self.royals_face(),
+            };
+        }
+        if !pass {
+            let mut code = self.board[from];
+            if undo.captured != 0 {
+                // 升级象棋: a piece is promoted by its first capture.
+                let (piece, side) = decode(code);
+                if let Some(p) = self.variant.pieces[piece].promotes_to {
+                    code = Variant::code(p, side);
+                }
+            }
+            self.board[to] = code;
+            self.board[from] = 0;
+        }
         if self.royal[self.turn.index()] == Some(m.from.0) {
             self.royal[self.turn.index()] = Some(m.to.0);
         }
@@ -279,18 +393,25 @@ impl Position {
             self.fullmoves -= 1;
         }
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
-        self.board[from] = self.board[to];
-        self.board[to] = undo.captured;
+        if from != to {
+            self.board[from] = undo.moved;
+            self.board[to] = undo.captured;
+        }
         if self.royal[self.turn.index()] == Some(m.to.0) {
             self.royal[self.turn.index()] = Some(m.from.0);
         }
         self.halfmoves = undo.halfmoves;
+        self.history = undo.history;
     }
 
     /// The ending, if the side to move has no legal move, with the result
-    /// the variant's rules give it (checkmate and 困毙 both lose in Xiangqi).
+    /// the variant's rules give it (checkmate and 困毙 both lose in Xiangqi);
+    /// a Janggi game ended by bikjang or passes is scored by counting.
     #[must_use]
     pub fn end(&self) -> Option<(End, Outcome)> {
+        if let Some(end) = self.immediate_end() {
+            return Some((end, self.counting_outcome()));
+        }
         if !self.legal_moves().is_empty() {
             return None;
         }
@@ -309,6 +430,29 @@ impl Position {
         Some((end, outcome))
     }
 
+    /// The result by the variant's counting: each side's pieces' points,
+    /// the second side's bonus added; without counting, a draw.
+    #[must_use]
+    pub fn counting_outcome(&self) -> Outcome {
+        let Some(c) = &self.variant.counting else {
+            return Outcome::Draw;
+        };
+        let mut score = [0.0f64, c.second_bonus];
+        for &code in &self.board {
+            if code != 0 {
+                let (piece, side) = decode(code);
+                score[side.index()] += c.values[piece];
+            }
+        }
+        if score[0] > score[1] {
+            Outcome::Win { winner: Side::First }
+        } else if score[1] > score[0] {
+            Outcome::Win { winner: Side::Second }
+        } else {
+            Outcome::Draw
+        }
+    }
+
     /// Where the side to move is not in check, the squares whose contents
     /// matter to its royal piece's safety (`Variant::zones`): a move of
     /// another piece that neither leaves nor enters one of them is legal
@@ -321,7 +465,9 @@ impl Position {
         Some((royal, self.variant.zones[self.turn.index()][usize::from(royal)]))
     }
 
-    fn is_legal_pseudo(&mut self, m: Move, safe: Option<(u8, SquareSet)>) -> bool {
+    /// Whether pseudo-legal `m` keeps the mover's royal piece safe; with
+    /// `break_facing` (bikjang) it must also leave the kings not facing.
+    fn is_legal_pseudo(&mut self, m: Move, safe: Option<(u8, SquareSet)>, break_facing: bool) -> bool {
         if self.royal[self.turn.index()].is_none() {
             return true;
         }
@@ -353,7 +499,7 @@ impl Position {
             }
         }
         let undo = self.play_unchecked(m);
-        let legal = !self.royal_in_danger(self.turn.other());
+        let legal = !(self.royal_in_danger(self.turn.other()) || (break_facing && self.royals_face()));
         self.undo(m, undo);
         legal
     }
@@ -398,15 +544,19 @@ impl Position {
             if self.board[usize::from(a)] != p.code || p.from.is_some_and(|r| !r.contains(a)) {
                 continue;
             }
-            if let Some(leg) = p.leg {
+            if p.not_capture.contains(decode_type(self.board[usize::from(sq)])) {
+                continue;
+            }
+            let blocked = p.legs.iter().any(|&leg| {
                 let l = v
                     .offset(a, leg)
                     .expect("a leg lies between two squares of the board");
-                if self.board[usize::from(l)] != 0 {
-                    continue;
-                }
+                let c = self.board[usize::from(l)];
+                c != 0 && p.blocked_by.counts(decode(c).1, by)
+            });
+            if !blocked {
+                return true;
             }
-            return true;
         }
         false
     }
@@ -435,14 +585,23 @@ impl Position {
                 }
             }
         }
+        let target = decode_type(self.board[usize::from(sq)]);
         let hit = |p: &Probe, (a, dist): (u8, u8)| {
             self.board[usize::from(a)] == p.code
                 && dist <= p.range
                 && p.from.is_none_or(|r| r.contains(a))
                 && p.to.is_none_or(|r| r.contains(sq))
+                && !p.not_capture.contains(target)
         };
+        let screen = || decode(self.board[usize::from(found[0].0)]);
         (n >= 1 && ray.slides.iter().any(|p| hit(p, found[0])))
-            || (n == 2 && ray.hops.iter().any(|p| hit(p, found[1])))
+            || (n == 2
+                && ray.hops.iter().any(|p| {
+                    hit(p, found[1]) && {
+                        let (kind, owner) = screen();
+                        !p.not_over.contains(kind) && p.screen.counts(owner, by)
+                    }
+                }))
     }
 
     /// Pseudo-legal moves of the side to move, from the movement descriptors.
@@ -478,20 +637,22 @@ impl Position {
                         match m.kind {
                             Kind::Leap { .. } => {
                                 let Some(t) = v.offset(from, o) else { continue };
-                                if let Some(leg) = lame_leg(m.kind, o) {
+                                let blocked = lame_legs(m.kind, o).any(|leg| {
                                     let l = v
                                         .offset(from, leg)
                                         .expect("a leg lies between two squares of the board");
-                                    if self.board[usize::from(l)] != 0 {
-                                        continue;
-                                    }
-                                }
-                                if !to_ok(t) {
+                                    let c = self.board[usize::from(l)];
+                                    c != 0 && m.blocked_by.counts(decode(c).1, side)
+                                });
+                                if blocked || !to_ok(t) {
                                     continue;
                                 }
                                 let target = self.board[usize::from(t)];
                                 if (target == 0 && m.mode.moves())
-                                    || (target != 0 && decode(target).1 != side && m.mode.captures())
+                                    || (target != 0
+                                        && decode(target).1 != side
+                                        && m.mode.captures()
+                                        && !m.not_capture.contains(decode(target).0))
                                 {
                                     push(out, t);
                                 }
@@ -510,10 +671,19 @@ impl Position {
                                         continue;
                                     }
                                     if screens > 0 {
+                                        let (kind, owner) = decode(target);
+                                        if m.not_over.contains(kind) || !m.screen.counts(owner, side) {
+                                            break;
+                                        }
                                         screens -= 1;
                                         continue;
                                     }
-                                    if decode(target).1 != side && m.mode.captures() && to_ok(t) {
+                                    let (piece, owner) = decode(target);
+                                    if owner != side
+                                        && m.mode.captures()
+                                        && to_ok(t)
+                                        && !m.not_capture.contains(piece)
+                                    {
                                         push(out, t);
                                     }
                                     break;
@@ -524,6 +694,17 @@ impl Position {
                 }
             }
         }
+    }
+}
+
+/// Piece type index of a board code; past every type for an empty square,
+/// so that no type set contains it.
+#[inline]
+fn decode_type(code: u8) -> usize {
+    if code == 0 {
+        127
+    } else {
+        usize::from(code - 1) / 2
     }
 }
 
@@ -567,11 +748,14 @@ moves = [{ kind = "slide", dirs = ["orthogonal"], range = 3 }]
 [[pieces]]
 name = "janggi-ish cannon"
 letter = "c"
-moves = [{ kind = "hop", dirs = ["orthogonal", "diagonal"] }]
+moves = [{ kind = "hop", dirs = ["orthogonal", "diagonal"], not_over = ["pawn"], not_capture = ["wazir", "janggi-ish cannon"] }]
 [[pieces]]
 name = "lame camel"
 letter = "h"
-moves = [{ kind = "leap", dirs = [[1, 3]], symmetry = "all", lame = true }]
+moves = [
+  { kind = "leap", dirs = [[1, 3]], symmetry = "all", lame = true },
+  { kind = "leap", dirs = [[2, 3]], symmetry = "all", lame = true, mode = "capture", blocked_by = "enemy" },
+]
 [[pieces]]
 name = "lopsided"
 letter = "l"
@@ -582,10 +766,18 @@ moves = [
 [[pieces]]
 name = "pawn"
 letter = "p"
+promotes_to = "senior pawn"
 moves = [
   { kind = "step", dirs = ["forward"] },
   { kind = "step", dirs = ["forward_diagonal"], mode = "capture", from = "far" },
   { kind = "slide", dirs = ["sideways"], range = 2, from = "far", mode = "move" },
+]
+[[pieces]]
+name = "senior pawn"
+moves = [
+  { kind = "step", dirs = ["orthogonal"] },
+  { kind = "leap", dirs = [[1, 2]], symmetry = "all", lame = true, blocked_by = "own" },
+  { kind = "hop", dirs = ["orthogonal"], mode = "move", screen = "own" },
 ]
 [[pieces]]
 name = "wazir"
@@ -594,7 +786,7 @@ moves = [{ kind = "step", dirs = ["orthogonal"], to = "near" }]
 [[pieces]]
 name = "snake"
 letter = "s"
-moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capture" }, { kind = "slide", dirs = ["backward"], mode = "move" }]
+moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capture", screen = "own" }, { kind = "slide", dirs = ["backward"], mode = "move" }, { kind = "hop", dirs = ["diagonal"], range = 2, mode = "capture", screen = "enemy" }]
 "#;
 
     fn rng(state: &mut u64) -> u64 {
@@ -609,6 +801,7 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
         let variant = Arc::new(Variant::from_toml(KITCHEN_SINK).unwrap());
         let mut seed = 7;
         let mut checked = 0;
+        let mut promoted = 0;
         for _ in 0..30 {
             let mut pos = Position::start(variant.clone());
             for _ in 0..120 {
@@ -640,7 +833,7 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
                 let full: Vec<Move> = pseudo
                     .iter()
                     .copied()
-                    .filter(|&m| scratch.is_legal_pseudo(m, None))
+                    .filter(|&m| scratch.is_legal_pseudo(m, None, false))
                     .collect();
                 let legal = pos.legal_moves();
                 assert_eq!(legal, full, "{}", pos.to_fen());
@@ -648,9 +841,18 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
                     break;
                 }
                 let m = legal[(rng(&mut seed) % legal.len() as u64) as usize];
+                // FEN (with promoted pieces, `+P`) reads back, and a move
+                // taken back restores the mover as it was.
+                let fen = pos.to_fen();
+                assert_eq!(Position::from_fen(variant.clone(), &fen).unwrap().to_fen(), fen);
+                promoted += usize::from(fen.contains('+'));
+                let undo = pos.play_unchecked(m);
+                pos.undo(m, undo);
+                assert_eq!(pos.to_fen(), fen);
                 pos.play_unchecked(m);
             }
         }
         assert!(checked > 10_000, "{checked}");
+        assert!(promoted > 100, "{promoted} positions with a promoted piece");
     }
 }

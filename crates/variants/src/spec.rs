@@ -12,7 +12,7 @@ use toml::Spanned;
 
 use crate::error::VariantError;
 use crate::square::{Square, STRIDE};
-use crate::variant::{EndValue, Kind, Mode, Movement, PieceType, SquareSet, Variant};
+use crate::variant::{Counting, EndValue, Kind, Mode, Movement, PieceType, SquareSet, TypeSet, Variant, Who};
 
 /// The largest board side; squares are bytes of a 16-wide board.
 const MAX_SIDE: u8 = STRIDE;
@@ -57,9 +57,12 @@ struct RegionSpec {
 #[serde(deny_unknown_fields)]
 struct PieceSpec {
     name: String,
-    letter: char,
+    /// Absent for a promoted form, which is written `+` and its base's letter.
+    letter: Option<char>,
     #[serde(default)]
     royal: bool,
+    /// The piece type this one becomes after its first capture (升级象棋).
+    promotes_to: Option<String>,
     moves: Vec<Spanned<MoveSpec>>,
 }
 
@@ -77,6 +80,37 @@ struct MoveSpec {
     range: Option<u8>,
     from: Option<String>,
     to: Option<String>,
+    /// Hops: names of piece types that cannot be the screen.
+    #[serde(default)]
+    not_over: Vec<String>,
+    /// Names of piece types this movement cannot capture.
+    #[serde(default)]
+    not_capture: Vec<String>,
+    /// Lame leaps: whose pieces block the path (悍马: only the enemy's).
+    #[serde(default)]
+    blocked_by: WhoSpec,
+    /// Hops: whose piece may be the screen (铁炮, 飞车: only their own).
+    #[serde(default)]
+    screen: WhoSpec,
+}
+
+#[derive(Deserialize, Clone, Copy, Default, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum WhoSpec {
+    #[default]
+    Any,
+    Own,
+    Enemy,
+}
+
+impl From<WhoSpec> for Who {
+    fn from(w: WhoSpec) -> Who {
+        match w {
+            WhoSpec::Any => Who::Any,
+            WhoSpec::Own => Who::Own,
+            WhoSpec::Enemy => Who::Enemy,
+        }
+    }
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
@@ -122,6 +156,11 @@ struct RulesSpec {
     checkmate: EndSpec,
     #[serde(default = "loss")]
     stalemate: EndSpec,
+    #[serde(default)]
+    pass: bool,
+    #[serde(default)]
+    bikjang: bool,
+    counting: Option<Spanned<CountingSpec>>,
 }
 
 impl Default for RulesSpec {
@@ -130,8 +169,20 @@ impl Default for RulesSpec {
             flying_general: false,
             checkmate: EndSpec::Loss,
             stalemate: EndSpec::Loss,
+            pass: false,
+            bikjang: false,
+            counting: None,
         }
     }
+}
+
+/// `[rules.counting]`: points per piece name, and the second side's bonus.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CountingSpec {
+    values: BTreeMap<String, f64>,
+    #[serde(default)]
+    second_bonus: f64,
 }
 
 fn loss() -> EndSpec {
@@ -346,18 +397,86 @@ impl Variant {
         if spec.pieces.len() > 100 {
             return Err(cx.err(0..0, "more than 100 piece types"));
         }
+        let names: Vec<&str> = spec.pieces.iter().map(|p| p.get_ref().name.as_str()).collect();
+        let types =
+            |list: &[String], what: &str, span: &std::ops::Range<usize>| -> Result<TypeSet, VariantError> {
+                let mut set = 0u128;
+                for n in list {
+                    let i = names.iter().position(|m| m == n).ok_or_else(|| {
+                        cx.err(
+                            span.clone(),
+                            format!(
+                                "{what}: unknown piece `{n}` (the file defines: {})",
+                                names.join(", ")
+                            ),
+                        )
+                    })?;
+                    set |= 1 << i;
+                }
+                Ok(TypeSet(set))
+            };
+        // Promotions first: a promoted form takes its base's letter.
+        let mut promotes_to: Vec<Option<usize>> = vec![None; spec.pieces.len()];
+        let mut promoted_from: Vec<Option<usize>> = vec![None; spec.pieces.len()];
+        for (i, piece) in spec.pieces.iter().enumerate() {
+            let Some(target) = &piece.get_ref().promotes_to else {
+                continue;
+            };
+            let span = piece.span();
+            let name = &piece.get_ref().name;
+            let t = names.iter().position(|m| m == target).ok_or_else(|| {
+                cx.err(
+                    span.clone(),
+                    format!(
+                        "piece `{name}`: promotes to unknown piece `{target}` (the file defines: {})",
+                        names.join(", ")
+                    ),
+                )
+            })?;
+            let tp = spec.pieces[t].get_ref();
+            if t == i
+                || tp.promotes_to.is_some()
+                || tp.royal
+                || tp.letter.is_some()
+                || promoted_from[t].is_some()
+            {
+                return Err(cx.err(
+                    span,
+                    format!("piece `{name}`: promotes to `{target}`, which must be another piece with no letter, not royal, not promoting again and the promotion of no other"),
+                ));
+            }
+            promotes_to[i] = Some(t);
+            promoted_from[t] = Some(i);
+        }
         let mut pieces: Vec<PieceType> = Vec::new();
-        for piece in &spec.pieces {
+        for (index, piece) in spec.pieces.iter().enumerate() {
             let span = piece.span();
             let p = piece.get_ref();
-            let letter = p.letter.to_ascii_lowercase();
+            let letter = match (p.letter, promoted_from[index]) {
+                (Some(l), None) => l.to_ascii_lowercase(),
+                (None, Some(base)) => spec.pieces[base]
+                    .get_ref()
+                    .letter
+                    .map_or('?', |l| l.to_ascii_lowercase()),
+                (None, None) => {
+                    return Err(cx.err(span, format!("piece `{}` has no letter", p.name)));
+                }
+                (Some(_), Some(_)) => unreachable!("refused above"),
+            };
             if !letter.is_ascii_lowercase() {
                 return Err(cx.err(
                     span,
-                    format!("piece `{}`: letter `{}` is not a letter a–z", p.name, p.letter),
+                    format!("piece `{}`: letter `{letter}` is not a letter a–z", p.name),
                 ));
             }
-            if let Some(other) = pieces.iter().find(|q| q.letter == letter) {
+            if let Some(other) = (promoted_from[index].is_none())
+                .then(|| {
+                    pieces
+                        .iter()
+                        .find(|q| q.letter == letter && q.promoted_from.is_none())
+                })
+                .flatten()
+            {
                 return Err(cx.err(
                     span,
                     format!(
@@ -413,6 +532,17 @@ impl Variant {
                         format!("{what}: a step goes to a neighbouring square; use kind = \"leap\""),
                     ));
                 }
+                if m.screen != WhoSpec::Any && m.kind != KindSpec::Hop {
+                    return Err(cx.err(mspan, format!("{what}: only a hop has a screen")));
+                }
+                if m.blocked_by != WhoSpec::Any && !m.lame {
+                    return Err(cx.err(mspan, format!("{what}: only a lame leap is blocked (blocked_by)")));
+                }
+                if !m.not_over.is_empty() && m.kind != KindSpec::Hop {
+                    return Err(cx.err(mspan, format!("{what}: only a hop has screens (not_over)")));
+                }
+                let not_over = types(&m.not_over, &what, &mspan)?;
+                let not_capture = types(&m.not_capture, &what, &mspan)?;
                 if m.lame && !matches!(m.kind, KindSpec::Leap) {
                     return Err(cx.err(mspan, format!("{what}: only a leap can be lame")));
                 }
@@ -437,6 +567,10 @@ impl Variant {
                     offsets,
                     from: region(&m.from, &mspan)?,
                     to: region(&m.to, &mspan)?,
+                    not_over,
+                    not_capture,
+                    blocked_by: m.blocked_by.into(),
+                    screen: m.screen.into(),
                 });
             }
             pieces.push(PieceType {
@@ -444,6 +578,8 @@ impl Variant {
                 letter,
                 royal: p.royal,
                 movements,
+                promotes_to: promotes_to[index],
+                promoted_from: promoted_from[index],
             });
         }
         if pieces.iter().filter(|p| p.royal).count() > 1 {
@@ -451,6 +587,46 @@ impl Variant {
         }
 
         let rules = spec.rules;
+        let royal = pieces.iter().any(|p| p.royal);
+        if (rules.pass || rules.bikjang) && !royal {
+            return Err(cx.err(
+                0..0,
+                "pass and bikjang need a royal piece (a pass is written as its square twice)",
+            ));
+        }
+        if rules.bikjang && rules.flying_general {
+            return Err(cx.err(0..0, "bikjang and flying_general exclude each other"));
+        }
+        let counting = match &rules.counting {
+            None => None,
+            Some(c) => {
+                let span = c.span();
+                let c = c.get_ref();
+                let mut values = vec![0.0; pieces.len()];
+                for (name, &v) in &c.values {
+                    let i = names.iter().position(|m| m == name).ok_or_else(|| {
+                        cx.err(
+                            span.clone(),
+                            format!(
+                                "counting: unknown piece `{name}` (the file defines: {})",
+                                names.join(", ")
+                            ),
+                        )
+                    })?;
+                    if !v.is_finite() {
+                        return Err(cx.err(span, format!("counting: `{name}` is not a number")));
+                    }
+                    values[i] = v;
+                }
+                if !c.second_bonus.is_finite() {
+                    return Err(cx.err(span, "counting: second_bonus is not a number"));
+                }
+                Some(Counting {
+                    values,
+                    second_bonus: c.second_bonus,
+                })
+            }
+        };
         let mut variant = Variant {
             name: spec.name.into_inner(),
             description: spec.description,
@@ -461,6 +637,9 @@ impl Variant {
             flying_general: rules.flying_general,
             checkmate: rules.checkmate.into(),
             stalemate: rules.stalemate.into(),
+            pass: rules.pass,
+            bikjang: rules.bikjang,
+            counting,
             probes: [Vec::new(), Vec::new()],
             leaps: [Vec::new(), Vec::new()],
             rays: [Vec::new(), Vec::new()],
@@ -470,7 +649,7 @@ impl Variant {
         };
         variant.build_probes();
         let start_span = spec.start.span();
-        if rules.flying_general && !variant.pieces.iter().any(|p| p.royal) {
+        if rules.flying_general && !royal {
             return Err(cx.err(0..0, "flying_general needs a royal piece"));
         }
         crate::Position::from_fen(std::sync::Arc::new(variant.clone()), &variant.start_fen)

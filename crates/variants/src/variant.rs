@@ -36,8 +36,49 @@ pub enum Kind {
     Leap { lame: bool },
     /// Repeats the offset until blocked (the rook 车), at most `range` times.
     Slide,
-    /// Repeats the offset over exactly one screen (炮架), the cannon's capture.
+    /// Repeats the offset over exactly one screen (炮架): the Xiangqi
+    /// cannon's capture, and with `mode = "both"` Janggi's cannon (포), which
+    /// must jump to move at all.
     Hop,
+}
+
+/// Whose pieces count: those that block a lame leap (`blocked_by`), or that
+/// may serve as a hopper's screen (`screen`), seen from the moving piece.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Who {
+    #[default]
+    Any,
+    Own,
+    Enemy,
+}
+
+impl Who {
+    /// Whether a piece of `owner` counts for a piece of `mover`.
+    #[inline]
+    pub(crate) fn counts(self, owner: Side, mover: Side) -> bool {
+        match self {
+            Who::Any => true,
+            Who::Own => owner == mover,
+            Who::Enemy => owner != mover,
+        }
+    }
+}
+
+/// A set of piece types, by their index in [`Variant::pieces`] (at most 100).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TypeSet(pub(crate) u128);
+
+impl TypeSet {
+    #[inline]
+    #[must_use]
+    pub fn contains(self, piece: usize) -> bool {
+        self.0 >> piece & 1 != 0
+    }
+
+    #[must_use]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
 }
 
 /// Whether a movement may go to an empty square, capture, or both.
@@ -72,6 +113,16 @@ pub struct Movement {
     pub(crate) from: Option<[SquareSet; 2]>,
     /// The region the destination must lie in, per side.
     pub(crate) to: Option<[SquareSet; 2]>,
+    /// Hops: piece types that cannot serve as the screen (Janggi's cannon
+    /// does not jump another cannon, of either side).
+    pub not_over: TypeSet,
+    /// Piece types this movement cannot capture (Janggi's cannon does not
+    /// take a cannon).
+    pub not_capture: TypeSet,
+    /// Lame leaps: whose pieces block (升级象棋's 悍马: the enemy's only).
+    pub blocked_by: Who,
+    /// Hops: whose piece may be the screen (铁炮 and 飞车: their own only).
+    pub screen: Who,
 }
 
 /// A piece type: its name, FEN letter, whether it is royal (the king), and
@@ -83,6 +134,21 @@ pub struct PieceType {
     pub letter: char,
     pub royal: bool,
     pub movements: Vec<Movement>,
+    /// What it becomes after its first capture (升级象棋: 兵 → 上等兵 …).
+    pub promotes_to: Option<usize>,
+    /// The piece it is the promotion of; FEN writes it `+` and that
+    /// piece's letter (`+P`).
+    pub promoted_from: Option<usize>,
+}
+
+/// Counting (계가) that scores a game ended by bikjang or by passes, as
+/// Fairy-Stockfish's `JANGGI_MATERIAL`: each side's pieces' points, the
+/// second side getting `second_bonus` (덤) more; the higher total wins.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counting {
+    /// Points per piece type, by index in [`Variant::pieces`].
+    pub values: Vec<f64>,
+    pub second_bonus: f64,
 }
 
 /// What an ending is worth to the side to move.
@@ -108,6 +174,16 @@ pub struct Variant {
     pub(crate) checkmate: EndValue,
     /// In Xiangqi the side without a move loses (困毙, rules 3.2 and 4.1.3).
     pub(crate) stalemate: EndValue,
+    /// A side may pass (Janggi's 한수쉼), written as its royal square twice
+    /// (`e1e1`, as Fairy-Stockfish writes it); never while in check, except
+    /// in bikjang. Two passes in a row end the game.
+    pub(crate) pass: bool,
+    /// Janggi's bikjang (빅장): kings may face each other, but the side
+    /// facing them must break it or pass, and a pass then ends the game.
+    pub(crate) bikjang: bool,
+    /// How a game ended by bikjang or by two passes is scored; a draw where
+    /// the variant has no counting.
+    pub(crate) counting: Option<Counting>,
     /// Attack probes per attacking side (`build_probes`).
     pub(crate) probes: [Vec<Probe>; 2],
     /// The same probes, leaps apart and slides and hops grouped by ray, so
@@ -174,6 +250,24 @@ impl Variant {
         self.stalemate
     }
 
+    /// Whether a side may pass (Janggi).
+    #[must_use]
+    pub fn pass(&self) -> bool {
+        self.pass
+    }
+
+    /// Whether Janggi's bikjang rule holds (kings may face; see [`Variant`]).
+    #[must_use]
+    pub fn bikjang(&self) -> bool {
+        self.bikjang
+    }
+
+    /// How a game ended by bikjang or passes is scored.
+    #[must_use]
+    pub fn counting(&self) -> Option<&Counting> {
+        self.counting.as_ref()
+    }
+
     /// Whether `(file, rank)` lies on the board.
     #[inline]
     pub(crate) fn on_board(&self, file: i16, rank: i16) -> bool {
@@ -192,7 +286,9 @@ impl Variant {
     #[must_use]
     pub fn piece_by_letter(&self, letter: char) -> Option<usize> {
         let l = letter.to_ascii_lowercase();
-        self.pieces.iter().position(|p| p.letter == l)
+        self.pieces
+            .iter()
+            .position(|p| p.letter == l && p.promoted_from.is_none())
     }
 
     /// Piece code on the board: 0 is empty, else `1 + 2 × type + side`.
@@ -214,7 +310,11 @@ impl Variant {
                             code: Variant::code(t, side),
                             kind: m.kind,
                             back: (-o.0, -o.1),
-                            leg: lame_leg(m.kind, o),
+                            legs: lame_legs(m.kind, o).collect(),
+                            not_over: m.not_over,
+                            not_capture: m.not_capture,
+                            blocked_by: m.blocked_by,
+                            screen: m.screen,
                             range: m.range,
                             from: m.from.map(|r| r[side.index()]),
                             to: m.to.map(|r| r[side.index()]),
@@ -268,8 +368,10 @@ impl Variant {
                         }
                         let Some(a) = self.offset(k, p.back) else { continue };
                         leap_zone.insert(Square(a));
-                        if let Some(l) = p.leg.and_then(|leg| self.offset(a, leg)) {
-                            leap_zone.insert(Square(l));
+                        for &leg in &p.legs {
+                            if let Some(l) = self.offset(a, leg) {
+                                leap_zone.insert(Square(l));
+                            }
                         }
                     }
                     let mut zone = *leap_zone;
@@ -300,18 +402,31 @@ impl Variant {
     }
 }
 
-/// The leg (马腿) or eye (象眼) of a lame leap by `o`: the square halfway,
-/// rounded toward the start — (0, 1) for the horse's (1, 2), (1, 1) for the
-/// elephant's (2, 2). `None` where the leap is not lame or has no square between.
+/// The squares that block a lame leap by `o`, relative to its start: the
+/// path that goes straight along the longer axis first, then diagonally —
+/// the horse's leg (马腿) (0, 1) for (1, 2), the elephant's eye (象眼)
+/// (1, 1) for (2, 2), and Janggi's elephant's two points (0, 1) and (1, 2)
+/// for (2, 3), as Fairy-Stockfish blocks it. Nothing for a leap that is not
+/// lame or has no square between.
 #[inline]
-pub(crate) fn lame_leg(kind: Kind, o: (i8, i8)) -> Option<(i8, i8)> {
-    match kind {
-        Kind::Leap { lame: true } => {
-            let leg = (o.0 / 2, o.1 / 2);
-            (leg != (0, 0)).then_some(leg)
+pub(crate) fn lame_legs(kind: Kind, o: (i8, i8)) -> impl Iterator<Item = (i8, i8)> {
+    let (ax, ay) = (o.0.abs(), o.1.abs());
+    let (sx, sy) = (o.0.signum(), o.1.signum());
+    let diagonal = ax.min(ay);
+    let straight = ax.max(ay) - diagonal;
+    let steps = if matches!(kind, Kind::Leap { lame: true }) {
+        straight + diagonal
+    } else {
+        0
+    };
+    (1..steps).map(move |i| {
+        let (along, across) = if i <= straight { (i, 0) } else { (i, i - straight) };
+        if ax > ay {
+            (sx * along, sy * across)
+        } else {
+            (sx * across, sy * along)
         }
-        _ => None,
-    }
+    })
 }
 
 /// The slide and hop probes along one direction: a walk from the attacked
@@ -333,8 +448,13 @@ pub(crate) struct Probe {
     pub(crate) code: u8,
     pub(crate) kind: Kind,
     pub(crate) back: (i8, i8),
-    /// Leg of a lame leap, relative to the attacker.
-    pub(crate) leg: Option<(i8, i8)>,
+    /// Legs of a lame leap, relative to the attacker (`lame_legs`).
+    pub(crate) legs: Vec<(i8, i8)>,
+    /// A hopper's forbidden screens and the types it cannot capture.
+    pub(crate) not_over: TypeSet,
+    pub(crate) not_capture: TypeSet,
+    pub(crate) blocked_by: Who,
+    pub(crate) screen: Who,
     pub(crate) range: u8,
     pub(crate) from: Option<SquareSet>,
     pub(crate) to: Option<SquareSet>,

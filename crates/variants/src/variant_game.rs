@@ -48,14 +48,16 @@ impl VariantGame {
 }
 
 impl Game for VariantGame {
-    /// Xiangqi's family: the pieces, the palace and the river are Xiangqi's,
-    /// whatever the board's size.
+    /// The data-defined variants' family: one board renderer will draw
+    /// any board and piece set a file defines, so they are not Xiangqi's
+    /// (whose renderer draws 9×10 and its seven pieces).
     fn family(&self) -> &'static str {
-        "xiangqi"
+        "variants"
     }
 
+    /// The registry's id, `variants/NAME`.
     fn variant(&self) -> String {
-        self.pos.variant().name().to_owned()
+        format!("variants/{}", self.pos.variant().name())
     }
 
     fn initial_fen(&self) -> String {
@@ -84,7 +86,7 @@ impl Game for VariantGame {
             text: coord.to_owned(),
             reason: "not two squares in ICCS coordinates (e.g. h2e2)".to_owned(),
         })?;
-        let capture = self.pos.piece_at(m.to).is_some();
+        let capture = !Position::is_pass(m) && self.pos.piece_at(m.to).is_some();
         self.pos.play(m).map_err(|e| GameError::IllegalMove {
             text: coord.to_owned(),
             reason: e.to_string(),
@@ -111,6 +113,11 @@ impl Game for VariantGame {
                 let (reason, detail) = match end {
                     End::Checkmate => ("checkmate", "checkmate (将死)"),
                     End::Stalemate => ("stalemate", "no legal move (困毙)"),
+                    End::Bikjang => (
+                        "bikjang",
+                        "a pass with the kings facing (빅장), scored by counting",
+                    ),
+                    End::Passes => ("passes", "both sides passed, scored by counting"),
                 };
                 Status::Over(Ending {
                     outcome,

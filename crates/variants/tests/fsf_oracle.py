@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""Fairy-Stockfish oracle for fsf_diff.rs.
+"""Fairy-Stockfish oracle for fsf_diff.rs (through tests/common/mod.rs).
 
-Usage: fsf_oracle.py VARIANT FILE. Reads one FEN a line from FILE and writes
-one JSON object a line to stdout, in the input's order:
-  {"fen": ..., "legal": [...], "check": bool, "result": int?}
-Moves are in Fairy-Stockfish coordinates (ranks from 1); "result" (the game
-value for the side to move) is present only when there is no legal move.
+Usage: fsf_oracle.py VARIANT FILE. FILE holds one JSON object a line:
+  {"fen": START, "moves": [...], "perft": [depths]}
+— a start FEN and the moves played since, in Fairy-Stockfish coordinates
+(ranks from 1), so that what a position's past decides (Janggi's passes and
+bikjang) is seen as the engine under test sees it. Writes one JSON object a
+line to stdout, in the input's order:
+  {"fen": ..., "legal": [...], "check": bool, "result": int?, "perft": {d: n}}
+"result" (the game value for the side to move) is present only when there
+is no legal move; "perft" counts the leaves at each asked depth by walking
+pyffish's legal moves (it has no perft of its own).
 """
 import json
 import sys
@@ -13,18 +18,34 @@ import sys
 import pyffish as sf
 
 
+def perft(variant, fen, moves, depth):
+    legal = sf.legal_moves(variant, fen, moves)
+    if depth == 1:
+        return len(legal)
+    return sum(perft(variant, fen, moves + [m], depth - 1) for m in legal)
+
+
 def main():
     variant, path = sys.argv[1], sys.argv[2]
     out = sys.stdout
     with open(path, encoding="utf-8") as src:
         for line in src:
-            fen = line.strip()
-            if not fen:
+            if not line.strip():
                 continue
-            moves = sf.legal_moves(variant, fen, [])
-            rec = {"fen": fen, "legal": moves, "check": bool(sf.gives_check(variant, fen, []))}
-            if not moves:
-                rec["result"] = sf.game_result(variant, fen, [])
+            ask = json.loads(line)
+            fen, moves = ask["fen"], ask.get("moves", [])
+            legal = sf.legal_moves(variant, fen, moves)
+            rec = {
+                "fen": sf.get_fen(variant, fen, moves),
+                "legal": legal,
+                "check": bool(sf.gives_check(variant, fen, moves)),
+            }
+            if not legal:
+                rec["result"] = sf.game_result(variant, fen, moves)
+            counts = {}
+            for depth in ask.get("perft", []):
+                counts[str(depth)] = perft(variant, fen, moves, depth)
+            rec["perft"] = counts
             out.write(json.dumps(rec) + "\n")
     out.flush()
 

@@ -9,33 +9,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use variants::{perft, Position, Variant, XIANGQI_TOML};
+mod common;
 
-fn cases() -> Vec<(String, Vec<(u32, u64)>)> {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/perft.json")).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["xiangqi"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            let counts = match &c["counts"] {
-                serde_json::Value::Array(a) => a
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (i as u32 + 1, n.as_u64().unwrap()))
-                    .collect(),
-                serde_json::Value::Object(o) => o
-                    .iter()
-                    .map(|(d, n)| (d.parse().unwrap(), n.as_u64().unwrap()))
-                    .collect(),
-                other => panic!("bad counts {other}"),
-            };
-            (c["fen"].as_str().unwrap().to_owned(), counts)
-        })
-        .collect()
-}
+use common::{perft_cases, Rng};
+use variants::{perft, Position, Variant, XIANGQI_TOML};
 
 fn xiangqi() -> Arc<Variant> {
     Arc::new(Variant::from_toml(XIANGQI_TOML).unwrap())
@@ -45,7 +22,7 @@ fn xiangqi() -> Arc<Variant> {
 fn perft_equals_core_and_published_counts() {
     let variant = xiangqi();
     let mut checked = 0;
-    for (fen, published) in cases() {
+    for (fen, published) in perft_cases() {
         let mut ours = Position::from_fen(variant.clone(), &fen).unwrap();
         let mut core = xiangqi::Position::from_fen(&fen).unwrap();
         let deepest = published.iter().map(|&(d, _)| d).max().unwrap();
@@ -74,15 +51,6 @@ fn perft_equals_core_and_published_counts() {
     assert!(checked >= 10, "only {checked} counts checked");
 }
 
-/// splitmix64: seeded, so a failure can be replayed.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Random playouts of Xiangqi (up to 150 plies, until the game ends): in
 /// every position the legal moves, the check and the ending equal the core's.
 /// Perft covers the opening and two middlegames; these reach endgames,
@@ -90,7 +58,7 @@ fn next(state: &mut u64) -> u64 {
 #[test]
 fn random_playouts_equal_the_core() {
     let variant = xiangqi();
-    let mut seed = 0x27_u64;
+    let mut rng = Rng(0x27);
     let (mut positions, mut ends) = (0, 0);
     for _ in 0..40 {
         let mut ours = Position::start(variant.clone());
@@ -114,10 +82,10 @@ fn random_playouts_equal_the_core() {
                 .iter()
                 .filter(|m| ours.piece_at(variants::Move::parse(m).unwrap().to).is_some())
                 .collect();
-            let m = if !captures.is_empty() && next(&mut seed).is_multiple_of(2) {
-                captures[(next(&mut seed) % captures.len() as u64) as usize].clone()
+            let m = if !captures.is_empty() && rng.next().is_multiple_of(2) {
+                captures[rng.below(captures.len())].clone()
             } else {
-                a[(next(&mut seed) % a.len() as u64) as usize].clone()
+                a[rng.below(a.len())].clone()
             };
             ours.play_iccs(&m).unwrap();
             core.play(m.parse::<xiangqi::Move>().unwrap()).unwrap();

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use variants::{perft, End, FenError, IllegalMove, Position, Side, Variant, VariantError};
-use variants::{MINIXIANGQI_TOML, XIANGQI_TOML};
+use variants::{JANGGI_TOML, MANCHU_TOML, MINIXIANGQI_TOML, XIANGQI_TOML};
 
 fn xiangqi() -> Arc<Variant> {
     Arc::new(Variant::from_toml(XIANGQI_TOML).unwrap())
@@ -93,6 +93,17 @@ fn a_bad_file_names_its_line_and_reason() {
         (2, r#"start = "9/9/9/9/4K4 w""#, "second side 0 royal pieces"),
         (5, "files = 17", "board 17×5"),
         (1, r#"name = " ""#, "name is empty"),
+        // Screens and captures name pieces the file defines; only hops have screens.
+        (
+            15,
+            r#"moves = [{ kind = "hop", dirs = ["orthogonal"], not_over = ["kinh"] }]"#,
+            "unknown piece `kinh` (the file defines: king)",
+        ),
+        (
+            15,
+            r#"moves = [{ kind = "slide", dirs = ["orthogonal"], not_over = ["king"] }]"#,
+            "only a hop has screens",
+        ),
     ];
     for &(line, text, reason) in cases {
         let err = Variant::from_toml(&with_line(line, text)).expect_err(text);
@@ -306,4 +317,189 @@ fn garbage_is_refused_without_panicking() {
     }
     // Long runs of digits do not overflow.
     assert!(Position::from_fen(v.clone(), "99999999999999999999999/9/9/9/9/9/9/9/9/9 w").is_err());
+}
+
+fn janggi() -> Arc<Variant> {
+    Arc::new(Variant::from_toml(JANGGI_TOML).unwrap())
+}
+
+fn moves_from(pos: &Position, from: &str) -> Vec<String> {
+    let mut out: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .filter(|m| m.starts_with(from) && m.len() == 4)
+        .collect();
+    out.sort();
+    out
+}
+
+/// Fairy-Stockfish's counts: janggi's start has 32 moves with the pass
+/// (`e1e1`), manchu's 18 (the banner's rook, cannon and horse moves).
+#[test]
+fn manchu_and_janggi_start_as_fairy_stockfish_says() {
+    let mut pos = Position::start(janggi());
+    assert_eq!(pos.legal_moves().len(), 32);
+    assert!(pos.legal_moves().iter().any(|&m| m.to_string() == "e1e1"));
+    assert_eq!(perft(&mut pos, 3), 33_000);
+    let manchu = Arc::new(Variant::from_toml(MANCHU_TOML).unwrap());
+    let pos = Position::start(manchu);
+    assert_eq!(pos.legal_moves().len(), 18);
+    assert_eq!(
+        moves_from(&pos, "a0"),
+        ["a0a1", "a0a2", "a0a6", "a0b0", "a0b2", "a0c1"]
+    );
+}
+
+/// Janggi's cannon jumps one piece that is not a cannon, to move or to
+/// capture: on e1 its only screens are cannons (e6) or nothing, so it
+/// cannot move; on d0 it jumps the horse on d3 and its own king on e0,
+/// but not the cannon on e1 along the palace's diagonal.
+#[test]
+fn janggi_cannons_need_a_screen_that_is_no_cannon() {
+    let pos = Position::from_fen(janggi(), "5k3/9/9/4c4/9/9/3n5/9/4C4/3CK4 w - - 0 1").unwrap();
+    assert!(moves_from(&pos, "e1").is_empty());
+    assert_eq!(
+        moves_from(&pos, "d0"),
+        ["d0d4", "d0d5", "d0d6", "d0d7", "d0d8", "d0d9", "d0f0", "d0g0", "d0h0", "d0i0"]
+    );
+}
+
+/// Two passes in a row end the game, scored by counting: with equal
+/// material the second side's 1.5 points win (Fairy-Stockfish: −32000 for red).
+#[test]
+fn janggi_two_passes_end_the_game_by_counting() {
+    let mut pos = Position::start(janggi());
+    pos.play_iccs("e1e1").unwrap();
+    assert_eq!(pos.legal_moves().len(), 32);
+    pos.play_iccs("e8e8").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    let (end, outcome) = pos.end().unwrap();
+    assert_eq!(end, End::Passes);
+    assert_eq!(outcome.winner(), Some(Side::Second));
+    // A position read from FEN has no past: the same board plays on.
+    let again = Position::from_fen(janggi(), &pos.to_fen()).unwrap();
+    assert_eq!(again.legal_moves().len(), 32);
+}
+
+/// Bikjang: with the kings facing, a move must break it (the rook may not
+/// move) or be a pass, and a pass ends the game by counting — here red's
+/// rook (13 points) beats black's 1.5.
+#[test]
+fn janggi_bikjang_must_be_broken_or_ends_the_game() {
+    let mut pos = Position::from_fen(janggi(), "4k4/9/9/9/9/9/9/9/9/4K3R w - - 0 1").unwrap();
+    let mut legal: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    legal.sort();
+    assert_eq!(legal, ["e0d0", "e0e0", "e0f0"]);
+    pos.play_iccs("e0e0").unwrap();
+    let (end, outcome) = pos.end().unwrap();
+    assert_eq!(end, End::Bikjang);
+    assert_eq!(outcome.winner(), Some(Side::First));
+    assert!(pos.legal_moves().is_empty());
+    // In check, no pass (unless in bikjang).
+    let pos = Position::from_fen(janggi(), "3k5/9/9/9/9/4r4/9/9/9/4K4 w - - 0 1").unwrap();
+    let mut legal: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    legal.sort();
+    assert_eq!(legal, ["e0d0", "e0f0"]);
+}
+
+fn shengji() -> Arc<Variant> {
+    Arc::new(Variant::from_toml(variants::SHENGJI_TOML).unwrap())
+}
+
+/// 升级象棋 before any capture is Xiangqi: the start's perft(2) is Xiangqi's.
+#[test]
+fn shengji_starts_as_xiangqi() {
+    let mut pos = Position::start(shengji());
+    assert_eq!(pos.legal_moves().len(), 44);
+    assert_eq!(perft(&mut pos, 2), 1920);
+}
+
+/// A pawn is promoted by its first capture, not by a move: the FEN then
+/// writes it `+P`, and the 上等兵 steps sideways before the river and back
+/// after it, never back across it.
+#[test]
+fn shengji_pawns_are_promoted_by_a_capture() {
+    // Red pawns on c4 (before the river) and g5 (across), black pawns on c5 and g6.
+    let fen = "3k5/9/9/6p2/2p3P2/2P6/9/9/9/5K3 w - - 0 1";
+    let mut pos = Position::from_fen(shengji(), fen).unwrap();
+    // A move that takes nothing promotes nothing.
+    let undo = pos.play_iccs("g5f5").unwrap();
+    assert!(!pos.to_fen().contains('+'), "{}", pos.to_fen());
+    pos.undo(variants::Move::parse("g5f5").unwrap(), undo);
+    assert_eq!(pos.to_fen(), fen);
+    // c4 takes c5: a 上等兵 on c5, across the river.
+    pos.play_iccs("c4c5").unwrap();
+    assert!(
+        pos.to_fen().starts_with("3k5/9/9/6p2/2+P3P2/9/9/9/9/5K3 b"),
+        "{}",
+        pos.to_fen()
+    );
+    pos.play_iccs("d9d8").unwrap();
+    // Across the river: forward, sideways, and back while it stays across.
+    assert_eq!(moves_from(&pos, "c5"), ["c5b5", "c5c6", "c5d5"]);
+    pos.play_iccs("c5c6").unwrap();
+    pos.play_iccs("d8d9").unwrap();
+    assert_eq!(moves_from(&pos, "c6"), ["c6b6", "c6c5", "c6c7", "c6d6"]);
+    // An ordinary pawn before the river only goes forward; a promoted one
+    // there also sideways (`+P` read from FEN).
+    let pos = Position::from_fen(shengji(), "3k5/9/9/9/9/9/2P3+P2/9/9/5K3 w - - 0 1").unwrap();
+    assert_eq!(moves_from(&pos, "c3"), ["c3c4"]);
+    assert_eq!(moves_from(&pos, "g3"), ["g3f3", "g3g4", "g3h3"]);
+}
+
+/// 悍马 jumps its own piece on its leg, not the enemy's; 铁炮 takes
+/// diagonally over an adjacent screen of its own only; 飞车 moves beyond one
+/// piece of its own but takes nothing there; 骑象 leaps three points
+/// diagonally, never across the river. Each beside its unpromoted self.
+#[test]
+fn shengji_promoted_pieces_have_the_seeds_powers() {
+    let v = shengji();
+    // Horse on e2: its own pawn on e3 (the leg to d4, f4), a black pawn on
+    // d2 (the leg to c3, c1).
+    let horse = |letter: &str| {
+        let fen = format!("3k5/9/9/9/9/9/4P4/3p{letter}4/9/5K3 w - - 0 1");
+        moves_from(&Position::from_fen(v.clone(), &fen).unwrap(), "e2")
+    };
+    assert_eq!(horse("N"), ["e2d0", "e2g1", "e2g3"]);
+    assert_eq!(horse("+N"), ["e2d0", "e2d4", "e2f4", "e2g1", "e2g3"]);
+    // Cannon on e2: its own pawn on f3, a black horse on g4 behind it; a
+    // black pawn on d3 (a screen of the other side), a black horse on c4.
+    let cannon = |letter: &str| {
+        let fen = format!("3k5/9/9/9/9/2n3n2/3p1P3/4{letter}4/9/5K3 w - - 0 1");
+        let pos = Position::from_fen(v.clone(), &fen).unwrap();
+        moves_from(&pos, "e2")
+            .into_iter()
+            .filter(|m| !m.starts_with("e2e"))
+            .collect::<Vec<_>>()
+    };
+    assert!(!cannon("C").contains(&"e2g4".to_owned()));
+    assert!(cannon("+C").contains(&"e2g4".to_owned()));
+    assert!(
+        !cannon("+C").contains(&"e2c4".to_owned()),
+        "an enemy screen does not serve"
+    );
+    // Rook on a0: its own pawn on a3, a black horse on a7.
+    let rook = |letter: &str| {
+        let fen = format!("3k5/9/n8/9/9/9/P8/9/9/{letter}4K3 w - - 0 1");
+        let pos = Position::from_fen(v.clone(), &fen).unwrap();
+        moves_from(&pos, "a0")
+            .into_iter()
+            .filter(|m| m.starts_with("a0a"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rook("R"), ["a0a1", "a0a2"]);
+    assert_eq!(rook("+R"), ["a0a1", "a0a2", "a0a4", "a0a5", "a0a6"]);
+    // Elephant on c0: f3 three points away, i6 beyond the river never.
+    let elephant = |letter: &str| {
+        let fen = format!("3k5/9/9/9/9/9/9/9/9/2{letter}2K3 w - - 0 1");
+        moves_from(&Position::from_fen(v.clone(), &fen).unwrap(), "c0")
+    };
+    assert_eq!(elephant("B"), ["c0a2", "c0e2"]);
+    assert_eq!(elephant("+B"), ["c0a2", "c0e2", "c0f3"]);
+    // A king has no promoted face.
+    assert!(matches!(
+        Position::from_fen(v, "3+k5/9/9/9/9/9/9/9/9/4K4 w"),
+        Err(FenError::NotPromotable { letter: 'k', .. })
+    ));
 }

@@ -48,6 +48,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Rules::Xiangqi => xiangqi_bench(&a, a.depth.unwrap_or(6)),
         Rules::Chess(variant) => chess_bench(&a, variant, a.depth.unwrap_or(5)),
         Rules::Shogi => shogi_bench(&a, a.depth.unwrap_or(5)),
+        Rules::Variants(id) => bail!(
+            "no benchmark for {id}: `cargo test --release -p variants --test perft perft_speed -- --ignored` times the engine"
+        ),
         Rules::Renju(_) => {
             bail!("the renju benchmark (forbidden points of a whole board) is `cargo bench -p renju`")
         }

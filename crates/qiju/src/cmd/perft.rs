@@ -3,9 +3,14 @@ use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The game: `xiangqi`, `chess`, `chess960` or `shogi` (or any registry id).
+    /// The game: `xiangqi`, `chess`, `chess960`, `shogi`, `minixiangqi`,
+    /// `manchu`, `janggi` (or any registry id).
     #[arg(long, default_value = "xiangqi")]
-    game: Rules,
+    game: String,
+    /// Variant files (TOML, docs/variants.md) or directories of them to
+    /// know beside the built-in games, as `qiju serve --variants`.
+    #[arg(long = "variants", value_name = "FILE|DIR")]
+    variants: Vec<std::path::PathBuf>,
     /// Position as FEN (SFEN for shogi), or `startpos`.
     #[arg(long, default_value = "startpos")]
     fen: String,
@@ -17,15 +22,30 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    match a.game {
+    match super::game_rules(&a.game, &a.variants)? {
         Rules::Xiangqi => xiangqi_perft(&a),
         Rules::Chess(variant) => chess_perft(&a, variant),
         Rules::Shogi => shogi_perft(&a),
+        Rules::Variants(id) => variant_perft(&a, id),
         Rules::Renju(rules) => anyhow::bail!(
             "perft counts Xiangqi and chess move trees; {} has none worth counting (every empty point is a move)",
             rules.id()
         ),
     }
+}
+
+/// A data-defined variant on the generic engine (`crates/variants`).
+fn variant_perft(a: &Args, id: &str) -> anyhow::Result<()> {
+    let mut pos = super::variant_position(id, &a.fen)?;
+    anyhow::ensure!(a.depth <= 10, "depth {} is too deep (at most 10)", a.depth);
+    if a.divide && a.depth > 0 {
+        let mut rows = variants::divide(&mut pos, a.depth);
+        rows.sort_by_key(|(m, _)| m.to_string());
+        print_divide(rows.into_iter().map(|(m, n)| (m.to_string(), n)));
+    } else {
+        println!("{}", variants::perft(&mut pos, a.depth));
+    }
+    Ok(())
 }
 
 fn shogi_perft(a: &Args) -> anyhow::Result<()> {

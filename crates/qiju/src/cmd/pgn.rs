@@ -123,6 +123,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Some(Rules::Xiangqi) => Family::Xiangqi,
         Some(Rules::Chess(_)) => Family::Chess,
         Some(Rules::Shogi) => bail!("shogi records are KIF or CSA: use `qiju kifu check|convert`"),
+        Some(Rules::Variants(id)) => {
+            bail!("the PGN tools read Xiangqi and chess; {id} records are read by the server")
+        }
         Some(Rules::Renju(r)) => anyhow::bail!(
             "PGN is for Xiangqi and chess; {} records are move lists or .psq",
             r.id()

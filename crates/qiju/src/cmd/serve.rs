@@ -71,9 +71,18 @@ pub struct Args {
     /// seconds, before another node takes its live games over.
     #[arg(long, default_value_t = 6)]
     lease_seconds: u64,
+    /// A variant file (TOML, docs/variants.md) to offer beside the built-in
+    /// games, or a directory of them (its `*.toml`); repeatable. A bad file
+    /// stops the server at start, naming its path, line and reason.
+    #[arg(long = "variants", value_name = "FILE|DIR")]
+    variants: Vec<std::path::PathBuf>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
+    // Before anything asks the registry: the table is built once.
+    let loaded = super::load_variant_files(&a.variants)?;
+    let names: Vec<String> = loaded.iter().map(|v| v.name().to_owned()).collect();
+    registry::install(loaded).context("--variants")?;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -93,6 +102,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             .split_once('=')
             .with_context(|| format!("--engine {e:?}: expected NAME=COMMAND"))?;
         engines.push((name.trim().to_string(), cmd.trim().to_string()));
+    }
+    if !names.is_empty() {
+        eprintln!("variants loaded from files: {}", names.join(", "));
     }
     let config = server::Config {
         listen: a.listen,

@@ -1,0 +1,287 @@
+//! Variants defined as data (`crates/variants`, docs/variants.md): the
+//! shipped minixiangqi, manchu, janggi and shengji (升级象棋), and any file an operator loads at
+//! start. One entry per file, built at run time from what the file says;
+//! everything else is the same for all of them.
+//!
+//! - id `variants/NAME`, alias `NAME` (the name players know: `janggi`);
+//! - sides Red and Black (`red`/`black`), as `VariantGame` names them;
+//! - moves and records in ICCS coordinates (files from `a`, ranks from `0`),
+//!   the pass as the royal square twice (`e1e1`); PGN with `[Variant]` and
+//!   `[FEN]`;
+//! - rated, in a pool of its own named after the variant (ratings are kept
+//!   per pool name; no titles); no computer player and no analysis yet
+//!   (issue 27, item 7);
+//! - board renderer `variants`, which the web does not have yet: the
+//!   browser's lobby offers only games it can draw, so these are played
+//!   over the API until it does.
+//!
+//! The strings an entry needs for the whole run (`&'static str`, as the
+//! built-in entries' are) are leaked once per variant when the table is
+//! built at start: a few hundred bytes per variant, never freed, never
+//! repeated.
+
+use std::sync::Arc;
+
+use game::{Game, GameError};
+use session::{Articles, ClaimPenalty, SessionRules};
+
+use crate::{
+    Analysis, BoardInfo, Build, Computer, GameRecord, ImportedGame, MoveKind, Notations, PositionFormat,
+    RecordFormat, SideInfo, Start, Text, Variant,
+};
+
+/// The family (the first part of the id) of every data-defined variant.
+pub(crate) const FAMILY: &str = "variants";
+
+const SIDES: [SideInfo; 2] = [
+    SideInfo {
+        key: "red",
+        name: Text {
+            en: "Red",
+            zh: "红方",
+        },
+    },
+    SideInfo {
+        key: "black",
+        name: Text {
+            en: "Black",
+            zh: "黑方",
+        },
+    },
+];
+
+const NOTATIONS: Notations = Notations {
+    coord: "iccs",
+    display: "iccs",
+    alt: "iccs",
+};
+
+/// Xiangqi's grid: these are Xiangqi's relatives.
+const QUICK_PAIRINGS: &[&str] = &["1+0", "3+2", "5+3", "10+0", "10+5", "15+10", "30+0", "30+20"];
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// The entry of a data-defined variant.
+pub(crate) fn entry(v: Arc<variants::Variant>) -> Variant {
+    let name = leak(v.name().trim().to_ascii_lowercase());
+    let (files, ranks) = v.size();
+    let description = leak(v.description().to_owned());
+    Variant {
+        id: leak(format!("{FAMILY}/{name}")),
+        aliases: Box::leak(Box::new([name])),
+        family: FAMILY,
+        name: Text { en: name, zh: name },
+        rules: Text {
+            en: description,
+            zh: description,
+        },
+        sides: SIDES,
+        board: BoardInfo {
+            renderer: FAMILY,
+            files,
+            ranks,
+        },
+        position_format: PositionFormat::Fen,
+        start: Start::Fixed {
+            fen: leak(v.start_fen().to_owned()),
+        },
+        move_kinds: &[MoveKind::Move],
+        notations: NOTATIONS,
+        record: RecordFormat {
+            format: "pgn",
+            extension: "pgn",
+            media_type: "application/x-chess-pgn; charset=utf-8",
+            game_tag: None,
+            variant_tag: Some(name),
+            notations: &["iccs"],
+        },
+        rating_pool: name,
+        titles: false,
+        computer: Computer::None,
+        analysis: Analysis {
+            depth: 0,
+            win_chance_k: 0.0,
+        },
+        announcements: false,
+        quick_pairings: QUICK_PAIRINGS,
+        build: Build::Data(v),
+        session_rules,
+        write_record: write_pgn,
+        read_record,
+    }
+}
+
+/// Online rules without a rule book's articles: no fouls, a false claim
+/// and a repeated draw offer refused (as for chess online).
+fn session_rules(_: crate::Profile) -> SessionRules {
+    SessionRules {
+        foul_limit: 0,
+        false_claim_penalty_ms: 0,
+        claim_penalty: ClaimPenalty::CreditOpponent,
+        repeated_offer_is_foul: false,
+        false_claim_is_refused: true,
+        articles: Articles::default(),
+    }
+}
+
+fn data(v: &Variant) -> Result<&Arc<variants::Variant>, String> {
+    v.data()
+        .ok_or_else(|| format!("{} is not a data-defined variant", v.id))
+}
+
+/// PGN: the game's tags, `[Variant]`, `[FEN]`, then the moves in ICCS
+/// coordinates, replayed to check them, with the ending's words.
+fn write_pgn(v: &Variant, g: &GameRecord<'_>, _notation: &str) -> Result<String, String> {
+    let mut game =
+        variants::VariantGame::from_fen(data(v)?.clone(), g.initial_fen).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    for (name, value) in &g.tags {
+        out.push_str(&format!("[{name} \"{}\"]\n", value.replace('"', "'")));
+    }
+    out.push_str(&format!(
+        "[Variant \"{}\"]\n",
+        v.record.variant_tag.unwrap_or(v.id)
+    ));
+    out.push_str(&format!("[FEN \"{}\"]\n", g.initial_fen));
+    out.push_str(&format!("[Result \"{}\"]\n\n", g.result));
+    let mut words = Vec::new();
+    for (i, m) in g.moves.iter().enumerate() {
+        game.play(m.coord).map_err(|e| format!("move {}: {e}", i + 1))?;
+        if i % 2 == 0 {
+            words.push(format!("{}.", i / 2 + 1));
+        }
+        words.push(m.coord.to_owned());
+    }
+    if let Some(c) = g.final_comment {
+        words.push(format!("{{{}}}", c.replace('}', ")")));
+    }
+    words.push(g.result.to_owned());
+    out.push_str(&words.join(" "));
+    out.push('\n');
+    Ok(out)
+}
+
+/// A bare FEN, or one game of PGN as `write_pgn` writes it (its `[FEN]`
+/// tag, moves in ICCS; numbers, comments and the result skipped).
+fn read_record(v: &Variant, text: &str) -> Result<ImportedGame, String> {
+    let variant = data(v)?;
+    let text = text.trim();
+    if !text.starts_with('[') {
+        if let Ok(g) = variants::VariantGame::from_fen(variant.clone(), text) {
+            return Ok(ImportedGame {
+                initial_fen: g.fen(),
+                moves: Vec::new(),
+            });
+        }
+    }
+    let mut fen = variant.start_fen().to_owned();
+    let mut body = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(tag) = line.strip_prefix('[') {
+            if let Some(value) = tag.strip_prefix("FEN \"").and_then(|t| t.strip_suffix("\"]")) {
+                fen = value.to_owned();
+            }
+        } else {
+            body.push_str(line);
+            body.push(' ');
+        }
+    }
+    let mut game =
+        variants::VariantGame::from_fen(variant.clone(), &fen).map_err(|e: GameError| e.to_string())?;
+    let mut moves = Vec::new();
+    let mut in_comment = false;
+    for word in body.split_whitespace() {
+        if in_comment || word.starts_with('{') {
+            in_comment = !word.ends_with('}');
+            continue;
+        }
+        if word.ends_with('.') || ["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
+            continue;
+        }
+        game.play(word)
+            .map_err(|e| format!("move {}: {e}", moves.len() + 1))?;
+        moves.push(word.to_owned());
+    }
+    Ok(ImportedGame {
+        initial_fen: game.initial_fen(),
+        moves,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{get, install, GameRecord, RecordMove, RegistryError};
+    use game::Side;
+
+    #[test]
+    fn shipped_variants_are_entries_with_their_names() {
+        for (name, files) in [("minixiangqi", 7), ("manchu", 9), ("janggi", 9), ("shengji", 9)] {
+            let v = get(Some(name)).unwrap();
+            assert_eq!(v.id, format!("variants/{name}"));
+            assert_eq!(v.board.files, files);
+            assert_eq!(v.rating_pool, name);
+            let g = v.new_game(None, 0).unwrap();
+            assert_eq!(g.variant(), v.id);
+            assert_eq!(g.side_to_move(), Side::First);
+        }
+        // Janggi's pass is a move like any other.
+        let g = get(Some("janggi")).unwrap().new_game(None, 0).unwrap();
+        assert!(g.legal_moves().contains(&"e1e1".to_owned()));
+        // Standard Xiangqi stays on its own crate.
+        assert!(get(Some("xiangqi")).unwrap().data().is_none());
+        // The table is built: a late install is refused.
+        assert_eq!(install(Vec::new()), Err(RegistryError::AlreadyBuilt));
+    }
+
+    #[test]
+    fn a_janggi_record_round_trips() {
+        let v = get(Some("janggi")).unwrap();
+        let moves = ["e1e1", "e8e8"];
+        let record = GameRecord {
+            initial_fen: &v.start_fen(0),
+            moves: moves.iter().map(|m| RecordMove::bare(m)).collect(),
+            tags: vec![("Event".into(), "test".into())],
+            result: "0-1",
+            final_comment: Some("both sides passed"),
+        };
+        let pgn = v.write_record(&record).unwrap();
+        assert!(
+            pgn.contains("[Variant \"janggi\"]") && pgn.contains("1. e1e1 e8e8"),
+            "{pgn}"
+        );
+        let back = v.read_record(&pgn).unwrap();
+        assert_eq!(back.moves, moves);
+        assert!(v.read_record("1. e1e5").is_err());
+    }
+
+    #[test]
+    fn duplicate_and_bad_names_are_refused() {
+        let janggi = variants::Variant::from_toml(variants::JANGGI_TOML).unwrap();
+        assert_eq!(
+            crate::build_table(vec![janggi]).map(|_| ()),
+            Err(RegistryError::Duplicate {
+                name: "janggi".into()
+            })
+        );
+        let xiangqi = variants::Variant::from_toml(variants::XIANGQI_TOML).unwrap();
+        assert_eq!(
+            crate::build_table(vec![xiangqi]).map(|_| ()),
+            Err(RegistryError::Duplicate {
+                name: "xiangqi".into()
+            })
+        );
+        let spaced = variants::Variant::from_toml(
+            &variants::MINIXIANGQI_TOML.replace("name = \"minixiangqi\"", "name = \"mini xiangqi\""),
+        )
+        .unwrap();
+        assert_eq!(
+            crate::build_table(vec![spaced]).map(|_| ()),
+            Err(RegistryError::BadName {
+                name: "mini xiangqi".into()
+            })
+        );
+    }
+}

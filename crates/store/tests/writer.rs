@@ -303,7 +303,11 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     // Leases of 10 s: a node is stale once its heartbeat is older.
     let stale = |now: i64| now - 10_000;
     store.heartbeat(&a, 1_000).await.unwrap();
-    let fa = store.take_lease(&id, &a, stale(1_000)).await.unwrap().expect("a game of no live node is taken");
+    let fa = store
+        .take_lease(&id, &a, stale(1_000))
+        .await
+        .unwrap()
+        .expect("a game of no live node is taken");
     let fo = store.take_lease(&other, &a, stale(1_000)).await.unwrap().unwrap();
     assert_eq!(fa.node, a);
     // a's heartbeat is fresh: b cannot take the game, nor sees it orphaned.
@@ -312,16 +316,27 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     let orphans = store.orphaned_games(&b, stale(15_000), 1_000_000).await.unwrap();
     assert!(!orphans.iter().any(|(g, _)| *g == id), "{orphans:?}");
     let cmd = |p: u32| vec![format!("{{\"ply\":{p}}}")];
-    store.append_fenced(Some(&fa), &id, 0, &cmd(1), None, &[mv(1)]).await.unwrap();
+    store
+        .append_fenced(Some(&fa), &id, 0, &cmd(1), None, &[mv(1)])
+        .await
+        .unwrap();
     // a froze: at 21 s its heartbeat (9 s) is stale, and b takes the game.
     let orphans = store.orphaned_games(&b, stale(21_000), 1_000_000).await.unwrap();
     assert!(orphans.contains(&(id.clone(), a.clone())), "{orphans:?}");
-    let fb = store.take_lease(&id, &b, stale(21_000)).await.unwrap().expect("a stale node's game is taken");
+    let fb = store
+        .take_lease(&id, &b, stale(21_000))
+        .await
+        .unwrap()
+        .expect("a stale node's game is taken");
     assert!(fb.generation > fa.generation);
     // a wakes, beats again, and writes with its old generation.
     store.heartbeat(&a, 22_000).await.unwrap();
-    let late = store.append_fenced(Some(&fa), &id, 1, &cmd(2), None, &[mv(2)]).await;
-    let other_write = store.append_fenced(Some(&fo), &other, 0, &cmd(1), None, &[mv(1)]).await;
+    let late = store
+        .append_fenced(Some(&fa), &id, 1, &cmd(2), None, &[mv(2)])
+        .await;
+    let other_write = store
+        .append_fenced(Some(&fo), &other, 0, &cmd(1), None, &[mv(1)])
+        .await;
     match db {
         // Several nodes write only to PostgreSQL: there the fence holds.
         Db::Postgres => assert!(
@@ -333,7 +348,10 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     }
     other_write.unwrap();
     if matches!(db, Db::Postgres) {
-        store.append_fenced(Some(&fb), &id, 1, &cmd(2), None, &[mv(2)]).await.unwrap();
+        store
+            .append_fenced(Some(&fb), &id, 1, &cmd(2), None, &[mv(2)])
+            .await
+            .unwrap();
         assert_eq!(store.moves(&id).await.unwrap(), vec![mv(1), mv(2)]);
     }
     // b is alive; when it drains, a may take the game back at once.

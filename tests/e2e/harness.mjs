@@ -82,10 +82,17 @@ export async function setUp(script, { acceptDownloads = false, emulatePhones = f
     });
     context.setDefaultTimeout(TIMEOUT);
     const page = await context.newPage();
+    // A failed load's console error does not name the resource: the
+    // answers with an error status do, so a problem says which one.
+    const failed = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.request().method()} ${new URL(r.url()).pathname} → ${r.status()}`);
+    });
     page.on('console', (m) => {
       if (m.type() !== 'error') return;
       if (expected.some((re) => re.test(m.text()))) return;
-      problems.push(`${label}: console error: ${m.text()}`);
+      const which = /Failed to load resource/.test(m.text()) && failed.length ? ` (${failed[failed.length - 1]})` : '';
+      problems.push(`${label}: console error: ${m.text()}${which}`);
     });
     page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
     return { context, page, label };

@@ -1,0 +1,550 @@
+//! Events over real HTTP (issue 28, docs/EVENTS.md): an organiser runs a
+//! Swiss and a round robin whose games bot accounts play through the bot
+//! API; no-shows are forfeited, withdrawn players are not paired, a late
+//! entry joins; the TRF export pairs every round again, in-process, as
+//! `qiju tournament pair` pairs it; a restart mid-round resumes the event
+//! with the same pairings. On both databases.
+
+mod common;
+
+use common::{Client, TestServer};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// A bot account: a bearer token, its moves through the bot API.
+struct Bot {
+    name: String,
+    token: String,
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Bot {
+    async fn new(s: &TestServer, prefix: &str) -> Bot {
+        let c = Client::register(s, prefix).await;
+        let token: Value = c
+            .post("/api/account/token", &json!({}))
+            .await
+            .json()
+            .await
+            .unwrap();
+        let bot = Bot {
+            name: c.name.clone(),
+            token: token["token"].as_str().unwrap().to_string(),
+            base: s.base.clone(),
+            http: reqwest::Client::new(),
+        };
+        let (status, _) = bot.post("/api/bot/account/upgrade", None).await;
+        assert_eq!(status, 200);
+        bot
+    }
+
+    async fn post(&self, path: &str, body: Option<&Value>) -> (u16, Value) {
+        let mut req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(&self.token);
+        req = match body {
+            Some(b) => req.json(b),
+            None => req
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(""),
+        };
+        let r = req.send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn play(&self, game: &str, mv: &str, draw: bool) {
+        let q = if draw { "?offeringDraw=true" } else { "" };
+        let (status, body) = self
+            .post(&format!("/api/bot/game/{game}/move/{mv}{q}"), None)
+            .await;
+        assert_eq!(status, 200, "{} plays {mv} in {game}: {body}", self.name);
+    }
+
+    async fn accept_draw(&self, game: &str) {
+        let (status, body) = self.post(&format!("/api/games/{game}/draw/accept"), None).await;
+        assert!(status < 300, "{} accepts the draw in {game}: {body}", self.name);
+    }
+
+    async fn resign(&self, game: &str) {
+        let (status, body) = self.post(&format!("/api/bot/game/{game}/resign"), None).await;
+        assert_eq!(status, 200, "{} resigns {game}: {body}", self.name);
+    }
+}
+
+/// The server of these tests: a no-show is called off (and forfeited)
+/// after 3 s without a first move.
+async fn server() -> TestServer {
+    common::start_with(|c| c.abort_after_ms = 3_000).await
+}
+
+async fn event(org: &Client, id: &str) -> Value {
+    org.get_json(&format!("/api/events/{id}")).await
+}
+
+/// The boards of round `r`: (white, black or 0 for the bye), by number.
+fn boards(ev: &Value, r: usize) -> Vec<(u64, u64)> {
+    ev["rounds_paired"][r - 1]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["white"]["number"].as_u64().unwrap(),
+                b["black"]["number"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// Plays every game of round `r`: by board, white wins, black wins or a
+/// draw by agreement in turn; on `no_show` the black player never moves.
+async fn play_round(org: &Client, id: &str, r: usize, bots: &HashMap<String, Bot>, no_show: Option<u64>) {
+    let ev = event(org, id).await;
+    for b in ev["rounds_paired"][r - 1]["boards"].as_array().unwrap() {
+        let Some(game) = b["game"].as_str() else { continue };
+        let white = &bots[b["white"]["name"].as_str().unwrap()];
+        let black = &bots[b["black"]["name"].as_str().unwrap()];
+        let board = b["board"].as_u64().unwrap();
+        if Some(board) == no_show {
+            white.play(game, "h2e2", false).await;
+            continue;
+        }
+        let kind = (r as u64 + board) % 3;
+        white.play(game, "h2e2", false).await;
+        // A draw: black offers with the move (23.1), white accepts.
+        black.play(game, "h7e7", kind == 2).await;
+        match kind {
+            0 => black.resign(game).await,
+            1 => white.resign(game).await,
+            _ => white.accept_draw(game).await,
+        }
+    }
+    round_done(org, id, r).await;
+}
+
+async fn round_done(org: &Client, id: &str, r: usize) {
+    for _ in 0..600 {
+        if event(org, id).await["rounds_paired"][r - 1]["complete"] == true {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let ev = event(org, id).await;
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    panic!(
+        "round {r} not complete within 30 s: {:#}\n{log:#}",
+        ev["rounds_paired"]
+    );
+}
+
+async fn pair(org: &Client, id: &str) -> Value {
+    let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+    let status = r.status();
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+async fn create(org: &Client, body: Value) -> String {
+    let r = org.post("/api/events", &body).await;
+    let status = r.status();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(status, 201, "{v}");
+    v["id"].as_str().unwrap().to_string()
+}
+
+async fn a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..10 {
+        let b = Bot::new(&s, &format!("sw{i}")).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let names: Vec<String> = bots.keys().cloned().collect();
+    // Bad terms change nothing.
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "x", "time_control": "10+5", "system": "swiss"}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad_rounds");
+    // Rated events need the operator's grant.
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "x", "time_control": "10+5", "system": "swiss", "rounds": 4, "rated": true}),
+        )
+        .await;
+    assert_eq!(r.status(), 403);
+    let id = create(
+        &org,
+        json!({"name": "Open 2026", "time_control": "10+5", "system": "swiss", "rounds": 4,
+               "invitation_code": "plum"}),
+    )
+    .await;
+    let listed = org.get_json("/api/events?state=upcoming").await;
+    assert!(listed.as_array().unwrap().iter().any(|e| e["id"] == id.as_str()));
+    // Nine join (the tenth comes late); the code is needed.
+    let (status, _) = bots[&names[0]]
+        .post(&format!("/api/events/{id}/join"), Some(&json!({})))
+        .await;
+    assert_eq!(status, 403, "no invitation code");
+    for n in &names[..9] {
+        let (status, body) = bots[n]
+            .post(&format!("/api/events/{id}/join"), Some(&json!({"code": "plum"})))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = bots[&names[0]]
+        .post(&format!("/api/events/{id}/join"), Some(&json!({"code": "plum"})))
+        .await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("already_entered")));
+    // Only the arbiter pairs.
+    let (status, _) = bots[&names[0]]
+        .post(&format!("/api/events/{id}/pair"), None)
+        .await;
+    assert_eq!(status, 403);
+
+    // Round 1: four games and the bye.
+    assert_eq!(pair(&org, &id).await["round"], 1);
+    let ev = event(&org, &id).await;
+    assert_eq!(ev["state"], "running");
+    let r1 = boards(&ev, 1);
+    assert_eq!(r1.len(), 5);
+    assert_eq!(r1.iter().filter(|b| b.1 == 0).count(), 1, "one bye");
+    let bye = &ev["rounds_paired"][0]["boards"].as_array().unwrap()[4];
+    assert_eq!(
+        (bye["result"].as_str(), bye["game"].as_str()),
+        (Some("bye"), None)
+    );
+    // The next round waits for the last game.
+    let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+    assert_eq!(r.status(), 409);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "round_not_finished");
+    play_round(&org, &id, 1, &bots, None).await;
+
+    // Round 2: black on board 1 never moves — a forfeit, not a game.
+    pair(&org, &id).await;
+    play_round(&org, &id, 2, &bots, Some(1)).await;
+    let ev = event(&org, &id).await;
+    let b1 = &ev["rounds_paired"][1]["boards"][0];
+    assert_eq!(
+        (b1["result"].as_str(), b1["forfeit"].as_bool()),
+        (Some("+-"), Some(true))
+    );
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["action"] == "forfeit" && l["by"] == "server"),
+        "{log}"
+    );
+
+    // A player withdraws; the arbiter adds a late entry.
+    let entries = ev["entries"].as_array().unwrap().clone();
+    let leaver = entries[4]["name"].as_str().unwrap().to_string();
+    let leaver_no = entries[4]["number"].as_u64().unwrap();
+    let (status, _) = bots[&leaver]
+        .post(&format!("/api/events/{id}/withdraw"), None)
+        .await;
+    assert_eq!(status, 204);
+    let late = names[9].clone();
+    let (status, body) = bots[&late]
+        .post(&format!("/api/events/{id}/join"), Some(&json!({"code": "plum"})))
+        .await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("event_started")));
+    let r = org
+        .post(
+            &format!("/api/events/{id}/players"),
+            &json!({"action": "late_entry", "player": late}),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    let r = bots[&names[0]]
+        .post(
+            &format!("/api/events/{id}/players"),
+            Some(&json!({"action": "withdraw", "player": names[1]})),
+        )
+        .await;
+    assert_eq!(r.0, 403, "only the arbiter");
+
+    // Rounds 3 and 4: the leaver is not paired, the late entry is.
+    for r in 3..=4 {
+        pair(&org, &id).await;
+        let ev = event(&org, &id).await;
+        let bs = boards(&ev, r);
+        assert_eq!(bs.len(), 5, "nine players: four games and a bye");
+        assert!(bs.iter().all(|&(w, b)| w != leaver_no && b != leaver_no));
+        assert!(
+            bs.iter().any(|&(w, b)| w == 10 || b == 10),
+            "the late entry plays"
+        );
+        play_round(&org, &id, r, &bots, None).await;
+    }
+    let ev = event(&org, &id).await;
+    assert_eq!(ev["state"], "finished");
+    assert!(boards(&ev, 1)
+        .iter()
+        .chain(&boards(&ev, 2))
+        .all(|&(w, b)| w != 10 && b != 10));
+
+    // The TRF export pairs every round again as the server paired it.
+    let trf = org.get(&format!("/api/events/{id}/trf")).await;
+    assert_eq!(trf.status(), 200);
+    let trf = trf.text().await.unwrap();
+    let t = tournament::trf::parse(&trf).unwrap_or_else(|e| panic!("{e}\n{trf}"));
+    assert_eq!(t.total_rounds, Some(4));
+    for r in 1..=4u32 {
+        // What an arbiter hands `qiju tournament pair`: the file as it
+        // stood before the round.
+        let before = tournament::trf::write(&t.before_round(r));
+        let p = tournament::dutch::pair_next_round(&tournament::trf::parse(&before).unwrap()).unwrap();
+        let mut ours: Vec<(u64, u64)> = p
+            .boards
+            .iter()
+            .map(|&(w, b)| (u64::from(w), u64::from(b)))
+            .collect();
+        ours.extend(p.bye.map(|b| (u64::from(b), 0)));
+        assert_eq!(ours, boards(&ev, r as usize), "round {r}:\n{before}");
+    }
+
+    // Standings: the points add up; the arbiter's correction moves them.
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(st["rows"].as_array().unwrap().len(), 10);
+    assert_eq!(st["tiebreaks"], json!(["BH-C1", "BH", "SB", "WIN"]));
+    let total: f64 = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["points"].as_str().unwrap().parse::<f64>().unwrap())
+        .sum();
+    // 4 rounds × 4 boards of one point, 4 byes worth a win.
+    assert!((total - 20.0).abs() < 1e-9, "{st}");
+    let last = &ev["rounds_paired"][3]["boards"][0];
+    let white = last["white"]["number"].as_u64().unwrap();
+    let points_of = |st: &Value, n: u64| -> f64 {
+        st["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["number"] == n)
+            .unwrap()["points"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let before = points_of(&st, white);
+    let was = last["result"].as_str().unwrap();
+    let now = if was == "1-0" { "0-1" } else { "1-0" };
+    let r = org
+        .post(
+            &format!("/api/events/{id}/result"),
+            &json!({"round": 4, "board": 1, "result": now, "reason": "adjudicated"}),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    let st2 = org.get_json(&format!("/api/events/{id}/standings")).await;
+    let expect = match (was, now) {
+        ("1-0", _) => before - 1.0,
+        ("1/2-1/2", _) => before + 0.5,
+        _ => before + 1.0,
+    };
+    assert!((points_of(&st2, white) - expect).abs() < 1e-9, "{was} → {now}");
+    let r = org
+        .post(
+            &format!("/api/events/{id}/result"),
+            &json!({"round": 4, "board": 1, "result": "2-0"}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let correction = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["action"] == "result")
+        .unwrap();
+    assert_eq!(correction["by"], org.name.as_str());
+    assert!(correction["detail"].as_str().unwrap().contains("adjudicated"));
+
+    // The crosstable and the games' PGN.
+    let ct = org.get_json(&format!("/api/events/{id}/crosstable")).await;
+    let leaver_row = ct["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["number"] == leaver_no)
+        .unwrap();
+    assert_eq!(leaver_row["rounds"][3], "", "not paired after withdrawing");
+    let pgn = org.get(&format!("/api/events/{id}/pgn")).await;
+    assert_eq!(pgn.status(), 200);
+    let pgn = pgn.text().await.unwrap();
+    assert!(
+        pgn.contains("[Round \"1.1\"]") && pgn.contains("[Event \"Open 2026\"]"),
+        "{pgn}"
+    );
+    assert!(org
+        .get_json("/api/events?state=finished")
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["id"] == id.as_str()));
+    s.stop().await;
+}
+
+async fn a_four_player_round_robin() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..4 {
+        let b = Bot::new(&s, &format!("rr{i}")).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "RR", "time_control": "10+5", "system": "round-robin", "rounds": 3}),
+        )
+        .await;
+    assert_eq!(r.status(), 400, "a round robin's rounds follow from its players");
+    let id = create(
+        &org,
+        json!({"name": "Club round robin", "time_control": "10+5", "system": "round-robin",
+               "scoring": "3-1-0", "tiebreaks": "cxa"}),
+    )
+    .await;
+    for b in bots.values() {
+        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+    }
+    let mut met = std::collections::BTreeSet::new();
+    for r in 1..=3 {
+        pair(&org, &id).await;
+        let ev = event(&org, &id).await;
+        assert_eq!(ev["rounds"], 3);
+        let bs = boards(&ev, r);
+        assert_eq!(bs.len(), 2);
+        // The Berger table for 4 players, round by round.
+        let berger = tournament::roundrobin::berger_round(4, r as u32).unwrap();
+        let want: Vec<(u64, u64)> = berger
+            .iter()
+            .map(|b| match *b {
+                tournament::roundrobin::Board::Game { white, black } => (u64::from(white), u64::from(black)),
+                tournament::roundrobin::Board::Bye { .. } => unreachable!(),
+            })
+            .collect();
+        assert_eq!(bs, want);
+        for (w, b) in bs {
+            met.insert((w.min(b), w.max(b)));
+        }
+        play_round(&org, &id, r, &bots, None).await;
+    }
+    assert_eq!(met.len(), 6, "everyone met everyone");
+    let ev = event(&org, &id).await;
+    assert_eq!(ev["state"], "finished");
+    let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+    assert_eq!(r.status(), 409);
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(st["tiebreaks"], json!(["SB-CXA", "WON", "DE", "FOUL"]));
+    let total: i64 = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["points"].as_str().unwrap().parse::<f64>().unwrap() as i64)
+        .sum();
+    // Six games: 3 points a decisive one, 2 a draw (boards 1..2 of rounds 1..3).
+    let draws = (1..=3u64)
+        .flat_map(|r| (1..=2u64).map(move |b| (r + b) % 3))
+        .filter(|k| *k == 2)
+        .count() as i64;
+    assert_eq!(total, 3 * (6 - draws) + 2 * draws, "{st}");
+    s.stop().await;
+}
+
+async fn a_restart_mid_round_resumes_the_same_pairings() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..4 {
+        let b = Bot::new(&s, &format!("rs{i}")).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let id = create(
+        &org,
+        json!({"name": "Restart", "time_control": "10+5", "system": "swiss", "rounds": 2}),
+    )
+    .await;
+    for b in bots.values() {
+        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+    }
+    pair(&org, &id).await;
+    let before = event(&org, &id).await;
+    let games: Vec<String> = before["rounds_paired"][0]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["game"].as_str().unwrap().to_string())
+        .collect();
+    // Board 1 ends before the restart; board 2 is two moves in.
+    let b = &before["rounds_paired"][0]["boards"];
+    let (w1, k1) = (
+        &bots[b[0]["white"]["name"].as_str().unwrap()],
+        &bots[b[0]["black"]["name"].as_str().unwrap()],
+    );
+    w1.play(&games[0], "h2e2", false).await;
+    k1.play(&games[0], "h7e7", false).await;
+    k1.resign(&games[0]).await;
+    let (w2, k2) = (
+        &bots[b[1]["white"]["name"].as_str().unwrap()],
+        &bots[b[1]["black"]["name"].as_str().unwrap()],
+    );
+    w2.play(&games[1], "h2e2", false).await;
+    k2.play(&games[1], "h7e7", false).await;
+    common::eventually("board 1 scored", || async {
+        event(&org, &id).await["rounds_paired"][0]["boards"][0]["result"] == "1-0"
+    })
+    .await;
+
+    s.restart().await;
+    let after = event(&org, &id).await;
+    assert_eq!(
+        after["rounds_paired"],
+        before["rounds_paired"].clone().tap_result(0, "1-0")
+    );
+    // The resumed game ends; its result still flows into the event.
+    w2.resign(&games[1]).await;
+    round_done(&org, &id, 1).await;
+    assert_eq!(
+        event(&org, &id).await["rounds_paired"][0]["boards"][1]["result"],
+        "0-1"
+    );
+    let round2 = pair(&org, &id).await;
+    assert_eq!(round2["round"], 2);
+    s.stop().await;
+}
+
+/// The rounds as they were, with board `i` of round 1 given `result`.
+trait TapResult {
+    fn tap_result(self, board: usize, result: &str) -> Value;
+}
+
+impl TapResult for Value {
+    fn tap_result(mut self, board: usize, result: &str) -> Value {
+        self[0]["boards"][board]["result"] = json!(result);
+        self
+    }
+}
+
+on_both_databases!(
+    a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
+    a_four_player_round_robin,
+    a_restart_mid_round_resumes_the_same_pairings,
+);

@@ -531,6 +531,60 @@ async fn a_restart_mid_round_resumes_the_same_pairings() {
     s.stop().await;
 }
 
+async fn a_scheduled_round_is_paired_at_its_time() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let start = chrono_ms() + 1_500;
+    let id = create(
+        &org,
+        json!({"name": "Scheduled", "time_control": "3+2", "system": "swiss", "rounds": 3,
+               "round_starts": [start]}),
+    )
+    .await;
+    let mut bots = Vec::new();
+    for i in 0..3 {
+        let b = Bot::new(&s, &format!("sc{i}")).await;
+        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+        bots.push(b);
+    }
+    assert_eq!(event(&org, &id).await["next_start_ms"], start);
+    common::eventually("round 1 paired at its time", || async {
+        event(&org, &id).await["current_round"] == 1
+    })
+    .await;
+    assert!(chrono_ms() >= start);
+    let ev = event(&org, &id).await;
+    assert_eq!(boards(&ev, 1).len(), 2, "one game and the bye");
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    assert!(log
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| l["action"] == "pair" && l["by"] == "server"));
+    // The API's description has the events.
+    let doc = org.get_json("/api/openapi.json").await;
+    for p in [
+        "/api/events",
+        "/api/events/{id}",
+        "/api/events/{id}/trf",
+        "/api/events/{id}/players",
+    ] {
+        assert!(doc["paths"].get(p).is_some(), "{p} documented");
+    }
+    assert!(doc["components"]["schemas"].get("NewEvent").is_some());
+    s.stop().await;
+}
+
+fn chrono_ms() -> i64 {
+    i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+}
+
 /// The rounds as they were, with board `i` of round 1 given `result`.
 trait TapResult {
     fn tap_result(self, board: usize, result: &str) -> Value;
@@ -547,4 +601,5 @@ on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
     a_restart_mid_round_resumes_the_same_pairings,
+    a_scheduled_round_is_paired_at_its_time,
 );

@@ -255,7 +255,7 @@ impl Events {
             // Called off before both had moved: the side to move never
             // came (21.1), whoever pressed abort. The arbiter corrects an
             // impatient opponent's abort.
-            None if e.plies % 2 == 0 => BoardResult::BlackForfeitWin,
+            None if e.plies.is_multiple_of(2) => BoardResult::BlackForfeitWin,
             None => BoardResult::WhiteForfeitWin,
         };
         let changed = self
@@ -279,7 +279,7 @@ impl Events {
                     p.round,
                     p.board,
                     e.reason,
-                    if e.plies % 2 == 0 { "first" } else { "second" },
+                    if e.plies.is_multiple_of(2) { "first" } else { "second" },
                     result.as_str()
                 ),
             )

@@ -204,7 +204,7 @@ impl Events {
     /// No such event, or the database.
     pub async fn get(&self, id: &str, viewer: Option<&store::User>) -> Result<EventView, Error> {
         let l = self.load(id).await?;
-        Ok(self.view_of(&l, viewer).await?)
+        self.view_of(&l, viewer).await
     }
 
     pub(crate) async fn view_of(&self, l: &Loaded, viewer: Option<&store::User>) -> Result<EventView, Error> {

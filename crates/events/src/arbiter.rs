@@ -79,6 +79,16 @@ impl Events {
                     .into(),
             ));
         }
+        let open = self.store().unfinished_events_of(&by.id).await?;
+        if open >= crate::spec::MAX_OPEN_EVENTS {
+            return Err(Error::conflict(
+                "too_many_events",
+                format!(
+                    "you organise {open} events that are not finished; finish one first (at most {})",
+                    crate::spec::MAX_OPEN_EVENTS
+                ),
+            ));
+        }
         let id = common::random_id(8)?;
         let row = EventRow {
             id: id.clone(),
@@ -190,6 +200,18 @@ impl Events {
         by: Option<&User>,
         action: &str,
     ) -> Result<EntryView, Error> {
+        let l = self.load(id).await?;
+        let cap = if l.system.is_round_robin() {
+            crate::spec::MAX_ROUND_ROBIN_ENTRIES
+        } else {
+            crate::spec::MAX_SWISS_ENTRIES
+        };
+        if l.entries.len() >= cap {
+            return Err(Error::conflict(
+                "event_full",
+                format!("the event is full ({cap} entries)"),
+            ));
+        }
         let number = self.store().add_entry(id, entry).await?.ok_or_else(|| {
             Error::conflict("already_entered", format!("{} is entered already", entry.name))
         })?;

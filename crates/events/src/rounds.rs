@@ -279,7 +279,11 @@ impl Events {
                     p.round,
                     p.board,
                     e.reason,
-                    if e.plies.is_multiple_of(2) { "first" } else { "second" },
+                    if e.plies.is_multiple_of(2) {
+                        "first"
+                    } else {
+                        "second"
+                    },
                     result.as_str()
                 ),
             )

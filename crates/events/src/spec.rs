@@ -166,6 +166,13 @@ pub struct NewEvent {
 /// Most rounds a Swiss may have, and most players a round robin.
 pub const MAX_SWISS_ROUNDS: u32 = 30;
 pub const MAX_NAME_CHARS: usize = 80;
+/// Most unfinished events one account organises at once (a limit on what
+/// one account may make the server hold and tick).
+pub const MAX_OPEN_EVENTS: i64 = 5;
+/// Most entries an event takes: a Swiss, and a round robin (whose table
+/// grows with the square).
+pub const MAX_SWISS_ENTRIES: usize = 1000;
+pub const MAX_ROUND_ROBIN_ENTRIES: usize = 30;
 pub const MAX_CODE_CHARS: usize = 40;
 
 /// The checked terms.

@@ -140,6 +140,13 @@ async fn round_done(org: &Client, id: &str, r: usize) {
     );
 }
 
+async fn finished(org: &Client, id: &str) {
+    common::eventually("the event finished", || async {
+        event(org, id).await["state"] == "finished"
+    })
+    .await;
+}
+
 async fn pair(org: &Client, id: &str) -> Value {
     let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
     let status = r.status();
@@ -288,8 +295,9 @@ async fn a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry(
         );
         play_round(&org, &id, r, &bots, None).await;
     }
+    // The event closes right after its last result (under its lock).
+    finished(&org, &id).await;
     let ev = event(&org, &id).await;
-    assert_eq!(ev["state"], "finished");
     assert!(boards(&ev, 1)
         .iter()
         .chain(&boards(&ev, 2))
@@ -448,8 +456,9 @@ async fn a_four_player_round_robin() {
         play_round(&org, &id, r, &bots, None).await;
     }
     assert_eq!(met.len(), 6, "everyone met everyone");
+    // The event closes right after its last result (under its lock).
+    finished(&org, &id).await;
     let ev = event(&org, &id).await;
-    assert_eq!(ev["state"], "finished");
     let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
     assert_eq!(r.status(), 409);
     let st = org.get_json(&format!("/api/events/{id}/standings")).await;
@@ -572,6 +581,22 @@ async fn a_scheduled_round_is_paired_at_its_time() {
         assert!(doc["paths"].get(p).is_some(), "{p} documented");
     }
     assert!(doc["components"]["schemas"].get("NewEvent").is_some());
+    // One account organises at most 5 unfinished events.
+    for i in 0..4 {
+        create(
+            &org,
+            json!({"name": format!("More {i}"), "time_control": "3+2", "system": "round-robin"}),
+        )
+        .await;
+    }
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "Sixth", "time_control": "3+2", "system": "round-robin"}),
+        )
+        .await;
+    assert_eq!(r.status(), 409);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "too_many_events");
     s.stop().await;
 }
 

@@ -219,6 +219,16 @@ impl Store {
         .collect()
     }
 
+    /// How many unfinished events `organiser_id` runs.
+    pub async fn unfinished_events_of(&self, organiser_id: &str) -> Result<i64, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT COUNT(*) FROM events WHERE organiser_id = $1 AND state <> 'finished'")
+                .bind(organiser_id)
+                .fetch_one(&self.writer)
+                .await?,
+        )
+    }
+
     /// Sets an event's state (and when it finished).
     pub async fn set_event_state(
         &self,

@@ -106,6 +106,10 @@ impl Events {
             max_rating: terms.max_rating,
             invitation: terms.invitation.clone(),
             starts: serde_json::to_string(&terms.starts).unwrap_or_else(|_| "[]".into()),
+            match_games: terms.match_format.games,
+            playoff_games: terms.match_format.playoff_games,
+            armageddon: terms.match_format.armageddon,
+            playoff_time_control: terms.playoff_time_control.to_string(),
             state: "open".into(),
             current_round: 0,
             created_ms: common::now_ms(),
@@ -339,10 +343,10 @@ impl Events {
                 if l.event.state == "finished" {
                     return Err(Error::conflict("event_finished", "the event is over"));
                 }
-                if l.system.is_round_robin() && l.event.state != "open" {
+                if l.system != crate::System::Swiss && l.event.state != "open" {
                     return Err(Error::conflict(
                         "late_entry_round_robin",
-                        "a round robin's table is fixed once it starts: no late entries",
+                        "a round robin's table and a knockout's bracket are fixed once they start: no late entries",
                     ));
                 }
                 let late = l.event.state != "open";
@@ -384,6 +388,14 @@ impl Events {
             .ok_or_else(|| Error::NotFound(format!("round {} board {}", req.round, req.board)))?;
         if p.black.is_none() {
             return Err(Error::conflict("bye", "a bye has no result to set"));
+        }
+        if l.system == crate::System::Knockout
+            && matches!(result, BoardResult::Draw | BoardResult::DoubleForfeit)
+        {
+            return Err(Error::bad(
+                "bad_result",
+                "a knockout match's result names who goes through: 1-0, 0-1, +- or -+",
+            ));
         }
         self.store()
             .set_pairing_result(id, p.round, p.board, result.as_str(), result.is_forfeit(), false)

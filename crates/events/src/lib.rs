@@ -21,6 +21,7 @@
 
 mod arbiter;
 pub mod crosstable;
+mod knockout;
 mod rounds;
 pub mod spec;
 pub mod view;
@@ -28,8 +29,8 @@ pub mod view;
 pub use arbiter::{JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
 pub use spec::{BoardResult, NewEvent, Scoring, System, TiebreakOrder};
 pub use view::{
-    BoardPlayer, CrosstableRow, CrosstableView, EntryView, EventSummary, EventView, LogView, PairingView,
-    RoundView, StandingRow, StandingsView,
+    BoardPlayer, CrosstableRow, CrosstableView, EntryView, EventSummary, EventView, LogView, MatchGameView,
+    PairingView, RoundView, StandingRow, StandingsView,
 };
 
 use play::Play;
@@ -171,6 +172,8 @@ pub(crate) struct Loaded {
     pub tiebreaks: TiebreakOrder,
     pub entries: Vec<store::EntryRow>,
     pub pairings: Vec<store::PairingRow>,
+    /// A knockout's match games (empty otherwise).
+    pub match_games: Vec<store::MatchGameRow>,
 }
 
 impl Loaded {
@@ -220,7 +223,13 @@ impl Events {
         let tiebreaks = TiebreakOrder::parse(&event.tiebreaks).ok_or_else(|| bad("tie-break order"))?;
         let entries = self.store().entries(id).await?;
         let pairings = self.store().pairings(id).await?;
+        let match_games = if system == System::Knockout {
+            self.store().match_games(id).await?
+        } else {
+            Vec::new()
+        };
         Ok(Loaded {
+            match_games,
             event,
             system,
             scoring,
@@ -228,6 +237,53 @@ impl Events {
             entries,
             pairings,
         })
+    }
+
+    /// Starts one game of the event between pairing numbers `white` and
+    /// `black` (first and second side) through `play::live::create_game`,
+    /// as the lobby starts a game, and tells both players. `None` when a
+    /// player's account is gone.
+    pub(crate) async fn create_board_game(
+        &self,
+        l: &Loaded,
+        white: u32,
+        black: u32,
+        tc: &clock::TimeControl,
+    ) -> Result<Option<String>, common::Error> {
+        let (Some(w), Some(b)) = (l.entry_number(white), l.entry_number(black)) else {
+            return Ok(None);
+        };
+        let (Some(white_user), Some(black_user)) = (
+            self.store().user_by_id(&w.user_id).await?,
+            self.store().user_by_id(&b.user_id).await?,
+        ) else {
+            return Ok(None);
+        };
+        let game = play::live::create_game(
+            self.play(),
+            play::live::GameSetup {
+                variant: l.event.variant.clone(),
+                profile: registry::Profile::default(),
+                fen: None,
+                time_control: tc.clone(),
+                rated: l.event.rated,
+                first: play::live::Seat::person(&white_user),
+                second: play::live::Seat::person(&black_user),
+            },
+        )
+        .await?;
+        for (user, side) in [
+            (&white_user, game::Side::First),
+            (&black_user, game::Side::Second),
+        ] {
+            let _ = self.0.started.send(EventGame {
+                event: l.event.id.clone(),
+                game: game.clone(),
+                user_id: user.id.clone(),
+                side,
+            });
+        }
+        Ok(Some(game))
     }
 
     /// Logs what was done to an event: by whom (`None`: the server) and when.

@@ -5,11 +5,11 @@
 //! and past the limit the game is lost; 21.4: `+`/`-`, no game played).
 
 use crate::crosstable;
+use crate::knockout;
 use crate::spec::{BoardResult, System};
-use crate::{EventGame, Events, Loaded};
+use crate::{Events, Loaded};
 use common::Error;
 use game::{Outcome, Side};
-use play::live::{self, GameSetup, Seat};
 use play::GameEnded;
 use store::{PairingRow, User};
 
@@ -138,12 +138,20 @@ impl Events {
             let rounds = crosstable::schedule(l.system, numbers.len() as u32).len() as u32;
             self.store().set_event_rounds(&id, rounds).await?;
         }
+        if l.system == System::Knockout {
+            // log2 of the bracket: 8 players, 3 rounds.
+            let rounds = (numbers.len() as u32).next_power_of_two().trailing_zeros();
+            self.store().set_event_rounds(&id, rounds).await?;
+        }
         *l = self.load(&id).await?;
         Ok(())
     }
 
     /// Round `round`'s boards: (white, black), black `None` for the bye.
     fn boards(&self, l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
+        if l.system == System::Knockout {
+            return knockout::boards(l, round);
+        }
         if l.system == System::Swiss {
             let t = crosstable::model(
                 &l.event.name,
@@ -191,38 +199,14 @@ impl Events {
             .filter(|p| p.round == l.event.current_round && p.game_id.is_none() && p.result.is_none())
         {
             let Some(black) = p.black else { continue };
-            let (Some(w), Some(b)) = (l.entry_number(p.white), l.entry_number(black)) else {
+            if l.system == System::Knockout {
+                self.advance_match(l, p).await?;
                 continue;
-            };
-            let (Some(white_user), Some(black_user)) = (
-                self.store().user_by_id(&w.user_id).await?,
-                self.store().user_by_id(&b.user_id).await?,
-            ) else {
-                continue;
-            };
-            let game = live::create_game(
-                self.play(),
-                GameSetup {
-                    variant: l.event.variant.clone(),
-                    profile: registry::Profile::default(),
-                    fen: None,
-                    time_control: tc.clone(),
-                    rated: l.event.rated,
-                    first: Seat::person(&white_user),
-                    second: Seat::person(&black_user),
-                },
-            )
-            .await?;
-            self.store()
-                .set_pairing_game(&l.event.id, p.round, p.board, &game)
-                .await?;
-            for (user, side) in [(&white_user, Side::First), (&black_user, Side::Second)] {
-                let _ = self.0.started.send(EventGame {
-                    event: l.event.id.clone(),
-                    game: game.clone(),
-                    user_id: user.id.clone(),
-                    side,
-                });
+            }
+            if let Some(game) = self.create_board_game(l, p.white, black, &tc).await? {
+                self.store()
+                    .set_pairing_game(&l.event.id, p.round, p.board, &game)
+                    .await?;
             }
         }
         Ok(())
@@ -247,6 +231,14 @@ impl Events {
     async fn score(&self, event: &str, p: &PairingRow, e: &GameEnded) -> Result<(), Error> {
         if p.result.is_some() {
             return Ok(());
+        }
+        if self
+            .store()
+            .event(event)
+            .await?
+            .is_some_and(|ev| ev.system == "knockout")
+        {
+            return self.score_match_game(event, p, e).await;
         }
         let result = match e.outcome {
             Some(Outcome::Win { winner: Side::First }) => BoardResult::WhiteWins,

@@ -17,6 +17,10 @@ pub enum System {
     RoundRobin,
     /// 双循环: each pair meets twice, colours reversed.
     DoubleRoundRobin,
+    /// 淘汰制 (CXA 11.1): a seeded single-elimination bracket of matches,
+    /// a tied match going on to rapid play-off games and an armageddon
+    /// game (seed 001).
+    Knockout,
 }
 
 impl System {
@@ -25,23 +29,29 @@ impl System {
             System::Swiss => "swiss",
             System::RoundRobin => "round-robin",
             System::DoubleRoundRobin => "double-round-robin",
+            System::Knockout => "knockout",
         }
     }
 
     pub fn parse(s: &str) -> Option<System> {
-        [System::Swiss, System::RoundRobin, System::DoubleRoundRobin]
-            .into_iter()
-            .find(|x| x.as_str() == s)
+        [
+            System::Swiss,
+            System::RoundRobin,
+            System::DoubleRoundRobin,
+            System::Knockout,
+        ]
+        .into_iter()
+        .find(|x| x.as_str() == s)
     }
 
     pub fn is_round_robin(self) -> bool {
-        self != System::Swiss
+        matches!(self, System::RoundRobin | System::DoubleRoundRobin)
     }
 
     /// How unplayed games count in the tie-breaks.
     pub fn tiebreak_system(self) -> tiebreak::System {
         match self {
-            System::Swiss => tiebreak::System::Swiss,
+            System::Swiss | System::Knockout => tiebreak::System::Swiss,
             _ => tiebreak::System::RoundRobin,
         }
     }
@@ -113,6 +123,10 @@ impl TiebreakOrder {
     }
 
     pub fn tiebreaks(self, system: System) -> Vec<Tiebreak> {
+        if system == System::Knockout {
+            // Matches won decide; the bracket says the rest.
+            return Vec::new();
+        }
         match (self, system.is_round_robin()) {
             (TiebreakOrder::Fide, false) => vec![
                 Tiebreak::BuchholzCut1,
@@ -161,6 +175,15 @@ pub struct NewEvent {
     /// paired then by itself. Empty: the arbiter pairs each round.
     #[serde(default)]
     pub round_starts: Vec<i64>,
+    /// Knockout: games of a match proper, 1 (the default), 2 or 3.
+    pub match_games: Option<u32>,
+    /// Knockout: rapid play-off games after a tied match (0–4, default 1).
+    pub playoff_games: Option<u32>,
+    /// Knockout: then an armageddon game, a draw black's win (default
+    /// true); without it a tie is decided by lot.
+    pub armageddon: Option<bool>,
+    /// Knockout: the play-off and armageddon games' clock (default `5+3`).
+    pub playoff_time_control: Option<String>,
 }
 
 /// Most rounds a Swiss may have, and most players a round robin.
@@ -191,6 +214,8 @@ pub struct Terms {
     pub max_rating: Option<i64>,
     pub invitation: Option<String>,
     pub starts: Vec<i64>,
+    pub match_format: tournament::knockout::MatchFormat,
+    pub playoff_time_control: clock::TimeControl,
 }
 
 impl NewEvent {
@@ -221,6 +246,13 @@ impl NewEvent {
                 return Err(Error::bad(
                     "bad_rounds",
                     format!("a Swiss needs its number of rounds, 1 to {MAX_SWISS_ROUNDS}"),
+                ))
+            }
+            (System::Knockout, None) => 0,
+            (System::Knockout, Some(_)) => {
+                return Err(Error::bad(
+                    "bad_rounds",
+                    "a knockout's rounds follow from its players (the bracket): leave rounds out",
                 ))
             }
             (_, None) => 0,
@@ -270,7 +302,26 @@ impl NewEvent {
                 format!("{} round starts for {rounds} rounds", self.round_starts.len()),
             ));
         }
+        let match_format = tournament::knockout::MatchFormat {
+            games: self.match_games.unwrap_or(1),
+            playoff_games: self.playoff_games.unwrap_or(1),
+            armageddon: self.armageddon.unwrap_or(true),
+        };
+        if !(1..=3).contains(&match_format.games) || match_format.playoff_games > 4 {
+            return Err(Error::bad(
+                "bad_match_format",
+                "a knockout match has 1 to 3 games and 0 to 4 play-off games",
+            ));
+        }
+        let playoff_time_control =
+            play::table::parse_time_control(self.playoff_time_control.as_deref().unwrap_or("5+3"))
+                .map_err(|e| Error::bad("bad_time_control", format!("play-off games: {e}")))?;
+        if playoff_time_control.is_unlimited() || playoff_time_control.correspondence_days().is_some() {
+            return Err(Error::bad("bad_time_control", "play-off games need a clock"));
+        }
         Ok(Terms {
+            match_format,
+            playoff_time_control,
             name,
             variant,
             time_control,
@@ -370,6 +421,10 @@ mod tests {
             max_rating: None,
             invitation_code: None,
             round_starts: vec![],
+            match_games: None,
+            playoff_games: None,
+            armageddon: None,
+            playoff_time_control: None,
         }
     }
 

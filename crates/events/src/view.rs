@@ -64,6 +64,23 @@ pub struct PairingView {
     pub result: Option<String>,
     /// Scored without play (seed 000 21.4).
     pub forfeit: bool,
+    /// A knockout match's games, in order (empty in other systems): `white`
+    /// and `black` above are the bracket's first- and second-listed
+    /// players, the result says who went through.
+    pub games: Vec<MatchGameView>,
+}
+
+/// One game of a knockout match.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MatchGameView {
+    pub number: u32,
+    /// `regular`, `playoff` or `armageddon` (a draw is black's win).
+    pub phase: String,
+    /// The pairing number with the first side (white, red) in this game.
+    pub white: u32,
+    pub game: String,
+    /// `1-0`, `0-1`, `1/2-1/2` as the game went, `forfeit`, or `None`.
+    pub result: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -85,6 +102,13 @@ pub struct EventView {
     /// Whether joining needs an invitation code (the code is the arbiter's).
     pub invitation_required: bool,
     pub round_starts: Vec<i64>,
+    /// A knockout's match format: games of the match proper, play-off
+    /// games after a tie, whether an armageddon game follows, and the
+    /// play-off games' clock.
+    pub match_games: u32,
+    pub playoff_games: u32,
+    pub armageddon: bool,
+    pub playoff_time_control: String,
     pub entries: Vec<EntryView>,
     pub rounds_paired: Vec<RoundView>,
     /// Whether you are this event's arbiter.
@@ -225,6 +249,18 @@ impl Events {
                         game: p.game_id.clone(),
                         result: p.result.clone(),
                         forfeit: p.forfeit,
+                        games: l
+                            .match_games
+                            .iter()
+                            .filter(|g| g.round == p.round && g.board == p.board)
+                            .map(|g| MatchGameView {
+                                number: g.game_no,
+                                phase: g.phase.clone(),
+                                white: g.white,
+                                game: g.game_id.clone(),
+                                result: g.result.clone(),
+                            })
+                            .collect(),
                     })
                     .collect();
                 RoundView {
@@ -243,6 +279,10 @@ impl Events {
             max_rating: l.event.max_rating,
             invitation_required: l.event.invitation.is_some(),
             round_starts: serde_json::from_str(&l.event.starts).unwrap_or_default(),
+            match_games: l.event.match_games,
+            playoff_games: l.event.playoff_games,
+            armageddon: l.event.armageddon,
+            playoff_time_control: l.event.playoff_time_control.clone(),
             entries: l
                 .entries
                 .iter()
@@ -357,8 +397,19 @@ impl Events {
     pub async fn pgn(&self, id: &str) -> Result<String, Error> {
         let l = self.load(id).await?;
         let mut out = String::new();
-        for p in &l.pairings {
-            let Some(game) = &p.game_id else { continue };
+        // A knockout board's games are its match's; another system's, one.
+        let games: Vec<(u32, u32, &String)> = if l.match_games.is_empty() {
+            l.pairings
+                .iter()
+                .filter_map(|p| p.game_id.as_ref().map(|g| (p.round, p.board, g)))
+                .collect()
+        } else {
+            l.match_games
+                .iter()
+                .map(|g| (g.round, g.board, &g.game_id))
+                .collect()
+        };
+        for (round, board, game) in games {
             let Some(v) = play::live::view(self.play(), game).await? else {
                 continue;
             };
@@ -366,8 +417,8 @@ impl Events {
             let event_tags = format!(
                 "[Event \"{}\"]\n[Round \"{}.{}\"]\n",
                 l.event.name.replace(['"', '\\'], ""),
-                p.round,
-                p.board
+                round,
+                board
             );
             // The event's own tags first; the game's own Event/Round tags
             // (an online game's) are replaced.
@@ -411,5 +462,6 @@ fn tournament_kind(l: &Loaded) -> &'static str {
         crate::System::Swiss => "Swiss (FIDE Dutch)",
         crate::System::RoundRobin => "Round robin",
         crate::System::DoubleRoundRobin => "Double round robin",
+        crate::System::Knockout => "Knockout",
     }
 }

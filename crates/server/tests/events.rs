@@ -458,7 +458,6 @@ async fn a_four_player_round_robin() {
     assert_eq!(met.len(), 6, "everyone met everyone");
     // The event closes right after its last result (under its lock).
     finished(&org, &id).await;
-    let ev = event(&org, &id).await;
     let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
     assert_eq!(r.status(), 409);
     let st = org.get_json(&format!("/api/events/{id}/standings")).await;
@@ -610,6 +609,142 @@ fn chrono_ms() -> i64 {
     .unwrap()
 }
 
+async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..8 {
+        let b = Bot::new(&s, &format!("ko{i}")).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let id = create(
+        &org,
+        json!({"name": "Cup", "time_control": "10+5", "system": "knockout", "playoff_time_control": "3+2"}),
+    )
+    .await;
+    for b in bots.values() {
+        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+    }
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    assert_eq!(ev["rounds"], 3, "8 players: quarter-finals, semi-finals, final");
+    // The seeded bracket: 1 v 8, 4 v 5, 2 v 7, 3 v 6.
+    assert_eq!(
+        boards(&ev, 1)
+            .iter()
+            .map(|&(a, b)| (a.min(b), a.max(b)))
+            .collect::<Vec<_>>(),
+        vec![(1, 8), (4, 5), (2, 7), (3, 6)]
+    );
+    let name_of = |ev: &Value, n: u64| -> String {
+        ev["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["number"] == n)
+            .unwrap()["name"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // Games played out, which the event may not have scored yet.
+    let mut done = std::collections::HashSet::new();
+    for r in 1..=3usize {
+        if r > 1 {
+            pair(&org, &id).await;
+        }
+        // Board 1 of the first round is drawn game after game; every
+        // other match the first game's white wins.
+        loop {
+            let ev = event(&org, &id).await;
+            let round = &ev["rounds_paired"][r - 1];
+            if round["complete"] == true {
+                break;
+            }
+            let mut moved = false;
+            for b in round["boards"].as_array().unwrap() {
+                if !b["result"].is_null() {
+                    continue;
+                }
+                let last = b["games"].as_array().unwrap().last().unwrap().clone();
+                if !last["result"].is_null() {
+                    continue; // the next game is being started
+                }
+                let game = last["game"].as_str().unwrap();
+                if !done.insert(game.to_string()) {
+                    continue;
+                }
+                let white_no = last["white"].as_u64().unwrap();
+                let (first, second) = (
+                    b["white"]["number"].as_u64().unwrap(),
+                    b["black"]["number"].as_u64().unwrap(),
+                );
+                let black_no = if white_no == first { second } else { first };
+                let (white, black) = (&bots[&name_of(&ev, white_no)], &bots[&name_of(&ev, black_no)]);
+                white.play(game, "h2e2", false).await;
+                if r == 1 && b["board"] == 1 {
+                    black.play(game, "h7e7", true).await;
+                    white.accept_draw(game).await;
+                } else {
+                    black.play(game, "h7e7", false).await;
+                    black.resign(game).await;
+                }
+                moved = true;
+            }
+            if !moved {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+        }
+    }
+    finished(&org, &id).await;
+    let ev = event(&org, &id).await;
+    let drawn = &ev["rounds_paired"][0]["boards"][0];
+    let games = drawn["games"].as_array().unwrap();
+    assert_eq!(
+        games
+            .iter()
+            .map(|g| g["phase"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["regular", "playoff", "armageddon"],
+        "{drawn}"
+    );
+    assert!(games.iter().all(|g| g["result"] == "1/2-1/2"));
+    // Colours alternate into the play-off; the armageddon's black, who had
+    // no choice at the lot, took black and goes through on the draw.
+    assert_ne!(games[0]["white"], games[1]["white"]);
+    assert_eq!(games[2]["white"], games[0]["white"]);
+    let armageddon_black = if games[2]["white"] == drawn["white"]["number"] {
+        drawn["black"]["number"].clone()
+    } else {
+        drawn["white"]["number"].clone()
+    };
+    let through = if drawn["result"] == "1-0" {
+        &drawn["white"]["number"]
+    } else {
+        &drawn["black"]["number"]
+    };
+    assert_eq!(through, &armageddon_black);
+    // The play-off games run on their own clock.
+    let playoff = org
+        .get_json(&format!("/api/games/{}", games[1]["game"].as_str().unwrap()))
+        .await;
+    assert_eq!(playoff["time_control"], ev["playoff_time_control"]);
+    assert_ne!(playoff["time_control"], ev["time_control"]);
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    assert!(log.as_array().unwrap().iter().any(|l| l["action"] == "match_won"));
+    // The champion won three matches.
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(st["rows"][0]["points"], "3.0", "{st}");
+    let pgn = org
+        .get(&format!("/api/events/{id}/pgn"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(pgn.matches("[Event \"Cup\"]").count(), 4 + 2 + 2 + 1, "{pgn}");
+    s.stop().await;
+}
+
 /// The rounds as they were, with board `i` of round 1 given `result`.
 trait TapResult {
     fn tap_result(self, board: usize, result: &str) -> Value;
@@ -627,4 +762,5 @@ on_both_databases!(
     a_four_player_round_robin,
     a_restart_mid_round_resumes_the_same_pairings,
     a_scheduled_round_is_paired_at_its_time,
+    a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon,
 );

@@ -32,6 +32,13 @@ pub struct EventRow {
     /// Each round's scheduled start (ms since the epoch) as a JSON array;
     /// `[]` when the arbiter pairs every round by hand.
     pub starts: String,
+    /// A knockout's match format: games of the match proper, rapid
+    /// play-off games after a tie, then an armageddon game or not.
+    pub match_games: u32,
+    pub playoff_games: u32,
+    pub armageddon: bool,
+    /// The clock of a knockout's play-off and armageddon games.
+    pub playoff_time_control: String,
     /// `open`, `running` or `finished`.
     pub state: String,
     /// The last round paired (0 before the first).
@@ -88,7 +95,8 @@ pub struct LogRow {
 
 const EVENT_COLS: &str =
     "id, node, name, organiser_id, variant, time_control, rated, system, rounds, scoring, \
-     tiebreaks, min_rating, max_rating, invitation, starts, state, current_round, created_ms, finished_ms";
+     tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
+     state, current_round, created_ms, finished_ms";
 
 fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
@@ -115,6 +123,10 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         max_rating: row.try_get("max_rating")?,
         invitation: row.try_get("invitation")?,
         starts: row.try_get("starts")?,
+        match_games: u32_of(row, "match_games", "events")?,
+        playoff_games: u32_of(row, "playoff_games", "events")?,
+        armageddon: row.try_get::<i64, _>("armageddon")? != 0,
+        playoff_time_control: row.try_get("playoff_time_control")?,
         state: row.try_get("state")?,
         current_round: u32_of(row, "current_round", "events")?,
         created_ms: row.try_get("created_ms")?,
@@ -152,11 +164,41 @@ fn pairing_from(row: &AnyRow) -> Result<PairingRow, StoreError> {
 
 const PAIRING_COLS: &str = "round, board, white, black, game_id, result, forfeit";
 
+/// One game of a knockout match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchGameRow {
+    pub round: u32,
+    pub board: u32,
+    /// 1, 2, … over the whole match.
+    pub game_no: u32,
+    /// `regular`, `playoff` or `armageddon`.
+    pub phase: String,
+    /// The pairing number with the first side in this game.
+    pub white: u32,
+    pub game_id: String,
+    /// `None` while playing; `1-0`, `0-1` or `1/2-1/2` as the game went.
+    pub result: Option<String>,
+}
+
+const MATCH_GAME_COLS: &str = "round, board, game_no, phase, white, game_id, result";
+
+fn match_game_from(row: &AnyRow) -> Result<MatchGameRow, StoreError> {
+    Ok(MatchGameRow {
+        round: u32_of(row, "round", "event_match_games")?,
+        board: u32_of(row, "board", "event_match_games")?,
+        game_no: u32_of(row, "game_no", "event_match_games")?,
+        phase: row.try_get("phase")?,
+        white: u32_of(row, "white", "event_match_games")?,
+        game_id: row.try_get("game_id")?,
+        result: row.try_get("result")?,
+    })
+}
+
 impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -173,6 +215,10 @@ impl Store {
         .bind(e.max_rating)
         .bind(e.invitation.clone())
         .bind(&e.starts)
+        .bind(i64::from(e.match_games))
+        .bind(i64::from(e.playoff_games))
+        .bind(i64::from(e.armageddon))
+        .bind(&e.playoff_time_control)
         .bind(&e.state)
         .bind(i64::from(e.current_round))
         .bind(e.created_ms)
@@ -469,6 +515,62 @@ impl Store {
         .await?
         .iter()
         .map(pairing_from)
+        .collect()
+    }
+
+    /// Records a knockout match's next game and makes it the board's game,
+    /// in one transaction.
+    pub async fn insert_match_game(&self, event_id: &str, g: &MatchGameRow) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query(&format!(
+            "INSERT INTO event_match_games (event_id, {MATCH_GAME_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+        ))
+        .bind(event_id)
+        .bind(i64::from(g.round))
+        .bind(i64::from(g.board))
+        .bind(i64::from(g.game_no))
+        .bind(&g.phase)
+        .bind(i64::from(g.white))
+        .bind(&g.game_id)
+        .bind(g.result.clone())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE event_pairings SET game_id = $1 WHERE event_id = $2 AND round = $3 AND board = $4",
+        )
+        .bind(&g.game_id)
+        .bind(event_id)
+        .bind(i64::from(g.round))
+        .bind(i64::from(g.board))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Records how a match game went, once; whether it had no result.
+    pub async fn set_match_game_result(&self, game_id: &str, result: &str) -> Result<bool, StoreError> {
+        Ok(
+            sqlx::query("UPDATE event_match_games SET result = $1 WHERE game_id = $2 AND result IS NULL")
+                .bind(result)
+                .bind(game_id)
+                .execute(&self.writer)
+                .await?
+                .rows_affected()
+                == 1,
+        )
+    }
+
+    /// Every knockout game of an event, by round, board and number.
+    pub async fn match_games(&self, event_id: &str) -> Result<Vec<MatchGameRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {MATCH_GAME_COLS} FROM event_match_games WHERE event_id = $1 ORDER BY round, board, game_no"
+        ))
+        .bind(event_id)
+        .fetch_all(&self.writer)
+        .await?
+        .iter()
+        .map(match_game_from)
         .collect()
     }
 

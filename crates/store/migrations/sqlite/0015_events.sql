@@ -11,7 +11,7 @@ CREATE TABLE events (
     variant        TEXT NOT NULL,              -- registry id
     time_control   TEXT NOT NULL,
     rated          BIGINT NOT NULL,
-    system         TEXT NOT NULL,              -- swiss, round-robin, double-round-robin
+    system         TEXT NOT NULL,              -- swiss, round-robin, double-round-robin, knockout
     rounds         BIGINT NOT NULL,
     scoring        TEXT NOT NULL,              -- 1-0.5-0, 2-1-0, 3-1-0
     tiebreaks      TEXT NOT NULL,              -- fide, cxa
@@ -19,6 +19,10 @@ CREATE TABLE events (
     max_rating     BIGINT,
     invitation     TEXT,                       -- the code to join, if any
     starts         TEXT NOT NULL,              -- JSON: each round's scheduled start (ms), may be []
+    match_games    BIGINT NOT NULL,            -- knockout: games of a match proper (1, 2 or 3)
+    playoff_games  BIGINT NOT NULL,            -- knockout: rapid play-off games after a tie
+    armageddon     BIGINT NOT NULL,            -- knockout: then an armageddon game (a draw is black's win)
+    playoff_time_control TEXT NOT NULL,        -- knockout: the play-off and armageddon games' clock
     state          TEXT NOT NULL,              -- open, running, finished
     current_round  BIGINT NOT NULL,            -- 0 before the first pairing
     created_ms     BIGINT NOT NULL,
@@ -61,6 +65,22 @@ CREATE TABLE event_pairings (
     PRIMARY KEY (event_id, round, board)
 );
 CREATE INDEX event_pairings_game ON event_pairings(game_id);
+
+-- A knockout match's games, in order: the board's row in event_pairings is
+-- the match (its result: which player goes through) and names the game
+-- being played now.
+CREATE TABLE event_match_games (
+    event_id   TEXT NOT NULL REFERENCES events(id),
+    round      BIGINT NOT NULL,
+    board      BIGINT NOT NULL,
+    game_no    BIGINT NOT NULL,               -- 1, 2, … over the whole match
+    phase      TEXT NOT NULL,                 -- regular, playoff, armageddon
+    white      BIGINT NOT NULL,               -- pairing number with the first side
+    game_id    TEXT NOT NULL,
+    result     TEXT,                          -- NULL while playing; 1-0, 0-1, 1/2-1/2 as the game went
+    PRIMARY KEY (event_id, round, board, game_no)
+);
+CREATE INDEX event_match_games_game ON event_match_games(game_id);
 
 CREATE TABLE event_log (
     event_id  TEXT NOT NULL REFERENCES events(id),

@@ -282,19 +282,32 @@ async fn a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry(
         .await;
     assert_eq!(r.0, 403, "only the arbiter");
 
-    // Rounds 3 and 4: the leaver is not paired, the late entry is.
-    for r in 3..=4 {
-        pair(&org, &id).await;
-        let ev = event(&org, &id).await;
-        let bs = boards(&ev, r);
-        assert_eq!(bs.len(), 5, "nine players: four games and a bye");
-        assert!(bs.iter().all(|&(w, b)| w != leaver_no && b != leaver_no));
-        assert!(
-            bs.iter().any(|&(w, b)| w == 10 || b == 10),
-            "the late entry plays"
-        );
-        play_round(&org, &id, r, &bots, None).await;
-    }
+    // Round 3: the leaver is not paired, the late entry is.
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    let bs = boards(&ev, 3);
+    assert_eq!(bs.len(), 5, "nine players: four games and a bye");
+    assert!(bs.iter().all(|&(w, b)| w != leaver_no && b != leaver_no));
+    assert!(
+        bs.iter().any(|&(w, b)| w == 10 || b == 10),
+        "the late entry plays"
+    );
+    play_round(&org, &id, 3, &bots, None).await;
+    // Round 4: the arbiter re-admits the leaver; ten players, no bye.
+    let r = org
+        .post(
+            &format!("/api/events/{id}/players"),
+            &json!({"action": "readmit", "player": leaver}),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    let bs = boards(&ev, 4);
+    assert_eq!(bs.len(), 5, "ten players: five games");
+    assert!(bs.iter().all(|&(_, b)| b != 0));
+    assert!(bs.iter().any(|&(w, b)| w == leaver_no || b == leaver_no));
+    play_round(&org, &id, 4, &bots, None).await;
     // The event closes right after its last result (under its lock).
     finished(&org, &id).await;
     let ev = event(&org, &id).await;
@@ -333,7 +346,7 @@ async fn a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry(
         .iter()
         .map(|r| r["points"].as_str().unwrap().parse::<f64>().unwrap())
         .sum();
-    // 4 rounds × 4 boards of one point, 4 byes worth a win.
+    // Rounds 1–3: 4 games of one point and a bye worth a win; round 4: 5 games.
     assert!((total - 20.0).abs() < 1e-9, "{st}");
     let last = &ev["rounds_paired"][3]["boards"][0];
     let white = last["white"]["number"].as_u64().unwrap();
@@ -391,7 +404,8 @@ async fn a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry(
         .iter()
         .find(|r| r["number"] == leaver_no)
         .unwrap();
-    assert_eq!(leaver_row["rounds"][3], "", "not paired after withdrawing");
+    assert_eq!(leaver_row["rounds"][2], "", "not paired after withdrawing");
+    assert_ne!(leaver_row["rounds"][3], "", "paired again once re-admitted");
     let pgn = org.get(&format!("/api/events/{id}/pgn")).await;
     assert_eq!(pgn.status(), 200);
     let pgn = pgn.text().await.unwrap();

@@ -55,7 +55,7 @@ function createForm(variants, ctx) {
     variants.map((v) => h('option', { value: v.id }, variantLabel(variants, v))));
   const clock = h('input', { id: 'event-clock', value: '10+5', maxlength: 20 });
   const system = h('select', { id: 'event-system' },
-    ['swiss', 'round-robin', 'double-round-robin'].map((s) => h('option', { value: s }, t(`events.system.${s}`))));
+    ['swiss', 'round-robin', 'double-round-robin', 'knockout'].map((s) => h('option', { value: s }, t(`events.system.${s}`))));
   const rounds = h('input', { id: 'event-rounds', type: 'number', min: 1, max: 30, value: 5 });
   const scoring = h('select', { id: 'event-scoring' },
     ['1-0.5-0', '2-1-0', '3-1-0'].map((s) => h('option', { value: s }, s)));
@@ -162,7 +162,12 @@ async function eventPage(main, id, ctx) {
             ? link(`/game/${encodeURIComponent(b.game)}`, b.result || t('events.watch'))
             : (b.result === 'bye' ? '' : (b.result || ''))),
           h('td', {}, b.black ? number(b.black) : t('events.bye')),
-          h('td', {}, b.forfeit ? t('events.forfeit') : '')))))))));
+          h('td', {}, b.forfeit ? t('events.forfeit') : ''),
+          // A knockout match's games: the play-off and armageddon too.
+          h('td', {}, (b.games || []).length > 1
+            ? b.games.map((g) => [link(`/game/${encodeURIComponent(g.game)}`,
+              `${t(`events.phase.${g.phase}`)} ${g.result || '…'}`), ' '])
+            : '')))))))));
     fill(standingsHead, ...['#', t('players.name'), t('events.points'), ...st.tiebreaks]
       .map((k) => h('th', { scope: 'col' }, k)));
     fill(standings, st.rows.map((r) => h('tr', {},

@@ -205,10 +205,10 @@ impl Events {
         action: &str,
     ) -> Result<EntryView, Error> {
         let l = self.load(id).await?;
-        let cap = if l.system.is_round_robin() {
-            crate::spec::MAX_ROUND_ROBIN_ENTRIES
-        } else {
-            crate::spec::MAX_SWISS_ENTRIES
+        let cap = match l.system {
+            crate::System::Swiss => crate::spec::MAX_SWISS_ENTRIES,
+            crate::System::Knockout => crate::spec::MAX_KNOCKOUT_ENTRIES,
+            _ => crate::spec::MAX_ROUND_ROBIN_ENTRIES,
         };
         if l.entries.len() >= cap {
             return Err(Error::conflict(

@@ -196,6 +196,7 @@ pub const MAX_OPEN_EVENTS: i64 = 5;
 /// grows with the square).
 pub const MAX_SWISS_ENTRIES: usize = 1000;
 pub const MAX_ROUND_ROBIN_ENTRIES: usize = 30;
+pub const MAX_KNOCKOUT_ENTRIES: usize = 256;
 pub const MAX_CODE_CHARS: usize = 40;
 
 /// The checked terms.

@@ -55,6 +55,43 @@ impl Bot {
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
+    /// The first `gameStart` line of an event stream (lichess's
+    /// `/api/stream/event`), within 30 s.
+    async fn next_game_start(resp: reqwest::Response) -> Value {
+        use futures_util::StreamExt;
+        let mut body = resp.bytes_stream();
+        let mut buf = Vec::new();
+        loop {
+            while let Some(i) = buf.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = buf.drain(..=i).collect();
+                if line.len() > 1 {
+                    let v: Value = serde_json::from_slice(&line).unwrap();
+                    if v["type"] == "gameStart" {
+                        return v;
+                    }
+                }
+            }
+            let chunk = tokio::time::timeout(std::time::Duration::from_secs(30), body.next())
+                .await
+                .expect("a line within 30 s")
+                .expect("the stream goes on")
+                .unwrap();
+            buf.extend_from_slice(&chunk);
+        }
+    }
+
+    async fn events_stream(&self) -> reqwest::Response {
+        let r = self
+            .http
+            .get(format!("{}/api/stream/event", self.base))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        r
+    }
+
     async fn play(&self, game: &str, mv: &str, draw: bool) {
         let q = if draw { "?offeringDraw=true" } else { "" };
         let (status, body) = self
@@ -447,9 +484,30 @@ async fn a_four_player_round_robin() {
     for b in bots.values() {
         assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
     }
+    // A player hears of their event game as of any game (lichess's
+    // gameStart on the bot's event stream).
+    let listener = bots.values().next().unwrap();
+    let mut heard = Some(tokio::spawn(Bot::next_game_start(listener.events_stream().await)));
     let mut met = std::collections::BTreeSet::new();
     for r in 1..=3 {
         pair(&org, &id).await;
+        if let Some(heard) = heard.take() {
+            let start =
+                tokio::time::timeout(std::time::Duration::from_secs(30), async { heard.await.unwrap() })
+                    .await
+                    .unwrap();
+            let ev = event(&org, &id).await;
+            let mine: Vec<&Value> = ev["rounds_paired"][0]["boards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|b| {
+                    b["white"]["name"] == listener.name.as_str()
+                        || b["black"]["name"] == listener.name.as_str()
+                })
+                .collect();
+            assert_eq!(start["game"]["gameId"], mine[0]["game"], "{start}");
+        }
         let ev = event(&org, &id).await;
         assert_eq!(ev["rounds"], 3);
         let bs = boards(&ev, r);

@@ -525,8 +525,24 @@ async fn a_four_player_round_robin() {
         for (w, b) in bs {
             met.insert((w.min(b), w.max(b)));
         }
+        if r == 3 {
+            // The arbiter rules on a game still being played: the ruling
+            // stands when the game ends otherwise.
+            let r = org
+                .post(
+                    &format!("/api/events/{id}/result"),
+                    &json!({"round": 3, "board": 1, "result": "-+", "reason": "left the hall"}),
+                )
+                .await;
+            assert_eq!(r.status(), 204);
+        }
         play_round(&org, &id, r, &bots, None).await;
     }
+    let ruled = &event(&org, &id).await["rounds_paired"][2]["boards"][0];
+    assert_eq!(
+        (ruled["result"].as_str(), ruled["forfeit"].as_bool()),
+        (Some("-+"), Some(true))
+    );
     assert_eq!(met.len(), 6, "everyone met everyone");
     // The event closes right after its last result (under its lock).
     finished(&org, &id).await;

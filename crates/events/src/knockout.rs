@@ -304,3 +304,87 @@ impl Events {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(result: Option<&str>) -> PairingRow {
+        PairingRow {
+            round: 1,
+            board: 1,
+            white: 4,
+            black: Some(5),
+            game_id: None,
+            result: result.map(str::to_string),
+            forfeit: false,
+        }
+    }
+
+    fn game(no: u32, phase: &str, white: u32, result: Option<&str>) -> MatchGameRow {
+        MatchGameRow {
+            round: 1,
+            board: 1,
+            game_no: no,
+            phase: phase.into(),
+            white,
+            game_id: format!("g{no}"),
+            result: result.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn a_drawn_match_goes_to_the_playoff_then_armageddon_and_black_wins_the_draw() {
+        let p = board(None);
+        // Number 5 won the lot and took white.
+        let g1 = game(1, "regular", 5, Some("1/2-1/2"));
+        let m = rebuild(MatchFormat::NATIONAL, &p, &[&g1]).unwrap().unwrap();
+        assert_eq!(
+            m.next(),
+            Next::Game {
+                number: 2,
+                phase: Phase::Playoff,
+                white: Player::First
+            },
+            "colours alternate into the play-off: number 4 (first-listed) has white"
+        );
+        let g2 = game(2, "playoff", 4, Some("1/2-1/2"));
+        let mut m = rebuild(MatchFormat::NATIONAL, &p, &[&g1, &g2]).unwrap().unwrap();
+        // Number 4 had no choice at the lot: they choose, and take black.
+        assert_eq!(
+            m.next(),
+            Next::ChooseColour {
+                chooser: Player::First
+            }
+        );
+        m.choose_colour(Player::First, false).unwrap();
+        assert_eq!(
+            m.next(),
+            Next::Game {
+                number: 3,
+                phase: Phase::Armageddon,
+                white: Player::Second
+            }
+        );
+        let g3 = game(3, "armageddon", 5, Some("1/2-1/2"));
+        let m = rebuild(MatchFormat::NATIONAL, &p, &[&g1, &g2, &g3])
+            .unwrap()
+            .unwrap();
+        assert_eq!(m.winner(), Some(Player::First), "a draw is black's win");
+        // A game still being played stops the replay.
+        let open = game(3, "armageddon", 5, None);
+        let m = rebuild(MatchFormat::NATIONAL, &p, &[&g1, &g2, &open])
+            .unwrap()
+            .unwrap();
+        assert_eq!(m.winner(), None);
+    }
+
+    #[test]
+    fn the_winner_of_a_board() {
+        assert_eq!(winner_of(&board(Some("1-0"))), Some(4));
+        assert_eq!(winner_of(&board(Some("-+"))), Some(5));
+        assert_eq!(winner_of(&board(Some("bye"))), Some(4));
+        assert_eq!(winner_of(&board(Some("--"))), None);
+        assert_eq!(winner_of(&board(None)), None);
+    }
+}

@@ -505,7 +505,7 @@ const zh = {
   'events.pairings': '对阵',
   'events.entries': '参赛棋手',
   'events.join': '报名',
-  'events.withdraw': '退出',
+  'events.withdraw': '退赛',
   'events.pair': '编排下一轮',
   'events.bye': '轮空',
   'events.playing': '进行中',

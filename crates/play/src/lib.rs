@@ -98,6 +98,23 @@ struct Inner {
     shutdown: watch::Receiver<bool>,
     your_turn: tokio::sync::broadcast::Sender<YourTurn>,
     metrics: metrics::PlayMetrics,
+    ended: tokio::sync::broadcast::Sender<GameEnded>,
+}
+
+/// A game that ended, as [`live`]'s finisher archived it: for a room that
+/// waits on the results of the games it started (the events room scores a
+/// round from them). A subscription, not a poll; a subscriber that falls
+/// behind is told how many it missed and reads the stored games instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnded {
+    pub game: String,
+    /// `None`: called off (aborted), no result.
+    pub outcome: Option<game::Outcome>,
+    /// The stored reason code (`resign`, `flag`, `no_show`, `aborted`, …).
+    pub reason: String,
+    /// Moves played; with `reason` it says who did not show (the side to
+    /// move when a game was called off).
+    pub plies: u32,
 }
 
 /// A move in a correspondence game, for the player now to move, who may be
@@ -146,6 +163,8 @@ impl Play {
             // a courtesy, the game itself is in the player's list anyway.
             your_turn: tokio::sync::broadcast::channel(256).0,
             metrics: metrics::PlayMetrics::default(),
+            // A lagging subscriber re-reads the stored games (see GameEnded).
+            ended: tokio::sync::broadcast::channel(1024).0,
         })))
     }
 
@@ -153,6 +172,16 @@ impl Play {
     #[must_use]
     pub fn your_turns(&self) -> tokio::sync::broadcast::Receiver<YourTurn> {
         self.0.your_turn.subscribe()
+    }
+
+    /// Games as they end on this node (see [`GameEnded`]).
+    #[must_use]
+    pub fn ended_games(&self) -> tokio::sync::broadcast::Receiver<GameEnded> {
+        self.0.ended.subscribe()
+    }
+
+    pub(crate) fn tell_ended(&self, ended: GameEnded) {
+        let _ = self.0.ended.send(ended);
     }
 
     pub(crate) fn tell_your_turn(&self, turn: YourTurn) {

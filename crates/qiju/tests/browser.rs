@@ -15,9 +15,11 @@
 //! (issue 30, second round: quick pairing within a rating range, friends,
 //! a challenge's toast on another page), `tests/e2e/look.mjs` (sharing a
 //! game: FEN, link, board PNG, the PGN in Chinese; the board settings,
-//! move confirmation and the sound switch) and `tests/e2e/casual.mjs`
-//! (takebacks, a correspondence game, your games with whose move) against
-//! the same server.
+//! move confirmation and the sound switch), `tests/e2e/casual.mjs`
+//! (takebacks, a correspondence game, your games with whose move) and
+//! `tests/e2e/events.mjs` (issue 28: an event created, joined and paired
+//! in the pages, its game opening for the players, the standings moving
+//! with the result and the arbiter's correction) against the same server.
 //!
 //! Needs node, `tests/e2e/node_modules` (`cd tests/e2e && npm install`)
 //! and Chromium (`apt-get install chromium`, or `QIJU_CHROMIUM`). When
@@ -173,5 +175,9 @@ fn browser_end_to_end() {
     assert!(
         node(&root, &["tests/e2e/casual.mjs", &base]),
         "the browser's run of takebacks, correspondence and your games failed (output above)"
+    );
+    assert!(
+        node(&root, &["tests/e2e/events.mjs", &base]),
+        "the browser's run of an event (create, join, pair, play, correct) failed (output above)"
     );
 }

@@ -31,6 +31,7 @@ pub use error::ApiError;
 pub use routes::router;
 
 use accounts::Accounts;
+use events::Events;
 use lobby::Lobby;
 use play::{Play, PlayConfig};
 use std::net::SocketAddr;
@@ -145,6 +146,8 @@ pub enum ServerError {
     Io(#[from] std::io::Error),
     #[error(transparent)]
     Engine(#[from] play::EngineError),
+    #[error("cannot resume the events: {0}")]
+    Events(String),
 }
 
 struct Inner {
@@ -152,6 +155,7 @@ struct Inner {
     accounts: Accounts,
     lobby: Lobby,
     play: Play,
+    events: Events,
     sessions: Arc<sessions::OpenSessions>,
     exports: api::players::Exports,
     metrics: metrics::Metrics,
@@ -183,6 +187,10 @@ impl AppState {
     #[must_use]
     pub fn metrics(&self) -> &metrics::Metrics {
         &self.0.metrics
+    }
+    #[must_use]
+    pub fn events(&self) -> &Events {
+        &self.0.events
     }
     /// The limits on archive files.
     #[must_use]
@@ -260,12 +268,33 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
             }
         }
     });
+    // Tournaments: an event's game is told to its players as the lobby
+    // tells of any game that starts.
+    let events = Events::new(store.clone(), play.clone());
+    let mut event_games = events.started_games();
+    let told = lobby.clone();
+    tokio::spawn(async move {
+        loop {
+            match event_games.recv().await {
+                Ok(g) => told.notify(
+                    &g.user_id,
+                    &lobby::protocol::LobbyMsg::GameStart {
+                        game: g.game,
+                        color: g.side,
+                    },
+                ),
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            }
+        }
+    });
     let accounts = Accounts::new(store.clone(), config.login_limits, config.account_limits)
         .with_rating_system(config.rating_system);
     let state = AppState(Arc::new(Inner {
         accounts,
         lobby,
         play: play.clone(),
+        events: events.clone(),
         sessions: Arc::default(),
         exports: api::players::Exports::default(),
         metrics: metrics::Metrics::new(&play, &config.node_id),
@@ -277,11 +306,16 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
     let node = state.config().node_id.clone();
     let stopped = store.last_heartbeat(&node).await?.unwrap_or_else(common::now_ms);
     let resumed = play::live::resume_all(&play, stopped).await?;
+    // After the games: an event reads which of its games are still live.
+    let events_resumed = events
+        .start()
+        .await
+        .map_err(|e| ServerError::Events(e.to_string()))?;
     play::analysis::start(&play).await?;
     store.heartbeat(&node, common::now_ms()).await?;
     tokio::spawn(sessions::sweeper(state.clone()));
     tokio::spawn(play::live::take_over_games(play.clone()));
-    tracing::info!(%addr, resumed, "qiju server listening");
+    tracing::info!(%addr, resumed, events_resumed, "qiju server listening");
     let app = router(state.clone());
     let hb_store = store.clone();
     let hb_node = node.clone();

@@ -92,6 +92,19 @@ use utoipa::OpenApi;
         crate::api::bot::accept,
         crate::api::bot::decline,
         crate::api::bot::cancel,
+        crate::api::events::list_events,
+        crate::api::events::create_event,
+        crate::api::events::get_event,
+        crate::api::events::standings,
+        crate::api::events::crosstable,
+        crate::api::events::log,
+        crate::api::events::join,
+        crate::api::events::withdraw,
+        crate::api::events::pair,
+        crate::api::events::set_result,
+        crate::api::events::player_action,
+        crate::api::events::trf,
+        crate::api::events::pgn,
     ),
     tags(
         (name = "auth", description = "Accounts, sessions, guests, bot tokens"),
@@ -99,6 +112,7 @@ use utoipa::OpenApi;
         (name = "games", description = "Live and archived games; the bot API"),
         (name = "players", description = "Profiles, ratings, titles"),
         (name = "analysis", description = "Computer reviews of finished games; the analysis board"),
+        (name = "events", description = "Tournaments on the platform: entries, rounds, standings, the arbiter (docs/EVENTS.md)"),
         (name = "bot", description = "lichess's Bot API, for berserk and lichess-bot (docs/BOTS.md)"),
     )
 )]

@@ -2,7 +2,7 @@
 //! names its handler in [`crate::api`] or [`crate::ws`]; the UI's files
 //! come from the `web` crate.
 
-use crate::api::{accounts, analysis, bot, games, lobby, players};
+use crate::api::{accounts, analysis, bot, events, games, lobby, players};
 use crate::auth::csrf_guard;
 use crate::error::ApiError;
 use crate::{openapi, ws, AppState};
@@ -225,6 +225,18 @@ pub fn router(state: AppState) -> Router {
             "/api/games/{id}/analysis",
             get(analysis::get_review).post(analysis::request_review),
         )
+        .route("/api/events", get(events::list_events).post(events::create_event))
+        .route("/api/events/{id}", get(events::get_event))
+        .route("/api/events/{id}/standings", get(events::standings))
+        .route("/api/events/{id}/crosstable", get(events::crosstable))
+        .route("/api/events/{id}/log", get(events::log))
+        .route("/api/events/{id}/trf", get(events::trf))
+        .route("/api/events/{id}/pgn", get(events::pgn))
+        .route("/api/events/{id}/join", post(events::join))
+        .route("/api/events/{id}/withdraw", post(events::withdraw))
+        .route("/api/events/{id}/pair", post(events::pair))
+        .route("/api/events/{id}/result", post(events::set_result))
+        .route("/api/events/{id}/players", post(events::player_action))
         .route("/api/reports", post(players::report))
         .route("/api/users", get(players::search_users))
         .route("/api/leaderboard/{pool}", get(players::leaderboard))

@@ -32,7 +32,7 @@ fn dependencies(krate: &str) -> BTreeSet<String> {
     out
 }
 
-const ROOMS: [&str; 4] = ["accounts", "lobby", "play", "store"];
+const ROOMS: [&str; 5] = ["accounts", "events", "lobby", "play", "store"];
 const RULES: [&str; 14] = [
     "game",
     "xiangqi",
@@ -52,7 +52,8 @@ const RULES: [&str; 14] = [
 
 #[test]
 fn crates_depend_downward_only() {
-    // server → rooms → store → common; lobby may use play, never back.
+    // server → rooms → store → common; lobby and events may use play,
+    // never back, and never each other.
     let order = ["common", "store", "accounts", "play", "lobby", "server"];
     for (i, krate) in order.iter().enumerate() {
         let deps = dependencies(krate);
@@ -64,12 +65,22 @@ fn crates_depend_downward_only() {
         }
     }
     assert!(!dependencies("accounts").contains("play") && !dependencies("accounts").contains("lobby"));
+    let events = dependencies("events");
+    for other in ["server", "lobby", "accounts"] {
+        assert!(!events.contains(other), "events depends on {other}");
+    }
+    for below in ["play", "lobby", "accounts", "store", "common"] {
+        assert!(
+            !dependencies(below).contains("events"),
+            "{below} depends on events, which sits above it"
+        );
+    }
     assert!(!dependencies("play").contains("accounts"));
 }
 
 #[test]
 fn only_store_speaks_sql_and_the_rooms_know_no_http() {
-    for krate in ["common", "accounts", "play", "lobby", "server", "qiju"] {
+    for krate in ["common", "accounts", "play", "lobby", "events", "server", "qiju"] {
         let deps = dependencies(krate);
         for sql in ["sqlx", "rusqlite"] {
             assert!(
@@ -229,7 +240,7 @@ fn circle(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Option<Vec<St
 
 #[test]
 fn no_module_imports_round_a_circle() {
-    for krate in ["common", "store", "accounts", "play", "lobby", "server"] {
+    for krate in ["common", "store", "accounts", "play", "lobby", "events", "server"] {
         let graph = import_graph(krate);
         assert!(graph.len() > 1 || krate == "common", "{krate}: no modules read");
         if let Some(c) = circle(&graph) {

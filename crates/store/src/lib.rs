@@ -2,7 +2,7 @@
 //! SQLite (the default, an embedded file) or PostgreSQL, through sqlx's
 //! `Any` driver so every query is written once; one module per concept
 //! (accounts, sessions, games and moves, ratings, moderation, analyses,
-//! follows, nodes), each returning typed rows. No other crate writes a query.
+//! follows, events, nodes), each returning typed rows. No other crate writes a query.
 //!
 //! The SQL sticks to what both understand: `$1` placeholders, BIGINT,
 //! DOUBLE PRECISION and TEXT columns, ids made by the server (no
@@ -13,6 +13,7 @@
 mod accounts;
 mod analyses;
 mod append;
+mod events;
 mod follows;
 mod games;
 pub mod integrity;
@@ -26,6 +27,7 @@ mod writer;
 use accounts::user_from;
 pub use accounts::User;
 use append::{checkpoint_once, checkpointer, group_commit, WriterMsg};
+pub use events::{EntryRow, EventRow, LogRow, MatchGameRow, PairingRow};
 pub use follows::Followed;
 pub use games::{GameEnd, GameRow, MoveRow, PlayerResult};
 pub use moderation::{NewReport, Report};

@@ -147,7 +147,14 @@ mod tests {
     #[test]
     fn app_routes_get_the_shell() {
         let index = get("/").unwrap().bytes;
-        for route in ["/game/abc123", "/replay/abc123", "/@/wang_wei", "/login"] {
+        for route in [
+            "/game/abc123",
+            "/replay/abc123",
+            "/@/wang_wei",
+            "/login",
+            "/events",
+            "/event/abc123",
+        ] {
             let a = get(route).unwrap_or_else(|| panic!("{route}"));
             assert_eq!(a.bytes, index, "{route}");
         }
@@ -181,6 +188,7 @@ mod tests {
             "js/pages/replay.js",
             "js/pages/profile.js",
             "js/pages/login.js",
+            "js/pages/events.js",
             "css/app.css",
         ] {
             let a = get(file).unwrap_or_else(|| panic!("{file} is not embedded"));

@@ -93,6 +93,13 @@ pub(super) async fn finish(state: &Play, g: &mut LiveGame) {
         ratings,
     };
     broadcast(g, &msg);
+    // After the archive row: a room told of the end may read it.
+    state.tell_ended(crate::GameEnded {
+        game: g.row.id.clone(),
+        outcome: end.outcome,
+        reason: end.reason.clone(),
+        plies: g.table.ply(),
+    });
 }
 
 /// The rating changes a finished game causes: rated games between two

@@ -53,6 +53,14 @@ enum Action {
         #[arg(long)]
         off: bool,
     },
+    /// Let a player organise rated events (docs/EVENTS.md: any registered
+    /// account may organise casual ones), or with --off take it back.
+    Organiser {
+        /// The player's account name.
+        user: String,
+        #[arg(long)]
+        off: bool,
+    },
     /// The chat lines players reported, newest first.
     Reports {
         /// How many to show.
@@ -86,6 +94,27 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Action::Backup { file } => runtime()?.block_on(async {
             let bytes = store::integrity::backup(&a.database, &file).await?;
             println!("copied {} into {} ({bytes} bytes)", a.database, file.display());
+            anyhow::Ok(())
+        }),
+        Action::Organiser { user, off } => runtime()?.block_on(async {
+            let store = open(&a.database).await?;
+            let Some(u) = store.user_by_name(&user).await? else {
+                bail!("no player named {user:?}");
+            };
+            if u.guest {
+                bail!("{user:?} is a guest account; organisers are registered players");
+            }
+            store.set_organiser(&u.id, !off, common::now_ms()).await?;
+            println!(
+                "{}: {}",
+                u.name,
+                if off {
+                    "may organise casual events only"
+                } else {
+                    "may organise rated events"
+                }
+            );
+            store.close().await;
             anyhow::Ok(())
         }),
         Action::Mute { user, off } => runtime()?.block_on(async {

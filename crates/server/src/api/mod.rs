@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod analysis;
 pub mod bot;
+pub mod events;
 pub mod games;
 pub mod lobby;
 pub mod players;

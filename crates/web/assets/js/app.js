@@ -27,6 +27,8 @@ const routes = [
   [/^\/players$/, () => import('./pages/players.js')],
   [/^\/settings$/, () => import('./pages/settings.js')],
   [/^\/tv$/, () => import('./pages/tv.js')],
+  [/^\/events$/, () => import('./pages/events.js')],
+  [/^\/event\/([A-Za-z0-9_-]+)$/, () => import('./pages/events.js')],
   [/^\/analysis$/, () => import('./pages/analysis.js')],
 ];
 
@@ -143,6 +145,7 @@ function renderHeader() {
   const items = [
     link('/', t('nav.lobby')),
     link('/players', t('nav.players'), { id: 'nav-players' }),
+    link('/events', t('nav.events'), { id: 'nav-events' }),
     link('/analysis', t('nav.analysis'), { id: 'nav-analysis' }),
   ];
   if (a) {

@@ -1,0 +1,426 @@
+//! Who may do what to an event: creating one (casual: any registered
+//! account; rated: an organiser the operator named), joining and
+//! withdrawing (seed 000 20.1–20.4), and the arbiter's tools — withdraw or
+//! re-admit a player, add a late entry, set or correct a result. Every
+//! change is logged with who and when.
+
+use crate::spec::{BoardResult, NewEvent};
+use crate::view::{EntryView, EventView};
+use crate::Events;
+use common::Error;
+use serde::Deserialize;
+use store::{EntryRow, EventRow, User};
+use utoipa::ToSchema;
+
+/// Joining: the invitation code, where the event has one.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    pub code: Option<String>,
+}
+
+/// What the arbiter does to a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerAction {
+    /// Not paired from the next round on (20.4); a game in progress is
+    /// played out.
+    Withdraw,
+    /// Paired again from the next round on.
+    Readmit,
+    /// A late entry (Swiss only): paired from the next round, the rounds
+    /// missed blank.
+    LateEntry,
+}
+
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerRequest {
+    pub action: PlayerAction,
+    /// The player's account name.
+    pub player: String,
+}
+
+/// Setting or correcting a board's result.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResultRequest {
+    pub round: u32,
+    pub board: u32,
+    /// `1-0`, `0-1`, `1/2-1/2`, `+-`, `-+` or `--`.
+    pub result: String,
+    /// Why (an adjudication, a penalty, a correction): kept in the log.
+    #[serde(default)]
+    pub reason: String,
+}
+
+fn registered(u: &User, what: &str) -> Result<(), Error> {
+    if u.guest {
+        return Err(Error::Forbidden(format!(
+            "guests cannot {what}: register an account"
+        )));
+    }
+    Ok(())
+}
+
+impl Events {
+    /// Creates an event with `by` as its organiser and arbiter.
+    ///
+    /// # Errors
+    /// A guest; a rated event by an account the operator has not made an
+    /// organiser; bad terms.
+    pub async fn create(&self, by: &User, req: NewEvent) -> Result<EventView, Error> {
+        registered(by, "organise events")?;
+        let terms = req.check()?;
+        if terms.rated && !self.store().is_organiser(&by.id).await? {
+            return Err(Error::Forbidden(
+                "rated events are organised by accounts the operator names (`qiju admin organiser NAME`); \
+                 this one may organise casual events"
+                    .into(),
+            ));
+        }
+        let open = self.store().unfinished_events_of(&by.id).await?;
+        if open >= crate::spec::MAX_OPEN_EVENTS {
+            return Err(Error::conflict(
+                "too_many_events",
+                format!(
+                    "you organise {open} events that are not finished; finish one first (at most {})",
+                    crate::spec::MAX_OPEN_EVENTS
+                ),
+            ));
+        }
+        let id = common::random_id(8)?;
+        let row = EventRow {
+            id: id.clone(),
+            node: self.play().config().node_id.clone(),
+            name: terms.name.clone(),
+            organiser_id: by.id.clone(),
+            variant: terms.variant.id.to_string(),
+            time_control: terms.time_control.to_string(),
+            rated: terms.rated,
+            system: terms.system.as_str().to_string(),
+            rounds: terms.rounds,
+            scoring: terms.scoring.as_str().to_string(),
+            tiebreaks: terms.tiebreaks.as_str().to_string(),
+            min_rating: terms.min_rating,
+            max_rating: terms.max_rating,
+            invitation: terms.invitation.clone(),
+            starts: serde_json::to_string(&terms.starts).unwrap_or_else(|_| "[]".into()),
+            match_games: terms.match_format.games,
+            playoff_games: terms.match_format.playoff_games,
+            armageddon: terms.match_format.armageddon,
+            playoff_time_control: terms.playoff_time_control.to_string(),
+            state: "open".into(),
+            current_round: 0,
+            created_ms: common::now_ms(),
+            finished_ms: None,
+        };
+        self.store().insert_event(&row).await?;
+        self.log(
+            &id,
+            Some(by),
+            "create",
+            &format!(
+                "{} {}, {} rounds, {} {}",
+                terms.system.as_str(),
+                terms.variant.id,
+                terms.rounds,
+                row.time_control,
+                if terms.rated { "rated" } else { "casual" }
+            ),
+        )
+        .await?;
+        self.get(&id, Some(by)).await
+    }
+
+    /// `by` enters the event (before its first round is paired).
+    ///
+    /// # Errors
+    /// A guest; the event started; a wrong invitation code; a rating
+    /// outside the event's range; entered already.
+    pub async fn join(&self, id: &str, by: &User, req: JoinRequest) -> Result<EntryView, Error> {
+        registered(by, "enter events")?;
+        let _one = self.lock(id).await;
+        let l = self.load(id).await?;
+        if l.event.state != "open" {
+            return Err(Error::conflict(
+                "event_started",
+                "the event has started: only its arbiter may add a late entry",
+            ));
+        }
+        if let Some(code) = &l.event.invitation {
+            if req.code.as_deref().map(str::trim) != Some(code.as_str()) {
+                return Err(Error::Forbidden("this event needs its invitation code".into()));
+            }
+        }
+        let entry = self.entry_for(&l.event, by, false, 1).await?;
+        self.enter(id, &entry, Some(by), "join").await
+    }
+
+    /// The entry `user` would have; refused outside the rating range.
+    async fn entry_for(
+        &self,
+        e: &EventRow,
+        user: &User,
+        late: bool,
+        first_round: u32,
+    ) -> Result<EntryRow, Error> {
+        let variant = registry::get(Some(&e.variant))
+            .map_err(|err| Error::Internal(format!("event {}: {err}", e.id)))?;
+        let rating = self
+            .store()
+            .rating(&user.id, variant.rating_pool)
+            .await?
+            .rating
+            .rating
+            .round() as i64;
+        let low = e.min_rating.is_some_and(|m| rating < m);
+        let high = e.max_rating.is_some_and(|m| rating > m);
+        if low || high {
+            return Err(Error::Forbidden(format!(
+                "{}'s rating {rating} is outside this event's range {}–{}",
+                user.name,
+                e.min_rating.map_or_else(String::new, |m| m.to_string()),
+                e.max_rating.map_or_else(String::new, |m| m.to_string()),
+            )));
+        }
+        Ok(EntryRow {
+            user_id: user.id.clone(),
+            number: 0,
+            name: user.name.clone(),
+            rating,
+            withdrawn: false,
+            withdrawn_from: None,
+            late,
+            first_round,
+            joined_ms: common::now_ms(),
+        })
+    }
+
+    async fn enter(
+        &self,
+        id: &str,
+        entry: &EntryRow,
+        by: Option<&User>,
+        action: &str,
+    ) -> Result<EntryView, Error> {
+        let l = self.load(id).await?;
+        let cap = match l.system {
+            crate::System::Swiss => crate::spec::MAX_SWISS_ENTRIES,
+            crate::System::Knockout => crate::spec::MAX_KNOCKOUT_ENTRIES,
+            _ => crate::spec::MAX_ROUND_ROBIN_ENTRIES,
+        };
+        if l.entries.len() >= cap {
+            return Err(Error::conflict(
+                "event_full",
+                format!("the event is full ({cap} entries)"),
+            ));
+        }
+        let number = self.store().add_entry(id, entry).await?.ok_or_else(|| {
+            Error::conflict("already_entered", format!("{} is entered already", entry.name))
+        })?;
+        self.log(
+            id,
+            by,
+            action,
+            &format!(
+                "{} (rating {}) entered as number {number}",
+                entry.name, entry.rating
+            ),
+        )
+        .await?;
+        Ok(EntryView {
+            number,
+            name: entry.name.clone(),
+            rating: entry.rating,
+            withdrawn: false,
+            withdrawn_from: None,
+            late: entry.late,
+            first_round: entry.first_round,
+        })
+    }
+
+    /// `by` leaves the event: before the start the entry goes; after it,
+    /// the player is not paired from the next round on (seed 000 20.4:
+    /// results so far stand; 20.3 in a round robin).
+    ///
+    /// # Errors
+    /// Not entered, or withdrawn already.
+    pub async fn withdraw(&self, id: &str, by: &User) -> Result<(), Error> {
+        let _one = self.lock(id).await;
+        self.withdraw_locked(id, by, by).await
+    }
+
+    async fn withdraw_locked(&self, id: &str, player: &User, by: &User) -> Result<(), Error> {
+        let l = self.load(id).await?;
+        let entry = l
+            .entry_of(&player.id)
+            .ok_or_else(|| Error::NotFound(format!("{}'s entry", player.name)))?;
+        if entry.withdrawn {
+            return Err(Error::conflict(
+                "already_withdrawn",
+                format!("{} has withdrawn already", player.name),
+            ));
+        }
+        if l.event.state == "finished" {
+            return Err(Error::conflict("event_finished", "the event is over"));
+        }
+        let action = if by.id == player.id {
+            "withdraw"
+        } else {
+            "arbiter_withdraw"
+        };
+        if l.event.state == "open" {
+            self.store().remove_entry(id, &player.id).await?;
+            return self
+                .log(
+                    id,
+                    Some(by),
+                    action,
+                    &format!("{} left before the start", player.name),
+                )
+                .await;
+        }
+        let from = l.event.current_round + 1;
+        self.store().set_withdrawn(id, &player.id, Some(from)).await?;
+        self.log(
+            id,
+            Some(by),
+            action,
+            &format!(
+                "{} (number {}) withdrawn: not paired from round {from} on",
+                player.name, entry.number
+            ),
+        )
+        .await
+    }
+
+    /// The arbiter's tools for a player: withdraw, re-admit, late entry.
+    ///
+    /// # Errors
+    /// Not the arbiter; no such player; the action does not fit the
+    /// player's entry or the event.
+    pub async fn player_action(
+        &self,
+        id: &str,
+        by: &User,
+        player: &User,
+        action: PlayerAction,
+    ) -> Result<(), Error> {
+        let _one = self.lock(id).await;
+        let l = self.load(id).await?;
+        if l.event.organiser_id != by.id {
+            return Err(Error::Forbidden("only the event's arbiter may do that".into()));
+        }
+        match action {
+            PlayerAction::Withdraw => self.withdraw_locked(id, player, by).await,
+            PlayerAction::Readmit => {
+                let entry = l
+                    .entry_of(&player.id)
+                    .ok_or_else(|| Error::NotFound(format!("{}'s entry", player.name)))?;
+                if !entry.withdrawn {
+                    return Err(Error::conflict(
+                        "not_withdrawn",
+                        format!("{} has not withdrawn", player.name),
+                    ));
+                }
+                self.store().set_withdrawn(id, &player.id, None).await?;
+                self.log(
+                    id,
+                    Some(by),
+                    "readmit",
+                    &format!(
+                        "{} (number {}) re-admitted: paired from round {} on",
+                        player.name,
+                        entry.number,
+                        l.event.current_round + 1
+                    ),
+                )
+                .await
+            }
+            PlayerAction::LateEntry => {
+                registered(player, "enter events")?;
+                if l.event.state == "finished" {
+                    return Err(Error::conflict("event_finished", "the event is over"));
+                }
+                if l.system != crate::System::Swiss && l.event.state != "open" {
+                    return Err(Error::conflict(
+                        "late_entry_round_robin",
+                        "a round robin's table and a knockout's bracket are fixed once they start: no late entries",
+                    ));
+                }
+                let late = l.event.state != "open";
+                let entry = self
+                    .entry_for(&l.event, player, late, l.event.current_round + 1)
+                    .await?;
+                self.enter(id, &entry, Some(by), "late_entry").await.map(|_| ())
+            }
+        }
+    }
+
+    /// The arbiter sets or corrects a board's result (+/−, adjudication, a
+    /// penalty, a mistake put right). A ruling on a game still being played
+    /// stands when the game ends.
+    ///
+    /// # Errors
+    /// Not the arbiter; no such board; a bye; a bad result.
+    pub async fn set_result(&self, id: &str, by: &User, req: ResultRequest) -> Result<(), Error> {
+        let result = BoardResult::parse(&req.result).ok_or_else(|| {
+            Error::bad(
+                "bad_result",
+                format!("{:?} is not 1-0, 0-1, 1/2-1/2, +-, -+ or --", req.result),
+            )
+        })?;
+        if req.reason.chars().count() > 200 {
+            return Err(Error::bad("bad_reason", "a reason has at most 200 characters"));
+        }
+        let _one = self.lock(id).await;
+        let l = self.load(id).await?;
+        if l.event.organiser_id != by.id {
+            return Err(Error::Forbidden(
+                "only the event's arbiter may set results".into(),
+            ));
+        }
+        let p = l
+            .pairings
+            .iter()
+            .find(|p| p.round == req.round && p.board == req.board)
+            .ok_or_else(|| Error::NotFound(format!("round {} board {}", req.round, req.board)))?;
+        if p.black.is_none() {
+            return Err(Error::conflict("bye", "a bye has no result to set"));
+        }
+        if l.system == crate::System::Knockout
+            && matches!(result, BoardResult::Draw | BoardResult::DoubleForfeit)
+        {
+            return Err(Error::bad(
+                "bad_result",
+                "a knockout match's result names who goes through: 1-0, 0-1, +- or -+",
+            ));
+        }
+        self.store()
+            .set_pairing_result(id, p.round, p.board, result.as_str(), result.is_forfeit(), false)
+            .await?;
+        let name = |n: u32| l.entry_number(n).map_or_else(String::new, |e| e.name.clone());
+        self.log(
+            id,
+            Some(by),
+            "result",
+            &format!(
+                "round {} board {} ({} v {}): {} → {}{}",
+                p.round,
+                p.board,
+                name(p.white),
+                p.black.map_or_else(String::new, name),
+                p.result.as_deref().unwrap_or("no result"),
+                result.as_str(),
+                if req.reason.trim().is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", req.reason.trim())
+                }
+            ),
+        )
+        .await?;
+        self.after_result_locked(id).await
+    }
+}

@@ -1,0 +1,309 @@
+//! The events room: tournaments on the platform (issue 28). An organiser
+//! creates an event, players join, each round is paired by the pure
+//! `tournament` crate (FIDE Dutch as `qiju tournament pair` pairs it, or
+//! the Berger tables) from the crosstable this room keeps in `store`, and
+//! every board's game starts through `play::live::create_game` as the
+//! lobby starts a game. Results come back from the one place a game ends
+//! (`play::Play::ended_games`), a game nobody started is a forfeit (seed
+//! 000 21.1–21.4), and every arbiter action is logged.
+//!
+//! * [`spec`]: the terms an organiser asks for, checked.
+//! * [`crosstable`]: the stored rows as the tournament crate's model.
+//! * `rounds`: pairing a round, starting its games, scoring what ends.
+//! * `arbiter`: entries, withdrawals, late entries, corrected results, the log.
+//! * [`view`]: what the API shows.
+//!
+//! Crash safety: all an event knows is in the database. At start the room
+//! resumes this node's unfinished events ([`Events::start`]): results of
+//! games that ended while it was down are read from the stored games,
+//! boards whose games were never started are started, and the schedule
+//! goes on.
+
+mod arbiter;
+pub mod crosstable;
+mod knockout;
+mod rounds;
+pub mod spec;
+pub mod view;
+
+pub use arbiter::{JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
+pub use spec::{BoardResult, NewEvent, Scoring, System, TiebreakOrder};
+pub use view::{
+    BoardPlayer, CrosstableRow, CrosstableView, EntryView, EventSummary, EventView, LogView, MatchGameView,
+    PairingView, RoundView, StandingRow, StandingsView,
+};
+
+use play::Play;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use store::Store;
+use tokio::sync::broadcast;
+
+/// A game an event started, for the player's notices (`server::start` hands
+/// these to the lobby, which tells the player as it tells of any game).
+#[derive(Clone, Debug)]
+pub struct EventGame {
+    pub event: String,
+    pub game: String,
+    pub user_id: String,
+    pub side: game::Side,
+}
+
+/// The events room, cheap to clone.
+#[derive(Clone)]
+pub struct Events(Arc<Inner>);
+
+struct Inner {
+    store: Store,
+    play: Play,
+    /// One lock per event: its changes (a pairing, a result, an arbiter's
+    /// ruling) are made one at a time.
+    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    started: broadcast::Sender<EventGame>,
+    /// Scheduled rounds that could not be paired, (event, round): tried
+    /// once by the clock, then left to the arbiter's button.
+    failed: Mutex<std::collections::HashSet<(String, u32)>>,
+}
+
+impl Events {
+    #[must_use]
+    pub fn new(store: Store, play: Play) -> Events {
+        Events(Arc::new(Inner {
+            store,
+            play,
+            locks: Mutex::default(),
+            started: broadcast::channel(1024).0,
+            failed: Mutex::default(),
+        }))
+    }
+
+    fn store(&self) -> &Store {
+        &self.0.store
+    }
+
+    fn play(&self) -> &Play {
+        &self.0.play
+    }
+
+    /// The games events start, as they start.
+    #[must_use]
+    pub fn started_games(&self) -> broadcast::Receiver<EventGame> {
+        self.0.started.subscribe()
+    }
+
+    fn scheduled_failed(&self, event: &str, round: u32) -> bool {
+        self.0
+            .failed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(&(event.to_string(), round))
+    }
+
+    fn mark_scheduled_failed(&self, event: &str, round: u32) {
+        self.0
+            .failed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert((event.to_string(), round));
+    }
+
+    /// The lock of one event.
+    async fn lock(&self, event: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let m = {
+            let mut map = self
+                .0
+                .locks
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            map.entry(event.to_string()).or_default().clone()
+        };
+        m.lock_owned().await
+    }
+
+    /// Resumes this node's unfinished events and starts listening: to the
+    /// games that end (subscribed before anything is read, so no end falls
+    /// in between) and to the clock, for rounds paired at their time. Call
+    /// once the play room has resumed its games.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub async fn start(&self) -> Result<usize, common::Error> {
+        let mut ended = self.play().ended_games();
+        let resumed = self.reconcile_all().await?;
+        let me = self.clone();
+        let mut shutdown = self.play().shutdown_signal();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+            loop {
+                tokio::select! {
+                    e = ended.recv() => match e {
+                        Ok(e) => {
+                            if let Err(err) = me.game_ended(&e).await {
+                                tracing::error!(game = %e.game, error = %err, "cannot score an event game");
+                            }
+                        }
+                        // Fell behind: read the stored games instead.
+                        Err(broadcast::error::RecvError::Lagged(n)) => {
+                            tracing::warn!(missed = n, "events fell behind the ended games; re-reading them");
+                            if let Err(err) = me.reconcile_all().await {
+                                tracing::error!(error = %err, "cannot re-read the events");
+                            }
+                        }
+                        Err(broadcast::error::RecvError::Closed) => break,
+                    },
+                    _ = tick.tick() => {
+                        if let Err(err) = me.pair_scheduled().await {
+                            tracing::error!(error = %err, "cannot pair a scheduled round");
+                        }
+                    }
+                    _ = shutdown.changed() => break,
+                }
+            }
+        });
+        Ok(resumed)
+    }
+}
+
+/// An event as stored, read whole: what every action starts from.
+pub(crate) struct Loaded {
+    pub event: store::EventRow,
+    pub system: System,
+    pub scoring: Scoring,
+    pub tiebreaks: TiebreakOrder,
+    pub entries: Vec<store::EntryRow>,
+    pub pairings: Vec<store::PairingRow>,
+    /// A knockout's match games (empty otherwise).
+    pub match_games: Vec<store::MatchGameRow>,
+}
+
+impl Loaded {
+    /// The crosstable after every round paired so far.
+    pub fn model(&self) -> tournament::model::Tournament {
+        let mut t = crosstable::model(
+            &self.event.name,
+            self.event.rounds,
+            self.system,
+            self.scoring.points(),
+            &self.entries,
+            &self.pairings,
+            self.event.current_round,
+        );
+        crosstable::apply_round_robin_withdrawals(&mut t, self.system, &self.entries);
+        t
+    }
+
+    /// Whether every board of the current round has its result.
+    pub fn round_complete(&self) -> bool {
+        self.pairings
+            .iter()
+            .filter(|p| p.round == self.event.current_round)
+            .all(|p| p.result.is_some())
+    }
+
+    pub fn entry_of(&self, user_id: &str) -> Option<&store::EntryRow> {
+        self.entries.iter().find(|e| e.user_id == user_id)
+    }
+
+    pub fn entry_number(&self, n: u32) -> Option<&store::EntryRow> {
+        self.entries.iter().find(|e| e.number == n)
+    }
+}
+
+impl Events {
+    /// Reads an event whole; `not found` when there is none.
+    pub(crate) async fn load(&self, id: &str) -> Result<Loaded, common::Error> {
+        let event = self
+            .store()
+            .event(id)
+            .await?
+            .ok_or_else(|| common::Error::NotFound(format!("event {id}")))?;
+        let bad = |what: &str| common::Error::Internal(format!("event {id} has a bad {what}"));
+        let system = System::parse(&event.system).ok_or_else(|| bad("system"))?;
+        let scoring = Scoring::parse(&event.scoring).ok_or_else(|| bad("scoring"))?;
+        let tiebreaks = TiebreakOrder::parse(&event.tiebreaks).ok_or_else(|| bad("tie-break order"))?;
+        let entries = self.store().entries(id).await?;
+        let pairings = self.store().pairings(id).await?;
+        let match_games = if system == System::Knockout {
+            self.store().match_games(id).await?
+        } else {
+            Vec::new()
+        };
+        Ok(Loaded {
+            match_games,
+            event,
+            system,
+            scoring,
+            tiebreaks,
+            entries,
+            pairings,
+        })
+    }
+
+    /// Starts one game of the event between pairing numbers `white` and
+    /// `black` (first and second side) through `play::live::create_game`,
+    /// as the lobby starts a game, and tells both players. `None` when a
+    /// player's account is gone.
+    pub(crate) async fn create_board_game(
+        &self,
+        l: &Loaded,
+        white: u32,
+        black: u32,
+        tc: &clock::TimeControl,
+    ) -> Result<Option<String>, common::Error> {
+        let (Some(w), Some(b)) = (l.entry_number(white), l.entry_number(black)) else {
+            return Ok(None);
+        };
+        let (Some(white_user), Some(black_user)) = (
+            self.store().user_by_id(&w.user_id).await?,
+            self.store().user_by_id(&b.user_id).await?,
+        ) else {
+            return Ok(None);
+        };
+        let game = play::live::create_game(
+            self.play(),
+            play::live::GameSetup {
+                variant: l.event.variant.clone(),
+                profile: registry::Profile::default(),
+                fen: None,
+                time_control: tc.clone(),
+                rated: l.event.rated,
+                first: play::live::Seat::person(&white_user),
+                second: play::live::Seat::person(&black_user),
+            },
+        )
+        .await?;
+        for (user, side) in [
+            (&white_user, game::Side::First),
+            (&black_user, game::Side::Second),
+        ] {
+            let _ = self.0.started.send(EventGame {
+                event: l.event.id.clone(),
+                game: game.clone(),
+                user_id: user.id.clone(),
+                side,
+            });
+        }
+        Ok(Some(game))
+    }
+
+    /// Logs what was done to an event: by whom (`None`: the server) and when.
+    pub(crate) async fn log(
+        &self,
+        event: &str,
+        by: Option<&store::User>,
+        action: &str,
+        detail: &str,
+    ) -> Result<(), common::Error> {
+        self.store()
+            .log_event_action(
+                event,
+                common::now_ms(),
+                by.map(|u| u.id.as_str()),
+                by.map_or("server", |u| u.name.as_str()),
+                action,
+                detail,
+            )
+            .await?;
+        Ok(())
+    }
+}

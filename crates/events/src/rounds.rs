@@ -1,0 +1,381 @@
+//! Running an event: pairing the next round (the arbiter's button, or by
+//! itself at its scheduled time), starting each board's game, and scoring
+//! the games as they end — a game called off because a side never moved
+//! is that side's forfeit (seed 000 21.1: the late player's clock runs,
+//! and past the limit the game is lost; 21.4: `+`/`-`, no game played).
+
+use crate::crosstable;
+use crate::knockout;
+use crate::spec::{BoardResult, System};
+use crate::{Events, Loaded};
+use common::Error;
+use game::{Outcome, Side};
+use play::GameEnded;
+use store::{PairingRow, User};
+
+impl Events {
+    /// Pairs the next round and starts its games: the arbiter's button.
+    /// The round before must be complete (its last game ended).
+    ///
+    /// # Errors
+    /// Not the event's arbiter; the event finished; a game of the current
+    /// round still playing; too few players; no pairing possible.
+    pub async fn pair_next(&self, id: &str, by: &User) -> Result<u32, Error> {
+        let _one = self.lock(id).await;
+        let l = self.load(id).await?;
+        if l.event.organiser_id != by.id {
+            return Err(Error::Forbidden(
+                "only the event's arbiter pairs its rounds".into(),
+            ));
+        }
+        self.pair_locked(l, Some(by)).await
+    }
+
+    /// Pairs the rounds whose scheduled time has come (ticked every second).
+    pub(crate) async fn pair_scheduled(&self) -> Result<(), Error> {
+        let now = common::now_ms();
+        let node = self.play().config().node_id.clone();
+        for e in self.store().unfinished_events(&node).await? {
+            let next = e.current_round + 1;
+            let starts: Vec<i64> = serde_json::from_str(&e.starts).unwrap_or_default();
+            let due = starts.get(next as usize - 1).is_some_and(|&t| t <= now);
+            if !due || self.scheduled_failed(&e.id, next) {
+                continue;
+            }
+            let _one = self.lock(&e.id).await;
+            let l = self.load(&e.id).await?;
+            if l.event.current_round + 1 != next || !l.round_complete() {
+                continue;
+            }
+            if let Err(err) = self.pair_locked(l, None).await {
+                // Said once, in the log the arbiter reads; the button
+                // still pairs it when the arbiter has fixed the cause.
+                self.mark_scheduled_failed(&e.id, next);
+                self.log(
+                    &e.id,
+                    None,
+                    "pair_failed",
+                    &format!("round {next} was due but not paired: {err}"),
+                )
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Pairs round `current + 1` of a loaded event (its lock held).
+    async fn pair_locked(&self, mut l: Loaded, by: Option<&User>) -> Result<u32, Error> {
+        let id = l.event.id.clone();
+        if l.event.state == "finished" {
+            return Err(Error::conflict("event_finished", "the event is over"));
+        }
+        if l.event.current_round > 0 && !l.round_complete() {
+            return Err(Error::conflict(
+                "round_not_finished",
+                format!(
+                    "round {} still has games being played: the next round is paired after the last one ends",
+                    l.event.current_round
+                ),
+            ));
+        }
+        let round = l.event.current_round + 1;
+        if l.event.rounds > 0 && round > l.event.rounds {
+            return Err(Error::conflict(
+                "all_rounds_paired",
+                format!("all {} rounds are paired", l.event.rounds),
+            ));
+        }
+        if round == 1 {
+            self.seed(&mut l).await?;
+        }
+        let boards = self.boards(&l, round)?;
+        let rows: Vec<PairingRow> = boards
+            .iter()
+            .enumerate()
+            .map(|(i, &(white, black))| forfeits_of(&l, round, i as u32 + 1, white, black))
+            .collect();
+        self.store()
+            .insert_round(&id, round, common::now_ms(), &rows)
+            .await?;
+        let games = rows.iter().filter(|r| r.result.is_none()).count();
+        self.log(
+            &id,
+            by,
+            "pair",
+            &format!("round {round} paired: {} boards, {games} games", rows.len()),
+        )
+        .await?;
+        let l = self.load(&id).await?;
+        self.start_games(&l).await?;
+        self.after_result_locked(&id).await?;
+        Ok(round)
+    }
+
+    /// Before round 1: the initial ranking (by rating, then name; C.04.2
+    /// A.2 with no titles) becomes the pairing numbers, and a round robin
+    /// learns its number of rounds from its players.
+    async fn seed(&self, l: &mut Loaded) -> Result<(), Error> {
+        let id = l.event.id.clone();
+        let mut active: Vec<&store::EntryRow> = l.entries.iter().filter(|e| !e.withdrawn).collect();
+        if active.len() < 2 {
+            return Err(Error::conflict(
+                "too_few_players",
+                format!("{} players entered: an event needs at least 2", active.len()),
+            ));
+        }
+        active.sort_by(|a, b| b.rating.cmp(&a.rating).then_with(|| a.name.cmp(&b.name)));
+        let numbers: Vec<(String, u32)> = active
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.user_id.clone(), i as u32 + 1))
+            .collect();
+        // Entries withdrawn before the start leave the event.
+        for e in l.entries.iter().filter(|e| e.withdrawn) {
+            self.store().remove_entry(&id, &e.user_id).await?;
+        }
+        self.store().renumber_entries(&id, &numbers).await?;
+        if l.system.is_round_robin() {
+            let rounds = crosstable::schedule(l.system, numbers.len() as u32).len() as u32;
+            self.store().set_event_rounds(&id, rounds).await?;
+        }
+        if l.system == System::Knockout {
+            // log2 of the bracket: 8 players, 3 rounds.
+            let rounds = (numbers.len() as u32).next_power_of_two().trailing_zeros();
+            self.store().set_event_rounds(&id, rounds).await?;
+        }
+        *l = self.load(&id).await?;
+        Ok(())
+    }
+
+    /// Round `round`'s boards: (white, black), black `None` for the bye.
+    fn boards(&self, l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
+        if l.system == System::Knockout {
+            return knockout::boards(l, round);
+        }
+        if l.system == System::Swiss {
+            let t = crosstable::model(
+                &l.event.name,
+                l.event.rounds,
+                l.system,
+                l.scoring.points(),
+                &l.entries,
+                &l.pairings,
+                round - 1,
+            );
+            let t = crosstable::for_pairing(t, round, &l.entries);
+            if t.players.len() - t.unavailable_in(round).len() < 2 {
+                return Err(Error::conflict(
+                    "too_few_players",
+                    "fewer than 2 players are left to pair",
+                ));
+            }
+            let p = tournament::dutch::pair_next_round(&t)
+                .map_err(|e| Error::conflict("no_pairing", e.to_string()))?;
+            let mut out: Vec<(u32, Option<u32>)> = p.boards.iter().map(|&(w, b)| (w, Some(b))).collect();
+            out.extend(p.bye.map(|b| (b, None)));
+            return Ok(out);
+        }
+        let table = crosstable::schedule(l.system, l.entries.len() as u32);
+        let r = table.get(round as usize - 1).ok_or_else(|| {
+            Error::conflict("all_rounds_paired", "the round-robin table has no more rounds")
+        })?;
+        Ok(r.iter()
+            .map(|b| match *b {
+                tournament::roundrobin::Board::Game { white, black } => (white, Some(black)),
+                tournament::roundrobin::Board::Bye { player } => (player, None),
+            })
+            .collect())
+    }
+
+    /// Starts the game of every board of the current round that has
+    /// neither a game nor a result (after a pairing, or after a crash
+    /// between the two).
+    async fn start_games(&self, l: &Loaded) -> Result<(), Error> {
+        let tc = play::table::parse_time_control(&l.event.time_control)
+            .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
+        for p in l
+            .pairings
+            .iter()
+            .filter(|p| p.round == l.event.current_round && p.game_id.is_none() && p.result.is_none())
+        {
+            let Some(black) = p.black else { continue };
+            if l.system == System::Knockout {
+                self.advance_match(l, p).await?;
+                continue;
+            }
+            if let Some(game) = self.create_board_game(l, p.white, black, &tc).await? {
+                self.store()
+                    .set_pairing_game(&l.event.id, p.round, p.board, &game)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A game ended somewhere on this node: if it is an event's, score it.
+    pub(crate) async fn game_ended(&self, e: &GameEnded) -> Result<(), Error> {
+        let Some((event, _)) = self.store().pairing_of_game(&e.game).await? else {
+            return Ok(());
+        };
+        let _one = self.lock(&event).await;
+        // Read again under the lock: the arbiter may have ruled meanwhile.
+        let Some((_, p)) = self.store().pairing_of_game(&e.game).await? else {
+            return Ok(());
+        };
+        self.score(&event, &p, e).await?;
+        self.after_result_locked(&event).await
+    }
+
+    /// Records a board's result from its game's end; a result the arbiter
+    /// set stands.
+    async fn score(&self, event: &str, p: &PairingRow, e: &GameEnded) -> Result<(), Error> {
+        if p.result.is_some() {
+            return Ok(());
+        }
+        if self
+            .store()
+            .event(event)
+            .await?
+            .is_some_and(|ev| ev.system == "knockout")
+        {
+            return self.score_match_game(event, p, e).await;
+        }
+        let result = match e.outcome {
+            Some(Outcome::Win { winner: Side::First }) => BoardResult::WhiteWins,
+            Some(Outcome::Win { winner: Side::Second }) => BoardResult::BlackWins,
+            Some(Outcome::Draw) => BoardResult::Draw,
+            // Called off before both had moved: the side to move never
+            // came (21.1), whoever pressed abort. The arbiter corrects an
+            // impatient opponent's abort.
+            None if e.plies.is_multiple_of(2) => BoardResult::BlackForfeitWin,
+            None => BoardResult::WhiteForfeitWin,
+        };
+        let changed = self
+            .store()
+            .set_pairing_result(
+                event,
+                p.round,
+                p.board,
+                result.as_str(),
+                result.is_forfeit(),
+                true,
+            )
+            .await?;
+        if changed && result.is_forfeit() {
+            self.log(
+                event,
+                None,
+                "forfeit",
+                &format!(
+                    "round {} board {}: the game was called off ({}) with the {} side to move: {}",
+                    p.round,
+                    p.board,
+                    e.reason,
+                    if e.plies.is_multiple_of(2) {
+                        "first"
+                    } else {
+                        "second"
+                    },
+                    result.as_str()
+                ),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// After a result: closes the round when its last result is in, and
+    /// the event after its last round.
+    pub(crate) async fn after_result_locked(&self, id: &str) -> Result<(), Error> {
+        let l = self.load(id).await?;
+        let round = l.event.current_round;
+        if round == 0 || !l.round_complete() {
+            return Ok(());
+        }
+        if self.store().finish_round(id, round, common::now_ms()).await? {
+            self.log(id, None, "round_complete", &format!("round {round} complete"))
+                .await?;
+        }
+        if round >= l.event.rounds && l.event.state != "finished" {
+            self.store()
+                .set_event_state(id, "finished", Some(common::now_ms()))
+                .await?;
+            self.log(
+                id,
+                None,
+                "finish",
+                "the last round is complete: the event is over",
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Reads every unfinished event of this node again: results of games
+    /// that ended unheard (while the server was down, or when the room
+    /// fell behind), games of the current round not yet started. Returns
+    /// how many events it went through.
+    pub(crate) async fn reconcile_all(&self) -> Result<usize, Error> {
+        let node = self.play().config().node_id.clone();
+        let events = self.store().unfinished_events(&node).await?;
+        for e in &events {
+            let _one = self.lock(&e.id).await;
+            let l = self.load(&e.id).await?;
+            for p in l
+                .pairings
+                .iter()
+                .filter(|p| p.result.is_none() && p.round == l.event.current_round)
+            {
+                let Some(game) = &p.game_id else { continue };
+                let Some((row, moves)) = self.store().game(game).await? else {
+                    continue;
+                };
+                let outcome = match (row.state.as_str(), row.winner.as_deref()) {
+                    ("over", Some("first")) => Some(Outcome::Win { winner: Side::First }),
+                    ("over", Some("second")) => Some(Outcome::Win { winner: Side::Second }),
+                    ("over", _) => Some(Outcome::Draw),
+                    ("aborted", _) => None,
+                    _ => continue, // live (or damaged: the arbiter rules)
+                };
+                let ended = GameEnded {
+                    game: game.clone(),
+                    outcome,
+                    reason: row.reason.clone().unwrap_or_default(),
+                    plies: moves.len() as u32,
+                };
+                self.score(&e.id, p, &ended).await?;
+            }
+            let l = self.load(&e.id).await?;
+            self.start_games(&l).await?;
+            self.after_result_locked(&e.id).await?;
+        }
+        Ok(events.len())
+    }
+}
+
+/// A board as stored when paired: a bye is scored at once; in a round
+/// robin a withdrawn player's game is not played but forfeited to the
+/// opponent (seed 000 20.3; the annulment of 20.3's first case is applied
+/// to the standings, `crosstable::apply_round_robin_withdrawals`).
+fn forfeits_of(l: &Loaded, round: u32, board: u32, white: u32, black: Option<u32>) -> PairingRow {
+    let gone = |n: u32| l.entry_number(n).is_none_or(|e| !crosstable::available(e, round));
+    let result = match black {
+        None => Some("bye".to_string()),
+        Some(b) => match (gone(white), gone(b)) {
+            (true, true) => Some(BoardResult::DoubleForfeit),
+            (true, false) => Some(BoardResult::BlackForfeitWin),
+            (false, true) => Some(BoardResult::WhiteForfeitWin),
+            (false, false) => None,
+        }
+        .map(|r| r.as_str().to_string()),
+    };
+    PairingRow {
+        round,
+        board,
+        white,
+        black,
+        game_id: None,
+        forfeit: black.is_some() && result.is_some(),
+        result,
+    }
+}

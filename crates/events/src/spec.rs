@@ -1,0 +1,494 @@
+//! An event's terms: what an organiser asks for, checked before anything is
+//! stored, and the words they are stored as. Pure: no store, no clock.
+
+use common::Error;
+use serde::{Deserialize, Serialize};
+use tournament::model::{PointSystem, Points};
+use tournament::tiebreak::{self, Tiebreak};
+use utoipa::ToSchema;
+
+/// How the rounds are paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum System {
+    /// 积分编排制: FIDE Dutch (C.04.3), as `qiju tournament pair` pairs.
+    Swiss,
+    /// 单循环: the Berger tables (CXA 11.2, FIDE C.05 Annex 1).
+    RoundRobin,
+    /// 双循环: each pair meets twice, colours reversed.
+    DoubleRoundRobin,
+    /// 淘汰制 (CXA 11.1): a seeded single-elimination bracket of matches,
+    /// a tied match going on to rapid play-off games and an armageddon
+    /// game (seed 001).
+    Knockout,
+}
+
+impl System {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            System::Swiss => "swiss",
+            System::RoundRobin => "round-robin",
+            System::DoubleRoundRobin => "double-round-robin",
+            System::Knockout => "knockout",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<System> {
+        [
+            System::Swiss,
+            System::RoundRobin,
+            System::DoubleRoundRobin,
+            System::Knockout,
+        ]
+        .into_iter()
+        .find(|x| x.as_str() == s)
+    }
+
+    pub fn is_round_robin(self) -> bool {
+        matches!(self, System::RoundRobin | System::DoubleRoundRobin)
+    }
+
+    /// How unplayed games count in the tie-breaks.
+    pub fn tiebreak_system(self) -> tiebreak::System {
+        match self {
+            System::Swiss | System::Knockout => tiebreak::System::Swiss,
+            _ => tiebreak::System::RoundRobin,
+        }
+    }
+}
+
+/// Points for a win, a draw and a loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum Scoring {
+    /// 1/½/0 (CXA 14.1, FIDE).
+    #[serde(rename = "1-0.5-0")]
+    OneHalfZero,
+    /// 2/1/0 (seed 000's 2-point counting).
+    #[serde(rename = "2-1-0")]
+    TwoOneZero,
+    /// 3/1/0 (seed 001's office event).
+    #[serde(rename = "3-1-0")]
+    ThreeOneZero,
+}
+
+impl Scoring {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scoring::OneHalfZero => "1-0.5-0",
+            Scoring::TwoOneZero => "2-1-0",
+            Scoring::ThreeOneZero => "3-1-0",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Scoring> {
+        [Scoring::OneHalfZero, Scoring::TwoOneZero, Scoring::ThreeOneZero]
+            .into_iter()
+            .find(|x| x.as_str() == s)
+    }
+
+    /// The tournament crate's point system: a forfeit win and the
+    /// pairing-allocated bye are worth a win (seed 000 21.4, C.04.1 1.3).
+    pub fn points(self) -> PointSystem {
+        match self {
+            Scoring::OneHalfZero => PointSystem::with(Points::whole(1), Points::tenths(5), Points::ZERO),
+            Scoring::TwoOneZero => tiebreak::scoring::two_one_zero(),
+            Scoring::ThreeOneZero => PointSystem::three_one_zero(),
+        }
+    }
+}
+
+/// Which tie-break order the standings use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TiebreakOrder {
+    /// FIDE C.07: Swiss BH-C1, BH, SB, WIN; round robin DE, WIN, SB.
+    Fide,
+    /// CXA 15.1 (round robin: 小分, 胜局, 直胜, 犯规) and 15.2 (Swiss:
+    /// 对手分, 胜局, 犯规).
+    Cxa,
+}
+
+impl TiebreakOrder {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TiebreakOrder::Fide => "fide",
+            TiebreakOrder::Cxa => "cxa",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<TiebreakOrder> {
+        [TiebreakOrder::Fide, TiebreakOrder::Cxa]
+            .into_iter()
+            .find(|x| x.as_str() == s)
+    }
+
+    pub fn tiebreaks(self, system: System) -> Vec<Tiebreak> {
+        if system == System::Knockout {
+            // Matches won decide; the bracket says the rest.
+            return Vec::new();
+        }
+        match (self, system.is_round_robin()) {
+            (TiebreakOrder::Fide, false) => vec![
+                Tiebreak::BuchholzCut1,
+                Tiebreak::Buchholz,
+                Tiebreak::SonnebornBerger,
+                Tiebreak::Wins,
+            ],
+            (TiebreakOrder::Fide, true) => {
+                vec![
+                    Tiebreak::DirectEncounter,
+                    Tiebreak::Wins,
+                    Tiebreak::SonnebornBerger,
+                ]
+            }
+            (TiebreakOrder::Cxa, false) => Tiebreak::CXA_SWISS.to_vec(),
+            (TiebreakOrder::Cxa, true) => Tiebreak::CXA_ROUND_ROBIN.to_vec(),
+        }
+    }
+}
+
+/// What an organiser asks for.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewEvent {
+    /// 1–80 characters.
+    pub name: String,
+    /// A registry id (`xiangqi/cxa`, `chess/standard` …); the default game
+    /// when left out.
+    pub variant: Option<String>,
+    /// As the lobby writes it: `10+5`, `5|3` …
+    pub time_control: String,
+    #[serde(default)]
+    pub rated: bool,
+    pub system: System,
+    /// Swiss: the number of rounds (1–30). Round robins: left out (the
+    /// Berger table decides).
+    pub rounds: Option<u32>,
+    pub scoring: Option<Scoring>,
+    pub tiebreaks: Option<TiebreakOrder>,
+    /// Only players rated at least / at most this in the variant's pool.
+    pub min_rating: Option<i64>,
+    pub max_rating: Option<i64>,
+    /// Players must give this code to join.
+    pub invitation_code: Option<String>,
+    /// Each round's start (ms since the epoch), in order: the round is
+    /// paired then by itself. Empty: the arbiter pairs each round.
+    #[serde(default)]
+    pub round_starts: Vec<i64>,
+    /// Knockout: games of a match proper, 1 (the default), 2 or 3.
+    pub match_games: Option<u32>,
+    /// Knockout: rapid play-off games after a tied match (0–4, default 1).
+    pub playoff_games: Option<u32>,
+    /// Knockout: then an armageddon game, a draw black's win (default
+    /// true); without it a tie is decided by lot.
+    pub armageddon: Option<bool>,
+    /// Knockout: the play-off and armageddon games' clock (default `5+3`).
+    pub playoff_time_control: Option<String>,
+}
+
+/// Most rounds a Swiss may have, and most players a round robin.
+pub const MAX_SWISS_ROUNDS: u32 = 30;
+pub const MAX_NAME_CHARS: usize = 80;
+/// Most unfinished events one account organises at once (a limit on what
+/// one account may make the server hold and tick).
+pub const MAX_OPEN_EVENTS: i64 = 5;
+/// Most entries an event takes: a Swiss, and a round robin (whose table
+/// grows with the square).
+pub const MAX_SWISS_ENTRIES: usize = 1000;
+pub const MAX_ROUND_ROBIN_ENTRIES: usize = 30;
+pub const MAX_KNOCKOUT_ENTRIES: usize = 256;
+pub const MAX_CODE_CHARS: usize = 40;
+
+/// The checked terms.
+#[derive(Clone, Debug)]
+pub struct Terms {
+    pub name: String,
+    pub variant: &'static registry::Variant,
+    pub time_control: clock::TimeControl,
+    pub rated: bool,
+    pub system: System,
+    /// 0 for a round robin until the first round is paired.
+    pub rounds: u32,
+    pub scoring: Scoring,
+    pub tiebreaks: TiebreakOrder,
+    pub min_rating: Option<i64>,
+    pub max_rating: Option<i64>,
+    pub invitation: Option<String>,
+    pub starts: Vec<i64>,
+    pub match_format: tournament::knockout::MatchFormat,
+    pub playoff_time_control: clock::TimeControl,
+}
+
+impl NewEvent {
+    /// Checks the request; a clear error naming what is wrong.
+    pub fn check(self) -> Result<Terms, Error> {
+        let name = self.name.trim().to_string();
+        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+            return Err(Error::bad(
+                "bad_event_name",
+                format!(
+                    "an event's name has 1 to {MAX_NAME_CHARS} characters, none of them control characters"
+                ),
+            ));
+        }
+        let variant =
+            registry::get(self.variant.as_deref()).map_err(|e| Error::bad("bad_variant", e.to_string()))?;
+        let time_control = play::table::parse_time_control(&self.time_control)
+            .map_err(|e| Error::bad("bad_time_control", e))?;
+        if time_control.is_unlimited() || time_control.correspondence_days().is_some() {
+            return Err(Error::bad(
+                "bad_time_control",
+                "an event's games need a clock: untimed and correspondence games are not paired in rounds",
+            ));
+        }
+        let rounds = match (self.system, self.rounds) {
+            (System::Swiss, Some(r)) if (1..=MAX_SWISS_ROUNDS).contains(&r) => r,
+            (System::Swiss, _) => {
+                return Err(Error::bad(
+                    "bad_rounds",
+                    format!("a Swiss needs its number of rounds, 1 to {MAX_SWISS_ROUNDS}"),
+                ))
+            }
+            (System::Knockout, None) => 0,
+            (System::Knockout, Some(_)) => {
+                return Err(Error::bad(
+                    "bad_rounds",
+                    "a knockout's rounds follow from its players (the bracket): leave rounds out",
+                ))
+            }
+            (_, None) => 0,
+            (_, Some(_)) => {
+                return Err(Error::bad(
+                    "bad_rounds",
+                    "a round robin's rounds follow from its players (the Berger table): leave rounds out",
+                ))
+            }
+        };
+        if let (Some(lo), Some(hi)) = (self.min_rating, self.max_rating) {
+            if lo > hi {
+                return Err(Error::bad(
+                    "bad_rating_range",
+                    format!("the rating range {lo}–{hi} is empty"),
+                ));
+            }
+        }
+        for r in [self.min_rating, self.max_rating].into_iter().flatten() {
+            if !(0..=4000).contains(&r) {
+                return Err(Error::bad(
+                    "bad_rating_range",
+                    format!("rating {r} is not from 0 to 4000"),
+                ));
+            }
+        }
+        let invitation = match self.invitation_code.map(|c| c.trim().to_string()) {
+            Some(c)
+                if c.is_empty() || c.chars().count() > MAX_CODE_CHARS || c.chars().any(char::is_control) =>
+            {
+                return Err(Error::bad(
+                    "bad_invitation_code",
+                    format!("an invitation code has 1 to {MAX_CODE_CHARS} characters"),
+                ))
+            }
+            c => c,
+        };
+        if self.round_starts.windows(2).any(|w| w[0] >= w[1]) || self.round_starts.iter().any(|&s| s <= 0) {
+            return Err(Error::bad(
+                "bad_round_starts",
+                "round starts are times in ms since the epoch, each later than the one before",
+            ));
+        }
+        if rounds > 0 && self.round_starts.len() > rounds as usize {
+            return Err(Error::bad(
+                "bad_round_starts",
+                format!("{} round starts for {rounds} rounds", self.round_starts.len()),
+            ));
+        }
+        let match_format = tournament::knockout::MatchFormat {
+            games: self.match_games.unwrap_or(1),
+            playoff_games: self.playoff_games.unwrap_or(1),
+            armageddon: self.armageddon.unwrap_or(true),
+        };
+        if !(1..=3).contains(&match_format.games) || match_format.playoff_games > 4 {
+            return Err(Error::bad(
+                "bad_match_format",
+                "a knockout match has 1 to 3 games and 0 to 4 play-off games",
+            ));
+        }
+        let playoff_time_control =
+            play::table::parse_time_control(self.playoff_time_control.as_deref().unwrap_or("5+3"))
+                .map_err(|e| Error::bad("bad_time_control", format!("play-off games: {e}")))?;
+        if playoff_time_control.is_unlimited() || playoff_time_control.correspondence_days().is_some() {
+            return Err(Error::bad("bad_time_control", "play-off games need a clock"));
+        }
+        Ok(Terms {
+            match_format,
+            playoff_time_control,
+            name,
+            variant,
+            time_control,
+            rated: self.rated,
+            system: self.system,
+            rounds,
+            scoring: self.scoring.unwrap_or(Scoring::OneHalfZero),
+            tiebreaks: self.tiebreaks.unwrap_or(TiebreakOrder::Fide),
+            min_rating: self.min_rating,
+            max_rating: self.max_rating,
+            invitation,
+            starts: self.round_starts,
+        })
+    }
+}
+
+/// A board's result as stored and as the API takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum BoardResult {
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    #[serde(rename = "0-1")]
+    BlackWins,
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// Black lost by forfeit (seed 000 21.4: `+` for white, `-` for black).
+    #[serde(rename = "+-")]
+    WhiteForfeitWin,
+    #[serde(rename = "-+")]
+    BlackForfeitWin,
+    /// Both forfeit (21.3: both over the time limit).
+    #[serde(rename = "--")]
+    DoubleForfeit,
+}
+
+impl BoardResult {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BoardResult::WhiteWins => "1-0",
+            BoardResult::BlackWins => "0-1",
+            BoardResult::Draw => "1/2-1/2",
+            BoardResult::WhiteForfeitWin => "+-",
+            BoardResult::BlackForfeitWin => "-+",
+            BoardResult::DoubleForfeit => "--",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<BoardResult> {
+        [
+            BoardResult::WhiteWins,
+            BoardResult::BlackWins,
+            BoardResult::Draw,
+            BoardResult::WhiteForfeitWin,
+            BoardResult::BlackForfeitWin,
+            BoardResult::DoubleForfeit,
+        ]
+        .into_iter()
+        .find(|x| x.as_str() == s)
+    }
+
+    pub fn is_forfeit(self) -> bool {
+        matches!(
+            self,
+            BoardResult::WhiteForfeitWin | BoardResult::BlackForfeitWin | BoardResult::DoubleForfeit
+        )
+    }
+
+    /// The TRF outcomes of white and black.
+    pub fn outcomes(self) -> (tournament::model::Outcome, tournament::model::Outcome) {
+        use tournament::model::Outcome as O;
+        match self {
+            BoardResult::WhiteWins => (O::Win, O::Loss),
+            BoardResult::BlackWins => (O::Loss, O::Win),
+            BoardResult::Draw => (O::Draw, O::Draw),
+            BoardResult::WhiteForfeitWin => (O::ForfeitWin, O::ForfeitLoss),
+            BoardResult::BlackForfeitWin => (O::ForfeitLoss, O::ForfeitWin),
+            BoardResult::DoubleForfeit => (O::ForfeitLoss, O::ForfeitLoss),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn swiss() -> NewEvent {
+        NewEvent {
+            name: "Open".into(),
+            variant: None,
+            time_control: "5+3".into(),
+            rated: false,
+            system: System::Swiss,
+            rounds: Some(5),
+            scoring: None,
+            tiebreaks: None,
+            min_rating: None,
+            max_rating: None,
+            invitation_code: None,
+            round_starts: vec![],
+            match_games: None,
+            playoff_games: None,
+            armageddon: None,
+            playoff_time_control: None,
+        }
+    }
+
+    #[test]
+    fn terms_are_checked() {
+        assert!(swiss().check().is_ok());
+        let code = |e: NewEvent| match e.check() {
+            Err(Error::BadRequest { code, .. }) => code,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            code(NewEvent {
+                rounds: None,
+                ..swiss()
+            }),
+            "bad_rounds"
+        );
+        assert_eq!(
+            code(NewEvent {
+                system: System::RoundRobin,
+                ..swiss()
+            }),
+            "bad_rounds"
+        );
+        assert_eq!(
+            code(NewEvent {
+                name: " ".into(),
+                ..swiss()
+            }),
+            "bad_event_name"
+        );
+        assert_eq!(
+            code(NewEvent {
+                time_control: "banana".into(),
+                ..swiss()
+            }),
+            "bad_time_control"
+        );
+        assert_eq!(
+            code(NewEvent {
+                min_rating: Some(2000),
+                max_rating: Some(1500),
+                ..swiss()
+            }),
+            "bad_rating_range"
+        );
+        assert_eq!(
+            code(NewEvent {
+                round_starts: vec![5, 4],
+                ..swiss()
+            }),
+            "bad_round_starts"
+        );
+    }
+
+    #[test]
+    fn results_round_trip_and_score() {
+        for r in ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"] {
+            assert_eq!(BoardResult::parse(r).unwrap().as_str(), r);
+        }
+        assert!(BoardResult::parse("2-0").is_none());
+        let p = Scoring::ThreeOneZero.points();
+        let (w, b) = BoardResult::WhiteForfeitWin.outcomes();
+        assert_eq!((p.points(w), p.points(b)), (Points::whole(3), Points::ZERO));
+    }
+}

@@ -1,0 +1,467 @@
+//! What the API shows of an event: its terms and entries, the pairings of
+//! each round, the standings with tie-breaks, the crosstable, the log, and
+//! the downloads (TRF-2026 through the tournament crate's writer, the PGN
+//! of every game).
+
+use crate::{Events, Loaded};
+use common::Error;
+use serde::Serialize;
+use tournament::model::Outcome;
+use tournament::tiebreak::standings::{standings, Rules};
+use utoipa::ToSchema;
+
+/// An event in a list.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct EventSummary {
+    pub id: String,
+    pub name: String,
+    pub organiser: String,
+    pub variant: String,
+    pub time_control: String,
+    pub rated: bool,
+    pub system: String,
+    pub rounds: u32,
+    /// `open` (taking entries), `running` or `finished`.
+    pub state: String,
+    pub current_round: u32,
+    pub players: usize,
+    /// The next round's scheduled start, if it has one.
+    pub next_start_ms: Option<i64>,
+    pub created_ms: i64,
+}
+
+/// One entry.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct EntryView {
+    /// Pairing number (TRF starting rank); the joining order until round 1
+    /// is paired, then the initial ranking.
+    pub number: u32,
+    pub name: String,
+    pub rating: i64,
+    pub withdrawn: bool,
+    pub withdrawn_from: Option<u32>,
+    pub late: bool,
+    pub first_round: u32,
+}
+
+/// A player on a board.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct BoardPlayer {
+    pub number: u32,
+    pub name: String,
+}
+
+/// One board of a round.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PairingView {
+    pub board: u32,
+    /// The first side (white, red).
+    pub white: BoardPlayer,
+    /// `None`: white has the bye.
+    pub black: Option<BoardPlayer>,
+    pub game: Option<String>,
+    /// `None` while playing; `1-0`, `0-1`, `1/2-1/2`, `+-`, `-+`, `--`, `bye`.
+    pub result: Option<String>,
+    /// Scored without play (seed 000 21.4).
+    pub forfeit: bool,
+    /// A knockout match's games, in order (empty in other systems): `white`
+    /// and `black` above are the bracket's first- and second-listed
+    /// players, the result says who went through.
+    pub games: Vec<MatchGameView>,
+}
+
+/// One game of a knockout match.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MatchGameView {
+    pub number: u32,
+    /// `regular`, `playoff` or `armageddon` (a draw is black's win).
+    pub phase: String,
+    /// The pairing number with the first side (white, red) in this game.
+    pub white: u32,
+    pub game: String,
+    /// `1-0`, `0-1`, `1/2-1/2` as the game went, `forfeit`, or `None`.
+    pub result: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RoundView {
+    pub round: u32,
+    pub complete: bool,
+    pub boards: Vec<PairingView>,
+}
+
+/// An event whole.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct EventView {
+    #[serde(flatten)]
+    pub summary: EventSummary,
+    pub scoring: String,
+    pub tiebreaks: String,
+    pub min_rating: Option<i64>,
+    pub max_rating: Option<i64>,
+    /// Whether joining needs an invitation code (the code is the arbiter's).
+    pub invitation_required: bool,
+    pub round_starts: Vec<i64>,
+    /// A knockout's match format: games of the match proper, play-off
+    /// games after a tie, whether an armageddon game follows, and the
+    /// play-off games' clock.
+    pub match_games: u32,
+    pub playoff_games: u32,
+    pub armageddon: bool,
+    pub playoff_time_control: String,
+    pub entries: Vec<EntryView>,
+    pub rounds_paired: Vec<RoundView>,
+    /// Whether you are this event's arbiter.
+    pub arbiter: bool,
+    /// Whether you are entered (and not withdrawn).
+    pub entered: bool,
+}
+
+/// One line of the standings.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct StandingRow {
+    pub rank: u32,
+    pub shared: bool,
+    pub number: u32,
+    pub name: String,
+    /// Points with one decimal (`2.5`).
+    pub points: String,
+    /// One per tie-break, in order (`null` where not applied).
+    pub tiebreaks: Vec<Option<String>>,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct StandingsView {
+    /// The tie-breaks' names, in order (`BH-C1`, `SB`, …).
+    pub tiebreaks: Vec<String>,
+    pub rows: Vec<StandingRow>,
+    /// Rounds whose results all count.
+    pub rounds_complete: u32,
+}
+
+/// One line of the crosstable.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CrosstableRow {
+    pub number: u32,
+    pub name: String,
+    pub rating: i64,
+    pub points: String,
+    /// Per round, as TRF writes a cell: opponent, colour, result
+    /// (`5 w 1`, `0000 - U`), empty when not paired.
+    pub rounds: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CrosstableView {
+    pub rows: Vec<CrosstableRow>,
+}
+
+/// One line of the arbiter's log.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LogView {
+    pub seq: i64,
+    pub at_ms: i64,
+    /// Who did it (`server` for what the server did by itself).
+    pub by: String,
+    pub action: String,
+    pub detail: String,
+}
+
+impl Events {
+    fn summary(&self, l: &Loaded, organiser: String) -> EventSummary {
+        let starts: Vec<i64> = serde_json::from_str(&l.event.starts).unwrap_or_default();
+        EventSummary {
+            id: l.event.id.clone(),
+            name: l.event.name.clone(),
+            organiser,
+            variant: l.event.variant.clone(),
+            time_control: l.event.time_control.clone(),
+            rated: l.event.rated,
+            system: l.event.system.clone(),
+            rounds: l.event.rounds,
+            state: l.event.state.clone(),
+            current_round: l.event.current_round,
+            players: l.entries.iter().filter(|e| !e.withdrawn).count(),
+            next_start_ms: starts.get(l.event.current_round as usize).copied(),
+            created_ms: l.event.created_ms,
+        }
+    }
+
+    async fn organiser_name(&self, l: &Loaded) -> Result<String, Error> {
+        Ok(self
+            .store()
+            .user_by_id(&l.event.organiser_id)
+            .await?
+            .map_or_else(String::new, |u| u.name))
+    }
+
+    /// Events in a state (`upcoming` = open, `running`, `finished`), the
+    /// newest first.
+    ///
+    /// # Errors
+    /// An unknown state, or the database.
+    pub async fn list(&self, state: &str) -> Result<Vec<EventSummary>, Error> {
+        let stored = match state {
+            "upcoming" | "open" => "open",
+            "running" => "running",
+            "finished" => "finished",
+            _ => {
+                return Err(Error::bad(
+                    "bad_state",
+                    format!("{state:?} is not upcoming, running or finished"),
+                ))
+            }
+        };
+        let mut out = Vec::new();
+        for e in self.store().events_in(stored, 100).await? {
+            let l = self.load(&e.id).await?;
+            let name = self.organiser_name(&l).await?;
+            out.push(self.summary(&l, name));
+        }
+        Ok(out)
+    }
+
+    /// An event with its entries and every round's pairings, as `viewer`
+    /// sees it.
+    ///
+    /// # Errors
+    /// No such event, or the database.
+    pub async fn get(&self, id: &str, viewer: Option<&store::User>) -> Result<EventView, Error> {
+        let l = self.load(id).await?;
+        self.view_of(&l, viewer).await
+    }
+
+    pub(crate) async fn view_of(&self, l: &Loaded, viewer: Option<&store::User>) -> Result<EventView, Error> {
+        let name_of = |n: u32| BoardPlayer {
+            number: n,
+            name: l.entry_number(n).map_or_else(String::new, |e| e.name.clone()),
+        };
+        let rounds_paired = (1..=l.event.current_round)
+            .map(|r| {
+                let boards: Vec<PairingView> = l
+                    .pairings
+                    .iter()
+                    .filter(|p| p.round == r)
+                    .map(|p| PairingView {
+                        board: p.board,
+                        white: name_of(p.white),
+                        black: p.black.map(name_of),
+                        game: p.game_id.clone(),
+                        result: p.result.clone(),
+                        forfeit: p.forfeit,
+                        games: l
+                            .match_games
+                            .iter()
+                            .filter(|g| g.round == p.round && g.board == p.board)
+                            .map(|g| MatchGameView {
+                                number: g.game_no,
+                                phase: g.phase.clone(),
+                                white: g.white,
+                                game: g.game_id.clone(),
+                                result: g.result.clone(),
+                            })
+                            .collect(),
+                    })
+                    .collect();
+                RoundView {
+                    round: r,
+                    complete: boards.iter().all(|b| b.result.is_some()),
+                    boards,
+                }
+            })
+            .collect();
+        let organiser = self.organiser_name(l).await?;
+        Ok(EventView {
+            summary: self.summary(l, organiser),
+            scoring: l.event.scoring.clone(),
+            tiebreaks: l.event.tiebreaks.clone(),
+            min_rating: l.event.min_rating,
+            max_rating: l.event.max_rating,
+            invitation_required: l.event.invitation.is_some(),
+            round_starts: serde_json::from_str(&l.event.starts).unwrap_or_default(),
+            match_games: l.event.match_games,
+            playoff_games: l.event.playoff_games,
+            armageddon: l.event.armageddon,
+            playoff_time_control: l.event.playoff_time_control.clone(),
+            entries: l
+                .entries
+                .iter()
+                .map(|e| EntryView {
+                    number: e.number,
+                    name: e.name.clone(),
+                    rating: e.rating,
+                    withdrawn: e.withdrawn,
+                    withdrawn_from: e.withdrawn_from,
+                    late: e.late,
+                    first_round: e.first_round,
+                })
+                .collect(),
+            rounds_paired,
+            arbiter: viewer.is_some_and(|u| u.id == l.event.organiser_id),
+            entered: viewer.is_some_and(|u| l.entry_of(&u.id).is_some_and(|e| !e.withdrawn)),
+        })
+    }
+
+    /// The standings: points, then the event's tie-breaks (FIDE C.07 or
+    /// CXA 15.1/15.2), players still tied sharing the place.
+    ///
+    /// # Errors
+    /// No such event, or an inconsistent crosstable.
+    pub async fn standings(&self, id: &str) -> Result<StandingsView, Error> {
+        let l = self.load(id).await?;
+        let t = l.model();
+        let rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
+        let s = standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))?;
+        let complete = (1..=l.event.current_round)
+            .take_while(|&r| {
+                l.pairings
+                    .iter()
+                    .filter(|p| p.round == r)
+                    .all(|p| p.result.is_some())
+            })
+            .count() as u32;
+        Ok(StandingsView {
+            tiebreaks: s.tiebreaks.iter().map(|t| t.name().to_string()).collect(),
+            rows: s
+                .rows
+                .iter()
+                .map(|r| StandingRow {
+                    rank: r.rank,
+                    shared: r.shared,
+                    number: r.id,
+                    name: r.name.clone(),
+                    points: r.points.to_string(),
+                    tiebreaks: r.values.iter().map(|v| v.map(|v| v.to_string())).collect(),
+                })
+                .collect(),
+            rounds_complete: complete,
+        })
+    }
+
+    /// The crosstable, one TRF-like cell per round.
+    ///
+    /// # Errors
+    /// No such event.
+    pub async fn crosstable(&self, id: &str) -> Result<CrosstableView, Error> {
+        let l = self.load(id).await?;
+        let t = l.model();
+        let rows = t
+            .players
+            .iter()
+            .map(|p| CrosstableRow {
+                number: p.id,
+                name: p.name.clone(),
+                rating: i64::from(p.rating),
+                points: t.score_of(p, u32::MAX).to_string(),
+                rounds: p
+                    .rounds
+                    .iter()
+                    .map(|e| match (e.opponent, e.colour, e.outcome) {
+                        (None, _, Outcome::Absent) => String::new(),
+                        (opp, colour, outcome) => format!(
+                            "{} {} {}",
+                            opp.map_or_else(|| "0000".to_string(), |o| o.to_string()),
+                            match colour {
+                                Some(tournament::model::Colour::White) => 'w',
+                                Some(tournament::model::Colour::Black) => 'b',
+                                None => '-',
+                            },
+                            outcome.code()
+                        )
+                        .trim_end()
+                        .to_string(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Ok(CrosstableView { rows })
+    }
+
+    /// The event as a TRF file (TRF-2016 player lines with the TRF(x) and
+    /// bbpPairings codes the tournament crate writes): what `qiju
+    /// tournament pair` reads to pair a round as this room paired it.
+    ///
+    /// # Errors
+    /// No such event.
+    pub async fn trf(&self, id: &str) -> Result<String, Error> {
+        let l = self.load(id).await?;
+        let mut t = l.model();
+        t.other_lines.push(format!("092 {}", tournament_kind(&l)));
+        Ok(tournament::trf::write(&t))
+    }
+
+    /// Every game of the event as one PGN file, by round and board.
+    ///
+    /// # Errors
+    /// No such event, or a game's record cannot be written.
+    pub async fn pgn(&self, id: &str) -> Result<String, Error> {
+        let l = self.load(id).await?;
+        let mut out = String::new();
+        // A knockout board's games are its match's; another system's, one.
+        let games: Vec<(u32, u32, &String)> = if l.match_games.is_empty() {
+            l.pairings
+                .iter()
+                .filter_map(|p| p.game_id.as_ref().map(|g| (p.round, p.board, g)))
+                .collect()
+        } else {
+            l.match_games
+                .iter()
+                .map(|g| (g.round, g.board, &g.game_id))
+                .collect()
+        };
+        for (round, board, game) in games {
+            let Some(v) = play::live::view(self.play(), game).await? else {
+                continue;
+            };
+            let text = play::pgn::write(&v, None).map_err(Error::Internal)?;
+            let event_tags = format!(
+                "[Event \"{}\"]\n[Round \"{}.{}\"]\n",
+                l.event.name.replace(['"', '\\'], ""),
+                round,
+                board
+            );
+            // The event's own tags first; the game's own Event/Round tags
+            // (an online game's) are replaced.
+            let body: String = text
+                .lines()
+                .filter(|line| !line.starts_with("[Event ") && !line.starts_with("[Round "))
+                .map(|line| format!("{line}\n"))
+                .collect();
+            out.push_str(&event_tags);
+            out.push_str(&body);
+            out.push('\n');
+        }
+        Ok(out)
+    }
+
+    /// The arbiter's log, oldest first (public, as a noticeboard).
+    ///
+    /// # Errors
+    /// No such event.
+    pub async fn log_of(&self, id: &str) -> Result<Vec<LogView>, Error> {
+        self.load(id).await?;
+        Ok(self
+            .store()
+            .event_log(id)
+            .await?
+            .into_iter()
+            .map(|r| LogView {
+                seq: r.seq,
+                at_ms: r.at_ms,
+                by: r.actor,
+                action: r.action,
+                detail: r.detail,
+            })
+            .collect())
+    }
+}
+
+/// TRF-2016's `092` line: the type of tournament.
+fn tournament_kind(l: &Loaded) -> &'static str {
+    match l.system {
+        crate::System::Swiss => "Swiss (FIDE Dutch)",
+        crate::System::RoundRobin => "Round robin",
+        crate::System::DoubleRoundRobin => "Double round robin",
+        crate::System::Knockout => "Knockout",
+    }
+}

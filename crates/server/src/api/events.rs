@@ -1,0 +1,212 @@
+//! `/api/events`: the events room over HTTP (issue 28, docs/EVENTS.md) —
+//! list, create, an event with its pairings, standings, crosstable, the
+//! arbiter's log, joining and withdrawing, the arbiter's tools, and the TRF
+//! and PGN downloads. State changes are POSTs behind the CSRF guard and
+//! the body limits every route has (`routes`).
+
+use crate::auth::{Auth, MaybeSession};
+use crate::error::ApiError;
+use crate::AppState;
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use common::ErrorBody;
+use events::{
+    CrosstableView, EntryView, EventSummary, EventView, JoinRequest, LogView, NewEvent, PlayerRequest,
+    ResultRequest, StandingsView,
+};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+#[derive(Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// `upcoming` (the default: taking entries), `running` or `finished`.
+    pub state: Option<String>,
+}
+
+/// Events, the newest first (at most 100).
+#[utoipa::path(get, path = "/api/events", tag = "events", params(ListQuery),
+    responses((status = 200, body = [EventSummary]), (status = 400, body = ErrorBody)))]
+pub async fn list_events(
+    State(state): State<AppState>,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<Vec<EventSummary>>, ApiError> {
+    Ok(Json(
+        state
+            .events()
+            .list(q.state.as_deref().unwrap_or("upcoming"))
+            .await?,
+    ))
+}
+
+/// Create an event; you are its organiser and arbiter. Rated events need
+/// the operator's grant (`qiju admin organiser NAME`).
+#[utoipa::path(post, path = "/api/events", tag = "events", request_body = NewEvent,
+    responses((status = 201, body = EventView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+pub async fn create_event(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(req): Json<NewEvent>,
+) -> Result<(StatusCode, Json<EventView>), ApiError> {
+    Ok((
+        StatusCode::CREATED,
+        Json(state.events().create(&user, req).await?),
+    ))
+}
+
+/// An event: its terms, entries and every round's pairings.
+#[utoipa::path(get, path = "/api/events/{id}", tag = "events", params(("id" = String, Path)),
+    responses((status = 200, body = EventView), (status = 404, body = ErrorBody)))]
+pub async fn get_event(
+    State(state): State<AppState>,
+    MaybeSession(session): MaybeSession,
+    Path(id): Path<String>,
+) -> Result<Json<EventView>, ApiError> {
+    let viewer = session.map(|s| s.user);
+    Ok(Json(state.events().get(&id, viewer.as_ref()).await?))
+}
+
+/// The standings with the event's tie-breaks.
+#[utoipa::path(get, path = "/api/events/{id}/standings", tag = "events", params(("id" = String, Path)),
+    responses((status = 200, body = StandingsView), (status = 404, body = ErrorBody)))]
+pub async fn standings(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<StandingsView>, ApiError> {
+    Ok(Json(state.events().standings(&id).await?))
+}
+
+/// The crosstable: per player, per round, opponent, colour and result.
+#[utoipa::path(get, path = "/api/events/{id}/crosstable", tag = "events", params(("id" = String, Path)),
+    responses((status = 200, body = CrosstableView), (status = 404, body = ErrorBody)))]
+pub async fn crosstable(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<CrosstableView>, ApiError> {
+    Ok(Json(state.events().crosstable(&id).await?))
+}
+
+/// The arbiter's log: every action, by whom and when.
+#[utoipa::path(get, path = "/api/events/{id}/log", tag = "events", params(("id" = String, Path)),
+    responses((status = 200, body = [LogView]), (status = 404, body = ErrorBody)))]
+pub async fn log(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Vec<LogView>>, ApiError> {
+    Ok(Json(state.events().log_of(&id).await?))
+}
+
+/// Enter the event (before round 1), with its invitation code if it has one.
+#[utoipa::path(post, path = "/api/events/{id}/join", tag = "events", params(("id" = String, Path)),
+    request_body = JoinRequest,
+    responses((status = 200, body = EntryView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+pub async fn join(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Json<EntryView>, ApiError> {
+    // A bot's client posts an empty form; a browser the JSON body.
+    let req = if body.iter().all(u8::is_ascii_whitespace) {
+        JoinRequest::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| common::Error::bad("bad_request", e.to_string()))?
+    };
+    Ok(Json(state.events().join(&id, &user, req).await?))
+}
+
+/// Withdraw from the event: not paired from the next round on.
+#[utoipa::path(post, path = "/api/events/{id}/withdraw", tag = "events", params(("id" = String, Path)),
+    responses((status = 204), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn withdraw(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state.events().withdraw(&id, &user).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Paired {
+    pub round: u32,
+}
+
+/// The arbiter pairs the next round (after the last game of the round
+/// before has ended); its games start.
+#[utoipa::path(post, path = "/api/events/{id}/pair", tag = "events", params(("id" = String, Path)),
+    responses((status = 200, body = Paired), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn pair(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+) -> Result<Json<Paired>, ApiError> {
+    Ok(Json(Paired {
+        round: state.events().pair_next(&id, &user).await?,
+    }))
+}
+
+/// The arbiter sets or corrects a board's result.
+#[utoipa::path(post, path = "/api/events/{id}/result", tag = "events", params(("id" = String, Path)),
+    request_body = ResultRequest,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn set_result(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<ResultRequest>,
+) -> Result<StatusCode, ApiError> {
+    state.events().set_result(&id, &user, req).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The arbiter withdraws, re-admits or adds (late entry) a player.
+#[utoipa::path(post, path = "/api/events/{id}/players", tag = "events", params(("id" = String, Path)),
+    request_body = PlayerRequest,
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+pub async fn player_action(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<PlayerRequest>,
+) -> Result<StatusCode, ApiError> {
+    let player = state.accounts().named(&req.player).await?;
+    state
+        .events()
+        .player_action(&id, &user, &player, req.action)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+fn download(name: &str, media_type: &str, text: String) -> Response {
+    (
+        [
+            (CONTENT_TYPE, media_type.to_string()),
+            (CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// The event as a TRF file (what `qiju tournament pair` reads).
+#[utoipa::path(get, path = "/api/events/{id}/trf", tag = "events", params(("id" = String, Path)),
+    responses((status = 200, description = "TRF text", content_type = "text/plain"), (status = 404, body = ErrorBody)))]
+pub async fn trf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = state.events().trf(&id).await?;
+    Ok(download(&format!("{id}.trf"), "text/plain; charset=utf-8", text))
+}
+
+/// Every game of the event as one PGN file.
+#[utoipa::path(get, path = "/api/events/{id}/pgn", tag = "events", params(("id" = String, Path)),
+    responses((status = 200, description = "PGN text", content_type = "application/x-chess-pgn"), (status = 404, body = ErrorBody)))]
+pub async fn pgn(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = state.events().pgn(&id).await?;
+    Ok(download(&format!("{id}.pgn"), "application/x-chess-pgn", text))
+}

@@ -1,0 +1,854 @@
+//! Events over real HTTP (issue 28, docs/EVENTS.md): an organiser runs a
+//! Swiss and a round robin whose games bot accounts play through the bot
+//! API; no-shows are forfeited, withdrawn players are not paired, a late
+//! entry joins; the TRF export pairs every round again, in-process, as
+//! `qiju tournament pair` pairs it; a restart mid-round resumes the event
+//! with the same pairings. On both databases.
+
+mod common;
+
+use common::{Client, TestServer};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// A bot account: a bearer token, its moves through the bot API.
+struct Bot {
+    name: String,
+    token: String,
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Bot {
+    async fn new(s: &TestServer, prefix: &str) -> Bot {
+        let c = Client::register(s, prefix).await;
+        let token: Value = c
+            .post("/api/account/token", &json!({}))
+            .await
+            .json()
+            .await
+            .unwrap();
+        let bot = Bot {
+            name: c.name.clone(),
+            token: token["token"].as_str().unwrap().to_string(),
+            base: s.base.clone(),
+            http: reqwest::Client::new(),
+        };
+        let (status, _) = bot.post("/api/bot/account/upgrade", None).await;
+        assert_eq!(status, 200);
+        bot
+    }
+
+    async fn post(&self, path: &str, body: Option<&Value>) -> (u16, Value) {
+        let mut req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(&self.token);
+        req = match body {
+            Some(b) => req.json(b),
+            None => req
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(""),
+        };
+        let r = req.send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// The first `gameStart` line of an event stream (lichess's
+    /// `/api/stream/event`), within 30 s.
+    async fn next_game_start(resp: reqwest::Response) -> Value {
+        use futures_util::StreamExt;
+        let mut body = resp.bytes_stream();
+        let mut buf = Vec::new();
+        loop {
+            while let Some(i) = buf.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = buf.drain(..=i).collect();
+                if line.len() > 1 {
+                    let v: Value = serde_json::from_slice(&line).unwrap();
+                    if v["type"] == "gameStart" {
+                        return v;
+                    }
+                }
+            }
+            let chunk = tokio::time::timeout(std::time::Duration::from_secs(30), body.next())
+                .await
+                .expect("a line within 30 s")
+                .expect("the stream goes on")
+                .unwrap();
+            buf.extend_from_slice(&chunk);
+        }
+    }
+
+    async fn events_stream(&self) -> reqwest::Response {
+        let r = self
+            .http
+            .get(format!("{}/api/stream/event", self.base))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        r
+    }
+
+    async fn play(&self, game: &str, mv: &str, draw: bool) {
+        let q = if draw { "?offeringDraw=true" } else { "" };
+        let (status, body) = self
+            .post(&format!("/api/bot/game/{game}/move/{mv}{q}"), None)
+            .await;
+        assert_eq!(status, 200, "{} plays {mv} in {game}: {body}", self.name);
+    }
+
+    async fn accept_draw(&self, game: &str) {
+        let (status, body) = self.post(&format!("/api/games/{game}/draw/accept"), None).await;
+        assert!(status < 300, "{} accepts the draw in {game}: {body}", self.name);
+    }
+
+    async fn resign(&self, game: &str) {
+        let (status, body) = self.post(&format!("/api/bot/game/{game}/resign"), None).await;
+        assert_eq!(status, 200, "{} resigns {game}: {body}", self.name);
+    }
+}
+
+/// The server of these tests: a no-show is called off (and forfeited)
+/// after 3 s without a first move.
+async fn server() -> TestServer {
+    common::start_with(|c| c.abort_after_ms = 3_000).await
+}
+
+async fn event(org: &Client, id: &str) -> Value {
+    org.get_json(&format!("/api/events/{id}")).await
+}
+
+/// The boards of round `r`: (white, black or 0 for the bye), by number.
+fn boards(ev: &Value, r: usize) -> Vec<(u64, u64)> {
+    ev["rounds_paired"][r - 1]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["white"]["number"].as_u64().unwrap(),
+                b["black"]["number"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// Plays every game of round `r`: by board, white wins, black wins or a
+/// draw by agreement in turn; on `no_show` the black player never moves.
+async fn play_round(org: &Client, id: &str, r: usize, bots: &HashMap<String, Bot>, no_show: Option<u64>) {
+    let ev = event(org, id).await;
+    for b in ev["rounds_paired"][r - 1]["boards"].as_array().unwrap() {
+        let Some(game) = b["game"].as_str() else { continue };
+        let white = &bots[b["white"]["name"].as_str().unwrap()];
+        let black = &bots[b["black"]["name"].as_str().unwrap()];
+        let board = b["board"].as_u64().unwrap();
+        if Some(board) == no_show {
+            white.play(game, "h2e2", false).await;
+            continue;
+        }
+        let kind = (r as u64 + board) % 3;
+        white.play(game, "h2e2", false).await;
+        // A draw: black offers with the move (23.1), white accepts.
+        black.play(game, "h7e7", kind == 2).await;
+        match kind {
+            0 => black.resign(game).await,
+            1 => white.resign(game).await,
+            _ => white.accept_draw(game).await,
+        }
+    }
+    round_done(org, id, r).await;
+}
+
+async fn round_done(org: &Client, id: &str, r: usize) {
+    for _ in 0..600 {
+        if event(org, id).await["rounds_paired"][r - 1]["complete"] == true {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let ev = event(org, id).await;
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    panic!(
+        "round {r} not complete within 30 s: {:#}\n{log:#}",
+        ev["rounds_paired"]
+    );
+}
+
+async fn finished(org: &Client, id: &str) {
+    common::eventually("the event finished", || async {
+        event(org, id).await["state"] == "finished"
+    })
+    .await;
+}
+
+async fn pair(org: &Client, id: &str) -> Value {
+    let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+    let status = r.status();
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+async fn create(org: &Client, body: Value) -> String {
+    let r = org.post("/api/events", &body).await;
+    let status = r.status();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(status, 201, "{v}");
+    v["id"].as_str().unwrap().to_string()
+}
+
+async fn a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..10 {
+        let b = Bot::new(&s, &format!("sw{i}")).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let names: Vec<String> = bots.keys().cloned().collect();
+    // Bad terms change nothing.
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "x", "time_control": "10+5", "system": "swiss"}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad_rounds");
+    // Rated events need the operator's grant.
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "x", "time_control": "10+5", "system": "swiss", "rounds": 4, "rated": true}),
+        )
+        .await;
+    assert_eq!(r.status(), 403);
+    let id = create(
+        &org,
+        json!({"name": "Open 2026", "time_control": "10+5", "system": "swiss", "rounds": 4,
+               "invitation_code": "plum"}),
+    )
+    .await;
+    let listed = org.get_json("/api/events?state=upcoming").await;
+    assert!(listed.as_array().unwrap().iter().any(|e| e["id"] == id.as_str()));
+    // Nine join (the tenth comes late); the code is needed.
+    let (status, _) = bots[&names[0]]
+        .post(&format!("/api/events/{id}/join"), Some(&json!({})))
+        .await;
+    assert_eq!(status, 403, "no invitation code");
+    for n in &names[..9] {
+        let (status, body) = bots[n]
+            .post(&format!("/api/events/{id}/join"), Some(&json!({"code": "plum"})))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = bots[&names[0]]
+        .post(&format!("/api/events/{id}/join"), Some(&json!({"code": "plum"})))
+        .await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("already_entered")));
+    // Only the arbiter pairs.
+    let (status, _) = bots[&names[0]]
+        .post(&format!("/api/events/{id}/pair"), None)
+        .await;
+    assert_eq!(status, 403);
+
+    // Round 1: four games and the bye.
+    assert_eq!(pair(&org, &id).await["round"], 1);
+    let ev = event(&org, &id).await;
+    assert_eq!(ev["state"], "running");
+    let r1 = boards(&ev, 1);
+    assert_eq!(r1.len(), 5);
+    assert_eq!(r1.iter().filter(|b| b.1 == 0).count(), 1, "one bye");
+    let bye = &ev["rounds_paired"][0]["boards"].as_array().unwrap()[4];
+    assert_eq!(
+        (bye["result"].as_str(), bye["game"].as_str()),
+        (Some("bye"), None)
+    );
+    // The next round waits for the last game.
+    let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+    assert_eq!(r.status(), 409);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "round_not_finished");
+    play_round(&org, &id, 1, &bots, None).await;
+
+    // Round 2: black on board 1 never moves — a forfeit, not a game.
+    pair(&org, &id).await;
+    play_round(&org, &id, 2, &bots, Some(1)).await;
+    let ev = event(&org, &id).await;
+    let b1 = &ev["rounds_paired"][1]["boards"][0];
+    assert_eq!(
+        (b1["result"].as_str(), b1["forfeit"].as_bool()),
+        (Some("+-"), Some(true))
+    );
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["action"] == "forfeit" && l["by"] == "server"),
+        "{log}"
+    );
+
+    // A player withdraws; the arbiter adds a late entry.
+    let entries = ev["entries"].as_array().unwrap().clone();
+    let leaver = entries[4]["name"].as_str().unwrap().to_string();
+    let leaver_no = entries[4]["number"].as_u64().unwrap();
+    let (status, _) = bots[&leaver]
+        .post(&format!("/api/events/{id}/withdraw"), None)
+        .await;
+    assert_eq!(status, 204);
+    let late = names[9].clone();
+    let (status, body) = bots[&late]
+        .post(&format!("/api/events/{id}/join"), Some(&json!({"code": "plum"})))
+        .await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("event_started")));
+    let r = org
+        .post(
+            &format!("/api/events/{id}/players"),
+            &json!({"action": "late_entry", "player": late}),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    let r = bots[&names[0]]
+        .post(
+            &format!("/api/events/{id}/players"),
+            Some(&json!({"action": "withdraw", "player": names[1]})),
+        )
+        .await;
+    assert_eq!(r.0, 403, "only the arbiter");
+
+    // Round 3: the leaver is not paired, the late entry is.
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    let bs = boards(&ev, 3);
+    assert_eq!(bs.len(), 5, "nine players: four games and a bye");
+    assert!(bs.iter().all(|&(w, b)| w != leaver_no && b != leaver_no));
+    assert!(
+        bs.iter().any(|&(w, b)| w == 10 || b == 10),
+        "the late entry plays"
+    );
+    play_round(&org, &id, 3, &bots, None).await;
+    // Round 4: the arbiter re-admits the leaver; ten players, no bye.
+    let r = org
+        .post(
+            &format!("/api/events/{id}/players"),
+            &json!({"action": "readmit", "player": leaver}),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    let bs = boards(&ev, 4);
+    assert_eq!(bs.len(), 5, "ten players: five games");
+    assert!(bs.iter().all(|&(_, b)| b != 0));
+    assert!(bs.iter().any(|&(w, b)| w == leaver_no || b == leaver_no));
+    play_round(&org, &id, 4, &bots, None).await;
+    // The event closes right after its last result (under its lock).
+    finished(&org, &id).await;
+    let ev = event(&org, &id).await;
+    assert!(boards(&ev, 1)
+        .iter()
+        .chain(&boards(&ev, 2))
+        .all(|&(w, b)| w != 10 && b != 10));
+
+    // The TRF export pairs every round again as the server paired it.
+    let trf = org.get(&format!("/api/events/{id}/trf")).await;
+    assert_eq!(trf.status(), 200);
+    let trf = trf.text().await.unwrap();
+    let t = tournament::trf::parse(&trf).unwrap_or_else(|e| panic!("{e}\n{trf}"));
+    assert_eq!(t.total_rounds, Some(4));
+    for r in 1..=4u32 {
+        // What an arbiter hands `qiju tournament pair`: the file as it
+        // stood before the round.
+        let before = tournament::trf::write(&t.before_round(r));
+        let p = tournament::dutch::pair_next_round(&tournament::trf::parse(&before).unwrap()).unwrap();
+        let mut ours: Vec<(u64, u64)> = p
+            .boards
+            .iter()
+            .map(|&(w, b)| (u64::from(w), u64::from(b)))
+            .collect();
+        ours.extend(p.bye.map(|b| (u64::from(b), 0)));
+        assert_eq!(ours, boards(&ev, r as usize), "round {r}:\n{before}");
+    }
+
+    // Standings: the points add up; the arbiter's correction moves them.
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(st["rows"].as_array().unwrap().len(), 10);
+    assert_eq!(st["tiebreaks"], json!(["BH-C1", "BH", "SB", "WIN"]));
+    let total: f64 = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["points"].as_str().unwrap().parse::<f64>().unwrap())
+        .sum();
+    // Rounds 1–3: 4 games of one point and a bye worth a win; round 4: 5 games.
+    assert!((total - 20.0).abs() < 1e-9, "{st}");
+    let last = &ev["rounds_paired"][3]["boards"][0];
+    let white = last["white"]["number"].as_u64().unwrap();
+    let points_of = |st: &Value, n: u64| -> f64 {
+        st["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["number"] == n)
+            .unwrap()["points"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let before = points_of(&st, white);
+    let was = last["result"].as_str().unwrap();
+    let now = if was == "1-0" { "0-1" } else { "1-0" };
+    let r = org
+        .post(
+            &format!("/api/events/{id}/result"),
+            &json!({"round": 4, "board": 1, "result": now, "reason": "adjudicated"}),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    let st2 = org.get_json(&format!("/api/events/{id}/standings")).await;
+    let expect = match (was, now) {
+        ("1-0", _) => before - 1.0,
+        ("1/2-1/2", _) => before + 0.5,
+        _ => before + 1.0,
+    };
+    assert!((points_of(&st2, white) - expect).abs() < 1e-9, "{was} → {now}");
+    let r = org
+        .post(
+            &format!("/api/events/{id}/result"),
+            &json!({"round": 4, "board": 1, "result": "2-0"}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let correction = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["action"] == "result")
+        .unwrap();
+    assert_eq!(correction["by"], org.name.as_str());
+    assert!(correction["detail"].as_str().unwrap().contains("adjudicated"));
+
+    // The crosstable and the games' PGN.
+    let ct = org.get_json(&format!("/api/events/{id}/crosstable")).await;
+    let leaver_row = ct["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["number"] == leaver_no)
+        .unwrap();
+    assert_eq!(leaver_row["rounds"][2], "", "not paired after withdrawing");
+    assert_ne!(leaver_row["rounds"][3], "", "paired again once re-admitted");
+    let pgn = org.get(&format!("/api/events/{id}/pgn")).await;
+    assert_eq!(pgn.status(), 200);
+    let pgn = pgn.text().await.unwrap();
+    assert!(
+        pgn.contains("[Round \"1.1\"]") && pgn.contains("[Event \"Open 2026\"]"),
+        "{pgn}"
+    );
+    assert!(org
+        .get_json("/api/events?state=finished")
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["id"] == id.as_str()));
+    s.stop().await;
+}
+
+async fn a_four_player_round_robin() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..4 {
+        let b = Bot::new(&s, &format!("rr{i}")).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "RR", "time_control": "10+5", "system": "round-robin", "rounds": 3}),
+        )
+        .await;
+    assert_eq!(r.status(), 400, "a round robin's rounds follow from its players");
+    let id = create(
+        &org,
+        json!({"name": "Club round robin", "time_control": "10+5", "system": "round-robin",
+               "scoring": "3-1-0", "tiebreaks": "cxa"}),
+    )
+    .await;
+    for b in bots.values() {
+        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+    }
+    // A player hears of their event game as of any game (lichess's
+    // gameStart on the bot's event stream).
+    let listener = bots.values().next().unwrap();
+    let mut heard = Some(tokio::spawn(Bot::next_game_start(listener.events_stream().await)));
+    let mut met = std::collections::BTreeSet::new();
+    for r in 1..=3 {
+        pair(&org, &id).await;
+        if let Some(heard) = heard.take() {
+            let start =
+                tokio::time::timeout(std::time::Duration::from_secs(30), async { heard.await.unwrap() })
+                    .await
+                    .unwrap();
+            let ev = event(&org, &id).await;
+            let mine: Vec<&Value> = ev["rounds_paired"][0]["boards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|b| {
+                    b["white"]["name"] == listener.name.as_str()
+                        || b["black"]["name"] == listener.name.as_str()
+                })
+                .collect();
+            assert_eq!(start["game"]["gameId"], mine[0]["game"], "{start}");
+        }
+        let ev = event(&org, &id).await;
+        assert_eq!(ev["rounds"], 3);
+        let bs = boards(&ev, r);
+        assert_eq!(bs.len(), 2);
+        // The Berger table for 4 players, round by round.
+        let berger = tournament::roundrobin::berger_round(4, r as u32).unwrap();
+        let want: Vec<(u64, u64)> = berger
+            .iter()
+            .map(|b| match *b {
+                tournament::roundrobin::Board::Game { white, black } => (u64::from(white), u64::from(black)),
+                tournament::roundrobin::Board::Bye { .. } => unreachable!(),
+            })
+            .collect();
+        assert_eq!(bs, want);
+        for (w, b) in bs {
+            met.insert((w.min(b), w.max(b)));
+        }
+        if r == 3 {
+            // The arbiter rules on a game still being played: the ruling
+            // stands when the game ends otherwise.
+            let r = org
+                .post(
+                    &format!("/api/events/{id}/result"),
+                    &json!({"round": 3, "board": 1, "result": "-+", "reason": "left the hall"}),
+                )
+                .await;
+            assert_eq!(r.status(), 204);
+        }
+        play_round(&org, &id, r, &bots, None).await;
+    }
+    let ruled = &event(&org, &id).await["rounds_paired"][2]["boards"][0];
+    assert_eq!(
+        (ruled["result"].as_str(), ruled["forfeit"].as_bool()),
+        (Some("-+"), Some(true))
+    );
+    assert_eq!(met.len(), 6, "everyone met everyone");
+    // The event closes right after its last result (under its lock).
+    finished(&org, &id).await;
+    let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+    assert_eq!(r.status(), 409);
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(st["tiebreaks"], json!(["SB-CXA", "WON", "DE", "FOUL"]));
+    let total: i64 = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["points"].as_str().unwrap().parse::<f64>().unwrap() as i64)
+        .sum();
+    // Six games: 3 points a decisive one, 2 a draw (boards 1..2 of rounds 1..3).
+    let draws = (1..=3u64)
+        .flat_map(|r| (1..=2u64).map(move |b| (r + b) % 3))
+        .filter(|k| *k == 2)
+        .count() as i64;
+    assert_eq!(total, 3 * (6 - draws) + 2 * draws, "{st}");
+    s.stop().await;
+}
+
+async fn a_restart_mid_round_resumes_the_same_pairings() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..4 {
+        let b = Bot::new(&s, &format!("rs{i}")).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let id = create(
+        &org,
+        json!({"name": "Restart", "time_control": "10+5", "system": "swiss", "rounds": 2}),
+    )
+    .await;
+    for b in bots.values() {
+        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+    }
+    pair(&org, &id).await;
+    let before = event(&org, &id).await;
+    let games: Vec<String> = before["rounds_paired"][0]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["game"].as_str().unwrap().to_string())
+        .collect();
+    // Board 1 ends before the restart; board 2 is two moves in.
+    let b = &before["rounds_paired"][0]["boards"];
+    let (w1, k1) = (
+        &bots[b[0]["white"]["name"].as_str().unwrap()],
+        &bots[b[0]["black"]["name"].as_str().unwrap()],
+    );
+    w1.play(&games[0], "h2e2", false).await;
+    k1.play(&games[0], "h7e7", false).await;
+    k1.resign(&games[0]).await;
+    let (w2, k2) = (
+        &bots[b[1]["white"]["name"].as_str().unwrap()],
+        &bots[b[1]["black"]["name"].as_str().unwrap()],
+    );
+    w2.play(&games[1], "h2e2", false).await;
+    k2.play(&games[1], "h7e7", false).await;
+    common::eventually("board 1 scored", || async {
+        event(&org, &id).await["rounds_paired"][0]["boards"][0]["result"] == "1-0"
+    })
+    .await;
+
+    s.restart().await;
+    let after = event(&org, &id).await;
+    assert_eq!(
+        after["rounds_paired"],
+        before["rounds_paired"].clone().tap_result(0, "1-0")
+    );
+    // The resumed game ends; its result still flows into the event.
+    w2.resign(&games[1]).await;
+    round_done(&org, &id, 1).await;
+    assert_eq!(
+        event(&org, &id).await["rounds_paired"][0]["boards"][1]["result"],
+        "0-1"
+    );
+    let round2 = pair(&org, &id).await;
+    assert_eq!(round2["round"], 2);
+    s.stop().await;
+}
+
+async fn a_scheduled_round_is_paired_at_its_time() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let start = chrono_ms() + 1_500;
+    let id = create(
+        &org,
+        json!({"name": "Scheduled", "time_control": "3+2", "system": "swiss", "rounds": 3,
+               "round_starts": [start]}),
+    )
+    .await;
+    let mut bots = Vec::new();
+    for i in 0..3 {
+        let b = Bot::new(&s, &format!("sc{i}")).await;
+        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+        bots.push(b);
+    }
+    assert_eq!(event(&org, &id).await["next_start_ms"], start);
+    common::eventually("round 1 paired at its time", || async {
+        event(&org, &id).await["current_round"] == 1
+    })
+    .await;
+    assert!(chrono_ms() >= start);
+    let ev = event(&org, &id).await;
+    assert_eq!(boards(&ev, 1).len(), 2, "one game and the bye");
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    assert!(log
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| l["action"] == "pair" && l["by"] == "server"));
+    // The API's description has the events.
+    let doc = org.get_json("/api/openapi.json").await;
+    for p in [
+        "/api/events",
+        "/api/events/{id}",
+        "/api/events/{id}/trf",
+        "/api/events/{id}/players",
+    ] {
+        assert!(doc["paths"].get(p).is_some(), "{p} documented");
+    }
+    assert!(doc["components"]["schemas"].get("NewEvent").is_some());
+    // One account organises at most 5 unfinished events.
+    for i in 0..4 {
+        create(
+            &org,
+            json!({"name": format!("More {i}"), "time_control": "3+2", "system": "round-robin"}),
+        )
+        .await;
+    }
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "Sixth", "time_control": "3+2", "system": "round-robin"}),
+        )
+        .await;
+    assert_eq!(r.status(), 409);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "too_many_events");
+    s.stop().await;
+}
+
+fn chrono_ms() -> i64 {
+    i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+}
+
+async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..8 {
+        let b = Bot::new(&s, &format!("ko{i}")).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let id = create(
+        &org,
+        json!({"name": "Cup", "time_control": "10+5", "system": "knockout", "playoff_time_control": "3+2"}),
+    )
+    .await;
+    for b in bots.values() {
+        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+    }
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    assert_eq!(ev["rounds"], 3, "8 players: quarter-finals, semi-finals, final");
+    // The seeded bracket: 1 v 8, 4 v 5, 2 v 7, 3 v 6.
+    assert_eq!(
+        boards(&ev, 1)
+            .iter()
+            .map(|&(a, b)| (a.min(b), a.max(b)))
+            .collect::<Vec<_>>(),
+        vec![(1, 8), (4, 5), (2, 7), (3, 6)]
+    );
+    let name_of = |ev: &Value, n: u64| -> String {
+        ev["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["number"] == n)
+            .unwrap()["name"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // Games played out, which the event may not have scored yet.
+    let mut done = std::collections::HashSet::new();
+    for r in 1..=3usize {
+        if r > 1 {
+            pair(&org, &id).await;
+        }
+        // Board 1 of the first round is drawn game after game; every
+        // other match the first game's white wins.
+        loop {
+            let ev = event(&org, &id).await;
+            let round = &ev["rounds_paired"][r - 1];
+            if round["complete"] == true {
+                break;
+            }
+            let mut moved = false;
+            for b in round["boards"].as_array().unwrap() {
+                if !b["result"].is_null() {
+                    continue;
+                }
+                let last = b["games"].as_array().unwrap().last().unwrap().clone();
+                if !last["result"].is_null() {
+                    continue; // the next game is being started
+                }
+                let game = last["game"].as_str().unwrap();
+                if !done.insert(game.to_string()) {
+                    continue;
+                }
+                let white_no = last["white"].as_u64().unwrap();
+                let (first, second) = (
+                    b["white"]["number"].as_u64().unwrap(),
+                    b["black"]["number"].as_u64().unwrap(),
+                );
+                let black_no = if white_no == first { second } else { first };
+                let (white, black) = (&bots[&name_of(&ev, white_no)], &bots[&name_of(&ev, black_no)]);
+                white.play(game, "h2e2", false).await;
+                if r == 1 && b["board"] == 1 {
+                    black.play(game, "h7e7", true).await;
+                    white.accept_draw(game).await;
+                } else {
+                    black.play(game, "h7e7", false).await;
+                    black.resign(game).await;
+                }
+                moved = true;
+            }
+            if !moved {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+        }
+    }
+    finished(&org, &id).await;
+    let ev = event(&org, &id).await;
+    let drawn = &ev["rounds_paired"][0]["boards"][0];
+    let games = drawn["games"].as_array().unwrap();
+    assert_eq!(
+        games
+            .iter()
+            .map(|g| g["phase"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["regular", "playoff", "armageddon"],
+        "{drawn}"
+    );
+    assert!(games.iter().all(|g| g["result"] == "1/2-1/2"));
+    // Colours alternate into the play-off; the armageddon's black, who had
+    // no choice at the lot, took black and goes through on the draw.
+    assert_ne!(games[0]["white"], games[1]["white"]);
+    assert_eq!(games[2]["white"], games[0]["white"]);
+    let armageddon_black = if games[2]["white"] == drawn["white"]["number"] {
+        drawn["black"]["number"].clone()
+    } else {
+        drawn["white"]["number"].clone()
+    };
+    let through = if drawn["result"] == "1-0" {
+        &drawn["white"]["number"]
+    } else {
+        &drawn["black"]["number"]
+    };
+    assert_eq!(through, &armageddon_black);
+    // The play-off games run on their own clock.
+    let playoff = org
+        .get_json(&format!("/api/games/{}", games[1]["game"].as_str().unwrap()))
+        .await;
+    assert_eq!(playoff["time_control"], ev["playoff_time_control"]);
+    assert_ne!(playoff["time_control"], ev["time_control"]);
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    assert!(log.as_array().unwrap().iter().any(|l| l["action"] == "match_won"));
+    // The champion won three matches.
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(st["rows"][0]["points"], "3.0", "{st}");
+    let pgn = org
+        .get(&format!("/api/events/{id}/pgn"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(pgn.matches("[Event \"Cup\"]").count(), 4 + 2 + 2 + 1, "{pgn}");
+    s.stop().await;
+}
+
+/// The rounds as they were, with board `i` of round 1 given `result`.
+trait TapResult {
+    fn tap_result(self, board: usize, result: &str) -> Value;
+}
+
+impl TapResult for Value {
+    fn tap_result(mut self, board: usize, result: &str) -> Value {
+        self[0]["boards"][board]["result"] = json!(result);
+        self
+    }
+}
+
+on_both_databases!(
+    a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
+    a_four_player_round_robin,
+    a_restart_mid_round_resumes_the_same_pairings,
+    a_scheduled_round_is_paired_at_its_time,
+    a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon,
+);

@@ -1,0 +1,674 @@
+//! Events (issue 28, tournaments on the platform): an event's terms, its
+//! entries, the pairings of each round with their games and results, and
+//! the arbiter's log. The events room keeps all it knows of a running event
+//! here, so that a restart resumes it with the same pairings and results;
+//! it knows the rules, this module only the rows.
+
+use crate::{Store, StoreError};
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+/// An event as its row stores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRow {
+    pub id: String,
+    /// The node that runs it: it pairs the rounds and hears the games end.
+    pub node: String,
+    pub name: String,
+    pub organiser_id: String,
+    pub variant: String,
+    pub time_control: String,
+    pub rated: bool,
+    /// `swiss`, `round-robin` or `double-round-robin`.
+    pub system: String,
+    pub rounds: u32,
+    /// `1-0.5-0`, `2-1-0` or `3-1-0`.
+    pub scoring: String,
+    /// `fide` or `cxa`.
+    pub tiebreaks: String,
+    pub min_rating: Option<i64>,
+    pub max_rating: Option<i64>,
+    pub invitation: Option<String>,
+    /// Each round's scheduled start (ms since the epoch) as a JSON array;
+    /// `[]` when the arbiter pairs every round by hand.
+    pub starts: String,
+    /// A knockout's match format: games of the match proper, rapid
+    /// play-off games after a tie, then an armageddon game or not.
+    pub match_games: u32,
+    pub playoff_games: u32,
+    pub armageddon: bool,
+    /// The clock of a knockout's play-off and armageddon games.
+    pub playoff_time_control: String,
+    /// `open`, `running` or `finished`.
+    pub state: String,
+    /// The last round paired (0 before the first).
+    pub current_round: u32,
+    pub created_ms: i64,
+    pub finished_ms: Option<i64>,
+}
+
+/// One entry: a player in an event, by pairing number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryRow {
+    pub user_id: String,
+    pub number: u32,
+    pub name: String,
+    pub rating: i64,
+    pub withdrawn: bool,
+    /// The first round the withdrawn player is not paired in.
+    pub withdrawn_from: Option<u32>,
+    /// Added by the arbiter after the first round was paired.
+    pub late: bool,
+    /// The first round the entry may be paired in.
+    pub first_round: u32,
+    pub joined_ms: i64,
+}
+
+/// One board of one round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairingRow {
+    pub round: u32,
+    pub board: u32,
+    /// Pairing number of the first side (white, red).
+    pub white: u32,
+    /// `None`: `white` has the bye.
+    pub black: Option<u32>,
+    pub game_id: Option<String>,
+    /// `None` while the game is played; `1-0`, `0-1`, `1/2-1/2`, `+-`,
+    /// `-+`, `--` (both forfeit) or `bye`.
+    pub result: Option<String>,
+    /// Scored without play (seed 000 21.4: `+`/`-`).
+    pub forfeit: bool,
+}
+
+/// One line of an event's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogRow {
+    pub seq: i64,
+    pub at_ms: i64,
+    /// `None`: the server did it (a round paired at its time, a no-show).
+    pub actor_id: Option<String>,
+    pub actor: String,
+    pub action: String,
+    pub detail: String,
+}
+
+const EVENT_COLS: &str =
+    "id, node, name, organiser_id, variant, time_control, rated, system, rounds, scoring, \
+     tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
+     state, current_round, created_ms, finished_ms";
+
+fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
+    let v: i64 = row.try_get(col)?;
+    u32::try_from(v).map_err(|_| StoreError::Corrupt {
+        table,
+        detail: format!("{col} = {v}"),
+    })
+}
+
+fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
+    Ok(EventRow {
+        id: row.try_get("id")?,
+        node: row.try_get("node")?,
+        name: row.try_get("name")?,
+        organiser_id: row.try_get("organiser_id")?,
+        variant: row.try_get("variant")?,
+        time_control: row.try_get("time_control")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        system: row.try_get("system")?,
+        rounds: u32_of(row, "rounds", "events")?,
+        scoring: row.try_get("scoring")?,
+        tiebreaks: row.try_get("tiebreaks")?,
+        min_rating: row.try_get("min_rating")?,
+        max_rating: row.try_get("max_rating")?,
+        invitation: row.try_get("invitation")?,
+        starts: row.try_get("starts")?,
+        match_games: u32_of(row, "match_games", "events")?,
+        playoff_games: u32_of(row, "playoff_games", "events")?,
+        armageddon: row.try_get::<i64, _>("armageddon")? != 0,
+        playoff_time_control: row.try_get("playoff_time_control")?,
+        state: row.try_get("state")?,
+        current_round: u32_of(row, "current_round", "events")?,
+        created_ms: row.try_get("created_ms")?,
+        finished_ms: row.try_get("finished_ms")?,
+    })
+}
+
+fn entry_from(row: &AnyRow) -> Result<EntryRow, StoreError> {
+    let from: Option<i64> = row.try_get("withdrawn_from")?;
+    Ok(EntryRow {
+        user_id: row.try_get("user_id")?,
+        number: u32_of(row, "number", "event_entries")?,
+        name: row.try_get("name")?,
+        rating: row.try_get("rating")?,
+        withdrawn: row.try_get::<i64, _>("withdrawn")? != 0,
+        withdrawn_from: from.and_then(|f| u32::try_from(f).ok()),
+        late: row.try_get::<i64, _>("late")? != 0,
+        first_round: u32_of(row, "first_round", "event_entries")?,
+        joined_ms: row.try_get("joined_ms")?,
+    })
+}
+
+fn pairing_from(row: &AnyRow) -> Result<PairingRow, StoreError> {
+    let black: Option<i64> = row.try_get("black")?;
+    Ok(PairingRow {
+        round: u32_of(row, "round", "event_pairings")?,
+        board: u32_of(row, "board", "event_pairings")?,
+        white: u32_of(row, "white", "event_pairings")?,
+        black: black.and_then(|b| u32::try_from(b).ok()),
+        game_id: row.try_get("game_id")?,
+        result: row.try_get("result")?,
+        forfeit: row.try_get::<i64, _>("forfeit")? != 0,
+    })
+}
+
+const PAIRING_COLS: &str = "round, board, white, black, game_id, result, forfeit";
+
+/// One game of a knockout match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchGameRow {
+    pub round: u32,
+    pub board: u32,
+    /// 1, 2, … over the whole match.
+    pub game_no: u32,
+    /// `regular`, `playoff` or `armageddon`.
+    pub phase: String,
+    /// The pairing number with the first side in this game.
+    pub white: u32,
+    pub game_id: String,
+    /// `None` while playing; `1-0`, `0-1` or `1/2-1/2` as the game went.
+    pub result: Option<String>,
+}
+
+const MATCH_GAME_COLS: &str = "round, board, game_no, phase, white, game_id, result";
+
+fn match_game_from(row: &AnyRow) -> Result<MatchGameRow, StoreError> {
+    Ok(MatchGameRow {
+        round: u32_of(row, "round", "event_match_games")?,
+        board: u32_of(row, "board", "event_match_games")?,
+        game_no: u32_of(row, "game_no", "event_match_games")?,
+        phase: row.try_get("phase")?,
+        white: u32_of(row, "white", "event_match_games")?,
+        game_id: row.try_get("game_id")?,
+        result: row.try_get("result")?,
+    })
+}
+
+impl Store {
+    /// Stores a new event.
+    pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
+        sqlx::query(&format!(
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)"
+        ))
+        .bind(&e.id)
+        .bind(&e.node)
+        .bind(&e.name)
+        .bind(&e.organiser_id)
+        .bind(&e.variant)
+        .bind(&e.time_control)
+        .bind(i64::from(e.rated))
+        .bind(&e.system)
+        .bind(i64::from(e.rounds))
+        .bind(&e.scoring)
+        .bind(&e.tiebreaks)
+        .bind(e.min_rating)
+        .bind(e.max_rating)
+        .bind(e.invitation.clone())
+        .bind(&e.starts)
+        .bind(i64::from(e.match_games))
+        .bind(i64::from(e.playoff_games))
+        .bind(i64::from(e.armageddon))
+        .bind(&e.playoff_time_control)
+        .bind(&e.state)
+        .bind(i64::from(e.current_round))
+        .bind(e.created_ms)
+        .bind(e.finished_ms)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn event(&self, id: &str) -> Result<Option<EventRow>, StoreError> {
+        sqlx::query(&format!("SELECT {EVENT_COLS} FROM events WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.writer)
+            .await?
+            .as_ref()
+            .map(event_from)
+            .transpose()
+    }
+
+    /// Events in `state`, the newest first, at most `limit`.
+    pub async fn events_in(&self, state: &str, limit: i64) -> Result<Vec<EventRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {EVENT_COLS} FROM events WHERE state = $1 ORDER BY created_ms DESC LIMIT $2"
+        ))
+        .bind(state)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(event_from)
+        .collect()
+    }
+
+    /// The events `node` runs that are not finished (resumed at start).
+    pub async fn unfinished_events(&self, node: &str) -> Result<Vec<EventRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {EVENT_COLS} FROM events WHERE node = $1 AND state <> 'finished' ORDER BY created_ms"
+        ))
+        .bind(node)
+        .fetch_all(&self.writer)
+        .await?
+        .iter()
+        .map(event_from)
+        .collect()
+    }
+
+    /// How many unfinished events `organiser_id` runs.
+    pub async fn unfinished_events_of(&self, organiser_id: &str) -> Result<i64, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT COUNT(*) FROM events WHERE organiser_id = $1 AND state <> 'finished'")
+                .bind(organiser_id)
+                .fetch_one(&self.writer)
+                .await?,
+        )
+    }
+
+    /// Sets an event's state (and when it finished).
+    pub async fn set_event_state(
+        &self,
+        id: &str,
+        state: &str,
+        finished_ms: Option<i64>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE events SET state = $1, finished_ms = $2 WHERE id = $3")
+            .bind(state)
+            .bind(finished_ms)
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// Sets the number of rounds (a round robin's, once its players are known).
+    pub async fn set_event_rounds(&self, id: &str, rounds: u32) -> Result<(), StoreError> {
+        sqlx::query("UPDATE events SET rounds = $1 WHERE id = $2")
+            .bind(i64::from(rounds))
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// Enters a player with the next free pairing number; `Ok(None)` when
+    /// they are entered already.
+    pub async fn add_entry(&self, event_id: &str, e: &EntryRow) -> Result<Option<u32>, StoreError> {
+        let added = sqlx::query(
+            "INSERT INTO event_entries (event_id, user_id, number, name, rating, withdrawn, withdrawn_from, late, first_round, joined_ms) \
+             SELECT $1, $2, COALESCE(MAX(number), 0) + 1, $3, $4, 0, NULL, $5, $6, $7 FROM event_entries WHERE event_id = $1 \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(event_id)
+        .bind(&e.user_id)
+        .bind(&e.name)
+        .bind(e.rating)
+        .bind(i64::from(e.late))
+        .bind(i64::from(e.first_round))
+        .bind(e.joined_ms)
+        .execute(&self.writer)
+        .await?
+        .rows_affected();
+        if added == 0 {
+            return Ok(None);
+        }
+        Ok(self
+            .entries(event_id)
+            .await?
+            .into_iter()
+            .find(|x| x.user_id == e.user_id)
+            .map(|x| x.number))
+    }
+
+    /// Takes an entry out before the event starts; whether there was one.
+    pub async fn remove_entry(&self, event_id: &str, user_id: &str) -> Result<bool, StoreError> {
+        Ok(
+            sqlx::query("DELETE FROM event_entries WHERE event_id = $1 AND user_id = $2")
+                .bind(event_id)
+                .bind(user_id)
+                .execute(&self.writer)
+                .await?
+                .rows_affected()
+                == 1,
+        )
+    }
+
+    /// An event's entries by pairing number.
+    pub async fn entries(&self, event_id: &str) -> Result<Vec<EntryRow>, StoreError> {
+        sqlx::query(
+            "SELECT user_id, number, name, rating, withdrawn, withdrawn_from, late, first_round, joined_ms \
+             FROM event_entries WHERE event_id = $1 ORDER BY number",
+        )
+        .bind(event_id)
+        .fetch_all(&self.writer)
+        .await?
+        .iter()
+        .map(entry_from)
+        .collect()
+    }
+
+    /// Withdraws a player from round `from` on, or (`None`) re-admits them.
+    pub async fn set_withdrawn(
+        &self,
+        event_id: &str,
+        user_id: &str,
+        from: Option<u32>,
+    ) -> Result<bool, StoreError> {
+        Ok(sqlx::query(
+            "UPDATE event_entries SET withdrawn = $1, withdrawn_from = $2 WHERE event_id = $3 AND user_id = $4",
+        )
+        .bind(i64::from(from.is_some()))
+        .bind(from.map(i64::from))
+        .bind(event_id)
+        .bind(user_id)
+        .execute(&self.writer)
+        .await?
+        .rows_affected()
+            == 1)
+    }
+
+    /// Gives the entries new pairing numbers (`(user id, number)`), in one
+    /// transaction: the initial ranking made when the first round is paired.
+    pub async fn renumber_entries(
+        &self,
+        event_id: &str,
+        numbers: &[(String, u32)],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        // Out of the way first: the numbers are unique within the event.
+        sqlx::query("UPDATE event_entries SET number = -number - 1 WHERE event_id = $1")
+            .bind(event_id)
+            .execute(&mut *tx)
+            .await?;
+        for (user, n) in numbers {
+            sqlx::query("UPDATE event_entries SET number = $1 WHERE event_id = $2 AND user_id = $3")
+                .bind(i64::from(*n))
+                .bind(event_id)
+                .bind(user)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Stores round `round`'s pairings and makes it the event's current
+    /// round, in one transaction: a round is paired entirely or not at all.
+    pub async fn insert_round(
+        &self,
+        event_id: &str,
+        round: u32,
+        paired_ms: i64,
+        boards: &[PairingRow],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query(
+            "INSERT INTO event_rounds (event_id, round, paired_ms, finished_ms) VALUES ($1, $2, $3, NULL)",
+        )
+        .bind(event_id)
+        .bind(i64::from(round))
+        .bind(paired_ms)
+        .execute(&mut *tx)
+        .await?;
+        for b in boards {
+            sqlx::query(&format!(
+                "INSERT INTO event_pairings (event_id, {PAIRING_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            ))
+            .bind(event_id)
+            .bind(i64::from(b.round))
+            .bind(i64::from(b.board))
+            .bind(i64::from(b.white))
+            .bind(b.black.map(i64::from))
+            .bind(b.game_id.clone())
+            .bind(b.result.clone())
+            .bind(i64::from(b.forfeit))
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query("UPDATE events SET current_round = $1, state = 'running' WHERE id = $2")
+            .bind(i64::from(round))
+            .bind(event_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Records the game a board is played in.
+    pub async fn set_pairing_game(
+        &self,
+        event_id: &str,
+        round: u32,
+        board: u32,
+        game_id: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE event_pairings SET game_id = $1 WHERE event_id = $2 AND round = $3 AND board = $4",
+        )
+        .bind(game_id)
+        .bind(event_id)
+        .bind(i64::from(round))
+        .bind(i64::from(board))
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// Records (or corrects) a board's result. With `only_if_open`, only
+    /// while it has none: a game's end never overwrites the arbiter's
+    /// ruling. Whether a row changed.
+    pub async fn set_pairing_result(
+        &self,
+        event_id: &str,
+        round: u32,
+        board: u32,
+        result: &str,
+        forfeit: bool,
+        only_if_open: bool,
+    ) -> Result<bool, StoreError> {
+        let cond = if only_if_open { " AND result IS NULL" } else { "" };
+        Ok(sqlx::query(&format!(
+            "UPDATE event_pairings SET result = $1, forfeit = $2 WHERE event_id = $3 AND round = $4 AND board = $5{cond}"
+        ))
+        .bind(result)
+        .bind(i64::from(forfeit))
+        .bind(event_id)
+        .bind(i64::from(round))
+        .bind(i64::from(board))
+        .execute(&self.writer)
+        .await?
+        .rows_affected()
+            == 1)
+    }
+
+    /// The event and board a game is played for, if any.
+    pub async fn pairing_of_game(&self, game_id: &str) -> Result<Option<(String, PairingRow)>, StoreError> {
+        let Some(row) = sqlx::query(&format!(
+            "SELECT event_id, {PAIRING_COLS} FROM event_pairings WHERE game_id = $1"
+        ))
+        .bind(game_id)
+        .fetch_optional(&self.writer)
+        .await?
+        else {
+            return Ok(None);
+        };
+        Ok(Some((row.try_get("event_id")?, pairing_from(&row)?)))
+    }
+
+    /// Every board of every round, by round and board.
+    pub async fn pairings(&self, event_id: &str) -> Result<Vec<PairingRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {PAIRING_COLS} FROM event_pairings WHERE event_id = $1 ORDER BY round, board"
+        ))
+        .bind(event_id)
+        .fetch_all(&self.writer)
+        .await?
+        .iter()
+        .map(pairing_from)
+        .collect()
+    }
+
+    /// Records a knockout match's next game and makes it the board's game,
+    /// in one transaction.
+    pub async fn insert_match_game(&self, event_id: &str, g: &MatchGameRow) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query(&format!(
+            "INSERT INTO event_match_games (event_id, {MATCH_GAME_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+        ))
+        .bind(event_id)
+        .bind(i64::from(g.round))
+        .bind(i64::from(g.board))
+        .bind(i64::from(g.game_no))
+        .bind(&g.phase)
+        .bind(i64::from(g.white))
+        .bind(&g.game_id)
+        .bind(g.result.clone())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE event_pairings SET game_id = $1 WHERE event_id = $2 AND round = $3 AND board = $4",
+        )
+        .bind(&g.game_id)
+        .bind(event_id)
+        .bind(i64::from(g.round))
+        .bind(i64::from(g.board))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Records how a match game went, once; whether it had no result.
+    pub async fn set_match_game_result(&self, game_id: &str, result: &str) -> Result<bool, StoreError> {
+        Ok(
+            sqlx::query("UPDATE event_match_games SET result = $1 WHERE game_id = $2 AND result IS NULL")
+                .bind(result)
+                .bind(game_id)
+                .execute(&self.writer)
+                .await?
+                .rows_affected()
+                == 1,
+        )
+    }
+
+    /// Every knockout game of an event, by round, board and number.
+    pub async fn match_games(&self, event_id: &str) -> Result<Vec<MatchGameRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {MATCH_GAME_COLS} FROM event_match_games WHERE event_id = $1 ORDER BY round, board, game_no"
+        ))
+        .bind(event_id)
+        .fetch_all(&self.writer)
+        .await?
+        .iter()
+        .map(match_game_from)
+        .collect()
+    }
+
+    /// Marks a round complete (its last result is in); whether it was not
+    /// marked before.
+    pub async fn finish_round(&self, event_id: &str, round: u32, at_ms: i64) -> Result<bool, StoreError> {
+        Ok(sqlx::query(
+            "UPDATE event_rounds SET finished_ms = $1 WHERE event_id = $2 AND round = $3 AND finished_ms IS NULL",
+        )
+        .bind(at_ms)
+        .bind(event_id)
+        .bind(i64::from(round))
+        .execute(&self.writer)
+        .await?
+        .rows_affected()
+            == 1)
+    }
+
+    /// Appends to an event's log; its number.
+    pub async fn log_event_action(
+        &self,
+        event_id: &str,
+        at_ms: i64,
+        actor_id: Option<&str>,
+        actor: &str,
+        action: &str,
+        detail: &str,
+    ) -> Result<i64, StoreError> {
+        let mut tx = self.writer.begin().await?;
+        let seq: i64 =
+            sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) + 1 FROM event_log WHERE event_id = $1")
+                .bind(event_id)
+                .fetch_one(&mut *tx)
+                .await?;
+        sqlx::query(
+            "INSERT INTO event_log (event_id, seq, at_ms, actor_id, actor, action, detail) VALUES ($1,$2,$3,$4,$5,$6,$7)",
+        )
+        .bind(event_id)
+        .bind(seq)
+        .bind(at_ms)
+        .bind(actor_id.map(str::to_string))
+        .bind(actor)
+        .bind(action)
+        .bind(detail)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(seq)
+    }
+
+    /// An event's log, oldest first.
+    pub async fn event_log(&self, event_id: &str) -> Result<Vec<LogRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, at_ms, actor_id, actor, action, detail FROM event_log WHERE event_id = $1 ORDER BY seq",
+        )
+        .bind(event_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(LogRow {
+                    seq: r.try_get("seq")?,
+                    at_ms: r.try_get("at_ms")?,
+                    actor_id: r.try_get("actor_id")?,
+                    actor: r.try_get("actor")?,
+                    action: r.try_get("action")?,
+                    detail: r.try_get("detail")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Grants (or with `granted = false` revokes) the right to create
+    /// rated events: an operator's decision (`qiju admin organiser`).
+    pub async fn set_organiser(&self, user_id: &str, granted: bool, now_ms: i64) -> Result<(), StoreError> {
+        if granted {
+            sqlx::query(
+                "INSERT INTO organisers (user_id, granted_ms) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            )
+            .bind(user_id)
+            .bind(now_ms)
+            .execute(&self.writer)
+            .await?;
+        } else {
+            sqlx::query("DELETE FROM organisers WHERE user_id = $1")
+                .bind(user_id)
+                .execute(&self.writer)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Whether the operator granted `user_id` rated events.
+    pub async fn is_organiser(&self, user_id: &str) -> Result<bool, StoreError> {
+        Ok(sqlx::query("SELECT 1 FROM organisers WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(&self.writer)
+            .await?
+            .is_some())
+    }
+}

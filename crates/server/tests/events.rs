@@ -7,106 +7,36 @@
 
 mod common;
 
+use common::lichess::Bot;
 use common::{Client, TestServer};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
-/// A bot account: a bearer token, its moves through the bot API.
-struct Bot {
-    name: String,
-    token: String,
-    base: String,
-    http: reqwest::Client,
+/// What a bot does in an event's game, through lichess's Bot API.
+trait Plays {
+    async fn play(&self, game: &str, mv: &str, draw: bool);
+    async fn accept_draw(&self, game: &str);
+    async fn resign(&self, game: &str);
 }
 
-impl Bot {
-    async fn new(s: &TestServer, prefix: &str) -> Bot {
-        let c = Client::register(s, prefix).await;
-        let token: Value = c
-            .post("/api/account/token", &json!({}))
-            .await
-            .json()
-            .await
-            .unwrap();
-        let bot = Bot {
-            name: c.name.clone(),
-            token: token["token"].as_str().unwrap().to_string(),
-            base: s.base.clone(),
-            http: reqwest::Client::new(),
-        };
-        let (status, _) = bot.post("/api/bot/account/upgrade", None).await;
-        assert_eq!(status, 200);
-        bot
-    }
-
-    async fn post(&self, path: &str, body: Option<&Value>) -> (u16, Value) {
-        let mut req = self
-            .http
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(&self.token);
-        req = match body {
-            Some(b) => req.json(b),
-            None => req
-                .header("content-type", "application/x-www-form-urlencoded")
-                .body(""),
-        };
-        let r = req.send().await.unwrap();
-        let status = r.status().as_u16();
-        (status, r.json().await.unwrap_or(Value::Null))
-    }
-
-    /// The first `gameStart` line of an event stream (lichess's
-    /// `/api/stream/event`), within 30 s.
-    async fn next_game_start(resp: reqwest::Response) -> Value {
-        use futures_util::StreamExt;
-        let mut body = resp.bytes_stream();
-        let mut buf = Vec::new();
-        loop {
-            while let Some(i) = buf.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = buf.drain(..=i).collect();
-                if line.len() > 1 {
-                    let v: Value = serde_json::from_slice(&line).unwrap();
-                    if v["type"] == "gameStart" {
-                        return v;
-                    }
-                }
-            }
-            let chunk = tokio::time::timeout(std::time::Duration::from_secs(30), body.next())
-                .await
-                .expect("a line within 30 s")
-                .expect("the stream goes on")
-                .unwrap();
-            buf.extend_from_slice(&chunk);
-        }
-    }
-
-    async fn events_stream(&self) -> reqwest::Response {
-        let r = self
-            .http
-            .get(format!("{}/api/stream/event", self.base))
-            .bearer_auth(&self.token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200);
-        r
-    }
-
+impl Plays for Bot {
     async fn play(&self, game: &str, mv: &str, draw: bool) {
         let q = if draw { "?offeringDraw=true" } else { "" };
         let (status, body) = self
-            .post(&format!("/api/bot/game/{game}/move/{mv}{q}"), None)
+            .post_form(&format!("/api/bot/game/{game}/move/{mv}{q}"), "")
             .await;
         assert_eq!(status, 200, "{} plays {mv} in {game}: {body}", self.name);
     }
 
     async fn accept_draw(&self, game: &str) {
-        let (status, body) = self.post(&format!("/api/games/{game}/draw/accept"), None).await;
+        let (status, body) = self
+            .post_form(&format!("/api/games/{game}/draw/accept"), "")
+            .await;
         assert!(status < 300, "{} accepts the draw in {game}: {body}", self.name);
     }
 
     async fn resign(&self, game: &str) {
-        let (status, body) = self.post(&format!("/api/bot/game/{game}/resign"), None).await;
+        let (status, body) = self.post_form(&format!("/api/bot/game/{game}/resign"), "").await;
         assert_eq!(status, 200, "{} resigns {game}: {body}", self.name);
     }
 }
@@ -205,7 +135,7 @@ async fn a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry(
     let org = Client::register(&s, "org").await;
     let mut bots = HashMap::new();
     for i in 0..10 {
-        let b = Bot::new(&s, &format!("sw{i}")).await;
+        let b = Bot::new(&s, &format!("sw{i}"), true).await;
         bots.insert(b.name.clone(), b);
     }
     let names: Vec<String> = bots.keys().cloned().collect();
@@ -236,22 +166,22 @@ async fn a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry(
     assert!(listed.as_array().unwrap().iter().any(|e| e["id"] == id.as_str()));
     // Nine join (the tenth comes late); the code is needed.
     let (status, _) = bots[&names[0]]
-        .post(&format!("/api/events/{id}/join"), Some(&json!({})))
+        .post_json(&format!("/api/events/{id}/join"), &json!({}))
         .await;
     assert_eq!(status, 403, "no invitation code");
     for n in &names[..9] {
         let (status, body) = bots[n]
-            .post(&format!("/api/events/{id}/join"), Some(&json!({"code": "plum"})))
+            .post_json(&format!("/api/events/{id}/join"), &json!({"code": "plum"}))
             .await;
         assert_eq!(status, 200, "{body}");
     }
     let (status, body) = bots[&names[0]]
-        .post(&format!("/api/events/{id}/join"), Some(&json!({"code": "plum"})))
+        .post_json(&format!("/api/events/{id}/join"), &json!({"code": "plum"}))
         .await;
     assert_eq!((status, body["error"].as_str()), (409, Some("already_entered")));
     // Only the arbiter pairs.
     let (status, _) = bots[&names[0]]
-        .post(&format!("/api/events/{id}/pair"), None)
+        .post_form(&format!("/api/events/{id}/pair"), "")
         .await;
     assert_eq!(status, 403);
 
@@ -296,12 +226,12 @@ async fn a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry(
     let leaver = entries[4]["name"].as_str().unwrap().to_string();
     let leaver_no = entries[4]["number"].as_u64().unwrap();
     let (status, _) = bots[&leaver]
-        .post(&format!("/api/events/{id}/withdraw"), None)
+        .post_form(&format!("/api/events/{id}/withdraw"), "")
         .await;
     assert_eq!(status, 204);
     let late = names[9].clone();
     let (status, body) = bots[&late]
-        .post(&format!("/api/events/{id}/join"), Some(&json!({"code": "plum"})))
+        .post_json(&format!("/api/events/{id}/join"), &json!({"code": "plum"}))
         .await;
     assert_eq!((status, body["error"].as_str()), (409, Some("event_started")));
     let r = org
@@ -312,9 +242,9 @@ async fn a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry(
         .await;
     assert_eq!(r.status(), 204);
     let r = bots[&names[0]]
-        .post(
+        .post_json(
             &format!("/api/events/{id}/players"),
-            Some(&json!({"action": "withdraw", "player": names[1]})),
+            &json!({"action": "withdraw", "player": names[1]}),
         )
         .await;
     assert_eq!(r.0, 403, "only the arbiter");
@@ -465,7 +395,7 @@ async fn a_four_player_round_robin() {
     let org = Client::register(&s, "org").await;
     let mut bots = HashMap::new();
     for i in 0..4 {
-        let b = Bot::new(&s, &format!("rr{i}")).await;
+        let b = Bot::new(&s, &format!("rr{i}"), true).await;
         bots.insert(b.name.clone(), b);
     }
     let r = org
@@ -482,12 +412,13 @@ async fn a_four_player_round_robin() {
     )
     .await;
     for b in bots.values() {
-        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
     }
     // A player hears of their event game as of any game (lichess's
     // gameStart on the bot's event stream).
     let listener = bots.values().next().unwrap();
-    let mut heard = Some(tokio::spawn(Bot::next_game_start(listener.events_stream().await)));
+    let mut stream = listener.lines("/api/stream/event").await;
+    let mut heard = Some(tokio::spawn(async move { stream.expect("gameStart").await }));
     let mut met = std::collections::BTreeSet::new();
     for r in 1..=3 {
         pair(&org, &id).await;
@@ -570,7 +501,7 @@ async fn a_restart_mid_round_resumes_the_same_pairings() {
     let org = Client::register(&s, "org").await;
     let mut bots = HashMap::new();
     for i in 0..4 {
-        let b = Bot::new(&s, &format!("rs{i}")).await;
+        let b = Bot::new(&s, &format!("rs{i}"), true).await;
         bots.insert(b.name.clone(), b);
     }
     let id = create(
@@ -579,7 +510,7 @@ async fn a_restart_mid_round_resumes_the_same_pairings() {
     )
     .await;
     for b in bots.values() {
-        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
     }
     pair(&org, &id).await;
     let before = event(&org, &id).await;
@@ -639,8 +570,8 @@ async fn a_scheduled_round_is_paired_at_its_time() {
     .await;
     let mut bots = Vec::new();
     for i in 0..3 {
-        let b = Bot::new(&s, &format!("sc{i}")).await;
-        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+        let b = Bot::new(&s, &format!("sc{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
         bots.push(b);
     }
     assert_eq!(event(&org, &id).await["next_start_ms"], start);
@@ -702,7 +633,7 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
     let org = Client::register(&s, "org").await;
     let mut bots = HashMap::new();
     for i in 0..8 {
-        let b = Bot::new(&s, &format!("ko{i}")).await;
+        let b = Bot::new(&s, &format!("ko{i}"), true).await;
         bots.insert(b.name.clone(), b);
     }
     let id = create(
@@ -711,7 +642,7 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
     )
     .await;
     for b in bots.values() {
-        assert_eq!(b.post(&format!("/api/events/{id}/join"), None).await.0, 200);
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
     }
     pair(&org, &id).await;
     let ev = event(&org, &id).await;

@@ -8,6 +8,8 @@
 
 #![allow(dead_code)]
 
+pub mod lichess;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use std::time::Duration;

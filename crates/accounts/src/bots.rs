@@ -80,6 +80,17 @@ impl Accounts {
             .collect())
     }
 
+    /// The player's rating in one pool and whether it is still
+    /// provisional (a new player's where they have played no rated game
+    /// there): what a challenge shows of its players.
+    ///
+    /// # Errors
+    /// Storage.
+    pub async fn pool_standing(&self, user: &User, pool: &str) -> Result<(f64, bool), Error> {
+        let r = self.store.rating(&user.id, pool).await?;
+        Ok((r.rating.rating, self.rating_system.is_provisional(&r.rating)))
+    }
+
     /// The bot accounts, newest first (at most `limit`, capped at
     /// [`BOTS_LISTED`]), banned ones left out.
     ///

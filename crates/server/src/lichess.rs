@@ -140,18 +140,17 @@ pub fn account_json(u: &User, perfs: &[accounts::Perf]) -> Value {
 /// `GET /api/user/{username}`): the profile's address and the game counts.
 /// qiju has no bookmarks or imported games, so those counts are 0.
 #[must_use]
-pub fn user_extended(mut user: Value, name: &str, record: &accounts::Record, playing: usize) -> Value {
+pub fn user_extended(u: &User, perfs: &[accounts::Perf], record: &accounts::Record, playing: usize) -> Value {
+    let mut user = account_json(u, perfs);
     let (mut win, mut draw, mut loss) = (0, 0, 0);
     for p in &record.pools {
         win += p.score.wins;
         draw += p.score.draws;
         loss += p.score.losses;
     }
-    let rated: u64 = user["perfs"]
-        .as_object()
-        .map_or(0, |m| m.values().filter_map(|p| p["games"].as_u64()).sum());
+    let rated: u32 = perfs.iter().map(|p| p.games).sum();
     let me = record.vs.as_ref().map_or(0, |s| s.wins + s.draws + s.losses);
-    user["url"] = json!(format!("/@/{}", percent_encode(name)));
+    user["url"] = json!(format!("/@/{}", percent_encode(&u.name)));
     user["count"] = json!({
         "all": u64::from(win + draw + loss) + playing as u64,
         "rated": rated,

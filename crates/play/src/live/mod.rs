@@ -390,11 +390,26 @@ async fn create(
         second_ms: main_ms,
     };
     state.store().insert_game(&row).await?;
-    let fence = state
-        .store()
-        .take_lease(&id, &state.config().node_id, now - state.config().lease_ms)
-        .await?;
-    spawn(state, v, row, table, Log { seq: 0, fence }, now, client);
+    // A new row is this node's at generation 0 (the column's default):
+    // no other node can have taken it, so no taking is written. Were this
+    // node stale and the game taken over, the generation would be 1 and
+    // this fence stale, as it should.
+    let fence = store::Fence {
+        node: state.config().node_id.clone(),
+        generation: 0,
+    };
+    spawn(
+        state,
+        v,
+        row,
+        table,
+        Log {
+            seq: 0,
+            fence: Some(fence),
+        },
+        now,
+        client,
+    );
     Ok(id)
 }
 

@@ -76,12 +76,7 @@ async fn user_extended(state: &AppState, u: &User, viewer: Option<&User>) -> Res
         .record(&u.name, viewer.map(|v| v.name.as_str()))
         .await?;
     let playing = play::archive::playing(state.play(), u).await?.len();
-    Ok(lichess::user_extended(
-        lichess::account_json(u, &perfs),
-        &u.name,
-        &record,
-        playing,
-    ))
+    Ok(lichess::user_extended(u, &perfs, &record, playing))
 }
 
 /// The bot accounts online now (with an event stream or lobby socket
@@ -742,11 +737,7 @@ pub async fn challenge(
 /// where they have played no rated game there yet).
 async fn standing(state: &AppState, u: &User, variant: &str) -> lichess::PoolStanding {
     let pool = registry::get(Some(variant)).ok()?.rating_pool;
-    let perfs = state.accounts().perfs(u).await.ok()?;
-    Some(perfs.iter().find(|p| p.pool == pool).map_or_else(
-        || (rating::PlayerRating::default().rating, true),
-        |p| (p.rating, p.provisional),
-    ))
+    state.accounts().pool_standing(u, pool).await.ok()
 }
 
 /// Accept a challenge addressed to you.

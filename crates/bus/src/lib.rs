@@ -27,9 +27,12 @@
 //! the bus.
 //!
 //! Every message carries the moment it was published, so each node
-//! measures the bus's lag ([`Bus::lag`]) for `/metrics`.
+//! measures the bus's lag for `/metrics` ([`Bus::register`]).
 
 use futures_util::StreamExt;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
 use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -79,39 +82,7 @@ enum NodeMsg {
 /// The lag buckets, in seconds: a message from publish to the subscriber's
 /// hand. On loopback it is well under a millisecond; the buckets go up to
 /// a second for a loaded Redis.
-pub const LAG_BUCKETS: [f64; 10] = [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25, 1.0];
-
-/// The bus's lag as a histogram: counts per bucket of [`LAG_BUCKETS`]
-/// (the last one counting everything slower), their sum and their number.
-#[derive(Debug, Default)]
-pub struct Lag {
-    buckets: [AtomicU64; LAG_BUCKETS.len() + 1],
-    sum_us: AtomicU64,
-    count: AtomicU64,
-}
-
-impl Lag {
-    fn observe(&self, seconds: f64) {
-        let i = LAG_BUCKETS
-            .iter()
-            .position(|b| seconds <= *b)
-            .unwrap_or(LAG_BUCKETS.len());
-        self.buckets[i].fetch_add(1, Ordering::Relaxed);
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        self.sum_us
-            .fetch_add((seconds * 1e6).max(0.0) as u64, Ordering::Relaxed);
-        self.count.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// (count per bucket, not cumulative; sum in seconds; number).
-    #[must_use]
-    pub fn snapshot(&self) -> (Vec<u64>, f64, u64) {
-        let b = self.buckets.iter().map(|c| c.load(Ordering::Relaxed)).collect();
-        #[allow(clippy::cast_precision_loss)]
-        let sum = self.sum_us.load(Ordering::Relaxed) as f64 / 1e6;
-        (b, sum, self.count.load(Ordering::Relaxed))
-    }
-}
+const LAG_BUCKETS: [f64; 10] = [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25, 1.0];
 
 /// The bus, cheap to clone.
 #[derive(Clone)]
@@ -140,9 +111,9 @@ struct Inner {
     pending: Mutex<HashMap<u64, oneshot::Sender<String>>>,
     handlers: RwLock<HashMap<String, Handler>>,
     next: AtomicU64,
-    published: AtomicU64,
-    received: AtomicU64,
-    lag: Lag,
+    published: Counter,
+    received: Counter,
+    lag: Histogram,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -180,9 +151,9 @@ impl Bus {
             pending: Mutex::new(HashMap::new()),
             handlers: RwLock::new(HashMap::new()),
             next: AtomicU64::new(1),
-            published: AtomicU64::new(0),
-            received: AtomicU64::new(0),
-            lag: Lag::default(),
+            published: Counter::default(),
+            received: Counter::default(),
+            lag: Histogram::new(LAG_BUCKETS),
         }));
         let stream = bus.listen().await?;
         tokio::spawn(publisher(bus.0.conn.clone(), rx));
@@ -227,7 +198,7 @@ impl Bus {
                 let Some((stamp, body)) = payload.split_once('\n') else {
                     continue;
                 };
-                self.0.received.fetch_add(1, Ordering::Relaxed);
+                self.0.received.inc();
                 if let Ok(at) = stamp.parse::<u64>() {
                     #[allow(clippy::cast_precision_loss)]
                     self.0.lag.observe(now_us().saturating_sub(at) as f64 / 1e6);
@@ -323,7 +294,7 @@ impl Bus {
     /// waits. Messages of one node reach every subscriber in the order
     /// they were published.
     pub fn publish(&self, name: &str, body: impl AsRef<str>) {
-        self.0.published.fetch_add(1, Ordering::Relaxed);
+        self.0.published.inc();
         let framed = format!("{}\n{}", now_us(), body.as_ref());
         let _ = self.0.out.send((self.channel(name), framed));
     }
@@ -394,6 +365,22 @@ impl Bus {
         self.send(node, 0, topic, body).await
     }
 
+    /// Sends `body` to node `node`'s handler of `topic` without waiting,
+    /// in order with everything this node publishes; lost if the node is
+    /// not there (a socket's closing, which the node that took the game
+    /// over does not need).
+    pub fn cast(&self, node: &str, topic: &str, body: &str) {
+        let msg = NodeMsg::Req {
+            id: 0,
+            from: self.0.node.clone(),
+            topic: topic.to_string(),
+            body: body.to_string(),
+        };
+        if let Ok(json) = serde_json::to_string(&msg) {
+            self.publish(&format!("node:{node}"), json);
+        }
+    }
+
     async fn send(&self, node: &str, id: u64, topic: &str, body: String) -> Result<(), BusError> {
         let msg = NodeMsg::Req {
             id,
@@ -402,7 +389,7 @@ impl Bus {
             body,
         };
         let framed = format!("{}\n{}", now_us(), serde_json::to_string(&msg).unwrap_or_default());
-        self.0.published.fetch_add(1, Ordering::Relaxed);
+        self.0.published.inc();
         let reached: i64 = redis::cmd("PUBLISH")
             .arg(self.channel(&format!("node:{node}")))
             .arg(framed)
@@ -417,16 +404,27 @@ impl Bus {
     /// Messages this node published and received since it started.
     #[must_use]
     pub fn counts(&self) -> (u64, u64) {
-        (
-            self.0.published.load(Ordering::Relaxed),
-            self.0.received.load(Ordering::Relaxed),
-        )
+        (self.0.published.get(), self.0.received.get())
     }
 
-    /// The lag of the messages this node received.
-    #[must_use]
-    pub fn lag(&self) -> &Lag {
-        &self.0.lag
+    /// Registers the bus's numbers under `qiju_bus_…` names: messages out
+    /// and in, and the lag of what came in (publish to this node's hand).
+    pub fn register(&self, registry: &mut Registry) {
+        registry.register(
+            "qiju_bus_published",
+            "Messages this node published on the bus",
+            self.0.published.clone(),
+        );
+        registry.register(
+            "qiju_bus_received",
+            "Messages this node received from the bus",
+            self.0.received.clone(),
+        );
+        registry.register(
+            "qiju_bus_lag_seconds",
+            "Time from a message's publish to its arrival at this node",
+            self.0.lag.clone(),
+        );
     }
 }
 

@@ -77,8 +77,8 @@ async fn a_channel_reaches_every_subscriber_in_order() {
     assert!(other.try_recv().is_err(), "another game's channel heard nothing");
     let (_, received) = b.counts();
     assert!(received >= 100);
-    let (_, _, lagged) = b.lag().snapshot();
-    assert!(lagged >= 100, "every message's lag was measured");
+    let (published, _) = a.counts();
+    assert_eq!(published, 100);
 }
 
 #[tokio::test]

@@ -37,11 +37,14 @@ pub struct ChallengeRequest {
 
 #[derive(Clone, Debug)]
 pub(crate) struct Challenge {
-    view: ChallengeView,
-    from: User,
-    to_id: String,
-    tc: TimeControl,
+    pub(crate) view: ChallengeView,
+    pub(crate) from: User,
+    pub(crate) to_id: String,
+    pub(crate) tc: TimeControl,
     pub(crate) expires_ms: i64,
+    /// The node that holds it, when it is another's (issue 29): this
+    /// node's copy is for showing; answers go there.
+    pub(crate) node: Option<String>,
 }
 
 impl Lobby {
@@ -112,16 +115,16 @@ impl Lobby {
                     format!("{} has {waiting} challenges waiting; try again later", to.name),
                 ));
             }
-            all.insert(
-                view.id.clone(),
-                Challenge {
-                    view: view.clone(),
-                    from: user,
-                    to_id: to.id.clone(),
-                    tc,
-                    expires_ms: now + limits.challenge_ttl_ms,
-                },
-            );
+            let c = Challenge {
+                view: view.clone(),
+                from: user,
+                to_id: to.id.clone(),
+                tc,
+                expires_ms: now + limits.challenge_ttl_ms,
+                node: None,
+            };
+            self.share_challenge(&c);
+            all.insert(view.id.clone(), c);
         }
         self.notify(
             &to.id,
@@ -170,6 +173,13 @@ impl Lobby {
     /// `not_found`: no such challenge to them; or the game cannot start.
     pub async fn accept(&self, user: User, id: &str) -> Result<GameStarted, Error> {
         self.prune(common::now_ms());
+        let elsewhere = lock(&self.0.challenges)
+            .get(id)
+            .filter(|c| c.to_id == user.id)
+            .and_then(|c| c.node.clone());
+        if let Some(node) = elsewhere {
+            return self.accept_at(&node, &user.id, id).await;
+        }
         let c = {
             let mut all = lock(&self.0.challenges);
             match all.get(id) {
@@ -178,6 +188,7 @@ impl Lobby {
             }
         }
         .ok_or_else(|| Error::NotFound(format!("challenge {id}")))?;
+        self.share_challenge_gone(id);
         // The challenger's colour choice decides.
         let challenger_first = gets_first(c.view.color, ColorChoice::Random)?;
         let (red, black) = if challenger_first {
@@ -197,6 +208,7 @@ impl Lobby {
             Err(e) => {
                 // Refused (a cap, storage): the challenge stands, to be
                 // accepted once there is room.
+                self.share_challenge(&c);
                 lock(&self.0.challenges).insert(id.to_string(), c);
                 return Err(e);
             }
@@ -217,7 +229,14 @@ impl Lobby {
     ///
     /// # Errors
     /// `not_found`: no such challenge of theirs.
-    pub fn decline(&self, user: &User, id: String, reason: Option<DeclineReason>) -> Result<(), Error> {
+    pub async fn decline(&self, user: &User, id: String, reason: Option<DeclineReason>) -> Result<(), Error> {
+        let elsewhere = lock(&self.0.challenges)
+            .get(&id)
+            .filter(|c| c.to_id == user.id || c.from.id == user.id)
+            .and_then(|c| c.node.clone());
+        if let Some(node) = elsewhere {
+            return self.decline_at(&node, &user.id, &id, reason).await;
+        }
         let c = {
             let mut all = lock(&self.0.challenges);
             match all.get(&id) {
@@ -226,6 +245,7 @@ impl Lobby {
             }
         }
         .ok_or_else(|| Error::NotFound(format!("challenge {id}")))?;
+        self.share_challenge_gone(&id);
         let ev = LobbyMsg::ChallengeDeclined {
             id,
             by: user.name.clone(),

@@ -21,6 +21,7 @@ mod challenges;
 pub mod chat;
 mod computer;
 mod friends;
+mod nodes;
 mod presence;
 pub mod protocol;
 mod seeks;
@@ -177,10 +178,18 @@ impl Lobby {
             .subscribe()
     }
 
-    /// Sends a personal event to a player, if they listen.
+    /// Sends a personal event to a player, if they listen, on whichever
+    /// node they are.
     pub fn notify(&self, user_id: &str, event: &LobbyMsg) {
+        let json = event.to_json();
+        self.share_notify(user_id, &json);
+        self.deliver(user_id, Arc::from(json));
+    }
+
+    /// A personal event for a player's connections to this node.
+    fn deliver(&self, user_id: &str, json: Arc<str>) {
         if let Some(tx) = lock(&self.0.users).get(user_id) {
-            let _ = tx.send(Arc::from(event.to_json()));
+            let _ = tx.send(json);
         }
     }
 
@@ -188,9 +197,10 @@ impl Lobby {
     fn prune(&self, now: i64) {
         let expired: Vec<String> = {
             let mut seeks = lock(&self.0.seeks);
+            // Another node's seeks are announced gone by their node.
             let ids = seeks
                 .iter()
-                .filter(|s| s.expires_ms <= now)
+                .filter(|s| s.expires_ms <= now && s.node.is_none())
                 .map(|s| s.view.id.clone())
                 .collect();
             seeks.retain(|s| s.expires_ms > now);
@@ -237,6 +247,8 @@ impl Lobby {
     }
 
     fn announce(&self, event: &LobbyMsg) {
-        let _ = self.0.public.send(Arc::from(event.to_json()));
+        let json = event.to_json();
+        self.share_public(&json);
+        let _ = self.0.public.send(Arc::from(json));
     }
 }

@@ -35,15 +35,19 @@ pub struct SeekRequest {
 #[derive(Clone, Debug)]
 pub(crate) struct Seek {
     pub(crate) view: SeekView,
-    user: User,
-    tc: TimeControl,
+    pub(crate) user: User,
+    pub(crate) tc: TimeControl,
     pub(crate) expires_ms: i64,
+    /// The node that holds it, when it is another's (issue 29): this
+    /// node's copy is for listing and for pairing with; the pairing itself
+    /// is done there.
+    pub(crate) node: Option<String>,
 }
 
 /// Answer to a seek: either it was paired at once (`game`) or it waits in
 /// the lobby (`seek`); the game's start is then announced on the player's
 /// event stream.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct SeekResult {
     pub seek: Option<String>,
     pub game: Option<String>,
@@ -188,10 +192,25 @@ impl Lobby {
             user,
             tc: tc.clone(),
             expires_ms: now + limits.seek_ttl_ms,
+            node: None,
         };
+        // Another node's seek that matches is paired there, if it is
+        // still there; if not, its copy goes and this seek looks again.
+        loop {
+            let elsewhere = lock(&self.0.seeks)
+                .iter()
+                .find(|s| s.node.is_some() && matches(s, &seek))
+                .map(|s| (s.node.clone().unwrap_or_default(), s.view.id.clone()));
+            let Some((node, id)) = elsewhere else { break };
+            match self.take_seek_at(&node, &id, &seek).await {
+                Ok(Some(paired)) => return Ok(paired),
+                Ok(None) => self.forget_seek(&id),
+                Err(e) => return Err(e),
+            }
+        }
         let partner = {
             let mut seeks = lock(&self.0.seeks);
-            match seeks.iter().position(|s| matches(s, &seek)) {
+            match seeks.iter().position(|s| s.node.is_none() && matches(s, &seek)) {
                 Some(i) => Some(seeks.remove(i)),
                 None => {
                     // The same seek again (a double click, a resent request)
@@ -222,6 +241,7 @@ impl Lobby {
             }
         };
         let Some(other) = partner else {
+            self.share_seek(&seek);
             self.announce(&LobbyMsg::SeekAdded {
                 seek: seek.view.clone(),
             });
@@ -231,7 +251,14 @@ impl Lobby {
                 color: None,
             });
         };
-        self.announce(&LobbyMsg::SeekRemoved { id: other.view.id });
+        self.seek_gone(&other.view.id);
+        self.pair(seek, &other).await
+    }
+
+    /// Starts the game of two matching seeks: `seek`'s player is told
+    /// their colour.
+    pub(crate) async fn pair(&self, seek: Seek, other: &Seek) -> Result<SeekResult, Error> {
+        let tc = seek.tc.clone();
         let me_first = gets_first(seek.view.color, other.view.color)?;
         let (red, black) = if me_first {
             (&seek.user, &other.user)
@@ -268,8 +295,30 @@ impl Lobby {
         if !removed {
             return Err(Error::NotFound(format!("seek {id}")));
         }
-        self.announce(&LobbyMsg::SeekRemoved { id });
+        self.seek_gone(&id);
         Ok(())
+    }
+
+    /// A seek of this node's went: every lobby is told, and the other
+    /// nodes drop their copies.
+    pub(crate) fn seek_gone(&self, id: &str) {
+        self.share_seek_gone(id);
+        self.announce(&LobbyMsg::SeekRemoved { id: id.to_string() });
+    }
+
+    /// Pairs `seek` (another node's player's) with this node's seek `id`,
+    /// if it is still open: `None` when it is not.
+    pub(crate) async fn take_seek(&self, id: &str, seek: Seek) -> Result<Option<SeekResult>, Error> {
+        let mine = {
+            let mut seeks = lock(&self.0.seeks);
+            seeks
+                .iter()
+                .position(|s| s.view.id == id && s.node.is_none() && matches(s, &seek))
+                .map(|i| seeks.remove(i))
+        };
+        let Some(mine) = mine else { return Ok(None) };
+        self.seek_gone(id);
+        self.pair(seek, &mine).await.map(Some)
     }
 
     /// Removes every seek of a player (when they start a game).
@@ -285,7 +334,7 @@ impl Lobby {
             ids
         };
         for id in removed {
-            self.announce(&LobbyMsg::SeekRemoved { id });
+            self.seek_gone(&id);
         }
     }
 }

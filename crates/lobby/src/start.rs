@@ -13,7 +13,7 @@ use store::User;
 use utoipa::ToSchema;
 
 /// A game that started for the player who asked.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize, ToSchema)]
 pub struct GameStarted {
     pub game: String,
     /// Your colour.

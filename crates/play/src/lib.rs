@@ -99,6 +99,9 @@ struct Inner {
     your_turn: tokio::sync::broadcast::Sender<YourTurn>,
     metrics: metrics::PlayMetrics,
     ended: tokio::sync::broadcast::Sender<GameEnded>,
+    /// The bus to the other nodes (issue 29); unset on a node alone.
+    bus: std::sync::OnceLock<bus::Bus>,
+    remote_owners: live::RemoteOwners,
 }
 
 /// A game that ended, as [`live`]'s finisher archived it: for a room that
@@ -165,7 +168,28 @@ impl Play {
             metrics: metrics::PlayMetrics::default(),
             // A lagging subscriber re-reads the stored games (see GameEnded).
             ended: tokio::sync::broadcast::channel(1024).0,
+            bus: std::sync::OnceLock::new(),
+            remote_owners: live::RemoteOwners::default(),
         })))
+    }
+
+    /// Links this node to the others (issue 29): commands for games owned
+    /// elsewhere go to their owners, this node's games answer theirs, and
+    /// every game event is published for their listeners. Once, before
+    /// any game starts or resumes.
+    pub fn attach_bus(&self, bus: bus::Bus) {
+        live::serve_bus(self, &bus);
+        let _ = self.0.bus.set(bus);
+    }
+
+    /// The bus to the other nodes, if there are any.
+    #[must_use]
+    pub fn bus(&self) -> Option<&bus::Bus> {
+        self.0.bus.get()
+    }
+
+    pub(crate) fn remote_owners(&self) -> &live::RemoteOwners {
+        &self.0.remote_owners
     }
 
     /// Moves in correspondence games as they are stored (see [`YourTurn`]).

@@ -32,6 +32,12 @@ pub struct ActionLabels {
 pub struct PlayMetrics {
     actions: Family<ActionLabels, Counter>,
     move_seconds: Histogram,
+    /// Actions sent to the node that owns their game (issue 29), and how
+    /// long a forwarded move took there and back.
+    forwarded: Family<ActionLabels, Counter>,
+    forwarded_move_seconds: Histogram,
+    /// Games this node took over from a node whose lease ran out.
+    takeovers: Counter,
 }
 
 impl Default for PlayMetrics {
@@ -39,6 +45,9 @@ impl Default for PlayMetrics {
         PlayMetrics {
             actions: Family::default(),
             move_seconds: Histogram::new(MOVE_BUCKETS),
+            forwarded: Family::default(),
+            forwarded_move_seconds: Histogram::new(MOVE_BUCKETS),
+            takeovers: Counter::default(),
         }
     }
 }
@@ -57,6 +66,24 @@ impl PlayMetrics {
         }
     }
 
+    /// An action forwarded over the bus to its game's owner node, and for
+    /// a move the round trip (the owner's commit included).
+    pub fn forwarded(&self, is_move: bool, took: Duration) {
+        let labels = ActionLabels {
+            action: if is_move { "move" } else { "other" },
+            outcome: "forwarded",
+        };
+        self.forwarded.get_or_create(&labels).inc();
+        if is_move {
+            self.forwarded_move_seconds.observe(took.as_secs_f64());
+        }
+    }
+
+    /// A game taken over from a node whose lease ran out.
+    pub fn taken_over(&self) {
+        self.takeovers.inc();
+    }
+
     /// Registers the numbers under `qiju_…` names.
     pub fn register(&self, registry: &mut Registry) {
         registry.register(
@@ -68,6 +95,21 @@ impl PlayMetrics {
             "qiju_move_seconds",
             "Time from a move reaching its game to stored and sent to every listener",
             self.move_seconds.clone(),
+        );
+        registry.register(
+            "qiju_forwarded_actions",
+            "Actions sent over the bus to the node that owns their game",
+            self.forwarded.clone(),
+        );
+        registry.register(
+            "qiju_forwarded_move_seconds",
+            "Time from a move sent to its game's owner node to its answer, across the bus",
+            self.forwarded_move_seconds.clone(),
+        );
+        registry.register(
+            "qiju_lease_takeovers",
+            "Live games this node took over from a node whose lease ran out",
+            self.takeovers.clone(),
         );
     }
 }

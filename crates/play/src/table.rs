@@ -21,8 +21,10 @@ use serde::Serialize;
 use session::{Command, Event, GameResult, MoveRef, Session, SessionConfig, SessionError};
 use store::MoveRow;
 
-/// What a player asks of a game.
-#[derive(Clone, Debug)]
+/// What a player asks of a game (also as it crosses the bus to the node
+/// that owns the game).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "a", rename_all = "snake_case")]
 pub enum Action {
     Move {
         coord: String,
@@ -109,6 +111,27 @@ pub enum TableError {
     #[error("your opponent may still come back: claim in {wait_ms} ms")]
     ClaimTooEarly { wait_ms: i64 },
 }
+
+/// Every code [`TableError::code`] gives: a refusal that crossed the bus
+/// between nodes is read back as one of them (`live::remote`).
+pub const TABLE_CODES: [&str; 16] = [
+    "wrong_ply",
+    "cannot_offer",
+    "no_offer",
+    "opponent_present",
+    "clock_decides",
+    "takebacks_not_allowed",
+    "takebacks_refused",
+    "computer_thinking",
+    "claim_too_early",
+    "game_over",
+    "not_your_turn",
+    "claim_does_not_hold",
+    "illegal_move",
+    "cannot_abort",
+    "not_started",
+    "refused",
+];
 
 impl TableError {
     /// A stable machine-readable code for clients.

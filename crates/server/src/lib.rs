@@ -85,6 +85,11 @@ pub struct Config {
     /// Take over the games of nodes whose leases ran out, and give this
     /// node's up when it stops (several nodes on one PostgreSQL).
     pub take_over: bool,
+    /// The bus to the other nodes (`redis://…`); `None`: this node alone.
+    pub bus: Option<String>,
+    /// The prefix of every bus channel: the nodes of one platform share
+    /// it, another platform on the same Redis has its own.
+    pub bus_namespace: String,
 }
 
 impl Default for Config {
@@ -111,6 +116,8 @@ impl Default for Config {
             metrics_token: None,
             lease_ms: play.lease_ms,
             take_over: play.take_over,
+            bus: None,
+            bus_namespace: "qiju".into(),
         }
     }
 }
@@ -148,6 +155,8 @@ pub enum ServerError {
     Engine(#[from] play::EngineError),
     #[error("cannot resume the events: {0}")]
     Events(String),
+    #[error(transparent)]
+    Bus(#[from] bus::BusError),
 }
 
 struct Inner {
@@ -254,7 +263,15 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
     let addr = listener.local_addr()?;
     let (stop, shutdown) = watch::channel(false);
     let play = Play::new(store.clone(), config.play(), &config.engines, shutdown.clone()).await?;
+    // Before any game starts or resumes here: every event of this node's
+    // games is published for the other nodes' listeners.
+    if let Some(url) = &config.bus {
+        let bus = bus::Bus::connect(url, &config.node_id, &config.bus_namespace).await?;
+        tracing::info!(node = %config.node_id, "linked to the other nodes by the bus");
+        play.attach_bus(bus);
+    }
     let lobby = Lobby::new(store.clone(), play.clone(), config.lobby_limits);
+    lobby.attach_bus().await?;
     // A move in a correspondence game is told to the player now to move,
     // wherever they are on the site.
     let mut turns = play.your_turns();

@@ -40,6 +40,9 @@ impl Metrics {
     pub fn new(play: &play::Play, node: &str) -> Metrics {
         let mut registry = Registry::default();
         play.metrics().register(&mut registry);
+        if let Some(bus) = play.bus() {
+            bus.register(&mut registry);
+        }
         let live_games = Gauge::default();
         let online = Gauge::default();
         let sessions = Gauge::default();

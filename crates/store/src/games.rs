@@ -220,6 +220,17 @@ impl Store {
         Ok(())
     }
 
+    /// The node that owns live game `id` (the holder of its lease); `None`
+    /// when the game is not live.
+    pub async fn live_game_node(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT node FROM games WHERE id = $1 AND state = 'live'")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
     /// A game's state column alone (`live`, `over`, `aborted`, `damaged`),
     /// readable even when the rest of its row is not.
     pub async fn game_state(&self, id: &str) -> Result<Option<String>, StoreError> {

@@ -3,9 +3,9 @@
 //! an accepted command — stored first, then broadcast.
 
 use super::finish::{already_archived, finish};
-use super::state::{broadcast, LiveGame};
+use super::state::{broadcast, tell, LiveGame};
 use super::view::{legal_moves, takebacks_allowed, view_of};
-use super::{rebuild, ActError, Cmd, Event, GameHandle};
+use super::{rebuild, ActError, Cmd, GameHandle};
 use crate::computer::ComputerPlay;
 use crate::protocol::{ClockView, ServerMsg};
 use crate::table::{Action, Applied, Table, TableError};
@@ -113,6 +113,7 @@ pub(super) fn spawn(
         left: [false; 2],
         fence,
         lost: false,
+        bus: state.bus().cloned(),
     };
     let st = state.clone();
     tokio::spawn(async move {
@@ -210,9 +211,7 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
             v.first_move = first_move_view(state, g);
             let _ = reply.send(v);
         }
-        Cmd::Chat(msg) => {
-            let _ = g.events.send(Event::of(&msg));
-        }
+        Cmd::Chat(msg) => tell(g, &msg, None),
         Cmd::Presence { side, connected } => {
             let i = side.index();
             let human_opponent = match side {
@@ -645,9 +644,13 @@ async fn reload(state: &Play, g: &mut LiveGame) {
         // Not a game event (no version): each connection answers it with
         // its own `full`, so players stay players.
         let view = view_of(g.variant, &g.row, &g.table, g.version, now);
-        let _ = g.events.send(Event::of(&ServerMsg::Full {
-            game: Box::new(view),
-            you: None,
-        }));
+        tell(
+            g,
+            &ServerMsg::Full {
+                game: Box::new(view),
+                you: None,
+            },
+            None,
+        );
     }
 }

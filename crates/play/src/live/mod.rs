@@ -21,6 +21,7 @@
 
 mod actor;
 mod finish;
+mod remote;
 mod state;
 mod view;
 
@@ -35,6 +36,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use store::{GameRow, User};
 use tokio::sync::{broadcast, mpsc, oneshot};
+pub use remote::RemoteOwners;
+pub(crate) use remote::serve as serve_bus;
 pub use view::stored_view;
 
 /// One seat at a game: a person or the computer.
@@ -84,6 +87,10 @@ pub enum ActError {
     Gone,
     #[error("this game's stored record is damaged; it cannot go on")]
     Damaged,
+    /// A refusal by the node that owns the game (issue 29), read back
+    /// from the bus: one of the table's codes, in the owner's words.
+    #[error("{message}")]
+    Remote { code: &'static str, message: String },
 }
 
 impl ActError {
@@ -95,6 +102,7 @@ impl ActError {
             ActError::Storage => "storage",
             ActError::Gone => "gone",
             ActError::Damaged => "game_damaged",
+            ActError::Remote { code, .. } => code,
         }
     }
 }
@@ -108,8 +116,10 @@ impl From<ActError> for common::Error {
             ActError::Gone => common::Error::NotFound("live game".into()),
             ActError::Damaged => common::Error::Damaged(e.to_string()),
             ActError::Storage => common::Error::Unavailable,
-            ActError::Table(_) if e.code() == "illegal_move" => common::Error::bad(e.code(), e.to_string()),
-            ActError::Table(_) => common::Error::conflict(e.code(), e.to_string()),
+            ActError::Table(_) | ActError::Remote { .. } if e.code() == "illegal_move" => {
+                common::Error::bad(e.code(), e.to_string())
+            }
+            ActError::Table(_) | ActError::Remote { .. } => common::Error::conflict(e.code(), e.to_string()),
         }
     }
 }
@@ -144,6 +154,16 @@ pub enum Cmd {
 /// # Errors
 /// The game is not running here (`gone`).
 pub async fn chat(state: &Play, game_id: &str, msg: ServerMsg) -> Result<(), ActError> {
+    if state.games().get(game_id).is_none() {
+        if let Some(r) = remote::chat(state, game_id, msg.clone()).await {
+            return r;
+        }
+    }
+    chat_here(state, game_id, msg).await
+}
+
+/// A chat line for a game of this node's.
+async fn chat_here(state: &Play, game_id: &str, msg: ServerMsg) -> Result<(), ActError> {
     let h = state.games().get(game_id).ok_or(ActError::Gone)?;
     h.tx.send(Cmd::Chat(Box::new(msg)))
         .await
@@ -181,6 +201,14 @@ impl Drop for Present {
 /// Tells the game a player's socket opened or closed; the game says when
 /// a player has left (all sockets closed) and when they are back.
 pub fn presence(state: &Play, game_id: &str, side: Side, connected: bool) {
+    if state.games().get(game_id).is_none() {
+        remote::presence(state, game_id, side, connected);
+        return;
+    }
+    presence_here(state, game_id, side, connected);
+}
+
+fn presence_here(state: &Play, game_id: &str, side: Side, connected: bool) {
     if let Some(h) = state.games().get(game_id) {
         // From a socket's drop, which cannot wait: a full mailbox (64
         // commands) only loses the notice, never blocks.
@@ -292,7 +320,7 @@ fn rebuild(row: &GameRow, log: &[String], stopped_ms: i64, now_ms: i64) -> Resul
 #[derive(Debug)]
 pub struct Event {
     /// The message type (`move`, `end`, …), the `t` field of `json`.
-    pub kind: &'static str,
+    pub kind: std::borrow::Cow<'static, str>,
     pub json: String,
     /// For a chat line: who may read it (game events are for everyone).
     pub room: Option<crate::protocol::ChatRoom>,
@@ -301,7 +329,7 @@ pub struct Event {
 impl Event {
     fn of(msg: &ServerMsg) -> Arc<Event> {
         Arc::new(Event {
-            kind: msg.kind(),
+            kind: std::borrow::Cow::Borrowed(msg.kind()),
             json: msg.to_json(),
             room: match msg {
                 ServerMsg::Chat { room, .. } => Some(*room),
@@ -489,6 +517,8 @@ async fn resume(state: &Play, id: &str, stopped_ms: i64, now: i64) -> Result<boo
         fence: Some(fence),
     };
     spawn(state, v, row, table, log, now, None);
+    // Whoever follows the game from another node reconnects to it here.
+    remote::moved(state, id);
     Ok(true)
 }
 
@@ -534,7 +564,8 @@ async fn take_over(state: &Play, now: i64) {
         };
         match resume(state, &id, stopped, now).await {
             Ok(true) => {
-                tracing::info!(game = %id, from = %owner, "took over a game whose node stopped renewing its lease")
+                state.metrics().taken_over();
+                tracing::info!(game = %id, from = %owner, "took over a game whose node stopped renewing its lease");
             }
             Ok(false) => {}
             Err(why) => {
@@ -547,6 +578,19 @@ async fn take_over(state: &Play, now: i64) {
 
 /// Sends an action to a game's task and waits for the answer.
 pub async fn act_on(state: &Play, game_id: &str, user_id: &str, action: Action) -> Result<u32, ActError> {
+    if state.games().get(game_id).is_none() {
+        let t0 = std::time::Instant::now();
+        let is_move = matches!(action, Action::Move { .. });
+        if let Some(answer) = remote::act(state, game_id, user_id, action.clone()).await {
+            state.metrics().forwarded(is_move, t0.elapsed());
+            return answer;
+        }
+    }
+    act_here(state, game_id, user_id, action).await
+}
+
+/// An action on a game of this node's.
+async fn act_here(state: &Play, game_id: &str, user_id: &str, action: Action) -> Result<u32, ActError> {
     let Some(h) = state.games().get(game_id) else {
         return Err(match state.store().game_state(game_id).await {
             Ok(Some(s)) if s == "damaged" => ActError::Damaged,
@@ -570,7 +614,9 @@ pub async fn act_on(state: &Play, game_id: &str, user_id: &str, action: Action) 
 
 /// Joins a live game: its view and its event stream.
 pub async fn join(state: &Play, game_id: &str) -> Option<(GameView, broadcast::Receiver<Arc<Event>>)> {
-    let h = state.games().get(game_id)?;
+    let Some(h) = state.games().get(game_id) else {
+        return remote::join(state, game_id).await;
+    };
     let (reply, rx) = oneshot::channel();
     h.tx.send(Cmd::Join { reply }).await.ok()?;
     rx.await.ok()
@@ -578,13 +624,21 @@ pub async fn join(state: &Play, game_id: &str) -> Option<(GameView, broadcast::R
 
 /// The current view of a game, live or stored.
 pub async fn view(state: &Play, game_id: &str) -> Result<Option<GameView>, common::Error> {
-    if let Some(h) = state.games().get(game_id) {
-        let (reply, rx) = oneshot::channel();
-        if h.tx.send(Cmd::View { reply }).await.is_ok() {
-            if let Ok(v) = rx.await {
-                return Ok(Some(v));
-            }
+    if let Some(v) = view_here(state, game_id).await {
+        return Ok(Some(v));
+    }
+    if state.games().get(game_id).is_none() {
+        if let Some(v) = remote::view(state, game_id).await {
+            return Ok(Some(v));
         }
     }
     stored_view(state, game_id).await
+}
+
+/// The view of a game of this node's, from its task.
+async fn view_here(state: &Play, game_id: &str) -> Option<GameView> {
+    let h = state.games().get(game_id)?;
+    let (reply, rx) = oneshot::channel();
+    h.tx.send(Cmd::View { reply }).await.ok()?;
+    rx.await.ok()
 }

@@ -40,10 +40,23 @@ pub(super) struct LiveGame {
     /// Another node took the game over: the task ends, and its listeners
     /// reconnect to find where the game is now.
     pub(super) lost: bool,
+    /// The bus to the other nodes, where they follow this game (issue 29).
+    pub(super) bus: Option<bus::Bus>,
 }
 
 /// Sends a game event to every listener; its version is the next one.
 pub(super) fn broadcast(g: &mut LiveGame, msg: &ServerMsg) {
     g.version += 1;
-    let _ = g.events.send(Event::of(msg));
+    let v = g.version;
+    tell(g, msg, Some(v));
+}
+
+/// Sends what has no version (a chat line, the whole state again) to every
+/// listener.
+pub(super) fn tell(g: &LiveGame, msg: &ServerMsg, v: Option<u64>) {
+    let event = Event::of(msg);
+    if let Some(bus) = &g.bus {
+        super::remote::publish(bus, &g.row.id, &event, v);
+    }
+    let _ = g.events.send(event);
 }

@@ -71,6 +71,16 @@ pub struct Args {
     /// seconds, before another node takes its live games over.
     #[arg(long, default_value_t = 6)]
     lease_seconds: u64,
+    /// Link this node to the others on one PostgreSQL through a Redis bus
+    /// (redis://HOST[:PORT]): players and spectators of a game may be on
+    /// any node; commands go to the game's node, its events come to all
+    /// (docs/DEPLOY.md). Implies --take-over.
+    #[arg(long, value_name = "redis://…")]
+    bus: Option<String>,
+    /// The prefix of this platform's bus channels, when several share one
+    /// Redis.
+    #[arg(long, default_value = "qiju")]
+    bus_namespace: String,
     /// A variant file (TOML, docs/variants.md) to offer beside the built-in
     /// games, or a directory of them (its `*.toml`); repeatable. A bad file
     /// stops the server at start, naming its path, line and reason.
@@ -90,11 +100,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         )
         .with_writer(std::io::stderr)
         .init();
-    if a.take_over && !a.database.starts_with("postgres") {
-        anyhow::bail!(
-            "--take-over is for several nodes on one PostgreSQL database; {} is one node's own",
-            a.database
-        );
+    for (given, flag) in [(a.take_over, "--take-over"), (a.bus.is_some(), "--bus")] {
+        if given && !a.database.starts_with("postgres") {
+            anyhow::bail!(
+                "{flag} is for several nodes on one PostgreSQL database; {} is one node's own",
+                a.database
+            );
+        }
     }
     let mut engines = Vec::new();
     for e in &a.engines {
@@ -131,7 +143,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         },
         metrics_token: a.metrics_token.filter(|t| !t.is_empty()),
         lease_ms: i64::try_from(a.lease_seconds.clamp(1, 3600) * 1000).unwrap_or(6_000),
-        take_over: a.take_over,
+        take_over: a.take_over || a.bus.is_some(),
+        bus: a.bus,
+        bus_namespace: a.bus_namespace,
         ..server::Config::default()
     };
     let rt = tokio::runtime::Builder::new_multi_thread()

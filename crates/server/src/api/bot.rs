@@ -778,7 +778,7 @@ pub async fn decline(
             })?,
         ),
     };
-    state.lobby().decline(&user, id, reason)?;
+    state.lobby().decline(&user, id, reason).await?;
     Ok(lichess::ok())
 }
 
@@ -790,7 +790,7 @@ pub async fn cancel(
     Auth(user): Auth,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, LiError> {
-    state.lobby().decline(&user, id, None)?;
+    state.lobby().decline(&user, id, None).await?;
     Ok(lichess::ok())
 }
 

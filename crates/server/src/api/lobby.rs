@@ -85,7 +85,7 @@ pub async fn decline_challenge(
     Auth(user): Auth,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    state.lobby().decline(&user, id, None)?;
+    state.lobby().decline(&user, id, None).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -1,0 +1,373 @@
+//! The lobby across nodes (issue 29): what one node's lobby tells players
+//! reaches every node's, over the bus's `lobby` channel — a player's
+//! personal events (a game started for them, a challenge, a notice) reach
+//! them on whichever node their sockets are, the public announcements
+//! (seek list changes, lobby chat) every lobby connection. Challenges live
+//! with the node that made them; every other node keeps a copy, so the
+//! challenged player sees it wherever they are, and their answer (accept,
+//! decline) is sent to the challenge's node, which alone changes it — two
+//! nodes never both start its game.
+//!
+//! Not shared (docs/DEPLOY.md): seeks pair on the node they were made on
+//! (another node's seeks are not listed), and who is in the lobby is each
+//! node's count.
+
+use crate::challenges::Challenge;
+use crate::protocol::{ChallengeView, DeclineReason, SeekView};
+use crate::seeks::{Seek, SeekResult};
+use crate::start::GameStarted;
+use crate::{lock, Lobby};
+use common::Error;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The bus channel every node's lobby listens to.
+const CHANNEL: &str = "lobby";
+/// The topic of requests to a challenge's node.
+const TOPIC: &str = "lobby";
+
+/// What a lobby publishes for the others.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "s", rename_all = "snake_case")]
+enum Shared {
+    /// A player's personal event, already serialised.
+    Notify { user: String, json: String },
+    /// A public announcement.
+    Public { json: String },
+    /// A challenge made on node `node`.
+    Challenge {
+        view: ChallengeView,
+        from_id: String,
+        to_id: String,
+        expires_ms: i64,
+    },
+    /// A challenge answered, withdrawn or expired.
+    ChallengeGone { id: String },
+    /// A seek open on the publishing node.
+    Seek {
+        view: SeekView,
+        user_id: String,
+        expires_ms: i64,
+    },
+    /// A seek paired, withdrawn or dropped.
+    SeekGone { id: String },
+}
+
+#[derive(Serialize, Deserialize)]
+struct Envelope {
+    /// The node that published it, which has already told its own.
+    node: String,
+    #[serde(flatten)]
+    what: Shared,
+}
+
+/// An answer to a challenge, for the node that holds it.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "c", rename_all = "snake_case")]
+enum Call {
+    Accept {
+        id: String,
+        user: String,
+    },
+    Decline {
+        id: String,
+        user: String,
+        reason: Option<DeclineReason>,
+    },
+    /// Pair seek `id` with the caller's player's seek `view`.
+    TakeSeek {
+        id: String,
+        view: SeekView,
+        user: String,
+    },
+}
+
+/// A refusal as it crosses the bus.
+#[derive(Serialize, Deserialize)]
+struct Refusal {
+    code: String,
+    message: String,
+}
+
+impl From<&Error> for Refusal {
+    fn from(e: &Error) -> Refusal {
+        Refusal {
+            code: e.code().to_string(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// The codes a challenge's answer may be refused with (`start` and
+/// `challenges`), read back as the same errors.
+const CONFLICTS: [&str; 3] = ["too_many_untimed_games", "too_many_computer_games", "recipient_busy"];
+
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Error {
+        match r.code.as_str() {
+            "not_found" => Error::NotFound(r.message.trim_end_matches(" not found").to_string()),
+            "forbidden" => Error::Forbidden(r.message),
+            "unavailable" | "internal" => Error::Unavailable,
+            code => Error::conflict(
+                CONFLICTS.iter().find(|c| **c == code).copied().unwrap_or("refused"),
+                r.message,
+            ),
+        }
+    }
+}
+
+/// How long the challenge's node may take to answer.
+const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+
+impl Lobby {
+    /// Links this node's lobby to the others' (once, at start, after the
+    /// play room's bus is attached).
+    ///
+    /// # Errors
+    /// The bus did not confirm the subscription.
+    pub async fn attach_bus(&self) -> Result<(), bus::BusError> {
+        let Some(bus) = self.0.play.bus().cloned() else {
+            return Ok(());
+        };
+        let mut heard = bus.subscribe(CHANNEL).await?;
+        let lobby = self.clone();
+        let me = bus.node().to_string();
+        tokio::spawn(async move {
+            loop {
+                match heard.recv().await {
+                    Ok(body) => match serde_json::from_str::<Envelope>(&body) {
+                        Ok(e) if e.node != me => lobby.heard(e.node, e.what).await,
+                        Ok(_) => {}
+                        Err(e) => tracing::warn!(error = %e, "an unreadable lobby message on the bus"),
+                    },
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                        tracing::warn!(missed = n, "the lobby fell behind the bus");
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        });
+        let lobby = self.clone();
+        bus.serve(
+            TOPIC,
+            Arc::new(move |body: String| {
+                let lobby = lobby.clone();
+                Box::pin(async move { lobby.answer(&body).await })
+            }),
+        );
+        Ok(())
+    }
+
+    /// Publishes for the other nodes' lobbies, if there are any.
+    fn share(&self, what: Shared) {
+        if let Some(bus) = self.0.play.bus() {
+            let e = Envelope {
+                node: bus.node().to_string(),
+                what,
+            };
+            if let Ok(body) = serde_json::to_string(&e) {
+                bus.publish(CHANNEL, body);
+            }
+        }
+    }
+
+    pub(crate) fn share_notify(&self, user: &str, json: &str) {
+        self.share(Shared::Notify {
+            user: user.to_string(),
+            json: json.to_string(),
+        });
+    }
+
+    pub(crate) fn share_public(&self, json: &str) {
+        self.share(Shared::Public { json: json.to_string() });
+    }
+
+    pub(crate) fn share_challenge(&self, c: &Challenge) {
+        self.share(Shared::Challenge {
+            view: c.view.clone(),
+            from_id: c.from.id.clone(),
+            to_id: c.to_id.clone(),
+            expires_ms: c.expires_ms,
+        });
+    }
+
+    pub(crate) fn share_challenge_gone(&self, id: &str) {
+        self.share(Shared::ChallengeGone { id: id.to_string() });
+    }
+
+    pub(crate) fn share_seek(&self, s: &Seek) {
+        self.share(Shared::Seek {
+            view: s.view.clone(),
+            user_id: s.user.id.clone(),
+            expires_ms: s.expires_ms,
+        });
+    }
+
+    pub(crate) fn share_seek_gone(&self, id: &str) {
+        self.share(Shared::SeekGone { id: id.to_string() });
+    }
+
+    /// Drops this node's copy of another node's seek.
+    pub(crate) fn forget_seek(&self, id: &str) {
+        lock(&self.0.seeks).retain(|s| s.view.id != id);
+    }
+
+    /// Asks node `node` to pair its seek `id` with `seek`: `None` when it
+    /// is no longer open there.
+    pub(crate) async fn take_seek_at(&self, node: &str, id: &str, seek: &Seek) -> Result<Option<SeekResult>, Error> {
+        let c = Call::TakeSeek {
+            id: id.to_string(),
+            view: seek.view.clone(),
+            user: seek.user.id.clone(),
+        };
+        let answer = self.ask(node, &c).await?;
+        serde_json::from_str::<Result<Option<SeekResult>, Refusal>>(&answer)
+            .map_err(|_| Error::Unavailable)?
+            .map_err(Error::from)
+    }
+
+    /// What another node's lobby published.
+    async fn heard(&self, node: String, what: Shared) {
+        match what {
+            Shared::Notify { user, json } => self.deliver(&user, Arc::from(json)),
+            Shared::Public { json } => {
+                let _ = self.0.public.send(Arc::from(json));
+            }
+            Shared::Challenge {
+                view,
+                from_id,
+                to_id,
+                expires_ms,
+            } => {
+                let (Ok(Some(from)), Ok(tc)) = (
+                    self.0.store.user_by_id(&from_id).await,
+                    crate::start::parse_tc(&view.time),
+                ) else {
+                    return;
+                };
+                lock(&self.0.challenges).insert(
+                    view.id.clone(),
+                    Challenge {
+                        view,
+                        from,
+                        to_id,
+                        tc,
+                        expires_ms,
+                        node: Some(node),
+                    },
+                );
+            }
+            Shared::ChallengeGone { id } => {
+                lock(&self.0.challenges).remove(&id);
+            }
+            Shared::Seek {
+                view,
+                user_id,
+                expires_ms,
+            } => {
+                let (Ok(Some(user)), Ok(tc)) = (
+                    self.0.store.user_by_id(&user_id).await,
+                    crate::start::parse_tc(&view.time),
+                ) else {
+                    return;
+                };
+                lock(&self.0.seeks).push(Seek {
+                    view,
+                    user,
+                    tc,
+                    expires_ms,
+                    node: Some(node),
+                });
+            }
+            Shared::SeekGone { id } => self.forget_seek(&id),
+        }
+    }
+
+    /// Accepts, at its node, a challenge made on another node.
+    pub(crate) async fn accept_at(&self, node: &str, user: &str, id: &str) -> Result<GameStarted, Error> {
+        let c = Call::Accept {
+            id: id.to_string(),
+            user: user.to_string(),
+        };
+        let answer = self.ask(node, &c).await?;
+        serde_json::from_str::<Result<GameStarted, Refusal>>(&answer)
+            .map_err(|_| Error::Unavailable)?
+            .map_err(Error::from)
+    }
+
+    /// Declines, at its node, a challenge made on another node.
+    pub(crate) async fn decline_at(
+        &self,
+        node: &str,
+        user: &str,
+        id: &str,
+        reason: Option<DeclineReason>,
+    ) -> Result<(), Error> {
+        let c = Call::Decline {
+            id: id.to_string(),
+            user: user.to_string(),
+            reason,
+        };
+        let answer = self.ask(node, &c).await?;
+        serde_json::from_str::<Result<(), Refusal>>(&answer)
+            .map_err(|_| Error::Unavailable)?
+            .map_err(Error::from)
+    }
+
+    async fn ask(&self, node: &str, c: &Call) -> Result<String, Error> {
+        let bus = self.0.play.bus().ok_or(Error::Unavailable)?;
+        let body = serde_json::to_string(c).map_err(|e| Error::Internal(e.to_string()))?;
+        bus.request(node, TOPIC, body, ANSWER_WITHIN).await.map_err(|e| {
+            tracing::warn!(error = %e, %node, "a challenge's node did not answer");
+            Error::Unavailable
+        })
+    }
+
+    /// Another node's player answers one of this node's challenges.
+    async fn answer(&self, body: &str) -> String {
+        let Ok(c) = serde_json::from_str::<Call>(body) else {
+            return String::new();
+        };
+        let user = |id: String| async move {
+            self.0
+                .store
+                .user_by_id(&id)
+                .await?
+                .ok_or_else(|| Error::NotFound(format!("player {id}")))
+        };
+        let json = match c {
+            Call::Accept { id, user: u } => {
+                let r = match user(u).await {
+                    Ok(u) => self.accept(u, &id).await,
+                    Err(e) => Err(e),
+                };
+                serde_json::to_string(&r.map_err(|e| Refusal::from(&e)))
+            }
+            Call::Decline { id, user: u, reason } => {
+                let r = match user(u).await {
+                    Ok(u) => self.decline(&u, id, reason).await,
+                    Err(e) => Err(e),
+                };
+                serde_json::to_string(&r.map_err(|e| Refusal::from(&e)))
+            }
+            Call::TakeSeek { id, view, user: u } => {
+                let r = match (user(u).await, crate::start::parse_tc(&view.time)) {
+                    (Ok(user), Ok(tc)) => {
+                        let seek = Seek {
+                            view,
+                            user,
+                            tc,
+                            expires_ms: i64::MAX,
+                            node: None,
+                        };
+                        self.take_seek(&id, seek).await
+                    }
+                    (Err(e), _) | (_, Err(e)) => Err(e),
+                };
+                serde_json::to_string(&r.map_err(|e| Refusal::from(&e)))
+            }
+        };
+        json.unwrap_or_default()
+    }
+}

@@ -1,0 +1,268 @@
+//! Three `qiju serve` nodes on one PostgreSQL and one Redis bus (issue 29):
+//! two players on different nodes play a game with a spectator on the
+//! third; the challenge, its answer and the game's start cross the bus;
+//! every move reaches the spectator; the node that owns the game is killed
+//! (`kill -9`) mid-game, another takes it over, the players go on from the
+//! nodes left, the spectator's stream ends and a new one resumes the game,
+//! and the stored record has every acknowledged move exactly once.
+//!
+//! Needs PostgreSQL (`QIJU_TEST_POSTGRES`) and `redis-server` (started
+//! here on a free port); without them it says so and passes, unless
+//! `QIJU_REQUIRE_ORACLES=1` (CI).
+
+mod common;
+
+use common::{free_port, register, register_named, start_with, unique, Http};
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+fn required() -> bool {
+    std::env::var("QIJU_REQUIRE_ORACLES").is_ok_and(|v| v == "1")
+}
+
+fn postgres() -> Option<String> {
+    match std::env::var("QIJU_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(!required(), "QIJU_REQUIRE_ORACLES=1 requires QIJU_TEST_POSTGRES");
+            eprintln!("skipped: QIJU_TEST_POSTGRES is not set");
+            None
+        }
+    }
+}
+
+/// A child process killed when dropped (a node, Redis), so that a failed
+/// test leaves nothing behind.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn redis() -> Option<(Proc, u16)> {
+    let port = free_port();
+    let child = Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--save", "", "--appendonly", "no"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(child) = child else {
+        assert!(!required(), "QIJU_REQUIRE_ORACLES=1 requires redis-server");
+        eprintln!("skipped: redis-server is not installed");
+        return None;
+    };
+    let proc = Proc(child);
+    let t0 = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(t0.elapsed() < Duration::from_secs(10), "redis-server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some((proc, port))
+}
+
+/// An NDJSON stream read on its own thread: its JSON lines, then `None`
+/// when the server closes it.
+struct Stream(mpsc::Receiver<Option<Value>>);
+
+fn stream(http: &Http, path: &str, cookie: Option<&str>) -> Stream {
+    let (tx, rx) = mpsc::channel();
+    let mut s = TcpStream::connect(&http.addr).expect("connect");
+    let mut req = format!("GET {path} HTTP/1.1\r\nHost: {}\r\n", http.addr);
+    if let Some(c) = cookie {
+        req.push_str(&format!("Cookie: {c}\r\n"));
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes()).unwrap();
+    std::thread::spawn(move || {
+        let mut pending = String::new();
+        let mut buf = [0u8; 8192];
+        loop {
+            let n = match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            pending.push_str(&String::from_utf8_lossy(&buf[..n]));
+            while let Some(i) = pending.find('\n') {
+                let line: String = pending.drain(..=i).collect();
+                let line = line.trim();
+                // The chunks' sizes and the headers are not JSON lines.
+                if line.starts_with('{') {
+                    if let Ok(v) = serde_json::from_str(line) {
+                        if tx.send(Some(v)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+        let _ = tx.send(None);
+    });
+    Stream(rx)
+}
+
+impl Stream {
+    /// The next line of type `t`, skipping others; panics after `within`.
+    fn next_of(&self, t: &str, within: Duration) -> Value {
+        let until = Instant::now() + within;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.0.recv_timeout(left) {
+                Ok(Some(v)) if v["t"] == t => return v,
+                Ok(Some(_)) => {}
+                Ok(None) => panic!("the stream closed before a {t:?} line"),
+                Err(_) => panic!("no {t:?} line within {within:?}"),
+            }
+        }
+    }
+
+    /// Waits for the server to close the stream, skipping its lines.
+    fn closes_within(&self, within: Duration) -> bool {
+        let until = Instant::now() + within;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.0.recv_timeout(left) {
+                Ok(Some(_)) => {}
+                Ok(None) => return true,
+                Err(_) => return false,
+            }
+        }
+    }
+}
+
+fn play(http: &Http, id: &str, who: &str, mv: &str) -> u16 {
+    http.request("POST", &format!("/api/games/{id}/move/{mv}"), Some(who), Some("{}"))
+        .status
+}
+
+#[test]
+fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
+    let Some(db) = postgres() else { return };
+    let Some((_redis, redis_port)) = redis() else { return };
+    let bus = format!("redis://127.0.0.1:{redis_port}");
+    let namespace = unique("bus-");
+    let node = |name: &str| {
+        let port = free_port();
+        let args = ["--bus", &bus, "--bus-namespace", &namespace, "--lease-seconds", "3"];
+        let child = Proc(start_with(&db, port, &unique(name), &args));
+        (
+            child,
+            Http {
+                addr: format!("127.0.0.1:{port}"),
+            },
+        )
+    };
+    let (mut n1, on1) = node("b1-");
+    let (_n2, on2) = node("b2-");
+    let (_n3, on3) = node("b3-");
+
+    // Alice is on node 1, Bob on node 2.
+    let alice = register(&on1, "ba");
+    let bob_name = unique("bb");
+    let bob = register_named(&on2, &bob_name);
+    let bobs_events = stream(&on2, "/api/stream/event", Some(&bob));
+    // The stream is open before the challenge comes.
+    std::thread::sleep(Duration::from_millis(300));
+    let challenge = on1.json(
+        "POST",
+        "/api/challenges",
+        Some(&alice),
+        Some(&format!(r#"{{"to":"{bob_name}","time":"10+0","color":"first"}}"#)),
+    );
+    let cid = challenge["id"].as_str().unwrap().to_string();
+    // Bob hears of it on node 2, and node 2 lists it.
+    let heard = bobs_events.next_of("challenge", Duration::from_secs(5));
+    assert_eq!(heard["challenge"]["id"], cid.as_str());
+    let listed = on2.json("GET", "/api/challenges", Some(&bob), None);
+    assert!(
+        listed.as_array().unwrap().iter().any(|c| c["id"] == cid.as_str()),
+        "node 2 lists node 1's challenge: {listed}"
+    );
+    // Bob accepts on node 2; node 1, which holds the challenge, starts it.
+    let started = on2.json("POST", &format!("/api/challenges/{cid}/accept"), Some(&bob), Some("{}"));
+    let id = started["game"].as_str().unwrap().to_string();
+    assert_eq!(started["color"], "second", "alice chose red");
+    let told = bobs_events.next_of("game_start", Duration::from_secs(5));
+    assert_eq!(told["game"], id.as_str());
+
+    // A spectator on node 3.
+    let watch = stream(&on3, &format!("/api/games/{id}/stream"), None);
+    let full = watch.next_of("full", Duration::from_secs(5));
+    assert_eq!(full["game"]["state"], "live");
+
+    let moves = [
+        "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2b6", "a9a8", "h0h6", "g6g5",
+    ];
+    let mut acknowledged = Vec::new();
+    // Red (Alice) on node 1, the owner; Black (Bob) on node 2, forwarded.
+    for (i, mv) in moves[..4].iter().enumerate() {
+        let (http, who) = if i % 2 == 0 { (&on1, &alice) } else { (&on2, &bob) };
+        assert_eq!(play(http, &id, who, mv), 200, "move {mv}");
+        acknowledged.push(*mv);
+        let seen = watch.next_of("move", Duration::from_secs(5));
+        assert_eq!(seen["move"], *mv, "the spectator on node 3 sees {mv}");
+    }
+    // A refusal crosses the bus with its code: Bob moves out of turn.
+    let r = on2.request("POST", &format!("/api/games/{id}/move/b9c7"), Some(&bob), Some("{}"));
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("not_your_turn"), "{}", r.body);
+
+    // The owner dies.
+    let _ = Command::new("kill").args(["-KILL", &n1.0.id().to_string()]).status();
+    let _ = n1.0.wait();
+    let t0 = Instant::now();
+    // The spectator's stream ends when another node takes the game over.
+    assert!(
+        watch.closes_within(Duration::from_secs(20)),
+        "the spectator's stream ended when the game moved"
+    );
+    // Alice goes on from node 3: her move is refused until a node holds
+    // the game, then taken.
+    let mv = moves[4];
+    loop {
+        match play(&on3, &id, &alice, mv) {
+            200 => break,
+            404 | 503 => {}
+            other => panic!("move {mv} after the takeover: {other}"),
+        }
+        assert!(t0.elapsed() < Duration::from_secs(20), "no node took the game over");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    eprintln!("the game went on {} ms after its node was killed", t0.elapsed().as_millis());
+    acknowledged.push(mv);
+    let watch = stream(&on3, &format!("/api/games/{id}/stream"), None);
+    let full = watch.next_of("full", Duration::from_secs(5));
+    let replayed: Vec<&str> = full["game"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(replayed, acknowledged, "the resumed game has every move, once");
+    for (i, mv) in moves.iter().enumerate().skip(5) {
+        let (http, who) = if i % 2 == 0 { (&on3, &alice) } else { (&on2, &bob) };
+        assert_eq!(play(http, &id, who, mv), 200, "move {mv}");
+        acknowledged.push(*mv);
+        assert_eq!(watch.next_of("move", Duration::from_secs(5))["move"], *mv);
+    }
+    let r = on2.request("POST", &format!("/api/games/{id}/resign"), Some(&bob), Some("{}"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let end = watch.next_of("end", Duration::from_secs(5));
+    assert_eq!(end["result"], "1-0", "{end}");
+
+    let g: Value = on2.json("GET", &format!("/api/games/{id}"), None, None);
+    let stored: Vec<&str> = g["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(stored, acknowledged, "every acknowledged move stored exactly once");
+    assert_eq!(g["result"], "1-0");
+}

@@ -100,6 +100,26 @@ fn only_store_speaks_sql_and_the_rooms_know_no_http() {
     }
 }
 
+/// The bus between nodes (issue 29) sits beside `store`: the rooms use it,
+/// it knows none of them, and only it speaks Redis.
+#[test]
+fn only_the_bus_speaks_redis_and_it_knows_no_room() {
+    let bus = dependencies("bus");
+    assert!(bus.contains("redis"), "the bus is Redis's client");
+    for qiju in ROOMS.iter().chain(&RULES).chain(&["common", "server"]) {
+        assert!(!bus.contains(*qiju), "bus depends on {qiju}");
+    }
+    for other in ["sqlx", "rusqlite", "axum", "hyper"] {
+        assert!(!bus.contains(other), "bus depends on {other}");
+    }
+    for krate in ROOMS.iter().chain(&RULES).chain(&["common", "server", "qiju"]) {
+        assert!(
+            !dependencies(krate).contains("redis"),
+            "{krate} depends on redis: only bus speaks Redis"
+        );
+    }
+}
+
 #[test]
 fn rules_crates_do_no_io() {
     for krate in RULES {

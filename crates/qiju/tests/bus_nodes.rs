@@ -74,7 +74,8 @@ struct Stream(mpsc::Receiver<Option<Value>>);
 fn stream(http: &Http, path: &str, cookie: Option<&str>) -> Stream {
     let (tx, rx) = mpsc::channel();
     let mut s = TcpStream::connect(&http.addr).expect("connect");
-    let mut req = format!("GET {path} HTTP/1.1\r\nHost: {}\r\n", http.addr);
+    // Closed by the server when the stream ends, not kept alive.
+    let mut req = format!("GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", http.addr);
     if let Some(c) = cookie {
         req.push_str(&format!("Cookie: {c}\r\n"));
     }
@@ -136,6 +137,124 @@ impl Stream {
     }
 }
 
+/// nginx with docs/deploy/nginx.conf in front of the nodes at `ports`, on
+/// a free port of its own; `None` without nginx (outside CI).
+fn nginx(ports: [u16; 3]) -> Option<(Proc, Http, tempdir::Dir)> {
+    if Command::new("nginx").arg("-v").stderr(Stdio::null()).status().is_err() {
+        assert!(!required(), "QIJU_REQUIRE_ORACLES=1 requires nginx");
+        eprintln!("skipped: nginx is not installed");
+        return None;
+    }
+    let dir = tempdir::Dir::new("qiju-nginx");
+    std::fs::create_dir_all(dir.0.join("logs")).unwrap();
+    let port = free_port();
+    let conf = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deploy/nginx.conf"))
+        .unwrap()
+        .replace("listen 8080;", &format!("listen 127.0.0.1:{port};"))
+        .replace("127.0.0.1:8081", &format!("127.0.0.1:{}", ports[0]))
+        .replace("127.0.0.1:8082", &format!("127.0.0.1:{}", ports[1]))
+        .replace("127.0.0.1:8083", &format!("127.0.0.1:{}", ports[2]))
+        .replace("worker_processes auto;", "worker_processes 1;");
+    let path = dir.0.join("nginx.conf");
+    std::fs::write(&path, conf).unwrap();
+    let globals = format!(
+        "daemon off; pid {0}/nginx.pid; error_log {0}/logs/error.log;",
+        dir.0.display()
+    );
+    let child = Command::new("nginx")
+        .arg("-p")
+        .arg(&dir.0)
+        .arg("-c")
+        .arg(&path)
+        .args(["-g", &globals])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nginx starts");
+    let proc = Proc(child);
+    let t0 = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(t0.elapsed() < Duration::from_secs(10), "nginx did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some((
+        proc,
+        Http {
+            addr: format!("127.0.0.1:{port}"),
+        },
+        dir,
+    ))
+}
+
+mod tempdir {
+    /// A directory removed when dropped.
+    pub struct Dir(pub std::path::PathBuf);
+
+    impl Dir {
+        pub fn new(prefix: &str) -> Dir {
+            let p = std::env::temp_dir().join(super::unique(prefix));
+            std::fs::create_dir_all(&p).unwrap();
+            Dir(p)
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// A WebSocket opened through `http` as a browser on that address would,
+/// reading the server's text frames on its own thread.
+fn websocket(http: &Http, path: &str) -> Stream {
+    let mut s = TcpStream::connect(&http.addr).expect("connect");
+    let req = format!(
+        "GET {path} HTTP/1.1\r\nHost: {0}\r\nOrigin: http://{0}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        http.addr
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    // The head, byte by byte up to its blank line: the frames follow.
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        s.read_exact(&mut byte).expect("the upgrade's answer");
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head);
+    assert!(head.starts_with("HTTP/1.1 101"), "upgraded through the proxy: {head}");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut read = |n: usize| -> Option<Vec<u8>> {
+            let mut b = vec![0u8; n];
+            s.read_exact(&mut b).ok().map(|()| b)
+        };
+        while let Some(h) = read(2) {
+            let opcode = h[0] & 0x0f;
+            let len = match h[1] & 0x7f {
+                126 => read(2).map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))),
+                127 => read(8).map(|b| usize::try_from(u64::from_be_bytes(b.try_into().unwrap())).unwrap()),
+                n => Some(usize::from(n)),
+            };
+            let Some(payload) = len.and_then(&mut read) else { break };
+            match opcode {
+                1 => {
+                    if let Ok(v) = serde_json::from_slice(&payload) {
+                        if tx.send(Some(v)).is_err() {
+                            return;
+                        }
+                    }
+                }
+                8 => break,
+                _ => {} // pings and continuation frames: not needed here
+            }
+        }
+        let _ = tx.send(None);
+    });
+    Stream(rx)
+}
+
 fn play(http: &Http, id: &str, who: &str, mv: &str) -> u16 {
     http.request("POST", &format!("/api/games/{id}/move/{mv}"), Some(who), Some("{}"))
         .status
@@ -156,11 +275,23 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
             Http {
                 addr: format!("127.0.0.1:{port}"),
             },
+            port,
         )
     };
-    let (mut n1, on1) = node("b1-");
-    let (_n2, on2) = node("b2-");
-    let (_n3, on3) = node("b3-");
+    let (mut n1, on1, p1) = node("b1-");
+    let (_n2, on2, p2) = node("b2-");
+    let (_n3, on3, p3) = node("b3-");
+    // The deployment of docs/DEPLOY.md: nginx in front of the three, any
+    // node answering any request.
+    let proxy = nginx([p1, p2, p3]);
+    if let Some((_, front, _)) = &proxy {
+        let mut nodes = std::collections::BTreeSet::new();
+        for _ in 0..6 {
+            let ready = front.json("GET", "/api/health/ready", None, None);
+            nodes.insert(ready["node"].as_str().unwrap().to_string());
+        }
+        assert_eq!(nodes.len(), 3, "nginx spreads requests over the three nodes: {nodes:?}");
+    }
 
     // Alice is on node 1, Bob on node 2.
     let alice = register(&on1, "ba");
@@ -191,10 +322,17 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
     let told = bobs_events.next_of("game_start", Duration::from_secs(5));
     assert_eq!(told["game"], id.as_str());
 
-    // A spectator on node 3.
+    // A spectator on node 3, and one in a browser behind nginx (on any
+    // node), by WebSocket.
     let watch = stream(&on3, &format!("/api/games/{id}/stream"), None);
     let full = watch.next_of("full", Duration::from_secs(5));
     assert_eq!(full["game"]["state"], "live");
+    let socket = proxy
+        .as_ref()
+        .map(|(_, front, _)| websocket(front, &format!("/api/games/{id}/ws")));
+    if let Some(ws) = &socket {
+        assert_eq!(ws.next_of("full", Duration::from_secs(5))["game"]["id"], id.as_str());
+    }
 
     let moves = [
         "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2b6", "a9a8", "h0h6", "g6g5",
@@ -207,6 +345,10 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         acknowledged.push(*mv);
         let seen = watch.next_of("move", Duration::from_secs(5));
         assert_eq!(seen["move"], *mv, "the spectator on node 3 sees {mv}");
+        if let Some(ws) = &socket {
+            let seen = ws.next_of("move", Duration::from_secs(5));
+            assert_eq!(seen["move"], *mv, "the spectator behind nginx sees {mv}");
+        }
     }
     // A refusal crosses the bus with its code: Bob moves out of turn.
     let r = on2.request("POST", &format!("/api/games/{id}/move/b9c7"), Some(&bob), Some("{}"));
@@ -222,6 +364,7 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         watch.closes_within(Duration::from_secs(20)),
         "the spectator's stream ended when the game moved"
     );
+    eprintln!("the spectator's stream ended {} ms after the kill", t0.elapsed().as_millis());
     // Alice goes on from node 3: her move is refused until a node holds
     // the game, then taken.
     let mv = moves[4];

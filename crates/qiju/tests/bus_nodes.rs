@@ -140,11 +140,15 @@ impl Stream {
 /// nginx with docs/deploy/nginx.conf in front of the nodes at `ports`, on
 /// a free port of its own; `None` without nginx (outside CI).
 fn nginx(ports: [u16; 3]) -> Option<(Proc, Http, tempdir::Dir)> {
-    if Command::new("nginx").arg("-v").stderr(Stdio::null()).status().is_err() {
+    // Debian puts it in /usr/sbin, which a user's PATH may lack.
+    let bin = ["nginx", "/usr/sbin/nginx"]
+        .into_iter()
+        .find(|b| Command::new(b).arg("-v").stderr(Stdio::null()).status().is_ok());
+    let Some(bin) = bin else {
         assert!(!required(), "QIJU_REQUIRE_ORACLES=1 requires nginx");
         eprintln!("skipped: nginx is not installed");
         return None;
-    }
+    };
     let dir = tempdir::Dir::new("qiju-nginx");
     std::fs::create_dir_all(dir.0.join("logs")).unwrap();
     let port = free_port();
@@ -161,7 +165,7 @@ fn nginx(ports: [u16; 3]) -> Option<(Proc, Http, tempdir::Dir)> {
         "daemon off; pid {0}/nginx.pid; error_log {0}/logs/error.log;",
         dir.0.display()
     );
-    let child = Command::new("nginx")
+    let child = Command::new(bin)
         .arg("-p")
         .arg(&dir.0)
         .arg("-c")

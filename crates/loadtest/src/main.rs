@@ -53,6 +53,14 @@ struct Args {
     /// Time control of the games.
     #[arg(long, default_value = "60+0")]
     time: String,
+    /// Server nodes to start on `--database` (PostgreSQL) linked by
+    /// `--bus`: each game's two players are on different nodes, so every
+    /// move crosses the bus once (issue 29).
+    #[arg(long, default_value_t = 1)]
+    nodes: usize,
+    /// The Redis bus of the started nodes (redis://HOST:PORT).
+    #[arg(long)]
+    bus: Option<String>,
 }
 
 /// Resident memory of a process in KiB (Linux).
@@ -166,6 +174,9 @@ struct Table {
     id: String,
     red: Player,
     black: Player,
+    /// The nodes each player's socket goes to.
+    red_ws: String,
+    black_ws: String,
     sent: Mutex<Option<(u64, Instant)>>,
 }
 
@@ -284,6 +295,79 @@ async fn play(
     let _ = socket.close(None).await;
 }
 
+/// The resident memory of every node together, KiB.
+fn rss_all(pids: &[u32]) -> Option<u64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|p| rss_kib(*p)).sum()
+}
+
+/// Each node's CPU seconds so far.
+fn cpu_each(pids: &[u32]) -> Option<Vec<f64>> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|p| cpu_s(*p)).collect()
+}
+
+/// Starts node `k` of the benchmark: its server, URL and pid.
+fn start_server(bin: &str, a: &Args, k: usize) -> anyhow::Result<(Server, String, u32)> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let dir = std::env::temp_dir().join(format!("qiju-load-{}-{k}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let db = a
+        .database
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}", dir.join("qiju.db").display()));
+    // Every simulated player comes from 127.0.0.1: the per-address
+    // limits are turned off (on binaries that have them, so that an
+    // older release can be measured beside this one).
+    let help = Command::new(bin).args(["serve", "--help"]).output()?;
+    let help = String::from_utf8_lossy(&help.stdout).to_string();
+    let mut extra: Vec<String> = Vec::new();
+    if help.contains("--max-connections-per-ip") {
+        for f in ["--max-connections-per-ip", "--guests-per-ip", "--guests-per-minute"] {
+            extra.extend([f.to_string(), "0".to_string()]);
+        }
+    }
+    if a.nodes > 1 {
+        let bus = a.bus.clone().unwrap_or_default();
+        extra.extend([
+            "--node-id".into(),
+            format!("n{}", k + 1),
+            "--bus".into(),
+            bus,
+            "--bus-namespace".into(),
+            format!("load-{}", std::process::id()),
+        ]);
+    }
+    let child = Command::new(bin)
+        .args([
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--database",
+            &db,
+            "--abort-after",
+            "600",
+        ])
+        .args(&extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .with_context(|| format!("cannot start {bin}"))?;
+    let pid = child.id();
+    Ok((
+        Server {
+            child: Some(child),
+            _dir: Some(dir),
+        },
+        format!("http://127.0.0.1:{port}"),
+        pid,
+    ))
+}
+
 fn percentile(sorted: &[u32], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -296,62 +380,32 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
     let http = reqwest::Client::builder().pool_max_idle_per_host(64).build()?;
-    let mut server = Server {
-        child: None,
-        _dir: None,
-    };
-    let mut url = a.url.clone();
-    let mut pid = None;
+    let mut servers = Vec::new();
+    let mut urls = vec![a.url.clone()];
+    let mut pids = Vec::new();
     if let Some(bin) = &a.server_bin {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-        let dir = std::env::temp_dir().join(format!("qiju-load-{}", std::process::id()));
-        std::fs::create_dir_all(&dir)?;
-        let db = a
-            .database
-            .clone()
-            .unwrap_or_else(|| format!("sqlite://{}", dir.join("qiju.db").display()));
-        // Every simulated player comes from 127.0.0.1: the per-address
-        // limits are turned off (on binaries that have them, so that an
-        // older release can be measured beside this one).
-        let help = Command::new(bin).args(["serve", "--help"]).output()?;
-        let limits: &[&str] = if String::from_utf8_lossy(&help.stdout).contains("--max-connections-per-ip") {
-            &[
-                "--max-connections-per-ip",
-                "0",
-                "--guests-per-ip",
-                "0",
-                "--guests-per-minute",
-                "0",
-            ]
-        } else {
-            &[]
-        };
-        let child = Command::new(bin)
-            .args([
-                "serve",
-                "--listen",
-                &format!("127.0.0.1:{port}"),
-                "--database",
-                &db,
-                "--abort-after",
-                "600",
-            ])
-            .args(limits)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start {bin}"))?;
-        pid = Some(child.id());
-        server.child = Some(child);
-        server._dir = Some(dir);
-        url = format!("http://127.0.0.1:{port}");
+        urls.clear();
+        if a.nodes > 1 && (a.bus.is_none() || !a.database.as_deref().is_some_and(|d| d.starts_with("postgres"))) {
+            bail!("--nodes {} needs --database postgres://… and --bus redis://…", a.nodes);
+        }
+        for k in 0..a.nodes.max(1) {
+            let (server, url, pid) = start_server(bin, &a, k)?;
+            servers.push(server);
+            urls.push(url);
+            pids.push(pid);
+        }
     }
-    wait_up(&http, &url).await?;
-    let ws_url = url.replacen("http://", "ws://", 1);
-    let rss_start = pid.and_then(rss_kib);
+    for url in &urls {
+        wait_up(&http, url).await?;
+    }
+    let rss_start = rss_all(&pids);
     println!(
-        "server {url}; {} games, {} s, think {} ms, time control {}",
-        a.games, a.seconds, a.think_ms, a.time
+        "server {}; {} games, {} s, think {} ms, time control {}",
+        urls.join(" "),
+        a.games,
+        a.seconds,
+        a.think_ms,
+        a.time
     );
 
     // Guests and games, a few dozen requests at a time.
@@ -359,33 +413,49 @@ async fn main() -> anyhow::Result<()> {
     let mut tables = Vec::with_capacity(a.games);
     for chunk in (0..a.games).collect::<Vec<_>>().chunks(50) {
         let mut set = tokio::task::JoinSet::new();
-        for _ in chunk {
-            let (http, url, time) = (http.clone(), url.clone(), a.time.clone());
+        for &i in chunk {
+            // Red on one node, black on the next: the game is red's node's
+            // (where the challenge is), and black's moves go over the bus.
+            let red_url = urls[i % urls.len()].clone();
+            let black_url = urls[(i + 1) % urls.len()].clone();
+            let (http, time) = (http.clone(), a.time.clone());
             set.spawn(async move {
-                let red = guest(&http, &url).await?;
-                let black = guest(&http, &url).await?;
+                let red = guest(&http, &red_url).await?;
+                let black = guest(&http, &black_url).await?;
                 let ch = post(
                     &http,
-                    &url,
+                    &red_url,
                     &red,
                     "/api/challenges",
                     json!({"to": black.name, "time": time, "color": "first"}),
                 )
                 .await?;
                 let id = ch["id"].as_str().context("challenge id")?.to_string();
-                let acc = post(
-                    &http,
-                    &url,
-                    &black,
-                    &format!("/api/challenges/{id}/accept"),
-                    json!({}),
-                )
-                .await?;
+                // The challenge reaches black's node over the bus.
+                let acc = loop {
+                    match post(
+                        &http,
+                        &black_url,
+                        &black,
+                        &format!("/api/challenges/{id}/accept"),
+                        json!({}),
+                    )
+                    .await
+                    {
+                        Ok(v) => break v,
+                        Err(e) if red_url != black_url && e.to_string().contains("404") => {
+                            tokio::time::sleep(Duration::from_millis(20)).await;
+                        }
+                        Err(e) => return Err(e),
+                    }
+                };
                 let game = acc["game"].as_str().context("game id")?.to_string();
                 anyhow::Ok(Table {
                     id: game,
                     red,
                     black,
+                    red_ws: red_url.replacen("http://", "ws://", 1),
+                    black_ws: black_url.replacen("http://", "ws://", 1),
                     sent: Mutex::new(None),
                 })
             });
@@ -399,17 +469,17 @@ async fn main() -> anyhow::Result<()> {
         tables.len(),
         t0.elapsed().as_secs_f64()
     );
-    let rss_games = pid.and_then(rss_kib);
+    let rss_games = rss_all(&pids);
 
     // Both players' sockets.
     let mut sockets = Vec::with_capacity(tables.len());
     for chunk in tables.chunks(100) {
         let mut set = tokio::task::JoinSet::new();
         for t in chunk {
-            let (t, ws_url) = (t.clone(), ws_url.clone());
+            let t = t.clone();
             set.spawn(async move {
-                let r = connect(&ws_url, &t.id, &t.red).await?;
-                let b = connect(&ws_url, &t.id, &t.black).await?;
+                let r = connect(&t.red_ws, &t.id, &t.red).await?;
+                let b = connect(&t.black_ws, &t.id, &t.black).await?;
                 anyhow::Ok((t, r, b))
             });
         }
@@ -417,11 +487,11 @@ async fn main() -> anyhow::Result<()> {
             sockets.push(r??);
         }
     }
-    let rss_sockets = pid.and_then(rss_kib);
+    let rss_sockets = rss_all(&pids);
     println!("{} sockets open", sockets.len() * 2);
 
     let stats = Arc::new(Stats::default());
-    let cpu_before = (pid.and_then(cpu_s), cpu_s(std::process::id()));
+    let cpu_before = (cpu_each(&pids), cpu_s(std::process::id()));
     let stop = Instant::now() + Duration::from_secs(a.seconds);
     let started = Instant::now();
     let mut set = tokio::task::JoinSet::new();
@@ -440,10 +510,10 @@ async fn main() -> anyhow::Result<()> {
     }
     // Sample the server's memory in the middle of play.
     tokio::time::sleep(Duration::from_secs(a.seconds / 2)).await;
-    let rss_play = pid.and_then(rss_kib);
+    let rss_play = rss_all(&pids);
     while set.join_next().await.is_some() {}
     let elapsed = started.elapsed().as_secs_f64();
-    let cpu_after = (pid.and_then(cpu_s), cpu_s(std::process::id()));
+    let cpu_after = (cpu_each(&pids), cpu_s(std::process::id()));
 
     let mut lat = stats.latencies_us.lock().unwrap().clone();
     lat.sort_unstable();
@@ -466,15 +536,23 @@ async fn main() -> anyhow::Result<()> {
         stats.errors.load(Ordering::Relaxed)
     );
     if let ((Some(s0), Some(c0)), (Some(s1), Some(c1))) = (cpu_before, cpu_after) {
+        let used: Vec<f64> = s0.iter().zip(&s1).map(|(a, b)| b - a).collect();
+        let total: f64 = used.iter().sum();
+        let each: Vec<String> = used.iter().map(|u| format!("{:.1}%", u / elapsed * 100.0)).collect();
         println!(
-            "CPU during play: server {:.1}% of one core, this client {:.0}%",
-            (s1 - s0) / elapsed * 100.0,
+            "CPU during play: server {:.1}% of one core (nodes: {}), this client {:.0}%",
+            total / elapsed * 100.0,
+            each.join(" "),
             (c1 - c0) / elapsed * 100.0
         );
         // Every move measured is one move the server took, checked, stored
-        // and broadcast (moves still on the way at the end are few).
+        // and broadcast (moves still on the way at the end are few); with
+        // several nodes, the CPU of all of them.
         if moves > 0 {
-            println!("server CPU per move: {:.0} µs", (s1 - s0) / moves as f64 * 1e6);
+            println!(
+                "server CPU per move: {:.0} µs (all nodes together)",
+                total / moves as f64 * 1e6
+            );
         }
     }
     if let (Some(s), Some(g), Some(k), Some(p)) = (rss_start, rss_games, rss_sockets, rss_play) {

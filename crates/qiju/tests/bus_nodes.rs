@@ -283,7 +283,7 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         )
     };
     let (mut n1, on1, p1) = node("b1-");
-    let (_n2, on2, p2) = node("b2-");
+    let (mut n2, on2, p2) = node("b2-");
     let (_n3, on3, p3) = node("b3-");
     // The deployment of docs/DEPLOY.md: nginx in front of the three, any
     // node answering any request.
@@ -412,4 +412,71 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         .collect();
     assert_eq!(stored, acknowledged, "every acknowledged move stored exactly once");
     assert_eq!(g["result"], "1-0");
+
+    split_brain(&mut n2.0, &on2, &on3, &alice, &bob, &bob_name);
+}
+
+/// The owner frozen (`SIGSTOP`) past its lease while the players play on
+/// through another node: that node takes the game over; the frozen one
+/// wakes (`SIGCONT`) with the game still in its memory and the commands it
+/// was sent while frozen in its queue — its writes are refused by the
+/// lease's fence, and nothing it does reaches the record.
+fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bob: &str, bob_name: &str) {
+    let ch = on_owner.json(
+        "POST",
+        "/api/challenges",
+        Some(alice),
+        Some(&format!(r#"{{"to":"{bob_name}","time":"10+0","color":"first"}}"#)),
+    );
+    let cid = ch["id"].as_str().unwrap().to_string();
+    // Bob answers from the other node; the game is the owner's.
+    let id = loop {
+        let r = other.request("POST", &format!("/api/challenges/{cid}/accept"), Some(bob), Some("{}"));
+        if r.status == 200 {
+            let v: Value = serde_json::from_str(&r.body).unwrap();
+            break v["game"].as_str().unwrap().to_string();
+        }
+        assert_eq!(r.status, 404, "{}", r.body);
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Both play through the other node: every move is forwarded.
+    assert_eq!(play(other, &id, alice, "h2e2"), 200);
+    assert_eq!(play(other, &id, bob, "h9g7"), 200);
+    let _ = Command::new("kill").args(["-STOP", &owner.id().to_string()]).status();
+    // Refused (the owner does not answer) until the other node takes over.
+    let t0 = Instant::now();
+    loop {
+        match play(other, &id, alice, "h0g2") {
+            200 => break,
+            404 | 503 => {}
+            s => panic!("h0g2 while the owner is frozen: {s}"),
+        }
+        assert!(t0.elapsed() < Duration::from_secs(30), "no takeover of a frozen owner's game");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    eprintln!("the frozen owner's game went on {} ms later", t0.elapsed().as_millis());
+    let _ = Command::new("kill").args(["-CONT", &owner.id().to_string()]).status();
+    // Woken, the old owner still holds the game in memory with the moves
+    // it was sent while frozen queued for it: its first write is refused by
+    // the fence and it lets the game go. A move sent to it now is either
+    // that refused write or, once it let go, forwarded to the new owner;
+    // the record below shows which moves were stored.
+    let t1 = Instant::now();
+    loop {
+        match play(on_owner, &id, bob, "i9h9") {
+            200 => break,
+            404 | 409 | 503 => {}
+            s => panic!("i9h9 on the woken node: {s}"),
+        }
+        assert!(t1.elapsed() < Duration::from_secs(20), "the woken node never forwarded");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let g: Value = other.json("GET", &format!("/api/games/{id}"), None, None);
+    let stored: Vec<&str> = g["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(stored, ["h2e2", "h9g7", "h0g2", "i9h9"], "each move once, none of the frozen node's");
 }

@@ -82,7 +82,9 @@ enum NodeMsg {
 /// The lag buckets, in seconds: a message from publish to the subscriber's
 /// hand. On loopback it is well under a millisecond; the buckets go up to
 /// a second for a loaded Redis.
-const LAG_BUCKETS: [f64; 10] = [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25, 1.0];
+const LAG_BUCKETS: [f64; 10] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25, 1.0,
+];
 
 /// The bus, cheap to clone.
 #[derive(Clone)]
@@ -177,7 +179,8 @@ impl Bus {
     async fn listen(&self) -> Result<redis::aio::PubSubStream, BusError> {
         let pubsub = self.0.client.get_async_pubsub().await?;
         let (mut sink, stream) = pubsub.split();
-        sink.subscribe(self.channel(&format!("node:{}", self.0.node))).await?;
+        sink.subscribe(self.channel(&format!("node:{}", self.0.node)))
+            .await?;
         let names: Vec<String> = lock(&self.0.subs).keys().cloned().collect();
         for name in names {
             sink.subscribe(name).await?;
@@ -229,7 +232,12 @@ impl Bus {
                     let _ = tx.send(body);
                 }
             }
-            Ok(NodeMsg::Req { id, from, topic, body }) => {
+            Ok(NodeMsg::Req {
+                id,
+                from,
+                topic,
+                body,
+            }) => {
                 let handler = self
                     .0
                     .handlers
@@ -245,7 +253,8 @@ impl Bus {
                 tokio::spawn(async move {
                     let answer = handler(body).await;
                     if id != 0 {
-                        let rep = serde_json::to_string(&NodeMsg::Rep { id, body: answer }).unwrap_or_default();
+                        let rep =
+                            serde_json::to_string(&NodeMsg::Rep { id, body: answer }).unwrap_or_default();
                         bus.publish(&format!("node:{from}"), rep);
                     }
                 });
@@ -320,7 +329,9 @@ impl Bus {
         };
         if new {
             let mut sink = self.0.sink.lock().await;
-            let sink = sink.as_mut().ok_or_else(|| BusError::NoNode(self.0.node.clone()))?;
+            let sink = sink
+                .as_mut()
+                .ok_or_else(|| BusError::NoNode(self.0.node.clone()))?;
             sink.subscribe(&channel).await?;
         }
         Ok(rx)
@@ -340,7 +351,13 @@ impl Bus {
     ///
     /// # Errors
     /// The node is not on the bus, or did not answer in time.
-    pub async fn request(&self, node: &str, topic: &str, body: String, timeout: Duration) -> Result<String, BusError> {
+    pub async fn request(
+        &self,
+        node: &str,
+        topic: &str,
+        body: String,
+        timeout: Duration,
+    ) -> Result<String, BusError> {
         let id = self.0.next.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         lock(&self.0.pending).insert(id, tx);
@@ -388,7 +405,11 @@ impl Bus {
             topic: topic.to_string(),
             body,
         };
-        let framed = format!("{}\n{}", now_us(), serde_json::to_string(&msg).unwrap_or_default());
+        let framed = format!(
+            "{}\n{}",
+            now_us(),
+            serde_json::to_string(&msg).unwrap_or_default()
+        );
         self.0.published.inc();
         let reached: i64 = redis::cmd("PUBLISH")
             .arg(self.channel(&format!("node:{node}")))

@@ -70,7 +70,10 @@ async fn a_channel_reaches_every_subscriber_in_order() {
     }
     for rx in [&mut on_b, &mut on_c] {
         for i in 0..100 {
-            let got = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await.unwrap().unwrap();
+            let got = tokio::time::timeout(Duration::from_secs(5), rx.recv())
+                .await
+                .unwrap()
+                .unwrap();
             assert_eq!(&*got, i.to_string().as_str(), "in the order published");
         }
     }
@@ -94,14 +97,23 @@ async fn a_request_is_answered_by_its_node_and_an_absent_node_fails_at_once() {
     )
     .await;
     for (i, answer) in answers.into_iter().enumerate() {
-        assert_eq!(answer.unwrap(), format!("b heard {i}"), "each reply to its own request");
+        assert_eq!(
+            answer.unwrap(),
+            format!("b heard {i}"),
+            "each reply to its own request"
+        );
     }
     let t0 = std::time::Instant::now();
     let gone = a.request("z", "echo", "?".into(), Duration::from_secs(5)).await;
     assert!(matches!(gone, Err(BusError::NoNode(n)) if n == "z"));
-    assert!(t0.elapsed() < Duration::from_secs(2), "no waiting for the timeout");
+    assert!(
+        t0.elapsed() < Duration::from_secs(2),
+        "no waiting for the timeout"
+    );
     // A topic no room serves gets no answer: the timeout says so.
-    let unserved = a.request("b", "nothing", "?".into(), Duration::from_millis(300)).await;
+    let unserved = a
+        .request("b", "nothing", "?".into(), Duration::from_millis(300))
+        .await;
     assert!(matches!(unserved, Err(BusError::Timeout(_))));
 }
 

@@ -327,7 +327,11 @@ fn start_server(bin: &str, a: &Args, k: usize) -> anyhow::Result<(Server, String
     let help = String::from_utf8_lossy(&help.stdout).to_string();
     let mut extra: Vec<String> = Vec::new();
     if help.contains("--max-connections-per-ip") {
-        for f in ["--max-connections-per-ip", "--guests-per-ip", "--guests-per-minute"] {
+        for f in [
+            "--max-connections-per-ip",
+            "--guests-per-ip",
+            "--guests-per-minute",
+        ] {
             extra.extend([f.to_string(), "0".to_string()]);
         }
     }
@@ -385,8 +389,13 @@ async fn main() -> anyhow::Result<()> {
     let mut pids = Vec::new();
     if let Some(bin) = &a.server_bin {
         urls.clear();
-        if a.nodes > 1 && (a.bus.is_none() || !a.database.as_deref().is_some_and(|d| d.starts_with("postgres"))) {
-            bail!("--nodes {} needs --database postgres://… and --bus redis://…", a.nodes);
+        if a.nodes > 1
+            && (a.bus.is_none() || !a.database.as_deref().is_some_and(|d| d.starts_with("postgres")))
+        {
+            bail!(
+                "--nodes {} needs --database postgres://… and --bus redis://…",
+                a.nodes
+            );
         }
         for k in 0..a.nodes.max(1) {
             let (server, url, pid) = start_server(bin, &a, k)?;
@@ -538,7 +547,10 @@ async fn main() -> anyhow::Result<()> {
     if let ((Some(s0), Some(c0)), (Some(s1), Some(c1))) = (cpu_before, cpu_after) {
         let used: Vec<f64> = s0.iter().zip(&s1).map(|(a, b)| b - a).collect();
         let total: f64 = used.iter().sum();
-        let each: Vec<String> = used.iter().map(|u| format!("{:.1}%", u / elapsed * 100.0)).collect();
+        let each: Vec<String> = used
+            .iter()
+            .map(|u| format!("{:.1}%", u / elapsed * 100.0))
+            .collect();
         println!(
             "CPU during play: server {:.1}% of one core (nodes: {}), this client {:.0}%",
             total / elapsed * 100.0,

@@ -101,7 +101,11 @@ impl From<&Error> for Refusal {
 
 /// The codes a challenge's answer may be refused with (`start` and
 /// `challenges`), read back as the same errors.
-const CONFLICTS: [&str; 3] = ["too_many_untimed_games", "too_many_computer_games", "recipient_busy"];
+const CONFLICTS: [&str; 3] = [
+    "too_many_untimed_games",
+    "too_many_computer_games",
+    "recipient_busy",
+];
 
 impl From<Refusal> for Error {
     fn from(r: Refusal) -> Error {
@@ -110,7 +114,11 @@ impl From<Refusal> for Error {
             "forbidden" => Error::Forbidden(r.message),
             "unavailable" | "internal" => Error::Unavailable,
             code => Error::conflict(
-                CONFLICTS.iter().find(|c| **c == code).copied().unwrap_or("refused"),
+                CONFLICTS
+                    .iter()
+                    .find(|c| **c == code)
+                    .copied()
+                    .unwrap_or("refused"),
                 r.message,
             ),
         }
@@ -180,7 +188,9 @@ impl Lobby {
     }
 
     pub(crate) fn share_public(&self, json: &str) {
-        self.share(Shared::Public { json: json.to_string() });
+        self.share(Shared::Public {
+            json: json.to_string(),
+        });
     }
 
     pub(crate) fn share_challenge(&self, c: &Challenge) {
@@ -215,7 +225,12 @@ impl Lobby {
 
     /// Asks node `node` to pair its seek `id` with `seek`: `None` when it
     /// is no longer open there.
-    pub(crate) async fn take_seek_at(&self, node: &str, id: &str, seek: &Seek) -> Result<Option<SeekResult>, Error> {
+    pub(crate) async fn take_seek_at(
+        &self,
+        node: &str,
+        id: &str,
+        seek: &Seek,
+    ) -> Result<Option<SeekResult>, Error> {
         let c = Call::TakeSeek {
             id: id.to_string(),
             view: seek.view.clone(),

@@ -376,6 +376,7 @@ mod tests {
             user: u,
             tc: "10+5".parse().unwrap(),
             expires_ms: i64::MAX,
+            node: None,
         }
     }
 

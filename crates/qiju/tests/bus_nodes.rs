@@ -61,7 +61,10 @@ fn redis() -> Option<(Proc, u16)> {
     let proc = Proc(child);
     let t0 = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(t0.elapsed() < Duration::from_secs(10), "redis-server did not start");
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "redis-server did not start"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     Some((proc, port))
@@ -75,7 +78,10 @@ fn stream(http: &Http, path: &str, cookie: Option<&str>) -> Stream {
     let (tx, rx) = mpsc::channel();
     let mut s = TcpStream::connect(&http.addr).expect("connect");
     // Closed by the server when the stream ends, not kept alive.
-    let mut req = format!("GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", http.addr);
+    let mut req = format!(
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
+        http.addr
+    );
     if let Some(c) = cookie {
         req.push_str(&format!("Cookie: {c}\r\n"));
     }
@@ -152,13 +158,16 @@ fn nginx(ports: [u16; 3]) -> Option<(Proc, Http, tempdir::Dir)> {
     let dir = tempdir::Dir::new("qiju-nginx");
     std::fs::create_dir_all(dir.0.join("logs")).unwrap();
     let port = free_port();
-    let conf = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deploy/nginx.conf"))
-        .unwrap()
-        .replace("listen 8080;", &format!("listen 127.0.0.1:{port};"))
-        .replace("127.0.0.1:8081", &format!("127.0.0.1:{}", ports[0]))
-        .replace("127.0.0.1:8082", &format!("127.0.0.1:{}", ports[1]))
-        .replace("127.0.0.1:8083", &format!("127.0.0.1:{}", ports[2]))
-        .replace("worker_processes auto;", "worker_processes 1;");
+    let conf = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/deploy/nginx.conf"
+    ))
+    .unwrap()
+    .replace("listen 8080;", &format!("listen 127.0.0.1:{port};"))
+    .replace("127.0.0.1:8081", &format!("127.0.0.1:{}", ports[0]))
+    .replace("127.0.0.1:8082", &format!("127.0.0.1:{}", ports[1]))
+    .replace("127.0.0.1:8083", &format!("127.0.0.1:{}", ports[2]))
+    .replace("worker_processes auto;", "worker_processes 1;");
     let path = dir.0.join("nginx.conf");
     std::fs::write(&path, conf).unwrap();
     let globals = format!(
@@ -227,7 +236,10 @@ fn websocket(http: &Http, path: &str) -> Stream {
         head.push(byte[0]);
     }
     let head = String::from_utf8_lossy(&head);
-    assert!(head.starts_with("HTTP/1.1 101"), "upgraded through the proxy: {head}");
+    assert!(
+        head.starts_with("HTTP/1.1 101"),
+        "upgraded through the proxy: {head}"
+    );
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut read = |n: usize| -> Option<Vec<u8>> {
@@ -241,7 +253,9 @@ fn websocket(http: &Http, path: &str) -> Stream {
                 127 => read(8).map(|b| usize::try_from(u64::from_be_bytes(b.try_into().unwrap())).unwrap()),
                 n => Some(usize::from(n)),
             };
-            let Some(payload) = len.and_then(&mut read) else { break };
+            let Some(payload) = len.and_then(&mut read) else {
+                break;
+            };
             match opcode {
                 1 => {
                     if let Ok(v) = serde_json::from_slice(&payload) {
@@ -260,19 +274,33 @@ fn websocket(http: &Http, path: &str) -> Stream {
 }
 
 fn play(http: &Http, id: &str, who: &str, mv: &str) -> u16 {
-    http.request("POST", &format!("/api/games/{id}/move/{mv}"), Some(who), Some("{}"))
-        .status
+    http.request(
+        "POST",
+        &format!("/api/games/{id}/move/{mv}"),
+        Some(who),
+        Some("{}"),
+    )
+    .status
 }
 
 #[test]
 fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
     let Some(db) = postgres() else { return };
-    let Some((_redis, redis_port)) = redis() else { return };
+    let Some((_redis, redis_port)) = redis() else {
+        return;
+    };
     let bus = format!("redis://127.0.0.1:{redis_port}");
     let namespace = unique("bus-");
     let node = |name: &str| {
         let port = free_port();
-        let args = ["--bus", &bus, "--bus-namespace", &namespace, "--lease-seconds", "3"];
+        let args = [
+            "--bus",
+            &bus,
+            "--bus-namespace",
+            &namespace,
+            "--lease-seconds",
+            "3",
+        ];
         let child = Proc(start_with(&db, port, &unique(name), &args));
         (
             child,
@@ -294,7 +322,11 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
             let ready = front.json("GET", "/api/health/ready", None, None);
             nodes.insert(ready["node"].as_str().unwrap().to_string());
         }
-        assert_eq!(nodes.len(), 3, "nginx spreads requests over the three nodes: {nodes:?}");
+        assert_eq!(
+            nodes.len(),
+            3,
+            "nginx spreads requests over the three nodes: {nodes:?}"
+        );
     }
 
     // Alice is on node 1, Bob on node 2.
@@ -320,7 +352,12 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         "node 2 lists node 1's challenge: {listed}"
     );
     // Bob accepts on node 2; node 1, which holds the challenge, starts it.
-    let started = on2.json("POST", &format!("/api/challenges/{cid}/accept"), Some(&bob), Some("{}"));
+    let started = on2.json(
+        "POST",
+        &format!("/api/challenges/{cid}/accept"),
+        Some(&bob),
+        Some("{}"),
+    );
     let id = started["game"].as_str().unwrap().to_string();
     assert_eq!(started["color"], "second", "alice chose red");
     let told = bobs_events.next_of("game_start", Duration::from_secs(5));
@@ -335,7 +372,10 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         .as_ref()
         .map(|(_, front, _)| websocket(front, &format!("/api/games/{id}/ws")));
     if let Some(ws) = &socket {
-        assert_eq!(ws.next_of("full", Duration::from_secs(5))["game"]["id"], id.as_str());
+        assert_eq!(
+            ws.next_of("full", Duration::from_secs(5))["game"]["id"],
+            id.as_str()
+        );
     }
 
     let moves = [
@@ -355,12 +395,19 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         }
     }
     // A refusal crosses the bus with its code: Bob moves out of turn.
-    let r = on2.request("POST", &format!("/api/games/{id}/move/b9c7"), Some(&bob), Some("{}"));
+    let r = on2.request(
+        "POST",
+        &format!("/api/games/{id}/move/b9c7"),
+        Some(&bob),
+        Some("{}"),
+    );
     assert_eq!(r.status, 409, "{}", r.body);
     assert!(r.body.contains("not_your_turn"), "{}", r.body);
 
     // The owner dies.
-    let _ = Command::new("kill").args(["-KILL", &n1.0.id().to_string()]).status();
+    let _ = Command::new("kill")
+        .args(["-KILL", &n1.0.id().to_string()])
+        .status();
     let _ = n1.0.wait();
     let t0 = Instant::now();
     // The spectator's stream ends when another node takes the game over.
@@ -368,7 +415,10 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         watch.closes_within(Duration::from_secs(20)),
         "the spectator's stream ended when the game moved"
     );
-    eprintln!("the spectator's stream ended {} ms after the kill", t0.elapsed().as_millis());
+    eprintln!(
+        "the spectator's stream ended {} ms after the kill",
+        t0.elapsed().as_millis()
+    );
     // Alice goes on from node 3: her move is refused until a node holds
     // the game, then taken.
     let mv = moves[4];
@@ -378,10 +428,16 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
             404 | 503 => {}
             other => panic!("move {mv} after the takeover: {other}"),
         }
-        assert!(t0.elapsed() < Duration::from_secs(20), "no node took the game over");
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "no node took the game over"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
-    eprintln!("the game went on {} ms after its node was killed", t0.elapsed().as_millis());
+    eprintln!(
+        "the game went on {} ms after its node was killed",
+        t0.elapsed().as_millis()
+    );
     acknowledged.push(mv);
     let watch = stream(&on3, &format!("/api/games/{id}/stream"), None);
     let full = watch.next_of("full", Duration::from_secs(5));
@@ -410,7 +466,10 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         .iter()
         .map(|m| m["move"].as_str().unwrap())
         .collect();
-    assert_eq!(stored, acknowledged, "every acknowledged move stored exactly once");
+    assert_eq!(
+        stored, acknowledged,
+        "every acknowledged move stored exactly once"
+    );
     assert_eq!(g["result"], "1-0");
 
     split_brain(&mut n2.0, &on2, &on3, &alice, &bob, &bob_name);
@@ -431,7 +490,12 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
     let cid = ch["id"].as_str().unwrap().to_string();
     // Bob answers from the other node; the game is the owner's.
     let id = loop {
-        let r = other.request("POST", &format!("/api/challenges/{cid}/accept"), Some(bob), Some("{}"));
+        let r = other.request(
+            "POST",
+            &format!("/api/challenges/{cid}/accept"),
+            Some(bob),
+            Some("{}"),
+        );
         if r.status == 200 {
             let v: Value = serde_json::from_str(&r.body).unwrap();
             break v["game"].as_str().unwrap().to_string();
@@ -442,7 +506,9 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
     // Both play through the other node: every move is forwarded.
     assert_eq!(play(other, &id, alice, "h2e2"), 200);
     assert_eq!(play(other, &id, bob, "h9g7"), 200);
-    let _ = Command::new("kill").args(["-STOP", &owner.id().to_string()]).status();
+    let _ = Command::new("kill")
+        .args(["-STOP", &owner.id().to_string()])
+        .status();
     // Refused (the owner does not answer) until the other node takes over.
     let t0 = Instant::now();
     loop {
@@ -451,11 +517,19 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
             404 | 503 => {}
             s => panic!("h0g2 while the owner is frozen: {s}"),
         }
-        assert!(t0.elapsed() < Duration::from_secs(30), "no takeover of a frozen owner's game");
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "no takeover of a frozen owner's game"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
-    eprintln!("the frozen owner's game went on {} ms later", t0.elapsed().as_millis());
-    let _ = Command::new("kill").args(["-CONT", &owner.id().to_string()]).status();
+    eprintln!(
+        "the frozen owner's game went on {} ms later",
+        t0.elapsed().as_millis()
+    );
+    let _ = Command::new("kill")
+        .args(["-CONT", &owner.id().to_string()])
+        .status();
     // Woken, the old owner still holds the game in memory with the moves
     // it was sent while frozen queued for it: its first write is refused by
     // the fence and it lets the game go. A move sent to it now is either
@@ -468,7 +542,10 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
             404 | 409 | 503 => {}
             s => panic!("i9h9 on the woken node: {s}"),
         }
-        assert!(t1.elapsed() < Duration::from_secs(20), "the woken node never forwarded");
+        assert!(
+            t1.elapsed() < Duration::from_secs(20),
+            "the woken node never forwarded"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     let g: Value = other.json("GET", &format!("/api/games/{id}"), None, None);
@@ -478,5 +555,9 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
         .iter()
         .map(|m| m["move"].as_str().unwrap())
         .collect();
-    assert_eq!(stored, ["h2e2", "h9g7", "h0g2", "i9h9"], "each move once, none of the frozen node's");
+    assert_eq!(
+        stored,
+        ["h2e2", "h9g7", "h0g2", "i9h9"],
+        "each move once, none of the frozen node's"
+    );
 }

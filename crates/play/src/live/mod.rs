@@ -32,12 +32,12 @@ use crate::table::{Applied, Table, TableError};
 use crate::Play;
 use actor::{bodies, spawn, Log};
 use game::Side;
+pub(crate) use remote::serve as serve_bus;
+pub use remote::RemoteOwners;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use store::{GameRow, User};
 use tokio::sync::{broadcast, mpsc, oneshot};
-pub use remote::RemoteOwners;
-pub(crate) use remote::serve as serve_bus;
 pub use view::stored_view;
 
 /// One seat at a game: a person or the computer.

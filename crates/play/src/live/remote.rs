@@ -35,10 +35,23 @@ const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "c", rename_all = "snake_case")]
 enum Call {
-    Act { game: String, user: String, action: Action },
-    View { game: String },
-    Chat { game: String, msg: ServerMsg },
-    Presence { game: String, side: Side, connected: bool },
+    Act {
+        game: String,
+        user: String,
+        action: Action,
+    },
+    View {
+        game: String,
+    },
+    Chat {
+        game: String,
+        msg: Box<ServerMsg>,
+    },
+    Presence {
+        game: String,
+        side: Side,
+        connected: bool,
+    },
 }
 
 /// A refused command as it comes back: its code (one of the room's stable
@@ -66,7 +79,11 @@ impl From<Refusal> for ActError {
             "gone" => ActError::Gone,
             "game_damaged" => ActError::Damaged,
             code => ActError::Remote {
-                code: TABLE_CODES.iter().find(|c| **c == code).copied().unwrap_or("refused"),
+                code: TABLE_CODES
+                    .iter()
+                    .find(|c| **c == code)
+                    .copied()
+                    .unwrap_or("refused"),
                 message: r.message,
             },
         }
@@ -141,7 +158,12 @@ async fn call(bus: &bus::Bus, node: &str, call: &Call) -> Result<String, ActErro
 
 /// An action on a game owned by another node: `None` when the game is not
 /// another node's.
-pub(super) async fn act(state: &Play, game: &str, user: &str, action: Action) -> Option<Result<u32, ActError>> {
+pub(super) async fn act(
+    state: &Play,
+    game: &str,
+    user: &str,
+    action: Action,
+) -> Option<Result<u32, ActError>> {
     let (bus, node) = owner(state, game).await?;
     let c = Call::Act {
         game: game.to_string(),
@@ -162,7 +184,15 @@ pub(super) async fn view(state: &Play, game: &str) -> Option<GameView> {
 }
 
 async fn view_at(bus: &bus::Bus, node: &str, game: &str) -> Option<GameView> {
-    let answer = call(bus, node, &Call::View { game: game.to_string() }).await.ok()?;
+    let answer = call(
+        bus,
+        node,
+        &Call::View {
+            game: game.to_string(),
+        },
+    )
+    .await
+    .ok()?;
     serde_json::from_str::<Option<GameView>>(&answer).ok()?
 }
 
@@ -218,7 +248,7 @@ pub(super) async fn chat(state: &Play, game: &str, msg: ServerMsg) -> Option<Res
     let (bus, node) = owner(state, game).await?;
     let c = Call::Chat {
         game: game.to_string(),
-        msg,
+        msg: Box::new(msg),
     };
     Some(call(bus, &node, &c).await.and_then(|answer| {
         serde_json::from_str::<Result<(), Refusal>>(&answer)
@@ -266,7 +296,7 @@ async fn answer(play: &Play, body: &str) -> String {
         }
         Call::View { game } => serde_json::to_string(&super::view_here(play, &game).await),
         Call::Chat { game, msg } => {
-            let r = super::chat_here(play, &game, msg).await;
+            let r = super::chat_here(play, &game, *msg).await;
             serde_json::to_string(&r.map_err(|e| Refusal::from(&e)))
         }
         Call::Presence {

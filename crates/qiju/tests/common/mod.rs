@@ -132,7 +132,11 @@ pub fn start_with(db: &str, port: u16, node: &str, extra: &[&str]) -> Child {
         ])
         .args(extra)
         .stdout(Stdio::null())
-        .stderr(if std::env::var("QIJU_TEST_NODE_LOGS").is_ok() { Stdio::inherit() } else { Stdio::null() })
+        .stderr(if std::env::var("QIJU_TEST_NODE_LOGS").is_ok() {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        })
         .spawn()
         .expect("qiju serve starts");
     let deadline = Instant::now() + Duration::from_secs(60);

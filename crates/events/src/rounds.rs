@@ -212,11 +212,22 @@ impl Events {
         Ok(())
     }
 
-    /// A game ended somewhere on this node: if it is an event's, score it.
+    /// A game ended (on this node, or on another that told the bus): if
+    /// it is an event's that this node runs, score it. Another node's
+    /// event is that node's to score and pair.
     pub(crate) async fn game_ended(&self, e: &GameEnded) -> Result<(), Error> {
         let Some((event, _)) = self.store().pairing_of_game(&e.game).await? else {
             return Ok(());
         };
+        let node = &self.play().config().node_id;
+        if self
+            .store()
+            .event(&event)
+            .await?
+            .is_some_and(|ev| &ev.node != node)
+        {
+            return Ok(());
+        }
         let _one = self.lock(&event).await;
         // Read again under the lock: the arbiter may have ruled meanwhile.
         let Some((_, p)) = self.store().pairing_of_game(&e.game).await? else {

@@ -83,6 +83,9 @@ pub struct EngineError {
     pub reason: String,
 }
 
+/// The bus channel of games as they end, on any node.
+const ENDED: &str = "games:ended";
+
 /// The play room, cheap to clone: the live games of this node, the
 /// computers, the reviews, and what they all need.
 #[derive(Clone, Debug)]
@@ -108,7 +111,7 @@ struct Inner {
 /// waits on the results of the games it started (the events room scores a
 /// round from them). A subscription, not a poll; a subscriber that falls
 /// behind is told how many it missed and reads the stored games instead.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameEnded {
     pub game: String,
     /// `None`: called off (aborted), no result.
@@ -177,9 +180,32 @@ impl Play {
     /// elsewhere go to their owners, this node's games answer theirs, and
     /// every game event is published for their listeners. Once, before
     /// any game starts or resumes.
-    pub fn attach_bus(&self, bus: bus::Bus) {
+    ///
+    /// # Errors
+    /// The bus did not confirm the subscription to ended games.
+    pub async fn attach_bus(&self, bus: bus::Bus) -> Result<(), bus::BusError> {
         live::serve_bus(self, &bus);
+        // Other nodes' ended games, for the rooms that wait on results.
+        let mut heard = bus.subscribe(ENDED).await?;
+        let me = bus.node().to_string();
+        let ended = self.0.ended.clone();
+        tokio::spawn(async move {
+            loop {
+                match heard.recv().await {
+                    Ok(body) => {
+                        if let Ok((node, e)) = serde_json::from_str::<(String, GameEnded)>(&body) {
+                            if node != me {
+                                let _ = ended.send(e);
+                            }
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        });
         let _ = self.0.bus.set(bus);
+        Ok(())
     }
 
     /// The bus to the other nodes, if there are any.
@@ -198,13 +224,19 @@ impl Play {
         self.0.your_turn.subscribe()
     }
 
-    /// Games as they end on this node (see [`GameEnded`]).
+    /// Games as they end, on this node or — with a bus — on any (a game
+    /// taken over by another node ends there; see [`GameEnded`]).
     #[must_use]
     pub fn ended_games(&self) -> tokio::sync::broadcast::Receiver<GameEnded> {
         self.0.ended.subscribe()
     }
 
     pub(crate) fn tell_ended(&self, ended: GameEnded) {
+        if let Some(bus) = self.bus() {
+            if let Ok(json) = serde_json::to_string(&(bus.node(), &ended)) {
+                bus.publish(ENDED, json);
+            }
+        }
         let _ = self.0.ended.send(ended);
     }
 

@@ -268,7 +268,7 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
     if let Some(url) = &config.bus {
         let bus = bus::Bus::connect(url, &config.node_id, &config.bus_namespace).await?;
         tracing::info!(node = %config.node_id, "linked to the other nodes by the bus");
-        play.attach_bus(bus);
+        play.attach_bus(bus).await?;
     }
     let lobby = Lobby::new(store.clone(), play.clone(), config.lobby_limits);
     lobby.attach_bus().await?;

@@ -5,7 +5,7 @@
 //! is the lobby's to make.
 
 use crate::protocol::{FriendGame, FriendView, LobbyMsg, NoticeKind};
-use crate::{lock, Lobby};
+use crate::Lobby;
 use common::Error;
 use store::{Followed, User};
 
@@ -92,7 +92,7 @@ impl Lobby {
             return Ok(Vec::new());
         }
         let games = self.0.store.live_games_of_followed(&user.id).await?;
-        let present = lock(&self.0.present);
+        let present = self.everyone();
         Ok(followed
             .into_iter()
             .map(|(id, name)| {

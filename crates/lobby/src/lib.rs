@@ -98,6 +98,8 @@ struct Inner {
     users: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
     /// Who is in the lobby, by id: their name and open lobby connections.
     present: Mutex<HashMap<String, (String, usize)>>,
+    /// Who is in the other nodes' lobbies, as they last said (`nodes`).
+    elsewhere: Mutex<nodes::Elsewhere>,
     /// The lobby chat's last lines, oldest first, for whoever comes in.
     chat: Mutex<VecDeque<LobbyLine>>,
     /// Chat lines per player, all rooms together: 5 per 10 s.
@@ -131,6 +133,7 @@ impl Lobby {
             challenges: Mutex::new(HashMap::new()),
             users: Mutex::new(HashMap::new()),
             present: Mutex::new(HashMap::new()),
+            elsewhere: Mutex::new(nodes::Elsewhere::default()),
             chat: Mutex::new(VecDeque::new()),
             chat_limiter: common::RateLimiter::new(5, 10_000),
             follow_limiter: common::RateLimiter::new(30, 60_000),
@@ -212,23 +215,39 @@ impl Lobby {
         lock(&self.0.challenges).retain(|_, c| c.expires_ms > now);
     }
 
-    /// Players with a lobby connection open.
+    /// Everyone with a lobby connection open, on this node or (with a
+    /// bus) another: id → name.
+    fn everyone(&self) -> HashMap<String, String> {
+        let mut all: HashMap<String, String> = lock(&self.0.elsewhere).users(common::now_ms());
+        for (id, (name, _)) in lock(&self.0.present).iter() {
+            all.insert(id.clone(), name.clone());
+        }
+        all
+    }
+
+    /// Players with a lobby connection open, on any node.
     #[must_use]
     pub fn online(&self) -> usize {
+        self.everyone().len()
+    }
+
+    /// Players with a lobby connection open on this node (its `/metrics`).
+    #[must_use]
+    pub fn online_here(&self) -> usize {
         lock(&self.0.present).len()
     }
 
     /// Whether the player has a lobby connection open (a socket or an
-    /// event stream): lichess's `online`.
+    /// event stream) on any node: lichess's `online`.
     #[must_use]
     pub fn is_online(&self, user_id: &str) -> bool {
-        lock(&self.0.present).contains_key(user_id)
+        lock(&self.0.present).contains_key(user_id) || lock(&self.0.elsewhere).has(user_id, common::now_ms())
     }
 
     /// The names of the players in the lobby, in name order, at most `max`.
     #[must_use]
     pub fn online_names(&self, max: usize) -> Vec<String> {
-        let mut names: Vec<String> = lock(&self.0.present).values().map(|(n, _)| n.clone()).collect();
+        let mut names: Vec<String> = self.everyone().into_values().collect();
         names.sort_by_key(|n| common::names::key(n));
         names.truncate(max);
         names

@@ -8,9 +8,9 @@
 //! decline) is sent to the challenge's node, which alone changes it — two
 //! nodes never both start its game.
 //!
-//! Not shared (docs/DEPLOY.md): seeks pair on the node they were made on
-//! (another node's seeks are not listed), and who is in the lobby is each
-//! node's count.
+//! Who is in the lobby is each node's, told to the others as it changes
+//! and every [`PRESENT_EVERY`] whole; a node not heard of for
+//! [`PRESENT_FOR`] is taken for gone, and so are its players.
 
 use crate::challenges::Challenge;
 use crate::protocol::{ChallengeView, DeclineReason, SeekView};
@@ -19,6 +19,7 @@ use crate::start::GameStarted;
 use crate::{lock, Lobby};
 use common::Error;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -52,6 +53,13 @@ enum Shared {
     },
     /// A seek paired, withdrawn or dropped.
     SeekGone { id: String },
+    /// A player's first lobby connection on the publishing node opened.
+    Came { id: String, name: String },
+    /// A player's last lobby connection there closed.
+    Went { id: String },
+    /// Everyone in the publishing node's lobby, every few seconds: heals
+    /// a lost message, and a node that stops saying it is gone.
+    Present { users: Vec<(String, String)> },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -125,6 +133,39 @@ impl From<Refusal> for Error {
     }
 }
 
+/// How often a node tells the others everyone in its lobby.
+pub(crate) const PRESENT_EVERY: Duration = Duration::from_secs(3);
+/// How long what a node said of its lobby holds without another word.
+const PRESENT_FOR: i64 = 10_000;
+
+/// Who is in the other nodes' lobbies: by node, when it was last heard
+/// and its players (id → name).
+#[derive(Debug, Default)]
+pub(crate) struct Elsewhere(HashMap<String, (i64, HashMap<String, String>)>);
+
+impl Elsewhere {
+    fn node(&mut self, node: String, now: i64) -> &mut HashMap<String, String> {
+        let e = self.0.entry(node).or_default();
+        e.0 = now;
+        &mut e.1
+    }
+
+    /// Every player of the nodes heard of lately.
+    pub(crate) fn users(&self, now: i64) -> HashMap<String, String> {
+        self.0
+            .values()
+            .filter(|(at, _)| now - at <= PRESENT_FOR)
+            .flat_map(|(_, u)| u.iter().map(|(i, n)| (i.clone(), n.clone())))
+            .collect()
+    }
+
+    pub(crate) fn has(&self, id: &str, now: i64) -> bool {
+        self.0
+            .values()
+            .any(|(at, u)| now - at <= PRESENT_FOR && u.contains_key(id))
+    }
+}
+
 /// How long the challenge's node may take to answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 
@@ -154,6 +195,22 @@ impl Lobby {
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 }
+            }
+        });
+        // Everyone in this lobby, every few seconds, for the others.
+        let lobby = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(PRESENT_EVERY);
+            loop {
+                tick.tick().await;
+                if Arc::strong_count(&lobby.0) <= 1 {
+                    break;
+                }
+                let users = lock(&lobby.0.present)
+                    .iter()
+                    .map(|(id, (name, _))| (id.clone(), name.clone()))
+                    .collect();
+                lobby.share(Shared::Present { users });
             }
         });
         let lobby = self.clone();
@@ -204,6 +261,17 @@ impl Lobby {
 
     pub(crate) fn share_challenge_gone(&self, id: &str) {
         self.share(Shared::ChallengeGone { id: id.to_string() });
+    }
+
+    pub(crate) fn share_came(&self, id: &str, name: &str) {
+        self.share(Shared::Came {
+            id: id.to_string(),
+            name: name.to_string(),
+        });
+    }
+
+    pub(crate) fn share_went(&self, id: &str) {
+        self.share(Shared::Went { id: id.to_string() });
     }
 
     pub(crate) fn share_seek(&self, s: &Seek) {
@@ -296,6 +364,17 @@ impl Lobby {
                 });
             }
             Shared::SeekGone { id } => self.forget_seek(&id),
+            Shared::Came { id, name } => {
+                lock(&self.0.elsewhere)
+                    .node(node, common::now_ms())
+                    .insert(id, name);
+            }
+            Shared::Went { id } => {
+                lock(&self.0.elsewhere).node(node, common::now_ms()).remove(&id);
+            }
+            Shared::Present { users } => {
+                *lock(&self.0.elsewhere).node(node, common::now_ms()) = users.into_iter().collect();
+            }
         }
     }
 

@@ -16,11 +16,17 @@ pub struct Presence {
 impl Presence {
     #[must_use]
     pub fn new(lobby: &Lobby, user: &User) -> Presence {
-        let mut present = lock(&lobby.0.present);
-        present
-            .entry(user.id.clone())
-            .or_insert_with(|| (user.name.clone(), 0))
-            .1 += 1;
+        let first = {
+            let mut present = lock(&lobby.0.present);
+            let e = present
+                .entry(user.id.clone())
+                .or_insert_with(|| (user.name.clone(), 0));
+            e.1 += 1;
+            e.1 == 1
+        };
+        if first {
+            lobby.share_came(&user.id, &user.name);
+        }
         Presence {
             lobby: lobby.clone(),
             user_id: user.id.clone(),
@@ -30,14 +36,22 @@ impl Presence {
 
 impl Drop for Presence {
     fn drop(&mut self) {
-        {
+        let last = {
             let mut present = lock(&self.lobby.0.present);
-            if let Some(entry) = present.get_mut(&self.user_id) {
-                entry.1 -= 1;
-                if entry.1 == 0 {
-                    present.remove(&self.user_id);
+            match present.get_mut(&self.user_id) {
+                Some(entry) => {
+                    entry.1 -= 1;
+                    let gone = entry.1 == 0;
+                    if gone {
+                        present.remove(&self.user_id);
+                    }
+                    gone
                 }
+                None => false,
             }
+        };
+        if last {
+            self.lobby.share_went(&self.user_id);
         }
         self.lobby.left(&self.user_id);
     }

@@ -1,6 +1,7 @@
 //! Three `qiju serve` nodes on one PostgreSQL and one Redis bus (issue 29):
 //! two players on different nodes play a game with a spectator on the
-//! third; the challenge, its answer and the game's start cross the bus;
+//! third; presence, the challenge, its answer and the game's start cross
+//! the bus;
 //! every move reaches the spectator; the node that owns the game is killed
 //! (`kill -9`) mid-game, another takes it over, the players go on from the
 //! nodes left, the spectator's stream ends and a new one resumes the game,
@@ -334,8 +335,16 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
     let bob_name = unique("bb");
     let bob = register_named(&on2, &bob_name);
     let bobs_events = stream(&on2, "/api/stream/event", Some(&bob));
-    // The stream is open before the challenge comes.
-    std::thread::sleep(Duration::from_millis(300));
+    // Bob's stream on node 2 makes him online on every node.
+    let t0 = Instant::now();
+    loop {
+        let status = on1.json("GET", &format!("/api/users/status?ids={bob_name}"), None, None);
+        if status[0]["online"] == true {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(5), "node 1 never saw bob online: {status}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let challenge = on1.json(
         "POST",
         "/api/challenges",

@@ -74,7 +74,7 @@ impl Metrics {
     /// The text a scrape reads, with the gauges read now.
     fn render(&self, state: &AppState) -> String {
         self.live_games.set(state.play().games().len() as i64);
-        self.online.set(state.lobby().online() as i64);
+        self.online.set(state.lobby().online_here() as i64);
         self.sessions.set(state.sessions().open() as i64);
         let mut out = String::new();
         // Writing to a String cannot fail.

@@ -63,6 +63,8 @@ struct Inner {
     /// Scheduled rounds that could not be paired, (event, round): tried
     /// once by the clock, then left to the arbiter's button.
     failed: Mutex<std::collections::HashSet<(String, u32)>>,
+    /// When this node last looked for events of stopped nodes (ms).
+    last_takeover: std::sync::atomic::AtomicI64,
 }
 
 impl Events {
@@ -74,6 +76,7 @@ impl Events {
             locks: Mutex::default(),
             started: broadcast::channel(1024).0,
             failed: Mutex::default(),
+            last_takeover: std::sync::atomic::AtomicI64::new(0),
         }))
     }
 
@@ -152,6 +155,7 @@ impl Events {
                         Err(broadcast::error::RecvError::Closed) => break,
                     },
                     _ = tick.tick() => {
+                        me.take_over_events().await;
                         if let Err(err) = me.pair_scheduled().await {
                             tracing::error!(error = %err, "cannot pair a scheduled round");
                         }

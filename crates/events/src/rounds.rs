@@ -31,6 +31,40 @@ impl Events {
         self.pair_locked(l, Some(by)).await
     }
 
+    /// Among several nodes (`--take-over`, `--bus`): runs here the events
+    /// of nodes whose heartbeats went stale, as their games are taken over
+    /// (`play::live::take_over_games`), and reads the results of their
+    /// games that ended meanwhile. Looked for every third of a lease.
+    pub(crate) async fn take_over_events(&self) {
+        let config = self.play().config();
+        if !config.take_over {
+            return;
+        }
+        let now = common::now_ms();
+        let every = (config.lease_ms / 3).max(1000);
+        let last = self.0.last_takeover.load(std::sync::atomic::Ordering::Relaxed);
+        if now - last < every {
+            return;
+        }
+        self.0
+            .last_takeover
+            .store(now, std::sync::atomic::Ordering::Relaxed);
+        match self
+            .store()
+            .take_orphaned_events(&config.node_id, now - config.lease_ms)
+            .await
+        {
+            Ok(ids) if ids.is_empty() => {}
+            Ok(ids) => {
+                tracing::info!(events = %ids.join(" "), "took over events whose node stopped");
+                if let Err(err) = self.reconcile_all().await {
+                    tracing::error!(error = %err, "cannot read the events taken over");
+                }
+            }
+            Err(err) => tracing::warn!(error = %err, "cannot look for events to take over"),
+        }
+    }
+
     /// Pairs the rounds whose scheduled time has come (ticked every second).
     pub(crate) async fn pair_scheduled(&self) -> Result<(), Error> {
         let now = common::now_ms();

@@ -313,7 +313,7 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
     };
     let (mut n1, on1, p1) = node("b1-");
     let (mut n2, on2, p2) = node("b2-");
-    let (_n3, on3, p3) = node("b3-");
+    let (mut n3, on3, p3) = node("b3-");
     // The deployment of docs/DEPLOY.md: nginx in front of the three, any
     // node answering any request.
     let proxy = nginx([p1, p2, p3]);
@@ -342,7 +342,10 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         if status[0]["online"] == true {
             break;
         }
-        assert!(t0.elapsed() < Duration::from_secs(5), "node 1 never saw bob online: {status}");
+        assert!(
+            t0.elapsed() < Duration::from_secs(5),
+            "node 1 never saw bob online: {status}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let challenge = on1.json(
@@ -482,6 +485,92 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
     assert_eq!(g["result"], "1-0");
 
     split_brain(&mut n2.0, &on2, &on3, &alice, &bob, &bob_name);
+    an_event_outlives_its_node(&mut n3.0, &on3, &on2, &alice, &bob);
+}
+
+/// An event run by a node that dies: its round's game and the event itself
+/// are taken over by another node, the game's end is scored there, and the
+/// next round is paired there.
+fn an_event_outlives_its_node(runner: &mut Child, on_runner: &Http, other: &Http, alice: &str, bob: &str) {
+    let ev = on_runner.json(
+        "POST",
+        "/api/events",
+        Some(alice),
+        Some(r#"{"name":"Bus cup","time_control":"10+0","system":"double-round-robin"}"#),
+    );
+    let event = ev["id"].as_str().unwrap().to_string();
+    for who in [alice, bob] {
+        other.json(
+            "POST",
+            &format!("/api/events/{event}/join"),
+            Some(who),
+            Some("{}"),
+        );
+    }
+    let paired = on_runner.request(
+        "POST",
+        &format!("/api/events/{event}/pair"),
+        Some(alice),
+        Some("{}"),
+    );
+    assert_eq!(paired.status, 200, "{}", paired.body);
+    let view = other.json("GET", &format!("/api/events/{event}"), None, None);
+    let board = &view["rounds_paired"][0]["boards"][0];
+    let game = board["game"]
+        .as_str()
+        .unwrap_or_else(|| panic!("round 1's game: {view}"))
+        .to_string();
+    let _ = Command::new("kill")
+        .args(["-KILL", &runner.id().to_string()])
+        .status();
+    let _ = runner.wait();
+    // The game goes on at the other node: a resignation there ends it.
+    let t0 = Instant::now();
+    loop {
+        let r = other.request(
+            "POST",
+            &format!("/api/games/{game}/resign"),
+            Some(bob),
+            Some("{}"),
+        );
+        if r.status == 200 {
+            break;
+        }
+        assert!(matches!(r.status, 404 | 503), "resign: {} {}", r.status, r.body);
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the event's game was not taken over"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The event, taken over too, scores it and pairs round 2 there.
+    let t1 = Instant::now();
+    loop {
+        let view = other.json("GET", &format!("/api/events/{event}"), None, None);
+        if view["rounds_paired"][0]["boards"][0]["result"].is_string() {
+            break;
+        }
+        assert!(
+            t1.elapsed() < Duration::from_secs(20),
+            "round 1 never scored: {view}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    eprintln!(
+        "the stopped node's event scored its game {} ms after the kill",
+        t0.elapsed().as_millis()
+    );
+    let second = other.request(
+        "POST",
+        &format!("/api/events/{event}/pair"),
+        Some(alice),
+        Some("{}"),
+    );
+    assert_eq!(
+        second.status, 200,
+        "round 2 paired by the node that took over: {}",
+        second.body
+    );
 }
 
 /// The owner frozen (`SIGSTOP`) past its lease while the players play on

@@ -56,6 +56,27 @@ impl Store {
             }))
     }
 
+    /// Takes for `node` the unfinished events (tournaments) of nodes whose
+    /// heartbeats went stale — older than `stale_before_ms`, none at all,
+    /// or released — as [`Store::take_lease`] takes a game: the node that
+    /// runs an event pairs its rounds and scores its games. Returns their
+    /// ids.
+    pub async fn take_orphaned_events(
+        &self,
+        node: &str,
+        stale_before_ms: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "UPDATE events SET node = $1 WHERE state <> 'finished' AND node <> $1 AND NOT EXISTS \
+             (SELECT 1 FROM nodes n WHERE n.id = events.node AND n.heartbeat_ms >= $2 AND n.released = 0) \
+             RETURNING id",
+        )
+        .bind(node)
+        .bind(stale_before_ms)
+        .fetch_all(&self.writer)
+        .await?)
+    }
+
     /// Live games of other nodes whose leases ran out (see
     /// [`Store::take_lease`]), the latest owner to stop first (at most
     /// `limit`): what a node takes over — a node that just died before

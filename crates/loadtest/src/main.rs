@@ -61,6 +61,9 @@ struct Args {
     /// The Redis bus of the started nodes (redis://HOST:PORT).
     #[arg(long)]
     bus: Option<String>,
+    /// The pid of the bus's redis-server, whose CPU is then measured too.
+    #[arg(long)]
+    bus_pid: Option<u32>,
 }
 
 /// Resident memory of a process in KiB (Linux).
@@ -227,7 +230,9 @@ async fn play(
         let msg = match tokio::time::timeout(remaining, socket.next()).await {
             Err(_) => break,
             Ok(None | Some(Err(_))) => {
-                stats.errors.fetch_add(1, Ordering::Relaxed);
+                if stats.errors.fetch_add(1, Ordering::Relaxed) < 3 {
+                    eprintln!("socket closed ({me}, game {})", table.id);
+                }
                 break;
             }
             Ok(Some(Ok(Message::Text(t)))) => t,
@@ -267,7 +272,9 @@ async fn play(
                 break;
             }
             Some("error") => {
-                stats.errors.fetch_add(1, Ordering::Relaxed);
+                if stats.errors.fetch_add(1, Ordering::Relaxed) < 3 {
+                    eprintln!("server error: {msg}");
+                }
                 continue;
             }
             _ => continue,
@@ -501,6 +508,7 @@ async fn main() -> anyhow::Result<()> {
 
     let stats = Arc::new(Stats::default());
     let cpu_before = (cpu_each(&pids), cpu_s(std::process::id()));
+    let bus_before = a.bus_pid.and_then(cpu_s);
     let stop = Instant::now() + Duration::from_secs(a.seconds);
     let started = Instant::now();
     let mut set = tokio::task::JoinSet::new();
@@ -523,6 +531,7 @@ async fn main() -> anyhow::Result<()> {
     while set.join_next().await.is_some() {}
     let elapsed = started.elapsed().as_secs_f64();
     let cpu_after = (cpu_each(&pids), cpu_s(std::process::id()));
+    let bus_after = a.bus_pid.and_then(cpu_s);
 
     let mut lat = stats.latencies_us.lock().unwrap().clone();
     lat.sort_unstable();
@@ -566,6 +575,13 @@ async fn main() -> anyhow::Result<()> {
                 total / moves as f64 * 1e6
             );
         }
+    }
+    if let (Some(b0), Some(b1)) = (bus_before, bus_after) {
+        println!(
+            "bus (redis-server) CPU during play: {:.1}% of one core, {:.0} µs per move",
+            (b1 - b0) / elapsed * 100.0,
+            (b1 - b0) / (moves.max(1) as f64) * 1e6
+        );
     }
     if let (Some(s), Some(g), Some(k), Some(p)) = (rss_start, rss_games, rss_sockets, rss_play) {
         let n = tables.len().max(1) as f64;

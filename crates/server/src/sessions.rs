@@ -69,11 +69,18 @@ impl OpenSessions {
         self.wake.notify_one();
     }
 
-    /// Ends, for their sockets, every open session not in `live`.
-    fn end_all_but(&self, live: &std::collections::HashSet<String>) -> usize {
+    /// Ends, for their sockets, every session of `asked` (the open ones
+    /// the database was asked about) that is not in `live`. A session
+    /// opened while the database was being asked is not among them: it was
+    /// not asked about, so it is not ended — before, a socket opened during
+    /// a sweep was ended as if its session had been revoked.
+    fn end_all_but(&self, asked: &[String], live: &std::collections::HashSet<String>) -> usize {
         let open = self.lock();
         let mut ended = 0;
-        for (hash, (_, signal)) in open.iter() {
+        for hash in asked {
+            let Some((_, signal)) = open.get(hash) else {
+                continue;
+            };
             if !live.contains(hash) && !*signal.borrow() {
                 let _ = signal.send(true);
                 ended += 1;
@@ -104,7 +111,7 @@ pub async fn sweeper(state: crate::AppState) {
         }
         match state.accounts().live_sessions(&hashes).await {
             Ok(live) => {
-                let ended = sessions.end_all_but(&live);
+                let ended = sessions.end_all_but(&hashes, &live);
                 if ended > 0 {
                     tracing::info!(sessions = ended, "sessions ended: their sockets close");
                 }
@@ -140,5 +147,26 @@ impl Drop for Held {
                 open.remove(&self.token_hash);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sweep ends the sessions it asked about that the database no
+    /// longer has, and leaves alone one that opened while it was asking.
+    #[test]
+    fn a_sweep_ends_only_the_sessions_it_asked_about() {
+        let sessions = Arc::new(OpenSessions::default());
+        let revoked = sessions.hold("revoked");
+        let kept = sessions.hold("kept");
+        let asked = sessions.hashes();
+        let newcomer = sessions.hold("newcomer");
+        let live: std::collections::HashSet<String> = ["kept".to_string()].into();
+        assert_eq!(sessions.end_all_but(&asked, &live), 1);
+        assert!(*revoked.ended.borrow());
+        assert!(!*kept.ended.borrow());
+        assert!(!*newcomer.ended.borrow(), "opened during the sweep: not ended");
     }
 }

@@ -164,17 +164,30 @@ pub(super) async fn act(
     user: &str,
     action: Action,
 ) -> Option<Result<u32, ActError>> {
+    // The node this node joined the game at, while someone here follows
+    // it: a player's moves need no lookup each. If the game has moved, that
+    // node answers `gone` (or is gone), and the database says where it is.
+    if let (Some(bus), Some(node)) = (state.bus(), state.remote_owners().get(game)) {
+        let r = act_at(bus, &node, game, user, action.clone()).await;
+        if !matches!(r, Err(ActError::Gone)) {
+            return Some(r);
+        }
+    }
     let (bus, node) = owner(state, game).await?;
+    Some(act_at(bus, &node, game, user, action).await)
+}
+
+async fn act_at(bus: &bus::Bus, node: &str, game: &str, user: &str, action: Action) -> Result<u32, ActError> {
     let c = Call::Act {
         game: game.to_string(),
         user: user.to_string(),
         action,
     };
-    Some(call(bus, &node, &c).await.and_then(|answer| {
+    call(bus, node, &c).await.and_then(|answer| {
         serde_json::from_str::<Result<u32, Refusal>>(&answer)
             .map_err(|_| ActError::Gone)?
             .map_err(ActError::from)
-    }))
+    })
 }
 
 /// The live view of a game owned by another node.

@@ -36,6 +36,13 @@ impl Events {
         let now = common::now_ms();
         let node = self.play().config().node_id.clone();
         for e in self.store().unfinished_events(&node).await? {
+            if e.system == System::Arena.as_str() && e.state == "running" {
+                self.tick_arena(&e.id).await?;
+                continue;
+            }
+            if e.paused {
+                continue;
+            }
             let next = e.current_round + 1;
             let starts: Vec<i64> = serde_json::from_str(&e.starts).unwrap_or_default();
             let due = starts.get(next as usize - 1).is_some_and(|&t| t <= now);
@@ -69,6 +76,12 @@ impl Events {
         if l.event.state == "finished" {
             return Err(Error::conflict("event_finished", "the event is over"));
         }
+        if l.event.paused {
+            return Err(Error::conflict(
+                "event_paused",
+                "the event is paused: the arbiter resumes it first",
+            ));
+        }
         if l.event.current_round > 0 && !l.round_complete() {
             return Err(Error::conflict(
                 "round_not_finished",
@@ -77,6 +90,9 @@ impl Events {
                     l.event.current_round
                 ),
             ));
+        }
+        if l.system == System::Arena {
+            return self.start_arena(&l, by).await;
         }
         let round = l.event.current_round + 1;
         if l.event.rounds > 0 && round > l.event.rounds {
@@ -215,6 +231,16 @@ impl Events {
     /// A game ended somewhere on this node: if it is an event's, score it.
     pub(crate) async fn game_ended(&self, e: &GameEnded) -> Result<(), Error> {
         let Some((event, _)) = self.store().pairing_of_game(&e.game).await? else {
+            if let Some((event, _)) = self.store().arena_game_of(&e.game).await? {
+                {
+                    let _one = self.lock(&event).await;
+                    if let Some((_, g)) = self.store().arena_game_of(&e.game).await? {
+                        self.score_arena_game(&event, &g, e).await?;
+                    }
+                }
+                // The players are free again: pair them now.
+                return self.tick_arena(&event).await;
+            }
             return Ok(());
         };
         let _one = self.lock(&event).await;
@@ -289,7 +315,7 @@ impl Events {
     pub(crate) async fn after_result_locked(&self, id: &str) -> Result<(), Error> {
         let l = self.load(id).await?;
         let round = l.event.current_round;
-        if round == 0 || !l.round_complete() {
+        if round == 0 || !l.round_complete() || l.system == System::Arena {
             return Ok(());
         }
         if self.store().finish_round(id, round, common::now_ms()).await? {
@@ -321,6 +347,10 @@ impl Events {
         for e in &events {
             let _one = self.lock(&e.id).await;
             let l = self.load(&e.id).await?;
+            if l.system == System::Arena {
+                self.reconcile_arena(&l).await?;
+                continue;
+            }
             for p in l
                 .pairings
                 .iter()

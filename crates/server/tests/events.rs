@@ -1153,6 +1153,134 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
     s.stop().await;
 }
 
+async fn the_arbiter_pauses_re_pairs_and_publishes() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..5 {
+        let b = Bot::new(&s, &format!("ab{i}"), true).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let id = create(
+        &org,
+        json!({"name": "Tools", "time_control": "10+5", "system": "swiss", "rounds": 2}),
+    )
+    .await;
+    for b in bots.values() {
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+    }
+    let tool = |action: &'static str, reason: &'static str| {
+        let (org, id) = (&org, &id);
+        async move {
+            let r = org
+                .post(
+                    &format!("/api/events/{id}/arbiter"),
+                    &json!({"action": action, "reason": reason}),
+                )
+                .await;
+            let status = r.status().as_u16();
+            (status, r.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    // Only the arbiter; bad actions change nothing.
+    let somebody = bots.values().next().unwrap();
+    let (status, _) = somebody
+        .post_json(&format!("/api/events/{id}/arbiter"), &json!({"action": "pause"}))
+        .await;
+    assert_eq!(status, 403);
+    let r = org
+        .post(
+            &format!("/api/events/{id}/arbiter"),
+            &json!({"action": "explode"}),
+        )
+        .await;
+    assert!(r.status().is_client_error());
+    // Paused: nothing is paired, not even by the button.
+    assert_eq!(tool("pause", "hall not ready").await.0, 204);
+    assert_eq!(event(&org, &id).await["paused"], true);
+    assert_eq!(tool("pause", "").await.1["error"], "already_paused");
+    let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+    assert_eq!(
+        (
+            r.status().as_u16(),
+            r.json::<Value>().await.unwrap()["error"].clone()
+        ),
+        (409, json!("event_paused"))
+    );
+    assert_eq!(tool("resume", "").await.0, 204);
+    assert_eq!(tool("publish", "").await.1["error"], "event_not_finished");
+    pair(&org, &id).await;
+    let first = event(&org, &id).await;
+    assert_eq!(boards(&first, 1).len(), 3, "two games and the bye");
+    // A player leaves before anyone has moved: the arbiter pairs the round
+    // again without them; the first pairing's games are called off.
+    let leaver = first["rounds_paired"][0]["boards"][0]["white"]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        bots[&leaver]
+            .post_form(&format!("/api/events/{id}/withdraw"), "")
+            .await
+            .0,
+        204
+    );
+    assert_eq!(tool("repair", "a player left before the first move").await.0, 204);
+    let again = event(&org, &id).await;
+    assert_eq!(again["current_round"], 1);
+    let bs = again["rounds_paired"][0]["boards"].as_array().unwrap();
+    assert_eq!(bs.len(), 2, "four players: two games, no bye");
+    assert!(bs
+        .iter()
+        .all(|b| b["white"]["name"] != leaver.as_str() && b["black"]["name"] != leaver.as_str()));
+    for b in first["rounds_paired"][0]["boards"].as_array().unwrap() {
+        if let Some(g) = b["game"].as_str() {
+            assert_eq!(
+                org.get_json(&format!("/api/games/{g}")).await["state"],
+                "aborted",
+                "{g}"
+            );
+        }
+    }
+    // Once a move is made the round stands.
+    let b1 = &bs[0];
+    let game = b1["game"].as_str().unwrap();
+    bots[b1["white"]["name"].as_str().unwrap()]
+        .play(game, "h2e2", false)
+        .await;
+    assert_eq!(tool("repair", "").await.1["error"], "round_started");
+    let black1 = &bots[b1["black"]["name"].as_str().unwrap()];
+    black1.play(game, "h7e7", false).await;
+    black1.resign(game).await;
+    let (b2, game2) = (&bs[1], bs[1]["game"].as_str().unwrap());
+    bots[b2["white"]["name"].as_str().unwrap()]
+        .play(game2, "h2e2", false)
+        .await;
+    bots[b2["black"]["name"].as_str().unwrap()]
+        .play(game2, "h7e7", false)
+        .await;
+    bots[b2["white"]["name"].as_str().unwrap()].resign(game2).await;
+    round_done(&org, &id, 1).await;
+    pair(&org, &id).await;
+    play_round(&org, &id, 2, &bots, None).await;
+    finished(&org, &id).await;
+    assert_eq!(tool("pause", "").await.1["error"], "event_finished");
+    assert_eq!(tool("publish", "final").await.0, 204);
+    assert!(event(&org, &id).await["published_ms"].is_i64());
+    // Every action is in the log, by the arbiter.
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    for action in ["pause_event", "resume_event", "repair", "publish"] {
+        let line = log.as_array().unwrap().iter().find(|l| l["action"] == action);
+        assert_eq!(
+            line.map(|l| l["by"].clone()),
+            Some(json!(org.name)),
+            "{action}: {log}"
+        );
+    }
+    assert!(log.to_string().contains("a player left before the first move"));
+    s.stop().await;
+}
+
 /// The rounds as they were, with board `i` of round 1 given `result`.
 trait TapResult {
     fn tap_result(self, board: usize, result: &str) -> Value;
@@ -1172,4 +1300,5 @@ on_both_databases!(
     a_scheduled_round_is_paired_at_its_time,
     a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon,
     an_arena_of_ten_bots_scored_by_the_rules,
+    the_arbiter_pauses_re_pairs_and_publishes,
 );

@@ -1063,6 +1063,8 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
         && l["detail"].as_str().unwrap().contains(&ns)));
     // A player has one game at a time, and no immediate rematch.
     let mut last: HashMap<String, (i64, String)> = HashMap::new();
+    // How long a free player waited for the next game (pairing latency).
+    let mut waits = Vec::new();
     for g in &games {
         let (w, b) = (
             g["white"]["name"].as_str().unwrap(),
@@ -1074,6 +1076,7 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
                     g["paired_ms"].as_i64().unwrap() >= *ended,
                     "{me} had two games at once"
                 );
+                waits.push(g["paired_ms"].as_i64().unwrap() - ended);
                 assert_ne!(prev_opp, opp, "{me} met {opp} twice in a row");
             }
             if g["result"] != "*" {
@@ -1140,11 +1143,22 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
     assert_eq!(ranked, before, "ranked by points");
     // The rules were all exercised.
     let finished = games.iter().filter(|g| g["result"] != "*").count();
+    waits.sort_unstable();
+    let pct = |p: usize| {
+        waits
+            .get((waits.len() * p / 100).min(waits.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0)
+    };
     eprintln!(
         "arena of {secs} s: {} games ({finished} played), {doubles} streak scores, {berserk_points} berserk points, \
-         {short_draws} short draws; top score {}",
+         {short_draws} short draws; top score {}; a free player's wait for the next game: median {} ms, \
+         p90 {} ms, max {} ms",
         games.len(),
-        rows[0]["points"]
+        rows[0]["points"],
+        pct(50),
+        pct(90),
+        pct(100)
     );
     assert!(
         doubles > 0 && berserk_points > 0 && short_draws > 0,

@@ -793,7 +793,7 @@ impl ArenaPlan {
     fn of(seq: u64, white: u64, black: u64) -> ArenaPlan {
         let h = seq.wrapping_mul(2_654_435_761).rotate_left(13) ^ (white * 31 + black);
         let stronger_first = white < black;
-        let upset = h % 5 == 0;
+        let upset = h.is_multiple_of(5);
         let (plies, first_wins) = match (h >> 3) % 6 {
             0 => (14, Some(stronger_first != upset)),
             1 => (4, Some(stronger_first != upset)),
@@ -805,7 +805,7 @@ impl ArenaPlan {
         ArenaPlan {
             plies,
             first_wins,
-            berserk: [(h >> 7) % 3 == 0, (h >> 9) % 3 == 0],
+            berserk: [(h >> 7).is_multiple_of(3), (h >> 9).is_multiple_of(3)],
             no_show: None,
         }
     }
@@ -820,7 +820,7 @@ async fn hold(until_ms: i64) {
 
 /// Plays one arena game as planned, through the bot API.
 async fn play_arena_game(white: &Bot, black: &Bot, game: &str, plan: &ArenaPlan, hold_until_ms: i64) {
-    let side = |ply: usize| if ply % 2 == 0 { white } else { black };
+    let side = |ply: usize| if ply.is_multiple_of(2) { white } else { black };
     for (i, mv) in LINE.iter().take(plan.plies).enumerate() {
         if plan.no_show == Some(i) {
             return;

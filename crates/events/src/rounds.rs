@@ -357,21 +357,8 @@ impl Events {
                 .filter(|p| p.result.is_none() && p.round == l.event.current_round)
             {
                 let Some(game) = &p.game_id else { continue };
-                let Some((row, moves)) = self.store().game(game).await? else {
+                let Some(ended) = self.stored_end(game).await? else {
                     continue;
-                };
-                let outcome = match (row.state.as_str(), row.winner.as_deref()) {
-                    ("over", Some("first")) => Some(Outcome::Win { winner: Side::First }),
-                    ("over", Some("second")) => Some(Outcome::Win { winner: Side::Second }),
-                    ("over", _) => Some(Outcome::Draw),
-                    ("aborted", _) => None,
-                    _ => continue, // live (or damaged: the arbiter rules)
-                };
-                let ended = GameEnded {
-                    game: game.clone(),
-                    outcome,
-                    reason: row.reason.clone().unwrap_or_default(),
-                    plies: moves.len() as u32,
                 };
                 self.score(&e.id, p, &ended).await?;
             }
@@ -380,6 +367,27 @@ impl Events {
             self.after_result_locked(&e.id).await?;
         }
         Ok(events.len())
+    }
+
+    /// How a stored game ended, as `Play::ended_games` would have told it;
+    /// `None` while it is live (or damaged: the arbiter rules).
+    pub(crate) async fn stored_end(&self, game: &str) -> Result<Option<GameEnded>, Error> {
+        let Some((row, moves)) = self.store().game(game).await? else {
+            return Ok(None);
+        };
+        let outcome = match (row.state.as_str(), row.winner.as_deref()) {
+            ("over", Some("first")) => Some(Outcome::Win { winner: Side::First }),
+            ("over", Some("second")) => Some(Outcome::Win { winner: Side::Second }),
+            ("over", _) => Some(Outcome::Draw),
+            ("aborted", _) => None,
+            _ => return Ok(None),
+        };
+        Ok(Some(GameEnded {
+            game: game.to_string(),
+            outcome,
+            reason: row.reason.clone().unwrap_or_default(),
+            plies: moves.len() as u32,
+        }))
     }
 }
 

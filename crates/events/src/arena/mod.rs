@@ -247,21 +247,8 @@ impl Events {
     /// Scores the arena's games that ended while nobody listened.
     pub(crate) async fn reconcile_arena(&self, l: &Loaded) -> Result<(), Error> {
         for g in l.arena_games.iter().filter(|g| g.result.is_none()) {
-            let Some((row, moves)) = self.store().game(&g.game_id).await? else {
+            let Some(ended) = self.stored_end(&g.game_id).await? else {
                 continue;
-            };
-            let outcome = match (row.state.as_str(), row.winner.as_deref()) {
-                ("over", Some("first")) => Some(Outcome::Win { winner: Side::First }),
-                ("over", Some("second")) => Some(Outcome::Win { winner: Side::Second }),
-                ("over", _) => Some(Outcome::Draw),
-                ("aborted", _) => None,
-                _ => continue,
-            };
-            let ended = GameEnded {
-                game: g.game_id.clone(),
-                outcome,
-                reason: row.reason.clone().unwrap_or_default(),
-                plies: moves.len() as u32,
             };
             self.score_arena_game(&l.event.id, g, &ended).await?;
         }

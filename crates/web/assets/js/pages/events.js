@@ -186,7 +186,7 @@ async function eventPage(main, id, ctx) {
         () => api.withdrawEvent(id)));
     }
     if (ev.arbiter && (ev.state === 'open' || (!arena && ev.state !== 'finished'))) {
-      buttons.push(act(t('events.pair'), () => api.pairEvent(id)));
+      buttons.push(act(arena ? t('events.startArena') : t('events.pair'), () => api.pairEvent(id)));
     }
     fill(actions, buttons);
     drawPanel(ev);
@@ -275,7 +275,7 @@ async function eventPage(main, id, ctx) {
     const playerAction = h('select', { id: 'player-action' },
       ['withdraw', 'readmit', 'late_entry'].map((a) => h('option', { value: a }, t(`events.action.${a}`))));
     fill(panel, h('h2', { id: 'arbiter-title' }, t('events.arbiterPanel')),
-      h('div', { class: 'row' }, ['pause', 'resume', 'repair', 'publish'].map(tool)),
+      h('div', { class: 'row' }, ['pause', 'resume', ...(ev.system === 'arena' ? [] : ['repair']), 'publish'].map(tool)),
       ev.system === 'arena' ? '' : h('form', {
         id: 'result-form',
         onsubmit: (e) => e.preventDefault(),

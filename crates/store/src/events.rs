@@ -841,6 +841,49 @@ impl Store {
         Ok(gone == 1)
     }
 
+    /// Records a title the operator awarded (`None`: cleared) and the
+    /// event whose results justified it, if any.
+    pub async fn record_title_award(
+        &self,
+        user_id: &str,
+        title: Option<&str>,
+        event_id: Option<&str>,
+        at_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO title_awards (user_id, awarded_ms, title, event_id) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(user_id)
+        .bind(at_ms)
+        .bind(title.map(str::to_string))
+        .bind(event_id.map(str::to_string))
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// A player's title awards, oldest first: (when, title, event).
+    pub async fn title_awards(
+        &self,
+        user_id: &str,
+    ) -> Result<Vec<(i64, Option<String>, Option<String>)>, StoreError> {
+        sqlx::query(
+            "SELECT awarded_ms, title, event_id FROM title_awards WHERE user_id = $1 ORDER BY awarded_ms",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok((
+                r.try_get("awarded_ms")?,
+                r.try_get("title")?,
+                r.try_get("event_id")?,
+            ))
+        })
+        .collect()
+    }
+
     /// Grants (or with `granted = false` revokes) the right to create
     /// rated events: an operator's decision (`qiju admin organiser`).
     pub async fn set_organiser(&self, user_id: &str, granted: bool, now_ms: i64) -> Result<(), StoreError> {

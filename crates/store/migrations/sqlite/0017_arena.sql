@@ -26,3 +26,13 @@ CREATE TABLE event_arena_games (
     PRIMARY KEY (event_id, seq)
 );
 CREATE INDEX event_arena_games_game ON event_arena_games(game_id);
+
+-- Titles the operator awards (`qiju admin title`, issue 28 item 6), each
+-- with the event whose results justified it (NULL: awarded without one).
+CREATE TABLE title_awards (
+    user_id     TEXT NOT NULL REFERENCES users(id),
+    awarded_ms  BIGINT NOT NULL,
+    title       TEXT,                       -- the awarded title set; NULL: cleared
+    event_id    TEXT REFERENCES events(id),
+    PRIMARY KEY (user_id, awarded_ms)
+);

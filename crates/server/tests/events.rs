@@ -1295,6 +1295,76 @@ async fn the_arbiter_pauses_re_pairs_and_publishes() {
     s.stop().await;
 }
 
+async fn an_arena_resumes_after_a_restart() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..4 {
+        let b = Bot::new(&s, &format!("ra{i}"), true).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let id = create(
+        &org,
+        json!({"name": "Restart arena", "time_control": "1+0", "system": "arena", "duration_s": 120}),
+    )
+    .await;
+    for b in bots.values() {
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+    }
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    let games = ev["arena"]["games"].as_array().unwrap().clone();
+    assert_eq!(games.len(), 2, "four players: two games at once");
+    let bot = |g: &Value, side: &str| &bots[g[side]["name"].as_str().unwrap()];
+    let (g1, g2) = (
+        games[0]["game"].as_str().unwrap(),
+        games[1]["game"].as_str().unwrap(),
+    );
+    // Game 1 ends before the restart; game 2 is two plies in.
+    bot(&games[0], "white").play(g1, "a3a4", false).await;
+    bot(&games[0], "black").play(g1, "a6a5", false).await;
+    bot(&games[0], "black").resign(g1).await;
+    bot(&games[1], "white").play(g2, "a3a4", false).await;
+    bot(&games[1], "black").play(g2, "a6a5", false).await;
+    common::eventually("game 1 scored", || async {
+        event(&org, &id).await["arena"]["games"][0]["result"] == "1-0"
+    })
+    .await;
+    // Game 1's players just met: they wait for the others.
+    let before = event(&org, &id).await;
+    assert_eq!(before["arena"]["games"].as_array().unwrap().len(), 2);
+
+    s.restart().await;
+    let restarted = chrono_ms();
+    let after = event(&org, &id).await;
+    assert_eq!(after["arena"], before["arena"], "the same games and results");
+    assert_eq!(
+        (after["state"].as_str(), after["ends_ms"].clone()),
+        (Some("running"), before["ends_ms"].clone())
+    );
+    // Game 2 goes on and counts; then the four are paired anew.
+    bot(&games[1], "white").play(g2, "c3c4", false).await;
+    bot(&games[1], "black").resign(g2).await;
+    common::eventually("game 2 scored and new games paired", || async {
+        let ev = event(&org, &id).await;
+        ev["arena"]["games"][1]["result"] == "1-0" && ev["arena"]["games"].as_array().unwrap().len() == 4
+    })
+    .await;
+    let ev = event(&org, &id).await;
+    for g in &ev["arena"]["games"].as_array().unwrap()[2..] {
+        assert!(g["paired_ms"].as_i64().unwrap() >= restarted);
+    }
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    let winners: Vec<&Value> = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["points"] == "2")
+        .collect();
+    assert_eq!(winners.len(), 2, "{st}");
+    s.stop().await;
+}
+
 /// The rounds as they were, with board `i` of round 1 given `result`.
 trait TapResult {
     fn tap_result(self, board: usize, result: &str) -> Value;
@@ -1315,4 +1385,5 @@ on_both_databases!(
     a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon,
     an_arena_of_ten_bots_scored_by_the_rules,
     the_arbiter_pauses_re_pairs_and_publishes,
+    an_arena_resumes_after_a_restart,
 );

@@ -23,16 +23,23 @@ fn admin(db: &str, args: &[&str]) -> (i32, String) {
     )
 }
 
-#[test]
-fn awarded_titles_show_on_the_profile_and_bad_input_changes_nothing() {
-    let dir = std::env::temp_dir().join(unique("qiju-admin-"));
+/// A server on a fresh SQLite file: its folder, database URL, client and
+/// process.
+fn served(prefix: &str, node: &str) -> (std::path::PathBuf, String, Http, std::process::Child) {
+    let dir = std::env::temp_dir().join(unique(prefix));
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite://{}", dir.join("qiju.db").display());
     let port = free_port();
     let http = Http {
         addr: format!("127.0.0.1:{port}"),
     };
-    let mut server = start(&db, port, "admin-test");
+    let server = start(&db, port, node);
+    (dir, db, http, server)
+}
+
+#[test]
+fn awarded_titles_show_on_the_profile_and_bad_input_changes_nothing() {
+    let (dir, db, http, mut server) = served("qiju-admin-", "admin-test");
     let name = unique("gm");
     register_named(&http, &name);
     let profile = |http: &Http| http.json("GET", &format!("/api/users/{name}"), None, None);
@@ -81,14 +88,7 @@ fn awarded_titles_show_on_the_profile_and_bad_input_changes_nothing() {
 /// or no such event refused with exit 2, changing nothing.
 #[test]
 fn a_title_awarded_on_an_events_results_names_the_event() {
-    let dir = std::env::temp_dir().join(unique("qiju-admin-ev-"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = format!("sqlite://{}", dir.join("qiju.db").display());
-    let port = free_port();
-    let http = Http {
-        addr: format!("127.0.0.1:{port}"),
-    };
-    let mut server = start(&db, port, "admin-event-test");
+    let (dir, db, http, mut server) = served("qiju-admin-ev-", "admin-event-test");
     let org = register_named(&http, &unique("org"));
     let create = |name: &str| {
         let body = format!(r#"{{"name":"{name}","time_control":"10+0","system":"round-robin"}}"#);
@@ -207,14 +207,7 @@ fn a_title_awarded_on_an_events_results_names_the_event() {
 
 #[test]
 fn a_backup_made_while_the_server_runs_checks_whole_and_serves() {
-    let dir = std::env::temp_dir().join(unique("qiju-backup-"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = format!("sqlite://{}", dir.join("qiju.db").display());
-    let port = free_port();
-    let http = Http {
-        addr: format!("127.0.0.1:{port}"),
-    };
-    let mut server = start(&db, port, "backup-test");
+    let (dir, db, http, mut server) = served("qiju-backup-", "backup-test");
     let name = unique("kept");
     register_named(&http, &name);
     let copy = dir.join("copy.db");

@@ -285,7 +285,7 @@ async function eventPage(main, id, ctx) {
         round: Number(round.value), board: Number(board.value), result: result.value, reason: reason.value,
       }))),
       h('form', { id: 'player-form', onsubmit: (e) => e.preventDefault() },
-        h('h3', {}, t('events.playerAction')), field(t('players.name'), player), field(t('events.playerAction'), playerAction),
+        h('h3', {}, t('events.playerAction')), field(t('players.name'), player), field(t('events.action'), playerAction),
         act(t('events.apply'), () => api.eventPlayer(id, { action: playerAction.value, player: player.value.trim() }))));
   }
 

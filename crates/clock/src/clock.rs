@@ -36,6 +36,10 @@ struct SideState {
     used_ms: Millis,
     oversteps: u32,
     overtime: Option<OvertimeState>,
+    /// Went berserk (an arena's choice, lichess's rule): half the main
+    /// time, and no increment from then on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    berserk: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,6 +150,8 @@ pub enum ClockError {
     Flagged { side: Side, at: Millis },
     #[error("{side} is in overtime; time can only be given in main time")]
     InOvertime { side: Side },
+    #[error("{side} cannot go berserk: {why}")]
+    Berserk { side: Side, why: &'static str },
     #[error(transparent)]
     Control(#[from] TimeControlError),
 }
@@ -173,6 +179,7 @@ impl Clock {
             used_ms: 0,
             oversteps: 0,
             overtime: None,
+            berserk: false,
         };
         Ok(Clock {
             control,
@@ -486,7 +493,9 @@ impl Clock {
                     if let Some(Delay::Bronstein { ms }) = control.delay {
                         s.main_ms += e.min(ms);
                     }
-                    s.main_ms += control.increment_ms;
+                    if !s.berserk {
+                        s.main_ms += control.increment_ms;
+                    }
                 }
             }
             Some(end) => {
@@ -670,6 +679,47 @@ impl Clock {
         Ok(Some(ClockEvent::Flag { side, at }))
     }
 
+    /// `side` goes berserk (an arena's rule, as lichess plays it): its main
+    /// time is halved and it earns no increment from then on. Only before
+    /// its first move, once, and not in overtime. Returns the time taken.
+    pub fn berserk(&mut self, side: Side, at: Millis) -> Result<Millis, ClockError> {
+        self.refuse_if_flagged(at)?;
+        if matches!(self.run, Run::Stopped) {
+            return Err(ClockError::Stopped);
+        }
+        let s = &self.sides[side.index()];
+        if s.berserk {
+            return Err(ClockError::Berserk {
+                side,
+                why: "already berserk",
+            });
+        }
+        if s.moves > 0 {
+            return Err(ClockError::Berserk {
+                side,
+                why: "only before one's first move",
+            });
+        }
+        if !self.control.is_timed() || s.overtime.is_some() {
+            return Err(ClockError::Berserk {
+                side,
+                why: "only with main time on the clock",
+            });
+        }
+        let s = &mut self.sides[side.index()];
+        let taken = s.main_ms / 2;
+        s.main_ms -= taken;
+        s.berserk = true;
+        self.last_at = at;
+        Ok(taken)
+    }
+
+    /// Whether `side` went berserk.
+    #[must_use]
+    pub fn is_berserk(&self, side: Side) -> bool {
+        self.sides[side.index()].berserk
+    }
+
     /// Gives `side` `ms` more main time (an arbiter's correction, or an
     /// opponent's bonus).
     pub fn give(&mut self, side: Side, ms: Millis, at: Millis) -> Result<(), ClockError> {
@@ -850,6 +900,24 @@ mod tests {
         );
         assert_eq!(c.flagged(), Some((B, 70_000)));
         assert!(c.poll(90_000).unwrap().is_empty(), "a flag is reported once");
+    }
+
+    /// lichess's berserk: half the main time, no increment, before one's
+    /// first move only, once.
+    #[test]
+    fn berserk_halves_the_time_and_drops_the_increment() {
+        let mut c = clock("1+2");
+        assert_eq!(c.berserk(B, 0), Ok(30_000));
+        assert!(matches!(c.berserk(B, 0), Err(ClockError::Berserk { .. })), "once");
+        let t = c.press(R, 10_000).unwrap();
+        assert_eq!(t.main_ms, 52_000, "the other side keeps its increment");
+        let t = c.press(B, 15_000).unwrap();
+        assert_eq!(t.main_ms, 25_000, "half the time, no increment");
+        assert!(c.is_berserk(B) && !c.is_berserk(R));
+        assert!(
+            matches!(c.berserk(R, 16_000), Err(ClockError::Berserk { .. })),
+            "not after one's first move"
+        );
     }
 
     #[test]

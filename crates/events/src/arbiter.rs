@@ -54,6 +54,19 @@ pub struct ResultRequest {
     pub reason: String,
 }
 
+/// An entry as the API shows it.
+pub(crate) fn entry_view(e: &EntryRow, withdrawn: bool) -> EntryView {
+    EntryView {
+        number: e.number,
+        name: e.name.clone(),
+        rating: e.rating,
+        withdrawn,
+        withdrawn_from: if withdrawn { e.withdrawn_from } else { None },
+        late: e.late,
+        first_round: e.first_round,
+    }
+}
+
 fn registered(u: &User, what: &str) -> Result<(), Error> {
     if u.guest {
         return Err(Error::Forbidden(format!(
@@ -114,6 +127,11 @@ impl Events {
             current_round: 0,
             created_ms: common::now_ms(),
             finished_ms: None,
+            duration_ms: terms.duration_ms,
+            berserk: terms.berserk,
+            ends_ms: None,
+            paused: false,
+            published_ms: None,
         };
         self.store().insert_event(&row).await?;
         self.log(
@@ -142,7 +160,32 @@ impl Events {
         registered(by, "enter events")?;
         let _one = self.lock(id).await;
         let l = self.load(id).await?;
-        if l.event.state != "open" {
+        let arena = l.system == crate::System::Arena;
+        if arena && l.event.state == "running" {
+            // An arena takes players until its end, and a paused player
+            // comes back by joining again.
+            if l.event.ends_ms.is_some_and(|end| common::now_ms() >= end) {
+                return Err(Error::conflict("event_finished", "the arena's time is up"));
+            }
+            if let Some(entry) = l.entry_of(&by.id) {
+                if !entry.withdrawn {
+                    return Err(Error::conflict(
+                        "already_entered",
+                        format!("{} is in the arena already", by.name),
+                    ));
+                }
+                self.store().set_withdrawn(id, &by.id, None).await?;
+                self.log(
+                    id,
+                    Some(by),
+                    "rejoin",
+                    &format!("{} is back in the arena", by.name),
+                )
+                .await?;
+                return Ok(entry_view(entry, false));
+            }
+        }
+        if l.event.state != "open" && !(arena && l.event.state == "running") {
             return Err(Error::conflict(
                 "event_started",
                 "the event has started: only its arbiter may add a late entry",
@@ -207,6 +250,7 @@ impl Events {
         let l = self.load(id).await?;
         let cap = match l.system {
             crate::System::Swiss => crate::spec::MAX_SWISS_ENTRIES,
+            crate::System::Arena => crate::spec::MAX_ARENA_ENTRIES,
             crate::System::Knockout => crate::spec::MAX_KNOCKOUT_ENTRIES,
             _ => crate::spec::MAX_ROUND_ROBIN_ENTRIES,
         };
@@ -229,15 +273,13 @@ impl Events {
             ),
         )
         .await?;
-        Ok(EntryView {
-            number,
-            name: entry.name.clone(),
-            rating: entry.rating,
-            withdrawn: false,
-            withdrawn_from: None,
-            late: entry.late,
-            first_round: entry.first_round,
-        })
+        Ok(entry_view(
+            &EntryRow {
+                number,
+                ..entry.clone()
+            },
+            false,
+        ))
     }
 
     /// `by` leaves the event: before the start the entry goes; after it,
@@ -278,6 +320,21 @@ impl Events {
                     Some(by),
                     action,
                     &format!("{} left before the start", player.name),
+                )
+                .await;
+        }
+        if l.system == crate::System::Arena {
+            // Paused: not paired again until they join again; a game in
+            // progress is played out and counts.
+            self.store()
+                .set_withdrawn(id, &player.id, Some(l.event.current_round))
+                .await?;
+            return self
+                .log(
+                    id,
+                    Some(by),
+                    if action == "withdraw" { "pause" } else { action },
+                    &format!("{} left the arena (paused)", player.name),
                 )
                 .await;
         }
@@ -422,5 +479,148 @@ impl Events {
         )
         .await?;
         self.after_result_locked(id).await
+    }
+}
+
+/// The arbiter's tools for the event itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EventAction {
+    /// Nothing is paired while paused (no scheduled round, no arena
+    /// pairing, no button); games in progress are played out.
+    Pause,
+    Resume,
+    /// Pair the current round again, before any of its games has a move:
+    /// its games are called off and the round paired anew from the same
+    /// crosstable (a correction to an entry, a withdrawal made just before).
+    Repair,
+    /// Publish the final results once the event is over.
+    Publish,
+}
+
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArbiterRequest {
+    pub action: EventAction,
+    /// Why: kept in the log.
+    #[serde(default)]
+    pub reason: String,
+}
+
+impl Events {
+    /// Pause, resume, re-pair the current round, publish: each logged.
+    ///
+    /// # Errors
+    /// Not the arbiter; the action does not fit the event's state.
+    pub async fn arbiter_action(&self, id: &str, by: &User, req: ArbiterRequest) -> Result<(), Error> {
+        if req.reason.chars().count() > 200 {
+            return Err(Error::bad("bad_reason", "a reason has at most 200 characters"));
+        }
+        let reason = if req.reason.trim().is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", req.reason.trim())
+        };
+        let guard = self.lock(id).await;
+        let l = self.load(id).await?;
+        if l.event.organiser_id != by.id {
+            return Err(Error::Forbidden("only the event's arbiter may do that".into()));
+        }
+        let over = || Error::conflict("event_finished", "the event is over");
+        match req.action {
+            EventAction::Pause | EventAction::Resume => {
+                let pause = req.action == EventAction::Pause;
+                if l.event.state == "finished" {
+                    return Err(over());
+                }
+                if l.event.paused == pause {
+                    return Err(Error::conflict(
+                        if pause { "already_paused" } else { "not_paused" },
+                        if pause {
+                            "the event is paused already"
+                        } else {
+                            "the event is not paused"
+                        },
+                    ));
+                }
+                self.store().set_event_paused(id, pause).await?;
+                let what = if pause {
+                    "the event is paused: nothing is paired until it resumes"
+                } else {
+                    "the event resumes"
+                };
+                self.log(
+                    id,
+                    Some(by),
+                    if pause { "pause_event" } else { "resume_event" },
+                    &format!("{what}{reason}"),
+                )
+                .await
+            }
+            EventAction::Publish => {
+                if l.event.state != "finished" {
+                    return Err(Error::conflict(
+                        "event_not_finished",
+                        "the results are published once the event is over",
+                    ));
+                }
+                self.store().set_event_published(id, common::now_ms()).await?;
+                self.log(
+                    id,
+                    Some(by),
+                    "publish",
+                    &format!("the final results are published{reason}"),
+                )
+                .await
+            }
+            EventAction::Repair => {
+                let round = l.event.current_round;
+                if l.event.state != "running" || round == 0 || l.system == crate::System::Arena {
+                    return Err(Error::conflict("nothing_to_repair", "no round is being played"));
+                }
+                if l.system == crate::System::Knockout {
+                    return Err(Error::conflict(
+                        "nothing_to_repair",
+                        "a knockout's bracket is fixed by its seeding: correct a result instead",
+                    ));
+                }
+                let boards: Vec<&store::PairingRow> =
+                    l.pairings.iter().filter(|p| p.round == round).collect();
+                for p in &boards {
+                    if let Some(game) = &p.game_id {
+                        let played = self.store().game(game).await?.map_or(0, |(_, moves)| moves.len());
+                        if played > 0 || p.result.is_some() {
+                            return Err(Error::conflict(
+                                "round_started",
+                                format!("round {round} board {} has begun: a round is re-paired before its first move", p.board),
+                            ));
+                        }
+                    }
+                }
+                if !self.store().unpair_round(id, round).await? {
+                    return Err(Error::conflict(
+                        "round_started",
+                        format!("round {round} cannot be taken back"),
+                    ));
+                }
+                // The old games are called off; their ends find no board.
+                for p in &boards {
+                    let (Some(game), Some(w)) = (&p.game_id, l.entry_number(p.white)) else {
+                        continue;
+                    };
+                    let _ =
+                        play::live::act_on(self.play(), game, &w.user_id, play::table::Action::Abort).await;
+                }
+                self.log(
+                    id,
+                    Some(by),
+                    "repair",
+                    &format!("round {round}'s pairings taken back{reason}"),
+                )
+                .await?;
+                drop(guard);
+                self.pair_next(id, by).await.map(|_| ())
+            }
+        }
     }
 }

@@ -10,6 +10,7 @@
 //! * [`spec`]: the terms an organiser asks for, checked.
 //! * [`crosstable`]: the stored rows as the tournament crate's model.
 //! * `rounds`: pairing a round, starting its games, scoring what ends.
+//! * [`arena`]: the Arena, pairing whoever is free until its end time.
 //! * `arbiter`: entries, withdrawals, late entries, corrected results, the log.
 //! * [`view`]: what the API shows.
 //!
@@ -20,17 +21,19 @@
 //! goes on.
 
 mod arbiter;
+pub mod arena;
 pub mod crosstable;
 mod knockout;
 mod rounds;
 pub mod spec;
 pub mod view;
 
-pub use arbiter::{JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
+pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
 pub use spec::{BoardResult, NewEvent, Scoring, System, TiebreakOrder};
 pub use view::{
-    BoardPlayer, CrosstableRow, CrosstableView, EntryView, EventSummary, EventView, LogView, MatchGameView,
-    PairingView, RoundView, StandingRow, StandingsView,
+    ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, CrosstableRow, CrosstableView,
+    EntryView, EventSummary, EventView, LogView, MatchGameView, PairingView, RoundView, StandingRow,
+    StandingsView,
 };
 
 use play::Play;
@@ -178,6 +181,8 @@ pub(crate) struct Loaded {
     pub pairings: Vec<store::PairingRow>,
     /// A knockout's match games (empty otherwise).
     pub match_games: Vec<store::MatchGameRow>,
+    /// An arena's games (empty otherwise).
+    pub arena_games: Vec<store::ArenaGameRow>,
 }
 
 impl Loaded {
@@ -232,7 +237,13 @@ impl Events {
         } else {
             Vec::new()
         };
+        let arena_games = if system == System::Arena {
+            self.store().arena_games(id).await?
+        } else {
+            Vec::new()
+        };
         Ok(Loaded {
+            arena_games,
             match_games,
             event,
             system,

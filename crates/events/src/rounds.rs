@@ -70,6 +70,13 @@ impl Events {
         let now = common::now_ms();
         let node = self.play().config().node_id.clone();
         for e in self.store().unfinished_events(&node).await? {
+            if e.system == System::Arena.as_str() && e.state == "running" {
+                self.tick_arena(&e.id).await?;
+                continue;
+            }
+            if e.paused {
+                continue;
+            }
             let next = e.current_round + 1;
             let starts: Vec<i64> = serde_json::from_str(&e.starts).unwrap_or_default();
             let due = starts.get(next as usize - 1).is_some_and(|&t| t <= now);
@@ -103,6 +110,12 @@ impl Events {
         if l.event.state == "finished" {
             return Err(Error::conflict("event_finished", "the event is over"));
         }
+        if l.event.paused {
+            return Err(Error::conflict(
+                "event_paused",
+                "the event is paused: the arbiter resumes it first",
+            ));
+        }
         if l.event.current_round > 0 && !l.round_complete() {
             return Err(Error::conflict(
                 "round_not_finished",
@@ -111,6 +124,9 @@ impl Events {
                     l.event.current_round
                 ),
             ));
+        }
+        if l.system == System::Arena {
+            return self.start_arena(&l, by).await;
         }
         let round = l.event.current_round + 1;
         if l.event.rounds > 0 && round > l.event.rounds {
@@ -251,6 +267,16 @@ impl Events {
     /// event is that node's to score and pair.
     pub(crate) async fn game_ended(&self, e: &GameEnded) -> Result<(), Error> {
         let Some((event, _)) = self.store().pairing_of_game(&e.game).await? else {
+            if let Some((event, _)) = self.store().arena_game_of(&e.game).await? {
+                {
+                    let _one = self.lock(&event).await;
+                    if let Some((_, g)) = self.store().arena_game_of(&e.game).await? {
+                        self.score_arena_game(&event, &g, e).await?;
+                    }
+                }
+                // The players are free again: pair them now.
+                return self.tick_arena(&event).await;
+            }
             return Ok(());
         };
         let node = &self.play().config().node_id;
@@ -334,7 +360,7 @@ impl Events {
     pub(crate) async fn after_result_locked(&self, id: &str) -> Result<(), Error> {
         let l = self.load(id).await?;
         let round = l.event.current_round;
-        if round == 0 || !l.round_complete() {
+        if round == 0 || !l.round_complete() || l.system == System::Arena {
             return Ok(());
         }
         if self.store().finish_round(id, round, common::now_ms()).await? {
@@ -366,27 +392,18 @@ impl Events {
         for e in &events {
             let _one = self.lock(&e.id).await;
             let l = self.load(&e.id).await?;
+            if l.system == System::Arena {
+                self.reconcile_arena(&l).await?;
+                continue;
+            }
             for p in l
                 .pairings
                 .iter()
                 .filter(|p| p.result.is_none() && p.round == l.event.current_round)
             {
                 let Some(game) = &p.game_id else { continue };
-                let Some((row, moves)) = self.store().game(game).await? else {
+                let Some(ended) = self.stored_end(game).await? else {
                     continue;
-                };
-                let outcome = match (row.state.as_str(), row.winner.as_deref()) {
-                    ("over", Some("first")) => Some(Outcome::Win { winner: Side::First }),
-                    ("over", Some("second")) => Some(Outcome::Win { winner: Side::Second }),
-                    ("over", _) => Some(Outcome::Draw),
-                    ("aborted", _) => None,
-                    _ => continue, // live (or damaged: the arbiter rules)
-                };
-                let ended = GameEnded {
-                    game: game.clone(),
-                    outcome,
-                    reason: row.reason.clone().unwrap_or_default(),
-                    plies: moves.len() as u32,
                 };
                 self.score(&e.id, p, &ended).await?;
             }
@@ -395,6 +412,27 @@ impl Events {
             self.after_result_locked(&e.id).await?;
         }
         Ok(events.len())
+    }
+
+    /// How a stored game ended, as `Play::ended_games` would have told it;
+    /// `None` while it is live (or damaged: the arbiter rules).
+    pub(crate) async fn stored_end(&self, game: &str) -> Result<Option<GameEnded>, Error> {
+        let Some((row, moves)) = self.store().game(game).await? else {
+            return Ok(None);
+        };
+        let outcome = match (row.state.as_str(), row.winner.as_deref()) {
+            ("over", Some("first")) => Some(Outcome::Win { winner: Side::First }),
+            ("over", Some("second")) => Some(Outcome::Win { winner: Side::Second }),
+            ("over", _) => Some(Outcome::Draw),
+            ("aborted", _) => None,
+            _ => return Ok(None),
+        };
+        Ok(Some(GameEnded {
+            game: game.to_string(),
+            outcome,
+            reason: row.reason.clone().unwrap_or_default(),
+            plies: moves.len() as u32,
+        }))
     }
 }
 

@@ -21,6 +21,9 @@ pub enum System {
     /// a tied match going on to rapid play-off games and an armageddon
     /// game (seed 001).
     Knockout,
+    /// lichess's Arena: a timed event pairing whoever is free, scored 2/1/0
+    /// with streaks, berserk and no points for short draws (`arena`).
+    Arena,
 }
 
 impl System {
@@ -30,6 +33,7 @@ impl System {
             System::RoundRobin => "round-robin",
             System::DoubleRoundRobin => "double-round-robin",
             System::Knockout => "knockout",
+            System::Arena => "arena",
         }
     }
 
@@ -39,6 +43,7 @@ impl System {
             System::RoundRobin,
             System::DoubleRoundRobin,
             System::Knockout,
+            System::Arena,
         ]
         .into_iter()
         .find(|x| x.as_str() == s)
@@ -51,7 +56,7 @@ impl System {
     /// How unplayed games count in the tie-breaks.
     pub fn tiebreak_system(self) -> tiebreak::System {
         match self {
-            System::Swiss | System::Knockout => tiebreak::System::Swiss,
+            System::Swiss | System::Knockout | System::Arena => tiebreak::System::Swiss,
             _ => tiebreak::System::RoundRobin,
         }
     }
@@ -123,8 +128,9 @@ impl TiebreakOrder {
     }
 
     pub fn tiebreaks(self, system: System) -> Vec<Tiebreak> {
-        if system == System::Knockout {
-            // Matches won decide; the bracket says the rest.
+        if matches!(system, System::Knockout | System::Arena) {
+            // Matches won decide, the bracket says the rest; an arena's
+            // points are its own (`arena::score`).
             return Vec::new();
         }
         match (self, system.is_round_robin()) {
@@ -184,6 +190,11 @@ pub struct NewEvent {
     pub armageddon: Option<bool>,
     /// Knockout: the play-off and armageddon games' clock (default `5+3`).
     pub playoff_time_control: Option<String>,
+    /// Arena: how long it pairs, in seconds (30 s to 12 h). Its start is
+    /// `round_starts[0]`, or the arbiter's button.
+    pub duration_s: Option<u32>,
+    /// Arena: whether players may go berserk (default true).
+    pub berserk: Option<bool>,
 }
 
 /// Most rounds a Swiss may have, and most players a round robin.
@@ -198,6 +209,11 @@ pub const MAX_SWISS_ENTRIES: usize = 1000;
 pub const MAX_ROUND_ROBIN_ENTRIES: usize = 30;
 pub const MAX_KNOCKOUT_ENTRIES: usize = 256;
 pub const MAX_CODE_CHARS: usize = 40;
+/// An arena's length: at least 30 s (a test's), at most 12 hours.
+pub const ARENA_SECONDS: std::ops::RangeInclusive<u32> = 30..=43_200;
+/// Most players an arena takes (lila's arenas have thousands; a node's
+/// live games are the limit, 500 games at once here).
+pub const MAX_ARENA_ENTRIES: usize = 1000;
 
 /// The checked terms.
 #[derive(Clone, Debug)]
@@ -217,6 +233,9 @@ pub struct Terms {
     pub starts: Vec<i64>,
     pub match_format: tournament::knockout::MatchFormat,
     pub playoff_time_control: clock::TimeControl,
+    /// An arena's length (0 otherwise) and whether berserk is allowed.
+    pub duration_ms: i64,
+    pub berserk: bool,
 }
 
 impl NewEvent {
@@ -249,7 +268,13 @@ impl NewEvent {
                     format!("a Swiss needs its number of rounds, 1 to {MAX_SWISS_ROUNDS}"),
                 ))
             }
-            (System::Knockout, None) => 0,
+            (System::Knockout | System::Arena, None) => 0,
+            (System::Arena, Some(_)) => {
+                return Err(Error::bad(
+                    "bad_rounds",
+                    "an arena has no rounds: it pairs whoever is free until its time is up (duration_s)",
+                ))
+            }
             (System::Knockout, Some(_)) => {
                 return Err(Error::bad(
                     "bad_rounds",
@@ -303,6 +328,46 @@ impl NewEvent {
                 format!("{} round starts for {rounds} rounds", self.round_starts.len()),
             ));
         }
+        let duration_ms = match (self.system, self.duration_s) {
+            (System::Arena, Some(d)) if ARENA_SECONDS.contains(&d) => i64::from(d) * 1000,
+            (System::Arena, _) => {
+                return Err(Error::bad(
+                    "bad_duration",
+                    format!(
+                        "an arena needs its length, duration_s from {} to {} seconds",
+                        ARENA_SECONDS.start(),
+                        ARENA_SECONDS.end()
+                    ),
+                ))
+            }
+            (_, None) if self.berserk.is_none() => 0,
+            (_, _) => {
+                return Err(Error::bad(
+                    "bad_duration",
+                    "duration_s and berserk are an arena's terms",
+                ))
+            }
+        };
+        if self.system == System::Arena {
+            if self.round_starts.len() > 1 {
+                return Err(Error::bad(
+                    "bad_round_starts",
+                    "an arena has one start (round_starts: [start]) and runs for duration_s",
+                ));
+            }
+            if self.scoring.is_some_and(|s| s != Scoring::TwoOneZero) {
+                return Err(Error::bad(
+                    "bad_scoring",
+                    "an arena scores 2 for a win and 1 for a draw, doubled on a streak (2-1-0)",
+                ));
+            }
+            if time_control.stages.first().is_none_or(|s| s.time_ms == 0) {
+                return Err(Error::bad(
+                    "bad_time_control",
+                    "an arena's games need main time on the clock (berserk halves it)",
+                ));
+            }
+        }
         let match_format = tournament::knockout::MatchFormat {
             games: self.match_games.unwrap_or(1),
             playoff_games: self.playoff_games.unwrap_or(1),
@@ -329,7 +394,13 @@ impl NewEvent {
             rated: self.rated,
             system: self.system,
             rounds,
-            scoring: self.scoring.unwrap_or(Scoring::OneHalfZero),
+            scoring: self.scoring.unwrap_or(if self.system == System::Arena {
+                Scoring::TwoOneZero
+            } else {
+                Scoring::OneHalfZero
+            }),
+            duration_ms,
+            berserk: self.system == System::Arena && self.berserk.unwrap_or(true),
             tiebreaks: self.tiebreaks.unwrap_or(TiebreakOrder::Fide),
             min_rating: self.min_rating,
             max_rating: self.max_rating,
@@ -426,6 +497,8 @@ mod tests {
             playoff_games: None,
             armageddon: None,
             playoff_time_control: None,
+            duration_s: None,
+            berserk: None,
         }
     }
 
@@ -478,6 +551,67 @@ mod tests {
                 ..swiss()
             }),
             "bad_round_starts"
+        );
+    }
+
+    #[test]
+    fn an_arena_needs_its_length_and_no_rounds() {
+        let arena = || NewEvent {
+            system: System::Arena,
+            rounds: None,
+            duration_s: Some(90),
+            ..swiss()
+        };
+        let t = arena().check().unwrap();
+        assert_eq!(
+            (t.duration_ms, t.berserk, t.scoring),
+            (90_000, true, Scoring::TwoOneZero)
+        );
+        let code = |e: NewEvent| match e.check() {
+            Err(Error::BadRequest { code, .. }) => code,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            code(NewEvent {
+                duration_s: None,
+                ..arena()
+            }),
+            "bad_duration"
+        );
+        assert_eq!(
+            code(NewEvent {
+                duration_s: Some(10),
+                ..arena()
+            }),
+            "bad_duration"
+        );
+        assert_eq!(
+            code(NewEvent {
+                rounds: Some(3),
+                ..arena()
+            }),
+            "bad_rounds"
+        );
+        assert_eq!(
+            code(NewEvent {
+                scoring: Some(Scoring::OneHalfZero),
+                ..arena()
+            }),
+            "bad_scoring"
+        );
+        assert_eq!(
+            code(NewEvent {
+                round_starts: vec![1, 2],
+                ..arena()
+            }),
+            "bad_round_starts"
+        );
+        assert_eq!(
+            code(NewEvent {
+                duration_s: Some(60),
+                ..swiss()
+            }),
+            "bad_duration"
         );
     }
 

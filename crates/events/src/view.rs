@@ -25,9 +25,13 @@ pub struct EventSummary {
     pub state: String,
     pub current_round: u32,
     pub players: usize,
-    /// The next round's scheduled start, if it has one.
+    /// The next round's scheduled start, if it has one (an arena's start).
     pub next_start_ms: Option<i64>,
     pub created_ms: i64,
+    /// An arena's end, once it started.
+    pub ends_ms: Option<i64>,
+    /// The arbiter paused the event.
+    pub paused: bool,
 }
 
 /// One entry.
@@ -113,8 +117,67 @@ pub struct EventView {
     pub rounds_paired: Vec<RoundView>,
     /// Whether you are this event's arbiter.
     pub arbiter: bool,
-    /// Whether you are entered (and not withdrawn).
+    /// Whether you are entered (and not withdrawn or paused).
     pub entered: bool,
+    /// Your game being played in this event, if any.
+    pub my_game: Option<String>,
+    /// When the arbiter published the final results.
+    pub published_ms: Option<i64>,
+    /// An arena's length, berserk rule and games (`None` in other systems).
+    pub arena: Option<ArenaView>,
+}
+
+/// An arena: its terms and every game paired, in order.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ArenaView {
+    pub duration_ms: i64,
+    pub berserk: bool,
+    pub games: Vec<ArenaGameView>,
+}
+
+/// One game of an arena.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ArenaGameView {
+    pub seq: u32,
+    pub white: BoardPlayer,
+    pub black: BoardPlayer,
+    pub game: String,
+    pub paired_ms: i64,
+    /// `None` while playing; `1-0`, `0-1`, `1/2-1/2`, or `*` (called off,
+    /// counts for no one).
+    pub result: Option<String>,
+    pub plies: u32,
+    pub white_berserk: bool,
+    pub black_berserk: bool,
+    pub ended_ms: Option<i64>,
+}
+
+/// An arena player's line: the sheet behind the points.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ArenaLine {
+    /// Each finished game's points in order (`4` doubled on a streak, `3`
+    /// a berserk win …).
+    pub scores: Vec<ArenaScoreView>,
+    /// On a streak: the next game scores double (the flame).
+    pub fire: bool,
+    pub games: u32,
+    pub wins: u32,
+    /// Berserk wins that earned their point.
+    pub berserk_points: u32,
+    /// Paused: not paired until they join again.
+    pub paused: bool,
+    /// The game they are playing now.
+    pub playing: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ArenaScoreView {
+    pub points: u32,
+    /// `win`, `draw` or `loss`.
+    pub result: String,
+    pub double: bool,
+    pub berserk: bool,
+    pub short_draw: bool,
 }
 
 /// One line of the standings.
@@ -128,6 +191,8 @@ pub struct StandingRow {
     pub points: String,
     /// One per tie-break, in order (`null` where not applied).
     pub tiebreaks: Vec<Option<String>>,
+    /// An arena's sheet (`None` in other systems).
+    pub arena: Option<ArenaLine>,
 }
 
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -184,6 +249,8 @@ impl Events {
             players: l.entries.iter().filter(|e| !e.withdrawn).count(),
             next_start_ms: starts.get(l.event.current_round as usize).copied(),
             created_ms: l.event.created_ms,
+            ends_ms: l.event.ends_ms,
+            paused: l.event.paused,
         }
     }
 
@@ -299,6 +366,28 @@ impl Events {
             rounds_paired,
             arbiter: viewer.is_some_and(|u| u.id == l.event.organiser_id),
             entered: viewer.is_some_and(|u| l.entry_of(&u.id).is_some_and(|e| !e.withdrawn)),
+            my_game: viewer.and_then(|u| my_game(l, &u.id)),
+            published_ms: l.event.published_ms,
+            arena: (l.system == crate::System::Arena).then(|| ArenaView {
+                duration_ms: l.event.duration_ms,
+                berserk: l.event.berserk,
+                games: l
+                    .arena_games
+                    .iter()
+                    .map(|g| ArenaGameView {
+                        seq: g.seq,
+                        white: name_of(g.white),
+                        black: name_of(g.black),
+                        game: g.game_id.clone(),
+                        paired_ms: g.paired_ms,
+                        result: g.result.clone(),
+                        plies: g.plies,
+                        white_berserk: g.white_berserk,
+                        black_berserk: g.black_berserk,
+                        ended_ms: g.ended_ms,
+                    })
+                    .collect(),
+            }),
         })
     }
 
@@ -309,6 +398,9 @@ impl Events {
     /// No such event, or an inconsistent crosstable.
     pub async fn standings(&self, id: &str) -> Result<StandingsView, Error> {
         let l = self.load(id).await?;
+        if l.system == crate::System::Arena {
+            return Ok(arena_standings(&l));
+        }
         let t = l.model();
         let rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
         let s = standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))?;
@@ -332,6 +424,7 @@ impl Events {
                     name: r.name.clone(),
                     points: r.points.to_string(),
                     tiebreaks: r.values.iter().map(|v| v.map(|v| v.to_string())).collect(),
+                    arena: None,
                 })
                 .collect(),
             rounds_complete: complete,
@@ -463,5 +556,94 @@ fn tournament_kind(l: &Loaded) -> &'static str {
         crate::System::RoundRobin => "Round robin",
         crate::System::DoubleRoundRobin => "Double round robin",
         crate::System::Knockout => "Knockout",
+        crate::System::Arena => "Arena",
+    }
+}
+
+/// The game `user_id` is playing in this event now, if any.
+fn my_game(l: &Loaded, user_id: &str) -> Option<String> {
+    let n = l.entry_of(user_id)?.number;
+    let arena = l
+        .arena_games
+        .iter()
+        .rev()
+        .find(|g| g.result.is_none() && (g.white == n || g.black == n))
+        .map(|g| g.game_id.clone());
+    arena.or_else(|| {
+        l.pairings
+            .iter()
+            .rev()
+            .find(|p| p.result.is_none() && (p.white == n || p.black == Some(n)))
+            .and_then(|p| p.game_id.clone())
+    })
+}
+
+/// An arena's standings: points from each player's sheet (streaks,
+/// berserk, short draws: `arena::rules`), then rating; equal points share
+/// the place.
+fn arena_standings(l: &Loaded) -> StandingsView {
+    use crate::arena::rules::Res;
+    let sheets = crate::arena::sheets(&l.arena_games);
+    let empty = crate::arena::rules::Sheet::default();
+    let mut rows: Vec<(&store::EntryRow, &crate::arena::rules::Sheet)> = l
+        .entries
+        .iter()
+        .map(|e| (e, sheets.get(&e.number).unwrap_or(&empty)))
+        .collect();
+    rows.sort_by(|a, b| {
+        b.1.points
+            .cmp(&a.1.points)
+            .then(b.0.rating.cmp(&a.0.rating))
+            .then(a.0.number.cmp(&b.0.number))
+    });
+    let mut out = Vec::with_capacity(rows.len());
+    for (i, (e, s)) in rows.iter().enumerate() {
+        let rank = rows
+            .iter()
+            .position(|(_, t)| t.points == s.points)
+            .map_or(i, |p| p) as u32
+            + 1;
+        let shared = rows.iter().filter(|(_, t)| t.points == s.points).count() > 1;
+        out.push(StandingRow {
+            rank,
+            shared,
+            number: e.number,
+            name: e.name.clone(),
+            points: s.points.to_string(),
+            tiebreaks: Vec::new(),
+            arena: Some(ArenaLine {
+                scores: s
+                    .scores
+                    .iter()
+                    .map(|x| ArenaScoreView {
+                        points: x.points,
+                        result: match x.res {
+                            Res::Win => "win",
+                            Res::Draw => "draw",
+                            Res::Loss => "loss",
+                        }
+                        .to_string(),
+                        double: x.double,
+                        berserk: x.berserk_point,
+                        short_draw: x.short_draw,
+                    })
+                    .collect(),
+                fire: s.fire,
+                games: s.scores.len() as u32,
+                wins: s.wins() as u32,
+                berserk_points: s.scores.iter().filter(|x| x.berserk_point).count() as u32,
+                paused: e.withdrawn,
+                playing: l
+                    .arena_games
+                    .iter()
+                    .find(|g| g.result.is_none() && (g.white == e.number || g.black == e.number))
+                    .map(|g| g.game_id.clone()),
+            }),
+        });
+    }
+    StandingsView {
+        tiebreaks: Vec::new(),
+        rows: out,
+        rounds_complete: 0,
     }
 }

@@ -46,6 +46,9 @@ pub enum Action {
     /// is connected: it rules on the claim ([`Table::claim_victory`]); here
     /// alone the claim has nothing to stand on.
     ClaimVictory,
+    /// Half one's time, no increment, before one's first move: an arena's
+    /// rule. Only the events room asks it, for its arenas' games.
+    Berserk,
 }
 
 /// How a game ended. `outcome == None` means aborted (no result).
@@ -164,6 +167,7 @@ impl TableError {
                     "cannot_offer"
                 }
                 SessionError::TooLateToAbort => "cannot_abort",
+                SessionError::Clock(clock::ClockError::Berserk { .. }) => "cannot_berserk",
                 SessionError::NotStarted => "not_started",
                 _ => "refused",
             },
@@ -598,6 +602,7 @@ impl Table {
             Action::AcceptTakeback => self.apply(Command::AcceptTakeback { side, at }, &mut out)?,
             Action::DeclineTakeback => self.apply(Command::DeclineTakeback { side, at }, &mut out)?,
             Action::ClaimVictory => return Err(TableError::OpponentPresent),
+            Action::Berserk => self.apply(Command::Berserk { side, at }, &mut out)?,
         }
         Ok(out)
     }

@@ -3,7 +3,8 @@
 //! input changes nothing and exits with 2. `qiju admin backup` copies the
 //! database beside the running server and `qiju admin check` verifies it.
 //! `qiju admin reports` prints what players wrote as text, never as
-//! terminal control.
+//! terminal control. A title awarded on an event's results is recorded
+//! with the event and written in its log (issue 28).
 
 mod common;
 
@@ -22,16 +23,23 @@ fn admin(db: &str, args: &[&str]) -> (i32, String) {
     )
 }
 
-#[test]
-fn awarded_titles_show_on_the_profile_and_bad_input_changes_nothing() {
-    let dir = std::env::temp_dir().join(unique("qiju-admin-"));
+/// A server on a fresh SQLite file: its folder, database URL, client and
+/// process.
+fn served(prefix: &str, node: &str) -> (std::path::PathBuf, String, Http, std::process::Child) {
+    let dir = std::env::temp_dir().join(unique(prefix));
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite://{}", dir.join("qiju.db").display());
     let port = free_port();
     let http = Http {
         addr: format!("127.0.0.1:{port}"),
     };
-    let mut server = start(&db, port, "admin-test");
+    let server = start(&db, port, node);
+    (dir, db, http, server)
+}
+
+#[test]
+fn awarded_titles_show_on_the_profile_and_bad_input_changes_nothing() {
+    let (dir, db, http, mut server) = served("qiju-admin-", "admin-test");
     let name = unique("gm");
     register_named(&http, &name);
     let profile = |http: &Http| http.json("GET", &format!("/api/users/{name}"), None, None);
@@ -75,16 +83,131 @@ fn awarded_titles_show_on_the_profile_and_bad_input_changes_nothing() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A title awarded on a finished event's results: recorded with the event
+/// and written in its public log; an event not over, a player not in it,
+/// or no such event refused with exit 2, changing nothing.
+#[test]
+fn a_title_awarded_on_an_events_results_names_the_event() {
+    let (dir, db, http, mut server) = served("qiju-admin-ev-", "admin-event-test");
+    let org = register_named(&http, &unique("org"));
+    let create = |name: &str| {
+        let body = format!(r#"{{"name":"{name}","time_control":"10+0","system":"round-robin"}}"#);
+        http.json("POST", "/api/events", Some(&org), Some(&body))["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let id = create("Championship");
+    let open = create("Next year");
+    let names = [unique("ta"), unique("tb")];
+    let cookies: Vec<String> = names.iter().map(|n| register_named(&http, n)).collect();
+    for c in &cookies {
+        http.json("POST", &format!("/api/events/{id}/join"), Some(c), Some("{}"));
+    }
+    let outsider = unique("tc");
+    register_named(&http, &outsider);
+    http.json("POST", &format!("/api/events/{id}/pair"), Some(&org), Some("{}"));
+    let ev = http.json("GET", &format!("/api/events/{id}"), None, None);
+    let board = &ev["rounds_paired"][0]["boards"][0];
+    let game = board["game"].as_str().unwrap();
+    let cookie = |side: &str| &cookies[names.iter().position(|n| *n == board[side]["name"]).unwrap()];
+    for (side, what) in [
+        ("white", "move/h2e2"),
+        ("black", "move/h7e7"),
+        ("black", "resign"),
+    ] {
+        let r = http.request(
+            "POST",
+            &format!("/api/games/{game}/{what}"),
+            Some(cookie(side)),
+            Some("{}"),
+        );
+        assert_eq!(r.status, 200, "{what}: {}", r.body);
+    }
+    let t0 = std::time::Instant::now();
+    while http.json("GET", &format!("/api/events/{id}"), None, None)["state"] != "finished" {
+        assert!(t0.elapsed().as_secs() < 30, "the event did not finish");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let champion = board["white"]["name"].as_str().unwrap().to_string();
+    for bad in [
+        vec![
+            "title",
+            champion.as_str(),
+            "--awarded",
+            "一级大师",
+            "--event",
+            "nosuchev",
+        ],
+        vec![
+            "title",
+            champion.as_str(),
+            "--awarded",
+            "一级大师",
+            "--event",
+            open.as_str(),
+        ],
+        vec![
+            "title",
+            outsider.as_str(),
+            "--awarded",
+            "一级大师",
+            "--event",
+            id.as_str(),
+        ],
+        vec![
+            "title",
+            champion.as_str(),
+            "--real",
+            "国家大师",
+            "--event",
+            id.as_str(),
+        ],
+    ] {
+        let (code, out) = admin(&db, &bad);
+        assert_eq!(code, 2, "{bad:?}: {out}");
+    }
+    let profile = |n: &str| http.json("GET", &format!("/api/users/{n}"), None, None);
+    assert!(profile(&champion)["title"].is_null(), "nothing changed");
+    let (code, out) = admin(
+        &db,
+        &["title", &champion, "--awarded", "一级大师", "--event", &id],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(profile(&champion)["title"], "一级大师");
+    let log = http.json("GET", &format!("/api/events/{id}/log"), None, None);
+    let line = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["action"] == "title")
+        .unwrap_or_else(|| panic!("{log}"));
+    assert_eq!(line["by"], "operator");
+    assert!(line["detail"].as_str().unwrap().contains(&champion), "{line}");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    // The record names the event.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let store = store::Store::connect(&db).await.unwrap();
+        let u = store.user_by_name(&champion).await.unwrap().unwrap();
+        let awards = store.title_awards(&u.id).await.unwrap();
+        assert_eq!(awards.len(), 1);
+        assert_eq!(
+            (awards[0].1.as_deref(), awards[0].2.as_deref()),
+            (Some("first_master"), Some(id.as_str()))
+        );
+        store.close().await;
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_backup_made_while_the_server_runs_checks_whole_and_serves() {
-    let dir = std::env::temp_dir().join(unique("qiju-backup-"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = format!("sqlite://{}", dir.join("qiju.db").display());
-    let port = free_port();
-    let http = Http {
-        addr: format!("127.0.0.1:{port}"),
-    };
-    let mut server = start(&db, port, "backup-test");
+    let (dir, db, http, mut server) = served("qiju-backup-", "backup-test");
     let name = unique("kept");
     register_named(&http, &name);
     let copy = dir.join("copy.db");

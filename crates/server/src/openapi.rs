@@ -103,6 +103,8 @@ use utoipa::OpenApi;
         crate::api::events::pair,
         crate::api::events::set_result,
         crate::api::events::player_action,
+        crate::api::events::arbiter,
+        crate::api::events::berserk,
         crate::api::events::trf,
         crate::api::events::pgn,
     ),

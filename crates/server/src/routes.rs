@@ -237,6 +237,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/events/{id}/pair", post(events::pair))
         .route("/api/events/{id}/result", post(events::set_result))
         .route("/api/events/{id}/players", post(events::player_action))
+        .route("/api/events/{id}/arbiter", post(events::arbiter))
+        // An arena game's berserk, at lichess's Board API path (bots too).
+        .route("/api/board/game/{id}/berserk", post(events::berserk))
+        .route("/api/bot/game/{id}/berserk", post(events::berserk))
         .route("/api/reports", post(players::report))
         .route("/api/users", get(players::search_users))
         .route("/api/leaderboard/{pool}", get(players::leaderboard))

@@ -764,6 +764,607 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
     s.stop().await;
 }
 
+/// Twenty plies of Xiangqi that neither side's rules stop (pawns, then
+/// chariots and a cannon), so a game may end after any of them.
+const LINE: [&str; 20] = [
+    "a3a4", "a6a5", "c3c4", "c6c5", "e3e4", "e6e5", "g3g4", "g6g5", "i3i4", "i6i5", "a0a1", "a9a8", "i0i1",
+    "i9i8", "a1a2", "a8a7", "i1i2", "i8i7", "h2h3", "h7h6",
+];
+
+/// How the test plays one arena game (its own record, for scoring it
+/// independently of the server): the plies, who wins, who went berserk.
+#[derive(Clone, Debug)]
+struct ArenaPlan {
+    plies: usize,
+    /// `Some(true)`: the first side wins, `Some(false)` the second, `None`
+    /// a draw (offered with the last ply, accepted).
+    first_wins: Option<bool>,
+    berserk: [bool; 2],
+    /// This side (0 first, 1 second) never makes its first move: the game
+    /// is called off and counts for no one.
+    no_show: Option<usize>,
+}
+
+impl ArenaPlan {
+    /// A deterministic mix from the game's number: long and short games,
+    /// wins, long draws and short draws (that score nothing); the
+    /// lower-numbered player usually wins, so streaks happen; berserk on
+    /// some sides.
+    fn of(seq: u64, white: u64, black: u64) -> ArenaPlan {
+        let h = seq.wrapping_mul(2_654_435_761).rotate_left(13) ^ (white * 31 + black);
+        let stronger_first = white < black;
+        let upset = h.is_multiple_of(5);
+        let (plies, first_wins) = match (h >> 3) % 6 {
+            0 => (14, Some(stronger_first != upset)),
+            1 => (4, Some(stronger_first != upset)),
+            2 => (4, None),
+            3 => (20, None),
+            4 => (16, Some(stronger_first != upset)),
+            _ => (2, Some(stronger_first != upset)),
+        };
+        ArenaPlan {
+            plies,
+            first_wins,
+            berserk: [(h >> 7).is_multiple_of(3), (h >> 9).is_multiple_of(3)],
+            no_show: None,
+        }
+    }
+}
+
+async fn hold(until_ms: i64) {
+    let wait = until_ms - chrono_ms();
+    if wait > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(wait as u64)).await;
+    }
+}
+
+/// Plays one arena game as planned, through the bot API.
+async fn play_arena_game(white: &Bot, black: &Bot, game: &str, plan: &ArenaPlan, hold_until_ms: i64) {
+    let side = |ply: usize| if ply.is_multiple_of(2) { white } else { black };
+    for (i, mv) in LINE.iter().take(plan.plies).enumerate() {
+        if plan.no_show == Some(i) {
+            return;
+        }
+        if i < 2 && plan.berserk[i] {
+            let (status, body) = side(i)
+                .post_form(&format!("/api/bot/game/{game}/berserk"), "")
+                .await;
+            assert_eq!(status, 200, "berserk in {game}: {body}");
+        }
+        let last = i + 1 == plan.plies;
+        // A game paired just before the end is finished after it (once
+        // both have moved: the first moves have their abort window).
+        if last && i >= 2 {
+            hold(hold_until_ms).await;
+        }
+        side(i).play(game, mv, last && plan.first_wins.is_none()).await;
+    }
+    if plan.plies <= 2 {
+        hold(hold_until_ms).await;
+    }
+    match plan.first_wins {
+        Some(true) => black.resign(game).await,
+        Some(false) => white.resign(game).await,
+        None => side(plan.plies).accept_draw(game).await,
+    }
+}
+
+/// lichess's Arena rules, written again from its FAQ for this test alone:
+/// 2/1/0; after two wins in a row each game scores double until one that
+/// is not a win; a berserk win of 7 moves or more one point more; a draw
+/// of fewer than 20 plies nothing. Returns (points, on a streak now).
+fn arena_points(games: &[(char, usize, bool, bool)]) -> (u32, bool) {
+    let (mut points, mut streak) = (0, 0);
+    for &(res, plies, first, berserk) in games {
+        let own_moves = if first { plies.div_ceil(2) } else { plies / 2 };
+        let fire = streak >= 2;
+        let base = match res {
+            'w' => 2,
+            'd' if plies >= 20 => 1,
+            _ => 0,
+        };
+        points += if fire { 2 * base } else { base };
+        if res == 'w' && berserk && own_moves >= 7 {
+            points += 1;
+        }
+        streak = if res == 'w' { streak + 1 } else { 0 };
+    }
+    (points, streak >= 2)
+}
+
+async fn an_arena_of_ten_bots_scored_by_the_rules() {
+    let secs: u64 = std::env::var("QIJU_ARENA_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..10 {
+        let b = Bot::new(&s, &format!("ar{i}"), true).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let bots = std::sync::Arc::new(bots);
+    let mut names: Vec<String> = bots.keys().cloned().collect();
+    names.sort();
+    // Bad terms change nothing.
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "A", "time_control": "1+0", "system": "arena"}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad_duration");
+    let id = create(
+        &org,
+        json!({"name": "Arena", "time_control": "1+0", "system": "arena", "duration_s": secs}),
+    )
+    .await;
+    for n in &names[..9] {
+        let (status, body) = bots[n].post_form(&format!("/api/events/{id}/join"), "").await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let started = chrono_ms();
+    assert_eq!(
+        pair(&org, &id).await["round"],
+        1,
+        "the arbiter's button starts it"
+    );
+    let ev = event(&org, &id).await;
+    assert_eq!(ev["state"], "running");
+    let ends = ev["ends_ms"].as_i64().unwrap();
+    assert!((ends - started - secs as i64 * 1000).abs() < 5_000);
+    // The tenth joins while it runs.
+    let late = names[9].clone();
+    assert_eq!(
+        bots[&late]
+            .post_form(&format!("/api/events/{id}/join"), "")
+            .await
+            .0,
+        200
+    );
+
+    let plans = std::sync::Arc::new(std::sync::Mutex::new(HashMap::<String, ArenaPlan>::new()));
+    let mut tasks = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let (pauser, mut paused_at, mut rejoined_at) = (names[3].clone(), None::<i64>, None::<i64>);
+    let no_show_bot = names[5].clone();
+    let mut no_show_game = None::<String>;
+    let mut live_standings = false;
+    loop {
+        let ev = event(&org, &id).await;
+        let now = chrono_ms();
+        for g in ev["arena"]["games"].as_array().unwrap() {
+            let game = g["game"].as_str().unwrap().to_string();
+            if !seen.insert(game.clone()) {
+                continue;
+            }
+            let (w, b) = (
+                g["white"]["name"].as_str().unwrap(),
+                g["black"]["name"].as_str().unwrap(),
+            );
+            let mut plan = ArenaPlan::of(
+                g["seq"].as_u64().unwrap(),
+                g["white"]["number"].as_u64().unwrap(),
+                g["black"]["number"].as_u64().unwrap(),
+            );
+            // Once, a player who never starts their game: called off,
+            // and the server pauses them.
+            let absent = [w, b].iter().position(|n| *n == no_show_bot);
+            if no_show_game.is_none() && absent.is_some() && now > started + 8_000 && now < ends - 15_000 {
+                plan.no_show = absent;
+                plan.berserk = [false, false];
+                no_show_game = Some(game.clone());
+            }
+            // A game paired in the last 3 s is finished after the end.
+            let hold = if g["paired_ms"].as_i64().unwrap() > ends - 3_000 {
+                ends + 800
+            } else {
+                0
+            };
+            plans.lock().unwrap().insert(game.clone(), plan.clone());
+            let (bots, w, b) = (bots.clone(), w.to_string(), b.to_string());
+            tasks.push(tokio::spawn(async move {
+                play_arena_game(&bots[&w], &bots[&b], &game, &plan, hold).await;
+            }));
+        }
+        // A player pauses for a while, then comes back.
+        if paused_at.is_none() && now > started + 15_000 {
+            let (status, _) = bots[&pauser]
+                .post_form(&format!("/api/events/{id}/withdraw"), "")
+                .await;
+            assert_eq!(status, 204);
+            paused_at = Some(chrono_ms());
+        }
+        if let (Some(p), None) = (paused_at, rejoined_at) {
+            if now > p + 8_000 {
+                let (status, body) = bots[&pauser]
+                    .post_form(&format!("/api/events/{id}/join"), "")
+                    .await;
+                assert_eq!(status, 200, "{body}");
+                rejoined_at = Some(chrono_ms());
+            }
+        }
+        // The no-show is paused by the server; they come back too.
+        if let Some(g) = &no_show_game {
+            let ng = ev["arena"]["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["game"] == g.as_str())
+                .unwrap();
+            if ng["result"] == "*"
+                && ev["entries"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e["name"] == no_show_bot.as_str() && e["withdrawn"] == true)
+            {
+                let (status, body) = bots[&no_show_bot]
+                    .post_form(&format!("/api/events/{id}/join"), "")
+                    .await;
+                assert_eq!(status, 200, "{body}");
+            }
+        }
+        if !live_standings && now > started + 10_000 {
+            let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+            live_standings = st["rows"].as_array().unwrap().iter().any(|r| r["points"] != "0");
+        }
+        if ev["state"] == "finished" {
+            break;
+        }
+        assert!(now < ends + 60_000, "the arena did not finish: {ev:#}");
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    assert!(live_standings, "the standings moved while the arena ran");
+    let ev = event(&org, &id).await;
+    let games = ev["arena"]["games"].as_array().unwrap().clone();
+    let plans = plans.lock().unwrap().clone();
+    // Nothing is paired after the end; games going on at the end finish
+    // and count.
+    assert!(games.iter().all(|g| g["paired_ms"].as_i64().unwrap() < ends));
+    assert!(
+        games
+            .iter()
+            .any(|g| g["ended_ms"].as_i64().unwrap() > ends && g["result"] != "*"),
+        "a game finished after the end"
+    );
+    // The paused player was not paired while paused.
+    let (p, back) = (paused_at.unwrap(), rejoined_at.unwrap());
+    for g in &games {
+        let t = g["paired_ms"].as_i64().unwrap();
+        if t > p + 200 && t < back {
+            assert!(
+                g["white"]["name"] != pauser.as_str() && g["black"]["name"] != pauser.as_str(),
+                "{g}"
+            );
+        }
+    }
+    assert!(
+        games.iter().any(|g| g["paired_ms"].as_i64().unwrap() >= back
+            && (g["white"]["name"] == pauser.as_str() || g["black"]["name"] == pauser.as_str())),
+        "paired again after rejoining"
+    );
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let log = log.as_array().unwrap();
+    assert!(log
+        .iter()
+        .any(|l| l["action"] == "pause" && l["by"] == pauser.as_str()));
+    assert!(log
+        .iter()
+        .any(|l| l["action"] == "rejoin" && l["by"] == pauser.as_str()));
+    let ns = no_show_game.expect("a no-show game");
+    assert!(log.iter().any(|l| l["action"] == "pause"
+        && l["by"] == "server"
+        && l["detail"].as_str().unwrap().contains(&ns)));
+    // A player has one game at a time, and no immediate rematch.
+    let mut last: HashMap<String, (i64, String)> = HashMap::new();
+    // How long a free player waited for the next game (pairing latency).
+    let mut waits = Vec::new();
+    for g in &games {
+        let (w, b) = (
+            g["white"]["name"].as_str().unwrap(),
+            g["black"]["name"].as_str().unwrap(),
+        );
+        for (me, opp) in [(w, b), (b, w)] {
+            if let Some((ended, prev_opp)) = last.get(me) {
+                assert!(
+                    g["paired_ms"].as_i64().unwrap() >= *ended,
+                    "{me} had two games at once"
+                );
+                waits.push(g["paired_ms"].as_i64().unwrap() - ended);
+                assert_ne!(prev_opp, opp, "{me} met {opp} twice in a row");
+            }
+            if g["result"] != "*" {
+                last.insert(me.to_string(), (g["ended_ms"].as_i64().unwrap(), opp.to_string()));
+            }
+        }
+    }
+
+    // Every player's score again, from the games' own records (their
+    // result and moves, read from /api/games) and the test's berserks.
+    let mut sheets: HashMap<String, Vec<(char, usize, bool, bool)>> = HashMap::new();
+    let (mut doubles, mut berserk_points, mut short_draws) = (0, 0, 0);
+    for g in &games {
+        let game = g["game"].as_str().unwrap();
+        let record = org.get_json(&format!("/api/games/{game}")).await;
+        let plan = &plans[game];
+        let plies = record["moves"].as_array().unwrap().len();
+        if plan.no_show.is_some() {
+            assert_eq!(
+                (record["state"].as_str(), g["result"].as_str()),
+                (Some("aborted"), Some("*"))
+            );
+            continue;
+        }
+        assert_eq!(plies, plan.plies, "{game}");
+        let (wr, br) = match record["result"].as_str().unwrap() {
+            "1-0" => ('w', 'l'),
+            "0-1" => ('l', 'w'),
+            "1/2-1/2" => ('d', 'd'),
+            other => panic!("{game}: {other}"),
+        };
+        assert_eq!(g["white_berserk"], plan.berserk[0]);
+        assert_eq!(g["black_berserk"], plan.berserk[1]);
+        short_draws += usize::from(wr == 'd' && plies < 20);
+        for (name, res, first, berserk) in [
+            (&g["white"]["name"], wr, true, plan.berserk[0]),
+            (&g["black"]["name"], br, false, plan.berserk[1]),
+        ] {
+            let sheet = sheets.entry(name.as_str().unwrap().to_string()).or_default();
+            let before = arena_points(sheet).0;
+            let fire = arena_points(sheet).1;
+            sheet.push((res, plies, first, berserk));
+            let gained = arena_points(sheet).0 - before;
+            doubles += usize::from(fire && gained >= 2);
+            let own = if first { plies.div_ceil(2) } else { plies / 2 };
+            berserk_points += usize::from(res == 'w' && berserk && own >= 7);
+        }
+    }
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    let rows = st["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 10);
+    for r in rows {
+        let name = r["name"].as_str().unwrap();
+        let (points, fire) = arena_points(sheets.get(name).map_or(&[][..], |v| &v[..]));
+        assert_eq!(r["points"], points.to_string(), "{name}: {r}");
+        assert_eq!(r["arena"]["fire"], fire, "{name}: {r}");
+    }
+    let mut ranked: Vec<u32> = rows
+        .iter()
+        .map(|r| r["points"].as_str().unwrap().parse().unwrap())
+        .collect();
+    let before = ranked.clone();
+    ranked.sort_by(|a, b| b.cmp(a));
+    assert_eq!(ranked, before, "ranked by points");
+    // The rules were all exercised.
+    let finished = games.iter().filter(|g| g["result"] != "*").count();
+    waits.sort_unstable();
+    let pct = |p: usize| {
+        waits
+            .get((waits.len() * p / 100).min(waits.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0)
+    };
+    eprintln!(
+        "arena of {secs} s: {} games ({finished} played), {doubles} streak scores, {berserk_points} berserk points, \
+         {short_draws} short draws; top score {}; a free player's wait for the next game: median {} ms, \
+         p90 {} ms, max {} ms",
+        games.len(),
+        rows[0]["points"],
+        pct(50),
+        pct(90),
+        pct(100)
+    );
+    assert!(
+        doubles > 0 && berserk_points > 0 && short_draws > 0,
+        "{doubles} {berserk_points} {short_draws}"
+    );
+    s.stop().await;
+}
+
+async fn the_arbiter_pauses_re_pairs_and_publishes() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..5 {
+        let b = Bot::new(&s, &format!("ab{i}"), true).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let id = create(
+        &org,
+        json!({"name": "Tools", "time_control": "10+5", "system": "swiss", "rounds": 2}),
+    )
+    .await;
+    for b in bots.values() {
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+    }
+    let tool = |action: &'static str, reason: &'static str| {
+        let (org, id) = (&org, &id);
+        async move {
+            let r = org
+                .post(
+                    &format!("/api/events/{id}/arbiter"),
+                    &json!({"action": action, "reason": reason}),
+                )
+                .await;
+            let status = r.status().as_u16();
+            (status, r.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    // Only the arbiter; bad actions change nothing.
+    let somebody = bots.values().next().unwrap();
+    let (status, _) = somebody
+        .post_json(&format!("/api/events/{id}/arbiter"), &json!({"action": "pause"}))
+        .await;
+    assert_eq!(status, 403);
+    let r = org
+        .post(
+            &format!("/api/events/{id}/arbiter"),
+            &json!({"action": "explode"}),
+        )
+        .await;
+    assert!(r.status().is_client_error());
+    // Paused: nothing is paired, not even by the button.
+    assert_eq!(tool("pause", "hall not ready").await.0, 204);
+    assert_eq!(event(&org, &id).await["paused"], true);
+    assert_eq!(tool("pause", "").await.1["error"], "already_paused");
+    let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+    assert_eq!(
+        (
+            r.status().as_u16(),
+            r.json::<Value>().await.unwrap()["error"].clone()
+        ),
+        (409, json!("event_paused"))
+    );
+    assert_eq!(tool("resume", "").await.0, 204);
+    assert_eq!(tool("publish", "").await.1["error"], "event_not_finished");
+    pair(&org, &id).await;
+    let first = event(&org, &id).await;
+    assert_eq!(boards(&first, 1).len(), 3, "two games and the bye");
+    // A player leaves before anyone has moved: the arbiter pairs the round
+    // again without them; the first pairing's games are called off.
+    let leaver = first["rounds_paired"][0]["boards"][0]["white"]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        bots[&leaver]
+            .post_form(&format!("/api/events/{id}/withdraw"), "")
+            .await
+            .0,
+        204
+    );
+    assert_eq!(tool("repair", "a player left before the first move").await.0, 204);
+    let again = event(&org, &id).await;
+    assert_eq!(again["current_round"], 1);
+    let bs = again["rounds_paired"][0]["boards"].as_array().unwrap();
+    assert_eq!(bs.len(), 2, "four players: two games, no bye");
+    assert!(bs
+        .iter()
+        .all(|b| b["white"]["name"] != leaver.as_str() && b["black"]["name"] != leaver.as_str()));
+    for b in first["rounds_paired"][0]["boards"].as_array().unwrap() {
+        if let Some(g) = b["game"].as_str() {
+            assert_eq!(
+                org.get_json(&format!("/api/games/{g}")).await["state"],
+                "aborted",
+                "{g}"
+            );
+        }
+    }
+    // Once a move is made the round stands.
+    let b1 = &bs[0];
+    let game = b1["game"].as_str().unwrap();
+    bots[b1["white"]["name"].as_str().unwrap()]
+        .play(game, "h2e2", false)
+        .await;
+    assert_eq!(tool("repair", "").await.1["error"], "round_started");
+    let black1 = &bots[b1["black"]["name"].as_str().unwrap()];
+    black1.play(game, "h7e7", false).await;
+    black1.resign(game).await;
+    let (b2, game2) = (&bs[1], bs[1]["game"].as_str().unwrap());
+    bots[b2["white"]["name"].as_str().unwrap()]
+        .play(game2, "h2e2", false)
+        .await;
+    bots[b2["black"]["name"].as_str().unwrap()]
+        .play(game2, "h7e7", false)
+        .await;
+    bots[b2["white"]["name"].as_str().unwrap()].resign(game2).await;
+    round_done(&org, &id, 1).await;
+    pair(&org, &id).await;
+    play_round(&org, &id, 2, &bots, None).await;
+    finished(&org, &id).await;
+    assert_eq!(tool("pause", "").await.1["error"], "event_finished");
+    assert_eq!(tool("publish", "final").await.0, 204);
+    assert!(event(&org, &id).await["published_ms"].is_i64());
+    // Every action is in the log, by the arbiter.
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    for action in ["pause_event", "resume_event", "repair", "publish"] {
+        let line = log.as_array().unwrap().iter().find(|l| l["action"] == action);
+        assert_eq!(
+            line.map(|l| l["by"].clone()),
+            Some(json!(org.name)),
+            "{action}: {log}"
+        );
+    }
+    assert!(log.to_string().contains("a player left before the first move"));
+    s.stop().await;
+}
+
+async fn an_arena_resumes_after_a_restart() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..4 {
+        let b = Bot::new(&s, &format!("ra{i}"), true).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let id = create(
+        &org,
+        json!({"name": "Restart arena", "time_control": "1+0", "system": "arena", "duration_s": 120}),
+    )
+    .await;
+    for b in bots.values() {
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+    }
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    let games = ev["arena"]["games"].as_array().unwrap().clone();
+    assert_eq!(games.len(), 2, "four players: two games at once");
+    let bot = |g: &Value, side: &str| &bots[g[side]["name"].as_str().unwrap()];
+    let (g1, g2) = (
+        games[0]["game"].as_str().unwrap(),
+        games[1]["game"].as_str().unwrap(),
+    );
+    // Game 1 ends before the restart; game 2 is two plies in.
+    bot(&games[0], "white").play(g1, "a3a4", false).await;
+    bot(&games[0], "black").play(g1, "a6a5", false).await;
+    bot(&games[0], "black").resign(g1).await;
+    bot(&games[1], "white").play(g2, "a3a4", false).await;
+    bot(&games[1], "black").play(g2, "a6a5", false).await;
+    common::eventually("game 1 scored", || async {
+        event(&org, &id).await["arena"]["games"][0]["result"] == "1-0"
+    })
+    .await;
+    // Game 1's players just met: they wait for the others.
+    let before = event(&org, &id).await;
+    assert_eq!(before["arena"]["games"].as_array().unwrap().len(), 2);
+
+    s.restart().await;
+    let restarted = chrono_ms();
+    let after = event(&org, &id).await;
+    assert_eq!(after["arena"], before["arena"], "the same games and results");
+    assert_eq!(
+        (after["state"].as_str(), after["ends_ms"].clone()),
+        (Some("running"), before["ends_ms"].clone())
+    );
+    // Game 2 goes on and counts; then the four are paired anew.
+    bot(&games[1], "white").play(g2, "c3c4", false).await;
+    bot(&games[1], "black").resign(g2).await;
+    common::eventually("game 2 scored and new games paired", || async {
+        let ev = event(&org, &id).await;
+        ev["arena"]["games"][1]["result"] == "1-0" && ev["arena"]["games"].as_array().unwrap().len() == 4
+    })
+    .await;
+    let ev = event(&org, &id).await;
+    for g in &ev["arena"]["games"].as_array().unwrap()[2..] {
+        assert!(g["paired_ms"].as_i64().unwrap() >= restarted);
+    }
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    let winners: Vec<&Value> = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["points"] == "2")
+        .collect();
+    assert_eq!(winners.len(), 2, "{st}");
+    s.stop().await;
+}
+
 /// The rounds as they were, with board `i` of round 1 given `result`.
 trait TapResult {
     fn tap_result(self, board: usize, result: &str) -> Value;
@@ -782,4 +1383,7 @@ on_both_databases!(
     a_restart_mid_round_resumes_the_same_pairings,
     a_scheduled_round_is_paired_at_its_time,
     a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon,
+    an_arena_of_ten_bots_scored_by_the_rules,
+    the_arbiter_pauses_re_pairs_and_publishes,
+    an_arena_resumes_after_a_restart,
 );

@@ -376,6 +376,15 @@ impl Session {
                     self.abort(*side, *at, *no_show, &mut events)?;
                     Ok(events)
                 }
+                Command::Berserk { side, at } => {
+                    let ms = self.clock.berserk(*side, *at)?;
+                    events.push(Event::Berserk {
+                        side: *side,
+                        ms,
+                        at: *at,
+                    });
+                    Ok(events)
+                }
                 Command::Adjudicate {
                     at,
                     outcome,
@@ -491,6 +500,23 @@ impl Session {
             Command::ResumeClock { at } => {
                 self.clock.resume(*at)?;
                 events.push(Event::ClockResumed { at: *at });
+            }
+            Command::Berserk { side, at } => {
+                // The clock knows the moves it was pressed for; a move made
+                // without a press (none online) still counts here.
+                if self.times.iter().any(|m| m.side == *side) {
+                    return Err(clock::ClockError::Berserk {
+                        side: *side,
+                        why: "only before one's first move",
+                    }
+                    .into());
+                }
+                let ms = self.clock.berserk(*side, *at)?;
+                events.push(Event::Berserk {
+                    side: *side,
+                    ms,
+                    at: *at,
+                });
             }
             Command::GiveTime { side, ms, at } => {
                 self.clock.give(*side, *ms, *at)?;

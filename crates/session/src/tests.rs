@@ -1042,3 +1042,35 @@ fn online_a_false_claim_and_a_repeated_offer_are_refused_not_punished() {
     assert_eq!(result(&s).outcome, Some(Outcome::Draw));
     assert!(!s.claim_holds() && !s.may_offer_draw(R) && !s.may_offer_draw(B));
 }
+
+/// An arena's berserk (lichess's rule): before one's first move — the first
+/// side before the game starts, the second after the first move — half the
+/// main time and no increment; refused after one's first move and a second
+/// time, changing nothing; the log replays to the same clock.
+#[test]
+fn berserk_before_ones_first_move_only() {
+    let mut s = Session::new(Toy::boxed(), cxa("1+2".parse().unwrap())).unwrap();
+    let ev = s.apply(Command::Berserk { side: R, at: 0 }).unwrap();
+    assert!(
+        matches!(
+            ev[..],
+            [Event::Berserk {
+                side: R,
+                ms: 30_000,
+                ..
+            }]
+        ),
+        "{ev:?}"
+    );
+    s.apply(Command::Start { at: 0 }).unwrap();
+    mv(&mut s, R, "m", 1_000);
+    refused(&mut s, Command::Berserk { side: R, at: 1_500 });
+    s.apply(Command::Berserk { side: B, at: 2_000 }).unwrap();
+    refused(&mut s, Command::Berserk { side: B, at: 2_500 });
+    mv(&mut s, B, "m", 3_000);
+    // Red: 30 s − 1 s, no increment; black: 30 s − 2 s, no increment.
+    assert_eq!(s.clock().view(R, 3_000).main_ms, 29_000);
+    assert_eq!(s.clock().view(B, 3_000).main_ms, 28_000);
+    let again = Session::replay(Toy::boxed(), cxa("1+2".parse().unwrap()), s.log()).unwrap();
+    assert_eq!(fingerprint(&again), fingerprint(&s));
+}

@@ -171,6 +171,12 @@ pub enum Command {
         ms: Millis,
         at: Millis,
     },
+    /// `side` goes berserk before its first move (an arena's rule, as
+    /// lichess plays it): half its main time, no increment.
+    Berserk {
+        side: Side,
+        at: Millis,
+    },
     /// Only lets time pass: what the server sends when its timer fires at
     /// the clock's next deadline.
     Tick {
@@ -199,6 +205,7 @@ impl Command {
             | Command::PauseClock { at }
             | Command::ResumeClock { at }
             | Command::GiveTime { at, .. }
+            | Command::Berserk { at, .. }
             | Command::Tick { at } => *at,
         }
     }
@@ -403,6 +410,12 @@ pub enum Event {
         at: Millis,
     },
     TimeGiven {
+        side: Side,
+        ms: Millis,
+        at: Millis,
+    },
+    /// `side` went berserk: `ms` were taken off its clock.
+    Berserk {
         side: Side,
         ms: Millis,
         at: Millis,

@@ -45,6 +45,16 @@ pub struct EventRow {
     pub current_round: u32,
     pub created_ms: i64,
     pub finished_ms: Option<i64>,
+    /// An arena's length (0 for other systems).
+    pub duration_ms: i64,
+    /// An arena lets its players go berserk.
+    pub berserk: bool,
+    /// When a started arena stops pairing.
+    pub ends_ms: Option<i64>,
+    /// The arbiter paused the event: nothing is paired while set.
+    pub paused: bool,
+    /// When the arbiter published the final results.
+    pub published_ms: Option<i64>,
 }
 
 /// One entry: a player in an event, by pairing number.
@@ -96,7 +106,7 @@ pub struct LogRow {
 const EVENT_COLS: &str =
     "id, node, name, organiser_id, variant, time_control, rated, system, rounds, scoring, \
      tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
-     state, current_round, created_ms, finished_ms";
+     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms";
 
 fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
@@ -131,6 +141,11 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         current_round: u32_of(row, "current_round", "events")?,
         created_ms: row.try_get("created_ms")?,
         finished_ms: row.try_get("finished_ms")?,
+        duration_ms: row.try_get("duration_ms")?,
+        berserk: row.try_get::<i64, _>("berserk")? != 0,
+        ends_ms: row.try_get("ends_ms")?,
+        paused: row.try_get::<i64, _>("paused")? != 0,
+        published_ms: row.try_get("published_ms")?,
     })
 }
 
@@ -180,6 +195,43 @@ pub struct MatchGameRow {
     pub result: Option<String>,
 }
 
+/// One game of an arena.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaGameRow {
+    /// 1, 2, … in the order paired.
+    pub seq: u32,
+    /// Pairing numbers: the first side (white, red) and the second.
+    pub white: u32,
+    pub black: u32,
+    pub game_id: String,
+    pub paired_ms: i64,
+    /// `None` while playing; `1-0`, `0-1`, `1/2-1/2`, or `*` (called off).
+    pub result: Option<String>,
+    pub plies: u32,
+    pub white_berserk: bool,
+    pub black_berserk: bool,
+    pub ended_ms: Option<i64>,
+}
+
+const ARENA_COLS: &str =
+    "seq, white, black, game_id, paired_ms, result, plies, white_berserk, black_berserk, ended_ms";
+
+fn arena_game_from(row: &AnyRow) -> Result<ArenaGameRow, StoreError> {
+    let t = "event_arena_games";
+    Ok(ArenaGameRow {
+        seq: u32_of(row, "seq", t)?,
+        white: u32_of(row, "white", t)?,
+        black: u32_of(row, "black", t)?,
+        game_id: row.try_get("game_id")?,
+        paired_ms: row.try_get("paired_ms")?,
+        result: row.try_get("result")?,
+        plies: u32_of(row, "plies", t)?,
+        white_berserk: row.try_get::<i64, _>("white_berserk")? != 0,
+        black_berserk: row.try_get::<i64, _>("black_berserk")? != 0,
+        ended_ms: row.try_get("ended_ms")?,
+    })
+}
+
 const MATCH_GAME_COLS: &str = "round, board, game_no, phase, white, game_id, result";
 
 fn match_game_from(row: &AnyRow) -> Result<MatchGameRow, StoreError> {
@@ -198,7 +250,7 @@ impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -223,6 +275,11 @@ impl Store {
         .bind(i64::from(e.current_round))
         .bind(e.created_ms)
         .bind(e.finished_ms)
+        .bind(e.duration_ms)
+        .bind(i64::from(e.berserk))
+        .bind(e.ends_ms)
+        .bind(i64::from(e.paused))
+        .bind(e.published_ms)
         .execute(&self.writer)
         .await?;
         Ok(())
@@ -599,25 +656,20 @@ impl Store {
         action: &str,
         detail: &str,
     ) -> Result<i64, StoreError> {
-        let mut tx = self.writer.begin().await?;
-        let seq: i64 =
-            sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) + 1 FROM event_log WHERE event_id = $1")
-                .bind(event_id)
-                .fetch_one(&mut *tx)
-                .await?;
-        sqlx::query(
-            "INSERT INTO event_log (event_id, seq, at_ms, actor_id, actor, action, detail) VALUES ($1,$2,$3,$4,$5,$6,$7)",
+        // One statement, a write from its start (see insert_arena_game).
+        let seq: i64 = sqlx::query_scalar(
+            "INSERT INTO event_log (event_id, seq, at_ms, actor_id, actor, action, detail) \
+             SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6 FROM event_log WHERE event_id = $1 \
+             RETURNING seq",
         )
         .bind(event_id)
-        .bind(seq)
         .bind(at_ms)
         .bind(actor_id.map(str::to_string))
         .bind(actor)
         .bind(action)
         .bind(detail)
-        .execute(&mut *tx)
+        .fetch_one(&self.writer)
         .await?;
-        tx.commit().await?;
         Ok(seq)
     }
 
@@ -641,6 +693,195 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// Starts an arena: running, pairing until `ends_ms`.
+    pub async fn start_arena(&self, id: &str, ends_ms: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE events SET state = 'running', current_round = 1, ends_ms = $1 WHERE id = $2")
+            .bind(ends_ms)
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// Records an arena's new game with the next number; the number.
+    pub async fn insert_arena_game(&self, event_id: &str, g: &ArenaGameRow) -> Result<u32, StoreError> {
+        // One statement: a write from its start, so SQLite's busy wait
+        // applies (a transaction that reads first cannot wait for the
+        // write lock, and fails "database is locked").
+        let seq: i64 = sqlx::query_scalar(&format!(
+            "INSERT INTO event_arena_games (event_id, {ARENA_COLS}) \
+             SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10 \
+             FROM event_arena_games WHERE event_id = $1 RETURNING seq"
+        ))
+        .bind(event_id)
+        .bind(i64::from(g.white))
+        .bind(i64::from(g.black))
+        .bind(&g.game_id)
+        .bind(g.paired_ms)
+        .bind(g.result.clone())
+        .bind(i64::from(g.plies))
+        .bind(i64::from(g.white_berserk))
+        .bind(i64::from(g.black_berserk))
+        .bind(g.ended_ms)
+        .fetch_one(&self.writer)
+        .await?;
+        u32::try_from(seq).map_err(|_| StoreError::Corrupt {
+            table: "event_arena_games",
+            detail: format!("seq = {seq}"),
+        })
+    }
+
+    /// An arena's games in the order paired.
+    pub async fn arena_games(&self, event_id: &str) -> Result<Vec<ArenaGameRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {ARENA_COLS} FROM event_arena_games WHERE event_id = $1 ORDER BY seq"
+        ))
+        .bind(event_id)
+        .fetch_all(&self.writer)
+        .await?
+        .iter()
+        .map(arena_game_from)
+        .collect()
+    }
+
+    /// The arena and its game row a game is played for, if any.
+    pub async fn arena_game_of(&self, game_id: &str) -> Result<Option<(String, ArenaGameRow)>, StoreError> {
+        let Some(row) = sqlx::query(&format!(
+            "SELECT event_id, {ARENA_COLS} FROM event_arena_games WHERE game_id = $1"
+        ))
+        .bind(game_id)
+        .fetch_optional(&self.writer)
+        .await?
+        else {
+            return Ok(None);
+        };
+        Ok(Some((row.try_get("event_id")?, arena_game_from(&row)?)))
+    }
+
+    /// Records how an arena game ended, once; whether it had no result.
+    pub async fn set_arena_result(&self, event_id: &str, g: &ArenaGameRow) -> Result<bool, StoreError> {
+        Ok(sqlx::query(
+            "UPDATE event_arena_games SET result = $1, plies = $2, white_berserk = $3, black_berserk = $4, ended_ms = $5 \
+             WHERE event_id = $6 AND seq = $7 AND result IS NULL",
+        )
+        .bind(g.result.clone())
+        .bind(i64::from(g.plies))
+        .bind(i64::from(g.white_berserk))
+        .bind(i64::from(g.black_berserk))
+        .bind(g.ended_ms)
+        .bind(event_id)
+        .bind(i64::from(g.seq))
+        .execute(&self.writer)
+        .await?
+        .rows_affected()
+            == 1)
+    }
+
+    /// Marks a side of an arena game berserk (shown while it is played).
+    pub async fn set_arena_berserk(&self, event_id: &str, seq: u32, white: bool) -> Result<(), StoreError> {
+        let col = if white { "white_berserk" } else { "black_berserk" };
+        sqlx::query(&format!(
+            "UPDATE event_arena_games SET {col} = 1 WHERE event_id = $1 AND seq = $2"
+        ))
+        .bind(event_id)
+        .bind(i64::from(seq))
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// The arbiter pauses (`true`) or resumes an event.
+    pub async fn set_event_paused(&self, id: &str, paused: bool) -> Result<(), StoreError> {
+        sqlx::query("UPDATE events SET paused = $1 WHERE id = $2")
+            .bind(i64::from(paused))
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// The arbiter publishes the final results.
+    pub async fn set_event_published(&self, id: &str, at_ms: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE events SET published_ms = $1 WHERE id = $2")
+            .bind(at_ms)
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// Takes back round `round`'s pairings (the caller saw none of its games begin), in
+    /// one transaction: the round before becomes the current one again.
+    /// Whether the round was there to take back.
+    pub async fn unpair_round(&self, event_id: &str, round: u32) -> Result<bool, StoreError> {
+        // The transaction writes first (see insert_arena_game); the
+        // events room holds the event's lock, so nothing starts a game of
+        // the round in between.
+        let mut tx = self.writer.begin().await?;
+        sqlx::query("DELETE FROM event_pairings WHERE event_id = $1 AND round = $2")
+            .bind(event_id)
+            .bind(i64::from(round))
+            .execute(&mut *tx)
+            .await?;
+        let gone = sqlx::query("DELETE FROM event_rounds WHERE event_id = $1 AND round = $2")
+            .bind(event_id)
+            .bind(i64::from(round))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        sqlx::query("UPDATE events SET current_round = $1 WHERE id = $2 AND current_round = $3")
+            .bind(i64::from(round - 1))
+            .bind(event_id)
+            .bind(i64::from(round))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(gone == 1)
+    }
+
+    /// Records a title the operator awarded (`None`: cleared) and the
+    /// event whose results justified it, if any.
+    pub async fn record_title_award(
+        &self,
+        user_id: &str,
+        title: Option<&str>,
+        event_id: Option<&str>,
+        at_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO title_awards (user_id, awarded_ms, title, event_id) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(user_id)
+        .bind(at_ms)
+        .bind(title.map(str::to_string))
+        .bind(event_id.map(str::to_string))
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// A player's title awards, oldest first: (when, title, event).
+    pub async fn title_awards(
+        &self,
+        user_id: &str,
+    ) -> Result<Vec<(i64, Option<String>, Option<String>)>, StoreError> {
+        sqlx::query(
+            "SELECT awarded_ms, title, event_id FROM title_awards WHERE user_id = $1 ORDER BY awarded_ms",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok((
+                r.try_get("awarded_ms")?,
+                r.try_get("title")?,
+                r.try_get("event_id")?,
+            ))
+        })
+        .collect()
     }
 
     /// Grants (or with `granted = false` revokes) the right to create

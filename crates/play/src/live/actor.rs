@@ -585,7 +585,9 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
                 detail: detail.clone(),
                 article: article.clone(),
             }),
-            SessionEvent::ClockPaused { .. } | SessionEvent::ClockResumed { .. } => Some(ServerMsg::Clock {
+            SessionEvent::ClockPaused { .. }
+            | SessionEvent::ClockResumed { .. }
+            | SessionEvent::Berserk { .. } => Some(ServerMsg::Clock {
                 v,
                 clocks: clocks_now(g),
             }),

@@ -30,6 +30,11 @@ enum Action {
         /// snake_case names), or `none`.
         #[arg(long)]
         real: Option<String>,
+        /// The event whose results justify the award (issue 28): it must be
+        /// over and the player in it; the award is recorded with it and
+        /// written in the event's log.
+        #[arg(long)]
+        event: Option<String>,
     },
     /// Copy the database (SQLite) into FILE while the server keeps running:
     /// a consistent snapshot (`VACUUM INTO`). FILE must not exist.
@@ -90,7 +95,12 @@ where
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     match a.action {
-        Action::Title { user, awarded, real } => title(&a.database, user, awarded, real),
+        Action::Title {
+            user,
+            awarded,
+            real,
+            event,
+        } => title(&a.database, user, awarded, real, event),
         Action::Backup { file } => runtime()?.block_on(async {
             let bytes = store::integrity::backup(&a.database, &file).await?;
             println!("copied {} into {} ({bytes} bytes)", a.database, file.display());
@@ -221,7 +231,13 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .context("cannot start the async runtime")
 }
 
-fn title(database: &str, user: String, awarded: Option<String>, real: Option<String>) -> anyhow::Result<()> {
+fn title(
+    database: &str,
+    user: String,
+    awarded: Option<String>,
+    real: Option<String>,
+    event: Option<String>,
+) -> anyhow::Result<()> {
     let awarded = change::<rating::AwardedTitle>(awarded.as_deref(), |t| t.as_str())?;
     let real = change::<rating::RealTitle>(real.as_deref(), |t| t.as_str())?;
     if awarded.is_none() && real.is_none() {
@@ -237,10 +253,50 @@ fn title(database: &str, user: String, awarded: Option<String>, real: Option<Str
         if u.guest {
             bail!("{user:?} is a guest account; titles go to registered players");
         }
+        if let Some(id) = &event {
+            let Some(e) = store.event(id).await? else {
+                bail!("no event {id:?}");
+            };
+            if e.state != "finished" {
+                bail!(
+                    "event {id:?} ({}) is not over: a title is awarded on final results",
+                    e.name
+                );
+            }
+            if !store.entries(id).await?.iter().any(|x| x.user_id == u.id) {
+                bail!("{user:?} did not play in event {id:?} ({})", e.name);
+            }
+            if awarded.is_none() {
+                bail!("--event justifies an awarded title: give --awarded");
+            }
+        }
+        let changed_award = awarded.is_some();
         // A flag left out keeps what is stored.
         let awarded = awarded.unwrap_or(u.awarded_title.as_deref());
         let real = real.unwrap_or(u.real_title.as_deref());
         store.set_titles(&u.id, awarded, real).await?;
+        let now = common::now_ms();
+        if changed_award {
+            store
+                .record_title_award(&u.id, awarded, event.as_deref(), now)
+                .await?;
+        }
+        if let Some(id) = &event {
+            store
+                .log_event_action(
+                    id,
+                    now,
+                    None,
+                    "operator",
+                    "title",
+                    &format!(
+                        "{} awarded the title {} on this event's results",
+                        u.name,
+                        awarded.unwrap_or("none")
+                    ),
+                )
+                .await?;
+        }
         println!(
             "{}: awarded title {}, real-world title {}",
             u.name,

@@ -14,8 +14,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use common::ErrorBody;
 use events::{
-    CrosstableView, EntryView, EventSummary, EventView, JoinRequest, LogView, NewEvent, PlayerRequest,
-    ResultRequest, StandingsView,
+    ArbiterRequest, CrosstableView, EntryView, EventSummary, EventView, JoinRequest, LogView, NewEvent,
+    PlayerRequest, ResultRequest, StandingsView,
 };
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -181,6 +181,38 @@ pub async fn player_action(
         .events()
         .player_action(&id, &user, &player, req.action)
         .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Go berserk in an arena game before your first move: half your clock,
+/// no increment, a point more for a win of 7 moves or more (lichess's
+/// Board API path; bots may use `/api/bot/game/{id}/berserk`).
+#[utoipa::path(post, path = "/api/board/game/{id}/berserk", tag = "events", params(("id" = String, Path)),
+    responses((status = 200, description = "`{\"ok\": true}`"), (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn berserk(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    state.events().berserk(&id, &user).await?;
+    Ok(Json(serde_json::json!({"ok": true})))
+}
+
+/// The arbiter's tools for the event itself: `pause`, `resume`,
+/// `repair` (pair the current round again before its games start),
+/// `publish` (the final results).
+#[utoipa::path(post, path = "/api/events/{id}/arbiter", tag = "events", params(("id" = String, Path)),
+    request_body = ArbiterRequest,
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+pub async fn arbiter(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<ArbiterRequest>,
+) -> Result<StatusCode, ApiError> {
+    state.events().arbiter_action(&id, &user, req).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

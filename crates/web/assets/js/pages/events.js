@@ -1,9 +1,10 @@
 // Events (issue 28, docs/EVENTS.md): the list of upcoming, running and
 // finished events with a form to create one, and an event's page — its
 // entries, the pairings of each round (each game a link to watch), the
-// standings with tie-breaks, joining and withdrawing, and for the arbiter
-// the button that pairs the next round. The arbiter's other tools
-// (results, players) are the API's for now.
+// standings with tie-breaks, joining and withdrawing; an arena's games,
+// its sheets with streak flames and berserk marks, the player's current
+// game, berserk, pause and join again; and the arbiter's panel (pair,
+// pause, re-pair, publish, results, players, the log).
 
 import { api } from '../api.js';
 import { button, fill, h } from '../dom.js';
@@ -32,7 +33,8 @@ async function listPage(main, ctx) {
           h('td', {}, name(e.variant)),
           h('td', {}, e.time_control),
           h('td', {}, t(`events.system.${e.system}`)),
-          h('td', {}, e.current_round ? `${e.current_round} / ${e.rounds}` : String(e.rounds || '—')),
+          h('td', {}, e.system === 'arena' ? '—'
+            : (e.current_round ? `${e.current_round} / ${e.rounds}` : String(e.rounds || '—'))),
           h('td', {}, String(e.players)),
           h('td', {}, e.rated ? t('events.rated') : t('events.casual'))))
         : h('tr', {}, h('td', { colspan: 7, class: 'muted' }, t('events.none'))));
@@ -55,7 +57,10 @@ function createForm(variants, ctx) {
     variants.map((v) => h('option', { value: v.id }, variantLabel(variants, v))));
   const clock = h('input', { id: 'event-clock', value: '10+5', maxlength: 20 });
   const system = h('select', { id: 'event-system' },
-    ['swiss', 'round-robin', 'double-round-robin', 'knockout'].map((s) => h('option', { value: s }, t(`events.system.${s}`))));
+    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'arena']
+      .map((s) => h('option', { value: s }, t(`events.system.${s}`))));
+  const minutes = h('input', { id: 'event-minutes', type: 'number', min: 1, max: 720, value: 60 });
+  const berserk = h('input', { id: 'event-berserk', type: 'checkbox', checked: true });
   const rounds = h('input', { id: 'event-rounds', type: 'number', min: 1, max: 30, value: 5 });
   const scoring = h('select', { id: 'event-scoring' },
     ['1-0.5-0', '2-1-0', '3-1-0'].map((s) => h('option', { value: s }, s)));
@@ -64,7 +69,12 @@ function createForm(variants, ctx) {
   const code = h('input', { id: 'event-code', maxlength: 40 });
   const rated = h('input', { id: 'event-rated', type: 'checkbox' });
   const said = h('p', { role: 'status' });
-  const sync = () => { rounds.disabled = system.value !== 'swiss'; };
+  const sync = () => {
+    rounds.disabled = system.value !== 'swiss';
+    minutes.disabled = system.value !== 'arena';
+    berserk.disabled = system.value !== 'arena';
+    if (system.value === 'arena') scoring.value = '2-1-0';
+  };
   system.addEventListener('change', sync);
   sync();
   const form = h('form', {
@@ -76,6 +86,11 @@ function createForm(variants, ctx) {
         scoring: scoring.value, tiebreaks: tiebreaks.value, rated: rated.checked,
       };
       if (system.value === 'swiss') body.rounds = Number(rounds.value);
+      if (system.value === 'arena') {
+        body.duration_s = Number(minutes.value) * 60;
+        body.berserk = berserk.checked;
+        delete body.tiebreaks;
+      }
       if (code.value.trim()) body.invitation_code = code.value.trim();
       try {
         const ev = await api.createEvent(body);
@@ -86,7 +101,8 @@ function createForm(variants, ctx) {
     },
   },
   field(t('events.name'), nameInput), field(t('events.game'), variant), field(t('events.clock'), clock),
-  field(t('events.systemTitle'), system), field(t('events.rounds'), rounds), field(t('events.scoring'), scoring),
+  field(t('events.systemTitle'), system), field(t('events.rounds'), rounds),
+  field(t('events.duration'), minutes), field(t('events.berserk'), berserk), field(t('events.scoring'), scoring),
   field(t('events.tiebreaks'), tiebreaks), field(t('events.code'), code), field(t('events.rated'), rated),
   h('button', { type: 'submit' }, t('events.create')), said);
   return h('section', { class: 'card', 'aria-labelledby': 'event-create-title' },
@@ -101,6 +117,8 @@ async function eventPage(main, id, ctx) {
   const standingsHead = h('tr', {});
   const entries = h('ul', { class: 'plain', id: 'event-entries' });
   const said = h('p', { role: 'status' });
+  const panel = h('section', { class: 'card', id: 'arbiter-panel', 'aria-labelledby': 'arbiter-title', hidden: true });
+  const log = h('ol', { id: 'event-log', class: 'plain' });
   main.append(head, actions, said,
     h('section', { class: 'card', 'aria-labelledby': 'standings-title' },
       h('h2', { id: 'standings-title' }, t('events.standings')),
@@ -108,7 +126,10 @@ async function eventPage(main, id, ctx) {
     h('section', { class: 'card', 'aria-labelledby': 'pairings-title' },
       h('h2', { id: 'pairings-title' }, t('events.pairings')), rounds),
     h('section', { class: 'card', 'aria-labelledby': 'entries-title' },
-      h('h2', { id: 'entries-title' }, t('events.entries')), entries));
+      h('h2', { id: 'entries-title' }, t('events.entries')), entries),
+    panel,
+    h('section', { class: 'card', 'aria-labelledby': 'log-title' },
+      h('h2', { id: 'log-title' }, t('events.log')), log));
 
   const act = (label, f) => button(label, async () => {
     try {
@@ -129,15 +150,31 @@ async function eventPage(main, id, ctx) {
       fill(head, h('h1', {}, t('events.title')), h('p', { class: 'error' }, errorText(e)));
       return;
     }
+    const arena = ev.system === 'arena';
+    const left = arena && ev.state === 'running' && ev.ends_ms
+      ? Math.max(0, Math.round((ev.ends_ms - Date.now()) / 1000)) : null;
     fill(head, h('h1', {}, ev.name),
       h('p', { class: 'muted' }, [
         t(`events.system.${ev.system}`), ev.time_control, ev.rated ? t('events.rated') : t('events.casual'),
-        t(`events.state.${ev.state}`), `${t('events.round')} ${ev.current_round} / ${ev.rounds || '—'}`,
+        t(`events.state.${ev.state}`),
+        arena ? (left !== null ? t('events.endsIn', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` }) : '')
+          : `${t('events.round')} ${ev.current_round} / ${ev.rounds || '—'}`,
         `${t('events.organiser')} ${shownName(ev.organiser)}`,
-      ].join(' · ')),
+        ev.paused ? t('events.eventPaused') : '',
+        ev.published_ms ? t('events.published') : '',
+      ].filter(Boolean).join(' · ')),
+      ev.my_game ? h('p', { id: 'my-game' }, link(`/game/${encodeURIComponent(ev.my_game)}`, t('events.yourGame'),
+        { class: 'button' })) : '',
       h('p', {}, h('a', { href: `/api/events/${encodeURIComponent(id)}/trf` }, 'TRF'), ' · ',
         h('a', { href: `/api/events/${encodeURIComponent(id)}/pgn` }, 'PGN')));
     const buttons = [];
+    const mine = ctx.account && ev.entries.find((e) => e.name === ctx.account.name);
+    if (ctx.account && arena && ev.state === 'running' && !ev.entered) {
+      buttons.push(act(mine ? t('events.rejoin') : t('events.join'), () => api.joinEvent(id, {})));
+    }
+    if (arena && ev.my_game && ev.arena.berserk) {
+      buttons.push(act(t('events.berserkNow'), () => api.berserk(ev.my_game)));
+    }
     if (ctx.account && ev.state === 'open' && !ev.entered) {
       buttons.push(act(t('events.join'), () => {
         const code = ev.invitation_required ? window.prompt(t('events.code')) : null;
@@ -145,12 +182,21 @@ async function eventPage(main, id, ctx) {
       }));
     }
     if (ctx.account && ev.entered && ev.state !== 'finished') {
-      buttons.push(act(t('events.withdraw'), () => api.withdrawEvent(id)));
+      buttons.push(act(arena && ev.state === 'running' ? t('events.pause') : t('events.withdraw'),
+        () => api.withdrawEvent(id)));
     }
-    if (ev.arbiter && ev.state !== 'finished') {
-      buttons.push(act(t('events.pair'), () => api.pairEvent(id)));
+    if (ev.arbiter && (ev.state === 'open' || (!arena && ev.state !== 'finished'))) {
+      buttons.push(act(arena ? t('events.startArena') : t('events.pair'), () => api.pairEvent(id)));
     }
     fill(actions, buttons);
+    drawPanel(ev);
+    api.eventLog(id).then((lines) => fill(log, lines.slice(-30).reverse().map((l) => h('li', {},
+      h('span', { class: 'muted' }, `${new Date(l.at_ms).toLocaleTimeString()} · ${shownName(l.by)} · `),
+      `${l.action}: ${l.detail}`)))).catch(() => {});
+    if (arena) {
+      drawArena(ev, st);
+      return;
+    }
     const number = (p) => (p ? `${p.number}. ${shownName(p.name)}` : t('events.bye'));
     fill(rounds, ev.rounds_paired.slice().reverse().map((r) => h('div', {},
       h('h3', {}, `${t('events.round')} ${r.round}${r.complete ? '' : ` · ${t('events.playing')}`}`),
@@ -179,6 +225,70 @@ async function eventPage(main, id, ctx) {
       `${e.number}. `, link(`/@/${encodeURIComponent(e.name)}`, shownName(e.name)),
       h('span', { class: 'muted' }, ` · ${e.rating}${e.late ? ` · ${t('events.late')}` : ''}${e.withdrawn ? ` · ${t('events.withdrawn')}` : ''}`))));
   }
+  // An arena: its latest games, and each player's sheet (points in
+  // order, the flame of a streak, berserk wins marked).
+  function drawArena(ev, st) {
+    const name = (p) => `${p.number}. ${shownName(p.name)}`;
+    fill(rounds, h('h3', {}, t('events.arenaGames')), h('div', { class: 'table-scroll' },
+      h('table', { class: 'summary-table', id: 'arena-games' }, h('tbody', {},
+        ev.arena.games.slice(-40).reverse().map((g) => h('tr', {},
+          h('td', {}, String(g.seq)),
+          h('td', {}, name(g.white), g.white_berserk ? ' ⚡' : ''),
+          h('td', {}, link(`/game/${encodeURIComponent(g.game)}`, g.result || t('events.watch'))),
+          h('td', {}, name(g.black), g.black_berserk ? ' ⚡' : '')))))));
+    fill(standingsHead, ...['#', t('players.name'), t('events.points'), t('events.sheet'), '']
+      .map((k) => h('th', { scope: 'col' }, k)));
+    fill(standings, st.rows.map((r) => h('tr', { class: r.arena.fire ? 'on-fire' : '' },
+      h('td', {}, `${r.rank}${r.shared ? '=' : ''}`),
+      h('td', {}, `${r.number}. ${shownName(r.name)}`, r.arena.fire ? h('span', { title: t('events.fire') }, ' 🔥') : ''),
+      h('td', {}, h('strong', {}, r.points)),
+      h('td', { class: 'sheet' }, r.arena.scores.map((s) => h('span', {
+        class: `score ${s.result}${s.double ? ' double' : ''}`,
+        title: s.berserk ? t('events.berserkMark') : '',
+      }, `${s.points}${s.berserk ? '⚡' : ''} `))),
+      h('td', {}, r.arena.paused ? t('events.paused')
+        : (r.arena.playing ? link(`/game/${encodeURIComponent(r.arena.playing)}`, t('events.playing')) : '')))));
+    fill(entries, ev.entries.map((e) => h('li', {},
+      `${e.number}. `, link(`/@/${encodeURIComponent(e.name)}`, shownName(e.name)),
+      h('span', { class: 'muted' }, ` · ${e.rating}${e.withdrawn ? ` · ${t('events.paused')}` : ''}`))));
+  }
+
+  // The arbiter's panel: the event (pause, re-pair, publish), a result set
+  // or corrected, a player withdrawn, re-admitted or added late.
+  function drawPanel(ev) {
+    if (!ev.arbiter) {
+      panel.hidden = true;
+      return;
+    }
+    if (panel.dataset.drawn) return; // the forms keep what is typed in them
+    panel.dataset.drawn = '1';
+    panel.hidden = false;
+    const tool = (action) => act(t(`events.${{ pause: 'pauseEvent', resume: 'resumeEvent', repair: 'repair', publish: 'publish' }[action]}`),
+      () => api.eventArbiter(id, { action }));
+    const field = (label, input) => h('label', { class: 'row' }, h('span', {}, label), input);
+    const round = h('input', { id: 'result-round', type: 'number', min: 1, value: Math.max(1, ev.current_round) });
+    const board = h('input', { id: 'result-board', type: 'number', min: 1, value: 1 });
+    const result = h('select', { id: 'result-value' },
+      ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'].map((r) => h('option', { value: r }, r)));
+    const reason = h('input', { id: 'result-reason', maxlength: 200 });
+    const player = h('input', { id: 'player-name', maxlength: 40 });
+    const playerAction = h('select', { id: 'player-action' },
+      ['withdraw', 'readmit', 'late_entry'].map((a) => h('option', { value: a }, t(`events.action.${a}`))));
+    fill(panel, h('h2', { id: 'arbiter-title' }, t('events.arbiterPanel')),
+      h('div', { class: 'row' }, ['pause', 'resume', ...(ev.system === 'arena' ? [] : ['repair']), 'publish'].map(tool)),
+      ev.system === 'arena' ? '' : h('form', {
+        id: 'result-form',
+        onsubmit: (e) => e.preventDefault(),
+      }, h('h3', {}, t('events.setResult')), field(t('events.round'), round), field(t('events.board'), board),
+      field(t('events.result'), result), field(t('events.reason'), reason),
+      act(t('events.apply'), () => api.eventResult(id, {
+        round: Number(round.value), board: Number(board.value), result: result.value, reason: reason.value,
+      }))),
+      h('form', { id: 'player-form', onsubmit: (e) => e.preventDefault() },
+        h('h3', {}, t('events.playerAction')), field(t('players.name'), player), field(t('events.action'), playerAction),
+        act(t('events.apply'), () => api.eventPlayer(id, { action: playerAction.value, player: player.value.trim() }))));
+  }
+
   await draw();
   // Results come in as games end: look again every 5 s.
   const timer = setInterval(draw, 5000);

@@ -9,8 +9,10 @@
 //!   the pass as the royal square twice (`e1e1`); PGN with `[Variant]` and
 //!   `[FEN]`;
 //! - rated, in a pool of its own named after the variant (ratings are kept
-//!   per pool name; no titles); no computer player and no analysis yet
-//!   (issue 27, item 7);
+//!   per pool name; no titles);
+//! - the computer player and the analyser are the variant engine's one
+//!   generic search (`variants::computer`: alpha-beta on values derived
+//!   from the file's pieces), five levels, built in;
 //! - board renderer `variants`, which the web does not have yet: the
 //!   browser's lobby offers only games it can draw, so these are played
 //!   over the API until it does.
@@ -26,8 +28,8 @@ use game::{Game, GameError};
 use session::{Articles, ClaimPenalty, SessionRules};
 
 use crate::{
-    Analysis, BoardInfo, Build, Computer, GameRecord, ImportedGame, MoveKind, Notations, PositionFormat,
-    RecordFormat, SideInfo, Start, Text, Variant,
+    Analysis, AnalysisRequest, BoardInfo, Build, Computer, ComputerRequest, Evaluation, GameRecord,
+    ImportedGame, MoveKind, Notations, PositionFormat, RecordFormat, Score, SideInfo, Start, Text, Variant,
 };
 
 /// The family (the first part of the id) of every data-defined variant.
@@ -58,6 +60,15 @@ const NOTATIONS: Notations = Notations {
 
 /// Xiangqi's grid: these are Xiangqi's relatives.
 const QUICK_PAIRINGS: &[&str] = &["1+0", "3+2", "5+3", "10+0", "10+5", "15+10", "30+0", "30+20"];
+
+/// A review searches each position to depth 4 (a few milliseconds to a
+/// few tenths of a second a position with the generic engine). Its values
+/// are on the scale of `crates/engine`'s — a soldier at home about 100, a
+/// rook about 1,000 — so the slope is Xiangqi's: half of lichess's.
+const ANALYSIS: Analysis = Analysis {
+    depth: 4,
+    win_chance_k: 0.003_682_08 / 2.0,
+};
 
 fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
@@ -99,11 +110,12 @@ pub(crate) fn entry(v: Arc<variants::Variant>) -> Variant {
         },
         rating_pool: name,
         titles: false,
-        computer: Computer::None,
-        analysis: Analysis {
-            depth: 0,
-            win_chance_k: 0.0,
+        computer: Computer::BuiltIn {
+            levels: variants::computer::Level::MAX.number(),
+            choose: choose_move,
+            analyse,
         },
+        analysis: ANALYSIS,
         announcements: false,
         quick_pairings: QUICK_PAIRINGS,
         build: Build::Data(v),
@@ -129,6 +141,46 @@ fn session_rules(_: crate::Profile) -> SessionRules {
 fn data(v: &Variant) -> Result<&Arc<variants::Variant>, String> {
     v.data()
         .ok_or_else(|| format!("{} is not a data-defined variant", v.id))
+}
+
+/// The position after `moves` from `fen`, and the keys of the positions
+/// before it (the search scores a position that comes back as a draw).
+fn replay(v: &Variant, fen: &str, moves: &[String]) -> Result<(variants::Position, Vec<u64>), String> {
+    let mut pos = variants::Position::from_fen(data(v)?.clone(), fen).map_err(|e| e.to_string())?;
+    let mut earlier = Vec::with_capacity(moves.len());
+    for (i, m) in moves.iter().enumerate() {
+        earlier.push(pos.key());
+        pos.play_iccs(m).map_err(|e| format!("move {}: {e}", i + 1))?;
+    }
+    Ok((pos, earlier))
+}
+
+/// The generic search at `req.level`, for at most `req.movetime`.
+fn choose_move(req: &ComputerRequest<'_>) -> Result<String, String> {
+    let level = variants::computer::Level::new(req.level)
+        .ok_or_else(|| format!("no computer level {}", req.level))?;
+    let (pos, earlier) = replay(req.variant, req.fen, req.moves)?;
+    variants::computer::choose(&pos, &earlier, level, req.movetime)
+        .map(|c| c.best.to_string())
+        .ok_or_else(|| "the game is over".to_owned())
+}
+
+/// The generic search at full strength, to `req.depth` or for at most
+/// `req.movetime`.
+fn analyse(req: &AnalysisRequest<'_>) -> Result<Evaluation, String> {
+    let (pos, earlier) = replay(req.variant, req.fen, req.moves)?;
+    let c = variants::computer::analyse(&pos, &earlier, req.depth, req.movetime)
+        .ok_or_else(|| "the game is over".to_owned())?;
+    Ok(Evaluation {
+        score: match c.score {
+            variants::computer::Score::Cp(cp) => Score::Cp(cp),
+            variants::computer::Score::Mate(n) => Score::Mate(n),
+        },
+        best: Some(c.best.to_string()),
+        pv: c.pv.iter().map(ToString::to_string).collect(),
+        depth: c.depth,
+        nodes: c.nodes,
+    })
 }
 
 /// PGN: the game's tags, `[Variant]`, `[FEN]`, then the moves in ICCS
@@ -213,7 +265,7 @@ fn read_record(v: &Variant, text: &str) -> Result<ImportedGame, String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{get, install, GameRecord, RecordMove, RegistryError};
+    use crate::{get, install, Computer, GameRecord, RecordMove, RegistryError};
     use game::Side;
 
     #[test]
@@ -234,6 +286,80 @@ mod tests {
         assert!(get(Some("xiangqi")).unwrap().data().is_none());
         // The table is built: a late install is refused.
         assert_eq!(install(Vec::new()), Err(RegistryError::AlreadyBuilt));
+    }
+
+    /// Every data variant has the built-in computer: it answers a legal
+    /// move at each level within its time, and the analyser finds a mate.
+    #[test]
+    fn every_data_variant_has_the_generic_computer() {
+        let data: Vec<_> = crate::all().iter().filter(|v| v.data().is_some()).collect();
+        assert!(data.len() >= 4);
+        for v in data {
+            let crate::Computer::BuiltIn {
+                choose,
+                analyse,
+                levels,
+            } = v.computer
+            else {
+                panic!("{} has no built-in computer", v.id)
+            };
+            assert_eq!(levels, 5, "{}", v.id);
+            let start = v.start_fen(0);
+            let mut game = v.new_game(None, 0).unwrap();
+            let mut moves = Vec::new();
+            for level in 1..=levels {
+                let started = std::time::Instant::now();
+                let m = choose(&crate::ComputerRequest {
+                    variant: v,
+                    level,
+                    fen: &start,
+                    moves: &moves,
+                    movetime: std::time::Duration::from_millis(100),
+                })
+                .unwrap();
+                assert!(
+                    started.elapsed() < std::time::Duration::from_millis(400),
+                    "{}",
+                    v.id
+                );
+                game.play(&m).unwrap_or_else(|e| panic!("{}: {m}: {e}", v.id));
+                moves.push(m);
+            }
+            assert!(choose(&crate::ComputerRequest {
+                variant: v,
+                level: levels + 1,
+                fen: &start,
+                moves: &[],
+                movetime: std::time::Duration::from_millis(100),
+            })
+            .is_err());
+            let e = analyse(&crate::AnalysisRequest {
+                variant: v,
+                fen: &start,
+                moves: &moves,
+                depth: 2,
+                movetime: std::time::Duration::from_secs(2),
+            })
+            .unwrap();
+            assert!(
+                e.best.is_some() && e.depth >= 1 && e.pv.first() == e.best.as_ref(),
+                "{e:?}"
+            );
+        }
+        // The analyser sees 升级象棋's mate: the rook closes the d file.
+        let shengji = get(Some("shengji")).unwrap();
+        let Computer::BuiltIn { analyse, .. } = shengji.computer else {
+            unreachable!()
+        };
+        let e = analyse(&crate::AnalysisRequest {
+            variant: shengji,
+            fen: "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1",
+            moves: &[],
+            depth: 3,
+            movetime: std::time::Duration::from_secs(5),
+        })
+        .unwrap();
+        assert_eq!(e.score, crate::Score::Mate(1), "{e:?}");
     }
 
     #[test]

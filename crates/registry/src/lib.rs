@@ -248,6 +248,9 @@ impl std::str::FromStr for Profile {
 /// What the computer needs to choose a move.
 #[derive(Clone, Debug)]
 pub struct ComputerRequest<'a> {
+    /// The variant played: a data-defined variant's one search needs its
+    /// file (`data_entries`); the others know theirs.
+    pub variant: &'a Variant,
     /// 1 (beginner) to the variant's `levels`.
     pub level: u8,
     /// The start position and the moves since, in coordinate notation.
@@ -260,6 +263,8 @@ pub struct ComputerRequest<'a> {
 /// What the analyser needs to judge a position.
 #[derive(Clone, Debug)]
 pub struct AnalysisRequest<'a> {
+    /// The variant, as for [`ComputerRequest::variant`].
+    pub variant: &'a Variant,
     /// The start position and the moves since, in coordinate notation
     /// (the history matters: Xiangqi's repetition rules read it).
     pub fen: &'a str,
@@ -779,6 +784,7 @@ mod tests {
         };
         let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
         let e = analyse(&AnalysisRequest {
+            variant: v,
             fen,
             moves: &[],
             depth: v.analysis.depth,

@@ -391,6 +391,7 @@ mod tests {
             };
             assert_eq!(levels, 5);
             let m = choose(&ComputerRequest {
+                variant: v,
                 level: 2,
                 fen: EMPTY,
                 moves: &[],
@@ -403,6 +404,7 @@ mod tests {
                 v.id
             );
             let e = analyse(&AnalysisRequest {
+                variant: v,
                 fen: EMPTY,
                 moves: &[],
                 depth: 3,

@@ -63,6 +63,9 @@ struct PieceSpec {
     royal: bool,
     /// The piece type this one becomes after its first capture (升级象棋).
     promotes_to: Option<String>,
+    /// What the computer player counts it worth, where the file says
+    /// (a soldier is 100); otherwise derived from its mobility.
+    value: Option<Spanned<u32>>,
     moves: Vec<Spanned<MoveSpec>>,
 }
 
@@ -573,10 +576,21 @@ impl Variant {
                     screen: m.screen.into(),
                 });
             }
+            let value = match &p.value {
+                Some(v) if *v.get_ref() > 100_000 => {
+                    return Err(cx.err(
+                        v.span(),
+                        format!("piece `{}`: value {} is above 100000", p.name, v.get_ref()),
+                    ));
+                }
+                Some(v) => Some(*v.get_ref() as i32),
+                None => None,
+            };
             pieces.push(PieceType {
                 name: p.name.clone(),
                 letter,
                 royal: p.royal,
+                value,
                 movements,
                 promotes_to: promotes_to[index],
                 promoted_from: promoted_from[index],
@@ -640,6 +654,7 @@ impl Variant {
             pass: rules.pass,
             bikjang: rules.bikjang,
             counting,
+            weights: std::sync::OnceLock::new(),
             probes: [Vec::new(), Vec::new()],
             leaps: [Vec::new(), Vec::new()],
             rays: [Vec::new(), Vec::new()],

@@ -133,6 +133,10 @@ pub struct PieceType {
     /// Lower-case FEN letter; the first side's pieces are written upper-case.
     pub letter: char,
     pub royal: bool,
+    /// The computer player's worth of it, where the file declares one
+    /// (`value = 450`); otherwise it is derived from its mobility
+    /// (`computer::Weights`).
+    pub value: Option<i32>,
     pub movements: Vec<Movement>,
     /// What it becomes after its first capture (升级象棋: 兵 → 上等兵 …).
     pub promotes_to: Option<usize>,
@@ -184,6 +188,9 @@ pub struct Variant {
     /// How a game ended by bikjang or by two passes is scored; a draw where
     /// the variant has no counting.
     pub(crate) counting: Option<Counting>,
+    /// The computer player's evaluation tables, derived from the pieces
+    /// the first time a search needs them (`computer::Weights::of`).
+    pub(crate) weights: std::sync::OnceLock<std::sync::Arc<crate::computer::Weights>>,
     /// Attack probes per attacking side (`build_probes`).
     pub(crate) probes: [Vec<Probe>; 2],
     /// The same probes, leaps apart and slides and hops grouped by ray, so

@@ -13,9 +13,10 @@
 //! - the computer player and the analyser are the variant engine's one
 //!   generic search (`variants::computer`: alpha-beta on values derived
 //!   from the file's pieces), five levels, built in;
-//! - board renderer `variants`, which the web does not have yet: the
-//!   browser's lobby offers only games it can draw, so these are played
-//!   over the API until it does.
+//! - board renderer `variants` (`web/assets/js/boards/variants.js`),
+//!   which draws any size up to 16×16 from what [`drawing`] sends: the
+//!   pieces with their glyphs (promoted forms ringed), the palace and the
+//!   river where the file has them.
 //!
 //! The strings an entry needs for the whole run (`&'static str`, as the
 //! built-in entries' are) are leaked once per variant when the table is
@@ -28,8 +29,9 @@ use game::{Game, GameError};
 use session::{Articles, ClaimPenalty, SessionRules};
 
 use crate::{
-    Analysis, AnalysisRequest, BoardInfo, Build, Computer, ComputerRequest, Evaluation, GameRecord,
-    ImportedGame, MoveKind, Notations, PositionFormat, RecordFormat, Score, SideInfo, Start, Text, Variant,
+    Analysis, AnalysisRequest, BoardInfo, BoardPiece, Build, Computer, ComputerRequest, DataBoard,
+    Evaluation, GameRecord, ImportedGame, MoveKind, Notations, PositionFormat, RecordFormat, Score, SideInfo,
+    Start, Text, Variant,
 };
 
 /// The family (the first part of the id) of every data-defined variant.
@@ -93,6 +95,7 @@ pub(crate) fn entry(v: Arc<variants::Variant>) -> Variant {
             renderer: FAMILY,
             files,
             ranks,
+            data: Some(Box::leak(Box::new(drawing(&v)))),
         },
         position_format: PositionFormat::Fen,
         start: Start::Fixed {
@@ -122,6 +125,50 @@ pub(crate) fn entry(v: Arc<variants::Variant>) -> Variant {
         session_rules,
         write_record: write_pgn,
         read_record,
+    }
+}
+
+/// What the board renderer draws: each piece type's code, name and
+/// glyphs, the palace (the region `palace`) and the river (above the
+/// region `own_half`, where it is whole ranks from the first side's edge).
+fn drawing(v: &variants::Variant) -> DataBoard {
+    let pieces = v
+        .pieces()
+        .iter()
+        .map(|p| {
+            let (code, promoted) = match p.promoted_from {
+                Some(_) => (format!("+{}", p.letter), true),
+                None => (p.letter.to_string(), false),
+            };
+            let glyphs = p
+                .glyph
+                .clone()
+                .unwrap_or_else(|| [p.letter.to_ascii_uppercase().to_string(), p.letter.to_string()]);
+            BoardPiece {
+                code,
+                name: p.name.clone(),
+                glyphs,
+                royal: p.royal,
+                promoted,
+            }
+        })
+        .collect();
+    let palace = v
+        .region("palace")
+        .unwrap_or_default()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let (files, ranks) = v.size();
+    let river = v.region("own_half").and_then(|half| {
+        let top = half.iter().map(|s| s.rank()).max()?;
+        let whole = usize::from(files) * (usize::from(top) + 1) == half.len();
+        (whole && top + 1 < ranks).then_some(top)
+    });
+    DataBoard {
+        pieces,
+        palace,
+        river,
     }
 }
 
@@ -360,6 +407,50 @@ mod tests {
         })
         .unwrap();
         assert_eq!(e.score, crate::Score::Mate(1), "{e:?}");
+    }
+
+    /// The renderer's data: 升级象棋's promoted forms with their own
+    /// glyphs, the palace and the river; Janggi's palace and no river;
+    /// minixiangqi's letters where the file gives no glyph … (all give
+    /// them: a file without is made here).
+    #[test]
+    fn the_board_is_described_for_the_renderer() {
+        let shengji = get(Some("shengji")).unwrap();
+        let json = serde_json::to_value(shengji).unwrap();
+        let board = &json["board"];
+        assert_eq!(board["renderer"], "variants");
+        assert_eq!(board["river"], 4);
+        assert_eq!(
+            board["palace"],
+            serde_json::json!(["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"])
+        );
+        let pieces = board["pieces"].as_array().unwrap();
+        let senior = pieces.iter().find(|p| p["code"] == "+p").unwrap();
+        assert_eq!(senior["glyphs"], serde_json::json!(["上", "上"]));
+        assert_eq!(senior["promoted"], true);
+        let pawn = pieces.iter().find(|p| p["code"] == "p").unwrap();
+        assert_eq!(pawn["glyphs"], serde_json::json!(["兵", "卒"]));
+        assert_eq!(pawn["promoted"], false);
+        assert!(pieces.iter().any(|p| p["royal"] == true && p["code"] == "k"));
+
+        let janggi = serde_json::to_value(get(Some("janggi")).unwrap()).unwrap();
+        assert!(janggi["board"]["river"].is_null());
+        assert_eq!(janggi["board"]["palace"].as_array().unwrap().len(), 9);
+
+        // No glyphs in the file: the FEN letters, upper-case for the first side.
+        let bare = variants::MINIXIANGQI_TOML
+            .lines()
+            .filter(|l| !l.starts_with("glyph"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let v = variants::Variant::from_toml(&bare).unwrap();
+        let d = super::drawing(&v);
+        let rook = d.pieces.iter().find(|p| p.code == "r").unwrap();
+        assert_eq!(rook.glyphs, ["R".to_owned(), "r".to_owned()]);
+        assert_eq!(d.river, None);
+        // The built-in games send nothing of the kind.
+        let xq = serde_json::to_value(get(Some("xiangqi")).unwrap()).unwrap();
+        assert!(xq["board"].get("pieces").is_none());
     }
 
     #[test]

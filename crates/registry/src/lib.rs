@@ -77,10 +77,47 @@ pub struct SideInfo {
 /// How the board is drawn: which renderer, and its size.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct BoardInfo {
-    /// The UI's board module (`xiangqi`, `chess`).
+    /// The UI's board module (`xiangqi`, `chess`, `variants`).
     pub renderer: &'static str,
     pub files: u8,
     pub ranks: u8,
+    /// A data-defined variant's pieces and lines, which its file decides
+    /// and the `variants` renderer draws; the built-in games' renderers
+    /// know their own.
+    #[serde(skip_serializing_if = "Option::is_none", flatten)]
+    pub data: Option<&'static DataBoard>,
+}
+
+/// What the `variants` board renderer needs of a data-defined variant
+/// beyond its size (sent in `/api/info` with the variant's `board`).
+#[derive(Clone, Debug, Serialize)]
+pub struct DataBoard {
+    /// Every piece type of the file.
+    pub pieces: Vec<BoardPiece>,
+    /// The first side's palace (九宫), the squares of the file's region
+    /// named `palace` (`d0` …); the second side's is its mirror. The
+    /// renderer draws the diagonals of its outline. Empty without one.
+    pub palace: Vec<String>,
+    /// The river (楚河汉界) runs between this rank and the next: the top
+    /// of the file's region `own_half`, where it spans whole ranks from
+    /// the first side's edge. `None` without one.
+    pub river: Option<u8>,
+}
+
+/// A piece type as the board shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardPiece {
+    /// As FEN writes it, lower-case: the letter, or `+` and its base's
+    /// letter for a promoted form (`+p`, 升级象棋's 上等兵).
+    pub code: String,
+    /// The file's name for it (`senior pawn`).
+    pub name: String,
+    /// The characters shown on the first side's piece and the second's;
+    /// the FEN letter in its case where the file gives none.
+    pub glyphs: [String; 2],
+    pub royal: bool,
+    /// A promoted form (drawn with a ring of its own).
+    pub promoted: bool,
 }
 
 /// How a position is written.

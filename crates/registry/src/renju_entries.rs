@@ -72,6 +72,7 @@ const BOARD: BoardInfo = BoardInfo {
     renderer: "renju",
     files: 15,
     ranks: 15,
+    data: None,
 };
 
 const CENTRE_KINDS: &[MoveKind] = &[MoveKind::Placement];

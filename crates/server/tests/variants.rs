@@ -1,9 +1,11 @@
-//! A data-defined variant (crates/variants; issue 27, item 2) on the server,
-//! over real HTTP and WebSocket: `/api/info` lists the shipped ones, and a
-//! rated Janggi game by challenge ends when both sides pass in a row (장기's
-//! pass, `e1e1`), scored by counting as Fairy-Stockfish scores it — equal
-//! material, so Black's 1.5 points win — with its own rating pool and a PGN
-//! that names the variant.
+//! A data-defined variant (crates/variants; issue 27, items 2 and 7) on the
+//! server, over real HTTP and WebSocket: `/api/info` lists the shipped ones;
+//! a rated Janggi game by challenge ends when both sides pass in a row
+//! (장기's pass, `e1e1`), scored by counting as Fairy-Stockfish scores it —
+//! equal material, so Black's 1.5 points win — with its own rating pool
+//! and a PGN that names the variant; a 升级象棋 game against the built-in
+//! computer (the generic search), whose first capture promotes, and the
+//! analysis board's engine on a data variant.
 
 mod common;
 
@@ -74,4 +76,86 @@ async fn a_janggi_game_ends_after_two_passes_by_counting() {
     s.stop().await;
 }
 
-crate::on_both_databases!(a_janggi_game_ends_after_two_passes_by_counting);
+/// 升级象棋 against the built-in computer: its levels are offered, it
+/// answers every move with a legal one of its own, the cannon's capture on
+/// the first move promotes it (`+C` in the FEN), and the analysis board's
+/// engine sees a mate in one on a data variant.
+async fn a_shengji_game_against_the_generic_computer() {
+    let mut s = common::start().await;
+    let info = Client::anonymous(&s).get_json("/api/info").await;
+    let shengji = info["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == "variants/shengji")
+        .unwrap_or_else(|| panic!("no shengji in {info}"))
+        .clone();
+    assert_eq!(shengji["computer_levels"], 5, "{shengji}");
+    assert_eq!(shengji["can_analyse"], true);
+
+    let me = Client::register(&s, "h").await;
+    let r = me
+        .post(
+            "/api/computer",
+            &json!({"level": 1, "time": "5+3", "color": "first", "variant": "shengji"}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let started: serde_json::Value = r.json().await.unwrap();
+    let game = started["game"].as_str().unwrap().to_string();
+    let (mut ws, full) = me.ws(&game).await;
+    assert_eq!(full["you"], "first");
+    assert_eq!(full["game"]["variant"], "variants/shengji");
+
+    // 炮二进七: the cannon takes the horse over the cannon on h7 and is
+    // promoted by that capture (铁炮, `+C`).
+    let echo = ws.play("h2h9").await;
+    assert!(echo["fen"].as_str().unwrap().starts_with("rnbakab+C"), "{echo}");
+    // Then a few moves more, the first legal one each time (the computer's
+    // replies are checked by the referee like anyone's).
+    loop {
+        let view = me.get_json(&format!("/api/games/{game}")).await;
+        if view["state"] != "live" || view["ply"].as_u64().unwrap() >= 12 {
+            break;
+        }
+        if view["turn"] == "first" {
+            let legal = view["legal"].as_array().unwrap();
+            ws.play(legal[0].as_str().unwrap()).await;
+        } else if ws.reply().await["t"] == "end" {
+            break;
+        }
+    }
+    let view = me.get_json(&format!("/api/games/{game}")).await;
+    let moves: Vec<&str> = view["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves[0], "h2h9");
+    // The computer moved (every second move), or won before ply 12.
+    assert!(
+        moves.len() >= 12 || view["state"] != "live",
+        "{moves:?} {}",
+        view["state"]
+    );
+    assert!(moves.len() >= 2, "the computer answered: {moves:?}");
+
+    // The analysis board's engine is the same search, at full strength.
+    let e: serde_json::Value = me
+        .post(
+            "/api/analysis/eval",
+            &json!({"variant": "shengji", "fen": "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(e["score"], json!({"mate": 1}), "{e}");
+    s.stop().await;
+}
+
+crate::on_both_databases!(
+    a_janggi_game_ends_after_two_passes_by_counting,
+    a_shengji_game_against_the_generic_computer,
+);

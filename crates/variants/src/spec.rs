@@ -66,7 +66,24 @@ struct PieceSpec {
     /// What the computer player counts it worth, where the file says
     /// (a soldier is 100); otherwise derived from its mobility.
     value: Option<Spanned<u32>>,
+    /// The character the board shows: one for both sides, or each side's
+    /// (`{ red = "兵", black = "卒" }`).
+    glyph: Option<GlyphSpec>,
     moves: Vec<Spanned<MoveSpec>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum GlyphSpec {
+    Both(String),
+    Sided(SidedGlyph),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SidedGlyph {
+    red: String,
+    black: String,
 }
 
 #[derive(Deserialize)]
@@ -586,11 +603,26 @@ impl Variant {
                 Some(v) => Some(*v.get_ref() as i32),
                 None => None,
             };
+            let glyph = match &p.glyph {
+                None => None,
+                Some(GlyphSpec::Both(g)) => Some([g.clone(), g.clone()]),
+                Some(GlyphSpec::Sided(s)) => Some([s.red.clone(), s.black.clone()]),
+            };
+            if glyph
+                .as_ref()
+                .is_some_and(|g| g.iter().any(|g| g.trim().is_empty() || g.chars().count() > 4))
+            {
+                return Err(cx.err(
+                    span,
+                    format!("piece `{}`: a glyph is one to four characters", p.name),
+                ));
+            }
             pieces.push(PieceType {
                 name: p.name.clone(),
                 letter,
                 royal: p.royal,
                 value,
+                glyph,
                 movements,
                 promotes_to: promotes_to[index],
                 promoted_from: promoted_from[index],
@@ -654,6 +686,7 @@ impl Variant {
             pass: rules.pass,
             bikjang: rules.bikjang,
             counting,
+            regions,
             weights: std::sync::OnceLock::new(),
             probes: [Vec::new(), Vec::new()],
             leaps: [Vec::new(), Vec::new()],

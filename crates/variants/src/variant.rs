@@ -133,6 +133,9 @@ pub struct PieceType {
     /// Lower-case FEN letter; the first side's pieces are written upper-case.
     pub letter: char,
     pub royal: bool,
+    /// The characters the board shows for it, the first side's and the
+    /// second's (`兵`, `卒`), where the file gives them.
+    pub glyph: Option<[String; 2]>,
     /// The computer player's worth of it, where the file declares one
     /// (`value = 450`); otherwise it is derived from its mobility
     /// (`computer::Weights`).
@@ -188,6 +191,9 @@ pub struct Variant {
     /// How a game ended by bikjang or by two passes is scored; a draw where
     /// the variant has no counting.
     pub(crate) counting: Option<Counting>,
+    /// The file's named regions, per side (the board renderer draws the
+    /// `palace` and the river above `own_half`).
+    pub(crate) regions: std::collections::BTreeMap<String, [SquareSet; 2]>,
     /// The computer player's evaluation tables, derived from the pieces
     /// the first time a search needs them (`computer::Weights::of`).
     pub(crate) weights: std::sync::OnceLock<std::sync::Arc<crate::computer::Weights>>,
@@ -273,6 +279,20 @@ impl Variant {
     #[must_use]
     pub fn counting(&self) -> Option<&Counting> {
         self.counting.as_ref()
+    }
+
+    /// The squares of the region `name` as the first side sees it (the
+    /// second side's is its mirror), in board order; `None` if the file
+    /// defines no such region.
+    #[must_use]
+    pub fn region(&self, name: &str) -> Option<Vec<Square>> {
+        let set = self.regions.get(name)?[0];
+        Some(
+            (0..self.ranks)
+                .flat_map(|r| (0..self.files).map(move |f| Square::new(f, r)))
+                .filter(|sq| set.contains(sq.0))
+                .collect(),
+        )
     }
 
     /// Whether `(file, rank)` lies on the board.

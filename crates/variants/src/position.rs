@@ -14,7 +14,7 @@ use game::{Outcome, Side};
 
 use crate::error::{FenError, IllegalMove};
 use crate::square::{Move, Square, STRIDE};
-use crate::variant::{lame_legs, EndValue, Kind, Probe, SquareSet, Variant};
+use crate::variant::{lame_legs, EndValue, Kind, Probe, SquareSet, TypeSet, Variant};
 
 /// How a game ended: the side to move has no legal move and is in check
 /// (将死) or is not (困毙, stalemate); or, in Janggi, a side passed while
@@ -68,6 +68,9 @@ pub struct Position {
     /// on each point a pseudo-random number), kept by `play_unchecked` and
     /// `undo`: what tells a search that a position came back.
     key: u64,
+    /// Each side's pieces by type (`[side][type]`), kept where the variant
+    /// has conditional movements ("while the side has no cannon").
+    counts: [[u8; 100]; 2],
 }
 
 /// A piece on a point, for [`Position::key`]: 64 bits mixed from its board
@@ -202,6 +205,11 @@ impl Position {
                 key ^= zobrist(code, sq);
             }
         }
+        let mut counts = [[0u8; 100]; 2];
+        for &code in board.iter().filter(|&&c| c != 0) {
+            let (piece, side) = decode(code);
+            counts[side.index()][piece] = counts[side.index()][piece].saturating_add(1);
+        }
         let pos = Position {
             variant,
             board,
@@ -211,6 +219,7 @@ impl Position {
             fullmoves,
             history: History::default(),
             key,
+            counts,
         };
         if pos.royal_in_danger(turn.other()) {
             return Err(FenError::OppositeCheck);
@@ -232,6 +241,7 @@ impl Position {
             fullmoves: 1,
             history: History::default(),
             key: 0,
+            counts: [[0; 100]; 2],
         }
     }
 
@@ -240,11 +250,36 @@ impl Position {
         let i = usize::from(sq.0);
         if self.board[i] != 0 {
             self.key ^= zobrist(self.board[i], i);
+            self.count(self.board[i], -1);
         }
         self.board[i] = piece.map_or(0, |(t, side)| Variant::code(t, side));
         if self.board[i] != 0 {
             self.key ^= zobrist(self.board[i], i);
+            self.count(self.board[i], 1);
         }
+    }
+
+    /// Counts a piece of board code `code` in or out.
+    #[inline]
+    fn count(&mut self, code: u8, by: i8) {
+        let (piece, side) = decode(code);
+        let n = &mut self.counts[side.index()][piece];
+        *n = n.wrapping_add_signed(by);
+    }
+
+    /// Whether `side` has no piece of any type in `types` (a conditional
+    /// movement's `while_lacking`).
+    #[inline]
+    pub(crate) fn lacks(&self, side: Side, types: TypeSet) -> bool {
+        let mut bits = types.0;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            if self.counts[side.index()][t] != 0 {
+                return false;
+            }
+            bits &= bits - 1;
+        }
+        true
     }
 
     /// The position's hash: equal for equal pieces on equal points with
@@ -453,6 +488,15 @@ impl Position {
             if undo.captured != 0 {
                 self.key ^= zobrist(undo.captured, to);
             }
+            if self.variant.conditional {
+                if code != undo.moved {
+                    self.count(undo.moved, -1);
+                    self.count(code, 1);
+                }
+                if undo.captured != 0 {
+                    self.count(undo.captured, -1);
+                }
+            }
         }
         self.key ^= SECOND_TO_MOVE;
         if self.royal[self.turn.index()] == Some(m.from.0) {
@@ -474,6 +518,16 @@ impl Position {
         }
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
         if from != to {
+            if self.variant.conditional {
+                let now = self.board[to];
+                if now != undo.moved {
+                    self.count(now, -1);
+                    self.count(undo.moved, 1);
+                }
+                if undo.captured != 0 {
+                    self.count(undo.captured, 1);
+                }
+            }
             self.board[from] = undo.moved;
             self.board[to] = undo.captured;
         }
@@ -552,7 +606,10 @@ impl Position {
         if self.royal[self.turn.index()].is_none() {
             return true;
         }
-        if let Some((royal, zone)) = safe {
+        // A capture may take a side's last cannon and so give the other
+        // side a conditional power (龙战士): no shortcut then.
+        let conditional_capture = self.variant.conditional && self.board[usize::from(m.to.0)] != 0;
+        if let Some((royal, zone)) = safe.filter(|_| !conditional_capture) {
             if m.from.0 != royal {
                 let touched = |z: &SquareSet| z.contains(m.from.0) || z.contains(m.to.0);
                 if !touched(&zone) {
@@ -625,6 +682,9 @@ impl Position {
             if self.board[usize::from(a)] != p.code || p.from.is_some_and(|r| !r.contains(a)) {
                 continue;
             }
+            if !p.lacking.is_empty() && !self.lacks(by, p.lacking) {
+                continue;
+            }
             if p.not_capture.contains(decode_type(self.board[usize::from(sq)])) {
                 continue;
             }
@@ -673,6 +733,7 @@ impl Position {
                 && p.from.is_none_or(|r| r.contains(a))
                 && p.to.is_none_or(|r| r.contains(sq))
                 && !p.not_capture.contains(target)
+                && (p.lacking.is_empty() || self.lacks(by, p.lacking))
         };
         let screen = || decode(self.board[usize::from(found[0].0)]);
         (n >= 1 && ray.slides.iter().any(|p| hit(p, found[0])))
@@ -713,6 +774,9 @@ impl Position {
         let first = out.len();
         for (k, m) in piece.movements.iter().enumerate() {
             if m.from.is_some_and(|r| !r[side.index()].contains(from)) {
+                continue;
+            }
+            if !m.lacking.is_empty() && !self.lacks(side, m.lacking) {
                 continue;
             }
             let to_ok = |t: u8| m.to.is_none_or(|r| r[side.index()].contains(t));
@@ -874,7 +938,10 @@ moves = [
 [[pieces]]
 name = "wazir"
 letter = "w"
-moves = [{ kind = "step", dirs = ["orthogonal"], to = "near" }]
+moves = [
+  { kind = "step", dirs = ["orthogonal"], to = "near" },
+  { kind = "step", dirs = ["diagonal"], while_lacking = ["ranged rook"] },
+]
 [[pieces]]
 name = "snake"
 letter = "s"

@@ -112,6 +112,13 @@ struct MoveSpec {
     /// Hops: whose piece may be the screen (铁炮, 飞车: only their own).
     #[serde(default)]
     screen: WhoSpec,
+    /// A conditional power: the movement holds only while the mover's
+    /// side has no piece of these types (龙战士: "当己方双炮皆无时").
+    #[serde(default)]
+    while_lacking: Vec<String>,
+    /// The house rule (降和偏方) this movement belongs to: it exists only
+    /// where `[rules] house_rules` switches that rule on.
+    house_rule: Option<String>,
 }
 
 #[derive(Deserialize, Clone, Copy, Default, PartialEq, Eq)]
@@ -181,6 +188,13 @@ struct RulesSpec {
     #[serde(default)]
     bikjang: bool,
     counting: Option<Spanned<CountingSpec>>,
+    /// The house rules switched on (each names the `house_rule` of some
+    /// movements).
+    #[serde(default)]
+    house_rules: Vec<String>,
+    /// House rules that may not be switched on together (龙战士 and 王者士).
+    #[serde(default)]
+    exclusive_house_rules: Vec<Vec<String>>,
 }
 
 impl Default for RulesSpec {
@@ -192,6 +206,8 @@ impl Default for RulesSpec {
             pass: false,
             bikjang: false,
             counting: None,
+            house_rules: Vec::new(),
+            exclusive_house_rules: Vec::new(),
         }
     }
 }
@@ -435,6 +451,36 @@ impl Variant {
                 }
                 Ok(TypeSet(set))
             };
+        // House rules: every one switched on is some movement's, and no two
+        // that exclude each other are on together.
+        let rules_on = &spec.rules.house_rules;
+        let tagged: Vec<&str> = spec
+            .pieces
+            .iter()
+            .flat_map(|p| p.get_ref().moves.iter())
+            .filter_map(|m| m.get_ref().house_rule.as_deref())
+            .collect();
+        for group in &spec.rules.exclusive_house_rules {
+            let on: Vec<&str> = group
+                .iter()
+                .filter(|r| rules_on.contains(r))
+                .map(String::as_str)
+                .collect();
+            if on.len() > 1 {
+                return Err(cx.err(
+                    0..0,
+                    format!("house rules {} may not be switched on together", on.join(" and ")),
+                ));
+            }
+        }
+        for rule in rules_on {
+            if !tagged.contains(&rule.as_str()) {
+                return Err(cx.err(
+                    0..0,
+                    format!("house rule `{rule}` is switched on, but no movement belongs to it"),
+                ));
+            }
+        }
         // Promotions first: a promoted form takes its base's letter.
         let mut promotes_to: Vec<Option<usize>> = vec![None; spec.pieces.len()];
         let mut promoted_from: Vec<Option<usize>> = vec![None; spec.pieces.len()];
@@ -513,6 +559,10 @@ impl Variant {
                 let mspan = m.span();
                 let m = m.get_ref();
                 let what = format!("piece `{}`, move {}", p.name, i + 1);
+                if m.house_rule.as_ref().is_some_and(|r| !rules_on.contains(r)) {
+                    // A house rule that is off: the movement does not exist.
+                    continue;
+                }
                 let mut offsets = Vec::new();
                 for d in &m.dirs {
                     match d {
@@ -562,6 +612,7 @@ impl Variant {
                     return Err(cx.err(mspan, format!("{what}: only a hop has screens (not_over)")));
                 }
                 let not_over = types(&m.not_over, &what, &mspan)?;
+                let lacking = types(&m.while_lacking, &what, &mspan)?;
                 let not_capture = types(&m.not_capture, &what, &mspan)?;
                 if m.lame && !matches!(m.kind, KindSpec::Leap) {
                     return Err(cx.err(mspan, format!("{what}: only a leap can be lame")));
@@ -591,6 +642,7 @@ impl Variant {
                     not_capture,
                     blocked_by: m.blocked_by.into(),
                     screen: m.screen.into(),
+                    lacking,
                 });
             }
             let value = match &p.value {
@@ -687,6 +739,8 @@ impl Variant {
             bikjang: rules.bikjang,
             counting,
             regions,
+            house_rules: rules.house_rules.clone(),
+            conditional: false,
             weights: std::sync::OnceLock::new(),
             probes: [Vec::new(), Vec::new()],
             leaps: [Vec::new(), Vec::new()],
@@ -695,6 +749,10 @@ impl Variant {
             leap_zones: [Vec::new(), Vec::new()],
             ray_zones: [Vec::new(), Vec::new()],
         };
+        variant.conditional = variant
+            .pieces
+            .iter()
+            .any(|p| p.movements.iter().any(|m| !m.lacking.is_empty()));
         variant.build_probes();
         let start_span = spec.start.span();
         if rules.flying_general && !royal {

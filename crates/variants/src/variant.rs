@@ -123,6 +123,9 @@ pub struct Movement {
     pub blocked_by: Who,
     /// Hops: whose piece may be the screen (铁炮 and 飞车: their own only).
     pub screen: Who,
+    /// A conditional power: the movement holds only while the mover's side
+    /// has no piece of these types (empty: always).
+    pub lacking: TypeSet,
 }
 
 /// A piece type: its name, FEN letter, whether it is royal (the king), and
@@ -194,6 +197,12 @@ pub struct Variant {
     /// The file's named regions, per side (the board renderer draws the
     /// `palace` and the river above `own_half`).
     pub(crate) regions: std::collections::BTreeMap<String, [SquareSet; 2]>,
+    /// The house rules (降和偏方) switched on.
+    pub(crate) house_rules: Vec<String>,
+    /// Whether some movement is conditional (`while_lacking`): positions
+    /// then count each side's pieces by type, and a capture, which may
+    /// give the other side a power, is always tested in full.
+    pub(crate) conditional: bool,
     /// The computer player's evaluation tables, derived from the pieces
     /// the first time a search needs them (`computer::Weights::of`).
     pub(crate) weights: std::sync::OnceLock<std::sync::Arc<crate::computer::Weights>>,
@@ -275,6 +284,12 @@ impl Variant {
         self.bikjang
     }
 
+    /// The house rules (降和偏方) the file switches on.
+    #[must_use]
+    pub fn house_rules(&self) -> &[String] {
+        &self.house_rules
+    }
+
     /// How a game ended by bikjang or passes is scored.
     #[must_use]
     pub fn counting(&self) -> Option<&Counting> {
@@ -342,6 +357,7 @@ impl Variant {
                             not_capture: m.not_capture,
                             blocked_by: m.blocked_by,
                             screen: m.screen,
+                            lacking: m.lacking,
                             range: m.range,
                             from: m.from.map(|r| r[side.index()]),
                             to: m.to.map(|r| r[side.index()]),
@@ -482,6 +498,8 @@ pub(crate) struct Probe {
     pub(crate) not_capture: TypeSet,
     pub(crate) blocked_by: Who,
     pub(crate) screen: Who,
+    /// Conditional: holds only while the attacker's side lacks these.
+    pub(crate) lacking: TypeSet,
     pub(crate) range: u8,
     pub(crate) from: Option<SquareSet>,
     pub(crate) to: Option<SquareSet>,

@@ -13,6 +13,9 @@
 //   `--variants`): offered in the lobby, drawn at its size with its
 //   palace and river, played against the computer
 //   (docs/screenshots/variants-operator.png).
+// - Xiangqi with two house rules of seed 004 switched on (龙战士, 任务兵)
+//   against the computer (docs/screenshots/variants-house-rules.png).
+// - The analysis board on Janggi, with its engine.
 // - Janggi between two players by a challenge: a move by clicks, a pass
 //   typed as the king's square twice.
 // Every page must log no console error (`finish`), and every control must
@@ -70,7 +73,8 @@ try {
     await A.page.waitForSelector('#computer-form');
     for (const menu of ['#cpu-variant', '#challenge-variant']) {
       const ids = await A.page.$$eval(`${menu} option`, (os) => os.map((o) => o.value));
-      for (const want of ['variants/shengji', 'variants/janggi', 'variants/manchu', 'variants/minixiangqi', 'variants/courtyard']) {
+      for (const want of ['variants/shengji', 'variants/janggi', 'variants/manchu', 'variants/minixiangqi', 'variants/courtyard',
+        'variants/xiangqi-dragon-mission', 'variants/xiangqi-royal']) {
         assert.ok(ids.includes(want), `${menu}: ${want} offered: ${ids}`);
       }
     }
@@ -149,6 +153,19 @@ try {
     assert.equal(await pieceOn(page, 'd3'), 'P');
     await checkLabels(page, 'courtyard game');
     await shot(A, 'variants-operator');
+    await resign(page);
+  });
+
+  await step('variants: Xiangqi with two house rules on (龙战士 and 任务兵) against the computer', async () => {
+    await playComputer(A, 'variants/xiangqi-dragon-mission');
+    const page = A.page;
+    assert.match(await page.textContent('#game-info'), /xiangqi-dragon-mission/);
+    assert.equal(await page.$$eval('#board .xq-pieces [data-piece]', (e) => e.length), 32);
+    await clickMove(page, 'h2', 'e2');
+    await waitPly(page, 2);
+    assert.equal(await page.textContent('#moves [data-ply="1"]'), 'h2e2');
+    await checkLabels(page, 'house-rule game');
+    await shot(A, 'variants-house-rules');
     await resign(page);
   });
 

@@ -1,6 +1,7 @@
 //! Variants defined as data (`crates/variants`, docs/variants.md): the
-//! shipped minixiangqi, manchu, janggi and shengji (升级象棋), and any file an operator loads at
-//! start. One entry per file, built at run time from what the file says;
+//! shipped minixiangqi, manchu, janggi and shengji (升级象棋), Xiangqi with
+//! each set of house rules (`xiangqi-dragon` …), and any file an operator
+//! loads at start. One entry per file, built at run time from what the file says;
 //! everything else is the same for all of them.
 //!
 //! - id `variants/NAME`, alias `NAME` (the name players know: `janggi`);
@@ -451,6 +452,29 @@ mod tests {
         // The built-in games send nothing of the kind.
         let xq = serde_json::to_value(get(Some("xiangqi")).unwrap()).unwrap();
         assert!(xq["board"].get("pieces").is_none());
+    }
+
+    /// Xiangqi with house rules: an entry per set, its rules on (龙战士 and
+    /// 任务兵 fire without cannons and rooks), off in the others.
+    #[test]
+    fn house_rule_sets_are_entries_with_their_rules() {
+        let fen = "4k4/9/9/9/9/9/9/3A5/9/3K5 w - - 0 1";
+        for (name, dragon) in [("xiangqi-dragon-mission", true), ("xiangqi-mission", false)] {
+            let v = get(Some(name)).unwrap();
+            assert_eq!(v.rating_pool, name);
+            assert!(v.computer_levels() > 0);
+            assert_eq!(
+                v.data()
+                    .unwrap()
+                    .house_rules()
+                    .contains(&"dragon_warrior".to_owned()),
+                dragon
+            );
+            let g = v.new_game(Some(fen), 0).unwrap();
+            assert_eq!(g.legal_moves().contains(&"d2c3".to_owned()), dragon, "{name}");
+        }
+        let v = get(Some("xiangqi-royal")).unwrap();
+        assert!(v.rules.en.contains("royal_advisor"), "{}", v.rules.en);
     }
 
     #[test]

@@ -16,7 +16,8 @@
 //!
 //! The table is built once, at the first question or by [`install`]: the
 //! built-in games, the variants the `variants` crate ships as data
-//! (minixiangqi, manchu, janggi, shengji) and those an operator loads from TOML at
+//! (minixiangqi, manchu, janggi, shengji, and Xiangqi with each set of house
+//! rules) and those an operator loads from TOML at
 //! start (`qiju serve --variants FILE`). A data variant is an entry like any
 //! other ([`data_entries`]); standard Xiangqi stays on `crates/xiangqi`.
 
@@ -646,21 +647,38 @@ static BUILT_IN: [Variant; 24] = [
 
 static TABLE: OnceLock<Vec<Variant>> = OnceLock::new();
 
+/// Xiangqi with seed 004's house rules (降和偏方) switched on: each set a
+/// player may choose is an entry of its own, rated in its own pool, made
+/// from `crates/variants/data/xiangqi.toml` (docs/variants.md). 龙战士
+/// (`dragon_warrior`) excludes 王者士 (`royal_advisor`).
+const HOUSE_RULE_SETS: [(&str, &[&str]); 5] = [
+    ("xiangqi-dragon", &["dragon_warrior"]),
+    ("xiangqi-mission", &["mission_pawn"]),
+    ("xiangqi-royal", &["royal_advisor"]),
+    ("xiangqi-dragon-mission", &["dragon_warrior", "mission_pawn"]),
+    ("xiangqi-royal-mission", &["royal_advisor", "mission_pawn"]),
+];
+
 /// The variant files shipped in the binary (`crates/variants/data`), beside
-/// the built-in games: Fairy-Stockfish's minixiangqi, manchu and janggi, and
-/// seed 000's 升级象棋 (`shengji`).
-/// (The crate's `xiangqi.toml` is its proof, not a game here: standard
-/// Xiangqi is played by `crates/xiangqi`.)
+/// the built-in games: Fairy-Stockfish's minixiangqi, manchu and janggi,
+/// seed 000's 升级象棋 (`shengji`), and Xiangqi's file with each set of
+/// house rules (`HOUSE_RULE_SETS`).
+/// (The crate's `xiangqi.toml` without house rules is its proof, not a
+/// game here: standard Xiangqi is played by `crates/xiangqi`.)
 fn shipped() -> Vec<variants::Variant> {
-    [
+    let files = [
         variants::MINIXIANGQI_TOML,
         variants::MANCHU_TOML,
         variants::JANGGI_TOML,
         variants::SHENGJI_TOML,
     ]
     .iter()
-    .map(|text| variants::Variant::from_toml(text).expect("a shipped variant file loads"))
-    .collect()
+    .map(|text| variants::Variant::from_toml(text).expect("a shipped variant file loads"));
+    let house = HOUSE_RULE_SETS.iter().map(|(name, rules)| {
+        variants::Variant::with_house_rules(variants::XIANGQI_TOML, name, rules)
+            .expect("a shipped house-rule set loads")
+    });
+    files.chain(house).collect()
 }
 
 /// The table: the built-in games, then the shipped variants, then `extra`.

@@ -155,7 +155,86 @@ async fn a_shengji_game_against_the_generic_computer() {
     s.stop().await;
 }
 
+/// Xiangqi with two house rules on (龙战士 and 任务兵, seed 004) against
+/// the computer: the set is a variant of its own, its rules answer over
+/// HTTP (the advisor's diagonal step outside the palace once its side has
+/// no cannon; not in the set without 龙战士), the computer plays it, and
+/// the PGN names it.
+async fn a_game_with_two_house_rules_against_the_computer() {
+    let mut s = common::start().await;
+    let info = Client::anonymous(&s).get_json("/api/info").await;
+    let set = info["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == "variants/xiangqi-dragon-mission")
+        .unwrap_or_else(|| panic!("no house-rule set in {info}"))
+        .clone();
+    assert_eq!(set["computer_levels"], 5, "{set}");
+    assert_eq!(set["rating_pool"], "xiangqi-dragon-mission");
+
+    let me = Client::register(&s, "h").await;
+    let fen = "4k4/9/9/9/9/9/9/3A5/9/3K5 w - - 0 1";
+    for (variant, fires) in [("xiangqi-dragon-mission", true), ("xiangqi-mission", false)] {
+        let r: serde_json::Value = me
+            .post("/api/analysis/position", &json!({"variant": variant, "fen": fen}))
+            .await
+            .json()
+            .await
+            .unwrap();
+        let legal: Vec<&str> = r["legal"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{r}"))
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert_eq!(legal.contains(&"d2c3"), fires, "{variant}: {legal:?}");
+    }
+
+    let r = me
+        .post(
+            "/api/computer",
+            &json!({"level": 2, "time": "5+3", "color": "first", "variant": "xiangqi-dragon-mission"}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let started: serde_json::Value = r.json().await.unwrap();
+    let game = started["game"].as_str().unwrap().to_string();
+    let (mut ws, full) = me.ws(&game).await;
+    assert_eq!(full["game"]["variant"], "variants/xiangqi-dragon-mission");
+    loop {
+        let view = me.get_json(&format!("/api/games/{game}")).await;
+        if view["state"] != "live" || view["ply"].as_u64().unwrap() >= 10 {
+            break;
+        }
+        if view["turn"] == "first" {
+            let legal = view["legal"].as_array().unwrap();
+            ws.play(legal[legal.len() / 2].as_str().unwrap()).await;
+        } else if ws.reply().await["t"] == "end" {
+            break;
+        }
+    }
+    let view = me.get_json(&format!("/api/games/{game}")).await;
+    assert!(
+        view["ply"].as_u64().unwrap() >= 10 || view["state"] != "live",
+        "{view}"
+    );
+    if view["state"] == "live" {
+        ws.send(&json!({"t": "resign"})).await;
+        ws.expect("end").await;
+    }
+    let pgn = me
+        .get(&format!("/api/games/{game}/pgn"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("[Variant \"xiangqi-dragon-mission\"]"), "{pgn}");
+    s.stop().await;
+}
+
 crate::on_both_databases!(
     a_janggi_game_ends_after_two_passes_by_counting,
     a_shengji_game_against_the_generic_computer,
+    a_game_with_two_house_rules_against_the_computer,
 );

@@ -336,7 +336,20 @@ impl Variant {
     /// Reads a variant from its TOML text (docs/variants.md). Errors name the
     /// line and what is wrong with it.
     pub fn from_toml(text: &str) -> Result<Variant, VariantError> {
-        let spec: VariantSpec = toml::from_str(text).map_err(|e| {
+        Variant::load(text, None)
+    }
+
+    /// Reads a variant from its TOML text with the house rules `rules`
+    /// switched on instead of the file's `[rules] house_rules`, under the
+    /// name `name`: one file (Xiangqi's) makes a variant per set of house
+    /// rules, each refused as the file would be (an unknown rule, two that
+    /// exclude each other).
+    pub fn with_house_rules(text: &str, name: &str, rules: &[&str]) -> Result<Variant, VariantError> {
+        Variant::load(text, Some((name, rules)))
+    }
+
+    fn load(text: &str, house_rules: Option<(&str, &[&str])>) -> Result<Variant, VariantError> {
+        let mut spec: VariantSpec = toml::from_str(text).map_err(|e| {
             let (line, column) = e.span().map_or((0, 0), |s| line_col(text, s.start));
             VariantError::Syntax {
                 line,
@@ -344,6 +357,15 @@ impl Variant {
                 message: e.message().trim().to_owned(),
             }
         })?;
+        if let Some((name, rules)) = house_rules {
+            spec.name = Spanned::new(spec.name.span(), name.to_owned());
+            spec.rules.house_rules = rules.iter().map(|r| (*r).to_owned()).collect();
+            spec.description = format!(
+                "{} House rules (降和偏方): {}.",
+                spec.description,
+                rules.join(", ")
+            );
+        }
         let cx = Ctx { text };
         if spec.name.get_ref().trim().is_empty() {
             return Err(cx.err(spec.name.span(), "the variant's name is empty"));

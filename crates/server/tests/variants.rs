@@ -76,56 +76,80 @@ async fn a_janggi_game_ends_after_two_passes_by_counting() {
     s.stop().await;
 }
 
+/// The descriptor of `id` in `/api/info`, which must offer the computer's
+/// five levels and its own rating pool.
+async fn descriptor(s: &common::TestServer, id: &str) -> serde_json::Value {
+    let info = Client::anonymous(s).get_json("/api/info").await;
+    let v = info["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {info}"))
+        .clone();
+    assert_eq!(v["computer_levels"], 5, "{v}");
+    assert_eq!(v["can_analyse"], true, "{v}");
+    v
+}
+
+/// A game against the computer at `level`, `me` playing first: its id
+/// and socket.
+async fn against_the_computer(me: &Client, variant: &str, level: u8) -> (String, common::Ws) {
+    let r = me
+        .post(
+            "/api/computer",
+            &json!({"level": level, "time": "5+3", "color": "first", "variant": variant}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let started: serde_json::Value = r.json().await.unwrap();
+    let game = started["game"].as_str().unwrap().to_string();
+    let (ws, full) = me.ws(&game).await;
+    assert_eq!(full["you"], "first");
+    assert_eq!(full["game"]["variant"], format!("variants/{variant}"));
+    (game, ws)
+}
+
+/// Plays on until ply `plies` or the end, `me` choosing with `pick` from
+/// the legal moves, the computer answering (its moves are checked by the
+/// referee like anyone's); the game's view then.
+async fn play_on(
+    me: &Client,
+    game: &str,
+    ws: &mut common::Ws,
+    plies: u64,
+    pick: fn(&[serde_json::Value]) -> &serde_json::Value,
+) -> serde_json::Value {
+    loop {
+        let view = me.get_json(&format!("/api/games/{game}")).await;
+        if view["state"] != "live" || view["ply"].as_u64().unwrap() >= plies {
+            return view;
+        }
+        if view["turn"] == "first" {
+            let legal = view["legal"].as_array().unwrap();
+            ws.play(pick(legal).as_str().unwrap()).await;
+        } else if ws.reply().await["t"] == "end" {
+            return me.get_json(&format!("/api/games/{game}")).await;
+        }
+    }
+}
+
 /// 升级象棋 against the built-in computer: its levels are offered, it
 /// answers every move with a legal one of its own, the cannon's capture on
 /// the first move promotes it (`+C` in the FEN), and the analysis board's
 /// engine sees a mate in one on a data variant.
 async fn a_shengji_game_against_the_generic_computer() {
     let mut s = common::start().await;
-    let info = Client::anonymous(&s).get_json("/api/info").await;
-    let shengji = info["variants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|v| v["id"] == "variants/shengji")
-        .unwrap_or_else(|| panic!("no shengji in {info}"))
-        .clone();
-    assert_eq!(shengji["computer_levels"], 5, "{shengji}");
-    assert_eq!(shengji["can_analyse"], true);
-
+    descriptor(&s, "variants/shengji").await;
     let me = Client::register(&s, "h").await;
-    let r = me
-        .post(
-            "/api/computer",
-            &json!({"level": 1, "time": "5+3", "color": "first", "variant": "shengji"}),
-        )
-        .await;
-    assert_eq!(r.status(), 200);
-    let started: serde_json::Value = r.json().await.unwrap();
-    let game = started["game"].as_str().unwrap().to_string();
-    let (mut ws, full) = me.ws(&game).await;
-    assert_eq!(full["you"], "first");
-    assert_eq!(full["game"]["variant"], "variants/shengji");
+    let (game, mut ws) = against_the_computer(&me, "shengji", 1).await;
 
     // 炮二进七: the cannon takes the horse over the cannon on h7 and is
     // promoted by that capture (铁炮, `+C`).
     let echo = ws.play("h2h9").await;
     assert!(echo["fen"].as_str().unwrap().starts_with("rnbakab+C"), "{echo}");
-    // Then a few moves more, the first legal one each time (the computer's
-    // replies are checked by the referee like anyone's).
-    loop {
-        let view = me.get_json(&format!("/api/games/{game}")).await;
-        if view["state"] != "live" || view["ply"].as_u64().unwrap() >= 12 {
-            break;
-        }
-        if view["turn"] == "first" {
-            let legal = view["legal"].as_array().unwrap();
-            ws.play(legal[0].as_str().unwrap()).await;
-        } else if ws.reply().await["t"] == "end" {
-            break;
-        }
-    }
-    let view = me.get_json(&format!("/api/games/{game}")).await;
+    // Then a few moves more, the first legal one each time.
+    let view = play_on(&me, &game, &mut ws, 12, |legal| &legal[0]).await;
     let moves: Vec<&str> = view["moves"]
         .as_array()
         .unwrap()
@@ -162,15 +186,7 @@ async fn a_shengji_game_against_the_generic_computer() {
 /// the PGN names it.
 async fn a_game_with_two_house_rules_against_the_computer() {
     let mut s = common::start().await;
-    let info = Client::anonymous(&s).get_json("/api/info").await;
-    let set = info["variants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|v| v["id"] == "variants/xiangqi-dragon-mission")
-        .unwrap_or_else(|| panic!("no house-rule set in {info}"))
-        .clone();
-    assert_eq!(set["computer_levels"], 5, "{set}");
+    let set = descriptor(&s, "variants/xiangqi-dragon-mission").await;
     assert_eq!(set["rating_pool"], "xiangqi-dragon-mission");
 
     let me = Client::register(&s, "h").await;
@@ -191,30 +207,8 @@ async fn a_game_with_two_house_rules_against_the_computer() {
         assert_eq!(legal.contains(&"d2c3"), fires, "{variant}: {legal:?}");
     }
 
-    let r = me
-        .post(
-            "/api/computer",
-            &json!({"level": 2, "time": "5+3", "color": "first", "variant": "xiangqi-dragon-mission"}),
-        )
-        .await;
-    assert_eq!(r.status(), 200);
-    let started: serde_json::Value = r.json().await.unwrap();
-    let game = started["game"].as_str().unwrap().to_string();
-    let (mut ws, full) = me.ws(&game).await;
-    assert_eq!(full["game"]["variant"], "variants/xiangqi-dragon-mission");
-    loop {
-        let view = me.get_json(&format!("/api/games/{game}")).await;
-        if view["state"] != "live" || view["ply"].as_u64().unwrap() >= 10 {
-            break;
-        }
-        if view["turn"] == "first" {
-            let legal = view["legal"].as_array().unwrap();
-            ws.play(legal[legal.len() / 2].as_str().unwrap()).await;
-        } else if ws.reply().await["t"] == "end" {
-            break;
-        }
-    }
-    let view = me.get_json(&format!("/api/games/{game}")).await;
+    let (game, mut ws) = against_the_computer(&me, "xiangqi-dragon-mission", 2).await;
+    let view = play_on(&me, &game, &mut ws, 10, |legal| &legal[legal.len() / 2]).await;
     assert!(
         view["ply"].as_u64().unwrap() >= 10 || view["state"] != "live",
         "{view}"

@@ -374,6 +374,7 @@ impl Computers {
                     let _turn = FairQueue::wait_turn(&lane, &req.asker).await;
                     let r = tokio::task::spawn_blocking(move || {
                         choose(&registry::ComputerRequest {
+                            variant: req.variant,
                             level,
                             fen: &req.fen,
                             moves: &req.moves,
@@ -439,6 +440,7 @@ impl Computers {
                 let _turn = FairQueue::wait_turn(&self.slots, &req.asker).await;
                 tokio::task::spawn_blocking(move || {
                     analyse(&registry::AnalysisRequest {
+                        variant: req.variant,
                         fen: &req.fen,
                         moves: &req.moves,
                         depth: req.depth,

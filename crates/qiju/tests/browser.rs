@@ -19,7 +19,10 @@
 //! (takebacks, a correspondence game, your games with whose move) and
 //! `tests/e2e/events.mjs` (issue 28: an event created, joined and paired
 //! in the pages, its game opening for the players, the standings moving
-//! with the result and the arbiter's correction) against the same server.
+//! with the result and the arbiter's correction) and `tests/e2e/variants.mjs`
+//! (issue 27: 升级象棋 against the computer with a promotion on the board,
+//! the operator's file `tests/e2e/operator-variant.toml` that the server is
+//! started with, janggi by a challenge) against the same server.
 //!
 //! Needs node, `tests/e2e/node_modules` (`cd tests/e2e && npm install`)
 //! and Chromium (`apt-get install chromium`, or `QIJU_CHROMIUM`). When
@@ -101,6 +104,9 @@ fn start_server() -> (Server, u16) {
         // Every browser context comes from 127.0.0.1: the scripts together
         // register more players than one address may in an hour.
         .args(["--registrations-per-ip", "0"])
+        // An operator's variant file (tests/e2e/variants.mjs plays it).
+        .arg("--variants")
+        .arg(repo_root().join("tests/e2e/operator-variant.toml"))
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .spawn()
@@ -179,5 +185,9 @@ fn browser_end_to_end() {
     assert!(
         node(&root, &["tests/e2e/events.mjs", &base]),
         "the browser's run of an event (create, join, pair, play, correct) failed (output above)"
+    );
+    assert!(
+        node(&root, &["tests/e2e/variants.mjs", &base]),
+        "the browser's run of the data variants (升级象棋's promotion, an operator's file, janggi) failed (output above)"
     );
 }

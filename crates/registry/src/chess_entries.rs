@@ -34,6 +34,7 @@ const BOARD: BoardInfo = BoardInfo {
     renderer: "chess",
     files: 8,
     ranks: 8,
+    data: None,
 };
 
 const MOVE_KINDS: &[MoveKind] = &[

@@ -1,6 +1,7 @@
 //! Variants defined as data (`crates/variants`, docs/variants.md): the
-//! shipped minixiangqi, manchu, janggi and shengji (升级象棋), and any file an operator loads at
-//! start. One entry per file, built at run time from what the file says;
+//! shipped minixiangqi, manchu, janggi and shengji (升级象棋), Xiangqi with
+//! each set of house rules (`xiangqi-dragon` …), and any file an operator
+//! loads at start. One entry per file, built at run time from what the file says;
 //! everything else is the same for all of them.
 //!
 //! - id `variants/NAME`, alias `NAME` (the name players know: `janggi`);
@@ -9,11 +10,14 @@
 //!   the pass as the royal square twice (`e1e1`); PGN with `[Variant]` and
 //!   `[FEN]`;
 //! - rated, in a pool of its own named after the variant (ratings are kept
-//!   per pool name; no titles); no computer player and no analysis yet
-//!   (issue 27, item 7);
-//! - board renderer `variants`, which the web does not have yet: the
-//!   browser's lobby offers only games it can draw, so these are played
-//!   over the API until it does.
+//!   per pool name; no titles);
+//! - the computer player and the analyser are the variant engine's one
+//!   generic search (`variants::computer`: alpha-beta on values derived
+//!   from the file's pieces), five levels, built in;
+//! - board renderer `variants` (`web/assets/js/boards/variants.js`),
+//!   which draws any size up to 16×16 from what [`drawing`] sends: the
+//!   pieces with their glyphs (promoted forms ringed), the palace and the
+//!   river where the file has them.
 //!
 //! The strings an entry needs for the whole run (`&'static str`, as the
 //! built-in entries' are) are leaked once per variant when the table is
@@ -26,8 +30,9 @@ use game::{Game, GameError};
 use session::{Articles, ClaimPenalty, SessionRules};
 
 use crate::{
-    Analysis, BoardInfo, Build, Computer, GameRecord, ImportedGame, MoveKind, Notations, PositionFormat,
-    RecordFormat, SideInfo, Start, Text, Variant,
+    Analysis, AnalysisRequest, BoardInfo, BoardPiece, Build, Computer, ComputerRequest, DataBoard,
+    Evaluation, GameRecord, ImportedGame, MoveKind, Notations, PositionFormat, RecordFormat, Score, SideInfo,
+    Start, Text, Variant,
 };
 
 /// The family (the first part of the id) of every data-defined variant.
@@ -59,6 +64,15 @@ const NOTATIONS: Notations = Notations {
 /// Xiangqi's grid: these are Xiangqi's relatives.
 const QUICK_PAIRINGS: &[&str] = &["1+0", "3+2", "5+3", "10+0", "10+5", "15+10", "30+0", "30+20"];
 
+/// A review searches each position to depth 4 (a few milliseconds to a
+/// few tenths of a second a position with the generic engine). Its values
+/// are on the scale of `crates/engine`'s — a soldier at home about 100, a
+/// rook about 1,000 — so the slope is Xiangqi's: half of lichess's.
+const ANALYSIS: Analysis = Analysis {
+    depth: 4,
+    win_chance_k: 0.003_682_08 / 2.0,
+};
+
 fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
 }
@@ -82,6 +96,7 @@ pub(crate) fn entry(v: Arc<variants::Variant>) -> Variant {
             renderer: FAMILY,
             files,
             ranks,
+            data: Some(Box::leak(Box::new(drawing(&v)))),
         },
         position_format: PositionFormat::Fen,
         start: Start::Fixed {
@@ -99,17 +114,62 @@ pub(crate) fn entry(v: Arc<variants::Variant>) -> Variant {
         },
         rating_pool: name,
         titles: false,
-        computer: Computer::None,
-        analysis: Analysis {
-            depth: 0,
-            win_chance_k: 0.0,
+        computer: Computer::BuiltIn {
+            levels: variants::computer::Level::MAX.number(),
+            choose: choose_move,
+            analyse,
         },
+        analysis: ANALYSIS,
         announcements: false,
         quick_pairings: QUICK_PAIRINGS,
         build: Build::Data(v),
         session_rules,
         write_record: write_pgn,
         read_record,
+    }
+}
+
+/// What the board renderer draws: each piece type's code, name and
+/// glyphs, the palace (the region `palace`) and the river (above the
+/// region `own_half`, where it is whole ranks from the first side's edge).
+fn drawing(v: &variants::Variant) -> DataBoard {
+    let pieces = v
+        .pieces()
+        .iter()
+        .map(|p| {
+            let (code, promoted) = match p.promoted_from {
+                Some(_) => (format!("+{}", p.letter), true),
+                None => (p.letter.to_string(), false),
+            };
+            let glyphs = p
+                .glyph
+                .clone()
+                .unwrap_or_else(|| [p.letter.to_ascii_uppercase().to_string(), p.letter.to_string()]);
+            BoardPiece {
+                code,
+                name: p.name.clone(),
+                glyphs,
+                royal: p.royal,
+                promoted,
+            }
+        })
+        .collect();
+    let palace = v
+        .region("palace")
+        .unwrap_or_default()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let (files, ranks) = v.size();
+    let river = v.region("own_half").and_then(|half| {
+        let top = half.iter().map(|s| s.rank()).max()?;
+        let whole = usize::from(files) * (usize::from(top) + 1) == half.len();
+        (whole && top + 1 < ranks).then_some(top)
+    });
+    DataBoard {
+        pieces,
+        palace,
+        river,
     }
 }
 
@@ -129,6 +189,46 @@ fn session_rules(_: crate::Profile) -> SessionRules {
 fn data(v: &Variant) -> Result<&Arc<variants::Variant>, String> {
     v.data()
         .ok_or_else(|| format!("{} is not a data-defined variant", v.id))
+}
+
+/// The position after `moves` from `fen`, and the keys of the positions
+/// before it (the search scores a position that comes back as a draw).
+fn replay(v: &Variant, fen: &str, moves: &[String]) -> Result<(variants::Position, Vec<u64>), String> {
+    let mut pos = variants::Position::from_fen(data(v)?.clone(), fen).map_err(|e| e.to_string())?;
+    let mut earlier = Vec::with_capacity(moves.len());
+    for (i, m) in moves.iter().enumerate() {
+        earlier.push(pos.key());
+        pos.play_iccs(m).map_err(|e| format!("move {}: {e}", i + 1))?;
+    }
+    Ok((pos, earlier))
+}
+
+/// The generic search at `req.level`, for at most `req.movetime`.
+fn choose_move(req: &ComputerRequest<'_>) -> Result<String, String> {
+    let level = variants::computer::Level::new(req.level)
+        .ok_or_else(|| format!("no computer level {}", req.level))?;
+    let (pos, earlier) = replay(req.variant, req.fen, req.moves)?;
+    variants::computer::choose(&pos, &earlier, level, req.movetime)
+        .map(|c| c.best.to_string())
+        .ok_or_else(|| "the game is over".to_owned())
+}
+
+/// The generic search at full strength, to `req.depth` or for at most
+/// `req.movetime`.
+fn analyse(req: &AnalysisRequest<'_>) -> Result<Evaluation, String> {
+    let (pos, earlier) = replay(req.variant, req.fen, req.moves)?;
+    let c = variants::computer::analyse(&pos, &earlier, req.depth, req.movetime)
+        .ok_or_else(|| "the game is over".to_owned())?;
+    Ok(Evaluation {
+        score: match c.score {
+            variants::computer::Score::Cp(cp) => Score::Cp(cp),
+            variants::computer::Score::Mate(n) => Score::Mate(n),
+        },
+        best: Some(c.best.to_string()),
+        pv: c.pv.iter().map(ToString::to_string).collect(),
+        depth: c.depth,
+        nodes: c.nodes,
+    })
 }
 
 /// PGN: the game's tags, `[Variant]`, `[FEN]`, then the moves in ICCS
@@ -213,7 +313,7 @@ fn read_record(v: &Variant, text: &str) -> Result<ImportedGame, String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{get, install, GameRecord, RecordMove, RegistryError};
+    use crate::{get, install, Computer, GameRecord, RecordMove, RegistryError};
     use game::Side;
 
     #[test]
@@ -234,6 +334,147 @@ mod tests {
         assert!(get(Some("xiangqi")).unwrap().data().is_none());
         // The table is built: a late install is refused.
         assert_eq!(install(Vec::new()), Err(RegistryError::AlreadyBuilt));
+    }
+
+    /// Every data variant has the built-in computer: it answers a legal
+    /// move at each level within its time, and the analyser finds a mate.
+    #[test]
+    fn every_data_variant_has_the_generic_computer() {
+        let data: Vec<_> = crate::all().iter().filter(|v| v.data().is_some()).collect();
+        assert!(data.len() >= 4);
+        for v in data {
+            let crate::Computer::BuiltIn {
+                choose,
+                analyse,
+                levels,
+            } = v.computer
+            else {
+                panic!("{} has no built-in computer", v.id)
+            };
+            assert_eq!(levels, 5, "{}", v.id);
+            let start = v.start_fen(0);
+            let mut game = v.new_game(None, 0).unwrap();
+            let mut moves = Vec::new();
+            for level in 1..=levels {
+                let started = std::time::Instant::now();
+                let m = choose(&crate::ComputerRequest {
+                    variant: v,
+                    level,
+                    fen: &start,
+                    moves: &moves,
+                    movetime: std::time::Duration::from_millis(100),
+                })
+                .unwrap();
+                assert!(
+                    started.elapsed() < std::time::Duration::from_millis(400),
+                    "{}",
+                    v.id
+                );
+                game.play(&m).unwrap_or_else(|e| panic!("{}: {m}: {e}", v.id));
+                moves.push(m);
+            }
+            assert!(choose(&crate::ComputerRequest {
+                variant: v,
+                level: levels + 1,
+                fen: &start,
+                moves: &[],
+                movetime: std::time::Duration::from_millis(100),
+            })
+            .is_err());
+            let e = analyse(&crate::AnalysisRequest {
+                variant: v,
+                fen: &start,
+                moves: &moves,
+                depth: 2,
+                movetime: std::time::Duration::from_secs(2),
+            })
+            .unwrap();
+            assert!(
+                e.best.is_some() && e.depth >= 1 && e.pv.first() == e.best.as_ref(),
+                "{e:?}"
+            );
+        }
+        // The analyser sees 升级象棋's mate: the rook closes the d file.
+        let shengji = get(Some("shengji")).unwrap();
+        let Computer::BuiltIn { analyse, .. } = shengji.computer else {
+            unreachable!()
+        };
+        let e = analyse(&crate::AnalysisRequest {
+            variant: shengji,
+            fen: "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1",
+            moves: &[],
+            depth: 3,
+            movetime: std::time::Duration::from_secs(5),
+        })
+        .unwrap();
+        assert_eq!(e.score, crate::Score::Mate(1), "{e:?}");
+    }
+
+    /// The renderer's data: 升级象棋's promoted forms with their own
+    /// glyphs, the palace and the river; Janggi's palace and no river;
+    /// minixiangqi's letters where the file gives no glyph … (all give
+    /// them: a file without is made here).
+    #[test]
+    fn the_board_is_described_for_the_renderer() {
+        let shengji = get(Some("shengji")).unwrap();
+        let json = serde_json::to_value(shengji).unwrap();
+        let board = &json["board"];
+        assert_eq!(board["renderer"], "variants");
+        assert_eq!(board["river"], 4);
+        assert_eq!(
+            board["palace"],
+            serde_json::json!(["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"])
+        );
+        let pieces = board["pieces"].as_array().unwrap();
+        let senior = pieces.iter().find(|p| p["code"] == "+p").unwrap();
+        assert_eq!(senior["glyphs"], serde_json::json!(["上", "上"]));
+        assert_eq!(senior["promoted"], true);
+        let pawn = pieces.iter().find(|p| p["code"] == "p").unwrap();
+        assert_eq!(pawn["glyphs"], serde_json::json!(["兵", "卒"]));
+        assert_eq!(pawn["promoted"], false);
+        assert!(pieces.iter().any(|p| p["royal"] == true && p["code"] == "k"));
+
+        let janggi = serde_json::to_value(get(Some("janggi")).unwrap()).unwrap();
+        assert!(janggi["board"]["river"].is_null());
+        assert_eq!(janggi["board"]["palace"].as_array().unwrap().len(), 9);
+
+        // No glyphs in the file: the FEN letters, upper-case for the first side.
+        let bare = variants::MINIXIANGQI_TOML
+            .lines()
+            .filter(|l| !l.starts_with("glyph"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let v = variants::Variant::from_toml(&bare).unwrap();
+        let d = super::drawing(&v);
+        let rook = d.pieces.iter().find(|p| p.code == "r").unwrap();
+        assert_eq!(rook.glyphs, ["R".to_owned(), "r".to_owned()]);
+        assert_eq!(d.river, None);
+        // The built-in games send nothing of the kind.
+        let xq = serde_json::to_value(get(Some("xiangqi")).unwrap()).unwrap();
+        assert!(xq["board"].get("pieces").is_none());
+    }
+
+    /// Xiangqi with house rules: an entry per set, its rules on (龙战士 and
+    /// 任务兵 fire without cannons and rooks), off in the others.
+    #[test]
+    fn house_rule_sets_are_entries_with_their_rules() {
+        let fen = "4k4/9/9/9/9/9/9/3A5/9/3K5 w - - 0 1";
+        for (name, dragon) in [("xiangqi-dragon-mission", true), ("xiangqi-mission", false)] {
+            let v = get(Some(name)).unwrap();
+            assert_eq!(v.rating_pool, name);
+            assert!(v.computer_levels() > 0);
+            assert_eq!(
+                v.data()
+                    .unwrap()
+                    .house_rules()
+                    .contains(&"dragon_warrior".to_owned()),
+                dragon
+            );
+            let g = v.new_game(Some(fen), 0).unwrap();
+            assert_eq!(g.legal_moves().contains(&"d2c3".to_owned()), dragon, "{name}");
+        }
+        let v = get(Some("xiangqi-royal")).unwrap();
+        assert!(v.rules.en.contains("royal_advisor"), "{}", v.rules.en);
     }
 
     #[test]

@@ -16,7 +16,8 @@
 //!
 //! The table is built once, at the first question or by [`install`]: the
 //! built-in games, the variants the `variants` crate ships as data
-//! (minixiangqi, manchu, janggi, shengji) and those an operator loads from TOML at
+//! (minixiangqi, manchu, janggi, shengji, and Xiangqi with each set of house
+//! rules) and those an operator loads from TOML at
 //! start (`qiju serve --variants FILE`). A data variant is an entry like any
 //! other ([`data_entries`]); standard Xiangqi stays on `crates/xiangqi`.
 
@@ -77,10 +78,47 @@ pub struct SideInfo {
 /// How the board is drawn: which renderer, and its size.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct BoardInfo {
-    /// The UI's board module (`xiangqi`, `chess`).
+    /// The UI's board module (`xiangqi`, `chess`, `variants`).
     pub renderer: &'static str,
     pub files: u8,
     pub ranks: u8,
+    /// A data-defined variant's pieces and lines, which its file decides
+    /// and the `variants` renderer draws; the built-in games' renderers
+    /// know their own.
+    #[serde(skip_serializing_if = "Option::is_none", flatten)]
+    pub data: Option<&'static DataBoard>,
+}
+
+/// What the `variants` board renderer needs of a data-defined variant
+/// beyond its size (sent in `/api/info` with the variant's `board`).
+#[derive(Clone, Debug, Serialize)]
+pub struct DataBoard {
+    /// Every piece type of the file.
+    pub pieces: Vec<BoardPiece>,
+    /// The first side's palace (九宫), the squares of the file's region
+    /// named `palace` (`d0` …); the second side's is its mirror. The
+    /// renderer draws the diagonals of its outline. Empty without one.
+    pub palace: Vec<String>,
+    /// The river (楚河汉界) runs between this rank and the next: the top
+    /// of the file's region `own_half`, where it spans whole ranks from
+    /// the first side's edge. `None` without one.
+    pub river: Option<u8>,
+}
+
+/// A piece type as the board shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardPiece {
+    /// As FEN writes it, lower-case: the letter, or `+` and its base's
+    /// letter for a promoted form (`+p`, 升级象棋's 上等兵).
+    pub code: String,
+    /// The file's name for it (`senior pawn`).
+    pub name: String,
+    /// The characters shown on the first side's piece and the second's;
+    /// the FEN letter in its case where the file gives none.
+    pub glyphs: [String; 2],
+    pub royal: bool,
+    /// A promoted form (drawn with a ring of its own).
+    pub promoted: bool,
 }
 
 /// How a position is written.
@@ -248,6 +286,9 @@ impl std::str::FromStr for Profile {
 /// What the computer needs to choose a move.
 #[derive(Clone, Debug)]
 pub struct ComputerRequest<'a> {
+    /// The variant played: a data-defined variant's one search needs its
+    /// file (`data_entries`); the others know theirs.
+    pub variant: &'a Variant,
     /// 1 (beginner) to the variant's `levels`.
     pub level: u8,
     /// The start position and the moves since, in coordinate notation.
@@ -260,6 +301,8 @@ pub struct ComputerRequest<'a> {
 /// What the analyser needs to judge a position.
 #[derive(Clone, Debug)]
 pub struct AnalysisRequest<'a> {
+    /// The variant, as for [`ComputerRequest::variant`].
+    pub variant: &'a Variant,
     /// The start position and the moves since, in coordinate notation
     /// (the history matters: Xiangqi's repetition rules read it).
     pub fen: &'a str,
@@ -604,21 +647,38 @@ static BUILT_IN: [Variant; 24] = [
 
 static TABLE: OnceLock<Vec<Variant>> = OnceLock::new();
 
+/// Xiangqi with seed 004's house rules (降和偏方) switched on: each set a
+/// player may choose is an entry of its own, rated in its own pool, made
+/// from `crates/variants/data/xiangqi.toml` (docs/variants.md). 龙战士
+/// (`dragon_warrior`) excludes 王者士 (`royal_advisor`).
+const HOUSE_RULE_SETS: [(&str, &[&str]); 5] = [
+    ("xiangqi-dragon", &["dragon_warrior"]),
+    ("xiangqi-mission", &["mission_pawn"]),
+    ("xiangqi-royal", &["royal_advisor"]),
+    ("xiangqi-dragon-mission", &["dragon_warrior", "mission_pawn"]),
+    ("xiangqi-royal-mission", &["royal_advisor", "mission_pawn"]),
+];
+
 /// The variant files shipped in the binary (`crates/variants/data`), beside
-/// the built-in games: Fairy-Stockfish's minixiangqi, manchu and janggi, and
-/// seed 000's 升级象棋 (`shengji`).
-/// (The crate's `xiangqi.toml` is its proof, not a game here: standard
-/// Xiangqi is played by `crates/xiangqi`.)
+/// the built-in games: Fairy-Stockfish's minixiangqi, manchu and janggi,
+/// seed 000's 升级象棋 (`shengji`), and Xiangqi's file with each set of
+/// house rules (`HOUSE_RULE_SETS`).
+/// (The crate's `xiangqi.toml` without house rules is its proof, not a
+/// game here: standard Xiangqi is played by `crates/xiangqi`.)
 fn shipped() -> Vec<variants::Variant> {
-    [
+    let files = [
         variants::MINIXIANGQI_TOML,
         variants::MANCHU_TOML,
         variants::JANGGI_TOML,
         variants::SHENGJI_TOML,
     ]
     .iter()
-    .map(|text| variants::Variant::from_toml(text).expect("a shipped variant file loads"))
-    .collect()
+    .map(|text| variants::Variant::from_toml(text).expect("a shipped variant file loads"));
+    let house = HOUSE_RULE_SETS.iter().map(|(name, rules)| {
+        variants::Variant::with_house_rules(variants::XIANGQI_TOML, name, rules)
+            .expect("a shipped house-rule set loads")
+    });
+    files.chain(house).collect()
 }
 
 /// The table: the built-in games, then the shipped variants, then `extra`.
@@ -779,6 +839,7 @@ mod tests {
         };
         let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
         let e = analyse(&AnalysisRequest {
+            variant: v,
             fen,
             moves: &[],
             depth: v.analysis.depth,

@@ -72,6 +72,7 @@ const BOARD: BoardInfo = BoardInfo {
     renderer: "renju",
     files: 15,
     ranks: 15,
+    data: None,
 };
 
 const CENTRE_KINDS: &[MoveKind] = &[MoveKind::Placement];
@@ -391,6 +392,7 @@ mod tests {
             };
             assert_eq!(levels, 5);
             let m = choose(&ComputerRequest {
+                variant: v,
                 level: 2,
                 fen: EMPTY,
                 moves: &[],
@@ -403,6 +405,7 @@ mod tests {
                 v.id
             );
             let e = analyse(&AnalysisRequest {
+                variant: v,
                 fen: EMPTY,
                 moves: &[],
                 depth: 3,

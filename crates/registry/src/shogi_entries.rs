@@ -69,6 +69,7 @@ const BOARD: BoardInfo = BoardInfo {
     renderer: "shogi",
     files: 9,
     ranks: 9,
+    data: None,
 };
 
 const MOVE_KINDS: &[MoveKind] = &[

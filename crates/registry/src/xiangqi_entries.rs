@@ -31,6 +31,7 @@ const BOARD: BoardInfo = BoardInfo {
     renderer: "xiangqi",
     files: 9,
     ranks: 10,
+    data: None,
 };
 
 const NOTATIONS: Notations = Notations {

@@ -1,9 +1,11 @@
-//! A data-defined variant (crates/variants; issue 27, item 2) on the server,
-//! over real HTTP and WebSocket: `/api/info` lists the shipped ones, and a
-//! rated Janggi game by challenge ends when both sides pass in a row (장기's
-//! pass, `e1e1`), scored by counting as Fairy-Stockfish scores it — equal
-//! material, so Black's 1.5 points win — with its own rating pool and a PGN
-//! that names the variant.
+//! A data-defined variant (crates/variants; issue 27, items 2 and 7) on the
+//! server, over real HTTP and WebSocket: `/api/info` lists the shipped ones;
+//! a rated Janggi game by challenge ends when both sides pass in a row
+//! (장기's pass, `e1e1`), scored by counting as Fairy-Stockfish scores it —
+//! equal material, so Black's 1.5 points win — with its own rating pool
+//! and a PGN that names the variant; a 升级象棋 game against the built-in
+//! computer (the generic search), whose first capture promotes, and the
+//! analysis board's engine on a data variant.
 
 mod common;
 
@@ -74,4 +76,159 @@ async fn a_janggi_game_ends_after_two_passes_by_counting() {
     s.stop().await;
 }
 
-crate::on_both_databases!(a_janggi_game_ends_after_two_passes_by_counting);
+/// The descriptor of `id` in `/api/info`, which must offer the computer's
+/// five levels and its own rating pool.
+async fn descriptor(s: &common::TestServer, id: &str) -> serde_json::Value {
+    let info = Client::anonymous(s).get_json("/api/info").await;
+    let v = info["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {info}"))
+        .clone();
+    assert_eq!(v["computer_levels"], 5, "{v}");
+    assert_eq!(v["can_analyse"], true, "{v}");
+    v
+}
+
+/// A game against the computer at `level`, `me` playing first: its id
+/// and socket.
+async fn against_the_computer(me: &Client, variant: &str, level: u8) -> (String, common::Ws) {
+    let r = me
+        .post(
+            "/api/computer",
+            &json!({"level": level, "time": "5+3", "color": "first", "variant": variant}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let started: serde_json::Value = r.json().await.unwrap();
+    let game = started["game"].as_str().unwrap().to_string();
+    let (ws, full) = me.ws(&game).await;
+    assert_eq!(full["you"], "first");
+    assert_eq!(full["game"]["variant"], format!("variants/{variant}"));
+    (game, ws)
+}
+
+/// Plays on until ply `plies` or the end, `me` choosing with `pick` from
+/// the legal moves, the computer answering (its moves are checked by the
+/// referee like anyone's); the game's view then.
+async fn play_on(
+    me: &Client,
+    game: &str,
+    ws: &mut common::Ws,
+    plies: u64,
+    pick: fn(&[serde_json::Value]) -> &serde_json::Value,
+) -> serde_json::Value {
+    loop {
+        let view = me.get_json(&format!("/api/games/{game}")).await;
+        if view["state"] != "live" || view["ply"].as_u64().unwrap() >= plies {
+            return view;
+        }
+        if view["turn"] == "first" {
+            let legal = view["legal"].as_array().unwrap();
+            ws.play(pick(legal).as_str().unwrap()).await;
+        } else if ws.reply().await["t"] == "end" {
+            return me.get_json(&format!("/api/games/{game}")).await;
+        }
+    }
+}
+
+/// 升级象棋 against the built-in computer: its levels are offered, it
+/// answers every move with a legal one of its own, the cannon's capture on
+/// the first move promotes it (`+C` in the FEN), and the analysis board's
+/// engine sees a mate in one on a data variant.
+async fn a_shengji_game_against_the_generic_computer() {
+    let mut s = common::start().await;
+    descriptor(&s, "variants/shengji").await;
+    let me = Client::register(&s, "h").await;
+    let (game, mut ws) = against_the_computer(&me, "shengji", 1).await;
+
+    // 炮二进七: the cannon takes the horse over the cannon on h7 and is
+    // promoted by that capture (铁炮, `+C`).
+    let echo = ws.play("h2h9").await;
+    assert!(echo["fen"].as_str().unwrap().starts_with("rnbakab+C"), "{echo}");
+    // Then a few moves more, the first legal one each time.
+    let view = play_on(&me, &game, &mut ws, 12, |legal| &legal[0]).await;
+    let moves: Vec<&str> = view["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves[0], "h2h9");
+    // The computer moved (every second move), or won before ply 12.
+    assert!(
+        moves.len() >= 12 || view["state"] != "live",
+        "{moves:?} {}",
+        view["state"]
+    );
+    assert!(moves.len() >= 2, "the computer answered: {moves:?}");
+
+    // The analysis board's engine is the same search, at full strength.
+    let e: serde_json::Value = me
+        .post(
+            "/api/analysis/eval",
+            &json!({"variant": "shengji", "fen": "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(e["score"], json!({"mate": 1}), "{e}");
+    s.stop().await;
+}
+
+/// Xiangqi with two house rules on (龙战士 and 任务兵, seed 004) against
+/// the computer: the set is a variant of its own, its rules answer over
+/// HTTP (the advisor's diagonal step outside the palace once its side has
+/// no cannon; not in the set without 龙战士), the computer plays it, and
+/// the PGN names it.
+async fn a_game_with_two_house_rules_against_the_computer() {
+    let mut s = common::start().await;
+    let set = descriptor(&s, "variants/xiangqi-dragon-mission").await;
+    assert_eq!(set["rating_pool"], "xiangqi-dragon-mission");
+
+    let me = Client::register(&s, "h").await;
+    let fen = "4k4/9/9/9/9/9/9/3A5/9/3K5 w - - 0 1";
+    for (variant, fires) in [("xiangqi-dragon-mission", true), ("xiangqi-mission", false)] {
+        let r: serde_json::Value = me
+            .post("/api/analysis/position", &json!({"variant": variant, "fen": fen}))
+            .await
+            .json()
+            .await
+            .unwrap();
+        let legal: Vec<&str> = r["legal"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{r}"))
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert_eq!(legal.contains(&"d2c3"), fires, "{variant}: {legal:?}");
+    }
+
+    let (game, mut ws) = against_the_computer(&me, "xiangqi-dragon-mission", 2).await;
+    let view = play_on(&me, &game, &mut ws, 10, |legal| &legal[legal.len() / 2]).await;
+    assert!(
+        view["ply"].as_u64().unwrap() >= 10 || view["state"] != "live",
+        "{view}"
+    );
+    if view["state"] == "live" {
+        ws.send(&json!({"t": "resign"})).await;
+        ws.expect("end").await;
+    }
+    let pgn = me
+        .get(&format!("/api/games/{game}/pgn"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("[Variant \"xiangqi-dragon-mission\"]"), "{pgn}");
+    s.stop().await;
+}
+
+crate::on_both_databases!(
+    a_janggi_game_ends_after_two_passes_by_counting,
+    a_shengji_game_against_the_generic_computer,
+    a_game_with_two_house_rules_against_the_computer,
+);

@@ -25,6 +25,7 @@
 //! assert!(pos.to_fen().starts_with("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"));
 //! ```
 
+pub mod computer;
 mod error;
 mod perft;
 mod position;

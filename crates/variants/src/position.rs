@@ -14,7 +14,7 @@ use game::{Outcome, Side};
 
 use crate::error::{FenError, IllegalMove};
 use crate::square::{Move, Square, STRIDE};
-use crate::variant::{lame_legs, EndValue, Kind, Probe, SquareSet, Variant};
+use crate::variant::{lame_legs, EndValue, Kind, Probe, SquareSet, TypeSet, Variant};
 
 /// How a game ended: the side to move has no legal move and is in check
 /// (将死) or is not (困毙, stalemate); or, in Janggi, a side passed while
@@ -31,6 +31,7 @@ pub enum End {
 /// What [`Position::play_unchecked`] changed, for [`Position::undo`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
+    key: u64,
     captured: u8,
     /// The mover as it stood before (it may have been promoted).
     moved: u8,
@@ -63,7 +64,27 @@ pub struct Position {
     halfmoves: u32,
     fullmoves: u32,
     history: History,
+    /// The pieces and the side to move hashed (Zobrist's way, each piece
+    /// on each point a pseudo-random number), kept by `play_unchecked` and
+    /// `undo`: what tells a search that a position came back.
+    key: u64,
+    /// Each side's pieces by type (`[side][type]`), kept where the variant
+    /// has conditional movements ("while the side has no cannon").
+    counts: [[u8; 100]; 2],
 }
+
+/// A piece on a point, for [`Position::key`]: 64 bits mixed from its board
+/// code and square (splitmix64's finaliser), so no table is needed.
+#[inline]
+fn zobrist(code: u8, sq: usize) -> u64 {
+    let mut z = (u64::from(code) << 8 | sq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Hashed in when the second side is to move.
+const SECOND_TO_MOVE: u64 = 0x2D35_8DCC_AA6C_78A5;
 
 impl Position {
     /// The variant's start position.
@@ -178,6 +199,17 @@ impl Position {
                 royal[side.index()] = Some(found[0]);
             }
         }
+        let mut key = if turn == Side::Second { SECOND_TO_MOVE } else { 0 };
+        for (sq, &code) in board.iter().enumerate() {
+            if code != 0 {
+                key ^= zobrist(code, sq);
+            }
+        }
+        let mut counts = [[0u8; 100]; 2];
+        for &code in board.iter().filter(|&&c| c != 0) {
+            let (piece, side) = decode(code);
+            counts[side.index()][piece] = counts[side.index()][piece].saturating_add(1);
+        }
         let pos = Position {
             variant,
             board,
@@ -186,11 +218,88 @@ impl Position {
             halfmoves,
             fullmoves,
             history: History::default(),
+            key,
+            counts,
         };
         if pos.royal_in_danger(turn.other()) {
             return Err(FenError::OppositeCheck);
         }
         Ok(pos)
+    }
+
+    /// An empty board with `turn` to move and no royal piece to keep safe:
+    /// the computer's trial boards (`computer::Weights`), where pieces are
+    /// placed freely with [`Position::put`] and only move generation is
+    /// asked.
+    pub(crate) fn trial(variant: Arc<Variant>, turn: Side) -> Position {
+        Position {
+            variant,
+            board: [0; 256],
+            turn,
+            royal: [None, None],
+            halfmoves: 0,
+            fullmoves: 1,
+            history: History::default(),
+            key: 0,
+            counts: [[0; 100]; 2],
+        }
+    }
+
+    /// Puts a piece (or nothing) on `sq` of a trial board.
+    pub(crate) fn put(&mut self, sq: Square, piece: Option<(usize, Side)>) {
+        let i = usize::from(sq.0);
+        if self.board[i] != 0 {
+            self.key ^= zobrist(self.board[i], i);
+            self.count(self.board[i], -1);
+        }
+        self.board[i] = piece.map_or(0, |(t, side)| Variant::code(t, side));
+        if self.board[i] != 0 {
+            self.key ^= zobrist(self.board[i], i);
+            self.count(self.board[i], 1);
+        }
+    }
+
+    /// Counts a piece of board code `code` in or out.
+    #[inline]
+    fn count(&mut self, code: u8, by: i8) {
+        let (piece, side) = decode(code);
+        let n = &mut self.counts[side.index()][piece];
+        *n = n.wrapping_add_signed(by);
+    }
+
+    /// Whether `side` has no piece of any type in `types` (a conditional
+    /// movement's `while_lacking`).
+    #[inline]
+    pub(crate) fn lacks(&self, side: Side, types: TypeSet) -> bool {
+        let mut bits = types.0;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            if self.counts[side.index()][t] != 0 {
+                return false;
+            }
+            bits &= bits - 1;
+        }
+        true
+    }
+
+    /// The position's hash: equal for equal pieces on equal points with
+    /// the same side to move (the move counters and Janggi's pass history
+    /// aside), whatever moves led there.
+    #[must_use]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// `side`'s royal square, where the variant has a royal piece.
+    #[must_use]
+    pub fn royal_square(&self, side: Side) -> Option<Square> {
+        self.royal[side.index()].map(Square)
+    }
+
+    /// Plies since the last capture.
+    #[must_use]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
     }
 
     /// The FEN of this position (`rnbakabnr/9/… w - - 0 1`).
@@ -351,6 +460,7 @@ impl Position {
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
         let pass = Position::is_pass(m);
         let undo = Undo {
+            key: self.key,
             captured: if pass { 0 } else { self.board[to] },
             moved: self.board[from],
             halfmoves: self.halfmoves,
@@ -374,7 +484,21 @@ impl Position {
             }
             self.board[to] = code;
             self.board[from] = 0;
+            self.key ^= zobrist(undo.moved, from) ^ zobrist(code, to);
+            if undo.captured != 0 {
+                self.key ^= zobrist(undo.captured, to);
+            }
+            if self.variant.conditional {
+                if code != undo.moved {
+                    self.count(undo.moved, -1);
+                    self.count(code, 1);
+                }
+                if undo.captured != 0 {
+                    self.count(undo.captured, -1);
+                }
+            }
         }
+        self.key ^= SECOND_TO_MOVE;
         if self.royal[self.turn.index()] == Some(m.from.0) {
             self.royal[self.turn.index()] = Some(m.to.0);
         }
@@ -394,6 +518,16 @@ impl Position {
         }
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
         if from != to {
+            if self.variant.conditional {
+                let now = self.board[to];
+                if now != undo.moved {
+                    self.count(now, -1);
+                    self.count(undo.moved, 1);
+                }
+                if undo.captured != 0 {
+                    self.count(undo.captured, 1);
+                }
+            }
             self.board[from] = undo.moved;
             self.board[to] = undo.captured;
         }
@@ -402,6 +536,7 @@ impl Position {
         }
         self.halfmoves = undo.halfmoves;
         self.history = undo.history;
+        self.key = undo.key;
     }
 
     /// The ending, if the side to move has no legal move, with the result
@@ -471,7 +606,10 @@ impl Position {
         if self.royal[self.turn.index()].is_none() {
             return true;
         }
-        if let Some((royal, zone)) = safe {
+        // A capture may take a side's last cannon and so give the other
+        // side a conditional power (龙战士): no shortcut then.
+        let conditional_capture = self.variant.conditional && self.board[usize::from(m.to.0)] != 0;
+        if let Some((royal, zone)) = safe.filter(|_| !conditional_capture) {
             if m.from.0 != royal {
                 let touched = |z: &SquareSet| z.contains(m.from.0) || z.contains(m.to.0);
                 if !touched(&zone) {
@@ -528,7 +666,7 @@ impl Position {
 
     /// Whether a piece of `by` could capture on `sq` (ignoring whether the
     /// capture would be legal, as the rule book's check does).
-    fn attacked(&self, sq: u8, by: Side) -> bool {
+    pub(crate) fn attacked(&self, sq: u8, by: Side) -> bool {
         self.attacked_by_leaps(sq, by)
             || (0..self.variant.rays[by.index()].len()).any(|i| self.attacked_along(sq, by, i))
     }
@@ -542,6 +680,9 @@ impl Position {
             }
             let Some(a) = v.offset(sq, p.back) else { continue };
             if self.board[usize::from(a)] != p.code || p.from.is_some_and(|r| !r.contains(a)) {
+                continue;
+            }
+            if !p.lacking.is_empty() && !self.lacks(by, p.lacking) {
                 continue;
             }
             if p.not_capture.contains(decode_type(self.board[usize::from(sq)])) {
@@ -592,6 +733,7 @@ impl Position {
                 && p.from.is_none_or(|r| r.contains(a))
                 && p.to.is_none_or(|r| r.contains(sq))
                 && !p.not_capture.contains(target)
+                && (p.lacking.is_empty() || self.lacks(by, p.lacking))
         };
         let screen = || decode(self.board[usize::from(found[0].0)]);
         (n >= 1 && ray.slides.iter().any(|p| hit(p, found[0])))
@@ -605,90 +747,104 @@ impl Position {
     }
 
     /// Pseudo-legal moves of the side to move, from the movement descriptors.
-    fn pseudo_moves(&self, out: &mut Vec<Move>) {
+    pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let v = &*self.variant;
-        let side = self.turn;
         for rank in 0..v.ranks {
             for file in 0..v.files {
-                let from = Square::new(file, rank).0;
-                let code = self.board[usize::from(from)];
-                if code == 0 || decode(code).1 != side {
-                    continue;
+                let from = Square::new(file, rank);
+                let code = self.board[usize::from(from.0)];
+                if code != 0 && decode(code).1 == self.turn {
+                    self.moves_from(from, out);
                 }
-                let piece = &v.pieces[decode(code).0];
-                let first = out.len();
-                for (k, m) in piece.movements.iter().enumerate() {
-                    if m.from.is_some_and(|r| !r[side.index()].contains(from)) {
-                        continue;
-                    }
-                    let to_ok = |t: u8| m.to.is_none_or(|r| r[side.index()].contains(t));
-                    // Two movements of one piece may reach one square; a move
-                    // is one move however many descriptors allow it.
-                    let push = |out: &mut Vec<Move>, t: u8| {
-                        let mv = Move {
-                            from: Square(from),
-                            to: Square(t),
-                        };
-                        if k == 0 || !out[first..].contains(&mv) {
-                            out.push(mv);
+            }
+        }
+    }
+
+    /// Pseudo-legal moves of the piece on `from`, whichever side it is
+    /// (none from an empty square).
+    pub(crate) fn moves_from(&self, from: Square, out: &mut Vec<Move>) {
+        let v = &*self.variant;
+        let code = self.board[usize::from(from.0)];
+        if code == 0 {
+            return;
+        }
+        let from = from.0;
+        let side = decode(code).1;
+        let piece = &v.pieces[decode(code).0];
+        let first = out.len();
+        for (k, m) in piece.movements.iter().enumerate() {
+            if m.from.is_some_and(|r| !r[side.index()].contains(from)) {
+                continue;
+            }
+            if !m.lacking.is_empty() && !self.lacks(side, m.lacking) {
+                continue;
+            }
+            let to_ok = |t: u8| m.to.is_none_or(|r| r[side.index()].contains(t));
+            // Two movements of one piece may reach one square; a move
+            // is one move however many descriptors allow it.
+            let push = |out: &mut Vec<Move>, t: u8| {
+                let mv = Move {
+                    from: Square(from),
+                    to: Square(t),
+                };
+                if k == 0 || !out[first..].contains(&mv) {
+                    out.push(mv);
+                }
+            };
+            for &o in &m.sided[side.index()] {
+                match m.kind {
+                    Kind::Leap { .. } => {
+                        let Some(t) = v.offset(from, o) else { continue };
+                        let blocked = lame_legs(m.kind, o).any(|leg| {
+                            let l = v
+                                .offset(from, leg)
+                                .expect("a leg lies between two squares of the board");
+                            let c = self.board[usize::from(l)];
+                            c != 0 && m.blocked_by.counts(decode(c).1, side)
+                        });
+                        if blocked || !to_ok(t) {
+                            continue;
                         }
-                    };
-                    for &o in &m.sided[side.index()] {
-                        match m.kind {
-                            Kind::Leap { .. } => {
-                                let Some(t) = v.offset(from, o) else { continue };
-                                let blocked = lame_legs(m.kind, o).any(|leg| {
-                                    let l = v
-                                        .offset(from, leg)
-                                        .expect("a leg lies between two squares of the board");
-                                    let c = self.board[usize::from(l)];
-                                    c != 0 && m.blocked_by.counts(decode(c).1, side)
-                                });
-                                if blocked || !to_ok(t) {
-                                    continue;
-                                }
-                                let target = self.board[usize::from(t)];
-                                if (target == 0 && m.mode.moves())
-                                    || (target != 0
-                                        && decode(target).1 != side
-                                        && m.mode.captures()
-                                        && !m.not_capture.contains(decode(target).0))
-                                {
+                        let target = self.board[usize::from(t)];
+                        if (target == 0 && m.mode.moves())
+                            || (target != 0
+                                && decode(target).1 != side
+                                && m.mode.captures()
+                                && !m.not_capture.contains(decode(target).0))
+                        {
+                            push(out, t);
+                        }
+                    }
+                    Kind::Slide | Kind::Hop => {
+                        let mut screens = if m.kind == Kind::Hop { 1 } else { 0 };
+                        let mut cur = from;
+                        for _ in 0..m.range {
+                            let Some(t) = v.offset(cur, o) else { break };
+                            cur = t;
+                            let target = self.board[usize::from(t)];
+                            if target == 0 {
+                                if screens == 0 && m.mode.moves() && to_ok(t) {
                                     push(out, t);
                                 }
+                                continue;
                             }
-                            Kind::Slide | Kind::Hop => {
-                                let mut screens = if m.kind == Kind::Hop { 1 } else { 0 };
-                                let mut cur = from;
-                                for _ in 0..m.range {
-                                    let Some(t) = v.offset(cur, o) else { break };
-                                    cur = t;
-                                    let target = self.board[usize::from(t)];
-                                    if target == 0 {
-                                        if screens == 0 && m.mode.moves() && to_ok(t) {
-                                            push(out, t);
-                                        }
-                                        continue;
-                                    }
-                                    if screens > 0 {
-                                        let (kind, owner) = decode(target);
-                                        if m.not_over.contains(kind) || !m.screen.counts(owner, side) {
-                                            break;
-                                        }
-                                        screens -= 1;
-                                        continue;
-                                    }
-                                    let (piece, owner) = decode(target);
-                                    if owner != side
-                                        && m.mode.captures()
-                                        && to_ok(t)
-                                        && !m.not_capture.contains(piece)
-                                    {
-                                        push(out, t);
-                                    }
+                            if screens > 0 {
+                                let (kind, owner) = decode(target);
+                                if m.not_over.contains(kind) || !m.screen.counts(owner, side) {
                                     break;
                                 }
+                                screens -= 1;
+                                continue;
                             }
+                            let (piece, owner) = decode(target);
+                            if owner != side
+                                && m.mode.captures()
+                                && to_ok(t)
+                                && !m.not_capture.contains(piece)
+                            {
+                                push(out, t);
+                            }
+                            break;
                         }
                     }
                 }
@@ -782,7 +938,10 @@ moves = [
 [[pieces]]
 name = "wazir"
 letter = "w"
-moves = [{ kind = "step", dirs = ["orthogonal"], to = "near" }]
+moves = [
+  { kind = "step", dirs = ["orthogonal"], to = "near" },
+  { kind = "step", dirs = ["diagonal"], while_lacking = ["ranged rook"] },
+]
 [[pieces]]
 name = "snake"
 letter = "s"
@@ -846,10 +1005,15 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
                 let fen = pos.to_fen();
                 assert_eq!(Position::from_fen(variant.clone(), &fen).unwrap().to_fen(), fen);
                 promoted += usize::from(fen.contains('+'));
+                let key = pos.key();
                 let undo = pos.play_unchecked(m);
                 pos.undo(m, undo);
                 assert_eq!(pos.to_fen(), fen);
+                assert_eq!(pos.key(), key);
                 pos.play_unchecked(m);
+                // The hash kept move by move is the one read from the board.
+                let again = Position::from_fen(variant.clone(), &pos.to_fen()).unwrap();
+                assert_eq!(again.key(), pos.key(), "{}", pos.to_fen());
             }
         }
         assert!(checked > 10_000, "{checked}");

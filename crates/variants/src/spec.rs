@@ -63,7 +63,27 @@ struct PieceSpec {
     royal: bool,
     /// The piece type this one becomes after its first capture (升级象棋).
     promotes_to: Option<String>,
+    /// What the computer player counts it worth, where the file says
+    /// (a soldier is 100); otherwise derived from its mobility.
+    value: Option<Spanned<u32>>,
+    /// The character the board shows: one for both sides, or each side's
+    /// (`{ red = "兵", black = "卒" }`).
+    glyph: Option<GlyphSpec>,
     moves: Vec<Spanned<MoveSpec>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum GlyphSpec {
+    Both(String),
+    Sided(SidedGlyph),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SidedGlyph {
+    red: String,
+    black: String,
 }
 
 #[derive(Deserialize)]
@@ -92,6 +112,13 @@ struct MoveSpec {
     /// Hops: whose piece may be the screen (铁炮, 飞车: only their own).
     #[serde(default)]
     screen: WhoSpec,
+    /// A conditional power: the movement holds only while the mover's
+    /// side has no piece of these types (龙战士: "当己方双炮皆无时").
+    #[serde(default)]
+    while_lacking: Vec<String>,
+    /// The house rule (降和偏方) this movement belongs to: it exists only
+    /// where `[rules] house_rules` switches that rule on.
+    house_rule: Option<String>,
 }
 
 #[derive(Deserialize, Clone, Copy, Default, PartialEq, Eq)]
@@ -161,6 +188,13 @@ struct RulesSpec {
     #[serde(default)]
     bikjang: bool,
     counting: Option<Spanned<CountingSpec>>,
+    /// The house rules switched on (each names the `house_rule` of some
+    /// movements).
+    #[serde(default)]
+    house_rules: Vec<String>,
+    /// House rules that may not be switched on together (龙战士 and 王者士).
+    #[serde(default)]
+    exclusive_house_rules: Vec<Vec<String>>,
 }
 
 impl Default for RulesSpec {
@@ -172,6 +206,8 @@ impl Default for RulesSpec {
             pass: false,
             bikjang: false,
             counting: None,
+            house_rules: Vec::new(),
+            exclusive_house_rules: Vec::new(),
         }
     }
 }
@@ -300,7 +336,20 @@ impl Variant {
     /// Reads a variant from its TOML text (docs/variants.md). Errors name the
     /// line and what is wrong with it.
     pub fn from_toml(text: &str) -> Result<Variant, VariantError> {
-        let spec: VariantSpec = toml::from_str(text).map_err(|e| {
+        Variant::load(text, None)
+    }
+
+    /// Reads a variant from its TOML text with the house rules `rules`
+    /// switched on instead of the file's `[rules] house_rules`, under the
+    /// name `name`: one file (Xiangqi's) makes a variant per set of house
+    /// rules, each refused as the file would be (an unknown rule, two that
+    /// exclude each other).
+    pub fn with_house_rules(text: &str, name: &str, rules: &[&str]) -> Result<Variant, VariantError> {
+        Variant::load(text, Some((name, rules)))
+    }
+
+    fn load(text: &str, house_rules: Option<(&str, &[&str])>) -> Result<Variant, VariantError> {
+        let mut spec: VariantSpec = toml::from_str(text).map_err(|e| {
             let (line, column) = e.span().map_or((0, 0), |s| line_col(text, s.start));
             VariantError::Syntax {
                 line,
@@ -308,6 +357,15 @@ impl Variant {
                 message: e.message().trim().to_owned(),
             }
         })?;
+        if let Some((name, rules)) = house_rules {
+            spec.name = Spanned::new(spec.name.span(), name.to_owned());
+            spec.rules.house_rules = rules.iter().map(|r| (*r).to_owned()).collect();
+            spec.description = format!(
+                "{} House rules (降和偏方): {}.",
+                spec.description,
+                rules.join(", ")
+            );
+        }
         let cx = Ctx { text };
         if spec.name.get_ref().trim().is_empty() {
             return Err(cx.err(spec.name.span(), "the variant's name is empty"));
@@ -415,6 +473,36 @@ impl Variant {
                 }
                 Ok(TypeSet(set))
             };
+        // House rules: every one switched on is some movement's, and no two
+        // that exclude each other are on together.
+        let rules_on = &spec.rules.house_rules;
+        let tagged: Vec<&str> = spec
+            .pieces
+            .iter()
+            .flat_map(|p| p.get_ref().moves.iter())
+            .filter_map(|m| m.get_ref().house_rule.as_deref())
+            .collect();
+        for group in &spec.rules.exclusive_house_rules {
+            let on: Vec<&str> = group
+                .iter()
+                .filter(|r| rules_on.contains(r))
+                .map(String::as_str)
+                .collect();
+            if on.len() > 1 {
+                return Err(cx.err(
+                    0..0,
+                    format!("house rules {} may not be switched on together", on.join(" and ")),
+                ));
+            }
+        }
+        for rule in rules_on {
+            if !tagged.contains(&rule.as_str()) {
+                return Err(cx.err(
+                    0..0,
+                    format!("house rule `{rule}` is switched on, but no movement belongs to it"),
+                ));
+            }
+        }
         // Promotions first: a promoted form takes its base's letter.
         let mut promotes_to: Vec<Option<usize>> = vec![None; spec.pieces.len()];
         let mut promoted_from: Vec<Option<usize>> = vec![None; spec.pieces.len()];
@@ -493,6 +581,10 @@ impl Variant {
                 let mspan = m.span();
                 let m = m.get_ref();
                 let what = format!("piece `{}`, move {}", p.name, i + 1);
+                if m.house_rule.as_ref().is_some_and(|r| !rules_on.contains(r)) {
+                    // A house rule that is off: the movement does not exist.
+                    continue;
+                }
                 let mut offsets = Vec::new();
                 for d in &m.dirs {
                     match d {
@@ -542,6 +634,7 @@ impl Variant {
                     return Err(cx.err(mspan, format!("{what}: only a hop has screens (not_over)")));
                 }
                 let not_over = types(&m.not_over, &what, &mspan)?;
+                let lacking = types(&m.while_lacking, &what, &mspan)?;
                 let not_capture = types(&m.not_capture, &what, &mspan)?;
                 if m.lame && !matches!(m.kind, KindSpec::Leap) {
                     return Err(cx.err(mspan, format!("{what}: only a leap can be lame")));
@@ -571,12 +664,39 @@ impl Variant {
                     not_capture,
                     blocked_by: m.blocked_by.into(),
                     screen: m.screen.into(),
+                    lacking,
                 });
+            }
+            let value = match &p.value {
+                Some(v) if *v.get_ref() > 100_000 => {
+                    return Err(cx.err(
+                        v.span(),
+                        format!("piece `{}`: value {} is above 100000", p.name, v.get_ref()),
+                    ));
+                }
+                Some(v) => Some(*v.get_ref() as i32),
+                None => None,
+            };
+            let glyph = match &p.glyph {
+                None => None,
+                Some(GlyphSpec::Both(g)) => Some([g.clone(), g.clone()]),
+                Some(GlyphSpec::Sided(s)) => Some([s.red.clone(), s.black.clone()]),
+            };
+            if glyph
+                .as_ref()
+                .is_some_and(|g| g.iter().any(|g| g.trim().is_empty() || g.chars().count() > 4))
+            {
+                return Err(cx.err(
+                    span,
+                    format!("piece `{}`: a glyph is one to four characters", p.name),
+                ));
             }
             pieces.push(PieceType {
                 name: p.name.clone(),
                 letter,
                 royal: p.royal,
+                value,
+                glyph,
                 movements,
                 promotes_to: promotes_to[index],
                 promoted_from: promoted_from[index],
@@ -640,6 +760,10 @@ impl Variant {
             pass: rules.pass,
             bikjang: rules.bikjang,
             counting,
+            regions,
+            house_rules: rules.house_rules.clone(),
+            conditional: false,
+            weights: std::sync::OnceLock::new(),
             probes: [Vec::new(), Vec::new()],
             leaps: [Vec::new(), Vec::new()],
             rays: [Vec::new(), Vec::new()],
@@ -647,6 +771,10 @@ impl Variant {
             leap_zones: [Vec::new(), Vec::new()],
             ray_zones: [Vec::new(), Vec::new()],
         };
+        variant.conditional = variant
+            .pieces
+            .iter()
+            .any(|p| p.movements.iter().any(|m| !m.lacking.is_empty()));
         variant.build_probes();
         let start_span = spec.start.span();
         if rules.flying_general && !royal {

@@ -123,6 +123,9 @@ pub struct Movement {
     pub blocked_by: Who,
     /// Hops: whose piece may be the screen (铁炮 and 飞车: their own only).
     pub screen: Who,
+    /// A conditional power: the movement holds only while the mover's side
+    /// has no piece of these types (empty: always).
+    pub lacking: TypeSet,
 }
 
 /// A piece type: its name, FEN letter, whether it is royal (the king), and
@@ -133,6 +136,13 @@ pub struct PieceType {
     /// Lower-case FEN letter; the first side's pieces are written upper-case.
     pub letter: char,
     pub royal: bool,
+    /// The characters the board shows for it, the first side's and the
+    /// second's (`兵`, `卒`), where the file gives them.
+    pub glyph: Option<[String; 2]>,
+    /// The computer player's worth of it, where the file declares one
+    /// (`value = 450`); otherwise it is derived from its mobility
+    /// (`computer::Weights`).
+    pub value: Option<i32>,
     pub movements: Vec<Movement>,
     /// What it becomes after its first capture (升级象棋: 兵 → 上等兵 …).
     pub promotes_to: Option<usize>,
@@ -184,6 +194,18 @@ pub struct Variant {
     /// How a game ended by bikjang or by two passes is scored; a draw where
     /// the variant has no counting.
     pub(crate) counting: Option<Counting>,
+    /// The file's named regions, per side (the board renderer draws the
+    /// `palace` and the river above `own_half`).
+    pub(crate) regions: std::collections::BTreeMap<String, [SquareSet; 2]>,
+    /// The house rules (降和偏方) switched on.
+    pub(crate) house_rules: Vec<String>,
+    /// Whether some movement is conditional (`while_lacking`): positions
+    /// then count each side's pieces by type, and a capture, which may
+    /// give the other side a power, is always tested in full.
+    pub(crate) conditional: bool,
+    /// The computer player's evaluation tables, derived from the pieces
+    /// the first time a search needs them (`computer::Weights::of`).
+    pub(crate) weights: std::sync::OnceLock<std::sync::Arc<crate::computer::Weights>>,
     /// Attack probes per attacking side (`build_probes`).
     pub(crate) probes: [Vec<Probe>; 2],
     /// The same probes, leaps apart and slides and hops grouped by ray, so
@@ -262,10 +284,30 @@ impl Variant {
         self.bikjang
     }
 
+    /// The house rules (降和偏方) the file switches on.
+    #[must_use]
+    pub fn house_rules(&self) -> &[String] {
+        &self.house_rules
+    }
+
     /// How a game ended by bikjang or passes is scored.
     #[must_use]
     pub fn counting(&self) -> Option<&Counting> {
         self.counting.as_ref()
+    }
+
+    /// The squares of the region `name` as the first side sees it (the
+    /// second side's is its mirror), in board order; `None` if the file
+    /// defines no such region.
+    #[must_use]
+    pub fn region(&self, name: &str) -> Option<Vec<Square>> {
+        let set = self.regions.get(name)?[0];
+        Some(
+            (0..self.ranks)
+                .flat_map(|r| (0..self.files).map(move |f| Square::new(f, r)))
+                .filter(|sq| set.contains(sq.0))
+                .collect(),
+        )
     }
 
     /// Whether `(file, rank)` lies on the board.
@@ -315,6 +357,7 @@ impl Variant {
                             not_capture: m.not_capture,
                             blocked_by: m.blocked_by,
                             screen: m.screen,
+                            lacking: m.lacking,
                             range: m.range,
                             from: m.from.map(|r| r[side.index()]),
                             to: m.to.map(|r| r[side.index()]),
@@ -455,6 +498,8 @@ pub(crate) struct Probe {
     pub(crate) not_capture: TypeSet,
     pub(crate) blocked_by: Who,
     pub(crate) screen: Who,
+    /// Conditional: holds only while the attacker's side lacks these.
+    pub(crate) lacking: TypeSet,
     pub(crate) range: u8,
     pub(crate) from: Option<SquareSet>,
     pub(crate) to: Option<SquareSet>,

@@ -3,11 +3,14 @@
 //! item 7) is an entry in the registry, not code. Moves are ICCS-style
 //! coordinates; there is no Chinese or WXF notation for a board the rule
 //! book does not describe, so both notations of a played move repeat the
-//! coordinates. Repetition (棋例) is not ruled here.
+//! coordinates. Repetition is ruled by the simple rule set (issue 27, item
+//! 1): a position on the board for the third time ends the game — lost by
+//! a side that gave check with every move since it was last there while
+//! the other did not (perpetual check, 长将), drawn otherwise.
 
 use std::sync::Arc;
 
-use game::{Ending, Game, GameError, PlayedMove, Side, Status};
+use game::{Ending, Game, GameError, Outcome, PlayedMove, Side, Status};
 
 use crate::{End, Move, Position, Variant};
 
@@ -17,6 +20,10 @@ pub struct VariantGame {
     initial: String,
     pos: Position,
     history: Vec<PlayedMove>,
+    /// The side to move at the start: who made each move of `history`.
+    first_mover: Side,
+    /// [`Position::key`] of the start and after each move.
+    keys: Vec<u64>,
 }
 
 impl VariantGame {
@@ -26,6 +33,8 @@ impl VariantGame {
         let pos = Position::start(variant);
         VariantGame {
             initial: pos.to_fen(),
+            first_mover: pos.turn(),
+            keys: vec![pos.key()],
             pos,
             history: Vec::new(),
         }
@@ -36,8 +45,59 @@ impl VariantGame {
         let pos = Position::from_fen(variant, fen).map_err(|e| GameError::BadPosition(e.to_string()))?;
         Ok(VariantGame {
             initial: pos.to_fen(),
+            first_mover: pos.turn(),
+            keys: vec![pos.key()],
             pos,
             history: Vec::new(),
+        })
+    }
+
+    /// The simple rule set's verdict on the position now, if it is on the
+    /// board for the third time: perpetual check (every move of one side
+    /// since its last time here gave check, not every move of the other)
+    /// loses, any other repetition draws.
+    fn repetition(&self) -> Option<Ending> {
+        let now = *self.keys.last()?;
+        let seen: Vec<usize> = (0..self.keys.len()).filter(|&i| self.keys[i] == now).collect();
+        if seen.len() < 3 {
+            return None;
+        }
+        // The moves since the position's last time before now.
+        let from = seen[seen.len() - 2];
+        let mover = |i: usize| {
+            if i.is_multiple_of(2) {
+                self.first_mover
+            } else {
+                self.first_mover.other()
+            }
+        };
+        let checks_all = |side: Side| {
+            let mut moves = (from..self.history.len())
+                .filter(|&i| mover(i) == side)
+                .peekable();
+            moves.peek().is_some() && moves.all(|i| self.history[i].check)
+        };
+        let (first, second) = (checks_all(Side::First), checks_all(Side::Second));
+        Some(if first != second {
+            let loser = if first { Side::First } else { Side::Second };
+            Ending {
+                outcome: Outcome::Win {
+                    winner: loser.other(),
+                },
+                reason: "perpetual_check".to_owned(),
+                detail: format!(
+                    "{} checked with every move of a threefold repetition (长将) and loses",
+                    self.side_name(loser)
+                ),
+                article: None,
+            }
+        } else {
+            Ending {
+                outcome: Outcome::Draw,
+                reason: "threefold_repetition".to_owned(),
+                detail: "the same position a third time: drawn".to_owned(),
+                article: None,
+            }
         })
     }
 
@@ -73,6 +133,9 @@ impl Game for VariantGame {
     }
 
     fn legal_moves(&self) -> Vec<String> {
+        if self.repetition().is_some() {
+            return Vec::new();
+        }
         let mut moves: Vec<String> = self.pos.legal_moves().iter().map(ToString::to_string).collect();
         moves.sort();
         moves
@@ -99,6 +162,7 @@ impl Game for VariantGame {
             check: self.pos.is_check(),
         };
         self.history.push(played.clone());
+        self.keys.push(self.pos.key());
         Ok(played)
     }
 
@@ -108,7 +172,7 @@ impl Game for VariantGame {
 
     fn status(&self) -> Status {
         match self.pos.end() {
-            None => Status::Ongoing,
+            None => self.repetition().map_or(Status::Ongoing, Status::Over),
             Some((end, outcome)) => {
                 let (reason, detail) = match end {
                     End::Checkmate => ("checkmate", "checkmate (将死)"),
@@ -171,5 +235,41 @@ mod tests {
         assert_eq!(ending.reason, "checkmate");
         assert_eq!(ending.outcome, Outcome::Win { winner: Side::First });
         assert_eq!(mate.play("d9d8"), Err(GameError::GameOver));
+    }
+
+    /// The simple rule set: knights to and fro until the start is on the
+    /// board a third time — a draw; a rook checking with every move while
+    /// the king steps to and fro — the checker loses; a position twice is
+    /// nothing yet.
+    #[test]
+    fn threefold_repetition_draws_and_perpetual_check_loses() {
+        let variant = Arc::new(Variant::from_toml(crate::XIANGQI_TOML).unwrap());
+        let mut g = VariantGame::new(variant.clone());
+        for m in ["b0c2", "b9c7", "c2b0", "c7b9", "b0c2", "b9c7", "c2b0"] {
+            g.play(m).unwrap();
+            assert_eq!(g.status(), Status::Ongoing, "after {m}");
+        }
+        g.play("c7b9").unwrap();
+        let Status::Over(e) = g.status() else {
+            panic!("not over")
+        };
+        assert_eq!(
+            (e.outcome, e.reason.as_str()),
+            (Outcome::Draw, "threefold_repetition")
+        );
+        assert!(g.legal_moves().is_empty());
+        assert_eq!(g.play("b0c2"), Err(GameError::GameOver));
+
+        let mut g = VariantGame::from_fen(variant, "3k5/9/9/9/9/9/9/9/9/R4K3 w").unwrap();
+        for m in ["a0d0", "d9e9", "d0e0", "e9d9", "e0d0", "d9e9", "d0e0", "e9d9"] {
+            g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            assert_eq!(g.status(), Status::Ongoing, "after {m}");
+        }
+        g.play("e0d0").unwrap();
+        let Status::Over(e) = g.status() else {
+            panic!("not over")
+        };
+        assert_eq!(e.reason, "perpetual_check");
+        assert_eq!(e.outcome, Outcome::Win { winner: Side::Second });
     }
 }

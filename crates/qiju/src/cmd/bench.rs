@@ -135,6 +135,7 @@ fn analysis_bench() -> anyhow::Result<()> {
     let mut nodes = 0;
     for ply in 0..=moves.len() {
         let e = analyse(&registry::AnalysisRequest {
+            variant,
             fen: xiangqi::STARTPOS,
             moves: &moves[..ply],
             depth,

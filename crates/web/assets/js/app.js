@@ -348,7 +348,8 @@ function tabTitle() {
 document.title = tabTitle();
 settings.apply(settings.current());
 renderHeader();
-ctx.refreshAccount().then(async () => {
+// The descriptors first: a data variant's board is made from its own.
+Promise.all([ctx.refreshAccount(), loadVariants()]).then(async () => {
   await settings.loadFor(ctx.account);
   restartFeed();
   route();

@@ -174,6 +174,8 @@ const en = {
   'piece.black.n': 'Black horse 马', 'piece.black.r': 'Black chariot 车', 'piece.black.c': 'Black cannon 炮',
   'piece.black.p': 'Black soldier 卒',
   'board.label': 'Xiangqi board',
+  'board.variants.label': 'Variant board',
+  'board.variants.roledesc': 'Variant board',
   'board.roledesc': 'Xiangqi board',
   'board.toMove': '{side} to move',
 
@@ -664,6 +666,8 @@ const zh = {
   'piece.black.k': '黑将', 'piece.black.a': '黑士', 'piece.black.b': '黑象', 'piece.black.n': '黑马',
   'piece.black.r': '黑车', 'piece.black.c': '黑炮', 'piece.black.p': '黑卒',
   'board.label': '象棋棋盘',
+  'board.variants.label': '变体棋盘',
+  'board.variants.roledesc': '变体棋盘',
   'board.roledesc': '象棋棋盘',
   'board.toMove': '{side}走棋',
 

@@ -1,17 +1,27 @@
 // The games and variants the server plays, as `GET /api/info` describes
 // them (the registry's descriptors: id, family, sides, names, computer
 // levels …), asked once per page load. The lobby offers those whose
-// family has a board here; other pages use them for names.
+// family has a board here; other pages use them for names. A variant
+// defined as data has its board drawn from its descriptor, so the app
+// asks for them before it shows the first page.
 
 import { api } from './api.js';
 import { getLang, t } from './i18n.js';
 import { gameFor } from './boards/board.js';
+import { registerVariants } from './boards/variants.js';
 
 let info = null;
 
-/** The server's variant descriptors (a promise; [] when it cannot be asked). */
+/**
+ * The server's variant descriptors (a promise; [] when it cannot be
+ * asked). The variants defined as data get their boards from them.
+ */
 export function loadVariants() {
-  info ||= api.info().then((i) => (i && i.variants) || [], () => {
+  info ||= api.info().then((i) => {
+    const variants = (i && i.variants) || [];
+    registerVariants(variants);
+    return variants;
+  }, () => {
     info = null; // ask again next time
     return [];
   });

@@ -2,7 +2,8 @@
 // the board for a game family. A page never knows which game it shows:
 // it asks `createBoard(variant, …)` for a board and talks to it through
 // the methods below. Xiangqi (./xiangqi.js), chess (./chess.js), shogi
-// (./shogi.js) and gomoku and renju (./renju.js) are the boards so far.
+// (./shogi.js), gomoku and renju (./renju.js) and the variants defined as
+// data (./variants.js, one per variant id) are the boards so far.
 //
 // Squares are named as the game's coordinate notation names them (ICCS
 // `h2` for Xiangqi, `e4` for chess, `7g` for shogi, `h8` for renju): moves
@@ -95,7 +96,7 @@ export class Board {
 const registry = new Map();
 
 /**
- * Registers a game family. The spec has:
+ * Registers a game family (or one variant, by its id). The spec has:
  * - `sides`: its words for the two sides, first mover first (`['white', 'black']`);
  * - `rules`: `parseFen(fen)` → a position `{ board, turn }` (turn is one of
  *   `sides`), `play(position, move)` → the position after a recorded move;
@@ -118,10 +119,14 @@ export function registerGame(family, spec) {
   registry.set(family, spec);
 }
 
-/** The registered spec of a variant such as `xiangqi/cxa`, or null. */
+/**
+ * The registered spec of a variant such as `xiangqi/cxa`, or null: the
+ * variant's own (a variant defined as data registers its id), else its
+ * family's.
+ */
 export function gameFor(variant) {
-  const family = String(variant || 'xiangqi').split('/')[0];
-  return registry.get(family) || null;
+  const id = String(variant || 'xiangqi');
+  return registry.get(id) || registry.get(id.split('/')[0]) || null;
 }
 
 /** Whether a variant's family has a board here. */

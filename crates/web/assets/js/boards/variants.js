@@ -1,0 +1,108 @@
+// The board of every variant defined as data (crates/variants, renderer
+// `variants`): the Xiangqi board (./xiangqi.js) drawn from the variant's
+// descriptor instead of Xiangqi's layout — any size up to 16 × 16, the
+// palaces where the file has a `palace` region, the river above its
+// `own_half`, and each piece with the glyph its file gives (its FEN
+// letter otherwise). A promoted piece (升级象棋's 上等兵, 骑象, 悍马, 铁炮,
+// 飞车) shows its own glyph inside a gold ring. Files are lettered and
+// ranks numbered as the moves name them (`h2e2`).
+//
+// One game is registered per variant id when the server's descriptors
+// arrive (`registerVariants`, called by ../variants.js), since no two
+// data variants share a board.
+
+import { registerGame } from './board.js';
+import { el } from './grid.js';
+import { XiangqiBoard } from './xiangqi.js';
+import { rulesFor } from '../rules/variants.js';
+import * as notation from '../notation/variants.js';
+
+const RADIUS = 44;
+
+/** The board's layout (see `XIANGQI_LAYOUT`) from a descriptor. */
+function layoutOf(descriptor, rules) {
+  const { files, ranks } = rules;
+  const palace = (descriptor.board.palace || []).map((s) => rules.parseSquare(s)).filter((s) => s !== null);
+  const palaces = [];
+  if (palace.length) {
+    const fs = palace.map((s) => s % files);
+    const rs = palace.map((s) => Math.floor(s / files));
+    const [f0, f1, r0, r1] = [Math.min(...fs), Math.max(...fs), Math.min(...rs), Math.max(...rs)];
+    if (f1 > f0 && r1 > r0) palaces.push([f0, r0, f1, r1], [f0, ranks - 1 - r1, f1, ranks - 1 - r0]);
+  }
+  const river = descriptor.board.river ?? null;
+  return {
+    files,
+    ranks,
+    river,
+    palaces,
+    marks: [],
+    riverWords: ['楚 河', '汉 界'],
+    coords: (c) => [String.fromCharCode(97 + c), null],
+    rankLabels: true,
+    rules,
+    board: 'board.variants',
+  };
+}
+
+export class VariantsBoard extends XiangqiBoard {
+  constructor(container, opts, descriptor, rules) {
+    super(container, opts, layoutOf(descriptor, rules));
+    this.descriptor = descriptor;
+  }
+
+  faces(p) {
+    const piece = this.rules.piece(p);
+    const glyph = piece ? piece.glyphs[this.rules.colorOf(p) === 'red' ? 0 : 1] : p;
+    const letter = p.replace('+', '');
+    return { glyph, trad: glyph, letter };
+  }
+
+  drawPieceFace(pg, p) {
+    super.drawPieceFace(pg, p);
+    if (this.rules.piece(p)?.promoted) {
+      // Promoted (升级): a gold ring round the disc, under the glyph.
+      pg.classList.add('promoted');
+      const ring = el('circle', { r: RADIUS - 2, class: 'xq-promoted-ring' });
+      pg.insertBefore(ring, pg.children[1]);
+    }
+  }
+
+  /** A piece's name for the reader: its side and the file's name (Red senior pawn). */
+  pieceName(p) {
+    const piece = this.rules.piece(p);
+    return `${this.t(`side.${this.rules.colorOf(p)}`)} ${piece ? piece.name : p}`;
+  }
+}
+
+/** The spec of one data variant (see `registerGame`). */
+function specOf(descriptor) {
+  const rules = rulesFor(descriptor);
+  return {
+    sides: ['red', 'black'],
+    rules,
+    notation,
+    // The server says whether the last move gave check.
+    checkSquare(pos, last) {
+      if (!last || !last.check) return null;
+      const k = rules.kingSquare(pos.board, pos.turn);
+      return k >= 0 ? rules.squareName(k) : null;
+    },
+    // No move generation here: premoves wait for the server's list.
+    premoves: () => ({}),
+    isCapture(pos, move) {
+      const mv = rules.parseMove(move);
+      return !!(mv && mv[0] !== mv[1] && pos.board[mv[1]]);
+    },
+    board: (container, opts) => new VariantsBoard(container, opts, descriptor, rules),
+  };
+}
+
+/** Registers a board for each data variant among the server's descriptors. */
+export function registerVariants(descriptors) {
+  for (const d of descriptors || []) {
+    if (d && d.board && d.board.renderer === 'variants' && d.board.files && d.board.ranks) {
+      registerGame(d.id, specOf(d));
+    }
+  }
+}

@@ -1,0 +1,214 @@
+// The variants defined as data (crates/variants, issue 27) in a real
+// headless Chromium (Debian's), driven by playwright-core, against a
+// running `qiju serve --variants tests/e2e/operator-variant.toml`:
+//
+//   node tests/e2e/variants.mjs http://127.0.0.1:PORT
+//
+// Started by crates/qiju/tests/browser.rs. Scenarios:
+// - 升级象棋 (shengji) against the built-in computer: the red cannon takes
+//   the horse on h9 (炮二进七) and is promoted by that capture to 铁炮; the
+//   board shows it with its own glyph inside a gold ring (a screenshot,
+//   docs/screenshots/shengji-promotion.png); the replay shows the same.
+// - The operator's own file (`courtyard`, 7 × 8, loaded with
+//   `--variants`): offered in the lobby, drawn at its size with its
+//   palace and river, played against the computer
+//   (docs/screenshots/variants-operator.png).
+// - Xiangqi with two house rules of seed 004 switched on (龙战士, 任务兵)
+//   against the computer (docs/screenshots/variants-house-rules.png).
+// - The analysis board on Janggi, with its engine.
+// - Janggi between two players by a challenge: a move by clicks, a pass
+//   typed as the king's square twice.
+// Every page must log no console error (`finish`), and every control must
+// have a name.
+
+import assert from 'node:assert/strict';
+import { checkLabels, setUp, typeMove, waitPly } from './harness.mjs';
+
+const { base, browser, step, person, register, shot, finish } = await setUp('variants.mjs');
+
+const hit = (sq) => `#board .xq-hits [data-square="${sq}"]`;
+const pieceOn = (page, sq) => page.$eval('#board', (b, s) => b.querySelector(`.xq-pieces [data-square="${s}"]`)?.dataset.piece ?? null, sq);
+const glyphOn = (page, sq) => page.$eval('#board', (b, s) => b.querySelector(`.xq-pieces [data-square="${s}"] .xq-glyph`)?.textContent ?? null, sq);
+
+/** Clicks a move: the piece's square, then the destination (a dot of the server's legal moves). */
+async function clickMove(page, from, to) {
+  await page.click(hit(from));
+  await page.waitForSelector(`#board [data-dest="${to}"]`);
+  await page.click(hit(to));
+}
+
+/** Starts a game against the computer at level 1 from the lobby, as red. */
+async function playComputer(p, variant) {
+  await p.page.goto(`${base}/`);
+  await p.page.waitForSelector('#computer-form');
+  await p.page.selectOption('#cpu-variant', variant);
+  await p.page.selectOption('#cpu-color', 'first');
+  await p.page.click('#computer-form [data-level="1"]');
+  await p.page.fill('#cpu-time', '10+5');
+  await p.page.click('#play-computer');
+  await p.page.waitForURL(/\/game\//);
+  await p.page.waitForSelector('#board .xq-board .xq-pieces [data-piece]');
+  return p.page.url().split('/game/')[1];
+}
+
+/** Resigns the game on `page` and waits for the result dialog. */
+async function resign(page) {
+  await page.click('#resign');
+  await page.click('#resign-confirm');
+  await page.waitForSelector('#end-dialog[open]');
+}
+
+const stamp = Date.now().toString(36).slice(-5);
+const nameA = `vaA${stamp}`;
+const nameB = `vaB${stamp}`;
+
+try {
+  const A = await person('A', 'en-US');
+  const B = await person('B', 'zh-CN');
+
+  await step('variants: the data variants are offered for seeks, challenges and the computer', async () => {
+    await register(A, nameA);
+    await register(B, nameB);
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector('#computer-form');
+    for (const menu of ['#cpu-variant', '#challenge-variant']) {
+      const ids = await A.page.$$eval(`${menu} option`, (os) => os.map((o) => o.value));
+      for (const want of ['variants/shengji', 'variants/janggi', 'variants/manchu', 'variants/minixiangqi', 'variants/courtyard',
+        'variants/xiangqi-dragon-mission', 'variants/xiangqi-royal']) {
+        assert.ok(ids.includes(want), `${menu}: ${want} offered: ${ids}`);
+      }
+    }
+    const seekIds = await A.page.$$eval('#seek-form select option', (os) => os.map((o) => o.value));
+    assert.ok(seekIds.includes('variants/shengji'), `seeks offer 升级象棋: ${seekIds}`);
+    await A.page.selectOption('#cpu-variant', 'variants/shengji');
+    assert.equal(await A.page.$$eval('#computer-form [data-level]', (bs) => bs.length), 5, 'five levels');
+    await checkLabels(A.page, 'lobby with the data variants');
+  });
+
+  let shengjiGame = null;
+  await step('variants: 升级象棋 against the computer — a capture promotes the cannon to 铁炮, shown ringed', async () => {
+    shengjiGame = await playComputer(A, 'variants/shengji');
+    const page = A.page;
+    assert.equal(await page.$$eval('#board .xq-pieces [data-piece]', (e) => e.length), 32);
+    assert.equal(await page.$$eval('#board .xq-hits [data-square]', (e) => e.length), 90);
+    assert.equal(await glyphOn(page, 'h2'), '炮');
+    assert.equal(await glyphOn(page, 'e9'), '将');
+    assert.equal(await page.$$eval('#board .xq-promoted-ring', (e) => e.length), 0, 'nothing promoted at the start');
+    // 炮二进七: the cannon takes the horse over the black cannon on h7 and
+    // is promoted (铁炮). The computer answers at once (its reply may be
+    // to take the 铁炮 with its rook, which that capture promotes to 飞车):
+    // either way a promoted piece stands on h9, with its own glyph in a
+    // gold ring. (The replay below shows the 铁炮 itself, move by move.)
+    await clickMove(page, 'h2', 'h9');
+    await waitPly(page, 2);
+    assert.equal(await page.textContent('#moves [data-ply="1"]'), 'h2h9');
+    const h9 = await pieceOn(page, 'h9');
+    assert.ok(['+C', '+r'].includes(h9), `a promoted piece on h9: ${h9}`);
+    assert.equal(await glyphOn(page, 'h9'), h9 === '+C' ? '铁' : '飞');
+    assert.ok(await page.$eval('#board .xq-pieces [data-square="h9"]', (g) => g.classList.contains('promoted')
+      && !!g.querySelector('.xq-promoted-ring')), 'a gold ring');
+    assert.match(await page.getAttribute('#board .xq-pieces [data-square="h9"]', 'aria-label'), / (iron cannon|flying rook) h9$/);
+    const promoted = await page.$$eval('#board .xq-pieces .promoted', (els) => els.map((e) => [e.dataset.piece, e.querySelector('.xq-glyph').textContent]));
+    for (const [piece, glyph] of promoted) {
+      assert.ok(piece.startsWith('+'), piece);
+      assert.ok(['铁', '飞', '悍', '骑', '上'].includes(glyph), `${piece}: ${glyph}`);
+    }
+    // Unpromoted pieces have no ring.
+    assert.equal(await page.$$eval('#board .xq-promoted-ring', (e) => e.length), promoted.length);
+    await checkLabels(page, 'shengji game');
+    await shot(A, 'shengji-promotion');
+    await resign(page);
+  });
+
+  await step('variants: the replay of the 升级象棋 game shows the promotion move by move', async () => {
+    const page = A.page;
+    await page.goto(`${base}/replay/${shengjiGame}`);
+    await page.waitForSelector('#board .xq-pieces [data-piece]');
+    // To the first move: the browser's rules promote the capturing cannon.
+    await page.click('#first');
+    assert.equal(await pieceOn(page, 'h2'), 'C');
+    await page.click('#next');
+    await page.waitForFunction(() => document.querySelector('#board .xq-pieces [data-square="h9"]')?.dataset.piece === '+C');
+    assert.equal(await pieceOn(page, 'h9'), '+C');
+    assert.equal(await glyphOn(page, 'h9'), '铁');
+    const pgn = await (await page.request.get(`${base}/api/games/${shengjiGame}/pgn`)).text();
+    assert.match(pgn, /\[Variant "shengji"\]/);
+    assert.match(pgn, /1\. h2h9 /);
+    await checkLabels(page, 'shengji replay');
+  });
+
+  await step("variants: an operator's file (courtyard, 7 × 8, --variants) played against the computer", async () => {
+    await playComputer(A, 'variants/courtyard');
+    const page = A.page;
+    assert.equal(await page.$$eval('#board .xq-hits [data-square]', (e) => e.length), 56, '7 × 8 points');
+    assert.equal(await page.$$eval('#board .xq-pieces [data-piece]', (e) => e.length), 20);
+    assert.equal(await glyphOn(page, 'd0'), '帅');
+    // Files are lettered a–g, ranks numbered 0–7; the river has its words.
+    const coords = await page.$$eval('#board .xq-coord', (els) => els.map((e) => e.textContent).join(''));
+    assert.equal(coords, 'abcdefg01234567');
+    assert.equal(await page.$$eval('#board .xq-river', (e) => e.length), 2);
+    await clickMove(page, 'd2', 'd3');
+    await waitPly(page, 2);
+    assert.equal(await page.textContent('#moves [data-ply="1"]'), 'd2d3');
+    assert.equal(await pieceOn(page, 'd3'), 'P');
+    await checkLabels(page, 'courtyard game');
+    await shot(A, 'variants-operator');
+    await resign(page);
+  });
+
+  await step('variants: Xiangqi with two house rules on (龙战士 and 任务兵) against the computer', async () => {
+    await playComputer(A, 'variants/xiangqi-dragon-mission');
+    const page = A.page;
+    assert.match(await page.textContent('#game-info'), /xiangqi-dragon-mission/);
+    assert.equal(await page.$$eval('#board .xq-pieces [data-piece]', (e) => e.length), 32);
+    await clickMove(page, 'h2', 'e2');
+    await waitPly(page, 2);
+    assert.equal(await page.textContent('#moves [data-ply="1"]'), 'h2e2');
+    await checkLabels(page, 'house-rule game');
+    await shot(A, 'variants-house-rules');
+    await resign(page);
+  });
+
+  await step('variants: the analysis board takes a data variant (janggi) and its engine', async () => {
+    const page = A.page;
+    await page.goto(`${base}/analysis?variant=variants/janggi`);
+    await page.waitForSelector('#board .xq-pieces [data-piece]');
+    assert.equal(await page.$$eval('#board .xq-pieces [data-piece]', (e) => e.length), 32);
+    assert.equal(await page.inputValue('#analysis-variant'), 'variants/janggi');
+    await clickMove(page, 'b0', 'c2');
+    await page.waitForFunction(() => document.querySelector('#board .xq-pieces [data-square="c2"]')?.dataset.piece === 'N');
+    // The generic search's verdict, for the side to move.
+    await page.waitForFunction(() => (document.querySelector('#eval-score')?.textContent || '').trim() !== '');
+    await checkLabels(page, 'janggi analysis');
+  });
+
+  await step('variants: janggi between two players — a move by clicks, a pass typed as e8e8', async () => {
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector('#challenge-form');
+    await A.page.fill('#challenge-name', nameB);
+    await A.page.selectOption('#challenge-variant', 'variants/janggi');
+    await A.page.selectOption('#challenge-color', 'first');
+    await A.page.fill('#challenge-time', '10+5');
+    await A.page.click('#send-challenge');
+    await B.page.goto(`${base}/`);
+    await B.page.click('#challenges [data-challenge] button.primary');
+    await B.page.waitForURL(/\/game\//);
+    await A.page.waitForURL(/\/game\//);
+    for (const p of [A, B]) await p.page.waitForSelector('#board .xq-board .xq-pieces [data-piece]');
+    // Janggi's own glyphs: 楚 for the first side's king, 漢 for the second's.
+    assert.equal(await glyphOn(A.page, 'e1'), '楚');
+    assert.equal(await glyphOn(A.page, 'e8'), '漢');
+    assert.equal(await A.page.$$eval('#board .xq-river', (e) => e.length), 0, 'no river');
+    await clickMove(A.page, 'a3', 'b3');
+    await waitPly(B.page, 1);
+    await typeMove(B.page, 'e8e8');
+    await waitPly(A.page, 2);
+    assert.equal(await A.page.textContent('#moves [data-ply="2"]'), 'e8e8');
+    await shot(A, 'variants-janggi');
+  });
+
+} finally {
+  await browser.close();
+}
+
+finish('variants');

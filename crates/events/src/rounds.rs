@@ -262,12 +262,22 @@ impl Events {
         Ok(())
     }
 
+    /// Whether another node runs `event` (issue 29): that node scores its
+    /// games and pairs it.
+    async fn runs_elsewhere(&self, event: &str) -> Result<bool, Error> {
+        let node = &self.play().config().node_id;
+        Ok(self.store().event(event).await?.is_some_and(|ev| &ev.node != node))
+    }
+
     /// A game ended (on this node, or on another that told the bus): if
     /// it is an event's that this node runs, score it. Another node's
     /// event is that node's to score and pair.
     pub(crate) async fn game_ended(&self, e: &GameEnded) -> Result<(), Error> {
         let Some((event, _)) = self.store().pairing_of_game(&e.game).await? else {
             if let Some((event, _)) = self.store().arena_game_of(&e.game).await? {
+                if self.runs_elsewhere(&event).await? {
+                    return Ok(());
+                }
                 {
                     let _one = self.lock(&event).await;
                     if let Some((_, g)) = self.store().arena_game_of(&e.game).await? {
@@ -279,13 +289,7 @@ impl Events {
             }
             return Ok(());
         };
-        let node = &self.play().config().node_id;
-        if self
-            .store()
-            .event(&event)
-            .await?
-            .is_some_and(|ev| &ev.node != node)
-        {
+        if self.runs_elsewhere(&event).await? {
             return Ok(());
         }
         let _one = self.lock(&event).await;

@@ -266,7 +266,11 @@ impl Events {
     /// games and pairs it.
     async fn runs_elsewhere(&self, event: &str) -> Result<bool, Error> {
         let node = &self.play().config().node_id;
-        Ok(self.store().event(event).await?.is_some_and(|ev| &ev.node != node))
+        Ok(self
+            .store()
+            .event(event)
+            .await?
+            .is_some_and(|ev| &ev.node != node))
     }
 
     /// A game ended (on this node, or on another that told the bus): if

@@ -31,17 +31,13 @@
 
 mod common;
 
-use common::{free_port, healthy};
+use common::{free_port, healthy, required};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn required() -> bool {
-    std::env::var("QIJU_REQUIRE_ORACLES").is_ok_and(|v| v == "1")
 }
 
 /// What is missing to run the browser tests, if anything.

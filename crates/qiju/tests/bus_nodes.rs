@@ -13,28 +13,16 @@
 
 mod common;
 
-use common::{free_port, register, register_named, start_with, unique, Http};
+use common::{
+    free_port, postgres, register, register_named, required, start_with, unique, until_taken, wait_until,
+    Http,
+};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-fn required() -> bool {
-    std::env::var("QIJU_REQUIRE_ORACLES").is_ok_and(|v| v == "1")
-}
-
-fn postgres() -> Option<String> {
-    match std::env::var("QIJU_TEST_POSTGRES") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ => {
-            assert!(!required(), "QIJU_REQUIRE_ORACLES=1 requires QIJU_TEST_POSTGRES");
-            eprintln!("skipped: QIJU_TEST_POSTGRES is not set");
-            None
-        }
-    }
-}
 
 /// A child process killed when dropped (a node, Redis), so that a failed
 /// test leaves nothing behind.
@@ -60,14 +48,9 @@ fn redis() -> Option<(Proc, u16)> {
         return None;
     };
     let proc = Proc(child);
-    let t0 = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            t0.elapsed() < Duration::from_secs(10),
-            "redis-server did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(Duration::from_secs(10), "redis-server starts", || {
+        TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
     Some((proc, port))
 }
 
@@ -186,11 +169,9 @@ fn nginx(ports: [u16; 3]) -> Option<(Proc, Http, tempdir::Dir)> {
         .spawn()
         .expect("nginx starts");
     let proc = Proc(child);
-    let t0 = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(t0.elapsed() < Duration::from_secs(10), "nginx did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(Duration::from_secs(10), "nginx starts", || {
+        TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
     Some((
         proc,
         Http {
@@ -274,14 +255,24 @@ fn websocket(http: &Http, path: &str) -> Stream {
     Stream(rx)
 }
 
+/// `POST /api/games/{id}/{what}` as `who`: the status.
+fn post_game(http: &Http, id: &str, who: &str, what: &str) -> u16 {
+    http.request("POST", &format!("/api/games/{id}/{what}"), Some(who), Some("{}"))
+        .status
+}
+
 fn play(http: &Http, id: &str, who: &str, mv: &str) -> u16 {
-    http.request(
-        "POST",
-        &format!("/api/games/{id}/move/{mv}"),
-        Some(who),
-        Some("{}"),
-    )
-    .status
+    post_game(http, id, who, &format!("move/{mv}"))
+}
+
+/// The moves of a game view (`GET /api/games/{id}`, or `full`'s `game`).
+fn moves_of(game: &Value) -> Vec<String> {
+    game["moves"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a game view: {game}"))
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -336,18 +327,9 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
     let bob = register_named(&on2, &bob_name);
     let bobs_events = stream(&on2, "/api/stream/event", Some(&bob));
     // Bob's stream on node 2 makes him online on every node.
-    let t0 = Instant::now();
-    loop {
-        let status = on1.json("GET", &format!("/api/users/status?ids={bob_name}"), None, None);
-        if status[0]["online"] == true {
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(5),
-            "node 1 never saw bob online: {status}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(Duration::from_secs(5), "node 1 sees bob online", || {
+        on1.json("GET", &format!("/api/users/status?ids={bob_name}"), None, None)[0]["online"] == true
+    });
     let challenge = on1.json(
         "POST",
         "/api/challenges",
@@ -434,18 +416,12 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
     // Alice goes on from node 3: her move is refused until a node holds
     // the game, then taken.
     let mv = moves[4];
-    loop {
-        match play(&on3, &id, &alice, mv) {
-            200 => break,
-            404 | 503 => {}
-            other => panic!("move {mv} after the takeover: {other}"),
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "no node took the game over"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    until_taken(
+        Duration::from_secs(20),
+        "a move after the takeover",
+        &[404, 503],
+        || play(&on3, &id, &alice, mv),
+    );
     eprintln!(
         "the game went on {} ms after its node was killed",
         t0.elapsed().as_millis()
@@ -453,21 +429,18 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
     acknowledged.push(mv);
     let watch = stream(&on3, &format!("/api/games/{id}/stream"), None);
     let full = watch.next_of("full", Duration::from_secs(5));
-    let replayed: Vec<&str> = full["game"]["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["move"].as_str().unwrap())
-        .collect();
-    assert_eq!(replayed, acknowledged, "the resumed game has every move, once");
+    assert_eq!(
+        moves_of(&full["game"]),
+        acknowledged,
+        "the resumed game has every move, once"
+    );
     for (i, mv) in moves.iter().enumerate().skip(5) {
         let (http, who) = if i % 2 == 0 { (&on3, &alice) } else { (&on2, &bob) };
         assert_eq!(play(http, &id, who, mv), 200, "move {mv}");
         acknowledged.push(*mv);
         assert_eq!(watch.next_of("move", Duration::from_secs(5))["move"], *mv);
     }
-    let r = on2.request("POST", &format!("/api/games/{id}/resign"), Some(&bob), Some("{}"));
-    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(post_game(&on2, &id, &bob, "resign"), 200);
     let end = watch.next_of("end", Duration::from_secs(5));
     assert_eq!(end["result"], "1-0", "{end}");
 
@@ -526,36 +499,18 @@ fn an_event_outlives_its_node(runner: &mut Child, on_runner: &Http, other: &Http
     let _ = runner.wait();
     // The game goes on at the other node: a resignation there ends it.
     let t0 = Instant::now();
-    loop {
-        let r = other.request(
-            "POST",
-            &format!("/api/games/{game}/resign"),
-            Some(bob),
-            Some("{}"),
-        );
-        if r.status == 200 {
-            break;
-        }
-        assert!(matches!(r.status, 404 | 503), "resign: {} {}", r.status, r.body);
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "the event's game was not taken over"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    until_taken(
+        Duration::from_secs(20),
+        "resigning the event's game",
+        &[404, 503],
+        || post_game(other, &game, bob, "resign"),
+    );
     // The event, taken over too, scores it and pairs round 2 there.
-    let t1 = Instant::now();
-    loop {
-        let view = other.json("GET", &format!("/api/events/{event}"), None, None);
-        if view["rounds_paired"][0]["boards"][0]["result"].is_string() {
-            break;
-        }
-        assert!(
-            t1.elapsed() < Duration::from_secs(20),
-            "round 1 never scored: {view}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    wait_until(Duration::from_secs(20), "round 1 scored", || {
+        other.json("GET", &format!("/api/events/{event}"), None, None)["rounds_paired"][0]["boards"][0]
+            ["result"]
+            .is_string()
+    });
     eprintln!(
         "the stopped node's event scored its game {} ms after the kill",
         t0.elapsed().as_millis()
@@ -587,20 +542,25 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
     );
     let cid = ch["id"].as_str().unwrap().to_string();
     // Bob answers from the other node; the game is the owner's.
-    let id = loop {
-        let r = other.request(
-            "POST",
-            &format!("/api/challenges/{cid}/accept"),
-            Some(bob),
-            Some("{}"),
-        );
-        if r.status == 200 {
-            let v: Value = serde_json::from_str(&r.body).unwrap();
-            break v["game"].as_str().unwrap().to_string();
-        }
-        assert_eq!(r.status, 404, "{}", r.body);
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let mut id = String::new();
+    until_taken(
+        Duration::from_secs(5),
+        "accepting on the other node",
+        &[404],
+        || {
+            let r = other.request(
+                "POST",
+                &format!("/api/challenges/{cid}/accept"),
+                Some(bob),
+                Some("{}"),
+            );
+            if r.status == 200 {
+                let v: Value = serde_json::from_str(&r.body).unwrap();
+                id = v["game"].as_str().unwrap().to_string();
+            }
+            r.status
+        },
+    );
     // Both play through the other node: every move is forwarded.
     assert_eq!(play(other, &id, alice, "h2e2"), 200);
     assert_eq!(play(other, &id, bob, "h9g7"), 200);
@@ -608,23 +568,13 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
         .args(["-STOP", &owner.id().to_string()])
         .status();
     // Refused (the owner does not answer) until the other node takes over.
-    let t0 = Instant::now();
-    loop {
-        match play(other, &id, alice, "h0g2") {
-            200 => break,
-            404 | 503 => {}
-            s => panic!("h0g2 while the owner is frozen: {s}"),
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(30),
-            "no takeover of a frozen owner's game"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    eprintln!(
-        "the frozen owner's game went on {} ms later",
-        t0.elapsed().as_millis()
+    let took = until_taken(
+        Duration::from_secs(30),
+        "h0g2 while the owner is frozen",
+        &[404, 503],
+        || play(other, &id, alice, "h0g2"),
     );
+    eprintln!("the frozen owner's game went on {} ms later", took.as_millis());
     let _ = Command::new("kill")
         .args(["-CONT", &owner.id().to_string()])
         .status();
@@ -633,28 +583,15 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
     // the fence and it lets the game go. A move sent to it now is either
     // that refused write or, once it let go, forwarded to the new owner;
     // the record below shows which moves were stored.
-    let t1 = Instant::now();
-    loop {
-        match play(on_owner, &id, bob, "i9h9") {
-            200 => break,
-            404 | 409 | 503 => {}
-            s => panic!("i9h9 on the woken node: {s}"),
-        }
-        assert!(
-            t1.elapsed() < Duration::from_secs(20),
-            "the woken node never forwarded"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    until_taken(
+        Duration::from_secs(20),
+        "i9h9 on the woken node",
+        &[404, 409, 503],
+        || play(on_owner, &id, bob, "i9h9"),
+    );
     let g: Value = other.json("GET", &format!("/api/games/{id}"), None, None);
-    let stored: Vec<&str> = g["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["move"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        stored,
+        moves_of(&g),
         ["h2e2", "h9g7", "h0g2", "i9h9"],
         "each move once, none of the frozen node's"
     );

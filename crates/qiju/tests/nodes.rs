@@ -7,27 +7,15 @@
 //! `SIGTERM` gives its games up at once.
 //!
 //! PostgreSQL only (`QIJU_TEST_POSTGRES`): a SQLite file is one node's.
-//! The nodes share no bus yet, so each client talks to the node that runs
-//! its game, as a reconnecting client of issue 29's bus would be routed.
+//! These nodes share no bus (`bus_nodes.rs` links three by Redis), so each
+//! client talks to the node that runs its game.
 
 mod common;
 
-use common::{free_port, register, start_with, unique, Http};
+use common::{free_port, postgres, register, start_with, unique, Http};
 use serde_json::Value;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
-
-fn postgres() -> Option<String> {
-    match std::env::var("QIJU_TEST_POSTGRES") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ => {
-            let required = std::env::var("QIJU_REQUIRE_ORACLES").is_ok_and(|v| v == "1");
-            assert!(!required, "QIJU_REQUIRE_ORACLES=1 requires QIJU_TEST_POSTGRES");
-            eprintln!("skipped: QIJU_TEST_POSTGRES is not set");
-            None
-        }
-    }
-}
 
 /// A running node, killed when dropped: a failed test leaves no node
 /// behind to take the next run's games over.

@@ -202,3 +202,47 @@ pub fn qiju(args: &[&str]) -> (i32, String, String) {
         String::from_utf8(out.stderr).unwrap(),
     )
 }
+
+/// Whether CI asks every optional tool to be there (`QIJU_REQUIRE_ORACLES=1`):
+/// a test that would skip for want of one fails instead.
+pub fn required() -> bool {
+    std::env::var("QIJU_REQUIRE_ORACLES").is_ok_and(|v| v == "1")
+}
+
+/// The PostgreSQL of the tests (`QIJU_TEST_POSTGRES`); `None` (the test
+/// says so and passes) when it is not set, unless [`required`].
+pub fn postgres() -> Option<String> {
+    match std::env::var("QIJU_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(!required(), "QIJU_REQUIRE_ORACLES=1 requires QIJU_TEST_POSTGRES");
+            eprintln!("skipped: QIJU_TEST_POSTGRES is not set");
+            None
+        }
+    }
+}
+
+/// Sends `send` every 100 ms until it answers 200, while it answers one of
+/// `waiting` (e.g. 404: no node holds the game yet); panics on any other
+/// answer or after `within`. How long it took.
+pub fn until_taken(within: Duration, what: &str, waiting: &[u16], mut send: impl FnMut() -> u16) -> Duration {
+    let t0 = Instant::now();
+    loop {
+        match send() {
+            200 => return t0.elapsed(),
+            s if waiting.contains(&s) => {}
+            s => panic!("{what}: answered {s}"),
+        }
+        assert!(t0.elapsed() < within, "{what}: not within {within:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Waits until `ready` holds, asking every 50 ms; panics after `within`.
+pub fn wait_until(within: Duration, what: &str, mut ready: impl FnMut() -> bool) {
+    let t0 = Instant::now();
+    while !ready() {
+        assert!(t0.elapsed() < within, "{what}: not within {within:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

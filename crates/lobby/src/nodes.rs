@@ -199,12 +199,13 @@ impl Lobby {
         });
         // Everyone in this lobby, every few seconds, for the others.
         let lobby = self.clone();
+        let mut shutdown = self.0.play.shutdown_signal();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(PRESENT_EVERY);
             loop {
-                tick.tick().await;
-                if Arc::strong_count(&lobby.0) <= 1 {
-                    break;
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = shutdown.changed() => break,
                 }
                 let users = lock(&lobby.0.present)
                     .iter()

@@ -578,25 +578,36 @@ async fn take_over(state: &Play, now: i64) {
 
 /// Sends an action to a game's task and waits for the answer.
 pub async fn act_on(state: &Play, game_id: &str, user_id: &str, action: Action) -> Result<u32, ActError> {
-    if state.games().get(game_id).is_none() {
+    let Some(h) = state.games().get(game_id) else {
         let t0 = std::time::Instant::now();
         let is_move = matches!(action, Action::Move { .. });
-        if let Some(answer) = remote::act(state, game_id, user_id, action.clone()).await {
+        if let Some(answer) = remote::act(state, game_id, user_id, action).await {
             state.metrics().forwarded(is_move, t0.elapsed());
             return answer;
         }
-    }
-    act_here(state, game_id, user_id, action).await
+        return Err(not_running(state, game_id).await);
+    };
+    act_with(state, &h, user_id, action).await
 }
 
-/// An action on a game of this node's.
+/// An action on a game of this node's (sent by another node).
 async fn act_here(state: &Play, game_id: &str, user_id: &str, action: Action) -> Result<u32, ActError> {
     let Some(h) = state.games().get(game_id) else {
-        return Err(match state.store().game_state(game_id).await {
-            Ok(Some(s)) if s == "damaged" => ActError::Damaged,
-            _ => ActError::Gone,
-        });
+        return Err(not_running(state, game_id).await);
     };
+    act_with(state, &h, user_id, action).await
+}
+
+/// Why a game runs on no node reachable from here: damaged, or gone.
+async fn not_running(state: &Play, game_id: &str) -> ActError {
+    match state.store().game_state(game_id).await {
+        Ok(Some(s)) if s == "damaged" => ActError::Damaged,
+        _ => ActError::Gone,
+    }
+}
+
+/// Sends an action to a game task's mailbox and waits for its answer.
+async fn act_with(state: &Play, h: &GameHandle, user_id: &str, action: Action) -> Result<u32, ActError> {
     let (reply, rx) = oneshot::channel();
     let is_move = matches!(action, Action::Move { .. });
     let t0 = std::time::Instant::now();

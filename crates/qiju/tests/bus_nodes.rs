@@ -285,13 +285,16 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
     let namespace = unique("bus-");
     let node = |name: &str| {
         let port = free_port();
+        // 5-second leases: under CI's load a node busy taking over the
+        // other tests' orphaned games wrote its heartbeat late enough for
+        // 3-second leases to run out while it was alive.
         let args = [
             "--bus",
             &bus,
             "--bus-namespace",
             &namespace,
             "--lease-seconds",
-            "3",
+            "5",
         ];
         let child = Proc(start_with(&db, port, &unique(name), &args));
         (

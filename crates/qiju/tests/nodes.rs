@@ -187,15 +187,30 @@ fn a_killed_nodes_game_is_taken_over_and_finished_elsewhere(a: &mut Child, on_a:
 fn a_frozen_node_that_wakes_cannot_write_into_a_game_taken_over(c: &mut Child, on_c: &Http, on_d: &Http) {
     let (id, red, black) = new_game(on_c);
     assert_eq!(play(on_c, &id, &red, "h2e2"), 200);
-    // c freezes past its lease; d takes the game and a move is played there.
+    // A second game of c's, to ask c about once it wakes.
+    let (id2, red2, black2) = new_game(on_c);
+    assert_eq!(play(on_c, &id2, &red2, "h2e2"), 200);
+    // c freezes past its lease; d takes the games and a move is played in
+    // each there.
     kill(c, "-STOP");
     let took = play_once_taken_over(on_d, &id, &black, "h9g7");
     eprintln!(
         "node d took the game over {} ms after node c froze",
         took.as_millis()
     );
-    // c wakes, still holding the game in memory: its late write is fenced.
+    play_once_taken_over(on_d, &id2, &black2, "h9g7");
     kill(c, "-CONT");
+    // c wakes still running the second game's task, where black is to
+    // move: red's move is no longer out of turn, and c must not say it is
+    // from what it holds. It finds the lease gone and lets the game go.
+    assert_eq!(
+        play(on_c, &id2, &red2, "h0g2"),
+        404,
+        "the woken node answered from a game it lost"
+    );
+    assert_eq!(play(on_d, &id2, &red2, "h0g2"), 200);
+    // In the first game black's move is in turn by what c holds: c tries
+    // to store it, and the fence refuses the late write.
     let late = play(on_c, &id, &black, "b9c7");
     assert_ne!(late, 200, "the woken node stored a move into a game it lost");
     // Play goes on at d; the record has each move once, c's late one never.

@@ -56,6 +56,21 @@ impl Store {
             }))
     }
 
+    /// Whether `fence` is still the lease on live game `game_id`: a node
+    /// that was slow (not frozen) may lose a game to another node while it
+    /// still runs its task, and a refusal writes nothing for the fence to
+    /// stop, so before refusing from what it holds the node asks.
+    pub async fn holds_lease(&self, game_id: &str, fence: &Fence) -> Result<bool, StoreError> {
+        let held: Option<i64> = sqlx::query_scalar(
+            "SELECT lease_gen FROM games WHERE id = $1 AND node = $2 AND state = 'live'",
+        )
+        .bind(game_id)
+        .bind(&fence.node)
+        .fetch_optional(&self.writer)
+        .await?;
+        Ok(held == Some(fence.generation))
+    }
+
     /// Takes for `node` the unfinished events (tournaments) of nodes whose
     /// heartbeats went stale — older than `stale_before_ms`, none at all,
     /// or released — as [`Store::take_lease`] takes a game: the node that

@@ -256,12 +256,21 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
             reply,
         } => {
             let side = super::side_of(&g.row, &user_id);
-            let result = match side {
+            let mut result = match side {
                 None => Err(ActError::NotAPlayer),
                 Some(side) => act(state, g, side, action).await,
             };
+            // A refusal comes from what this task holds, which is stale if
+            // another node took the game over meanwhile: then the mover is
+            // told `gone` and finds the game where it runs now.
+            if matches!(&result, Err(e) if !matches!(e, ActError::Gone | ActError::Storage)) && !still_owned(state, g).await {
+                result = Err(ActError::Gone);
+            }
             let _ = reply.send(result);
             maybe_computer(state, g, me);
+        }
+        Cmd::Release => {
+            still_owned(state, g).await;
         }
         Cmd::Computer(cm) => {
             g.computer_thinking = false;
@@ -293,6 +302,24 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
                 _ => {}
             }
             maybe_computer(state, g, me);
+        }
+    }
+}
+
+/// Whether this node still holds the game's lease (always, on one node:
+/// no fence); if not, the task lets the game go (`lost`), writing nothing.
+/// A database that does not answer leaves the task as it is: the fence
+/// still guards its writes.
+async fn still_owned(state: &Play, g: &mut LiveGame) -> bool {
+    let Some(fence) = g.fence.as_ref() else {
+        return true;
+    };
+    match state.store().holds_lease(&g.row.id, fence).await {
+        Ok(true) | Err(_) => true,
+        Ok(false) => {
+            tracing::warn!(game = %g.row.id, "another node took this game over; letting it go");
+            g.lost = true;
+            false
         }
     }
 }

@@ -147,6 +147,9 @@ pub enum Cmd {
     },
     /// A chat line to pass on (not a game event: no version).
     Chat(Box<ServerMsg>),
+    /// Another node says it took the game over: the task checks the lease
+    /// and, if it is gone, stops (`actor::still_owned`).
+    Release,
 }
 
 /// Passes a chat line to a game's listeners.
@@ -565,6 +568,9 @@ async fn take_over(state: &Play, now: i64) {
         match resume(state, &id, stopped, now).await {
             Ok(true) => {
                 state.metrics().taken_over();
+                // A slow owner may still run the game's task: it lets it go
+                // now rather than answer from what it holds.
+                remote::release(state, &owner, &id);
                 tracing::info!(game = %id, from = %owner, "took over a game whose node stopped renewing its lease");
             }
             Ok(false) => {}

@@ -52,6 +52,10 @@ enum Call {
         side: Side,
         connected: bool,
     },
+    /// The sender took the game over from the node it is sent to.
+    Release {
+        game: String,
+    },
 }
 
 /// A refused command as it comes back: its code (one of the room's stable
@@ -286,6 +290,16 @@ pub(super) fn presence(state: &Play, game: &str, side: Side, connected: bool) {
     }
 }
 
+/// Tells `node`, from which this node just took `game` over, to let the
+/// game's task go if it still runs one (a node that was slow, not dead).
+pub(super) fn release(state: &Play, node: &str, game: &str) {
+    let Some(bus) = state.bus() else { return };
+    let c = Call::Release { game: game.to_string() };
+    if let Ok(body) = serde_json::to_string(&c) {
+        bus.cast(node, TOPIC, &body);
+    }
+}
+
 /// Serves the other nodes' commands for this node's games.
 pub(crate) fn serve(state: &Play, bus: &bus::Bus) {
     let play = state.clone();
@@ -318,6 +332,12 @@ async fn answer(play: &Play, body: &str) -> String {
             connected,
         } => {
             super::presence_here(play, &game, side, connected);
+            Ok(String::new())
+        }
+        Call::Release { game } => {
+            if let Some(h) = play.games().get(&game) {
+                let _ = h.tx.send(super::Cmd::Release).await;
+            }
             Ok(String::new())
         }
     };

@@ -291,17 +291,95 @@ async fn check_fences(
     Ok(())
 }
 
-async fn commit(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), StoreError> {
+async fn commit(writer: &AnyPool, postgres: bool, jobs: &[AppendJob]) -> Result<(), StoreError> {
+    if postgres && jobs.iter().all(|j| j.retract.is_none()) {
+        return commit_in_one_statement(writer, jobs).await;
+    }
     let mut tx = writer.begin().await?;
     write_jobs(&mut tx, jobs).await?;
     Ok(tx.commit().await?)
+}
+
+/// A group on PostgreSQL as one statement: the fence check and both
+/// `INSERT`s in one round trip, where the transaction of
+/// [`write_jobs`] took five (`BEGIN`, the fence's `UPDATE`, two `INSERT`s,
+/// `COMMIT`), each a send, a wake-up and a reply for this process (issue
+/// 29 item 6, docs/PERFORMANCE.md). The rows travel as JSON (the `Any`
+/// driver binds no arrays) and the statement's text never changes, so it
+/// is prepared once. One statement is one transaction: the `UPDATE` locks
+/// the fenced games' rows as [`check_fences`] does, and when a fence no
+/// longer holds the `INSERT`s write nothing. A takeback's `DELETE` goes the
+/// transaction's way: in one statement it would not see what the `INSERT`
+/// beside it writes.
+async fn commit_in_one_statement(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), StoreError> {
+    const SQL: &str = "WITH f AS (\
+            UPDATE games g SET lease_gen = g.lease_gen \
+            FROM json_to_recordset($1::json) AS x(id text, node text, gen bigint) \
+            WHERE g.id = x.id AND g.node = x.node AND g.lease_gen = x.gen RETURNING g.id), \
+        ok AS (SELECT count(*) = $2 AS ok FROM f), \
+        c AS (INSERT INTO commands (game_id, seq, body) \
+            SELECT x.g, x.s, x.b FROM json_to_recordset($3::json) AS x(g text, s bigint, b text) \
+            WHERE (SELECT ok FROM ok) RETURNING 1), \
+        m AS (INSERT INTO moves (game_id, ply, coord, display, played_ms, first_ms, second_ms) \
+            SELECT x.g, x.p, x.c, x.d, x.t, x.f, x.s FROM json_to_recordset($4::json) \
+            AS x(g text, p bigint, c text, d text, t bigint, f bigint, s bigint) \
+            WHERE (SELECT ok FROM ok) RETURNING 1) \
+        SELECT (SELECT ok FROM ok) AS ok, (SELECT count(*) FROM c) AS c, (SELECT count(*) FROM m) AS m, \
+            COALESCE((SELECT string_agg(id, ' ') FROM f), '') AS held";
+    use serde_json::json;
+    // A game once, should a group ever hold two of its jobs.
+    let mut fenced: Vec<(&str, &Fence)> = jobs
+        .iter()
+        .filter_map(|j| j.fence.as_ref().map(|f| (j.game_id.as_str(), f)))
+        .collect();
+    fenced.sort_unstable_by_key(|(g, _)| *g);
+    fenced.dedup_by_key(|(g, _)| *g);
+    let fences: Vec<_> = fenced
+        .iter()
+        .map(|(g, f)| json!({"id": g, "node": f.node, "gen": f.generation}))
+        .collect();
+    let commands: Vec<_> = jobs
+        .iter()
+        .flat_map(|job| {
+            job.commands.iter().enumerate().map(move |(i, body)| {
+                let seq = i64::try_from(job.first_seq + i as u64).unwrap_or(i64::MAX);
+                json!({"g": job.game_id, "s": seq, "b": body})
+            })
+        })
+        .collect();
+    let moves: Vec<_> = jobs
+        .iter()
+        .flat_map(|job| {
+            job.moves.iter().map(move |m| {
+                json!({"g": job.game_id, "p": m.ply, "c": m.coord, "d": m.display,
+                       "t": m.played_ms, "f": m.first_ms, "s": m.second_ms})
+            })
+        })
+        .collect();
+    let row = sqlx::query(SQL)
+        .bind(serde_json::Value::Array(fences).to_string())
+        .bind(i64::try_from(fenced.len()).unwrap_or(i64::MAX))
+        .bind(serde_json::Value::Array(commands).to_string())
+        .bind(serde_json::Value::Array(moves).to_string())
+        .fetch_one(writer)
+        .await?;
+    if sqlx::Row::try_get::<bool, _>(&row, "ok")? {
+        return Ok(());
+    }
+    let held: String = sqlx::Row::try_get(&row, "held")?;
+    let held: std::collections::HashSet<&str> = held.split(' ').collect();
+    let game = fenced
+        .iter()
+        .find(|(g, _)| !held.contains(*g))
+        .map_or_else(String::new, |(g, _)| (*g).to_string());
+    Err(StoreError::Fenced { game })
 }
 
 /// The writer task on PostgreSQL (and an in-memory SQLite database; a
 /// SQLite file has its own thread, writer.rs): takes every job waiting, commits them in one
 /// transaction and answers each. If the group fails (one bad job, e.g. a
 /// duplicate ply), each job is retried alone so only the bad one fails.
-pub(crate) async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<WriterMsg>) {
+pub(crate) async fn group_commit(writer: AnyPool, postgres: bool, mut queue: mpsc::Receiver<WriterMsg>) {
     let mut jobs = Vec::with_capacity(GROUP_COMMIT_MAX);
     let mut stopped = None;
     while stopped.is_none() {
@@ -322,14 +400,14 @@ pub(crate) async fn group_commit(writer: AnyPool, mut queue: mpsc::Receiver<Writ
         if jobs.is_empty() {
             continue;
         }
-        if jobs.len() > 1 && commit(&writer, &jobs).await.is_ok() {
+        if jobs.len() > 1 && commit(&writer, postgres, &jobs).await.is_ok() {
             for j in jobs.drain(..) {
                 let _ = j.reply.send(Ok(()));
             }
             continue;
         }
         for j in jobs.drain(..) {
-            let r = commit(&writer, std::slice::from_ref(&j)).await;
+            let r = commit(&writer, postgres, std::slice::from_ref(&j)).await;
             let _ = j.reply.send(r);
         }
     }

@@ -246,7 +246,7 @@ impl Store {
             }
             // An in-memory SQLite database or PostgreSQL.
             None => {
-                tokio::spawn(group_commit(writer.clone(), queue));
+                tokio::spawn(group_commit(writer.clone(), backend == Backend::Postgres, queue));
             }
         }
         Ok(Store {

@@ -10,7 +10,7 @@
 //! server's memory per live game.
 //!
 //! ```text
-//! ulimit -n 16384
+//! ulimit -n 16384   # or --clients N: N client processes share the sockets
 //! cargo run --release -p loadtest -- --server-bin target/release/qiju --games 1000 --seconds 60
 //! ```
 
@@ -64,6 +64,21 @@ struct Args {
     /// The pid of the bus's redis-server, whose CPU is then measured too.
     #[arg(long)]
     bus_pid: Option<u32>,
+    /// Client processes sharing the games (this one starts the servers,
+    /// then as many processes of itself): one process may hold only so
+    /// many sockets (`ulimit -n`), and 10,000 games are 20,000.
+    #[arg(long, default_value_t = 1)]
+    clients: usize,
+    /// A client process of `--clients`: plays games `offset..offset +
+    /// games` on the comma-separated `--urls`, says `created` and `ready`
+    /// on stdout, starts on a line on stdin, and writes what it measured
+    /// to this file.
+    #[arg(long, hide = true)]
+    child: Option<std::path::PathBuf>,
+    #[arg(long, hide = true, default_value_t = 0)]
+    offset: usize,
+    #[arg(long, hide = true)]
+    urls: Option<String>,
 }
 
 /// Resident memory of a process in KiB (Linux).
@@ -387,54 +402,23 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[i]) / 1000.0
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let a = Args::parse();
-    let http = reqwest::Client::builder().pool_max_idle_per_host(64).build()?;
-    let mut servers = Vec::new();
-    let mut urls = vec![a.url.clone()];
-    let mut pids = Vec::new();
-    if let Some(bin) = &a.server_bin {
-        urls.clear();
-        if a.nodes > 1
-            && (a.bus.is_none() || !a.database.as_deref().is_some_and(|d| d.starts_with("postgres")))
-        {
-            bail!(
-                "--nodes {} needs --database postgres://… and --bus redis://…",
-                a.nodes
-            );
-        }
-        for k in 0..a.nodes.max(1) {
-            let (server, url, pid) = start_server(bin, &a, k)?;
-            servers.push(server);
-            urls.push(url);
-            pids.push(pid);
-        }
-    }
-    for url in &urls {
-        wait_up(&http, url).await?;
-    }
-    let rss_start = rss_all(&pids);
-    println!(
-        "server {}; {} games, {} s, think {} ms, time control {}",
-        urls.join(" "),
-        a.games,
-        a.seconds,
-        a.think_ms,
-        a.time
-    );
-
-    // Guests and games, a few dozen requests at a time.
-    let t0 = Instant::now();
-    let mut tables = Vec::with_capacity(a.games);
-    for chunk in (0..a.games).collect::<Vec<_>>().chunks(50) {
+/// Makes games `range` (their global numbers decide their nodes): two
+/// guests each, paired by a direct challenge, a few dozen at a time.
+async fn make_games(
+    http: &reqwest::Client,
+    urls: &[String],
+    range: std::ops::Range<usize>,
+    time: &str,
+) -> anyhow::Result<Vec<Arc<Table>>> {
+    let mut tables = Vec::with_capacity(range.len());
+    for chunk in range.collect::<Vec<_>>().chunks(50) {
         let mut set = tokio::task::JoinSet::new();
         for &i in chunk {
             // Red on one node, black on the next: the game is red's node's
             // (where the challenge is), and black's moves go over the bus.
             let red_url = urls[i % urls.len()].clone();
             let black_url = urls[(i + 1) % urls.len()].clone();
-            let (http, time) = (http.clone(), a.time.clone());
+            let (http, time) = (http.clone(), time.to_string());
             set.spawn(async move {
                 let red = guest(&http, &red_url).await?;
                 let black = guest(&http, &black_url).await?;
@@ -480,14 +464,13 @@ async fn main() -> anyhow::Result<()> {
             tables.push(Arc::new(r??));
         }
     }
-    println!(
-        "created {} games in {:.1} s",
-        tables.len(),
-        t0.elapsed().as_secs_f64()
-    );
-    let rss_games = rss_all(&pids);
+    Ok(tables)
+}
 
-    // Both players' sockets.
+type Seated = (Arc<Table>, Socket, Socket);
+
+/// Both players' sockets of every game.
+async fn open_sockets(tables: &[Arc<Table>]) -> anyhow::Result<Vec<Seated>> {
     let mut sockets = Vec::with_capacity(tables.len());
     for chunk in tables.chunks(100) {
         let mut set = tokio::task::JoinSet::new();
@@ -503,39 +486,270 @@ async fn main() -> anyhow::Result<()> {
             sockets.push(r??);
         }
     }
-    let rss_sockets = rss_all(&pids);
-    println!("{} sockets open", sockets.len() * 2);
+    Ok(sockets)
+}
 
-    let stats = Arc::new(Stats::default());
-    let cpu_before = (cpu_each(&pids), cpu_s(std::process::id()));
-    let bus_before = a.bus_pid.and_then(cpu_s);
-    let stop = Instant::now() + Duration::from_secs(a.seconds);
-    let started = Instant::now();
+/// Plays every seated game until `seconds` have passed.
+fn start_play(
+    sockets: Vec<Seated>,
+    offset: usize,
+    stats: &Arc<Stats>,
+    think_ms: u64,
+    seconds: u64,
+) -> tokio::task::JoinSet<()> {
+    let stop = Instant::now() + Duration::from_secs(seconds);
     let mut set = tokio::task::JoinSet::new();
     for (i, (t, r, b)) in sockets.into_iter().enumerate() {
-        let seed = 0x9e37_79b9_7f4a_7c15_u64.wrapping_mul(i as u64 + 1);
-        set.spawn(play(r, t.clone(), "first", stats.clone(), a.think_ms, stop, seed));
-        set.spawn(play(
-            b,
-            t,
-            "second",
-            stats.clone(),
-            a.think_ms,
-            stop,
-            seed ^ 0xdead_beef,
-        ));
+        let seed = 0x9e37_79b9_7f4a_7c15_u64.wrapping_mul((offset + i) as u64 + 1);
+        set.spawn(play(r, t.clone(), "first", stats.clone(), think_ms, stop, seed));
+        set.spawn(play(b, t, "second", stats.clone(), think_ms, stop, seed ^ 0xdead_beef));
     }
+    set
+}
+
+/// A client process of `--clients` (see [`Args::child`]).
+async fn child(a: &Args, out: &std::path::Path) -> anyhow::Result<()> {
+    use std::io::{BufRead, Write};
+    let http = reqwest::Client::builder().pool_max_idle_per_host(64).build()?;
+    let urls: Vec<String> = a
+        .urls
+        .as_deref()
+        .context("--urls")?
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let tables = make_games(&http, &urls, a.offset..a.offset + a.games, &a.time).await?;
+    println!("created");
+    std::io::stdout().flush()?;
+    let sockets = open_sockets(&tables).await?;
+    println!("ready");
+    std::io::stdout().flush()?;
+    let mut go = String::new();
+    tokio::task::spawn_blocking(move || std::io::stdin().lock().read_line(&mut go)).await??;
+    let stats = Arc::new(Stats::default());
+    let cpu0 = cpu_s(std::process::id()).unwrap_or(0.0);
+    let mut set = start_play(sockets, a.offset, &stats, a.think_ms, a.seconds);
+    while set.join_next().await.is_some() {}
+    let cpu1 = cpu_s(std::process::id()).unwrap_or(0.0);
+    let lat = stats.latencies_us.lock().unwrap().clone();
+    let mut text = format!(
+        "{} {} {} {}\n",
+        stats.moves.load(Ordering::Relaxed),
+        stats.ended.load(Ordering::Relaxed),
+        stats.errors.load(Ordering::Relaxed),
+        cpu1 - cpu0
+    );
+    for l in lat {
+        text.push_str(&l.to_string());
+        text.push('\n');
+    }
+    std::fs::write(out, text)?;
+    Ok(())
+}
+
+/// What the clients measured while the games were played.
+struct Played {
+    stats: Stats,
+    /// The client processes' CPU seconds during play.
+    client_cpu_s: f64,
+    elapsed_s: f64,
+    rss_games: Option<u64>,
+    rss_sockets: Option<u64>,
+    rss_play: Option<u64>,
+    cpu_before: Option<Vec<f64>>,
+    cpu_after: Option<Vec<f64>>,
+    bus_cpu_s: Option<f64>,
+}
+
+/// Plays the games from this process.
+async fn play_here(a: &Args, http: &reqwest::Client, urls: &[String], pids: &[u32]) -> anyhow::Result<Played> {
+    let t0 = Instant::now();
+    let tables = make_games(http, urls, 0..a.games, &a.time).await?;
+    println!("created {} games in {:.1} s", tables.len(), t0.elapsed().as_secs_f64());
+    let rss_games = rss_all(pids);
+    let sockets = open_sockets(&tables).await?;
+    let rss_sockets = rss_all(pids);
+    println!("{} sockets open", sockets.len() * 2);
+    let stats = Arc::new(Stats::default());
+    let cpu_before = cpu_each(pids);
+    let client0 = cpu_s(std::process::id()).unwrap_or(0.0);
+    let bus_before = a.bus_pid.and_then(cpu_s);
+    let started = Instant::now();
+    let mut set = start_play(sockets, 0, &stats, a.think_ms, a.seconds);
     // Sample the server's memory in the middle of play.
     tokio::time::sleep(Duration::from_secs(a.seconds / 2)).await;
-    let rss_play = rss_all(&pids);
+    let rss_play = rss_all(pids);
     while set.join_next().await.is_some() {}
-    let elapsed = started.elapsed().as_secs_f64();
-    let cpu_after = (cpu_each(&pids), cpu_s(std::process::id()));
-    let bus_after = a.bus_pid.and_then(cpu_s);
+    let elapsed_s = started.elapsed().as_secs_f64();
+    let cpu_after = cpu_each(pids);
+    let client_cpu_s = cpu_s(std::process::id()).unwrap_or(0.0) - client0;
+    let bus_cpu_s = a.bus_pid.and_then(cpu_s).zip(bus_before).map(|(b1, b0)| b1 - b0);
+    drop(set);
+    let stats = Arc::try_unwrap(stats).map_err(|_| anyhow::anyhow!("a player still runs"))?;
+    Ok(Played {
+        stats,
+        client_cpu_s,
+        elapsed_s,
+        rss_games,
+        rss_sockets,
+        rss_play,
+        cpu_before,
+        cpu_after,
+        bus_cpu_s,
+    })
+}
 
-    let mut lat = stats.latencies_us.lock().unwrap().clone();
+type Kid = (
+    tokio::process::Child,
+    tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+    std::path::PathBuf,
+);
+
+/// Waits until every client process has said `word`.
+async fn said(kids: &mut [Kid], word: &str) -> anyhow::Result<()> {
+    for (kid, lines, _) in kids.iter_mut() {
+        match lines.next_line().await? {
+            Some(l) if l == word => {}
+            other => bail!("client {:?} said {other:?}, not {word}", kid.id()),
+        }
+    }
+    Ok(())
+}
+
+/// Plays the games from `--clients` processes of this program, started
+/// together once all are seated.
+async fn play_in_processes(a: &Args, urls: &[String], pids: &[u32]) -> anyhow::Result<Played> {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let exe = std::env::current_exe()?;
+    let dir = std::env::temp_dir().join(format!("qiju-load-clients-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let n = a.clients;
+    let t0 = Instant::now();
+    let mut kids: Vec<Kid> = Vec::new();
+    for k in 0..n {
+        let (from, to) = (a.games * k / n, a.games * (k + 1) / n);
+        let out = dir.join(format!("client-{k}"));
+        let mut kid = tokio::process::Command::new(&exe)
+            .args(["--games", &(to - from).to_string(), "--offset", &from.to_string()])
+            .args(["--seconds", &a.seconds.to_string(), "--think-ms", &a.think_ms.to_string()])
+            .args(["--time", &a.time, "--urls", &urls.join(",")])
+            .arg("--child")
+            .arg(&out)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()?;
+        let lines = tokio::io::BufReader::new(kid.stdout.take().context("stdout")?).lines();
+        kids.push((kid, lines, out));
+    }
+    said(&mut kids, "created").await?;
+    println!(
+        "created {} games in {:.1} s ({n} client processes)",
+        a.games,
+        t0.elapsed().as_secs_f64()
+    );
+    let rss_games = rss_all(pids);
+    said(&mut kids, "ready").await?;
+    let rss_sockets = rss_all(pids);
+    println!("{} sockets open", a.games * 2);
+    let cpu_before = cpu_each(pids);
+    let bus_before = a.bus_pid.and_then(cpu_s);
+    for (kid, _, _) in &mut kids {
+        kid.stdin.as_mut().context("stdin")?.write_all(b"go\n").await?;
+    }
+    tokio::time::sleep(Duration::from_secs(a.seconds / 2)).await;
+    let rss_play = rss_all(pids);
+    let stats = Stats::default();
+    let mut client_cpu_s = 0.0;
+    let mut cpu_after = None;
+    let mut bus_cpu_s = None;
+    for (i, (kid, _, out)) in kids.iter_mut().enumerate() {
+        let status = kid.wait().await?;
+        if i == 0 {
+            // The servers' CPU when the first client is done: the others
+            // finish within moments.
+            cpu_after = cpu_each(pids);
+            bus_cpu_s = a.bus_pid.and_then(cpu_s).zip(bus_before).map(|(b1, b0)| b1 - b0);
+        }
+        if !status.success() {
+            bail!("a client process failed: {status}");
+        }
+        let text = std::fs::read_to_string(&out)?;
+        let mut lines = text.lines();
+        let head: Vec<&str> = lines.next().context("empty client report")?.split(' ').collect();
+        stats.moves.fetch_add(head[0].parse()?, Ordering::Relaxed);
+        stats.ended.fetch_add(head[1].parse()?, Ordering::Relaxed);
+        stats.errors.fetch_add(head[2].parse()?, Ordering::Relaxed);
+        client_cpu_s += head[3].parse::<f64>()?;
+        let mut lat = stats.latencies_us.lock().unwrap();
+        for l in lines {
+            lat.push(l.parse()?);
+        }
+    }
+    // Each client played for exactly this long from the word go.
+    let elapsed_s = a.seconds as f64;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(Played {
+        stats,
+        client_cpu_s,
+        elapsed_s,
+        rss_games,
+        rss_sockets,
+        rss_play,
+        cpu_before,
+        cpu_after,
+        bus_cpu_s,
+    })
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let a = Args::parse();
+    if let Some(out) = &a.child {
+        return child(&a, out).await;
+    }
+    let http = reqwest::Client::builder().pool_max_idle_per_host(64).build()?;
+    let mut servers = Vec::new();
+    let mut urls = vec![a.url.clone()];
+    let mut pids = Vec::new();
+    if let Some(bin) = &a.server_bin {
+        urls.clear();
+        if a.nodes > 1
+            && (a.bus.is_none() || !a.database.as_deref().is_some_and(|d| d.starts_with("postgres")))
+        {
+            bail!(
+                "--nodes {} needs --database postgres://… and --bus redis://…",
+                a.nodes
+            );
+        }
+        for k in 0..a.nodes.max(1) {
+            let (server, url, pid) = start_server(bin, &a, k)?;
+            servers.push(server);
+            urls.push(url);
+            pids.push(pid);
+        }
+    }
+    for url in &urls {
+        wait_up(&http, url).await?;
+    }
+    let rss_start = rss_all(&pids);
+    println!(
+        "server {}; {} games, {} s, think {} ms, time control {}",
+        urls.join(" "),
+        a.games,
+        a.seconds,
+        a.think_ms,
+        a.time
+    );
+    let p = if a.clients > 1 {
+        play_in_processes(&a, &urls, &pids).await?
+    } else {
+        play_here(&a, &http, &urls, &pids).await?
+    };
+    let elapsed = p.elapsed_s;
+    let mut lat = p.stats.latencies_us.lock().unwrap().clone();
     lat.sort_unstable();
-    let moves = stats.moves.load(Ordering::Relaxed);
+    let moves = p.stats.moves.load(Ordering::Relaxed);
     println!(
         "moves measured: {moves} in {elapsed:.1} s ({:.0} moves/s)",
         moves as f64 / elapsed
@@ -550,21 +764,21 @@ async fn main() -> anyhow::Result<()> {
     );
     println!(
         "games ended during the run: {}; client-side errors: {}",
-        stats.ended.load(Ordering::Relaxed),
-        stats.errors.load(Ordering::Relaxed)
+        p.stats.ended.load(Ordering::Relaxed),
+        p.stats.errors.load(Ordering::Relaxed)
     );
-    if let ((Some(s0), Some(c0)), (Some(s1), Some(c1))) = (cpu_before, cpu_after) {
-        let used: Vec<f64> = s0.iter().zip(&s1).map(|(a, b)| b - a).collect();
+    if let (Some(s0), Some(s1)) = (&p.cpu_before, &p.cpu_after) {
+        let used: Vec<f64> = s0.iter().zip(s1).map(|(a, b)| b - a).collect();
         let total: f64 = used.iter().sum();
         let each: Vec<String> = used
             .iter()
             .map(|u| format!("{:.1}%", u / elapsed * 100.0))
             .collect();
         println!(
-            "CPU during play: server {:.1}% of one core (nodes: {}), this client {:.0}%",
+            "CPU during play: server {:.1}% of one core (nodes: {}), clients {:.0}%",
             total / elapsed * 100.0,
             each.join(" "),
-            (c1 - c0) / elapsed * 100.0
+            p.client_cpu_s / elapsed * 100.0
         );
         // Every move measured is one move the server took, checked, stored
         // and broadcast (moves still on the way at the end are few); with
@@ -576,27 +790,28 @@ async fn main() -> anyhow::Result<()> {
             );
         }
     }
-    if let (Some(b0), Some(b1)) = (bus_before, bus_after) {
+    if let Some(b) = p.bus_cpu_s {
         println!(
             "bus (redis-server) CPU during play: {:.1}% of one core, {:.0} µs per move",
-            (b1 - b0) / elapsed * 100.0,
-            (b1 - b0) / (moves.max(1) as f64) * 1e6
+            b / elapsed * 100.0,
+            b / (moves.max(1) as f64) * 1e6
         );
     }
-    if let (Some(s), Some(g), Some(k), Some(p)) = (rss_start, rss_games, rss_sockets, rss_play) {
-        let n = tables.len().max(1) as f64;
+    if let (Some(s), Some(g), Some(k), Some(pl)) = (rss_start, p.rss_games, p.rss_sockets, p.rss_play) {
+        let n = a.games.max(1) as f64;
         println!(
             "server RSS (MiB): start {:.1}, games created {:.1}, sockets open {:.1}, during play {:.1}",
             s as f64 / 1024.0,
             g as f64 / 1024.0,
             k as f64 / 1024.0,
-            p as f64 / 1024.0
+            pl as f64 / 1024.0
         );
         println!(
             "memory per live game: {:.1} KiB (game task only), {:.1} KiB (with its two player connections, during play)",
             (g.saturating_sub(s)) as f64 / n,
-            (p.saturating_sub(s)) as f64 / n
+            (pl.saturating_sub(s)) as f64 / n
         );
     }
+    drop(servers);
     Ok(())
 }

@@ -588,7 +588,9 @@ impl Events {
                     l.pairings.iter().filter(|p| p.round == round).collect();
                 for p in &boards {
                     if let Some(game) = &p.game_id {
-                        let played = self.store().game(game).await?.map_or(0, |(_, moves)| moves.len());
+                        // A live game's moves are in its command log, not
+                        // yet in the archive's table: its view says.
+                        let played = play::live::view(self.play(), game).await?.map_or(0, |v| v.ply);
                         if played > 0 || p.result.is_some() {
                             return Err(Error::conflict(
                                 "round_started",

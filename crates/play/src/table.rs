@@ -182,7 +182,7 @@ pub struct Applied {
     pub commands: Vec<Command>,
     pub events: Vec<Event>,
     pub moves: Vec<MoveRow>,
-    /// After a takeback: the plies kept; the stored moves beyond go.
+    /// After a takeback: the plies kept.
     pub retract: Option<u32>,
 }
 
@@ -215,6 +215,18 @@ fn ms(t: i64) -> Millis {
 
 fn signed(t: Millis) -> i64 {
     i64::try_from(t).unwrap_or(i64::MAX)
+}
+
+/// A move as the archive stores it.
+fn move_row(m: &session::MoveRecord) -> MoveRow {
+    MoveRow {
+        ply: m.ply,
+        coord: m.coord.clone(),
+        display: m.display.clone(),
+        played_ms: signed(m.at),
+        first_ms: signed(m.clocks_ms[0]),
+        second_ms: signed(m.clocks_ms[1]),
+    }
 }
 
 impl Table {
@@ -275,14 +287,7 @@ impl Table {
         for e in &events {
             match e {
                 Event::Moved(m) => {
-                    out.moves.push(MoveRow {
-                        ply: m.ply,
-                        coord: m.coord.clone(),
-                        display: m.display.clone(),
-                        played_ms: signed(m.at),
-                        first_ms: signed(m.clocks_ms[0]),
-                        second_ms: signed(m.clocks_ms[1]),
-                    });
+                    out.moves.push(move_row(m));
                     self.must_change = None;
                 }
                 Event::MustChange {
@@ -330,8 +335,14 @@ impl Table {
         &self.session
     }
 
+    /// The game's moves as the archive stores them (`store::finish_game`).
     #[must_use]
+    pub fn record(&self) -> Vec<MoveRow> {
+        self.session.moves().map(|m| move_row(&m.to_record())).collect()
+    }
+
     /// The moves so far, with their times and clocks.
+    #[must_use]
     pub fn moves(&self) -> impl DoubleEndedIterator<Item = MoveRef<'_>> + ExactSizeIterator + '_ {
         self.session.moves()
     }

@@ -1,7 +1,7 @@
 //! The group commit of moves (see [`Store::append`]): a game's accepted
 //! commands and moves, and the writers that commit many games' at once.
 
-use crate::{Fence, MoveRow, Store, StoreError};
+use crate::{Fence, Store, StoreError};
 use sqlx::AnyPool;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -11,10 +11,6 @@ pub(crate) struct AppendJob {
     pub(crate) game_id: String,
     pub(crate) first_seq: u64,
     pub(crate) commands: Vec<String>,
-    pub(crate) moves: Vec<MoveRow>,
-    /// A takeback: the moves after this ply are deleted (before `moves`
-    /// are written).
-    pub(crate) retract: Option<u32>,
     /// The writing node's lease: the write is refused when it is no longer
     /// the game's (on PostgreSQL, where several nodes may write; a SQLite
     /// file has one node, whose writer does not check).
@@ -38,9 +34,12 @@ pub(crate) const GROUP_COMMIT_MAX: usize = 256;
 
 impl Store {
     /// Stores accepted session commands (JSON, numbered from `first_seq`)
-    /// and the moves they made, durably, before returning. The primary keys
-    /// (game, seq) and (game, ply) refuse a second write at the same place,
-    /// so two writers can never fork a game.
+    /// durably before returning. The primary key (game, seq) refuses a
+    /// second write at the same place, so two writers can never fork a
+    /// game. The command log is a live game's whole record: its moves
+    /// (the `moves` table, what the archive reads) are written once, when
+    /// it ends ([`Store::finish_game`]) — a move is one row in one table,
+    /// not two (issue 29 item 6, docs/PERFORMANCE.md).
     ///
     /// Group commit: the writes of all games that arrive while one
     /// transaction commits go into the next one, so a thousand games moving
@@ -48,46 +47,21 @@ impl Store {
     /// one thread with its own connection commits them (writer.rs):
     /// a move is one channel send there and one answer back, not a round
     /// trip to sqlx's worker thread per statement.
-    pub async fn append(
-        &self,
-        game_id: &str,
-        first_seq: u64,
-        commands: &[String],
-        moves: &[MoveRow],
-    ) -> Result<(), StoreError> {
-        self.append_retracting(game_id, first_seq, commands, None, moves)
-            .await
+    pub async fn append(&self, game_id: &str, first_seq: u64, commands: &[String]) -> Result<(), StoreError> {
+        self.append_fenced(None, game_id, first_seq, commands).await
     }
 
-    /// As [`Store::append`], after a takeback: the game's stored moves
-    /// after ply `keep` (when given) are deleted in the same transaction,
-    /// before `moves` are written, so the plies taken back can be played
-    /// again.
-    pub async fn append_retracting(
-        &self,
-        game_id: &str,
-        first_seq: u64,
-        commands: &[String],
-        keep: Option<u32>,
-        moves: &[MoveRow],
-    ) -> Result<(), StoreError> {
-        self.append_fenced(None, game_id, first_seq, commands, keep, moves)
-            .await
-    }
-
-    /// As [`Store::append_retracting`], by the holder of `fence`: refused
-    /// with [`StoreError::Fenced`], writing nothing, when another node has
-    /// taken the game's lease since.
+    /// As [`Store::append`], by the holder of `fence`: refused with
+    /// [`StoreError::Fenced`], writing nothing, when another node has taken
+    /// the game's lease since.
     pub async fn append_fenced(
         &self,
         fence: Option<&Fence>,
         game_id: &str,
         first_seq: u64,
         commands: &[String],
-        keep: Option<u32>,
-        moves: &[MoveRow],
     ) -> Result<(), StoreError> {
-        if commands.is_empty() && moves.is_empty() && keep.is_none() {
+        if commands.is_empty() {
             return Ok(());
         }
         let (reply, answer) = oneshot::channel();
@@ -95,8 +69,6 @@ impl Store {
             game_id: game_id.to_string(),
             first_seq,
             commands: commands.to_vec(),
-            moves: moves.to_vec(),
-            retract: keep,
             fence: fence.cloned(),
             reply,
         };
@@ -166,11 +138,11 @@ pub(crate) async fn checkpoint_once(
 
 /// Rows per multi-row `INSERT`: well under both databases' limits on
 /// bound parameters (7 a move row).
-const ROWS_PER_INSERT: usize = 128;
+pub(crate) const ROWS_PER_INSERT: usize = 128;
 
 /// `INSERT INTO {table} ({columns}) VALUES ($1,…),($k,…),…` for `rows`
 /// rows of `width` values each.
-fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
+pub(crate) fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
     let mut sql = format!("INSERT INTO {table} ({columns}) VALUES ");
     for r in 0..rows {
         sql.push_str(if r == 0 { "(" } else { ",(" });
@@ -186,10 +158,9 @@ fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
     sql
 }
 
-/// Writes the jobs' commands and moves with one multi-row `INSERT` per
-/// table (per [`ROWS_PER_INSERT`] rows): each statement is a round trip to
-/// the database's worker, so a group costs a handful of them, not two per
-/// move.
+/// Writes the jobs' commands with one multi-row `INSERT` (per
+/// [`ROWS_PER_INSERT`] rows): each statement is a round trip to the
+/// database's worker, so a group costs a handful of them, not one per move.
 async fn write_jobs(tx: &mut sqlx::Transaction<'_, sqlx::Any>, jobs: &[AppendJob]) -> Result<(), StoreError> {
     check_fences(tx, jobs).await?;
     let commands: Vec<(&str, i64, &str)> = jobs
@@ -206,39 +177,6 @@ async fn write_jobs(tx: &mut sqlx::Transaction<'_, sqlx::Any>, jobs: &[AppendJob
         let mut q = sqlx::query(&sql);
         for &(game, seq, body) in chunk {
             q = q.bind(game).bind(seq).bind(body);
-        }
-        q.execute(&mut **tx).await?;
-    }
-    for job in jobs {
-        if let Some(keep) = job.retract {
-            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
-                .bind(job.game_id.as_str())
-                .bind(i64::from(keep))
-                .execute(&mut **tx)
-                .await?;
-        }
-    }
-    let moves: Vec<(&str, &MoveRow)> = jobs
-        .iter()
-        .flat_map(|job| job.moves.iter().map(move |m| (job.game_id.as_str(), m)))
-        .collect();
-    for chunk in moves.chunks(ROWS_PER_INSERT) {
-        let sql = insert_sql(
-            "moves",
-            "game_id, ply, coord, display, played_ms, first_ms, second_ms",
-            7,
-            chunk.len(),
-        );
-        let mut q = sqlx::query(&sql);
-        for &(game, m) in chunk {
-            q = q
-                .bind(game)
-                .bind(i64::from(m.ply))
-                .bind(m.coord.as_str())
-                .bind(m.display.as_str())
-                .bind(m.played_ms)
-                .bind(m.first_ms)
-                .bind(m.second_ms);
         }
         q.execute(&mut **tx).await?;
     }
@@ -292,7 +230,7 @@ async fn check_fences(
 }
 
 async fn commit(writer: &AnyPool, postgres: bool, jobs: &[AppendJob]) -> Result<(), StoreError> {
-    if postgres && jobs.iter().all(|j| j.retract.is_none()) {
+    if postgres {
         return commit_in_one_statement(writer, jobs).await;
     }
     let mut tx = writer.begin().await?;
@@ -300,17 +238,15 @@ async fn commit(writer: &AnyPool, postgres: bool, jobs: &[AppendJob]) -> Result<
     Ok(tx.commit().await?)
 }
 
-/// A group on PostgreSQL as one statement: the fence check and both
-/// `INSERT`s in one round trip, where the transaction of
-/// [`write_jobs`] took five (`BEGIN`, the fence's `UPDATE`, two `INSERT`s,
-/// `COMMIT`), each a send, a wake-up and a reply for this process (issue
-/// 29 item 6, docs/PERFORMANCE.md). The rows travel as JSON (the `Any`
-/// driver binds no arrays) and the statement's text never changes, so it
-/// is prepared once. One statement is one transaction: the `UPDATE` locks
-/// the fenced games' rows as [`check_fences`] does, and when a fence no
-/// longer holds the `INSERT`s write nothing. A takeback's `DELETE` goes the
-/// transaction's way: in one statement it would not see what the `INSERT`
-/// beside it writes.
+/// A group on PostgreSQL as one statement: the fence check and the
+/// `INSERT` in one round trip, where the transaction of [`write_jobs`]
+/// took four (`BEGIN`, the fence's `UPDATE`, the `INSERT`, `COMMIT`), each
+/// a send, a wake-up and a reply for this process (issue 29 item 6,
+/// docs/PERFORMANCE.md). The rows travel as JSON (the `Any` driver binds
+/// no arrays) and the statement's text never changes, so it is prepared
+/// once. One statement is one transaction: the `UPDATE` locks the fenced
+/// games' rows as [`check_fences`] does, and when a fence no longer holds
+/// the `INSERT` writes nothing.
 async fn commit_in_one_statement(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), StoreError> {
     const SQL: &str = "WITH f AS (\
             UPDATE games g SET lease_gen = g.lease_gen \
@@ -319,12 +255,8 @@ async fn commit_in_one_statement(writer: &AnyPool, jobs: &[AppendJob]) -> Result
         ok AS (SELECT count(*) = $2 AS ok FROM f), \
         c AS (INSERT INTO commands (game_id, seq, body) \
             SELECT x.g, x.s, x.b FROM json_to_recordset($3::json) AS x(g text, s bigint, b text) \
-            WHERE (SELECT ok FROM ok) RETURNING 1), \
-        m AS (INSERT INTO moves (game_id, ply, coord, display, played_ms, first_ms, second_ms) \
-            SELECT x.g, x.p, x.c, x.d, x.t, x.f, x.s FROM json_to_recordset($4::json) \
-            AS x(g text, p bigint, c text, d text, t bigint, f bigint, s bigint) \
             WHERE (SELECT ok FROM ok) RETURNING 1) \
-        SELECT (SELECT ok FROM ok) AS ok, (SELECT count(*) FROM c) AS c, (SELECT count(*) FROM m) AS m, \
+        SELECT (SELECT ok FROM ok) AS ok, (SELECT count(*) FROM c) AS c, \
             COALESCE((SELECT string_agg(id, ' ') FROM f), '') AS held";
     use serde_json::json;
     // A game once, should a group ever hold two of its jobs.
@@ -347,20 +279,10 @@ async fn commit_in_one_statement(writer: &AnyPool, jobs: &[AppendJob]) -> Result
             })
         })
         .collect();
-    let moves: Vec<_> = jobs
-        .iter()
-        .flat_map(|job| {
-            job.moves.iter().map(move |m| {
-                json!({"g": job.game_id, "p": m.ply, "c": m.coord, "d": m.display,
-                       "t": m.played_ms, "f": m.first_ms, "s": m.second_ms})
-            })
-        })
-        .collect();
     let row = sqlx::query(SQL)
         .bind(serde_json::Value::Array(fences).to_string())
         .bind(i64::try_from(fenced.len()).unwrap_or(i64::MAX))
         .bind(serde_json::Value::Array(commands).to_string())
-        .bind(serde_json::Value::Array(moves).to_string())
         .fetch_one(writer)
         .await?;
     if sqlx::Row::try_get::<bool, _>(&row, "ok")? {

@@ -348,17 +348,20 @@ impl Store {
         Ok(out)
     }
 
-    /// Archives a finished game and, in the same transaction, applies the
-    /// rating changes it caused.
+    /// Archives a finished game with its moves (`record`: the game's
+    /// record, which its command log held while it was live; see
+    /// [`Store::append`]) and, in the same transaction, applies the rating
+    /// changes it caused. A game archived already is left as it is.
     pub async fn finish_game(
         &self,
         game_id: &str,
         end: &GameEnd,
         system: &str,
         ratings: &[RatingUpdate],
+        record: &[MoveRow],
     ) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
-        sqlx::query(
+        let archived = sqlx::query(
             "UPDATE games SET state=$1, result=$2, winner=$3, reason=$4, detail=$5, article=$6, ended_ms=$7, first_ms=$8, second_ms=$9 WHERE id=$10 AND state='live'",
         )
         .bind(end.state)
@@ -373,6 +376,35 @@ impl Store {
         .bind(game_id)
         .execute(&mut *tx)
         .await?;
+        if archived.rows_affected() == 0 {
+            return Ok(());
+        }
+        // Rows an older qiju wrote move by move while the game was live go;
+        // the record is the game's now.
+        sqlx::query("DELETE FROM moves WHERE game_id = $1")
+            .bind(game_id)
+            .execute(&mut *tx)
+            .await?;
+        for chunk in record.chunks(crate::append::ROWS_PER_INSERT) {
+            let sql = crate::append::insert_sql(
+                "moves",
+                "game_id, ply, coord, display, played_ms, first_ms, second_ms",
+                7,
+                chunk.len(),
+            );
+            let mut q = sqlx::query(&sql);
+            for m in chunk {
+                q = q
+                    .bind(game_id)
+                    .bind(i64::from(m.ply))
+                    .bind(m.coord.as_str())
+                    .bind(m.display.as_str())
+                    .bind(m.played_ms)
+                    .bind(m.first_ms)
+                    .bind(m.second_ms);
+            }
+            q.execute(&mut *tx).await?;
+        }
         for u in ratings {
             sqlx::query(
                 "INSERT INTO ratings (user_id, pool, rating, deviation, volatility, rated_games, titled_games)

@@ -59,10 +59,11 @@ impl Store {
     /// Whether `fence` is still the lease on live game `game_id`: a node
     /// that was slow (not frozen) may lose a game to another node while it
     /// still runs its task, and a refusal writes nothing for the fence to
-    /// stop, so before refusing from what it holds the node asks.
+    /// stop, so before refusing from what it holds the node asks. A game
+    /// that ended here is still held (the task lingers after the end).
     pub async fn holds_lease(&self, game_id: &str, fence: &Fence) -> Result<bool, StoreError> {
         let held: Option<i64> = sqlx::query_scalar(
-            "SELECT lease_gen FROM games WHERE id = $1 AND node = $2 AND state = 'live'",
+            "SELECT lease_gen FROM games WHERE id = $1 AND node = $2",
         )
         .bind(game_id)
         .bind(&fence.node)

@@ -23,7 +23,7 @@ use tokio::sync::mpsc;
 const JOURNAL_LIMIT: u64 = 64 << 20;
 
 /// The move writer's page cache, KiB.
-const WRITER_CACHE_KIB: u32 = 128 << 10;
+const WRITER_CACHE_KIB: u32 = 64 << 10;
 
 /// How long the writer waits for another writer (sqlx's connection, which
 /// writes games, players and results) before a commit fails: as sqlx's
@@ -72,8 +72,8 @@ pub(super) fn open(file: &Path, sync: SqliteSync) -> Result<Connection, StoreErr
     pragma(&conn, "wal_autocheckpoint=0")?;
     pragma(&conn, &format!("journal_size_limit={JOURNAL_LIMIT}"))?;
 
-    // Every live game appends to its own leaf page of `commands` and of
-    // `moves`: 10,000 games keep ~20,000 pages hot, 80 MB. SQLite's default
+    // Every live game appends to its own leaf page of `commands`: 10,000
+    // games keep ~10,000 pages hot, 40 MB. SQLite's default
     // cache of 2 MB re-read them from the file at every commit (4 reads a
     // move under 3,000 games); this cache holds them. It grows only as
     // pages are used.
@@ -164,7 +164,7 @@ fn run(mut conn: Connection, mut queue: mpsc::Receiver<WriterMsg>) {
     }
 }
 
-/// Writes the jobs' commands and moves in one transaction.
+/// Writes the jobs' commands in one transaction.
 fn commit(conn: &mut Connection, jobs: &[AppendJob]) -> rusqlite::Result<()> {
     // IMMEDIATE: the write lock is taken (or waited for) at BEGIN, never
     // refused half-way through.
@@ -176,31 +176,6 @@ fn commit(conn: &mut Connection, jobs: &[AppendJob]) -> rusqlite::Result<()> {
             for (i, body) in job.commands.iter().enumerate() {
                 let seq = i64::try_from(job.first_seq + i as u64).unwrap_or(i64::MAX);
                 insert.execute(params![job.game_id, seq, body])?;
-            }
-        }
-        for job in jobs {
-            if let Some(keep) = job.retract {
-                tx.execute(
-                    "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
-                    params![job.game_id, i64::from(keep)],
-                )?;
-            }
-        }
-        let mut insert = tx.prepare_cached(
-            "INSERT INTO moves (game_id, ply, coord, display, played_ms, first_ms, second_ms) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )?;
-        for job in jobs {
-            for m in &job.moves {
-                insert.execute(params![
-                    job.game_id,
-                    i64::from(m.ply),
-                    m.coord,
-                    m.display,
-                    m.played_ms,
-                    m.first_ms,
-                    m.second_ms
-                ])?;
             }
         }
     }

@@ -95,7 +95,7 @@ async fn concurrent_appends_are_all_stored(db: Db, sync: SqliteSync) {
     let dup = format!("{tag}-dup");
     store.insert_game(&game(&dup)).await.unwrap();
     store
-        .append(&dup, 0, &["{\"ply\":1}".to_string()], &[mv(1)])
+        .append(&dup, 0, &["{\"ply\":1}".to_string()])
         .await
         .unwrap();
     // 40 games, 10 moves each, all appending at once.
@@ -106,7 +106,7 @@ async fn concurrent_appends_are_all_stored(db: Db, sync: SqliteSync) {
             for ply in 1..=10u32 {
                 let body = format!("{{\"ply\":{ply}}}");
                 store
-                    .append(&id, u64::from(ply - 1), &[body], &[mv(ply)])
+                    .append(&id, u64::from(ply - 1), &[body])
                     .await
                     .unwrap();
             }
@@ -115,7 +115,7 @@ async fn concurrent_appends_are_all_stored(db: Db, sync: SqliteSync) {
     // Meanwhile a write at a place already taken fails, alone.
     tokio::task::yield_now().await;
     let taken = store
-        .append(&dup, 0, &["{\"again\":true}".to_string()], &[mv(1)])
+        .append(&dup, 0, &["{\"again\":true}".to_string()])
         .await;
     assert!(taken.is_err(), "a second command 0 was stored");
     while let Some(r) = tasks.join_next().await {
@@ -124,14 +124,11 @@ async fn concurrent_appends_are_all_stored(db: Db, sync: SqliteSync) {
     store.close().await;
 
     let store = Store::connect_with(&url, sync).await.unwrap();
-    assert_eq!(store.moves(&dup).await.unwrap(), vec![mv(1)]);
     assert_eq!(
         store.commands(&dup).await.unwrap(),
         vec!["{\"ply\":1}".to_string()]
     );
     for id in &ids {
-        let moves = store.moves(id).await.unwrap();
-        assert_eq!(moves, (1..=10).map(mv).collect::<Vec<_>>(), "game {id}");
         let commands = store.commands(id).await.unwrap();
         let expected: Vec<String> = (1..=10).map(|p| format!("{{\"ply\":{p}}}")).collect();
         assert_eq!(commands, expected, "game {id}");
@@ -164,7 +161,7 @@ async fn appends_after_close_fail(db: Db) {
     let id = format!("{tag}-closed");
     store.insert_game(&game(&id)).await.unwrap();
     store.close().await;
-    assert!(store.append(&id, 0, &["{}".to_string()], &[mv(1)]).await.is_err());
+    assert!(store.append(&id, 0, &["{}".to_string()]).await.is_err());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -208,7 +205,7 @@ async fn the_log_starts_over_under_a_steady_stream_of_moves() {
                 ply += 1;
                 let body = format!("{{\"ply\":{ply}}}");
                 store
-                    .append(&id, u64::from(ply - 1), &[body], &[mv(ply)])
+                    .append(&id, u64::from(ply - 1), &[body])
                     .await
                     .unwrap();
             }
@@ -317,7 +314,7 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     assert!(!orphans.iter().any(|(g, _)| *g == id), "{orphans:?}");
     let cmd = |p: u32| vec![format!("{{\"ply\":{p}}}")];
     store
-        .append_fenced(Some(&fa), &id, 0, &cmd(1), None, &[mv(1)])
+        .append_fenced(Some(&fa), &id, 0, &cmd(1))
         .await
         .unwrap();
     // a froze: at 21 s its heartbeat (9 s) is stale, and b takes the game.
@@ -332,10 +329,10 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     // a wakes, beats again, and writes with its old generation.
     store.heartbeat(&a, 22_000).await.unwrap();
     let late = store
-        .append_fenced(Some(&fa), &id, 1, &cmd(2), None, &[mv(2)])
+        .append_fenced(Some(&fa), &id, 1, &cmd(2))
         .await;
     let other_write = store
-        .append_fenced(Some(&fo), &other, 0, &cmd(1), None, &[mv(1)])
+        .append_fenced(Some(&fo), &other, 0, &cmd(1))
         .await;
     match db {
         // Several nodes write only to PostgreSQL: there the fence holds.
@@ -349,10 +346,10 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     other_write.unwrap();
     if matches!(db, Db::Postgres) {
         store
-            .append_fenced(Some(&fb), &id, 1, &cmd(2), None, &[mv(2)])
+            .append_fenced(Some(&fb), &id, 1, &cmd(2))
             .await
             .unwrap();
-        assert_eq!(store.moves(&id).await.unwrap(), vec![mv(1), mv(2)]);
+        assert_eq!(store.commands(&id).await.unwrap(), [cmd(1), cmd(2)].concat());
     }
     // b is alive; when it drains, a may take the game back at once.
     store.heartbeat(&b, 22_000).await.unwrap();
@@ -370,4 +367,54 @@ async fn a_lease_taken_over_fences_the_old_holder_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lease_taken_over_fences_the_old_holder_postgres() {
     a_lease_taken_over_fences_the_old_holder(Db::Postgres).await;
+}
+
+/// A live game's record is its command log; its moves reach the archive's
+/// table once, with its end, and a second archiving (a game ended twice,
+/// say by two nodes) changes nothing.
+async fn a_game_s_moves_are_archived_with_its_end(db: Db) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((url, tag)) = database(db, &dir) else {
+        return;
+    };
+    let store = Store::connect_with(&url, SqliteSync::Normal).await.unwrap();
+    let id = format!("{tag}-archived");
+    store.insert_game(&game(&id)).await.unwrap();
+    for ply in 1..=3u32 {
+        store
+            .append(&id, u64::from(ply - 1), &[format!("{{\"ply\":{ply}}}")])
+            .await
+            .unwrap();
+    }
+    assert_eq!(store.moves(&id).await.unwrap(), [], "live: the log holds the moves");
+    assert_eq!(store.commands(&id).await.unwrap().len(), 3);
+    let end = |ended_ms| store::GameEnd {
+        state: "over",
+        result: Some("1-0".into()),
+        winner: Some("first".into()),
+        reason: "resign".into(),
+        detail: String::new(),
+        article: None,
+        ended_ms,
+        first_ms: 1,
+        second_ms: 2,
+    };
+    let record: Vec<MoveRow> = (1..=3).map(mv).collect();
+    store.finish_game(&id, &end(10), "elo", &[], &record).await.unwrap();
+    assert_eq!(store.moves(&id).await.unwrap(), record);
+    // Archived already: neither the end nor the moves change.
+    store.finish_game(&id, &end(20), "elo", &[], &record[..1]).await.unwrap();
+    let (row, moves) = store.game(&id).await.unwrap().unwrap();
+    assert_eq!((row.ended_ms, moves), (Some(10), record));
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_s_moves_are_archived_with_its_end_sqlite() {
+    a_game_s_moves_are_archived_with_its_end(Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_s_moves_are_archived_with_its_end_postgres() {
+    a_game_s_moves_are_archived_with_its_end(Db::Postgres).await;
 }

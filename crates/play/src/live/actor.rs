@@ -493,14 +493,7 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
     let bodies = bodies(applied);
     if let Err(e) = state
         .store()
-        .append_fenced(
-            g.fence.as_ref(),
-            &g.row.id,
-            g.seq,
-            &bodies,
-            applied.retract,
-            &applied.moves,
-        )
+        .append_fenced(g.fence.as_ref(), &g.row.id, g.seq, &bodies)
         .await
     {
         if let store::StoreError::Fenced { .. } = e {

@@ -57,7 +57,7 @@ pub(super) async fn finish(state: &Play, g: &mut LiveGame) {
     let mut ratings = std::collections::BTreeMap::new();
     match state
         .store()
-        .finish_game(&g.row.id, &stored, system, &updates)
+        .finish_game(&g.row.id, &stored, system, &updates, &g.table.record())
         .await
     {
         Ok(()) => {

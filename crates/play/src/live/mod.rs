@@ -512,7 +512,7 @@ async fn resume(state: &Play, id: &str, stopped_ms: i64, now: i64) -> Result<boo
     let bodies = bodies(&extra);
     state
         .store()
-        .append_fenced(Some(&fence), id, seq, &bodies, None, &extra.moves)
+        .append_fenced(Some(&fence), id, seq, &bodies)
         .await
         .map_err(|e| e.to_string())?;
     let log = Log {

@@ -502,7 +502,15 @@ fn start_play(
     for (i, (t, r, b)) in sockets.into_iter().enumerate() {
         let seed = 0x9e37_79b9_7f4a_7c15_u64.wrapping_mul((offset + i) as u64 + 1);
         set.spawn(play(r, t.clone(), "first", stats.clone(), think_ms, stop, seed));
-        set.spawn(play(b, t, "second", stats.clone(), think_ms, stop, seed ^ 0xdead_beef));
+        set.spawn(play(
+            b,
+            t,
+            "second",
+            stats.clone(),
+            think_ms,
+            stop,
+            seed ^ 0xdead_beef,
+        ));
     }
     set
 }
@@ -562,10 +570,19 @@ struct Played {
 }
 
 /// Plays the games from this process.
-async fn play_here(a: &Args, http: &reqwest::Client, urls: &[String], pids: &[u32]) -> anyhow::Result<Played> {
+async fn play_here(
+    a: &Args,
+    http: &reqwest::Client,
+    urls: &[String],
+    pids: &[u32],
+) -> anyhow::Result<Played> {
     let t0 = Instant::now();
     let tables = make_games(http, urls, 0..a.games, &a.time).await?;
-    println!("created {} games in {:.1} s", tables.len(), t0.elapsed().as_secs_f64());
+    println!(
+        "created {} games in {:.1} s",
+        tables.len(),
+        t0.elapsed().as_secs_f64()
+    );
     let rss_games = rss_all(pids);
     let sockets = open_sockets(&tables).await?;
     let rss_sockets = rss_all(pids);
@@ -631,7 +648,12 @@ async fn play_in_processes(a: &Args, urls: &[String], pids: &[u32]) -> anyhow::R
         let out = dir.join(format!("client-{k}"));
         let mut kid = tokio::process::Command::new(&exe)
             .args(["--games", &(to - from).to_string(), "--offset", &from.to_string()])
-            .args(["--seconds", &a.seconds.to_string(), "--think-ms", &a.think_ms.to_string()])
+            .args([
+                "--seconds",
+                &a.seconds.to_string(),
+                "--think-ms",
+                &a.think_ms.to_string(),
+            ])
             .args(["--time", &a.time, "--urls", &urls.join(",")])
             .arg("--child")
             .arg(&out)

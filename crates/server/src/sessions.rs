@@ -9,7 +9,12 @@
 //! everywhere, revoked tokens: the handler calls [`OpenSessions::sweep`]),
 //! and within [`SWEEP_EVERY`] when anything else does — `qiju admin ban`
 //! from another process, expiry — by a sweep that asks the database which
-//! of the open sessions still stand.
+//! of the open sessions still stand. A timed sweep asks about at most
+//! [`SWEEP_MOST`] sessions: with more open, each is asked about once every
+//! `open / SWEEP_MOST` sweeps (10 s under 10,000 games), so that the
+//! sweep's cost stays bounded — asking about all 20,000 of 10,000 games'
+//! players every second was an eighth of the server's CPU
+//! (docs/PERFORMANCE.md).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -18,6 +23,9 @@ use tokio::sync::{watch, Notify};
 
 /// How often the open sessions are checked against the database.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(1);
+
+/// Most open sessions one timed sweep asks the database about.
+pub const SWEEP_MOST: usize = 2_000;
 
 /// The open sessions by token hash: how many sockets and streams each has
 /// open, and the signal that ends them.
@@ -89,23 +97,47 @@ impl OpenSessions {
         ended
     }
 
-    fn hashes(&self) -> Vec<String> {
-        self.lock().keys().cloned().collect()
+    /// The open sessions a sweep asks about: all of them, or, for timed
+    /// sweep number `tick` when more than [`SWEEP_MOST`] are open, the
+    /// share of them that falls to that sweep (by their hash, so that every
+    /// session's turn comes once in `ceil(open / SWEEP_MOST)` sweeps).
+    fn hashes(&self, tick: Option<u64>) -> Vec<String> {
+        let open = self.lock();
+        let shares = open.len().div_ceil(SWEEP_MOST).max(1) as u64;
+        match tick {
+            Some(tick) if shares > 1 => open
+                .keys()
+                .filter(|h| share_of(h, shares) == tick % shares)
+                .cloned()
+                .collect(),
+            _ => open.keys().cloned().collect(),
+        }
     }
 }
 
-/// Checks the open sessions every [`SWEEP_EVERY`], or when woken, until the
-/// server stops.
+/// Which of `shares` a session's hash falls to (FNV-1a: the hashes are
+/// random already; this only spreads them evenly and stably).
+fn share_of(hash: &str, shares: u64) -> u64 {
+    let h = hash.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    h % shares
+}
+
+/// Checks the open sessions every [`SWEEP_EVERY`] (a share of them when
+/// many are open), or all of them when woken, until the server stops.
 pub async fn sweeper(state: crate::AppState) {
     let sessions = state.sessions().clone();
     let mut stop = state.shutdown_signal();
+    let mut tick = 0u64;
     loop {
-        tokio::select! {
-            () = tokio::time::sleep(SWEEP_EVERY) => {}
-            () = sessions.wake.notified() => {}
+        let timed = tokio::select! {
+            () = tokio::time::sleep(SWEEP_EVERY) => true,
+            () = sessions.wake.notified() => false,
             _ = stop.changed() => break,
-        }
-        let hashes = sessions.hashes();
+        };
+        tick += u64::from(timed);
+        let hashes = sessions.hashes(timed.then_some(tick));
         if hashes.is_empty() {
             continue;
         }
@@ -161,12 +193,45 @@ mod tests {
         let sessions = Arc::new(OpenSessions::default());
         let revoked = sessions.hold("revoked");
         let kept = sessions.hold("kept");
-        let asked = sessions.hashes();
+        let asked = sessions.hashes(Some(1));
         let newcomer = sessions.hold("newcomer");
         let live: std::collections::HashSet<String> = ["kept".to_string()].into();
         assert_eq!(sessions.end_all_but(&asked, &live), 1);
         assert!(*revoked.ended.borrow());
         assert!(!*kept.ended.borrow());
         assert!(!*newcomer.ended.borrow(), "opened during the sweep: not ended");
+    }
+
+    /// With more than `SWEEP_MOST` sessions open, the timed sweeps share
+    /// them out: each session is asked about exactly once in every
+    /// `ceil(open / SWEEP_MOST)` sweeps, none more than about its share;
+    /// a woken sweep asks about all of them.
+    #[test]
+    fn timed_sweeps_share_out_many_open_sessions() {
+        let sessions = Arc::new(OpenSessions::default());
+        let open = 2 * SWEEP_MOST + 500;
+        let held: Vec<Held> = (0..open).map(|i| sessions.hold(&format!("{i:064x}"))).collect();
+        assert_eq!(sessions.hashes(None).len(), open);
+        let mut seen = std::collections::HashMap::new();
+        for tick in 7..10 {
+            let share = sessions.hashes(Some(tick));
+            assert!(
+                share.len() < SWEEP_MOST + SWEEP_MOST / 5,
+                "{} in one sweep",
+                share.len()
+            );
+            for h in share {
+                *seen.entry(h).or_insert(0) += 1;
+            }
+        }
+        assert_eq!(seen.len(), open, "every session's turn came");
+        assert!(seen.values().all(|&n| n == 1), "and came once");
+        drop(held);
+        let few: Vec<Held> = (0..10).map(|i| sessions.hold(&format!("few{i}"))).collect();
+        assert_eq!(
+            sessions.hashes(Some(3)).len(),
+            few.len(),
+            "few open: all, every sweep"
+        );
     }
 }

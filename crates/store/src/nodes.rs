@@ -62,13 +62,11 @@ impl Store {
     /// stop, so before refusing from what it holds the node asks. A game
     /// that ended here is still held (the task lingers after the end).
     pub async fn holds_lease(&self, game_id: &str, fence: &Fence) -> Result<bool, StoreError> {
-        let held: Option<i64> = sqlx::query_scalar(
-            "SELECT lease_gen FROM games WHERE id = $1 AND node = $2",
-        )
-        .bind(game_id)
-        .bind(&fence.node)
-        .fetch_optional(&self.writer)
-        .await?;
+        let held: Option<i64> = sqlx::query_scalar("SELECT lease_gen FROM games WHERE id = $1 AND node = $2")
+            .bind(game_id)
+            .bind(&fence.node)
+            .fetch_optional(&self.writer)
+            .await?;
         Ok(held == Some(fence.generation))
     }
 

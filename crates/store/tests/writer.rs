@@ -94,10 +94,7 @@ async fn concurrent_appends_are_all_stored(db: Db, sync: SqliteSync) {
     }
     let dup = format!("{tag}-dup");
     store.insert_game(&game(&dup)).await.unwrap();
-    store
-        .append(&dup, 0, &["{\"ply\":1}".to_string()])
-        .await
-        .unwrap();
+    store.append(&dup, 0, &["{\"ply\":1}".to_string()]).await.unwrap();
     // 40 games, 10 moves each, all appending at once.
     let mut tasks = tokio::task::JoinSet::new();
     for id in ids.clone() {
@@ -105,18 +102,13 @@ async fn concurrent_appends_are_all_stored(db: Db, sync: SqliteSync) {
         tasks.spawn(async move {
             for ply in 1..=10u32 {
                 let body = format!("{{\"ply\":{ply}}}");
-                store
-                    .append(&id, u64::from(ply - 1), &[body])
-                    .await
-                    .unwrap();
+                store.append(&id, u64::from(ply - 1), &[body]).await.unwrap();
             }
         });
     }
     // Meanwhile a write at a place already taken fails, alone.
     tokio::task::yield_now().await;
-    let taken = store
-        .append(&dup, 0, &["{\"again\":true}".to_string()])
-        .await;
+    let taken = store.append(&dup, 0, &["{\"again\":true}".to_string()]).await;
     assert!(taken.is_err(), "a second command 0 was stored");
     while let Some(r) = tasks.join_next().await {
         r.unwrap();
@@ -204,10 +196,7 @@ async fn the_log_starts_over_under_a_steady_stream_of_moves() {
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 ply += 1;
                 let body = format!("{{\"ply\":{ply}}}");
-                store
-                    .append(&id, u64::from(ply - 1), &[body])
-                    .await
-                    .unwrap();
+                store.append(&id, u64::from(ply - 1), &[body]).await.unwrap();
             }
             ply
         });
@@ -313,10 +302,7 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     let orphans = store.orphaned_games(&b, stale(15_000), 1_000_000).await.unwrap();
     assert!(!orphans.iter().any(|(g, _)| *g == id), "{orphans:?}");
     let cmd = |p: u32| vec![format!("{{\"ply\":{p}}}")];
-    store
-        .append_fenced(Some(&fa), &id, 0, &cmd(1))
-        .await
-        .unwrap();
+    store.append_fenced(Some(&fa), &id, 0, &cmd(1)).await.unwrap();
     // a froze: at 21 s its heartbeat (9 s) is stale, and b takes the game.
     let orphans = store.orphaned_games(&b, stale(21_000), 1_000_000).await.unwrap();
     assert!(orphans.contains(&(id.clone(), a.clone())), "{orphans:?}");
@@ -328,12 +314,8 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     assert!(fb.generation > fa.generation);
     // a wakes, beats again, and writes with its old generation.
     store.heartbeat(&a, 22_000).await.unwrap();
-    let late = store
-        .append_fenced(Some(&fa), &id, 1, &cmd(2))
-        .await;
-    let other_write = store
-        .append_fenced(Some(&fo), &other, 0, &cmd(1))
-        .await;
+    let late = store.append_fenced(Some(&fa), &id, 1, &cmd(2)).await;
+    let other_write = store.append_fenced(Some(&fo), &other, 0, &cmd(1)).await;
     match db {
         // Several nodes write only to PostgreSQL: there the fence holds.
         Db::Postgres => assert!(
@@ -345,10 +327,7 @@ async fn a_lease_taken_over_fences_the_old_holder(db: Db) {
     }
     other_write.unwrap();
     if matches!(db, Db::Postgres) {
-        store
-            .append_fenced(Some(&fb), &id, 1, &cmd(2))
-            .await
-            .unwrap();
+        store.append_fenced(Some(&fb), &id, 1, &cmd(2)).await.unwrap();
         assert_eq!(store.commands(&id).await.unwrap(), [cmd(1), cmd(2)].concat());
     }
     // b is alive; when it drains, a may take the game back at once.
@@ -386,7 +365,11 @@ async fn a_game_s_moves_are_archived_with_its_end(db: Db) {
             .await
             .unwrap();
     }
-    assert_eq!(store.moves(&id).await.unwrap(), [], "live: the log holds the moves");
+    assert_eq!(
+        store.moves(&id).await.unwrap(),
+        [],
+        "live: the log holds the moves"
+    );
     assert_eq!(store.commands(&id).await.unwrap().len(), 3);
     let end = |ended_ms| store::GameEnd {
         state: "over",
@@ -400,10 +383,16 @@ async fn a_game_s_moves_are_archived_with_its_end(db: Db) {
         second_ms: 2,
     };
     let record: Vec<MoveRow> = (1..=3).map(mv).collect();
-    store.finish_game(&id, &end(10), "elo", &[], &record).await.unwrap();
+    store
+        .finish_game(&id, &end(10), "elo", &[], &record)
+        .await
+        .unwrap();
     assert_eq!(store.moves(&id).await.unwrap(), record);
     // Archived already: neither the end nor the moves change.
-    store.finish_game(&id, &end(20), "elo", &[], &record[..1]).await.unwrap();
+    store
+        .finish_game(&id, &end(20), "elo", &[], &record[..1])
+        .await
+        .unwrap();
     let (row, moves) = store.game(&id).await.unwrap().unwrap();
     assert_eq!((row.ended_ms, moves), (Some(10), record));
     store.close().await;

@@ -263,7 +263,9 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
             // A refusal comes from what this task holds, which is stale if
             // another node took the game over meanwhile: then the mover is
             // told `gone` and finds the game where it runs now.
-            if matches!(&result, Err(e) if !matches!(e, ActError::Gone | ActError::Storage)) && !still_owned(state, g).await {
+            if matches!(&result, Err(e) if !matches!(e, ActError::Gone | ActError::Storage))
+                && !still_owned(state, g).await
+            {
                 result = Err(ActError::Gone);
             }
             let _ = reply.send(result);

@@ -294,7 +294,9 @@ pub(super) fn presence(state: &Play, game: &str, side: Side, connected: bool) {
 /// game's task go if it still runs one (a node that was slow, not dead).
 pub(super) fn release(state: &Play, node: &str, game: &str) {
     let Some(bus) = state.bus() else { return };
-    let c = Call::Release { game: game.to_string() };
+    let c = Call::Release {
+        game: game.to_string(),
+    };
     if let Ok(body) = serde_json::to_string(&c) {
         bus.cast(node, TOPIC, &body);
     }

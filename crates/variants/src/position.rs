@@ -37,6 +37,49 @@ pub struct Undo {
     moved: u8,
     halfmoves: u32,
     history: History,
+    rights: Rights,
+    /// The side that moved and the move number before: a turn of two
+    /// moves (杀惊遁马) keeps the side to move.
+    turn: Side,
+    fullmoves: u32,
+}
+
+/// The rights a FEN's third field carries (`-` where none), upper-case
+/// for the first side: `V` the side may revive from its reserve (it
+/// captured with its last move: 还魂卒); `D` the side to move is owed a
+/// turn of two moves (the answer to 杀惊); `S` it is on the second move
+/// of that turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Rights {
+    revive: [bool; 2],
+    double: Double,
+}
+
+/// Where the side to move stands in a turn of two moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Double {
+    #[default]
+    None,
+    Owed,
+    Second,
+}
+
+impl Rights {
+    /// Hashed into [`Position::key`]: the same pieces with other rights
+    /// are another position.
+    fn key(self) -> u64 {
+        let mut k = 0;
+        for (i, &r) in self.revive.iter().enumerate() {
+            if r {
+                k ^= zobrist(255, 300 + i);
+            }
+        }
+        k ^ match self.double {
+            Double::None => 0,
+            Double::Owed => zobrist(255, 310),
+            Double::Second => zobrist(255, 311),
+        }
+    }
 }
 
 /// What the last two plies were, as far as Janggi's game ends need: whether
@@ -71,6 +114,18 @@ pub struct Position {
     /// Each side's pieces by type (`[side][type]`), kept where the variant
     /// has conditional movements ("while the side has no cannon").
     counts: [[u8; 100]; 2],
+    /// Each side's reserve by type (`[side][type]`): its captured pieces
+    /// that a revival (还魂卒) may put back. Written in FEN as
+    /// Fairy-Stockfish writes holdings, `[PPp]` after the placement.
+    hand: [[u8; 100]; 2],
+    rights: Rights,
+}
+
+/// A piece of board code `code` that is the `n`th of its type in a
+/// reserve, for [`Position::key`].
+#[inline]
+fn hand_key(code: u8, n: u8) -> u64 {
+    zobrist(code, 256 + usize::from(n))
 }
 
 /// A piece on a point, for [`Position::key`]: 64 bits mixed from its board
@@ -100,6 +155,23 @@ impl Position {
     pub fn from_fen(variant: Arc<Variant>, fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_whitespace();
         let placement = fields.next().ok_or(FenError::Empty)?;
+        let (placement, holdings) = match placement.split_once('[') {
+            Some((board, rest)) => (
+                board,
+                rest.strip_suffix(']')
+                    .ok_or_else(|| FenError::BadHoldings(rest.to_owned()))?,
+            ),
+            None => (placement, ""),
+        };
+        let mut hand = [[0u8; 100]; 2];
+        for c in holdings.chars() {
+            let t = variant
+                .piece_by_letter(c)
+                .filter(|&t| c.is_ascii_alphabetic() && variant.revival_of(t).is_some())
+                .ok_or_else(|| FenError::BadHoldings(holdings.to_owned()))?;
+            let side = if c.is_ascii_uppercase() { 0 } else { 1 };
+            hand[side][t] = hand[side][t].saturating_add(1);
+        }
         let rows: Vec<&str> = placement.split('/').collect();
         let ranks = usize::from(variant.ranks);
         let files = usize::from(variant.files);
@@ -176,7 +248,7 @@ impl Position {
             Some("b") => Side::Second,
             Some(other) => return Err(FenError::BadTurn(other.to_owned())),
         };
-        let _castling = fields.next();
+        let rights = Position::read_rights(&variant, fields.next(), turn)?;
         let _en_passant = fields.next();
         let counter = |s: Option<&str>, default: u32| -> Result<u32, FenError> {
             s.map_or(Ok(default), |s| {
@@ -210,6 +282,14 @@ impl Position {
             let (piece, side) = decode(code);
             counts[side.index()][piece] = counts[side.index()][piece].saturating_add(1);
         }
+        for side in Side::BOTH {
+            for (t, &n) in hand[side.index()].iter().enumerate() {
+                for i in 0..n {
+                    key ^= hand_key(Variant::code(t, side), i);
+                }
+            }
+        }
+        key ^= rights.key();
         let pos = Position {
             variant,
             board,
@@ -220,6 +300,8 @@ impl Position {
             history: History::default(),
             key,
             counts,
+            hand,
+            rights,
         };
         if pos.royal_in_danger(turn.other()) {
             return Err(FenError::OppositeCheck);
@@ -242,7 +324,73 @@ impl Position {
             history: History::default(),
             key: 0,
             counts: [[0; 100]; 2],
+            hand: [[0; 100]; 2],
+            rights: Rights::default(),
         }
+    }
+
+    /// Reads the FEN's third field (`-`, or the letters of [`Rights`]);
+    /// a right the variant has no rule for is refused.
+    fn read_rights(variant: &Variant, field: Option<&str>, turn: Side) -> Result<Rights, FenError> {
+        let mut rights = Rights::default();
+        let field = field.unwrap_or("-");
+        if field == "-" {
+            return Ok(rights);
+        }
+        let bad = || FenError::BadRights(field.to_owned());
+        let revives = variant.revivals.iter().any(|r| r.after_capture);
+        for c in field.chars() {
+            let side = if c.is_ascii_uppercase() {
+                Side::First
+            } else {
+                Side::Second
+            };
+            match c.to_ascii_lowercase() {
+                'v' if revives => rights.revive[side.index()] = true,
+                'd' | 's'
+                    if variant.double_move.is_some() && side == turn && rights.double == Double::None =>
+                {
+                    rights.double = if c.eq_ignore_ascii_case(&'d') {
+                        Double::Owed
+                    } else {
+                        Double::Second
+                    };
+                }
+                _ => return Err(bad()),
+            }
+        }
+        Ok(rights)
+    }
+
+    /// The FEN's third field: `-`, or the letters of [`Rights`].
+    fn write_rights(&self, out: &mut String) {
+        let start = out.len();
+        for side in Side::BOTH {
+            if self.rights.revive[side.index()] {
+                out.push(if side == Side::First { 'V' } else { 'v' });
+            }
+        }
+        let double = match self.rights.double {
+            Double::None => None,
+            Double::Owed => Some('d'),
+            Double::Second => Some('s'),
+        };
+        if let Some(c) = double {
+            out.push(if self.turn == Side::First {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            });
+        }
+        if out.len() == start {
+            out.push('-');
+        }
+    }
+
+    /// How many pieces of type `piece` `side` has in its reserve.
+    #[must_use]
+    pub fn in_hand(&self, side: Side, piece: usize) -> u8 {
+        self.hand[side.index()].get(piece).copied().unwrap_or(0)
     }
 
     /// Puts a piece (or nothing) on `sq` of a trial board.
@@ -336,8 +484,26 @@ impl Position {
                 out.push('/');
             }
         }
+        if !self.variant.revivals.is_empty() {
+            out.push('[');
+            for side in Side::BOTH {
+                for (t, &n) in self.hand[side.index()].iter().enumerate() {
+                    let letter = self.variant.pieces.get(t).map_or('?', |p| p.letter);
+                    for _ in 0..n {
+                        out.push(if side == Side::First {
+                            letter.to_ascii_uppercase()
+                        } else {
+                            letter
+                        });
+                    }
+                }
+            }
+            out.push(']');
+        }
         let turn = if self.turn == Side::First { 'w' } else { 'b' };
-        let _ = write!(out, " {turn} - - {} {}", self.halfmoves, self.fullmoves);
+        let _ = write!(out, " {turn} ");
+        self.write_rights(&mut out);
+        let _ = write!(out, " - {} {}", self.halfmoves, self.fullmoves);
         out
     }
 
@@ -409,10 +575,7 @@ impl Position {
             return None;
         }
         let royal = Square(self.royal[self.turn.index()]?);
-        (facing || !self.is_check()).then_some(Move {
-            from: royal,
-            to: royal,
-        })
+        (facing || !self.is_check()).then_some(Move::new(royal, royal))
     }
 
     /// Whether the kings face each other under the bikjang rule, so that a
@@ -438,7 +601,7 @@ impl Position {
     /// Whether `m` is a pass: the royal square twice (`e1e1`).
     #[must_use]
     pub fn is_pass(m: Move) -> bool {
-        m.from == m.to
+        m.from == m.to && m.drop.is_none()
     }
 
     /// Reads an ICCS-style move and plays it if it is legal.
@@ -457,14 +620,18 @@ impl Position {
 
     /// Plays a move known to be legal (perft, search).
     pub fn play_unchecked(&mut self, m: Move) -> Undo {
+        let mover = self.turn;
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
         let pass = Position::is_pass(m);
         let undo = Undo {
             key: self.key,
-            captured: if pass { 0 } else { self.board[to] },
-            moved: self.board[from],
+            captured: if pass || m.is_drop() { 0 } else { self.board[to] },
+            moved: if m.is_drop() { 0 } else { self.board[from] },
             halfmoves: self.halfmoves,
             history: self.history,
+            rights: self.rights,
+            turn: mover,
+            fullmoves: self.fullmoves,
         };
         if self.variant.bikjang || self.variant.pass {
             self.history = History {
@@ -473,7 +640,21 @@ impl Position {
                 prev_facing: self.variant.bikjang && self.royals_face(),
             };
         }
-        if !pass {
+        if let Some(letter) = m.drop {
+            // 还魂: the piece leaves the reserve for an empty point.
+            let t = self
+                .variant
+                .piece_by_letter(char::from(letter))
+                .expect("a legal drop names a piece of the variant");
+            let code = Variant::code(t, mover);
+            let n = &mut self.hand[mover.index()][t];
+            *n -= 1;
+            self.key ^= hand_key(code, *n) ^ zobrist(code, to);
+            self.board[to] = code;
+            if self.variant.conditional {
+                self.count(code, 1);
+            }
+        } else if !pass {
             let mut code = self.board[from];
             if undo.captured != 0 {
                 // 升级象棋: a piece is promoted by its first capture.
@@ -487,6 +668,7 @@ impl Position {
             self.key ^= zobrist(undo.moved, from) ^ zobrist(code, to);
             if undo.captured != 0 {
                 self.key ^= zobrist(undo.captured, to);
+                self.to_reserve(undo.captured, 1);
             }
             if self.variant.conditional {
                 if code != undo.moved {
@@ -498,26 +680,100 @@ impl Position {
                 }
             }
         }
-        self.key ^= SECOND_TO_MOVE;
-        if self.royal[self.turn.index()] == Some(m.from.0) {
-            self.royal[self.turn.index()] = Some(m.to.0);
+        if !m.is_drop() && self.royal[mover.index()] == Some(m.from.0) {
+            self.royal[mover.index()] = Some(m.to.0);
         }
         self.halfmoves = if undo.captured != 0 { 0 } else { self.halfmoves + 1 };
-        if self.turn == Side::Second {
-            self.fullmoves += 1;
+        let (rights, hand_over) = self.rights_after(m, &undo);
+        self.key ^= self.rights.key() ^ rights.key();
+        self.rights = rights;
+        if hand_over {
+            self.key ^= SECOND_TO_MOVE;
+            if mover == Side::Second {
+                self.fullmoves += 1;
+            }
+            self.turn = mover.other();
         }
-        self.turn = self.turn.other();
         undo
+    }
+
+    /// A captured piece of code `captured` going to (`by` 1) or coming
+    /// back from (`by` -1) its owner's reserve, where a revival takes it.
+    fn to_reserve(&mut self, captured: u8, by: i8) {
+        let (piece, owner) = decode(captured);
+        let Some((base, _)) = self.variant.revival_of(piece) else {
+            return;
+        };
+        let code = Variant::code(base, owner);
+        let n = &mut self.hand[owner.index()][base];
+        if by < 0 {
+            *n -= 1;
+        }
+        self.key ^= hand_key(code, *n);
+        if by > 0 {
+            *n += 1;
+        }
+    }
+
+    /// The rights after the mover's move `m` (board already changed), and
+    /// whether the turn passes to the other side. A revival's right holds
+    /// for the mover's next move only after a capture (还魂卒's “仅限下一步”);
+    /// a turn of two moves (杀惊遁马) is owed after its trigger and keeps
+    /// the turn after a first move by a `first` piece that gives no check.
+    fn rights_after(&self, m: Move, undo: &Undo) -> (Rights, bool) {
+        let v = &*self.variant;
+        let mover = undo.turn;
+        let mut rights = undo.rights;
+        if v.revivals.iter().any(|r| r.after_capture) {
+            rights.revive[mover.index()] = undo.captured != 0;
+        }
+        let Some(d) = &v.double_move else {
+            return (rights, true);
+        };
+        let piece_move = !m.is_drop() && !Position::is_pass(m);
+        let mut hand_over = true;
+        match rights.double {
+            Double::Owed => {
+                rights.double = Double::None;
+                if piece_move
+                    && d.first.contains(decode(undo.moved).0)
+                    && !self.royal_in_danger(mover.other())
+                {
+                    rights.double = Double::Second;
+                    hand_over = false;
+                }
+            }
+            Double::Second => rights.double = Double::None,
+            Double::None => {
+                let first = undo.fullmoves == 1 && mover == Side::First;
+                if piece_move
+                    && undo.captured != 0
+                    && decode(undo.moved).0 == d.mover
+                    && d.captures.contains(decode(undo.captured).0)
+                    && (first || !d.first_move)
+                {
+                    rights.double = Double::Owed;
+                }
+            }
+        }
+        (rights, hand_over)
     }
 
     /// Takes back `m`, which `play_unchecked` returned `undo` for.
     pub fn undo(&mut self, m: Move, undo: Undo) {
-        self.turn = self.turn.other();
-        if self.turn == Side::Second {
-            self.fullmoves -= 1;
-        }
+        self.turn = undo.turn;
+        self.fullmoves = undo.fullmoves;
+        self.rights = undo.rights;
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
-        if from != to {
+        if m.is_drop() {
+            let code = self.board[to];
+            if self.variant.conditional {
+                self.count(code, -1);
+            }
+            let (t, side) = decode(code);
+            self.hand[side.index()][t] += 1;
+            self.board[to] = 0;
+        } else if from != to {
             if self.variant.conditional {
                 let now = self.board[to];
                 if now != undo.moved {
@@ -528,11 +784,14 @@ impl Position {
                     self.count(undo.captured, 1);
                 }
             }
+            if undo.captured != 0 {
+                self.to_reserve(undo.captured, -1);
+            }
             self.board[from] = undo.moved;
             self.board[to] = undo.captured;
-        }
-        if self.royal[self.turn.index()] == Some(m.to.0) {
-            self.royal[self.turn.index()] = Some(m.from.0);
+            if self.royal[self.turn.index()] == Some(m.to.0) {
+                self.royal[self.turn.index()] = Some(m.from.0);
+            }
         }
         self.halfmoves = undo.halfmoves;
         self.history = undo.history;
@@ -636,8 +895,9 @@ impl Position {
                 return !danger;
             }
         }
+        let mover = self.turn;
         let undo = self.play_unchecked(m);
-        let legal = !(self.royal_in_danger(self.turn.other()) || (break_facing && self.royals_face()));
+        let legal = !(self.royal_in_danger(mover) || (break_facing && self.royals_face()));
         self.undo(m, undo);
         legal
     }
@@ -746,15 +1006,51 @@ impl Position {
                 }))
     }
 
-    /// Pseudo-legal moves of the side to move, from the movement descriptors.
+    /// Pseudo-legal moves of the side to move, from the movement
+    /// descriptors, then its drops. On the second move of a turn of two
+    /// (杀惊遁马's “接着再走一着其它棋”) a piece of the first move's types
+    /// stays put.
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let v = &*self.variant;
+        let resting = match (&v.double_move, self.rights.double) {
+            (Some(d), Double::Second) => d.first,
+            _ => TypeSet::default(),
+        };
         for rank in 0..v.ranks {
             for file in 0..v.files {
                 let from = Square::new(file, rank);
                 let code = self.board[usize::from(from.0)];
-                if code != 0 && decode(code).1 == self.turn {
+                if code != 0 && decode(code).1 == self.turn && !resting.contains(decode(code).0) {
                     self.moves_from(from, out);
+                }
+            }
+        }
+        if !v.revivals.is_empty() {
+            self.drops(out);
+        }
+    }
+
+    /// The side to move's drops: each type in its reserve onto each empty
+    /// point of its revival's region, where the revival is open to it (a
+    /// revival `after_capture` only right after its own capture).
+    fn drops(&self, out: &mut Vec<Move>) {
+        let v = &*self.variant;
+        let side = self.turn;
+        for r in &v.revivals {
+            if r.after_capture && !self.rights.revive[side.index()] {
+                continue;
+            }
+            for (t, piece) in v.pieces.iter().enumerate() {
+                if !r.pieces.contains(t) || self.hand[side.index()][t] == 0 {
+                    continue;
+                }
+                for rank in 0..v.ranks {
+                    for file in 0..v.files {
+                        let sq = Square::new(file, rank);
+                        if r.to[side.index()].contains(sq.0) && self.board[usize::from(sq.0)] == 0 {
+                            out.push(Move::drop(piece.letter, sq));
+                        }
+                    }
                 }
             }
         }
@@ -783,10 +1079,7 @@ impl Position {
             // Two movements of one piece may reach one square; a move
             // is one move however many descriptors allow it.
             let push = |out: &mut Vec<Move>, t: u8| {
-                let mv = Move {
-                    from: Square(from),
-                    to: Square(t),
-                };
+                let mv = Move::new(Square(from), Square(t));
                 if k == 0 || !out[first..].contains(&mv) {
                     out.push(mv);
                 }

@@ -12,7 +12,10 @@ use toml::Spanned;
 
 use crate::error::VariantError;
 use crate::square::{Square, STRIDE};
-use crate::variant::{Counting, EndValue, Kind, Mode, Movement, PieceType, SquareSet, TypeSet, Variant, Who};
+use crate::variant::{
+    Counting, DoubleMove, EndValue, Kind, Mode, Movement, PieceType, Revival, SquareSet, TypeSet, Variant,
+    Who,
+};
 
 /// The largest board side; squares are bytes of a 16-wide board.
 const MAX_SIDE: u8 = STRIDE;
@@ -195,6 +198,44 @@ struct RulesSpec {
     /// House rules that may not be switched on together (龙战士 and 王者士).
     #[serde(default)]
     exclusive_house_rules: Vec<Vec<String>>,
+    /// Revivals from a reserve: drops (还魂卒).
+    #[serde(default)]
+    revivals: Vec<Spanned<RevivalSpec>>,
+    /// Turns of two moves (杀惊遁马).
+    #[serde(default)]
+    double_moves: Vec<Spanned<DoubleMoveSpec>>,
+}
+
+/// `[[rules.revivals]]`: captured pieces of `pieces` go back to their
+/// owner's reserve, to be put on an empty point of region `to`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RevivalSpec {
+    pieces: Vec<String>,
+    to: String,
+    #[serde(default)]
+    after_capture: bool,
+    house_rule: Option<String>,
+}
+
+/// `[[rules.double_moves]]`: after `after`, the other side's turn is two
+/// moves, the first by a piece of `first`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DoubleMoveSpec {
+    after: TriggerSpec,
+    first: Vec<String>,
+    house_rule: Option<String>,
+}
+
+/// The move that earns the other side a turn of two moves.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TriggerSpec {
+    mover: String,
+    captures: Vec<String>,
+    #[serde(default)]
+    first_move: bool,
 }
 
 impl Default for RulesSpec {
@@ -208,6 +249,8 @@ impl Default for RulesSpec {
             counting: None,
             house_rules: Vec::new(),
             exclusive_house_rules: Vec::new(),
+            revivals: Vec::new(),
+            double_moves: Vec::new(),
         }
     }
 }
@@ -481,6 +524,18 @@ impl Variant {
             .iter()
             .flat_map(|p| p.get_ref().moves.iter())
             .filter_map(|m| m.get_ref().house_rule.as_deref())
+            .chain(
+                spec.rules
+                    .revivals
+                    .iter()
+                    .filter_map(|r| r.get_ref().house_rule.as_deref()),
+            )
+            .chain(
+                spec.rules
+                    .double_moves
+                    .iter()
+                    .filter_map(|d| d.get_ref().house_rule.as_deref()),
+            )
             .collect();
         for group in &spec.rules.exclusive_house_rules {
             let on: Vec<&str> = group
@@ -499,7 +554,7 @@ impl Variant {
             if !tagged.contains(&rule.as_str()) {
                 return Err(cx.err(
                     0..0,
-                    format!("house rule `{rule}` is switched on, but no movement belongs to it"),
+                    format!("house rule `{rule}` is switched on, but no movement or rule belongs to it"),
                 ));
             }
         }
@@ -747,6 +802,84 @@ impl Variant {
                 })
             }
         };
+        // A rule tagged with a house rule that is off does not exist.
+        let in_force = |tag: &Option<String>| tag.as_ref().is_none_or(|r| rules.house_rules.contains(r));
+        let piece_index = |n: &str, what: &str, span: &std::ops::Range<usize>| {
+            names.iter().position(|m| *m == n).ok_or_else(|| {
+                cx.err(
+                    span.clone(),
+                    format!(
+                        "{what}: unknown piece `{n}` (the file defines: {})",
+                        names.join(", ")
+                    ),
+                )
+            })
+        };
+        let mut revivals: Vec<Revival> = Vec::new();
+        for r in rules
+            .revivals
+            .iter()
+            .filter(|r| in_force(&r.get_ref().house_rule))
+        {
+            let span = r.span();
+            let r = r.get_ref();
+            let set = types(&r.pieces, "revival", &span)?;
+            if set.is_empty() {
+                return Err(cx.err(span, "revival: no pieces"));
+            }
+            for (i, p) in pieces.iter().enumerate() {
+                if set.contains(i) && (p.royal || p.promoted_from.is_some()) {
+                    return Err(cx.err(
+                        span,
+                        format!(
+                            "revival: `{}` is royal or a promoted form; revive its base instead",
+                            p.name
+                        ),
+                    ));
+                }
+            }
+            if revivals.iter().any(|o| o.pieces.0 & set.0 != 0) {
+                return Err(cx.err(span, "revival: a piece is revived by two rules"));
+            }
+            let to = region(&Some(r.to.clone()), &span)?.expect("a region was named");
+            revivals.push(Revival {
+                pieces: set,
+                to,
+                after_capture: r.after_capture,
+            });
+        }
+        let mut double_move = None;
+        for d in rules
+            .double_moves
+            .iter()
+            .filter(|d| in_force(&d.get_ref().house_rule))
+        {
+            let span = d.span();
+            if double_move.is_some() {
+                return Err(cx.err(span, "double move: only one may be in force"));
+            }
+            let d = d.get_ref();
+            let first = types(&d.first, "double move", &span)?;
+            let captures = types(&d.after.captures, "double move", &span)?;
+            if first.is_empty() || captures.is_empty() {
+                return Err(cx.err(
+                    span,
+                    "double move: `first` and `after.captures` name at least one piece",
+                ));
+            }
+            double_move = Some(DoubleMove {
+                mover: piece_index(&d.after.mover, "double move", &span)?,
+                captures,
+                first_move: d.after.first_move,
+                first,
+            });
+        }
+        if (!revivals.is_empty() || double_move.is_some()) && (rules.pass || rules.bikjang) {
+            return Err(cx.err(
+                0..0,
+                "revivals and double moves are not combined with pass or bikjang",
+            ));
+        }
         let mut variant = Variant {
             name: spec.name.into_inner(),
             description: spec.description,
@@ -762,6 +895,8 @@ impl Variant {
             counting,
             regions,
             house_rules: rules.house_rules.clone(),
+            revivals,
+            double_move,
             conditional: false,
             weights: std::sync::OnceLock::new(),
             probes: [Vec::new(), Vec::new()],

@@ -65,26 +65,65 @@ impl fmt::Display for Square {
     }
 }
 
-/// A move from one square to another; what it captures is the position's business.
+/// A move from one square to another; what it captures is the position's
+/// business. A drop (a piece put back from its side's reserve: 还魂卒's
+/// revival) has `drop`, the piece's lower-case FEN letter, and `from ==
+/// to`, the point it is put on; it is written as Fairy-Stockfish writes a
+/// drop, the letter upper-case for either side: `P@e3`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     pub from: Square,
     pub to: Square,
+    pub drop: Option<u8>,
 }
 
 impl Move {
-    /// Reads an ICCS-style move such as `h2e2` or `a10a11`.
+    /// A move from `from` to `to` (the pass: the royal square twice).
+    #[must_use]
+    pub fn new(from: Square, to: Square) -> Move {
+        Move { from, to, drop: None }
+    }
+
+    /// A drop of the piece written `letter` (either case) on `to`.
+    #[must_use]
+    pub fn drop(letter: char, to: Square) -> Move {
+        Move {
+            from: to,
+            to,
+            drop: Some(letter.to_ascii_lowercase() as u8),
+        }
+    }
+
+    /// Whether this puts a piece from a reserve on the board.
+    #[must_use]
+    pub fn is_drop(self) -> bool {
+        self.drop.is_some()
+    }
+
+    /// Reads an ICCS-style move such as `h2e2` or `a10a11`, or a drop
+    /// such as `P@e3`.
     #[must_use]
     pub fn parse(s: &str) -> Option<Move> {
+        if let Some((letter, sq)) = s.split_once('@') {
+            let mut c = letter.chars();
+            let l = c.next().filter(char::is_ascii_alphabetic)?;
+            return c
+                .next()
+                .is_none()
+                .then(|| Some(Move::drop(l, Square::parse(sq)?)))?;
+        }
         let (from, rest) = split_square(s)?;
         let (to, rest) = split_square(rest)?;
-        rest.is_empty().then_some(Move { from, to })
+        rest.is_empty().then_some(Move::new(from, to))
     }
 }
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)
+        match self.drop {
+            Some(l) => write!(f, "{}@{}", char::from(l).to_ascii_uppercase(), self.to),
+            None => write!(f, "{}{}", self.from, self.to),
+        }
     }
 }
 
@@ -94,10 +133,12 @@ mod tests {
 
     #[test]
     fn iccs_round_trip() {
-        for s in ["h2e2", "a0i9", "a10l11", "b9c7"] {
+        for s in ["h2e2", "a0i9", "a10l11", "b9c7", "P@e3", "N@a11"] {
             assert_eq!(Move::parse(s).unwrap().to_string(), s);
         }
-        for s in ["", "h2", "h2e", "z2e2", "h2e2x", "h100e2", "H2e2"] {
+        for s in [
+            "", "h2", "h2e", "z2e2", "h2e2x", "h100e2", "H2e2", "@e3", "PP@e3", "P@", "P@e3x", "1@e3",
+        ] {
             assert_eq!(Move::parse(s), None, "{s}");
         }
     }

@@ -161,6 +161,37 @@ pub struct Counting {
     pub second_bonus: f64,
 }
 
+/// Revival (还魂, seed 004's 还魂卒): a captured piece of these types goes
+/// back to its owner's reserve, and from there the owner may put it on an
+/// empty point of `to` as its move (a drop, `P@e3`).
+#[derive(Clone, Debug)]
+pub struct Revival {
+    /// The types that go to the reserve when captured (a promoted form
+    /// goes back as its base).
+    pub pieces: TypeSet,
+    /// Where a revived piece may be put, per side.
+    pub(crate) to: [SquareSet; 2],
+    /// Only as the side's move right after a move of its own that
+    /// captured (“己方吃敌方任何一枚棋后，己方（仅限）下一步可随即还魂”); the
+    /// right lapses with that move, revived or not.
+    pub after_capture: bool,
+}
+
+/// A turn of two moves (seed 004's 杀惊遁马): after a move of `mover`
+/// capturing one of `captures` — with `first_move`, only as the game's
+/// first move — the other side may answer with two moves in a row, the
+/// first by a piece of `first`, the second by a piece of another type; a
+/// move by a piece not of `first` is a turn of one move. A first move that
+/// gives check ends the turn, since a check must be answered
+/// (被“将军”的一方必须立即“应将”).
+#[derive(Clone, Debug)]
+pub struct DoubleMove {
+    pub mover: usize,
+    pub captures: TypeSet,
+    pub first_move: bool,
+    pub first: TypeSet,
+}
+
 /// What an ending is worth to the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndValue {
@@ -199,6 +230,10 @@ pub struct Variant {
     pub(crate) regions: std::collections::BTreeMap<String, [SquareSet; 2]>,
     /// The house rules (降和偏方) switched on.
     pub(crate) house_rules: Vec<String>,
+    /// Revivals from a reserve (drops), where the file has them switched on.
+    pub(crate) revivals: Vec<Revival>,
+    /// The turn of two moves, where the file has it switched on.
+    pub(crate) double_move: Option<DoubleMove>,
     /// Whether some movement is conditional (`while_lacking`): positions
     /// then count each side's pieces by type, and a capture, which may
     /// give the other side a power, is always tested in full.
@@ -288,6 +323,29 @@ impl Variant {
     #[must_use]
     pub fn house_rules(&self) -> &[String] {
         &self.house_rules
+    }
+
+    /// The revivals from a reserve (drops) in force.
+    #[must_use]
+    pub fn revivals(&self) -> &[Revival] {
+        &self.revivals
+    }
+
+    /// The revival that takes a captured piece of type `piece` back to
+    /// its owner's reserve, and the type it goes back as (a promoted
+    /// form's base).
+    pub(crate) fn revival_of(&self, piece: usize) -> Option<(usize, &Revival)> {
+        let base = self.pieces[piece].promoted_from.unwrap_or(piece);
+        self.revivals
+            .iter()
+            .find(|r| r.pieces.contains(base))
+            .map(|r| (base, r))
+    }
+
+    /// The turn of two moves in force, if any.
+    #[must_use]
+    pub fn double_move(&self) -> Option<&DoubleMove> {
+        self.double_move.as_ref()
     }
 
     /// How a game ended by bikjang or passes is scored.

@@ -85,6 +85,8 @@ fn switched_off_or_idle_house_rules_change_nothing() {
         &[][..],
         &["dragon_warrior", "mission_pawn"][..],
         &["royal_advisor", "mission_pawn"][..],
+        // No pawn is taken in two plies, so no revival by the third.
+        &["reviving_pawn", "dragon_warrior"][..],
     ] {
         let mut pos = Position::start(xiangqi_with(on));
         assert_eq!(variants::perft(&mut pos, 3), 79_666, "{on:?}");
@@ -110,7 +112,7 @@ fn house_rules_are_refused_where_the_seed_refuses_them() {
     // A house rule no movement belongs to.
     let unknown = XIANGQI_TOML.replace("house_rules = []", "house_rules = [\"dargon_warrior\"]");
     let err = Variant::from_toml(&unknown).unwrap_err();
-    assert!(err.to_string().contains("no movement belongs to it"), "{err}");
+    assert!(err.to_string().contains("belongs to it"), "{err}");
 }
 
 /// 王者士: once its side has no cannon, an advisor leaves its palace from
@@ -144,4 +146,182 @@ fn royal_advisor_fires_only_without_cannons() {
     // black's king on e9, it gives check.
     assert!(in_check(&on, "4k4/4A4/9/9/9/9/9/9/9/3K5 b - - 0 1"));
     assert!(!in_check(&off, "4k4/4A4/9/9/9/9/9/9/9/3K5 b - - 0 1"));
+}
+
+/// Plays `moves` from `fen`, each of which must be legal.
+fn after(v: &Arc<Variant>, fen: &str, moves: &[&str]) -> Position {
+    let mut pos = Position::from_fen(v.clone(), fen).unwrap();
+    for m in moves {
+        pos.play_iccs(m)
+            .unwrap_or_else(|e| panic!("{m} in {}: {e}", pos.to_fen()));
+    }
+    pos
+}
+
+fn has(pos: &Position, mv: &str) -> bool {
+    pos.legal_moves().iter().any(|m| m.to_string() == mv)
+}
+
+/// 还魂卒: a captured pawn goes to its owner's reserve; right after a
+/// capture of its own (and only then: “（仅限）下一步”) a side may put one
+/// back on an empty start point of its pawns, as its move.
+#[test]
+fn reviving_pawn_fires_only_right_after_a_capture() {
+    let on = xiangqi_with(&["reviving_pawn"]);
+    let off = xiangqi_with(&[]);
+    // Red has a pawn in its reserve; its rook on a1 may take the black
+    // pawn on a5; Red's own pawn stands on c3.
+    let fen = "3k5/9/9/9/p8/9/2P6/9/R8/4K4[P] w - - 0 1";
+    let captured = after(&on, fen, &["a1a5", "d9d8"]);
+    assert!(captured.to_fen().contains(" w V - "), "{}", captured.to_fen());
+    for drop in ["P@a3", "P@e3", "P@g3", "P@i3"] {
+        assert!(has(&captured, drop), "{drop} fires");
+    }
+    assert!(!has(&captured, "P@c3"), "not onto an occupied start point");
+    assert!(
+        !has(&captured, "P@e4") && !has(&captured, "P@b3"),
+        "only onto start points"
+    );
+    // The drop is the move: Black to move, Red's reserve empty (Black's
+    // pawn taken on a5 is in Black's), the right spent.
+    let mut revived = captured.clone();
+    revived.play_iccs("P@e3").unwrap();
+    assert_eq!(revived.to_fen(), "9/3k5/9/9/R8/9/2P1P4/9/9/4K4[p] b - - 2 2");
+    // Not without a capture just before …
+    assert!(!has(&after(&on, fen, &["a1b1", "d9d8"]), "P@e3"), "no capture");
+    // … nor a move later: the right lapses whether used or not.
+    let lapsed = after(&on, fen, &["a1a5", "d9d8", "a5a6", "d8d9"]);
+    assert!(!has(&lapsed, "P@e3"), "lapsed");
+    // Nor with an empty reserve.
+    let none = after(&on, "3k5/9/9/9/p8/9/2P6/9/R8/4K4[] w - - 0 1", &["a1a5", "d9d8"]);
+    assert!(!none.legal_moves().iter().any(|m| m.is_drop()));
+    // A captured pawn goes to its owner's reserve (Black's `p`), and
+    // Black's capture gives Black the right.
+    let taken = after(&on, "3k5/9/9/9/9/9/9/r1P6/9/4K4[] b - - 0 1", &["a2c2"]);
+    assert_eq!(taken.to_fen(), "3k5/9/9/9/9/9/9/2r6/9/4K4[P] w v - 0 2");
+    let black = after(
+        &on,
+        "3k5/9/9/9/9/9/9/9/p8/R3K4[p] w - - 0 1",
+        &["a0a1", "d9d8", "e0f0"],
+    );
+    assert!(!has(&black, "P@e6"), "Black has no right: Red captured");
+    let black = after(
+        &on,
+        "3k5/9/9/9/9/9/9/1r7/1P7/R3K4[p] b - - 0 1",
+        &["b2b1", "a0a1"],
+    );
+    assert!(black.to_fen().contains("[Pp] b v"), "{}", black.to_fen());
+    assert!(
+        has(&black, "P@e6") && has(&black, "P@a6") && !has(&black, "P@e3"),
+        "Black's own start points"
+    );
+    // Switched off: no reserve, and a FEN giving one is refused.
+    assert!(Position::from_fen(off.clone(), fen).is_err());
+    let plain = after(&off, "3k5/9/9/9/p8/9/2P6/9/R8/4K4 w - - 0 1", &["a1a5", "d9d8"]);
+    assert!(!plain.legal_moves().iter().any(|m| m.is_drop()));
+    assert!(plain.to_fen().contains(" w - - "));
+}
+
+/// 杀惊遁马: Red's first move a cannon taking a horse (杀惊) earns Black a
+/// turn of two moves, a horse first (遁马), then another piece; another
+/// first move earns nothing, and Black may answer with one move.
+#[test]
+fn fleeing_horse_fires_only_after_the_opening_cannon_takes_a_horse() {
+    let on = xiangqi_with(&["fleeing_horse"]);
+    let off = xiangqi_with(&[]);
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let shot = after(&on, start, &["h2h9"]);
+    assert!(shot.to_fen().ends_with(" b d - 0 1"), "{}", shot.to_fen());
+    // 遁马: the horse moves and Black moves again …
+    let fled = after(&on, start, &["h2h9", "b9c7"]);
+    assert_eq!(fled.turn(), variants::Side::Second);
+    assert!(fled.to_fen().ends_with(" b s - 1 1"), "{}", fled.to_fen());
+    // … with another piece: the horse stays, the rook takes the cannon.
+    assert!(!fled.legal_moves().iter().any(|m| m.from.to_string() == "c7"));
+    let answered = after(&on, start, &["h2h9", "b9c7", "i9h9"]);
+    assert_eq!(answered.turn(), variants::Side::First);
+    assert!(answered.to_fen().ends_with(" w - - 0 2"), "{}", answered.to_fen());
+    // Black may answer with one move of another piece: the turn passes.
+    let once = after(&on, start, &["h2h9", "i9h9"]);
+    assert_eq!(once.turn(), variants::Side::First);
+    // Not fired: another first move, or a cannon taking a horse later.
+    let quiet = after(&on, start, &["h2e2", "h9g7"]);
+    assert_eq!(quiet.turn(), variants::Side::First);
+    let later = after(&on, &start.replace(" 0 1", " 0 3"), &["h2h9", "b9c7"]);
+    assert_eq!(later.turn(), variants::Side::First, "only the game's first move");
+    // A horse move that checks ends the turn (a check must be answered).
+    let fen = "3k5/9/9/9/9/9/1n7/9/9/4K4 b d - 0 5";
+    assert_eq!(after(&on, fen, &["b3c1"]).turn(), variants::Side::First);
+    assert_eq!(after(&on, fen, &["b3a5"]).turn(), variants::Side::Second);
+    // Switched off: one move each, and a FEN owing two is refused.
+    assert_eq!(
+        after(&off, start, &["h2h9", "b9c7"]).turn(),
+        variants::Side::First
+    );
+    assert!(Position::from_fen(off, fen).is_err());
+}
+
+/// Drops and turns of two moves are undone exactly: on random games with
+/// every house rule that may be on together, a move taken back restores
+/// the FEN and the hash, the FEN reads back, and the hash kept move by
+/// move is the one read from the FEN. Half the games open with 杀惊.
+#[test]
+fn revivals_and_double_moves_play_and_undo_exactly() {
+    let v = xiangqi_with(&["fleeing_horse", "reviving_pawn", "dragon_warrior", "mission_pawn"]);
+    let mut seed = 11u64;
+    let mut next = || {
+        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z ^ (z >> 31)
+    };
+    let (mut drops, mut doubles) = (0, 0);
+    for game in 0..60 {
+        let mut pos = Position::start(v.clone());
+        // 杀惊 in half the games, 遁马 in half of those.
+        let opening: &[&str] = match game % 4 {
+            0 => &["h2h9", "b9c7"],
+            1 => &["h2h9"],
+            _ => &[],
+        };
+        for ply in 0..200 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            // Captures and drops first, so that reserves fill and empty.
+            let pick = legal
+                .iter()
+                .copied()
+                .filter(|m| m.is_drop() || pos.piece_at(m.to).is_some())
+                .collect::<Vec<_>>();
+            let pool = if !pick.is_empty() && next() % 3 == 0 {
+                &pick
+            } else {
+                &legal
+            };
+            let m = match opening.get(ply) {
+                Some(m) => variants::Move::parse(m).unwrap(),
+                None => pool[(next() % pool.len() as u64) as usize],
+            };
+            assert!(legal.contains(&m), "{m}");
+            let fen = pos.to_fen();
+            assert_eq!(Position::from_fen(v.clone(), &fen).unwrap().to_fen(), fen);
+            let key = pos.key();
+            let undo = pos.play_unchecked(m);
+            pos.undo(m, undo);
+            assert_eq!((pos.to_fen(), pos.key()), (fen.clone(), key), "{m}");
+            let mover = pos.turn();
+            pos.play_unchecked(m);
+            drops += usize::from(m.is_drop());
+            doubles += usize::from(pos.turn() == mover);
+            let again = Position::from_fen(v.clone(), &pos.to_fen()).unwrap();
+            assert_eq!(again.key(), pos.key(), "{}", pos.to_fen());
+            assert_eq!(again.legal_moves(), pos.legal_moves(), "{}", pos.to_fen());
+        }
+    }
+    assert!(
+        drops > 20 && doubles >= 15,
+        "{drops} drops, {doubles} turns of two moves"
+    );
 }

@@ -18,6 +18,14 @@ fn rng(state: &mut u64) -> u64 {
 }
 
 fn variant(name: &str) -> Arc<Variant> {
+    if name == "xiangqi+revival" {
+        // Xiangqi with drops and a turn of two moves (还魂卒 and 杀惊遁马).
+        let text = variants::XIANGQI_TOML.replace(
+            "house_rules = []",
+            "house_rules = [\"reviving_pawn\", \"fleeing_horse\"]",
+        );
+        return Arc::new(Variant::from_toml(&text).unwrap());
+    }
     if name == "xiangqi+house" {
         // Xiangqi with two house rules on (龙战士 and 任务兵).
         let text = variants::XIANGQI_TOML.replace(
@@ -73,8 +81,9 @@ fn beats_a_random_mover_100_to_0() {
     let mut won = 0;
     let mut lost = Vec::new();
     for (name, games) in [
-        ("xiangqi", 30),
+        ("xiangqi", 20),
         ("xiangqi+house", 10),
+        ("xiangqi+revival", 10),
         ("minixiangqi", 15),
         ("manchu", 15),
         ("janggi", 15),
@@ -123,6 +132,30 @@ fn finds_a_mate_in_one() {
             assert!(wins(c.best), "{name} level {level}: {c:?}");
         }
     }
+}
+
+/// 杀惊遁马: after the opening cannon takes a horse, the computer answers
+/// with its turn of two moves — the horse away, then the rook takes the
+/// cannon — where one move (the rook at once) would only trade; and it
+/// revives a pawn (还魂卒) when it may.
+#[test]
+fn uses_its_double_move_and_its_revival() {
+    let v = variant("xiangqi+revival");
+    let mut pos = Position::start(v.clone());
+    pos.play_iccs("h2h9").unwrap();
+    let first = choose(&pos, &[], Level::new(3).unwrap(), Duration::from_secs(10)).unwrap();
+    assert!(["b9a7", "b9c7"].contains(&first.best.to_string().as_str()), "{first:?}");
+    pos.play(first.best).unwrap();
+    assert_eq!(pos.turn(), Side::Second);
+    let second = choose(&pos, &[], Level::new(3).unwrap(), Duration::from_secs(10)).unwrap();
+    assert_eq!(second.best.to_string(), "i9h9", "{second:?}");
+
+    // Red just captured and may revive: a pawn back on the board is
+    // worth more than any king's step.
+    let fen = "3k5/9/9/9/9/9/9/9/9/4K4[P] w V - 0 1";
+    let pos = Position::from_fen(v, fen).unwrap();
+    let c = choose(&pos, &[], Level::new(3).unwrap(), Duration::from_secs(10)).unwrap();
+    assert!(c.best.is_drop(), "{c:?}");
 }
 
 /// A search of the full strength stops when its time is up, whatever the

@@ -102,7 +102,12 @@ pub(crate) fn entry(v: Arc<variants::Variant>) -> Variant {
         start: Start::Fixed {
             fen: leak(v.start_fen().to_owned()),
         },
-        move_kinds: &[MoveKind::Move],
+        // A variant with revivals puts pieces back from a reserve (`P@e3`).
+        move_kinds: if v.revivals().is_empty() {
+            &[MoveKind::Move]
+        } else {
+            &[MoveKind::Move, MoveKind::Drop]
+        },
         notations: NOTATIONS,
         record: RecordFormat {
             format: "pgn",
@@ -313,7 +318,7 @@ fn read_record(v: &Variant, text: &str) -> Result<ImportedGame, String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{get, install, Computer, GameRecord, RecordMove, RegistryError};
+    use crate::{get, install, Computer, GameRecord, MoveKind, RecordMove, RegistryError};
     use game::Side;
 
     #[test]
@@ -475,6 +480,24 @@ mod tests {
         }
         let v = get(Some("xiangqi-royal")).unwrap();
         assert!(v.rules.en.contains("royal_advisor"), "{}", v.rules.en);
+        // 杀惊遁马: Black moves twice after the opening cannon takes a
+        // horse, where it is on; 还魂卒's entries say they drop.
+        for (name, twice, drops) in [
+            ("xiangqi-horse-revival", true, true),
+            ("xiangqi-horse", true, false),
+            ("xiangqi-revival", false, true),
+        ] {
+            let v = get(Some(name)).unwrap();
+            let mut g = v.new_game(None, 0).unwrap();
+            g.play("h2h9").unwrap();
+            g.play("b9c7").unwrap();
+            assert_eq!(g.side_to_move() == Side::Second, twice, "{name}");
+            assert_eq!(
+                v.move_kinds.iter().any(|k| matches!(k, MoveKind::Drop)),
+                drops,
+                "{name}"
+            );
+        }
     }
 
     #[test]

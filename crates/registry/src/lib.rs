@@ -650,13 +650,17 @@ static TABLE: OnceLock<Vec<Variant>> = OnceLock::new();
 /// Xiangqi with seed 004's house rules (降和偏方) switched on: each set a
 /// player may choose is an entry of its own, rated in its own pool, made
 /// from `crates/variants/data/xiangqi.toml` (docs/variants.md). 龙战士
-/// (`dragon_warrior`) excludes 王者士 (`royal_advisor`).
-const HOUSE_RULE_SETS: [(&str, &[&str]); 5] = [
+/// (`dragon_warrior`) excludes 王者士 (`royal_advisor`); 杀惊遁马
+/// (`fleeing_horse`) and 还魂卒 (`reviving_pawn`) go with any.
+const HOUSE_RULE_SETS: [(&str, &[&str]); 8] = [
     ("xiangqi-dragon", &["dragon_warrior"]),
     ("xiangqi-mission", &["mission_pawn"]),
     ("xiangqi-royal", &["royal_advisor"]),
     ("xiangqi-dragon-mission", &["dragon_warrior", "mission_pawn"]),
     ("xiangqi-royal-mission", &["royal_advisor", "mission_pawn"]),
+    ("xiangqi-horse", &["fleeing_horse"]),
+    ("xiangqi-revival", &["reviving_pawn"]),
+    ("xiangqi-horse-revival", &["fleeing_horse", "reviving_pawn"]),
 ];
 
 /// The variant files shipped in the binary (`crates/variants/data`), beside

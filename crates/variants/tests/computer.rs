@@ -144,7 +144,10 @@ fn uses_its_double_move_and_its_revival() {
     let mut pos = Position::start(v.clone());
     pos.play_iccs("h2h9").unwrap();
     let first = choose(&pos, &[], Level::new(3).unwrap(), Duration::from_secs(10)).unwrap();
-    assert!(["b9a7", "b9c7"].contains(&first.best.to_string().as_str()), "{first:?}");
+    assert!(
+        ["b9a7", "b9c7"].contains(&first.best.to_string().as_str()),
+        "{first:?}"
+    );
     pos.play(first.best).unwrap();
     assert_eq!(pos.turn(), Side::Second);
     let second = choose(&pos, &[], Level::new(3).unwrap(), Duration::from_secs(10)).unwrap();

@@ -171,10 +171,18 @@ fn drawing(v: &variants::Variant) -> DataBoard {
         let whole = usize::from(files) * (usize::from(top) + 1) == half.len();
         (whole && top + 1 < ranks).then_some(top)
     });
+    let revived = v
+        .pieces()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| v.revivals().iter().any(|r| r.pieces.contains(*i)))
+        .map(|(_, p)| p.letter.to_string())
+        .collect();
     DataBoard {
         pieces,
         palace,
         river,
+        revived,
     }
 }
 

@@ -103,6 +103,10 @@ pub struct DataBoard {
     /// of the file's region `own_half`, where it spans whole ranks from
     /// the first side's edge. `None` without one.
     pub river: Option<u8>,
+    /// The codes of the pieces a revival takes back to their owner's
+    /// reserve when captured (还魂卒: `p`); the FEN then carries the
+    /// reserves (`[Pp]`) and a drop is written `P@e3`. Empty without.
+    pub revived: Vec<String>,
 }
 
 /// A piece type as the board shows it.

@@ -7,6 +7,11 @@
 // 飞车) shows its own glyph inside a gold ring. Files are lettered and
 // ranks numbered as the moves name them (`h2e2`).
 //
+// Where the file has revivals (还魂卒), each side's reserve is written
+// under the board (`Red: 兵 ×1`), and a drop (`P@e3`, a legal move with
+// no origin) is played by a click on the empty point, marked by a dot
+// while no piece is picked up.
+//
 // One game is registered per variant id when the server's descriptors
 // arrive (`registerVariants`, called by ../variants.js), since no two
 // data variants share a board.
@@ -49,6 +54,66 @@ export class VariantsBoard extends XiangqiBoard {
   constructor(container, opts, descriptor, rules) {
     super(container, opts, layoutOf(descriptor, rules));
     this.descriptor = descriptor;
+    this.drops = null;
+    this.reserve = document.createElement('p');
+    this.reserve.className = 'variants-reserve';
+    this.reserve.hidden = true;
+    this.container.append(this.reserve);
+  }
+
+  render(position) {
+    super.render(position);
+    const hands = position?.hands || {};
+    const words = ['red', 'black'].flatMap((color, i) => {
+      const pieces = Object.entries(hands[color] || {}).filter(([, n]) => n > 0)
+        .map(([letter, n]) => `${this.rules.piece(letter)?.glyphs[i] || letter} ×${n}`);
+      return pieces.length ? [`${this.t(`side.${color}`)}: ${pieces.join(' ')}`] : [];
+    });
+    this.reserve.textContent = words.join(' · ');
+    this.reserve.hidden = !words.length;
+  }
+
+  /**
+   * Takes the drops among the legal moves with no origin (`P@e3`): a
+   * click on the empty point plays one. Where the choices are not all
+   * drops, or two pieces could go to one point, the page's buttons ask.
+   */
+  setChoices(choices, onChoose) {
+    const list = choices || [];
+    const drops = list.map((m) => [m, this.rules.parseDrop(m)]);
+    this.drops = null;
+    const at = {};
+    for (const [m, d] of drops) if (d) (at[d.to] ||= []).push(m);
+    const handled = !!list.length && !!onChoose && drops.every(([, d]) => d)
+      && Object.values(at).every((ms) => ms.length === 1);
+    if (handled) this.drops = { at, onChoose };
+    this.drawDots();
+    return handled;
+  }
+
+  pointerDown(e) {
+    if (this.drops && this.selected === null && (e.button === undefined || e.button === 0)) {
+      const sq = this.squareAt(...this.point(e));
+      const moves = sq !== null && !this.position?.board[sq] && this.drops.at[sq];
+      if (moves) {
+        e.preventDefault();
+        const { onChoose } = this.drops;
+        this.drops = null;
+        this.drawDots();
+        onChoose(moves[0]);
+        return;
+      }
+    }
+    super.pointerDown(e);
+  }
+
+  /** The selected piece's destinations; with none selected, the drops' points. */
+  drawDots() {
+    super.drawDots();
+    if (this.selected !== null || !this.drops) return;
+    for (const sq of Object.keys(this.drops.at).map(Number)) {
+      this.drawDot(sq, this.rules.squareName(sq), false);
+    }
   }
 
   faces(p) {
@@ -92,6 +157,7 @@ function specOf(descriptor) {
     premoves: () => ({}),
     isCapture(pos, move) {
       const mv = rules.parseMove(move);
+      // A drop (`P@e3`) never captures: parseMove does not read it.
       return !!(mv && mv[0] !== mv[1] && pos.board[mv[1]]);
     },
     board: (container, opts) => new VariantsBoard(container, opts, descriptor, rules),

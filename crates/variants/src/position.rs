@@ -890,14 +890,19 @@ impl Position {
                 let danger = (leaps && self.attacked_by_leaps(royal, by))
                     || (0..nrays.min(64)).any(|i| rays >> i & 1 != 0 && self.attacked_along(royal, by, i))
                     || (nrays > 64 && (64..nrays).any(|i| self.attacked_along(royal, by, i)))
-                    || (flying && self.royals_face());
+                    || (flying && self.facing_danger(by.other(), false));
                 self.undo(m, undo);
                 return !danger;
             }
         }
         let mover = self.turn;
+        // 宫廷炮: a side in its check may leave the kings facing (by taking
+        // the cannon); the other side must then break it.
+        let answering = self.royal_screened(mover.other());
         let undo = self.play_unchecked(m);
-        let legal = !(self.royal_in_danger(mover) || (break_facing && self.royals_face()));
+        let legal = !(self.royal[mover.index()].is_some_and(|r| self.attacked(r, mover.other()))
+            || (self.variant.flying_general && self.facing_danger(mover, answering))
+            || (break_facing && self.royals_face()));
         self.undo(m, undo);
         legal
     }
@@ -907,7 +912,63 @@ impl Position {
         let Some(sq) = self.royal[side.index()] else {
             return false;
         };
-        self.attacked(sq, side.other()) || (self.variant.flying_general && self.royals_face())
+        self.attacked(sq, side.other()) || (self.variant.flying_general && self.facing_danger(side, false))
+    }
+
+    /// Whether the royals face each other to `side`'s harm: always, unless
+    /// `side`'s own hopper strikes the other royal over `side`'s royal
+    /// (宫廷炮: “己方将(帅)可以主动飞将对方将（帅），形成[炮]隔将（帅）打击对方将（帅）的局面”),
+    /// or `side` is `answering` that strike (“吃对方宫廷炮后炮方要立刻解除将帅照面”).
+    fn facing_danger(&self, side: Side, answering: bool) -> bool {
+        self.royals_face() && !answering && !self.royal_screened(side)
+    }
+
+    /// 宫廷炮: whether a hopper of `side` of the file's `royal_screens`
+    /// types attacks the other royal with `side`'s own royal as its
+    /// screen, the royals facing each other. Such a check may not be
+    /// answered by moving the royal (“这时对方不可以闪[将（帅）]解将”).
+    pub(crate) fn royal_screened(&self, side: Side) -> bool {
+        let v = &*self.variant;
+        if v.royal_screen.is_empty() {
+            return false;
+        }
+        let (Some(me), Some(him)) = (self.royal[side.index()], self.royal[side.other().index()]) else {
+            return false;
+        };
+        if !self.royals_face() {
+            return false;
+        }
+        // Beyond `side`'s royal, away from the other: the first piece.
+        let dir: (i8, i8) = if me > him { (0, 1) } else { (0, -1) };
+        let royal_type = decode(self.board[usize::from(me)]).0;
+        let mut dist = (me / STRIDE).abs_diff(him / STRIDE);
+        let mut cur = me;
+        loop {
+            let Some(next) = v.offset(cur, dir) else {
+                return false;
+            };
+            cur = next;
+            dist += 1;
+            let code = self.board[usize::from(cur)];
+            if code == 0 {
+                continue;
+            }
+            let (piece, owner) = decode(code);
+            return owner == side
+                && v.royal_screen.contains(piece)
+                && v.rays[side.index()].iter().any(|ray| {
+                    ray.back == dir
+                        && ray.hops.iter().any(|p| {
+                            p.code == code
+                                && dist <= p.range
+                                && p.from.is_none_or(|r| r.contains(cur))
+                                && p.to.is_none_or(|r| r.contains(him))
+                                && p.screen.counts(side, side)
+                                && !p.not_over.contains(royal_type)
+                                && (p.lacking.is_empty() || self.lacks(side, p.lacking))
+                        })
+                });
+        }
     }
 
     /// Whether the two royal pieces stand on one file with nothing between.
@@ -1016,11 +1077,20 @@ impl Position {
             (Some(d), Double::Second) => d.first,
             _ => TypeSet::default(),
         };
+        // 宫廷炮's check: the royal may not step aside (闪将).
+        let pinned_royal = self
+            .royal_screened(self.turn.other())
+            .then(|| self.royal[self.turn.index()])
+            .flatten();
         for rank in 0..v.ranks {
             for file in 0..v.files {
                 let from = Square::new(file, rank);
                 let code = self.board[usize::from(from.0)];
-                if code != 0 && decode(code).1 == self.turn && !resting.contains(decode(code).0) {
+                if code != 0
+                    && decode(code).1 == self.turn
+                    && !resting.contains(decode(code).0)
+                    && pinned_royal != Some(from.0)
+                {
                     self.moves_from(from, out);
                 }
             }

@@ -100,6 +100,10 @@ struct MoveSpec {
     mode: ModeSpec,
     #[serde(default)]
     lame: bool,
+    /// Lame leaps: `path` (default: straight first, then diagonally) or
+    /// `diagonal` (the one point diagonally towards the destination).
+    #[serde(default)]
+    leg: LegSpec,
     range: Option<u8>,
     from: Option<String>,
     to: Option<String>,
@@ -141,6 +145,14 @@ impl From<WhoSpec> for Who {
             WhoSpec::Enemy => Who::Enemy,
         }
     }
+}
+
+#[derive(Deserialize, Clone, Copy, Default, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum LegSpec {
+    #[default]
+    Path,
+    Diagonal,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
@@ -204,6 +216,19 @@ struct RulesSpec {
     /// Turns of two moves (杀惊遁马).
     #[serde(default)]
     double_moves: Vec<Spanned<DoubleMoveSpec>>,
+    /// Hoppers that may use their own royal as the screen (宫廷炮).
+    #[serde(default)]
+    royal_screens: Vec<Spanned<RoyalScreenSpec>>,
+}
+
+/// `[[rules.royal_screens]]`: hoppers of `pieces` may strike the other
+/// royal over their own royal, the royals facing each other; that check
+/// is not answered by moving the royal.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RoyalScreenSpec {
+    pieces: Vec<String>,
+    house_rule: Option<String>,
 }
 
 /// `[[rules.revivals]]`: captured pieces of `pieces` go back to their
@@ -251,6 +276,7 @@ impl Default for RulesSpec {
             exclusive_house_rules: Vec::new(),
             revivals: Vec::new(),
             double_moves: Vec::new(),
+            royal_screens: Vec::new(),
         }
     }
 }
@@ -536,6 +562,12 @@ impl Variant {
                     .iter()
                     .filter_map(|d| d.get_ref().house_rule.as_deref()),
             )
+            .chain(
+                spec.rules
+                    .royal_screens
+                    .iter()
+                    .filter_map(|d| d.get_ref().house_rule.as_deref()),
+            )
             .collect();
         for group in &spec.rules.exclusive_house_rules {
             let on: Vec<&str> = group
@@ -669,7 +701,10 @@ impl Variant {
                     return Err(cx.err(mspan, format!("{what}: no directions")));
                 }
                 let kind = match m.kind {
-                    KindSpec::Step | KindSpec::Leap => Kind::Leap { lame: m.lame },
+                    KindSpec::Step | KindSpec::Leap => Kind::Leap {
+                        lame: m.lame,
+                        diagonal: m.leg == LegSpec::Diagonal,
+                    },
                     KindSpec::Slide => Kind::Slide,
                     KindSpec::Hop => Kind::Hop,
                 };
@@ -691,6 +726,9 @@ impl Variant {
                 let not_over = types(&m.not_over, &what, &mspan)?;
                 let lacking = types(&m.while_lacking, &what, &mspan)?;
                 let not_capture = types(&m.not_capture, &what, &mspan)?;
+                if m.leg != LegSpec::Path && !m.lame {
+                    return Err(cx.err(mspan, format!("{what}: only a lame leap has a leg (leg)")));
+                }
                 if m.lame && !matches!(m.kind, KindSpec::Leap) {
                     return Err(cx.err(mspan, format!("{what}: only a leap can be lame")));
                 }
@@ -874,6 +912,34 @@ impl Variant {
                 first,
             });
         }
+        let mut royal_screen = TypeSet::default();
+        for r in rules
+            .royal_screens
+            .iter()
+            .filter(|r| in_force(&r.get_ref().house_rule))
+        {
+            let span = r.span();
+            if !rules.flying_general {
+                return Err(cx.err(
+                    span,
+                    "royal screens are about royals facing: they need flying_general",
+                ));
+            }
+            let set = types(&r.get_ref().pieces, "royal screen", &span)?;
+            if let Some(p) = pieces.iter().enumerate().find(|(i, p)| {
+                set.contains(*i)
+                    && !p
+                        .movements
+                        .iter()
+                        .any(|m| m.kind == Kind::Hop && m.mode.captures())
+            }) {
+                return Err(cx.err(
+                    span,
+                    format!("royal screen: `{}` has no hop that captures", p.1.name),
+                ));
+            }
+            royal_screen.0 |= set.0;
+        }
         if (!revivals.is_empty() || double_move.is_some()) && (rules.pass || rules.bikjang) {
             return Err(cx.err(
                 0..0,
@@ -897,6 +963,7 @@ impl Variant {
             house_rules: rules.house_rules.clone(),
             revivals,
             double_move,
+            royal_screen,
             conditional: false,
             weights: std::sync::OnceLock::new(),
             probes: [Vec::new(), Vec::new()],

@@ -32,8 +32,10 @@ impl SquareSet {
 pub enum Kind {
     /// One jump by the offset (a step is a leap of one square). A lame leap
     /// (`lame = true`) is blocked by a piece on its leg: the horse's 蹩马腿
-    /// and the elephant's 塞象眼.
-    Leap { lame: bool },
+    /// and the elephant's 塞象眼; with `diagonal` (`leg = "diagonal"`) the
+    /// leg is the one point diagonally towards the destination, whatever
+    /// the leap's length (破河象's “用”字, “斜一格若有棋则该方向蹩腿”).
+    Leap { lame: bool, diagonal: bool },
     /// Repeats the offset until blocked (the rook 车), at most `range` times.
     Slide,
     /// Repeats the offset over exactly one screen (炮架): the Xiangqi
@@ -234,6 +236,9 @@ pub struct Variant {
     pub(crate) revivals: Vec<Revival>,
     /// The turn of two moves, where the file has it switched on.
     pub(crate) double_move: Option<DoubleMove>,
+    /// 宫廷炮: the hoppers that may strike the other royal over their own
+    /// royal, the royals facing (empty: none may).
+    pub(crate) royal_screen: TypeSet,
     /// Whether some movement is conditional (`while_lacking`): positions
     /// then count each side's pieces by type, and a capture, which may
     /// give the other side a power, is always tested in full.
@@ -507,7 +512,8 @@ impl Variant {
 /// path that goes straight along the longer axis first, then diagonally —
 /// the horse's leg (马腿) (0, 1) for (1, 2), the elephant's eye (象眼)
 /// (1, 1) for (2, 2), and Janggi's elephant's two points (0, 1) and (1, 2)
-/// for (2, 3), as Fairy-Stockfish blocks it. Nothing for a leap that is not
+/// for (2, 3), as Fairy-Stockfish blocks it; with a diagonal leg, the one
+/// point (±1, ±1) towards the destination. Nothing for a leap that is not
 /// lame or has no square between.
 #[inline]
 pub(crate) fn lame_legs(kind: Kind, o: (i8, i8)) -> impl Iterator<Item = (i8, i8)> {
@@ -515,12 +521,24 @@ pub(crate) fn lame_legs(kind: Kind, o: (i8, i8)) -> impl Iterator<Item = (i8, i8
     let (sx, sy) = (o.0.signum(), o.1.signum());
     let diagonal = ax.min(ay);
     let straight = ax.max(ay) - diagonal;
-    let steps = if matches!(kind, Kind::Leap { lame: true }) {
+    let diagonal_leg = matches!(
+        kind,
+        Kind::Leap {
+            lame: true,
+            diagonal: true
+        }
+    ) && diagonal > 0;
+    let steps = if diagonal_leg {
+        2
+    } else if matches!(kind, Kind::Leap { lame: true, .. }) {
         straight + diagonal
     } else {
         0
     };
     (1..steps).map(move |i| {
+        if diagonal_leg {
+            return (sx, sy);
+        }
         let (along, across) = if i <= straight { (i, 0) } else { (i, i - straight) };
         if ax > ay {
             (sx * along, sy * across)

@@ -87,6 +87,7 @@ fn switched_off_or_idle_house_rules_change_nothing() {
         &["royal_advisor", "mission_pawn"][..],
         // No pawn is taken in two plies, so no revival by the third.
         &["reviving_pawn", "dragon_warrior"][..],
+        &["palace_cannon", "river_breaking_elephant", "royal_advisor"][..],
     ] {
         let mut pos = Position::start(xiangqi_with(on));
         assert_eq!(variants::perft(&mut pos, 3), 79_666, "{on:?}");
@@ -324,4 +325,87 @@ fn revivals_and_double_moves_play_and_undo_exactly() {
         drops > 20 && doubles >= 15,
         "{drops} drops, {doubles} turns of two moves"
     );
+}
+
+/// 宫廷炮: a cannon behind its own king strikes the other king over it,
+/// the kings facing (“己方将(帅)可以主动飞将对方将”); that check is not
+/// answered by moving the king (so a lone cannon mates a lone king), and a
+/// side that takes the cannon leaves the other to break the facing.
+#[test]
+fn palace_cannon_fires_only_with_a_cannon_behind_the_king() {
+    let on = xiangqi_with(&["palace_cannon"]);
+    let off = xiangqi_with(&[]);
+    // Red's king on d1 steps to e1, in front of its cannon on e0.
+    let fen = "9/4k4/9/9/9/9/9/9/3K5/4C4 w - - 0 1";
+    assert!(legal(&on, fen, "d1e1"), "fires");
+    assert!(!legal(&off, fen, "d1e1"), "switched off the kings may not face");
+    assert!(
+        !legal(&on, "9/4k4/9/9/9/9/9/9/3K5/9 w - - 0 1", "d1e1"),
+        "no cannon behind"
+    );
+    // The lone black king may not step aside: mated.
+    let mated = after(&on, fen, &["d1e1"]);
+    assert!(mated.is_check());
+    assert_eq!(
+        mated.end(),
+        Some((
+            variants::End::Checkmate,
+            game::Outcome::Win {
+                winner: variants::Side::First
+            }
+        ))
+    );
+    // With a rook that can take the cannon, that is Black's only answer
+    // (the king stays); then Red must break the facing.
+    let rook = after(&on, "9/4k4/9/9/9/9/9/9/3K5/r3C4 w - - 0 1", &["d1e1"]);
+    let answers: Vec<String> = rook.legal_moves().iter().map(ToString::to_string).collect();
+    assert_eq!(answers, ["a0e0"]);
+    let taken = after(&on, "9/4k4/9/9/9/9/9/9/3K5/r3C4 w - - 0 1", &["d1e1", "a0e0"]);
+    assert!(taken.is_check(), "the kings face with Red to move");
+    let mut breaks: Vec<String> = taken.legal_moves().iter().map(ToString::to_string).collect();
+    breaks.sort();
+    assert_eq!(breaks, ["e1d1", "e1f1"]);
+    // A black piece put between the kings answers it too.
+    let block = after(&on, "9/4k4/9/9/r8/9/9/9/3K5/4C4 w - - 0 1", &["d1e1"]);
+    let answers: Vec<String> = block.legal_moves().iter().map(ToString::to_string).collect();
+    assert_eq!(answers, ["a5e5"]);
+}
+
+/// 破河象: once its side has no horse, an elephant on its third line or
+/// river bank crosses the river by the far corner of a “用” (two points
+/// one way, three the other), blocked one point diagonally towards it;
+/// across, it moves only so, and comes home only onto an elephant's point.
+#[test]
+fn river_breaking_elephant_fires_only_without_horses() {
+    let on = xiangqi_with(&["river_breaking_elephant"]);
+    let off = xiangqi_with(&[]);
+    let home = "3k5/9/9/9/9/9/9/4B4/9/4K4 w - - 0 1";
+    for m in ["e2c5", "e2g5"] {
+        assert!(legal(&on, home, m), "{m} fires");
+        assert!(!legal(&off, home, m), "{m} switched off");
+        assert!(
+            !legal(&on, "3k5/9/9/9/9/9/9/4B4/9/N3K4 w - - 0 1", m),
+            "{m} with a horse"
+        );
+    }
+    assert!(!legal(&on, home, "e2h4"), "at home only to cross");
+    // Blocked one point diagonally towards the destination (f3), not by
+    // the straight leg (e3).
+    let leg = "3k5/9/9/9/9/9/5P3/4B4/9/4K4 w - - 0 1";
+    assert!(!legal(&on, leg, "e2g5") && legal(&on, leg, "e2c5"));
+    assert!(legal(&on, "3k5/9/9/9/9/9/4P4/4B4/9/4K4 w - - 0 1", "e2g5"));
+    // Not from the elephant's back points.
+    let back = Position::from_fen(on.clone(), "3k5/9/9/9/9/9/9/9/9/2B1K4 w - - 0 1").unwrap();
+    assert!(back.legal_moves().iter().all(|m| m.to.rank() <= 4));
+    // Across the river: only “用” moves, home only onto an elephant point.
+    let across = "3k5/9/9/9/6B2/9/9/9/9/4K4 w - - 0 1";
+    for m in ["g5e2", "g5i2", "g5i8", "g5e8", "g5d7"] {
+        assert!(legal(&on, across, m), "{m}");
+    }
+    for m in ["g5d3", "g5i3", "g5e3", "g5e7"] {
+        assert!(!legal(&on, across, m), "{m}");
+    }
+    // It captures, so it checks: from c6 the king on e9.
+    assert!(in_check(&on, "4k4/9/9/2B6/9/9/9/9/9/3K5 b - - 0 1"));
+    assert!(!in_check(&off, "4k4/9/9/2B6/9/9/9/9/9/3K5 b - - 0 1"));
 }

@@ -920,7 +920,28 @@ impl Position {
     /// (宫廷炮: “己方将(帅)可以主动飞将对方将（帅），形成[炮]隔将（帅）打击对方将（帅）的局面”),
     /// or `side` is `answering` that strike (“吃对方宫廷炮后炮方要立刻解除将帅照面”).
     fn facing_danger(&self, side: Side, answering: bool) -> bool {
-        self.royals_face() && !answering && !self.royal_screened(side)
+        self.royals_face() && !answering && !self.royal_screened(side) && !self.royal_strikes(side)
+    }
+
+    /// Whether `side`'s royal stands in `region` (a movement's
+    /// `while_royal_on`; no region: always).
+    #[inline]
+    fn royal_stands(&self, side: Side, region: Option<SquareSet>) -> bool {
+        region.is_none_or(|r| self.royal[side.index()].is_some_and(|k| r.contains(k)))
+    }
+
+    /// 宫策略's 可飞将: whether `side`'s royal itself may capture the other
+    /// royal (“这里的将（帅）可主动‘飞将’对方中线上不在中心点的将（帅）”).
+    fn royal_strikes(&self, side: Side) -> bool {
+        if !self.variant.royal_flies {
+            return false;
+        }
+        let (Some(me), Some(him)) = (self.royal[side.index()], self.royal[side.other().index()]) else {
+            return false;
+        };
+        let mut out = Vec::new();
+        self.moves_from(Square(me), &mut out);
+        out.iter().any(|m| m.to.0 == him)
     }
 
     /// 宫廷炮: whether a hopper of `side` of the file's `royal_screens`
@@ -966,6 +987,7 @@ impl Position {
                                 && p.screen.counts(side, side)
                                 && !p.not_over.contains(royal_type)
                                 && (p.lacking.is_empty() || self.lacks(side, p.lacking))
+                                && self.royal_stands(side, p.royal_on)
                         })
                 });
         }
@@ -1004,6 +1026,9 @@ impl Position {
                 continue;
             }
             if !p.lacking.is_empty() && !self.lacks(by, p.lacking) {
+                continue;
+            }
+            if !self.royal_stands(by, p.royal_on) {
                 continue;
             }
             if p.not_capture.contains(decode_type(self.board[usize::from(sq)])) {
@@ -1055,6 +1080,7 @@ impl Position {
                 && p.to.is_none_or(|r| r.contains(sq))
                 && !p.not_capture.contains(target)
                 && (p.lacking.is_empty() || self.lacks(by, p.lacking))
+                && self.royal_stands(by, p.royal_on)
         };
         let screen = || decode(self.board[usize::from(found[0].0)]);
         (n >= 1 && ray.slides.iter().any(|p| hit(p, found[0])))
@@ -1143,6 +1169,9 @@ impl Position {
                 continue;
             }
             if !m.lacking.is_empty() && !self.lacks(side, m.lacking) {
+                continue;
+            }
+            if !self.royal_stands(side, m.royal_on.map(|r| r[side.index()])) {
                 continue;
             }
             let to_ok = |t: u8| m.to.is_none_or(|r| r[side.index()].contains(t));
@@ -1316,6 +1345,71 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
         let mut z = *state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z ^ (z >> 31)
+    }
+
+    /// The danger-zone shortcut keeps exactly the moves a full test keeps
+    /// with the house rules that touch legality on (宫廷炮's facing, 宫策略's
+    /// flying king and its powers by the king's point, 破河象's diagonal
+    /// leg, revivals and turns of two moves), on random games that favour
+    /// captures so that the conditional powers wake.
+    #[test]
+    fn the_shortcut_agrees_with_the_full_test_under_house_rules() {
+        let rules = [
+            "palace_cannon",
+            "palace_strategy",
+            "river_breaking_elephant",
+            "royal_advisor",
+            "mission_pawn",
+            "reviving_pawn",
+            "fleeing_horse",
+        ];
+        let variant = Arc::new(Variant::with_house_rules(crate::XIANGQI_TOML, "all", &rules).unwrap());
+        let mut seed = 3;
+        let mut positions = 0;
+        for game in 0..40 {
+            let mut pos = Position::start(variant.clone());
+            if game % 3 == 0 {
+                pos.play_iccs("h2h9").unwrap();
+            }
+            for _ in 0..150 {
+                let mut pseudo = Vec::new();
+                pos.pseudo_moves(&mut pseudo);
+                let answering = pos.royal_screened(pos.turn.other());
+                let mut scratch = pos.clone();
+                let full: Vec<Move> = pseudo
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let mover = scratch.turn;
+                        let undo = scratch.play_unchecked(m);
+                        let attacked =
+                            scratch.royal[mover.index()].is_some_and(|r| scratch.attacked(r, mover.other()));
+                        let ok = !(attacked || scratch.facing_danger(mover, answering));
+                        scratch.undo(m, undo);
+                        ok
+                    })
+                    .collect();
+                let legal = pos.legal_moves();
+                assert_eq!(legal, full, "{}", pos.to_fen());
+                positions += 1;
+                if legal.is_empty() {
+                    break;
+                }
+                let captures: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.piece_at(m.to).is_some() && !m.is_drop())
+                    .collect();
+                let pool = if !captures.is_empty() && rng(&mut seed) % 2 == 0 {
+                    &captures
+                } else {
+                    &legal
+                };
+                let m = pool[(rng(&mut seed) % pool.len() as u64) as usize];
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(positions > 3_000, "{positions}");
     }
 
     #[test]

@@ -124,8 +124,12 @@ struct MoveSpec {
     #[serde(default)]
     while_lacking: Vec<String>,
     /// The house rule (降和偏方) this movement belongs to: it exists only
-    /// where `[rules] house_rules` switches that rule on.
-    house_rule: Option<String>,
+    /// where `[rules] house_rules` switches that rule on; a list: all of
+    /// them (宫策略's 象不堵 for a 破河象).
+    house_rule: Option<Tags>,
+    /// A conditional power: the movement holds only while the mover's
+    /// royal piece stands in this region (宫策略).
+    while_royal_on: Option<String>,
 }
 
 #[derive(Deserialize, Clone, Copy, Default, PartialEq, Eq)]
@@ -143,6 +147,23 @@ impl From<WhoSpec> for Who {
             WhoSpec::Any => Who::Any,
             WhoSpec::Own => Who::Own,
             WhoSpec::Enemy => Who::Enemy,
+        }
+    }
+}
+
+/// One house rule's name, or several that must all be on.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Tags {
+    One(String),
+    All(Vec<String>),
+}
+
+impl Tags {
+    fn names(&self) -> &[String] {
+        match self {
+            Tags::One(n) => std::slice::from_ref(n),
+            Tags::All(v) => v,
         }
     }
 }
@@ -549,7 +570,12 @@ impl Variant {
             .pieces
             .iter()
             .flat_map(|p| p.get_ref().moves.iter())
-            .filter_map(|m| m.get_ref().house_rule.as_deref())
+            .flat_map(|m| {
+                m.get_ref()
+                    .house_rule
+                    .iter()
+                    .flat_map(|t| t.names().iter().map(String::as_str))
+            })
             .chain(
                 spec.rules
                     .revivals
@@ -668,7 +694,10 @@ impl Variant {
                 let mspan = m.span();
                 let m = m.get_ref();
                 let what = format!("piece `{}`, move {}", p.name, i + 1);
-                if m.house_rule.as_ref().is_some_and(|r| !rules_on.contains(r)) {
+                if m.house_rule
+                    .as_ref()
+                    .is_some_and(|t| t.names().iter().any(|r| !rules_on.contains(r)))
+                {
                     // A house rule that is off: the movement does not exist.
                     continue;
                 }
@@ -758,6 +787,7 @@ impl Variant {
                     blocked_by: m.blocked_by.into(),
                     screen: m.screen.into(),
                     lacking,
+                    royal_on: region(&m.while_royal_on, &mspan)?,
                 });
             }
             let value = match &p.value {
@@ -964,6 +994,7 @@ impl Variant {
             revivals,
             double_move,
             royal_screen,
+            royal_flies: false,
             conditional: false,
             weights: std::sync::OnceLock::new(),
             probes: [Vec::new(), Vec::new()],
@@ -973,6 +1004,12 @@ impl Variant {
             leap_zones: [Vec::new(), Vec::new()],
             ray_zones: [Vec::new(), Vec::new()],
         };
+        variant.royal_flies = variant.pieces.iter().any(|p| {
+            p.royal
+                && p.movements
+                    .iter()
+                    .any(|m| matches!(m.kind, Kind::Slide | Kind::Hop) && m.mode.captures())
+        });
         variant.conditional = variant
             .pieces
             .iter()

@@ -128,6 +128,9 @@ pub struct Movement {
     /// A conditional power: the movement holds only while the mover's side
     /// has no piece of these types (empty: always).
     pub lacking: TypeSet,
+    /// A conditional power: the movement holds only while the mover's
+    /// royal piece stands in this region, per side (宫策略).
+    pub(crate) royal_on: Option<[SquareSet; 2]>,
 }
 
 /// A piece type: its name, FEN letter, whether it is royal (the king), and
@@ -239,6 +242,10 @@ pub struct Variant {
     /// 宫廷炮: the hoppers that may strike the other royal over their own
     /// royal, the royals facing (empty: none may).
     pub(crate) royal_screen: TypeSet,
+    /// Whether the royal piece has a slide or hop that captures (宫策略's
+    /// 可飞将): facing the other royal is then no danger to a side whose
+    /// royal strikes it.
+    pub(crate) royal_flies: bool,
     /// Whether some movement is conditional (`while_lacking`): positions
     /// then count each side's pieces by type, and a capture, which may
     /// give the other side a power, is always tested in full.
@@ -421,6 +428,7 @@ impl Variant {
                             blocked_by: m.blocked_by,
                             screen: m.screen,
                             lacking: m.lacking,
+                            royal_on: m.royal_on.map(|r| r[side.index()]),
                             range: m.range,
                             from: m.from.map(|r| r[side.index()]),
                             to: m.to.map(|r| r[side.index()]),
@@ -576,6 +584,8 @@ pub(crate) struct Probe {
     pub(crate) screen: Who,
     /// Conditional: holds only while the attacker's side lacks these.
     pub(crate) lacking: TypeSet,
+    /// Conditional: holds only while the attacker's royal stands here.
+    pub(crate) royal_on: Option<SquareSet>,
     pub(crate) range: u8,
     pub(crate) from: Option<SquareSet>,
     pub(crate) to: Option<SquareSet>,

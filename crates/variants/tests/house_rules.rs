@@ -18,7 +18,7 @@ fn xiangqi_with(on: &[&str]) -> Arc<Variant> {
 }
 
 fn legal(v: &Arc<Variant>, fen: &str, mv: &str) -> bool {
-    let pos = Position::from_fen(v.clone(), fen).unwrap();
+    let pos = Position::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     pos.legal_moves().iter().any(|m| m.to_string() == mv)
 }
 
@@ -88,6 +88,7 @@ fn switched_off_or_idle_house_rules_change_nothing() {
         // No pawn is taken in two plies, so no revival by the third.
         &["reviving_pawn", "dragon_warrior"][..],
         &["palace_cannon", "river_breaking_elephant", "royal_advisor"][..],
+        &["palace_strategy", "reviving_pawn", "mission_pawn"][..],
     ] {
         let mut pos = Position::start(xiangqi_with(on));
         assert_eq!(variants::perft(&mut pos, 3), 79_666, "{on:?}");
@@ -408,4 +409,103 @@ fn river_breaking_elephant_fires_only_without_horses() {
     // It captures, so it checks: from c6 the king on e9.
     assert!(in_check(&on, "4k4/9/9/2B6/9/9/9/9/9/3K5 b - - 0 1"));
     assert!(!in_check(&off, "4k4/9/9/2B6/9/9/9/9/9/3K5 b - - 0 1"));
+}
+
+/// 宫策略: each power holds while the king stands on its point of the
+/// palace (the file's reading of the missing figure: d2 全线车, e2 全线炮,
+/// f2 畅马, d1 象不堵, f1 士阔步, d0 斜河兵, f0 河清卒, e1 可飞将), and not on
+/// another point, nor with the rule off.
+#[test]
+fn palace_strategy_fires_only_with_the_king_on_its_point() {
+    let on = xiangqi_with(&["palace_strategy"]);
+    let off = xiangqi_with(&[]);
+    // (power, FEN with the king on its point, the move, FEN with the king elsewhere)
+    let cases = [
+        // 全线车: the rook along the palace's diagonal.
+        (
+            "rook",
+            "4k4/9/9/9/9/9/9/3K5/9/5R3 w - - 0 1",
+            "f0e1",
+            "4k4/9/9/9/9/9/9/9/3K5/5R3 w - - 0 1",
+        ),
+        // 全线炮: the cannon moves along it …
+        (
+            "cannon",
+            "3k5/9/9/9/9/9/9/4K4/9/3C5 w - - 0 1",
+            "d0e1",
+            "3k5/9/9/9/9/9/9/9/9/3CK4 w - - 0 1",
+        ),
+        // … and captures over a screen on it.
+        (
+            "cannon",
+            "3k5/9/9/9/9/9/9/4Kn3/4P4/3C5 w - - 0 1",
+            "d0f2",
+            "3k5/9/9/9/9/9/9/5n3/4P4/3C1K3 w - - 0 1",
+        ),
+        // 畅马: the horse over its leg.
+        (
+            "horse",
+            "3k5/9/9/9/9/9/9/5K3/1P7/1N7 w - - 0 1",
+            "b0c2",
+            "3k5/9/9/9/9/9/9/9/1P3K3/1N7 w - - 0 1",
+        ),
+        // 象不堵: the elephant over its eye (here the king itself).
+        (
+            "elephant",
+            "4k4/9/9/9/9/9/9/9/3K5/2B6 w - - 0 1",
+            "c0e2",
+            "3k5/9/9/9/9/9/9/9/3P1K3/2B6 w - - 0 1",
+        ),
+        // 士阔步: the advisor two points along the line.
+        (
+            "advisor",
+            "3k5/9/9/9/9/9/9/9/5K3/3A5 w - - 0 1",
+            "d0f2",
+            "3k5/9/9/9/9/9/9/9/9/3A1K3 w - - 0 1",
+        ),
+        // 斜河兵: the pawn across the river diagonally.
+        (
+            "crossing pawn",
+            "4k4/9/9/9/9/2P6/9/9/9/3K5 w - - 0 1",
+            "c4d5",
+            "4k4/9/9/9/9/2P6/9/9/9/5K3 w - - 0 1",
+        ),
+        // 河清卒: the pawn along the enemy's river bank.
+        (
+            "bank pawn",
+            "3k5/9/9/9/2P6/9/9/9/9/5K3 w - - 0 1",
+            "c5g5",
+            "3k5/9/9/9/2P6/9/9/9/9/4K4 w - - 0 1",
+        ),
+    ];
+    for (power, fen, mv, elsewhere) in cases {
+        assert!(legal(&on, fen, mv), "{power}: {mv} fires");
+        assert!(!legal(&off, fen, mv), "{power}: {mv} switched off");
+        assert!(
+            !legal(&on, elsewhere, mv),
+            "{power}: {mv} with the king elsewhere"
+        );
+    }
+    // 斜河兵 does not capture diagonally.
+    assert!(!legal(&on, "4k4/9/9/9/3p5/2P6/9/9/9/3K5 w - - 0 1", "c4d5"));
+    // 可飞将: from the centre the king may face the other king up the
+    // open file, which is then in check and must step off the file (not
+    // onto its own centre, which the king does not strike: facing there
+    // is forbidden as ever).
+    let fen = "4k4/9/9/9/9/9/9/9/3K5/9 w - - 0 1";
+    assert!(legal(&on, fen, "d1e1") && !legal(&off, fen, "d1e1"));
+    let faced = after(&on, fen, &["d1e1"]);
+    assert!(faced.is_check());
+    let mut replies: Vec<String> = faced.legal_moves().iter().map(ToString::to_string).collect();
+    replies.sort();
+    assert_eq!(replies, ["e9d9", "e9f9"]);
+    assert!(
+        !legal(&on, "9/4k4/9/9/9/9/9/9/3K5/9 w - - 0 1", "d1e1"),
+        "not against the other centre"
+    );
+    // With 破河象 on too, 象不堵 frees its “用” leap: blocked on f3 but for
+    // the king on d1.
+    let both = xiangqi_with(&["palace_strategy", "river_breaking_elephant"]);
+    assert!(legal(&both, "4k4/9/9/9/9/9/5P3/4B4/3K5/9 w - - 0 1", "e2g5"));
+    assert!(!legal(&both, "4k4/9/9/9/9/9/5P3/4B4/5K3/9 w - - 0 1", "e2g5"));
 }

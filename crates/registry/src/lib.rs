@@ -655,8 +655,12 @@ static TABLE: OnceLock<Vec<Variant>> = OnceLock::new();
 /// player may choose is an entry of its own, rated in its own pool, made
 /// from `crates/variants/data/xiangqi.toml` (docs/variants.md). 龙战士
 /// (`dragon_warrior`) excludes 王者士 (`royal_advisor`); 杀惊遁马
-/// (`fleeing_horse`) and 还魂卒 (`reviving_pawn`) go with any.
-const HOUSE_RULE_SETS: [(&str, &[&str]); 8] = [
+/// (`fleeing_horse`), 宫廷炮 (`palace_cannon`), 破河象
+/// (`river_breaking_elephant`), 宫策略 (`palace_strategy`) and 还魂卒
+/// (`reviving_pawn`) go with any; `xiangqi-house` has the eight that go
+/// together, 龙战士 in place of 王者士 as the seed advises
+/// (“应当是替代‘王者士’的”).
+const HOUSE_RULE_SETS: [(&str, &[&str]); 12] = [
     ("xiangqi-dragon", &["dragon_warrior"]),
     ("xiangqi-mission", &["mission_pawn"]),
     ("xiangqi-royal", &["royal_advisor"]),
@@ -665,6 +669,21 @@ const HOUSE_RULE_SETS: [(&str, &[&str]); 8] = [
     ("xiangqi-horse", &["fleeing_horse"]),
     ("xiangqi-revival", &["reviving_pawn"]),
     ("xiangqi-horse-revival", &["fleeing_horse", "reviving_pawn"]),
+    ("xiangqi-cannon", &["palace_cannon"]),
+    ("xiangqi-elephant", &["river_breaking_elephant"]),
+    ("xiangqi-strategy", &["palace_strategy"]),
+    (
+        "xiangqi-house",
+        &[
+            "fleeing_horse",
+            "palace_cannon",
+            "river_breaking_elephant",
+            "mission_pawn",
+            "dragon_warrior",
+            "palace_strategy",
+            "reviving_pawn",
+        ],
+    ),
 ];
 
 /// The variant files shipped in the binary (`crates/variants/data`), beside

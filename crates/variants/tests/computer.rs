@@ -26,6 +26,19 @@ fn variant(name: &str) -> Arc<Variant> {
         );
         return Arc::new(Variant::from_toml(&text).unwrap());
     }
+    if name == "xiangqi+eight" {
+        // The eight house rules that go together (龙战士, not 王者士).
+        let rules = [
+            "fleeing_horse",
+            "palace_cannon",
+            "river_breaking_elephant",
+            "mission_pawn",
+            "dragon_warrior",
+            "palace_strategy",
+            "reviving_pawn",
+        ];
+        return Arc::new(Variant::with_house_rules(variants::XIANGQI_TOML, "eight", &rules).unwrap());
+    }
     if name == "xiangqi+house" {
         // Xiangqi with two house rules on (龙战士 and 任务兵).
         let text = variants::XIANGQI_TOML.replace(
@@ -82,8 +95,9 @@ fn beats_a_random_mover_100_to_0() {
     let mut lost = Vec::new();
     for (name, games) in [
         ("xiangqi", 20),
-        ("xiangqi+house", 10),
-        ("xiangqi+revival", 10),
+        ("xiangqi+house", 5),
+        ("xiangqi+revival", 5),
+        ("xiangqi+eight", 10),
         ("minixiangqi", 15),
         ("manchu", 15),
         ("janggi", 15),

@@ -50,6 +50,11 @@ pub enum FenError {
     /// revive, `D`/`S` a turn of two moves, for the side to move only).
     #[error("FEN rights `{0}`: `-`, or V/v (may revive), D/S (owed a turn of two moves / on its second move) in the case of the side to move, where the variant has such rules")]
     BadRights(String),
+    /// The flags' points (`{0,21}` after the placement) are not two
+    /// different points of the ring (or `-` for a taken flag), or the
+    /// variant has no flags.
+    #[error("FEN flags `{{{0}}}`: two different points of the ring (or `-` for a taken flag), where the variant has flags")]
+    BadFlags(String),
     #[error("FEN move counter `{0}` is not a number")]
     BadCounter(String),
 }

@@ -26,6 +26,8 @@ pub enum End {
     Stalemate,
     Bikjang,
     Passes,
+    /// A side's flag was taken (解将旗: “‘解将’是可以吃掉对方‘解将’的，并且也为胜”).
+    FlagTaken,
 }
 
 /// What [`Position::play_unchecked`] changed, for [`Position::undo`].
@@ -42,6 +44,8 @@ pub struct Undo {
     /// moves (杀惊遁马) keeps the side to move.
     turn: Side,
     fullmoves: u32,
+    /// The flags before (解将旗).
+    flags: [Option<u8>; 2],
 }
 
 /// The rights a FEN's third field carries (`-` where none), upper-case
@@ -53,6 +57,8 @@ pub struct Undo {
 struct Rights {
     revive: [bool; 2],
     double: Double,
+    /// 解将旗: the side to move has stepped its flag this turn (`F`/`f`).
+    flag_stepped: bool,
 }
 
 /// Where the side to move stands in a turn of two moves.
@@ -73,6 +79,9 @@ impl Rights {
             if r {
                 k ^= zobrist(255, 300 + i);
             }
+        }
+        if self.flag_stepped {
+            k ^= zobrist(255, 312);
         }
         k ^ match self.double {
             Double::None => 0,
@@ -119,6 +128,16 @@ pub struct Position {
     /// Fairy-Stockfish writes holdings, `[PPp]` after the placement.
     hand: [[u8; 100]; 2],
     rights: Rights,
+    /// 解将旗: each side's flag's point on the ring (`None`: taken).
+    /// Written in FEN after the placement (and reserves): `{0,21}`, `-`
+    /// for a taken flag.
+    flags: [Option<u8>; 2],
+}
+
+/// A flag on a ring point, for [`Position::key`].
+#[inline]
+fn flag_key(side: Side, point: Option<u8>) -> u64 {
+    point.map_or(0, |p| zobrist(254 - side.index() as u8, 400 + usize::from(p)))
 }
 
 /// A piece of board code `code` that is the `n`th of its type in a
@@ -155,6 +174,17 @@ impl Position {
     pub fn from_fen(variant: Arc<Variant>, fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_whitespace();
         let placement = fields.next().ok_or(FenError::Empty)?;
+        let (placement, flag_field) = match placement.split_once('{') {
+            Some((rest, f)) => (
+                rest,
+                Some(
+                    f.strip_suffix('}')
+                        .ok_or_else(|| FenError::BadFlags(f.to_owned()))?,
+                ),
+            ),
+            None => (placement, None),
+        };
+        let flags = Position::read_flags(&variant, flag_field)?;
         let (placement, holdings) = match placement.split_once('[') {
             Some((board, rest)) => (
                 board,
@@ -290,6 +320,9 @@ impl Position {
             }
         }
         key ^= rights.key();
+        for side in Side::BOTH {
+            key ^= flag_key(side, flags[side.index()]);
+        }
         let pos = Position {
             variant,
             board,
@@ -302,6 +335,7 @@ impl Position {
             counts,
             hand,
             rights,
+            flags,
         };
         if pos.royal_in_danger(turn.other()) {
             return Err(FenError::OppositeCheck);
@@ -326,7 +360,47 @@ impl Position {
             counts: [[0; 100]; 2],
             hand: [[0; 100]; 2],
             rights: Rights::default(),
+            flags: [None, None],
         }
+    }
+
+    /// Reads the flags' points (`0,21`; `-` for a taken flag), where the
+    /// variant has a ring; without the field, the starts.
+    fn read_flags(variant: &Variant, field: Option<&str>) -> Result<[Option<u8>; 2], FenError> {
+        let Some(ring) = &variant.flags else {
+            return match field {
+                None => Ok([None, None]),
+                Some(f) => Err(FenError::BadFlags(f.to_owned())),
+            };
+        };
+        let Some(field) = field else {
+            return Ok([Some(ring.start[0]), Some(ring.start[1])]);
+        };
+        let bad = || FenError::BadFlags(field.to_owned());
+        let (a, b) = field.split_once(',').ok_or_else(bad)?;
+        let point = |t: &str| -> Result<Option<u8>, FenError> {
+            if t == "-" {
+                return Ok(None);
+            }
+            let p: u8 = t.parse().map_err(|_| bad())?;
+            if p < ring.points {
+                Ok(Some(p))
+            } else {
+                Err(bad())
+            }
+        };
+        let flags = [point(a)?, point(b)?];
+        if (flags[0].is_some() && flags[0] == flags[1]) || flags.iter().all(Option::is_none) {
+            return Err(bad());
+        }
+        Ok(flags)
+    }
+
+    /// Each side's flag's point on its ring (解将旗), first side first;
+    /// `None` for a taken flag or a variant without flags.
+    #[must_use]
+    pub fn flag_points(&self) -> [Option<u8>; 2] {
+        self.flags
     }
 
     /// Reads the FEN's third field (`-`, or the letters of [`Rights`]);
@@ -347,6 +421,7 @@ impl Position {
             };
             match c.to_ascii_lowercase() {
                 'v' if revives => rights.revive[side.index()] = true,
+                'f' if variant.flags.is_some() && side == turn => rights.flag_stepped = true,
                 'd' | 's'
                     if variant.double_move.is_some() && side == turn && rights.double == Double::None =>
                 {
@@ -381,6 +456,9 @@ impl Position {
             } else {
                 c
             });
+        }
+        if self.rights.flag_stepped {
+            out.push(if self.turn == Side::First { 'F' } else { 'f' });
         }
         if out.len() == start {
             out.push('-');
@@ -500,6 +578,10 @@ impl Position {
             }
             out.push(']');
         }
+        if self.variant.flags.is_some() {
+            let point = |p: Option<u8>| p.map_or_else(|| "-".to_owned(), |p| p.to_string());
+            let _ = write!(out, "{{{},{}}}", point(self.flags[0]), point(self.flags[1]));
+        }
         let turn = if self.turn == Side::First { 'w' } else { 'b' };
         let _ = write!(out, " {turn} ");
         self.write_rights(&mut out);
@@ -536,7 +618,7 @@ impl Position {
     #[must_use]
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::with_capacity(64);
-        if self.immediate_end().is_some() {
+        if self.immediate_end().is_some() || self.flag_taken().is_some() {
             return moves;
         }
         self.pseudo_moves(&mut moves);
@@ -547,13 +629,14 @@ impl Position {
         if let Some(pass) = self.legal_pass(facing) {
             moves.push(pass);
         }
+        moves.extend(self.flag_move());
         moves
     }
 
     /// The number of legal moves (perft's last ply).
     #[must_use]
     pub fn count_legal_moves(&mut self) -> u64 {
-        if self.immediate_end().is_some() {
+        if self.immediate_end().is_some() || self.flag_taken().is_some() {
             return 0;
         }
         let mut moves = Vec::with_capacity(64);
@@ -564,7 +647,32 @@ impl Position {
             .iter()
             .filter(|&&m| self.is_legal_pseudo(m, safe, facing))
             .count() as u64;
-        n + u64::from(self.legal_pass(facing).is_some())
+        n + u64::from(self.legal_pass(facing).is_some()) + u64::from(self.flag_move().is_some())
+    }
+
+    /// The flag's move of the side to move (解将旗), if it has one: in
+    /// check, one point forward before its answer (`~`, once a turn);
+    /// not in check, with the other flag right behind it, two points as
+    /// its whole move (`~~`: “当甲方[解将]走到乙方[解将]后面与其紧邻状态下,乙方可以在不被
+    /// ‘将军’的情况下，单独一着走两格[解将]棋”).
+    fn flag_move(&self) -> Option<Move> {
+        let ring = self.variant.flags.as_ref()?;
+        let (me, other) = (
+            self.flags[self.turn.index()]?,
+            self.flags[self.turn.other().index()]?,
+        );
+        if self.is_check() {
+            (!self.rights.flag_stepped).then(|| Move::flag(1))
+        } else {
+            ((other + 1) % ring.points == me).then(|| Move::flag(2))
+        }
+    }
+
+    /// The side whose flag was taken (解将旗), if one was.
+    #[must_use]
+    pub fn flag_taken(&self) -> Option<Side> {
+        self.variant.flags.as_ref()?;
+        Side::BOTH.into_iter().find(|s| self.flags[s.index()].is_none())
     }
 
     /// The pass, where the variant has one and it is legal: never in check,
@@ -601,7 +709,7 @@ impl Position {
     /// Whether `m` is a pass: the royal square twice (`e1e1`).
     #[must_use]
     pub fn is_pass(m: Move) -> bool {
-        m.from == m.to && m.drop.is_none()
+        m.from == m.to && m.drop.is_none() && m.flag == 0
     }
 
     /// Reads an ICCS-style move and plays it if it is legal.
@@ -632,6 +740,7 @@ impl Position {
             rights: self.rights,
             turn: mover,
             fullmoves: self.fullmoves,
+            flags: self.flags,
         };
         if self.variant.bikjang || self.variant.pass {
             self.history = History {
@@ -640,7 +749,19 @@ impl Position {
                 prev_facing: self.variant.bikjang && self.royals_face(),
             };
         }
-        if let Some(letter) = m.drop {
+        if m.flag > 0 {
+            // 解将旗: the flag goes round; landing on the other's takes it.
+            let points = self.variant.flags.as_ref().map_or(1, |r| r.points);
+            let (me, other) = (mover.index(), mover.other().index());
+            let from = self.flags[me].expect("a legal flag move has a flag");
+            let to = (from + m.flag) % points;
+            self.key ^= flag_key(mover, Some(from)) ^ flag_key(mover, Some(to));
+            self.flags[me] = Some(to);
+            if self.flags[other] == Some(to) {
+                self.key ^= flag_key(mover.other(), Some(to));
+                self.flags[other] = None;
+            }
+        } else if let Some(letter) = m.drop {
             // 还魂: the piece leaves the reserve for an empty point.
             let t = self
                 .variant
@@ -683,7 +804,9 @@ impl Position {
         if !m.is_drop() && self.royal[mover.index()] == Some(m.from.0) {
             self.royal[mover.index()] = Some(m.to.0);
         }
-        self.halfmoves = if undo.captured != 0 { 0 } else { self.halfmoves + 1 };
+        if m.flag != 1 {
+            self.halfmoves = if undo.captured != 0 { 0 } else { self.halfmoves + 1 };
+        }
         let (rights, hand_over) = self.rights_after(m, &undo);
         self.key ^= self.rights.key() ^ rights.key();
         self.rights = rights;
@@ -724,6 +847,12 @@ impl Position {
         let v = &*self.variant;
         let mover = undo.turn;
         let mut rights = undo.rights;
+        if m.flag == 1 {
+            // The flag's step before the answer to a check: the turn goes on.
+            rights.flag_stepped = true;
+            return (rights, false);
+        }
+        rights.flag_stepped = false;
         if v.revivals.iter().any(|r| r.after_capture) {
             rights.revive[mover.index()] = undo.captured != 0;
         }
@@ -764,8 +893,11 @@ impl Position {
         self.turn = undo.turn;
         self.fullmoves = undo.fullmoves;
         self.rights = undo.rights;
+        self.flags = undo.flags;
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
-        if m.is_drop() {
+        if m.flag > 0 {
+            // The flags are restored above.
+        } else if m.is_drop() {
             let code = self.board[to];
             if self.variant.conditional {
                 self.count(code, -1);
@@ -803,6 +935,14 @@ impl Position {
     /// a Janggi game ended by bikjang or passes is scored by counting.
     #[must_use]
     pub fn end(&self) -> Option<(End, Outcome)> {
+        if let Some(loser) = self.flag_taken() {
+            return Some((
+                End::FlagTaken,
+                Outcome::Win {
+                    winner: loser.other(),
+                },
+            ));
+        }
         if let Some(end) = self.immediate_end() {
             return Some((end, self.counting_outcome()));
         }
@@ -1362,6 +1502,7 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
             "mission_pawn",
             "reviving_pawn",
             "fleeing_horse",
+            "check_flag",
         ];
         let variant = Arc::new(Variant::with_house_rules(crate::XIANGQI_TOML, "all", &rules).unwrap());
         let mut seed = 3;
@@ -1388,6 +1529,7 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
                         scratch.undo(m, undo);
                         ok
                     })
+                    .chain(pos.flag_move())
                     .collect();
                 let legal = pos.legal_moves();
                 assert_eq!(legal, full, "{}", pos.to_fen());

@@ -13,8 +13,8 @@ use toml::Spanned;
 use crate::error::VariantError;
 use crate::square::{Square, STRIDE};
 use crate::variant::{
-    Counting, DoubleMove, EndValue, Kind, Mode, Movement, PieceType, Revival, SquareSet, TypeSet, Variant,
-    Who,
+    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Revival, SquareSet, TypeSet,
+    Variant, Who,
 };
 
 /// The largest board side; squares are bytes of a 16-wide board.
@@ -240,6 +240,19 @@ struct RulesSpec {
     /// Hoppers that may use their own royal as the screen (宫廷炮).
     #[serde(default)]
     royal_screens: Vec<Spanned<RoyalScreenSpec>>,
+    /// Flags on a ring round the board (解将旗).
+    #[serde(default)]
+    flags: Vec<Spanned<FlagSpec>>,
+}
+
+/// `[[rules.flags]]`: a ring of `points` points, each side's flag starting
+/// at `start` (first side first).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FlagSpec {
+    points: u8,
+    start: [u8; 2],
+    house_rule: Option<String>,
 }
 
 /// `[[rules.royal_screens]]`: hoppers of `pieces` may strike the other
@@ -298,6 +311,7 @@ impl Default for RulesSpec {
             revivals: Vec::new(),
             double_moves: Vec::new(),
             royal_screens: Vec::new(),
+            flags: Vec::new(),
         }
     }
 }
@@ -591,6 +605,12 @@ impl Variant {
             .chain(
                 spec.rules
                     .royal_screens
+                    .iter()
+                    .filter_map(|d| d.get_ref().house_rule.as_deref()),
+            )
+            .chain(
+                spec.rules
+                    .flags
                     .iter()
                     .filter_map(|d| d.get_ref().house_rule.as_deref()),
             )
@@ -970,7 +990,32 @@ impl Variant {
             }
             royal_screen.0 |= set.0;
         }
-        if (!revivals.is_empty() || double_move.is_some()) && (rules.pass || rules.bikjang) {
+        let mut flags = None;
+        for f in rules.flags.iter().filter(|f| in_force(&f.get_ref().house_rule)) {
+            let span = f.span();
+            let spec = f.get_ref();
+            if flags.is_some() {
+                return Err(cx.err(span, "flags: only one ring may be in force"));
+            }
+            if !royal {
+                return Err(cx.err(span, "flags answer checks: they need a royal piece"));
+            }
+            if spec.points < 4
+                || spec.start.iter().any(|&p| p >= spec.points)
+                || spec.start[0] == spec.start[1]
+            {
+                return Err(cx.err(
+                    span,
+                    "flags: a ring of at least 4 points, two different starts on it",
+                ));
+            }
+            flags = Some(FlagRing {
+                points: spec.points,
+                start: spec.start,
+            });
+        }
+        if (!revivals.is_empty() || double_move.is_some() || flags.is_some()) && (rules.pass || rules.bikjang)
+        {
             return Err(cx.err(
                 0..0,
                 "revivals and double moves are not combined with pass or bikjang",
@@ -995,6 +1040,7 @@ impl Variant {
             double_move,
             royal_screen,
             royal_flies: false,
+            flags,
             conditional: false,
             weights: std::sync::OnceLock::new(),
             probes: [Vec::new(), Vec::new()],

@@ -197,6 +197,21 @@ pub struct DoubleMove {
     pub first: TypeSet,
 }
 
+/// Flags on a ring of points round the board (seed 004's 解将旗), off the
+/// board's geometry (“它与棋盘无地域关系”): each side's flag starts at its
+/// point and only goes forward round the ring (counter-clockwise, as Red
+/// sees the board). A side in check may first step its flag one point
+/// (`~`, keeping the turn) and then answer the check; a flag landing on
+/// the other flag takes it and wins; a side not in check whose flag has
+/// the other flag right behind it may run two points as its move (`~~`).
+#[derive(Clone, Debug)]
+pub struct FlagRing {
+    /// How many points the ring has (42 round Xiangqi's board).
+    pub points: u8,
+    /// Each side's flag's start, first side first.
+    pub start: [u8; 2],
+}
+
 /// What an ending is worth to the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndValue {
@@ -246,6 +261,8 @@ pub struct Variant {
     /// 可飞将): facing the other royal is then no danger to a side whose
     /// royal strikes it.
     pub(crate) royal_flies: bool,
+    /// 解将旗: the flags' ring, where the file has it switched on.
+    pub(crate) flags: Option<FlagRing>,
     /// Whether some movement is conditional (`while_lacking`): positions
     /// then count each side's pieces by type, and a capture, which may
     /// give the other side a power, is always tested in full.
@@ -352,6 +369,12 @@ impl Variant {
             .iter()
             .find(|r| r.pieces.contains(base))
             .map(|r| (base, r))
+    }
+
+    /// The flags' ring in force (解将旗), if any.
+    #[must_use]
+    pub fn flags(&self) -> Option<&FlagRing> {
+        self.flags.as_ref()
     }
 
     /// The turn of two moves in force, if any.

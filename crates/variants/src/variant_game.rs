@@ -143,7 +143,7 @@ impl Game for VariantGame {
             text: coord.to_owned(),
             reason: "not two squares in ICCS coordinates (e.g. h2e2)".to_owned(),
         })?;
-        let capture = !Position::is_pass(m) && !m.is_drop() && self.pos.piece_at(m.to).is_some();
+        let capture = m.moves_a_piece() && self.pos.piece_at(m.to).is_some();
         let mover = self.pos.turn();
         self.pos.play(m).map_err(|e| GameError::IllegalMove {
             text: coord.to_owned(),
@@ -154,7 +154,9 @@ impl Game for VariantGame {
             display: m.to_string(),
             alt: m.to_string(),
             capture,
-            check: self.pos.is_check(),
+            // A move after which the mover moves again (a flag's step, the
+            // first of two moves) gives no check: the mover is to move.
+            check: self.pos.turn() != mover && self.pos.is_check(),
         };
         self.history.push(played.clone());
         self.movers.push(mover);
@@ -178,6 +180,7 @@ impl Game for VariantGame {
                         "a pass with the kings facing (빅장), scored by counting",
                     ),
                     End::Passes => ("passes", "both sides passed, scored by counting"),
+                    End::FlagTaken => ("flag_taken", "a flag taken on the ring (解将旗)"),
                 };
                 Status::Over(Ending {
                     outcome,

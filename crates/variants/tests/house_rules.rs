@@ -93,6 +93,23 @@ fn switched_off_or_idle_house_rules_change_nothing() {
         let mut pos = Position::start(xiangqi_with(on));
         assert_eq!(variants::perft(&mut pos, 3), 79_666, "{on:?}");
     }
+    // 解将旗 adds one move (the flag's step) exactly where the side to move
+    // is in check: perft(3) is Xiangqi's and one more per checked position
+    // two plies from the start.
+    let mut plain = Position::start(xiangqi_with(&[]));
+    let mut checked = 0;
+    for a in plain.legal_moves() {
+        let ua = plain.play_unchecked(a);
+        for b in plain.legal_moves() {
+            let ub = plain.play_unchecked(b);
+            checked += u64::from(plain.is_check());
+            plain.undo(b, ub);
+        }
+        plain.undo(a, ua);
+    }
+    assert!(checked > 0);
+    let mut flags = Position::start(xiangqi_with(&["check_flag"]));
+    assert_eq!(variants::perft(&mut flags, 3), 79_666 + checked);
     assert_eq!(
         xiangqi_with(&["dragon_warrior", "mission_pawn"]).house_rules(),
         ["dragon_warrior", "mission_pawn"]
@@ -264,12 +281,19 @@ fn fleeing_horse_fires_only_after_the_opening_cannon_takes_a_horse() {
 }
 
 /// Drops and turns of two moves are undone exactly: on random games with
-/// every house rule that may be on together, a move taken back restores
+/// the house rules that add moves (还魂卒, 杀惊遁马, 解将旗) and two
+/// conditional powers, a move taken back restores
 /// the FEN and the hash, the FEN reads back, and the hash kept move by
 /// move is the one read from the FEN. Half the games open with 杀惊.
 #[test]
 fn revivals_and_double_moves_play_and_undo_exactly() {
-    let v = xiangqi_with(&["fleeing_horse", "reviving_pawn", "dragon_warrior", "mission_pawn"]);
+    let v = xiangqi_with(&[
+        "fleeing_horse",
+        "reviving_pawn",
+        "dragon_warrior",
+        "mission_pawn",
+        "check_flag",
+    ]);
     let mut seed = 11u64;
     let mut next = || {
         seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -277,7 +301,7 @@ fn revivals_and_double_moves_play_and_undo_exactly() {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z ^ (z >> 31)
     };
-    let (mut drops, mut doubles) = (0, 0);
+    let (mut drops, mut doubles, mut flags) = (0, 0, 0);
     for game in 0..60 {
         let mut pos = Position::start(v.clone());
         // 杀惊 in half the games, 遁马 in half of those.
@@ -316,6 +340,7 @@ fn revivals_and_double_moves_play_and_undo_exactly() {
             let mover = pos.turn();
             pos.play_unchecked(m);
             drops += usize::from(m.is_drop());
+            flags += usize::from(m.flag > 0);
             doubles += usize::from(pos.turn() == mover);
             let again = Position::from_fen(v.clone(), &pos.to_fen()).unwrap();
             assert_eq!(again.key(), pos.key(), "{}", pos.to_fen());
@@ -508,4 +533,86 @@ fn palace_strategy_fires_only_with_the_king_on_its_point() {
     let both = xiangqi_with(&["palace_strategy", "river_breaking_elephant"]);
     assert!(legal(&both, "4k4/9/9/9/9/9/5P3/4B4/3K5/9 w - - 0 1", "e2g5"));
     assert!(!legal(&both, "4k4/9/9/9/9/9/5P3/4B4/5K3/9 w - - 0 1", "e2g5"));
+}
+
+/// 解将旗: a side in check may first step its flag one point round the
+/// ring (`~`) and then answer the check; a flag landing on the other
+/// takes it and wins; a side not in check with the other flag right
+/// behind its own may run two points as its move (`~~`).
+#[test]
+fn check_flag_fires_only_in_check_or_when_chased() {
+    let on = xiangqi_with(&["check_flag"]);
+    let off = xiangqi_with(&[]);
+    // The start: the flags behind the kings, at 0 and 21 of 42.
+    let start = Position::start(on.clone());
+    assert!(start
+        .to_fen()
+        .starts_with("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR{0,21} w"));
+    assert!(
+        !start.legal_moves().iter().any(|m| m.flag > 0),
+        "not in check, not chased"
+    );
+    // Red's king on d0 in check from the rook on d9.
+    let fen = "3r1k3/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
+    let checked = Position::from_fen(on.clone(), fen).unwrap();
+    assert!(checked.is_check() && has(&checked, "~"), "fires in check");
+    let stepped = after(&on, fen, &["~"]);
+    assert_eq!(
+        stepped.turn(),
+        variants::Side::First,
+        "the answer is still to come"
+    );
+    assert!(
+        stepped
+            .to_fen()
+            .starts_with("3r1k3/9/9/9/9/9/9/9/9/3K5{1,21} w F "),
+        "{}",
+        stepped.to_fen()
+    );
+    assert!(stepped.is_check() && !has(&stepped, "~"), "one step a turn");
+    let answered = after(&on, fen, &["~", "d0e0"]);
+    assert_eq!(answered.turn(), variants::Side::Second);
+    assert!(answered.to_fen().contains("{1,21} b - "), "{}", answered.to_fen());
+    // Optional: the answer alone leaves the flag.
+    assert!(after(&on, fen, &["d0e0"]).to_fen().contains("{0,21} b"));
+    // Taking the other flag wins at once.
+    let take = "3r1k3/9/9/9/9/9/9/9/9/3K5{20,21} w - - 0 1";
+    let won = after(&on, take, &["~"]);
+    assert_eq!(
+        won.end(),
+        Some((
+            variants::End::FlagTaken,
+            game::Outcome::Win {
+                winner: variants::Side::First
+            }
+        ))
+    );
+    assert!(won.legal_moves().is_empty());
+    // Chased: Black, not in check, its flag with Red's right behind, runs two.
+    let chased = "4k4/9/9/9/9/9/9/9/9/3K5{20,21} b - - 0 1";
+    let ran = after(&on, chased, &["~~"]);
+    assert!(ran.to_fen().contains("{20,23} w"), "{}", ran.to_fen());
+    assert!(!has(
+        &Position::from_fen(on.clone(), "4k4/9/9/9/9/9/9/9/9/3K5{19,21} b - - 0 1").unwrap(),
+        "~~"
+    ));
+    assert!(
+        !has(
+            &Position::from_fen(on.clone(), "3k5/9/9/9/9/9/9/9/9/3RK4{20,21} b - - 0 1").unwrap(),
+            "~~"
+        ),
+        "in check"
+    );
+    // The ring closes: 41 goes on to 0.
+    assert!(after(&on, "3r1k3/9/9/9/9/9/9/9/9/3K5{41,21} w - - 0 1", &["~"])
+        .to_fen()
+        .contains("{0,21}"));
+    // Switched off: no flags, and a FEN giving them is refused.
+    assert!(!Position::from_fen(off.clone(), fen)
+        .unwrap()
+        .legal_moves()
+        .iter()
+        .any(|m| m.flag > 0));
+    assert!(Position::from_fen(off, take).is_err());
+    assert!(Position::from_fen(on, "4k4/9/9/9/9/9/9/9/9/3K5{21,21} b - - 0 1").is_err());
 }

@@ -206,7 +206,7 @@ impl Search {
         let mut best = -INFINITY;
         self.keys.push(pos.key());
         for m in moves {
-            let quiet = Position::is_pass(m) || pos.piece_at(m.to).is_none();
+            let quiet = !m.moves_a_piece() || pos.piece_at(m.to).is_none();
             let mover = pos.turn();
             let undo = pos.play_unchecked(m);
             let score = if pos.turn() == mover {

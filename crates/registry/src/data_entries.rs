@@ -102,11 +102,14 @@ pub(crate) fn entry(v: Arc<variants::Variant>) -> Variant {
         start: Start::Fixed {
             fen: leak(v.start_fen().to_owned()),
         },
-        // A variant with revivals puts pieces back from a reserve (`P@e3`).
-        move_kinds: if v.revivals().is_empty() {
-            &[MoveKind::Move]
-        } else {
-            &[MoveKind::Move, MoveKind::Drop]
+        // A variant with revivals puts pieces back from a reserve (`P@e3`);
+        // one with flags (解将旗) has their steps (`~`, `~~`), moves of no
+        // piece, which may leave the turn with the mover.
+        move_kinds: match (v.revivals().is_empty(), v.flags().is_none()) {
+            (true, true) => &[MoveKind::Move],
+            (false, true) => &[MoveKind::Move, MoveKind::Drop],
+            (true, false) => &[MoveKind::Move, MoveKind::Choice],
+            (false, false) => &[MoveKind::Move, MoveKind::Drop, MoveKind::Choice],
         },
         notations: NOTATIONS,
         record: RecordFormat {
@@ -183,6 +186,7 @@ fn drawing(v: &variants::Variant) -> DataBoard {
         palace,
         river,
         revived,
+        flag_ring: v.flags().map(|r| r.points),
     }
 }
 
@@ -505,6 +509,30 @@ mod tests {
                 drops,
                 "{name}"
             );
+        }
+        // 宫廷炮, 破河象, 宫策略 and 解将旗 alone, and the eight that go
+        // together: 宫廷炮's king may face the other over its cannon.
+        let fen = "9/4k4/9/9/9/9/9/9/3K5/4C4 w - - 0 1";
+        for (name, rules, palace_cannon, flags) in [
+            ("xiangqi-cannon", 1, true, false),
+            ("xiangqi-elephant", 1, false, false),
+            ("xiangqi-strategy", 1, false, false),
+            ("xiangqi-flag", 1, false, true),
+            ("xiangqi-house", 8, true, true),
+        ] {
+            let v = get(Some(name)).unwrap();
+            assert_eq!(v.data().unwrap().house_rules().len(), rules, "{name}");
+            assert_eq!(v.new_game(None, 0).unwrap().legal_moves().len(), 44, "{name}");
+            let g = v.new_game(Some(fen), 0).unwrap();
+            assert_eq!(
+                g.legal_moves().contains(&"d1e1".to_owned()),
+                palace_cannon,
+                "{name}"
+            );
+            let choice = v.move_kinds.iter().any(|k| matches!(k, MoveKind::Choice));
+            assert_eq!(choice, flags, "{name}");
+            let board = serde_json::to_value(&v).unwrap()["board"]["flag_ring"].clone();
+            assert_eq!(board.as_u64().is_some(), flags, "{name}: {board}");
         }
     }
 

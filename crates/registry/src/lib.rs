@@ -107,6 +107,10 @@ pub struct DataBoard {
     /// reserve when captured (还魂卒: `p`); the FEN then carries the
     /// reserves (`[Pp]`) and a drop is written `P@e3`. Empty without.
     pub revived: Vec<String>,
+    /// 解将旗: the points of the ring the flags go round (42), where the
+    /// file has one; the FEN then carries the flags' points (`{0,21}`),
+    /// and a flag's step is `~` (in check, before the answer) or `~~`.
+    pub flag_ring: Option<u8>,
 }
 
 /// A piece type as the board shows it.
@@ -656,11 +660,12 @@ static TABLE: OnceLock<Vec<Variant>> = OnceLock::new();
 /// from `crates/variants/data/xiangqi.toml` (docs/variants.md). 龙战士
 /// (`dragon_warrior`) excludes 王者士 (`royal_advisor`); 杀惊遁马
 /// (`fleeing_horse`), 宫廷炮 (`palace_cannon`), 破河象
-/// (`river_breaking_elephant`), 宫策略 (`palace_strategy`) and 还魂卒
-/// (`reviving_pawn`) go with any; `xiangqi-house` has the eight that go
+/// (`river_breaking_elephant`), 宫策略 (`palace_strategy`), 还魂卒
+/// (`reviving_pawn`) and 解将旗 (`check_flag`) go with any;
+/// `xiangqi-house` has the eight that go
 /// together, 龙战士 in place of 王者士 as the seed advises
 /// (“应当是替代‘王者士’的”).
-const HOUSE_RULE_SETS: [(&str, &[&str]); 12] = [
+const HOUSE_RULE_SETS: [(&str, &[&str]); 13] = [
     ("xiangqi-dragon", &["dragon_warrior"]),
     ("xiangqi-mission", &["mission_pawn"]),
     ("xiangqi-royal", &["royal_advisor"]),
@@ -672,6 +677,7 @@ const HOUSE_RULE_SETS: [(&str, &[&str]); 12] = [
     ("xiangqi-cannon", &["palace_cannon"]),
     ("xiangqi-elephant", &["river_breaking_elephant"]),
     ("xiangqi-strategy", &["palace_strategy"]),
+    ("xiangqi-flag", &["check_flag"]),
     (
         "xiangqi-house",
         &[
@@ -682,6 +688,7 @@ const HOUSE_RULE_SETS: [(&str, &[&str]); 12] = [
             "dragon_warrior",
             "palace_strategy",
             "reviving_pawn",
+            "check_flag",
         ],
     ),
 ];

@@ -360,5 +360,18 @@ await test('data variants: reserves in the FEN, drops and revived captures repla
   assert.throws(() => r.parseFen('3k5/9/9/9/9/9/9/9/9/4K4[X] w - - 0 1'));
 });
 
+await test('data variants: flags on the ring replayed (解将旗)', () => {
+  const r = dv.rulesFor({ board: { files: 9, ranks: 10, flag_ring: 42, pieces: [{ code: 'k', royal: true }, { code: 'r' }] } });
+  let pos = r.parseFen('3r1k3/9/9/9/9/9/9/9/9/3K5{20,21} w - - 0 1');
+  assert.deepEqual(pos.flags, [20, 21]);
+  pos = r.play(pos, '~');
+  assert.deepEqual(pos.flags, [21, null]);
+  assert.equal(pos.turn, 'red', 'the step keeps the turn');
+  pos = r.play(r.parseFen('4k4/9/9/9/9/9/9/9/9/3K5{41,21} b - - 0 1'), '~~');
+  assert.deepEqual(pos.flags, [41, 23]);
+  assert.equal(pos.turn, 'red');
+  assert.equal(dvNotation.choiceText('~'), '解将旗 +1 (~)');
+});
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -10,7 +10,9 @@
 // Where the file has revivals (还魂卒), each side's reserve is written
 // under the board (`Red: 兵 ×1`), and a drop (`P@e3`, a legal move with
 // no origin) is played by a click on the empty point, marked by a dot
-// while no piece is picked up.
+// while no piece is picked up. Where it has flags on a ring (解将旗),
+// their points are written there too; their steps (`~`, `~~`) are the
+// page's buttons.
 //
 // One game is registered per variant id when the server's descriptors
 // arrive (`registerVariants`, called by ../variants.js), since no two
@@ -69,6 +71,12 @@ export class VariantsBoard extends XiangqiBoard {
         .map(([letter, n]) => `${this.rules.piece(letter)?.glyphs[i] || letter} ×${n}`);
       return pieces.length ? [`${this.t(`side.${color}`)}: ${pieces.join(' ')}`] : [];
     });
+    const ring = this.descriptor.board.flag_ring;
+    if (ring && position?.flags) {
+      // 解将旗: each flag's point on the ring (from behind Red's king).
+      const at = (p) => (p === null ? '×' : `${p}/${ring}`);
+      words.push(`解将旗 ${this.t('side.red')} ${at(position.flags[0])} · ${this.t('side.black')} ${at(position.flags[1])}`);
+    }
     this.reserve.textContent = words.join(' · ');
     this.reserve.hidden = !words.length;
   }

@@ -14,6 +14,13 @@ export function getStyle() {
 
 export function setStyle() {}
 
+/** A move with no square, as a button says it: a flag's step (解将旗). */
+export function choiceText(m) {
+  if (m === '~') return '解将旗 +1 (~)';
+  if (m === '~~') return '解将旗 +2 (~~)';
+  return m;
+}
+
 /** The text of a recorded move: its coordinates. */
 export function moveText(m) {
   return m.move;

@@ -11,8 +11,11 @@
 // token: `P` (first side, upper case), `p`, and a promoted form `+P`.
 // A variant with revivals (还魂卒) writes each side's reserve after the
 // placement as Fairy-Stockfish writes holdings (`[PPp]`), and a drop from
-// it as `P@e3`. Who moves next is the FEN's (a turn of two moves,
-// 杀惊遁马, keeps the side to move); a replayed move hands the turn over.
+// it as `P@e3`. A variant with flags on a ring (解将旗) writes their
+// points after that (`{0,21}`, `-` for a taken flag); a flag's step is
+// `~` (the side in check goes on to answer it: the turn stays) or `~~`.
+// Who moves next is the FEN's (a turn of two moves, 杀惊遁马, keeps the
+// side to move); a replayed move hands the turn over, but for `~`.
 
 /** A FEN that cannot be read. */
 export class FenError extends Error {}
@@ -70,7 +73,9 @@ export function rulesFor(descriptor) {
    * side to move (runs of empty points may have two digits).
    */
   function parseFen(fen) {
-    const [field = '', turn = 'w'] = String(fen || '').trim().split(/\s+/);
+    const [whole = '', turn = 'w'] = String(fen || '').trim().split(/\s+/);
+    const [field, ring = ''] = whole.replace(/\}$/, '').split('{');
+    const flags = ring ? ring.split(',').map((p) => (p === '-' ? null : Number(p))) : null;
     const [placement, holdings = ''] = field.replace(/\]$/, '').split('[');
     const hands = { red: {}, black: {} };
     for (const c of holdings) {
@@ -97,7 +102,7 @@ export function rulesFor(descriptor) {
       if (file !== files) throw new FenError(`FEN rank ${rank} has ${file} files, not ${files}`);
     });
     if (!['w', 'r', 'b'].includes(turn)) throw new FenError(`FEN side to move ${turn} is not w or b`);
-    return { board: cells, turn: turn === 'b' ? 'black' : 'red', hands };
+    return { board: cells, turn: turn === 'b' ? 'black' : 'red', hands, flags };
   }
 
   /**
@@ -108,7 +113,17 @@ export function rulesFor(descriptor) {
   function play(pos, move) {
     const mv = parseMove(move);
     const hands = { red: { ...(pos.hands?.red || {}) }, black: { ...(pos.hands?.black || {}) } };
-    const next = { board: pos.board.slice(), turn: pos.turn === 'red' ? 'black' : 'red', hands };
+    const next = { board: pos.board.slice(), turn: pos.turn === 'red' ? 'black' : 'red', hands, flags: pos.flags };
+    if (move === '~' || move === '~~') {
+      // 解将旗: the mover's flag goes round; on the other's, it takes it.
+      const me = pos.turn === 'red' ? 0 : 1;
+      const flags = (pos.flags || [null, null]).slice();
+      if (flags[me] !== null && board.flag_ring) {
+        flags[me] = (flags[me] + move.length) % board.flag_ring;
+        if (flags[1 - me] === flags[me]) flags[1 - me] = null;
+      }
+      return { ...next, flags, turn: move === '~' ? pos.turn : next.turn };
+    }
     const drop = parseDrop(move);
     if (drop) {
       // 还魂: the mover's piece leaves its reserve for the point.

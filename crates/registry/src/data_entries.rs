@@ -531,7 +531,7 @@ mod tests {
             );
             let choice = v.move_kinds.iter().any(|k| matches!(k, MoveKind::Choice));
             assert_eq!(choice, flags, "{name}");
-            let board = serde_json::to_value(&v).unwrap()["board"]["flag_ring"].clone();
+            let board = serde_json::to_value(v).unwrap()["board"]["flag_ring"].clone();
             assert_eq!(board.as_u64().is_some(), flags, "{name}: {board}");
         }
     }

@@ -789,7 +789,7 @@ impl Position {
             self.key ^= zobrist(undo.moved, from) ^ zobrist(code, to);
             if undo.captured != 0 {
                 self.key ^= zobrist(undo.captured, to);
-                self.to_reserve(undo.captured, 1);
+                self.reserve_captured(undo.captured, 1);
             }
             if self.variant.conditional {
                 if code != undo.moved {
@@ -822,7 +822,7 @@ impl Position {
 
     /// A captured piece of code `captured` going to (`by` 1) or coming
     /// back from (`by` -1) its owner's reserve, where a revival takes it.
-    fn to_reserve(&mut self, captured: u8, by: i8) {
+    fn reserve_captured(&mut self, captured: u8, by: i8) {
         let (piece, owner) = decode(captured);
         let Some((base, _)) = self.variant.revival_of(piece) else {
             return;
@@ -917,7 +917,7 @@ impl Position {
                 }
             }
             if undo.captured != 0 {
-                self.to_reserve(undo.captured, -1);
+                self.reserve_captured(undo.captured, -1);
             }
             self.board[from] = undo.moved;
             self.board[to] = undo.captured;
@@ -1542,7 +1542,7 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
                     .copied()
                     .filter(|m| pos.piece_at(m.to).is_some() && !m.is_drop())
                     .collect();
-                let pool = if !captures.is_empty() && rng(&mut seed) % 2 == 0 {
+                let pool = if !captures.is_empty() && rng(&mut seed).is_multiple_of(2) {
                     &captures
                 } else {
                     &legal

@@ -348,8 +348,8 @@ fn revivals_and_double_moves_play_and_undo_exactly() {
         }
     }
     assert!(
-        drops > 20 && doubles >= 15,
-        "{drops} drops, {doubles} turns of two moves"
+        drops > 20 && doubles >= 15 && flags > 20,
+        "{drops} drops, {doubles} turns of two moves, {flags} flags' moves"
     );
 }
 

@@ -18,6 +18,11 @@
 // - The analysis board on Janggi, with its engine.
 // - Janggi between two players by a challenge: a move by clicks, a pass
 //   typed as the king's square twice.
+// - Xiangqi with the eight house rules that go together (xiangqi-house)
+//   on the analysis board: 还魂卒's reserve written under the board and a
+//   pawn revived by a click on its start point; 解将旗's flags written
+//   there, and the flag's step (a button) taking the other flag
+//   (docs/screenshots/variants-revival.png).
 // Every page must log no console error (`finish`), and every control must
 // have a name.
 
@@ -205,6 +210,31 @@ try {
     await waitPly(A.page, 2);
     assert.equal(await A.page.textContent('#moves [data-ply="2"]'), 'e8e8');
     await shot(A, 'variants-janggi');
+  });
+
+  await step('variants: xiangqi-house on the analysis board — a pawn revived by a click, a flag taken by its step', async () => {
+    const page = A.page;
+    const open = async (fen) => {
+      await page.goto(`${base}/analysis?${new URLSearchParams({ variant: 'variants/xiangqi-house', fen })}`);
+      await page.waitForSelector('#board .xq-pieces [data-piece]');
+    };
+    // Red just took on a5 and has a pawn in its reserve: the start points
+    // of its pawns take it (a dot on each empty one).
+    await open('3k5/9/9/9/R8/9/2P6/9/9/4K4[Pp]{0,21} w V - 0 1');
+    await page.waitForFunction(() => /×1/.test(document.querySelector('#board .variants-reserve')?.textContent || ''));
+    await page.waitForSelector('#board [data-dest="e3"]');
+    assert.equal(await page.$$eval('#board [data-dest]', (d) => d.length), 4, 'a3 e3 g3 i3 (c3 is taken)');
+    await shot(A, 'variants-revival');
+    await page.click(hit('e3'));
+    await page.waitForFunction(() => document.querySelector('#board .xq-pieces [data-square="e3"]')?.dataset.piece === 'P');
+    // Red's reserve is spent; Black's pawn is still in Black's.
+    const reserve = await page.textContent('#board .variants-reserve');
+    assert.ok(reserve.includes('解将旗') && !/Red: 兵/.test(reserve), reserve);
+    // Red in check with its flag right behind Black's: the step takes it.
+    await open('3r1k3/9/9/9/9/9/9/9/9/3K5{20,21} w - - 0 1');
+    await page.click('#board .variants-flag-steps button[data-move="~"]');
+    await page.waitForFunction(() => /21\/42 · \S+ ×/.test(document.querySelector('#board .variants-reserve')?.textContent || ''));
+    await checkLabels(page, 'xiangqi-house analysis');
   });
 
 } finally {

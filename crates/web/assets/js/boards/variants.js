@@ -11,8 +11,8 @@
 // under the board (`Red: 兵 ×1`), and a drop (`P@e3`, a legal move with
 // no origin) is played by a click on the empty point, marked by a dot
 // while no piece is picked up. Where it has flags on a ring (解将旗),
-// their points are written there too; their steps (`~`, `~~`) are the
-// page's buttons.
+// their points are written there too, and their steps (`~`, `~~`) are
+// buttons under the board.
 //
 // One game is registered per variant id when the server's descriptors
 // arrive (`registerVariants`, called by ../variants.js), since no two
@@ -60,7 +60,10 @@ export class VariantsBoard extends XiangqiBoard {
     this.reserve = document.createElement('p');
     this.reserve.className = 'variants-reserve';
     this.reserve.hidden = true;
-    this.container.append(this.reserve);
+    this.flagSteps = document.createElement('div');
+    this.flagSteps.className = 'variants-flag-steps';
+    this.flagSteps.hidden = true;
+    this.container.append(this.reserve, this.flagSteps);
   }
 
   render(position) {
@@ -82,19 +85,35 @@ export class VariantsBoard extends XiangqiBoard {
   }
 
   /**
-   * Takes the drops among the legal moves with no origin (`P@e3`): a
-   * click on the empty point plays one. Where the choices are not all
-   * drops, or two pieces could go to one point, the page's buttons ask.
+   * Takes the legal moves with no origin: drops (`P@e3`), played by a
+   * click on the empty point, and the flags' steps (`~`, `~~`), buttons
+   * under the board. Where there is anything else, or two pieces could
+   * go to one point, the page asks instead.
    */
   setChoices(choices, onChoose) {
     const list = choices || [];
-    const drops = list.map((m) => [m, this.rules.parseDrop(m)]);
+    const flag = (m) => m === '~' || m === '~~';
+    const drops = list.filter((m) => !flag(m)).map((m) => [m, this.rules.parseDrop(m)]);
     this.drops = null;
+    this.flagSteps.replaceChildren();
+    this.flagSteps.hidden = true;
     const at = {};
     for (const [m, d] of drops) if (d) (at[d.to] ||= []).push(m);
     const handled = !!list.length && !!onChoose && drops.every(([, d]) => d)
       && Object.values(at).every((ms) => ms.length === 1);
-    if (handled) this.drops = { at, onChoose };
+    if (handled) {
+      this.drops = { at, onChoose };
+      for (const m of list.filter(flag)) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'primary';
+        b.dataset.move = m;
+        b.textContent = notation.choiceText(m);
+        b.addEventListener('click', () => onChoose(m));
+        this.flagSteps.append(b);
+      }
+      this.flagSteps.hidden = !this.flagSteps.childElementCount;
+    }
     this.drawDots();
     return handled;
   }

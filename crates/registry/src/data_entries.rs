@@ -263,12 +263,24 @@ fn write_pgn(v: &Variant, g: &GameRecord<'_>, _notation: &str) -> Result<String,
     ));
     out.push_str(&format!("[FEN \"{}\"]\n", g.initial_fen));
     out.push_str(&format!("[Result \"{}\"]\n\n", g.result));
+    // Numbered by the position's own move number, before each turn: a
+    // turn of two moves (杀惊遁马) or a flag's step and its answer (解将旗)
+    // are one side's moves in a row under one number.
     let mut words = Vec::new();
+    let mut last = None;
     for (i, m) in g.moves.iter().enumerate() {
-        game.play(m.coord).map_err(|e| format!("move {}: {e}", i + 1))?;
-        if i % 2 == 0 {
-            words.push(format!("{}.", i / 2 + 1));
+        let side = game.side_to_move();
+        if last != Some(side) {
+            let fen = game.fen();
+            let n = fen.rsplit(' ').next().unwrap_or("1");
+            match side {
+                game::Side::First => words.push(format!("{n}.")),
+                game::Side::Second if i == 0 => words.push(format!("{n}...")),
+                game::Side::Second => {}
+            }
         }
+        last = Some(side);
+        game.play(m.coord).map_err(|e| format!("move {}: {e}", i + 1))?;
         words.push(m.coord.to_owned());
     }
     if let Some(c) = g.final_comment {
@@ -534,6 +546,25 @@ mod tests {
             let board = serde_json::to_value(v).unwrap()["board"]["flag_ring"].clone();
             assert_eq!(board.as_u64().is_some(), flags, "{name}: {board}");
         }
+    }
+
+    /// A record of 杀惊遁马's two black moves and of 解将旗's step: one
+    /// number a turn, and it reads back.
+    #[test]
+    fn a_record_of_house_rules_numbers_turns_and_round_trips() {
+        let v = get(Some("xiangqi-house")).unwrap();
+        let moves = ["h2h9", "b9c7", "i9h9", "b0c2"];
+        let record = GameRecord {
+            initial_fen: &v.start_fen(0),
+            moves: moves.iter().map(|m| RecordMove::bare(m)).collect(),
+            tags: Vec::new(),
+            result: "*",
+            final_comment: None,
+        };
+        let pgn = v.write_record(&record).unwrap();
+        assert!(pgn.contains("1. h2h9 b9c7 i9h9 2. b0c2 *"), "{pgn}");
+        let back = v.read_record(&pgn).unwrap();
+        assert_eq!(back.moves, moves);
     }
 
     #[test]

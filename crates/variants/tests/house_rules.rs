@@ -616,3 +616,31 @@ fn check_flag_fires_only_in_check_or_when_chased() {
     assert!(Position::from_fen(off, take).is_err());
     assert!(Position::from_fen(on, "4k4/9/9/9/9/9/9/9/9/3K5{21,21} b - - 0 1").is_err());
 }
+
+/// 解将旗 against perpetual check (“可以解除象棋禁止‘长将…’规则的规则”): the
+/// checked side steps its flag with each answer, so the position never
+/// comes back, and its flag catches the checker's — here three checks
+/// from behind: Black wins by the flag, before any repetition.
+#[test]
+fn check_flag_ends_a_perpetual_check_by_the_flag() {
+    use game::{Game, Outcome, Status};
+    let on = xiangqi_with(&["check_flag"]);
+    let mut g = variants::VariantGame::from_fen(on, "3k5/9/9/9/9/9/9/9/9/R4K3{0,39} w - - 0 1").unwrap();
+    for m in ["a0d0", "~", "d9e9", "d0e0", "~", "e9d9", "e0d0"] {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        assert_eq!(g.status(), Status::Ongoing, "after {m}");
+    }
+    g.play("~").unwrap();
+    let Status::Over(end) = g.status() else {
+        panic!("not over: {}", g.fen())
+    };
+    assert_eq!(end.reason, "flag_taken");
+    assert_eq!(
+        end.outcome,
+        Outcome::Win {
+            winner: variants::Side::Second
+        }
+    );
+    // The flag's steps gave no check: the checker is Red alone.
+    assert!(g.history().iter().filter(|m| m.coord == "~").all(|m| !m.check));
+}

@@ -148,10 +148,13 @@ fn hand_key(code: u8, n: u8) -> u64 {
 }
 
 /// A piece on a point, for [`Position::key`]: 64 bits mixed from its board
-/// code and square (splitmix64's finaliser), so no table is needed.
+/// code and square (splitmix64's finaliser), so no table is needed. The
+/// reserves, rights and flags use "squares" past the board's 256 (and
+/// codes past the pieces'), so the code sits above 16 bits of square.
 #[inline]
 fn zobrist(code: u8, sq: usize) -> u64 {
-    let mut z = (u64::from(code) << 8 | sq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    debug_assert!(sq < 1 << 16);
+    let mut z = (u64::from(code) << 16 | sq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

@@ -644,3 +644,40 @@ fn check_flag_ends_a_perpetual_check_by_the_flag() {
     // The flag's steps gave no check: the checker is Red alone.
     assert!(g.history().iter().filter(|m| m.coord == "~").all(|m| !m.check));
 }
+
+/// A piece in a reserve and a piece on a point hash apart: the reserves'
+/// counts were once hashed as "squares" 256 and up beside a code shifted
+/// by only 8 bits, so Black's pawn in hand (code 4 here) hashed as Red's
+/// rook (code 5) on a0.
+#[test]
+fn a_reserve_and_the_board_hash_apart() {
+    let text = r#"
+name = "hands"
+start = "4k4/9/9/9/4K4[] w"
+[board]
+files = 9
+ranks = 5
+[regions]
+back = { ranks = "0" }
+[[rules.revivals]]
+pieces = ["pawn"]
+to = "back"
+[[pieces]]
+name = "king"
+letter = "k"
+royal = true
+moves = [{ kind = "step", dirs = ["orthogonal"] }]
+[[pieces]]
+name = "pawn"
+letter = "p"
+moves = [{ kind = "step", dirs = ["forward"] }]
+[[pieces]]
+name = "rook"
+letter = "r"
+moves = [{ kind = "slide", dirs = ["orthogonal"] }]
+"#;
+    let v = Arc::new(Variant::from_toml(text).unwrap());
+    let hand = Position::from_fen(v.clone(), "4k4/9/9/9/4K4[p] w - - 0 1").unwrap();
+    let board = Position::from_fen(v, "4k4/9/9/9/R3K4[] w - - 0 1").unwrap();
+    assert_ne!(hand.key(), board.key());
+}

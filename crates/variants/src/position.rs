@@ -632,7 +632,7 @@ impl Position {
         if let Some(pass) = self.legal_pass(facing) {
             moves.push(pass);
         }
-        moves.extend(self.flag_move());
+        moves.extend(self.flag_move().filter(|f| f.flag == 2 || !moves.is_empty()));
         moves
     }
 
@@ -650,11 +650,13 @@ impl Position {
             .iter()
             .filter(|&&m| self.is_legal_pseudo(m, safe, facing))
             .count() as u64;
-        n + u64::from(self.legal_pass(facing).is_some()) + u64::from(self.flag_move().is_some())
+        let n = n + u64::from(self.legal_pass(facing).is_some());
+        n + u64::from(self.flag_move().is_some_and(|f| f.flag == 2 || n > 0))
     }
 
     /// The flag's move of the side to move (解将旗), if it has one: in
-    /// check, one point forward before its answer (`~`, once a turn);
+    /// check, one point forward before its answer (`~`, once a turn; only
+    /// where there is an answer — a side mated is mated, flag or not);
     /// not in check, with the other flag right behind it, two points as
     /// its whole move (`~~`: “当甲方[解将]走到乙方[解将]后面与其紧邻状态下,乙方可以在不被
     /// ‘将军’的情况下，单独一着走两格[解将]棋”).
@@ -1532,7 +1534,11 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
                         scratch.undo(m, undo);
                         ok
                     })
-                    .chain(pos.flag_move())
+                    .collect();
+                let full: Vec<Move> = full
+                    .iter()
+                    .copied()
+                    .chain(pos.flag_move().filter(|f| f.flag == 2 || !full.is_empty()))
                     .collect();
                 let legal = pos.legal_moves();
                 assert_eq!(legal, full, "{}", pos.to_fen());

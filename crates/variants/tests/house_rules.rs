@@ -603,6 +603,11 @@ fn check_flag_fires_only_in_check_or_when_chased() {
         ),
         "in check"
     );
+    // A side mated is mated: no step without an answer (the rooks on d9
+    // and e9 leave the king on d0 nowhere to go).
+    let mated = Position::from_fen(on.clone(), "3rr1k2/9/9/9/9/9/9/9/9/3K5{20,21} w - - 0 1").unwrap();
+    assert!(mated.legal_moves().is_empty(), "{:?}", mated.legal_moves());
+    assert_eq!(mated.end().map(|e| e.0), Some(variants::End::Checkmate));
     // The ring closes: 41 goes on to 0.
     assert!(after(&on, "3r1k3/9/9/9/9/9/9/9/9/3K5{41,21} w - - 0 1", &["~"])
         .to_fen()

@@ -23,6 +23,9 @@
 //   pawn revived by a click on its start point; 解将旗's flags written
 //   there, and the flag's step (a button) taking the other flag
 //   (docs/screenshots/variants-revival.png).
+// - 杀惊遁马 (xiangqi-horse) between two players: Red's opening cannon
+//   takes a horse, Black answers with two moves by clicks, the horse
+//   first, and the move list gives Black's second its own row.
 // Every page must log no console error (`finish`), and every control must
 // have a name.
 
@@ -210,6 +213,34 @@ try {
     await waitPly(A.page, 2);
     assert.equal(await A.page.textContent('#moves [data-ply="2"]'), 'e8e8');
     await shot(A, 'variants-janggi');
+  });
+
+  await step('variants: 杀惊遁马 between two players — Black moves twice after the opening cannon takes a horse', async () => {
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector('#challenge-form');
+    await A.page.fill('#challenge-name', nameB);
+    await A.page.selectOption('#challenge-variant', 'variants/xiangqi-horse');
+    await A.page.selectOption('#challenge-color', 'first');
+    await A.page.fill('#challenge-time', '10+5');
+    await A.page.click('#send-challenge');
+    await B.page.goto(`${base}/`);
+    await B.page.click('#challenges [data-challenge] button.primary');
+    await B.page.waitForURL(/\/game\//);
+    await A.page.waitForURL(/\/game\//);
+    for (const p of [A, B]) await p.page.waitForSelector('#board .xq-board .xq-pieces [data-piece]');
+    await clickMove(A.page, 'h2', 'h9');
+    await waitPly(B.page, 1);
+    await clickMove(B.page, 'b9', 'c7');
+    await waitPly(B.page, 2);
+    // Still Black's turn: the rook takes the cannon.
+    await clickMove(B.page, 'i9', 'h9');
+    await waitPly(A.page, 3);
+    assert.equal(await pieceOn(A.page, 'h9'), 'r');
+    assert.equal(await pieceOn(A.page, 'c7'), 'n');
+    // Black's two moves: the second has a row of its own, in Black's column.
+    const rows = await A.page.$$eval('#moves li', (ls) => ls.map((l) => [...l.querySelectorAll('.mv')].map((m) => m.dataset.ply || '…')));
+    assert.deepEqual(rows, [['1', '2'], ['…', '3']]);
+    await resign(A.page);
   });
 
   await step('variants: xiangqi-house on the analysis board — a pawn revived by a click, a flag taken by its step', async () => {

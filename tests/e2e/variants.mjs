@@ -21,8 +21,9 @@
 // - Xiangqi with the eight house rules that go together (xiangqi-house)
 //   on the analysis board: 还魂卒's reserve written under the board and a
 //   pawn revived by a click on its start point; 解将旗's flags written
-//   there, and the flag's step (a button) taking the other flag
-//   (docs/screenshots/variants-revival.png).
+//   there and on the ring's map, and the flag's step (a button) taking
+//   the other flag (docs/screenshots/variants-revival.png,
+//   docs/screenshots/variants-flags.png).
 // - 杀惊遁马 (xiangqi-horse) between two players: Red's opening cannon
 //   takes a horse, Black answers with two moves by clicks, the horse
 //   first, and the move list gives Black's second its own row.
@@ -263,8 +264,14 @@ try {
     assert.ok(reserve.includes('解将旗') && !/Red: 兵/.test(reserve), reserve);
     // Red in check with its flag right behind Black's: the step takes it.
     await open('3r1k3/9/9/9/9/9/9/9/9/3K5{20,21} w - - 0 1');
+    // The ring's map: Red's flag on 20, Black's on 21, right ahead of it.
+    await page.waitForSelector('#board .variants-ring .variants-flag-red[data-point="20"]');
+    assert.equal(await page.$$eval('#board .variants-ring .variants-ring-point', (p) => p.length), 42);
+    await shot(A, 'variants-flags');
     await page.click('#board .variants-flag-steps button[data-move="~"]');
     await page.waitForFunction(() => /21\/42 · \S+ ×/.test(document.querySelector('#board .variants-reserve')?.textContent || ''));
+    await page.waitForSelector('#board .variants-ring .variants-flag-red[data-point="21"]');
+    assert.equal(await page.$$eval('#board .variants-ring .variants-flag-black', (f) => f.length), 0, 'taken');
     await checkLabels(page, 'xiangqi-house analysis');
   });
 

@@ -11,8 +11,9 @@
 // under the board (`Red: 兵 ×1`), and a drop (`P@e3`, a legal move with
 // no origin) is played by a click on the empty point, marked by a dot
 // while no piece is picked up. Where it has flags on a ring (解将旗),
-// their points are written there too, and their steps (`~`, `~~`) are
-// buttons under the board.
+// their points are written there too and drawn on a small map of the
+// ring beside it (the ring has no geometry of the board's: “它与棋盘无
+// 地域关系”), and their steps (`~`, `~~`) are buttons under the board.
 //
 // One game is registered per variant id when the server's descriptors
 // arrive (`registerVariants`, called by ../variants.js), since no two
@@ -25,6 +26,28 @@ import { rulesFor } from '../rules/variants.js';
 import * as notation from '../notation/variants.js';
 
 const RADIUS = 44;
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/**
+ * Where ring point `i` of `n` is drawn on the map, `[x, y]` in cells:
+ * the border of the (files + 2) × (ranks + 2) points round the board
+ * where it has that many points (42 round Xiangqi's), counted
+ * counter-clockwise from the middle of the first side's edge; a circle
+ * otherwise. `w`, `h`: the map's size in cells.
+ */
+function ringPoint(i, n, files, ranks) {
+  const [w, h] = [files + 2, ranks + 2];
+  if (n !== 2 * (w + h) - 4) {
+    const a = Math.PI / 2 + (2 * Math.PI * i) / n;
+    return [(w - 1) / 2 + ((w - 1) / 2) * Math.cos(a), (h - 1) / 2 + ((h - 1) / 2) * Math.sin(a)];
+  }
+  const start = Math.floor(w / 2);
+  const k = (i + start) % n; // from the bottom left corner, counter-clockwise
+  if (k < w) return [k, h - 1];
+  if (k < w + h - 1) return [w - 1, h - 1 - (k - w + 1)];
+  if (k < 2 * w + h - 2) return [w - 1 - (k - w - h + 2), 0];
+  return [0, k - 2 * w - h + 3];
+}
 
 /** The board's layout (see `XIANGQI_LAYOUT`) from a descriptor. */
 function layoutOf(descriptor, rules) {
@@ -63,7 +86,13 @@ export class VariantsBoard extends XiangqiBoard {
     this.flagSteps = document.createElement('div');
     this.flagSteps.className = 'variants-flag-steps';
     this.flagSteps.hidden = true;
-    this.container.append(this.reserve, this.flagSteps);
+    this.ring = null;
+    if (descriptor.board.flag_ring) {
+      this.ring = document.createElementNS(SVG_NS, 'svg');
+      this.ring.setAttribute('class', 'variants-ring');
+      this.ring.setAttribute('role', 'img');
+    }
+    this.container.append(this.reserve, ...(this.ring ? [this.ring] : []), this.flagSteps);
   }
 
   render(position) {
@@ -79,9 +108,40 @@ export class VariantsBoard extends XiangqiBoard {
       // 解将旗: each flag's point on the ring (from behind Red's king).
       const at = (p) => (p === null ? '×' : `${p}/${ring}`);
       words.push(`解将旗 ${this.t('side.red')} ${at(position.flags[0])} · ${this.t('side.black')} ${at(position.flags[1])}`);
+      this.drawRing(ring, position.flags, words[words.length - 1]);
     }
     this.reserve.textContent = words.join(' · ');
     this.reserve.hidden = !words.length;
+  }
+
+  /** The ring's map: its points, and each flag on its point (解将旗). */
+  drawRing(n, flags, label) {
+    const { files, ranks } = this.rules;
+    const cell = 12;
+    const [w, h] = [files + 2, ranks + 2];
+    const svg = this.ring;
+    svg.setAttribute('viewBox', `0 0 ${w * cell} ${h * cell}`);
+    svg.setAttribute('aria-label', label);
+    svg.replaceChildren();
+    const at = (i) => {
+      let [x, y] = ringPoint(i, n, files, ranks);
+      if (!this.firstBottom) [x, y] = [w - 1 - x, h - 1 - y];
+      return [(x + 0.5) * cell, (y + 0.5) * cell];
+    };
+    const add = (attrs) => {
+      const c = document.createElementNS(SVG_NS, 'circle');
+      for (const [k, v] of Object.entries(attrs)) c.setAttribute(k, v);
+      svg.append(c);
+    };
+    for (let i = 0; i < n; i += 1) {
+      const [cx, cy] = at(i);
+      add({ cx, cy, r: 2, class: 'variants-ring-point' });
+    }
+    flags.forEach((p, side) => {
+      if (p === null || p === undefined) return;
+      const [cx, cy] = at(p);
+      add({ cx, cy, r: 5, class: `variants-flag variants-flag-${side === 0 ? 'red' : 'black'}`, 'data-point': p });
+    });
   }
 
   /**

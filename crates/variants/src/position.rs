@@ -813,8 +813,10 @@ impl Position {
             self.halfmoves = if undo.captured != 0 { 0 } else { self.halfmoves + 1 };
         }
         let (rights, hand_over) = self.rights_after(m, &undo);
-        self.key ^= self.rights.key() ^ rights.key();
-        self.rights = rights;
+        if rights != self.rights {
+            self.key ^= self.rights.key() ^ rights.key();
+            self.rights = rights;
+        }
         if hand_over {
             self.key ^= SECOND_TO_MOVE;
             if mover == Side::Second {

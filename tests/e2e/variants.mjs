@@ -83,7 +83,9 @@ try {
     for (const menu of ['#cpu-variant', '#challenge-variant']) {
       const ids = await A.page.$$eval(`${menu} option`, (os) => os.map((o) => o.value));
       for (const want of ['variants/shengji', 'variants/janggi', 'variants/manchu', 'variants/minixiangqi', 'variants/courtyard',
-        'variants/xiangqi-dragon-mission', 'variants/xiangqi-royal']) {
+        'variants/xiangqi-dragon-mission', 'variants/xiangqi-royal', 'variants/xiangqi-horse', 'variants/xiangqi-revival',
+        'variants/xiangqi-cannon', 'variants/xiangqi-elephant', 'variants/xiangqi-strategy', 'variants/xiangqi-flag',
+        'variants/xiangqi-house']) {
         assert.ok(ids.includes(want), `${menu}: ${want} offered: ${ids}`);
       }
     }

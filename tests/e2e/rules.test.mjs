@@ -341,5 +341,37 @@ await test('move rows follow each move\'s side', () => {
   assert.deepEqual(alt.map(([a, b]) => [a && a.ply, b && b.ply]), [[null, 1], [2, 3]]);
 });
 
+const dv = await import(path.join(root, 'crates/web/assets/js/rules/variants.js'));
+const dvNotation = await import(path.join(root, 'crates/web/assets/js/notation/variants.js'));
+
+await test('data variants: reserves in the FEN, drops and revived captures replayed (还魂卒)', () => {
+  const r = dv.rulesFor({ board: { files: 9, ranks: 10, revived: ['p'], pieces: [{ code: 'k', royal: true }, { code: 'p' }, { code: 'r' }] } });
+  let pos = r.parseFen('3k5/9/9/9/p8/9/2P6/9/R8/4K4[P] w V - 0 1');
+  assert.deepEqual(pos.hands, { red: { p: 1 }, black: {} });
+  pos = r.play(pos, 'a1a5'); // the black pawn goes to Black's reserve
+  assert.deepEqual(pos.hands.black, { p: 1 });
+  pos = r.play(r.play(pos, 'd9d8'), 'P@e3');
+  assert.equal(pos.board[r.parseSquare('e3')], 'P');
+  assert.equal(pos.hands.red.p, 0);
+  assert.equal(pos.turn, 'black');
+  assert.deepEqual(r.parseDrop('P@e3'), { letter: 'p', to: r.parseSquare('e3') });
+  assert.equal(r.parseMove('P@e3'), null);
+  assert.equal(dvNotation.findMove('p@E3', pos, ['a5a6', 'P@e3']), 'P@e3');
+  assert.throws(() => r.parseFen('3k5/9/9/9/9/9/9/9/9/4K4[X] w - - 0 1'));
+});
+
+await test('data variants: flags on the ring replayed (解将旗)', () => {
+  const r = dv.rulesFor({ board: { files: 9, ranks: 10, flag_ring: 42, pieces: [{ code: 'k', royal: true }, { code: 'r' }] } });
+  let pos = r.parseFen('3r1k3/9/9/9/9/9/9/9/9/3K5{20,21} w - - 0 1');
+  assert.deepEqual(pos.flags, [20, 21]);
+  pos = r.play(pos, '~');
+  assert.deepEqual(pos.flags, [21, null]);
+  assert.equal(pos.turn, 'red', 'the step keeps the turn');
+  pos = r.play(r.parseFen('4k4/9/9/9/9/9/9/9/9/3K5{41,21} b - - 0 1'), '~~');
+  assert.deepEqual(pos.flags, [41, 23]);
+  assert.equal(pos.turn, 'red');
+  assert.equal(dvNotation.choiceText('~'), '解将旗 +1 (~)');
+});
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -18,6 +18,15 @@
 // - The analysis board on Janggi, with its engine.
 // - Janggi between two players by a challenge: a move by clicks, a pass
 //   typed as the king's square twice.
+// - Xiangqi with the eight house rules that go together (xiangqi-house)
+//   on the analysis board: 还魂卒's reserve written under the board and a
+//   pawn revived by a click on its start point; 解将旗's flags written
+//   there and on the ring's map, and the flag's step (a button) taking
+//   the other flag (docs/screenshots/variants-revival.png,
+//   docs/screenshots/variants-flags.png).
+// - 杀惊遁马 (xiangqi-horse) between two players: Red's opening cannon
+//   takes a horse, Black answers with two moves by clicks, the horse
+//   first, and the move list gives Black's second its own row.
 // Every page must log no console error (`finish`), and every control must
 // have a name.
 
@@ -74,7 +83,9 @@ try {
     for (const menu of ['#cpu-variant', '#challenge-variant']) {
       const ids = await A.page.$$eval(`${menu} option`, (os) => os.map((o) => o.value));
       for (const want of ['variants/shengji', 'variants/janggi', 'variants/manchu', 'variants/minixiangqi', 'variants/courtyard',
-        'variants/xiangqi-dragon-mission', 'variants/xiangqi-royal']) {
+        'variants/xiangqi-dragon-mission', 'variants/xiangqi-royal', 'variants/xiangqi-horse', 'variants/xiangqi-revival',
+        'variants/xiangqi-cannon', 'variants/xiangqi-elephant', 'variants/xiangqi-strategy', 'variants/xiangqi-flag',
+        'variants/xiangqi-house']) {
         assert.ok(ids.includes(want), `${menu}: ${want} offered: ${ids}`);
       }
     }
@@ -205,6 +216,65 @@ try {
     await waitPly(A.page, 2);
     assert.equal(await A.page.textContent('#moves [data-ply="2"]'), 'e8e8');
     await shot(A, 'variants-janggi');
+  });
+
+  await step('variants: 杀惊遁马 between two players — Black moves twice after the opening cannon takes a horse', async () => {
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector('#challenge-form');
+    await A.page.fill('#challenge-name', nameB);
+    await A.page.selectOption('#challenge-variant', 'variants/xiangqi-horse');
+    await A.page.selectOption('#challenge-color', 'first');
+    await A.page.fill('#challenge-time', '10+5');
+    await A.page.click('#send-challenge');
+    await B.page.goto(`${base}/`);
+    await B.page.click('#challenges [data-challenge] button.primary');
+    await B.page.waitForURL(/\/game\//);
+    await A.page.waitForURL(/\/game\//);
+    for (const p of [A, B]) await p.page.waitForSelector('#board .xq-board .xq-pieces [data-piece]');
+    await clickMove(A.page, 'h2', 'h9');
+    await waitPly(B.page, 1);
+    await clickMove(B.page, 'b9', 'c7');
+    await waitPly(B.page, 2);
+    // Still Black's turn: the rook takes the cannon.
+    await clickMove(B.page, 'i9', 'h9');
+    await waitPly(A.page, 3);
+    assert.equal(await pieceOn(A.page, 'h9'), 'r');
+    assert.equal(await pieceOn(A.page, 'c7'), 'n');
+    // Black's two moves: the second has a row of its own, in Black's column.
+    const rows = await A.page.$$eval('#moves li', (ls) => ls.map((l) => [...l.querySelectorAll('.mv')].map((m) => m.dataset.ply || '…')));
+    assert.deepEqual(rows, [['1', '2'], ['…', '3']]);
+    await resign(A.page);
+  });
+
+  await step('variants: xiangqi-house on the analysis board — a pawn revived by a click, a flag taken by its step', async () => {
+    const page = A.page;
+    const open = async (fen) => {
+      await page.goto(`${base}/analysis?${new URLSearchParams({ variant: 'variants/xiangqi-house', fen })}`);
+      await page.waitForSelector('#board .xq-pieces [data-piece]');
+    };
+    // Red just took on a5 and has a pawn in its reserve: the start points
+    // of its pawns take it (a dot on each empty one).
+    await open('3k5/9/9/9/R8/9/2P6/9/9/4K4[Pp]{0,21} w V - 0 1');
+    await page.waitForFunction(() => /×1/.test(document.querySelector('#board .variants-reserve')?.textContent || ''));
+    await page.waitForSelector('#board [data-dest="e3"]');
+    assert.equal(await page.$$eval('#board [data-dest]', (d) => d.length), 4, 'a3 e3 g3 i3 (c3 is taken)');
+    await shot(A, 'variants-revival');
+    await page.click(hit('e3'));
+    await page.waitForFunction(() => document.querySelector('#board .xq-pieces [data-square="e3"]')?.dataset.piece === 'P');
+    // Red's reserve is spent; Black's pawn is still in Black's.
+    const reserve = await page.textContent('#board .variants-reserve');
+    assert.ok(reserve.includes('解将旗') && !/Red: 兵/.test(reserve), reserve);
+    // Red in check with its flag right behind Black's: the step takes it.
+    await open('3r1k3/9/9/9/9/9/9/9/9/3K5{20,21} w - - 0 1');
+    // The ring's map: Red's flag on 20, Black's on 21, right ahead of it.
+    await page.waitForSelector('#board .variants-ring .variants-flag-red[data-point="20"]');
+    assert.equal(await page.$$eval('#board .variants-ring .variants-ring-point', (p) => p.length), 42);
+    await shot(A, 'variants-flags');
+    await page.click('#board .variants-flag-steps button[data-move="~"]');
+    await page.waitForFunction(() => /21\/42 · \S+ ×/.test(document.querySelector('#board .variants-reserve')?.textContent || ''));
+    await page.waitForSelector('#board .variants-ring .variants-flag-red[data-point="21"]');
+    assert.equal(await page.$$eval('#board .variants-ring .variants-flag-black', (f) => f.length), 0, 'taken');
+    await checkLabels(page, 'xiangqi-house analysis');
   });
 
 } finally {

@@ -102,7 +102,15 @@ pub(crate) fn entry(v: Arc<variants::Variant>) -> Variant {
         start: Start::Fixed {
             fen: leak(v.start_fen().to_owned()),
         },
-        move_kinds: &[MoveKind::Move],
+        // A variant with revivals puts pieces back from a reserve (`P@e3`);
+        // one with flags (解将旗) has their steps (`~`, `~~`), moves of no
+        // piece, which may leave the turn with the mover.
+        move_kinds: match (v.revivals().is_empty(), v.flags().is_none()) {
+            (true, true) => &[MoveKind::Move],
+            (false, true) => &[MoveKind::Move, MoveKind::Drop],
+            (true, false) => &[MoveKind::Move, MoveKind::Choice],
+            (false, false) => &[MoveKind::Move, MoveKind::Drop, MoveKind::Choice],
+        },
         notations: NOTATIONS,
         record: RecordFormat {
             format: "pgn",
@@ -166,10 +174,19 @@ fn drawing(v: &variants::Variant) -> DataBoard {
         let whole = usize::from(files) * (usize::from(top) + 1) == half.len();
         (whole && top + 1 < ranks).then_some(top)
     });
+    let revived = v
+        .pieces()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| v.revivals().iter().any(|r| r.pieces.contains(*i)))
+        .map(|(_, p)| p.letter.to_string())
+        .collect();
     DataBoard {
         pieces,
         palace,
         river,
+        revived,
+        flag_ring: v.flags().map(|r| r.points),
     }
 }
 
@@ -246,12 +263,24 @@ fn write_pgn(v: &Variant, g: &GameRecord<'_>, _notation: &str) -> Result<String,
     ));
     out.push_str(&format!("[FEN \"{}\"]\n", g.initial_fen));
     out.push_str(&format!("[Result \"{}\"]\n\n", g.result));
+    // Numbered by the position's own move number, before each turn: a
+    // turn of two moves (杀惊遁马) or a flag's step and its answer (解将旗)
+    // are one side's moves in a row under one number.
     let mut words = Vec::new();
+    let mut last = None;
     for (i, m) in g.moves.iter().enumerate() {
-        game.play(m.coord).map_err(|e| format!("move {}: {e}", i + 1))?;
-        if i % 2 == 0 {
-            words.push(format!("{}.", i / 2 + 1));
+        let side = game.side_to_move();
+        if last != Some(side) {
+            let fen = game.fen();
+            let n = fen.rsplit(' ').next().unwrap_or("1");
+            match side {
+                game::Side::First => words.push(format!("{n}.")),
+                game::Side::Second if i == 0 => words.push(format!("{n}...")),
+                game::Side::Second => {}
+            }
         }
+        last = Some(side);
+        game.play(m.coord).map_err(|e| format!("move {}: {e}", i + 1))?;
         words.push(m.coord.to_owned());
     }
     if let Some(c) = g.final_comment {
@@ -313,7 +342,7 @@ fn read_record(v: &Variant, text: &str) -> Result<ImportedGame, String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{get, install, Computer, GameRecord, RecordMove, RegistryError};
+    use crate::{get, install, Computer, GameRecord, MoveKind, RecordMove, RegistryError};
     use game::Side;
 
     #[test]
@@ -475,6 +504,67 @@ mod tests {
         }
         let v = get(Some("xiangqi-royal")).unwrap();
         assert!(v.rules.en.contains("royal_advisor"), "{}", v.rules.en);
+        // 杀惊遁马: Black moves twice after the opening cannon takes a
+        // horse, where it is on; 还魂卒's entries say they drop.
+        for (name, twice, drops) in [
+            ("xiangqi-horse-revival", true, true),
+            ("xiangqi-horse", true, false),
+            ("xiangqi-revival", false, true),
+        ] {
+            let v = get(Some(name)).unwrap();
+            let mut g = v.new_game(None, 0).unwrap();
+            g.play("h2h9").unwrap();
+            g.play("b9c7").unwrap();
+            assert_eq!(g.side_to_move() == Side::Second, twice, "{name}");
+            assert_eq!(
+                v.move_kinds.iter().any(|k| matches!(k, MoveKind::Drop)),
+                drops,
+                "{name}"
+            );
+        }
+        // 宫廷炮, 破河象, 宫策略 and 解将旗 alone, and the eight that go
+        // together: 宫廷炮's king may face the other over its cannon.
+        let fen = "9/4k4/9/9/9/9/9/9/3K5/4C4 w - - 0 1";
+        for (name, rules, palace_cannon, flags) in [
+            ("xiangqi-cannon", 1, true, false),
+            ("xiangqi-elephant", 1, false, false),
+            ("xiangqi-strategy", 1, false, false),
+            ("xiangqi-flag", 1, false, true),
+            ("xiangqi-house", 8, true, true),
+        ] {
+            let v = get(Some(name)).unwrap();
+            assert_eq!(v.data().unwrap().house_rules().len(), rules, "{name}");
+            assert_eq!(v.new_game(None, 0).unwrap().legal_moves().len(), 44, "{name}");
+            let g = v.new_game(Some(fen), 0).unwrap();
+            assert_eq!(
+                g.legal_moves().contains(&"d1e1".to_owned()),
+                palace_cannon,
+                "{name}"
+            );
+            let choice = v.move_kinds.iter().any(|k| matches!(k, MoveKind::Choice));
+            assert_eq!(choice, flags, "{name}");
+            let board = serde_json::to_value(v).unwrap()["board"]["flag_ring"].clone();
+            assert_eq!(board.as_u64().is_some(), flags, "{name}: {board}");
+        }
+    }
+
+    /// A record of 杀惊遁马's two black moves and of 解将旗's step: one
+    /// number a turn, and it reads back.
+    #[test]
+    fn a_record_of_house_rules_numbers_turns_and_round_trips() {
+        let v = get(Some("xiangqi-house")).unwrap();
+        let moves = ["h2h9", "b9c7", "i9h9", "b0c2"];
+        let record = GameRecord {
+            initial_fen: &v.start_fen(0),
+            moves: moves.iter().map(|m| RecordMove::bare(m)).collect(),
+            tags: Vec::new(),
+            result: "*",
+            final_comment: None,
+        };
+        let pgn = v.write_record(&record).unwrap();
+        assert!(pgn.contains("1. h2h9 b9c7 i9h9 2. b0c2 *"), "{pgn}");
+        let back = v.read_record(&pgn).unwrap();
+        assert_eq!(back.moves, moves);
     }
 
     #[test]

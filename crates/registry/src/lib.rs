@@ -103,6 +103,14 @@ pub struct DataBoard {
     /// of the file's region `own_half`, where it spans whole ranks from
     /// the first side's edge. `None` without one.
     pub river: Option<u8>,
+    /// The codes of the pieces a revival takes back to their owner's
+    /// reserve when captured (还魂卒: `p`); the FEN then carries the
+    /// reserves (`[Pp]`) and a drop is written `P@e3`. Empty without.
+    pub revived: Vec<String>,
+    /// 解将旗: the points of the ring the flags go round (42), where the
+    /// file has one; the FEN then carries the flags' points (`{0,21}`),
+    /// and a flag's step is `~` (in check, before the answer) or `~~`.
+    pub flag_ring: Option<u8>,
 }
 
 /// A piece type as the board shows it.
@@ -650,13 +658,39 @@ static TABLE: OnceLock<Vec<Variant>> = OnceLock::new();
 /// Xiangqi with seed 004's house rules (降和偏方) switched on: each set a
 /// player may choose is an entry of its own, rated in its own pool, made
 /// from `crates/variants/data/xiangqi.toml` (docs/variants.md). 龙战士
-/// (`dragon_warrior`) excludes 王者士 (`royal_advisor`).
-const HOUSE_RULE_SETS: [(&str, &[&str]); 5] = [
+/// (`dragon_warrior`) excludes 王者士 (`royal_advisor`); 杀惊遁马
+/// (`fleeing_horse`), 宫廷炮 (`palace_cannon`), 破河象
+/// (`river_breaking_elephant`), 宫策略 (`palace_strategy`), 还魂卒
+/// (`reviving_pawn`) and 解将旗 (`check_flag`) go with any;
+/// `xiangqi-house` has the eight that go
+/// together, 龙战士 in place of 王者士 as the seed advises
+/// (“应当是替代‘王者士’的”).
+const HOUSE_RULE_SETS: [(&str, &[&str]); 13] = [
     ("xiangqi-dragon", &["dragon_warrior"]),
     ("xiangqi-mission", &["mission_pawn"]),
     ("xiangqi-royal", &["royal_advisor"]),
     ("xiangqi-dragon-mission", &["dragon_warrior", "mission_pawn"]),
     ("xiangqi-royal-mission", &["royal_advisor", "mission_pawn"]),
+    ("xiangqi-horse", &["fleeing_horse"]),
+    ("xiangqi-revival", &["reviving_pawn"]),
+    ("xiangqi-horse-revival", &["fleeing_horse", "reviving_pawn"]),
+    ("xiangqi-cannon", &["palace_cannon"]),
+    ("xiangqi-elephant", &["river_breaking_elephant"]),
+    ("xiangqi-strategy", &["palace_strategy"]),
+    ("xiangqi-flag", &["check_flag"]),
+    (
+        "xiangqi-house",
+        &[
+            "fleeing_horse",
+            "palace_cannon",
+            "river_breaking_elephant",
+            "mission_pawn",
+            "dragon_warrior",
+            "palace_strategy",
+            "reviving_pawn",
+            "check_flag",
+        ],
+    ),
 ];
 
 /// The variant files shipped in the binary (`crates/variants/data`), beside

@@ -227,8 +227,74 @@ async fn a_game_with_two_house_rules_against_the_computer() {
     s.stop().await;
 }
 
+/// The house rules that add moves (seed 004), over HTTP and WebSocket on
+/// `xiangqi-house` (the eight that go together): 杀惊遁马 — after Red's
+/// opening cannon takes a horse, Black moves twice, each move sent with
+/// its side; 还魂卒's drop (`P@a3`) and 解将旗's flag step (`~`) among
+/// the legal moves the analysis board answers for a position; the
+/// reserves and flags in the FEN.
+async fn a_game_with_the_house_rules_that_add_moves() {
+    let mut s = common::start().await;
+    let set = descriptor(&s, "variants/xiangqi-house").await;
+    assert_eq!(set["board"]["flag_ring"], 42, "{set}");
+    assert_eq!(set["board"]["revived"], json!(["p"]), "{set}");
+
+    let me = Client::register(&s, "h").await;
+    for (fen, mv) in [
+        ("3k5/9/9/9/p8/9/2P6/9/R8/4K4[P]{0,21} w V - 0 1", "P@a3"),
+        ("3r1k3/9/9/9/9/9/9/9/9/3K5{0,21} w - - 0 1", "~"),
+    ] {
+        let r: serde_json::Value = me
+            .post(
+                "/api/analysis/position",
+                &json!({"variant": "xiangqi-house", "fen": fen}),
+            )
+            .await
+            .json()
+            .await
+            .unwrap();
+        let legal: Vec<&str> = r["legal"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{r}"))
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert!(legal.contains(&mv), "{mv}: {legal:?}");
+    }
+
+    let red = Client::register(&s, "r").await;
+    let black = Client::register(&s, "b").await;
+    let body = json!({"time": "10+5", "color": "red", "variant": "xiangqi-house", "rated": false});
+    let (_, game, _) = red.challenge(&black, body).await;
+    let (mut rws, full) = red.ws(&game).await;
+    assert!(
+        full["game"]["fen"]
+            .as_str()
+            .unwrap()
+            .contains("[]{0,21} w - - 0 1"),
+        "{full}"
+    );
+    let (mut bws, _) = black.ws(&game).await;
+    // 杀惊: 炮二进七 takes the horse; 遁马: the horse away, then the rook
+    // takes the cannon — two moves of Black's in a row.
+    let echo = rws.play("h2h9").await;
+    // Red captured (还魂卒: `V`, it may revive next); Black is owed two (`d`).
+    assert!(echo["fen"].as_str().unwrap().ends_with(" b Vd - 0 1"), "{echo}");
+    bws.expect("move").await;
+    let first = bws.play("b9c7").await;
+    assert_eq!(first["side"], "second", "{first}");
+    assert!(first["fen"].as_str().unwrap().contains(" b Vs - "), "{first}");
+    let second = bws.play("i9h9").await;
+    assert_eq!(second["side"], "second", "{second}");
+    let view = red.get_json(&format!("/api/games/{game}")).await;
+    assert_eq!(view["turn"], "first", "{view}");
+    assert_eq!(view["ply"], 3, "{view}");
+    s.stop().await;
+}
+
 crate::on_both_databases!(
     a_janggi_game_ends_after_two_passes_by_counting,
     a_shengji_game_against_the_generic_computer,
     a_game_with_two_house_rules_against_the_computer,
+    a_game_with_the_house_rules_that_add_moves,
 );

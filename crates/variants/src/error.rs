@@ -42,6 +42,19 @@ pub enum FenError {
     RoyalCount { side: &'static str, count: usize },
     #[error("FEN: the side not to move is in check (or the kings face each other)")]
     OppositeCheck,
+    /// The reserve (`[PPp]` after the placement) names a piece no
+    /// revival takes back, or is not closed.
+    #[error("FEN holdings `[{0}]`: only pieces a revival takes back, in brackets after the placement")]
+    BadHoldings(String),
+    /// The third field names a right the variant has no rule for (`V`
+    /// revive, `D`/`S` a turn of two moves, for the side to move only).
+    #[error("FEN rights `{0}`: `-`, or V/v (may revive), D/S (owed a turn of two moves / on its second move) in the case of the side to move, where the variant has such rules")]
+    BadRights(String),
+    /// The flags' points (`{0,21}` after the placement) are not two
+    /// different points of the ring (or `-` for a taken flag), or the
+    /// variant has no flags.
+    #[error("FEN flags `{{{0}}}`: two different points of the ring (or `-` for a taken flag), where the variant has flags")]
+    BadFlags(String),
     #[error("FEN move counter `{0}` is not a number")]
     BadCounter(String),
 }

@@ -39,7 +39,9 @@ pub use error::{FenError, IllegalMove, VariantError};
 pub use perft::{divide, perft};
 pub use position::{End, Position, Undo};
 pub use square::{Move, Square};
-pub use variant::{Counting, EndValue, Kind, Mode, Movement, PieceType, TypeSet, Variant, Who};
+pub use variant::{
+    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Revival, TypeSet, Variant, Who,
+};
 pub use variant_game::VariantGame;
 
 /// The Xiangqi definition shipped with the crate (`data/xiangqi.toml`).

@@ -26,6 +26,8 @@ pub enum End {
     Stalemate,
     Bikjang,
     Passes,
+    /// A side's flag was taken (解将旗: “‘解将’是可以吃掉对方‘解将’的，并且也为胜”).
+    FlagTaken,
 }
 
 /// What [`Position::play_unchecked`] changed, for [`Position::undo`].
@@ -37,6 +39,56 @@ pub struct Undo {
     moved: u8,
     halfmoves: u32,
     history: History,
+    rights: Rights,
+    /// The side that moved and the move number before: a turn of two
+    /// moves (杀惊遁马) keeps the side to move.
+    turn: Side,
+    fullmoves: u32,
+    /// The flags before (解将旗).
+    flags: [Option<u8>; 2],
+}
+
+/// The rights a FEN's third field carries (`-` where none), upper-case
+/// for the first side: `V` the side may revive from its reserve (it
+/// captured with its last move: 还魂卒); `D` the side to move is owed a
+/// turn of two moves (the answer to 杀惊); `S` it is on the second move
+/// of that turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Rights {
+    revive: [bool; 2],
+    double: Double,
+    /// 解将旗: the side to move has stepped its flag this turn (`F`/`f`).
+    flag_stepped: bool,
+}
+
+/// Where the side to move stands in a turn of two moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Double {
+    #[default]
+    None,
+    Owed,
+    Second,
+}
+
+impl Rights {
+    /// Hashed into [`Position::key`]: the same pieces with other rights
+    /// are another position.
+    fn key(self) -> u64 {
+        let mut k = 0;
+        for (i, &r) in self.revive.iter().enumerate() {
+            if r {
+                k ^= zobrist(255, 300 + i);
+            }
+        }
+        if self.flag_stepped {
+            k ^= zobrist(255, 312);
+        }
+        k ^ match self.double {
+            Double::None => 0,
+            Double::Owed => zobrist(255, 310),
+            Double::Second => zobrist(255, 311),
+        }
+    }
 }
 
 /// What the last two plies were, as far as Janggi's game ends need: whether
@@ -71,13 +123,38 @@ pub struct Position {
     /// Each side's pieces by type (`[side][type]`), kept where the variant
     /// has conditional movements ("while the side has no cannon").
     counts: [[u8; 100]; 2],
+    /// Each side's reserve by type (`[side][type]`): its captured pieces
+    /// that a revival (还魂卒) may put back. Written in FEN as
+    /// Fairy-Stockfish writes holdings, `[PPp]` after the placement.
+    hand: [[u8; 100]; 2],
+    rights: Rights,
+    /// 解将旗: each side's flag's point on the ring (`None`: taken).
+    /// Written in FEN after the placement (and reserves): `{0,21}`, `-`
+    /// for a taken flag.
+    flags: [Option<u8>; 2],
+}
+
+/// A flag on a ring point, for [`Position::key`].
+#[inline]
+fn flag_key(side: Side, point: Option<u8>) -> u64 {
+    point.map_or(0, |p| zobrist(254 - side.index() as u8, 400 + usize::from(p)))
+}
+
+/// A piece of board code `code` that is the `n`th of its type in a
+/// reserve, for [`Position::key`].
+#[inline]
+fn hand_key(code: u8, n: u8) -> u64 {
+    zobrist(code, 256 + usize::from(n))
 }
 
 /// A piece on a point, for [`Position::key`]: 64 bits mixed from its board
-/// code and square (splitmix64's finaliser), so no table is needed.
+/// code and square (splitmix64's finaliser), so no table is needed. The
+/// reserves, rights and flags use "squares" past the board's 256 (and
+/// codes past the pieces'), so the code sits above 16 bits of square.
 #[inline]
 fn zobrist(code: u8, sq: usize) -> u64 {
-    let mut z = (u64::from(code) << 8 | sq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    debug_assert!(sq < 1 << 16);
+    let mut z = (u64::from(code) << 16 | sq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -100,6 +177,34 @@ impl Position {
     pub fn from_fen(variant: Arc<Variant>, fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_whitespace();
         let placement = fields.next().ok_or(FenError::Empty)?;
+        let (placement, flag_field) = match placement.split_once('{') {
+            Some((rest, f)) => (
+                rest,
+                Some(
+                    f.strip_suffix('}')
+                        .ok_or_else(|| FenError::BadFlags(f.to_owned()))?,
+                ),
+            ),
+            None => (placement, None),
+        };
+        let flags = Position::read_flags(&variant, flag_field)?;
+        let (placement, holdings) = match placement.split_once('[') {
+            Some((board, rest)) => (
+                board,
+                rest.strip_suffix(']')
+                    .ok_or_else(|| FenError::BadHoldings(rest.to_owned()))?,
+            ),
+            None => (placement, ""),
+        };
+        let mut hand = [[0u8; 100]; 2];
+        for c in holdings.chars() {
+            let t = variant
+                .piece_by_letter(c)
+                .filter(|&t| c.is_ascii_alphabetic() && variant.revival_of(t).is_some())
+                .ok_or_else(|| FenError::BadHoldings(holdings.to_owned()))?;
+            let side = if c.is_ascii_uppercase() { 0 } else { 1 };
+            hand[side][t] = hand[side][t].saturating_add(1);
+        }
         let rows: Vec<&str> = placement.split('/').collect();
         let ranks = usize::from(variant.ranks);
         let files = usize::from(variant.files);
@@ -176,7 +281,7 @@ impl Position {
             Some("b") => Side::Second,
             Some(other) => return Err(FenError::BadTurn(other.to_owned())),
         };
-        let _castling = fields.next();
+        let rights = Position::read_rights(&variant, fields.next(), turn)?;
         let _en_passant = fields.next();
         let counter = |s: Option<&str>, default: u32| -> Result<u32, FenError> {
             s.map_or(Ok(default), |s| {
@@ -210,6 +315,17 @@ impl Position {
             let (piece, side) = decode(code);
             counts[side.index()][piece] = counts[side.index()][piece].saturating_add(1);
         }
+        for side in Side::BOTH {
+            for (t, &n) in hand[side.index()].iter().enumerate() {
+                for i in 0..n {
+                    key ^= hand_key(Variant::code(t, side), i);
+                }
+            }
+        }
+        key ^= rights.key();
+        for side in Side::BOTH {
+            key ^= flag_key(side, flags[side.index()]);
+        }
         let pos = Position {
             variant,
             board,
@@ -220,6 +336,9 @@ impl Position {
             history: History::default(),
             key,
             counts,
+            hand,
+            rights,
+            flags,
         };
         if pos.royal_in_danger(turn.other()) {
             return Err(FenError::OppositeCheck);
@@ -242,7 +361,117 @@ impl Position {
             history: History::default(),
             key: 0,
             counts: [[0; 100]; 2],
+            hand: [[0; 100]; 2],
+            rights: Rights::default(),
+            flags: [None, None],
         }
+    }
+
+    /// Reads the flags' points (`0,21`; `-` for a taken flag), where the
+    /// variant has a ring; without the field, the starts.
+    fn read_flags(variant: &Variant, field: Option<&str>) -> Result<[Option<u8>; 2], FenError> {
+        let Some(ring) = &variant.flags else {
+            return match field {
+                None => Ok([None, None]),
+                Some(f) => Err(FenError::BadFlags(f.to_owned())),
+            };
+        };
+        let Some(field) = field else {
+            return Ok([Some(ring.start[0]), Some(ring.start[1])]);
+        };
+        let bad = || FenError::BadFlags(field.to_owned());
+        let (a, b) = field.split_once(',').ok_or_else(bad)?;
+        let point = |t: &str| -> Result<Option<u8>, FenError> {
+            if t == "-" {
+                return Ok(None);
+            }
+            let p: u8 = t.parse().map_err(|_| bad())?;
+            if p < ring.points {
+                Ok(Some(p))
+            } else {
+                Err(bad())
+            }
+        };
+        let flags = [point(a)?, point(b)?];
+        if (flags[0].is_some() && flags[0] == flags[1]) || flags.iter().all(Option::is_none) {
+            return Err(bad());
+        }
+        Ok(flags)
+    }
+
+    /// Each side's flag's point on its ring (解将旗), first side first;
+    /// `None` for a taken flag or a variant without flags.
+    #[must_use]
+    pub fn flag_points(&self) -> [Option<u8>; 2] {
+        self.flags
+    }
+
+    /// Reads the FEN's third field (`-`, or the letters of [`Rights`]);
+    /// a right the variant has no rule for is refused.
+    fn read_rights(variant: &Variant, field: Option<&str>, turn: Side) -> Result<Rights, FenError> {
+        let mut rights = Rights::default();
+        let field = field.unwrap_or("-");
+        if field == "-" {
+            return Ok(rights);
+        }
+        let bad = || FenError::BadRights(field.to_owned());
+        let revives = variant.revivals.iter().any(|r| r.after_capture);
+        for c in field.chars() {
+            let side = if c.is_ascii_uppercase() {
+                Side::First
+            } else {
+                Side::Second
+            };
+            match c.to_ascii_lowercase() {
+                'v' if revives => rights.revive[side.index()] = true,
+                'f' if variant.flags.is_some() && side == turn => rights.flag_stepped = true,
+                'd' | 's'
+                    if variant.double_move.is_some() && side == turn && rights.double == Double::None =>
+                {
+                    rights.double = if c.eq_ignore_ascii_case(&'d') {
+                        Double::Owed
+                    } else {
+                        Double::Second
+                    };
+                }
+                _ => return Err(bad()),
+            }
+        }
+        Ok(rights)
+    }
+
+    /// The FEN's third field: `-`, or the letters of [`Rights`].
+    fn write_rights(&self, out: &mut String) {
+        let start = out.len();
+        for side in Side::BOTH {
+            if self.rights.revive[side.index()] {
+                out.push(if side == Side::First { 'V' } else { 'v' });
+            }
+        }
+        let double = match self.rights.double {
+            Double::None => None,
+            Double::Owed => Some('d'),
+            Double::Second => Some('s'),
+        };
+        if let Some(c) = double {
+            out.push(if self.turn == Side::First {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            });
+        }
+        if self.rights.flag_stepped {
+            out.push(if self.turn == Side::First { 'F' } else { 'f' });
+        }
+        if out.len() == start {
+            out.push('-');
+        }
+    }
+
+    /// How many pieces of type `piece` `side` has in its reserve.
+    #[must_use]
+    pub fn in_hand(&self, side: Side, piece: usize) -> u8 {
+        self.hand[side.index()].get(piece).copied().unwrap_or(0)
     }
 
     /// Puts a piece (or nothing) on `sq` of a trial board.
@@ -336,8 +565,30 @@ impl Position {
                 out.push('/');
             }
         }
+        if !self.variant.revivals.is_empty() {
+            out.push('[');
+            for side in Side::BOTH {
+                for (t, &n) in self.hand[side.index()].iter().enumerate() {
+                    let letter = self.variant.pieces.get(t).map_or('?', |p| p.letter);
+                    for _ in 0..n {
+                        out.push(if side == Side::First {
+                            letter.to_ascii_uppercase()
+                        } else {
+                            letter
+                        });
+                    }
+                }
+            }
+            out.push(']');
+        }
+        if self.variant.flags.is_some() {
+            let point = |p: Option<u8>| p.map_or_else(|| "-".to_owned(), |p| p.to_string());
+            let _ = write!(out, "{{{},{}}}", point(self.flags[0]), point(self.flags[1]));
+        }
         let turn = if self.turn == Side::First { 'w' } else { 'b' };
-        let _ = write!(out, " {turn} - - {} {}", self.halfmoves, self.fullmoves);
+        let _ = write!(out, " {turn} ");
+        self.write_rights(&mut out);
+        let _ = write!(out, " - {} {}", self.halfmoves, self.fullmoves);
         out
     }
 
@@ -370,7 +621,7 @@ impl Position {
     #[must_use]
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::with_capacity(64);
-        if self.immediate_end().is_some() {
+        if self.immediate_end().is_some() || self.flag_taken().is_some() {
             return moves;
         }
         self.pseudo_moves(&mut moves);
@@ -381,13 +632,14 @@ impl Position {
         if let Some(pass) = self.legal_pass(facing) {
             moves.push(pass);
         }
+        moves.extend(self.flag_move().filter(|f| f.flag == 2 || !moves.is_empty()));
         moves
     }
 
     /// The number of legal moves (perft's last ply).
     #[must_use]
     pub fn count_legal_moves(&mut self) -> u64 {
-        if self.immediate_end().is_some() {
+        if self.immediate_end().is_some() || self.flag_taken().is_some() {
             return 0;
         }
         let mut moves = Vec::with_capacity(64);
@@ -398,7 +650,34 @@ impl Position {
             .iter()
             .filter(|&&m| self.is_legal_pseudo(m, safe, facing))
             .count() as u64;
-        n + u64::from(self.legal_pass(facing).is_some())
+        let n = n + u64::from(self.legal_pass(facing).is_some());
+        n + u64::from(self.flag_move().is_some_and(|f| f.flag == 2 || n > 0))
+    }
+
+    /// The flag's move of the side to move (解将旗), if it has one: in
+    /// check, one point forward before its answer (`~`, once a turn; only
+    /// where there is an answer — a side mated is mated, flag or not);
+    /// not in check, with the other flag right behind it, two points as
+    /// its whole move (`~~`: “当甲方[解将]走到乙方[解将]后面与其紧邻状态下,乙方可以在不被
+    /// ‘将军’的情况下，单独一着走两格[解将]棋”).
+    fn flag_move(&self) -> Option<Move> {
+        let ring = self.variant.flags.as_ref()?;
+        let (me, other) = (
+            self.flags[self.turn.index()]?,
+            self.flags[self.turn.other().index()]?,
+        );
+        if self.is_check() {
+            (!self.rights.flag_stepped).then(|| Move::flag(1))
+        } else {
+            ((other + 1) % ring.points == me).then(|| Move::flag(2))
+        }
+    }
+
+    /// The side whose flag was taken (解将旗), if one was.
+    #[must_use]
+    pub fn flag_taken(&self) -> Option<Side> {
+        self.variant.flags.as_ref()?;
+        Side::BOTH.into_iter().find(|s| self.flags[s.index()].is_none())
     }
 
     /// The pass, where the variant has one and it is legal: never in check,
@@ -409,10 +688,7 @@ impl Position {
             return None;
         }
         let royal = Square(self.royal[self.turn.index()]?);
-        (facing || !self.is_check()).then_some(Move {
-            from: royal,
-            to: royal,
-        })
+        (facing || !self.is_check()).then_some(Move::new(royal, royal))
     }
 
     /// Whether the kings face each other under the bikjang rule, so that a
@@ -438,7 +714,7 @@ impl Position {
     /// Whether `m` is a pass: the royal square twice (`e1e1`).
     #[must_use]
     pub fn is_pass(m: Move) -> bool {
-        m.from == m.to
+        m.from == m.to && m.drop.is_none() && m.flag == 0
     }
 
     /// Reads an ICCS-style move and plays it if it is legal.
@@ -457,14 +733,19 @@ impl Position {
 
     /// Plays a move known to be legal (perft, search).
     pub fn play_unchecked(&mut self, m: Move) -> Undo {
+        let mover = self.turn;
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
         let pass = Position::is_pass(m);
         let undo = Undo {
             key: self.key,
-            captured: if pass { 0 } else { self.board[to] },
-            moved: self.board[from],
+            captured: if pass || m.is_drop() { 0 } else { self.board[to] },
+            moved: if m.is_drop() { 0 } else { self.board[from] },
             halfmoves: self.halfmoves,
             history: self.history,
+            rights: self.rights,
+            turn: mover,
+            fullmoves: self.fullmoves,
+            flags: self.flags,
         };
         if self.variant.bikjang || self.variant.pass {
             self.history = History {
@@ -473,7 +754,33 @@ impl Position {
                 prev_facing: self.variant.bikjang && self.royals_face(),
             };
         }
-        if !pass {
+        if m.flag > 0 {
+            // 解将旗: the flag goes round; landing on the other's takes it.
+            let points = self.variant.flags.as_ref().map_or(1, |r| r.points);
+            let (me, other) = (mover.index(), mover.other().index());
+            let from = self.flags[me].expect("a legal flag move has a flag");
+            let to = (from + m.flag) % points;
+            self.key ^= flag_key(mover, Some(from)) ^ flag_key(mover, Some(to));
+            self.flags[me] = Some(to);
+            if self.flags[other] == Some(to) {
+                self.key ^= flag_key(mover.other(), Some(to));
+                self.flags[other] = None;
+            }
+        } else if let Some(letter) = m.drop {
+            // 还魂: the piece leaves the reserve for an empty point.
+            let t = self
+                .variant
+                .piece_by_letter(char::from(letter))
+                .expect("a legal drop names a piece of the variant");
+            let code = Variant::code(t, mover);
+            let n = &mut self.hand[mover.index()][t];
+            *n -= 1;
+            self.key ^= hand_key(code, *n) ^ zobrist(code, to);
+            self.board[to] = code;
+            if self.variant.conditional {
+                self.count(code, 1);
+            }
+        } else if !pass {
             let mut code = self.board[from];
             if undo.captured != 0 {
                 // 升级象棋: a piece is promoted by its first capture.
@@ -487,6 +794,7 @@ impl Position {
             self.key ^= zobrist(undo.moved, from) ^ zobrist(code, to);
             if undo.captured != 0 {
                 self.key ^= zobrist(undo.captured, to);
+                self.reserve_captured(undo.captured, 1);
             }
             if self.variant.conditional {
                 if code != undo.moved {
@@ -498,26 +806,113 @@ impl Position {
                 }
             }
         }
-        self.key ^= SECOND_TO_MOVE;
-        if self.royal[self.turn.index()] == Some(m.from.0) {
-            self.royal[self.turn.index()] = Some(m.to.0);
+        if !m.is_drop() && self.royal[mover.index()] == Some(m.from.0) {
+            self.royal[mover.index()] = Some(m.to.0);
         }
-        self.halfmoves = if undo.captured != 0 { 0 } else { self.halfmoves + 1 };
-        if self.turn == Side::Second {
-            self.fullmoves += 1;
+        if m.flag != 1 {
+            self.halfmoves = if undo.captured != 0 { 0 } else { self.halfmoves + 1 };
         }
-        self.turn = self.turn.other();
+        let (rights, hand_over) = self.rights_after(m, &undo);
+        if rights != self.rights {
+            self.key ^= self.rights.key() ^ rights.key();
+            self.rights = rights;
+        }
+        if hand_over {
+            self.key ^= SECOND_TO_MOVE;
+            if mover == Side::Second {
+                self.fullmoves += 1;
+            }
+            self.turn = mover.other();
+        }
         undo
+    }
+
+    /// A captured piece of code `captured` going to (`by` 1) or coming
+    /// back from (`by` -1) its owner's reserve, where a revival takes it.
+    fn reserve_captured(&mut self, captured: u8, by: i8) {
+        let (piece, owner) = decode(captured);
+        let Some((base, _)) = self.variant.revival_of(piece) else {
+            return;
+        };
+        let code = Variant::code(base, owner);
+        let n = &mut self.hand[owner.index()][base];
+        if by < 0 {
+            *n -= 1;
+        }
+        self.key ^= hand_key(code, *n);
+        if by > 0 {
+            *n += 1;
+        }
+    }
+
+    /// The rights after the mover's move `m` (board already changed), and
+    /// whether the turn passes to the other side. A revival's right holds
+    /// for the mover's next move only after a capture (还魂卒's “仅限下一步”);
+    /// a turn of two moves (杀惊遁马) is owed after its trigger and keeps
+    /// the turn after a first move by a `first` piece that gives no check.
+    fn rights_after(&self, m: Move, undo: &Undo) -> (Rights, bool) {
+        let v = &*self.variant;
+        let mover = undo.turn;
+        let mut rights = undo.rights;
+        if m.flag == 1 {
+            // The flag's step before the answer to a check: the turn goes on.
+            rights.flag_stepped = true;
+            return (rights, false);
+        }
+        rights.flag_stepped = false;
+        if v.revivals.iter().any(|r| r.after_capture) {
+            rights.revive[mover.index()] = undo.captured != 0;
+        }
+        let Some(d) = &v.double_move else {
+            return (rights, true);
+        };
+        let piece_move = !m.is_drop() && !Position::is_pass(m);
+        let mut hand_over = true;
+        match rights.double {
+            Double::Owed => {
+                rights.double = Double::None;
+                if piece_move
+                    && d.first.contains(decode(undo.moved).0)
+                    && !self.royal_in_danger(mover.other())
+                {
+                    rights.double = Double::Second;
+                    hand_over = false;
+                }
+            }
+            Double::Second => rights.double = Double::None,
+            Double::None => {
+                let first = undo.fullmoves == 1 && mover == Side::First;
+                if piece_move
+                    && undo.captured != 0
+                    && decode(undo.moved).0 == d.mover
+                    && d.captures.contains(decode(undo.captured).0)
+                    && (first || !d.first_move)
+                {
+                    rights.double = Double::Owed;
+                }
+            }
+        }
+        (rights, hand_over)
     }
 
     /// Takes back `m`, which `play_unchecked` returned `undo` for.
     pub fn undo(&mut self, m: Move, undo: Undo) {
-        self.turn = self.turn.other();
-        if self.turn == Side::Second {
-            self.fullmoves -= 1;
-        }
+        self.turn = undo.turn;
+        self.fullmoves = undo.fullmoves;
+        self.rights = undo.rights;
+        self.flags = undo.flags;
         let (from, to) = (usize::from(m.from.0), usize::from(m.to.0));
-        if from != to {
+        if m.flag > 0 {
+            // The flags are restored above.
+        } else if m.is_drop() {
+            let code = self.board[to];
+            if self.variant.conditional {
+                self.count(code, -1);
+            }
+            let (t, side) = decode(code);
+            self.hand[side.index()][t] += 1;
+            self.board[to] = 0;
+        } else if from != to {
             if self.variant.conditional {
                 let now = self.board[to];
                 if now != undo.moved {
@@ -528,11 +923,14 @@ impl Position {
                     self.count(undo.captured, 1);
                 }
             }
+            if undo.captured != 0 {
+                self.reserve_captured(undo.captured, -1);
+            }
             self.board[from] = undo.moved;
             self.board[to] = undo.captured;
-        }
-        if self.royal[self.turn.index()] == Some(m.to.0) {
-            self.royal[self.turn.index()] = Some(m.from.0);
+            if self.royal[self.turn.index()] == Some(m.to.0) {
+                self.royal[self.turn.index()] = Some(m.from.0);
+            }
         }
         self.halfmoves = undo.halfmoves;
         self.history = undo.history;
@@ -544,6 +942,14 @@ impl Position {
     /// a Janggi game ended by bikjang or passes is scored by counting.
     #[must_use]
     pub fn end(&self) -> Option<(End, Outcome)> {
+        if let Some(loser) = self.flag_taken() {
+            return Some((
+                End::FlagTaken,
+                Outcome::Win {
+                    winner: loser.other(),
+                },
+            ));
+        }
         if let Some(end) = self.immediate_end() {
             return Some((end, self.counting_outcome()));
         }
@@ -631,13 +1037,19 @@ impl Position {
                 let danger = (leaps && self.attacked_by_leaps(royal, by))
                     || (0..nrays.min(64)).any(|i| rays >> i & 1 != 0 && self.attacked_along(royal, by, i))
                     || (nrays > 64 && (64..nrays).any(|i| self.attacked_along(royal, by, i)))
-                    || (flying && self.royals_face());
+                    || (flying && self.facing_danger(by.other(), false));
                 self.undo(m, undo);
                 return !danger;
             }
         }
+        let mover = self.turn;
+        // 宫廷炮: a side in its check may leave the kings facing (by taking
+        // the cannon); the other side must then break it.
+        let answering = self.royal_screened(mover.other());
         let undo = self.play_unchecked(m);
-        let legal = !(self.royal_in_danger(self.turn.other()) || (break_facing && self.royals_face()));
+        let legal = !(self.royal[mover.index()].is_some_and(|r| self.attacked(r, mover.other()))
+            || (self.variant.flying_general && self.facing_danger(mover, answering))
+            || (break_facing && self.royals_face()));
         self.undo(m, undo);
         legal
     }
@@ -647,7 +1059,85 @@ impl Position {
         let Some(sq) = self.royal[side.index()] else {
             return false;
         };
-        self.attacked(sq, side.other()) || (self.variant.flying_general && self.royals_face())
+        self.attacked(sq, side.other()) || (self.variant.flying_general && self.facing_danger(side, false))
+    }
+
+    /// Whether the royals face each other to `side`'s harm: always, unless
+    /// `side`'s own hopper strikes the other royal over `side`'s royal
+    /// (宫廷炮: “己方将(帅)可以主动飞将对方将（帅），形成[炮]隔将（帅）打击对方将（帅）的局面”),
+    /// or `side` is `answering` that strike (“吃对方宫廷炮后炮方要立刻解除将帅照面”).
+    fn facing_danger(&self, side: Side, answering: bool) -> bool {
+        self.royals_face() && !answering && !self.royal_screened(side) && !self.royal_strikes(side)
+    }
+
+    /// Whether `side`'s royal stands in `region` (a movement's
+    /// `while_royal_on`; no region: always).
+    #[inline]
+    fn royal_stands(&self, side: Side, region: Option<SquareSet>) -> bool {
+        region.is_none_or(|r| self.royal[side.index()].is_some_and(|k| r.contains(k)))
+    }
+
+    /// 宫策略's 可飞将: whether `side`'s royal itself may capture the other
+    /// royal (“这里的将（帅）可主动‘飞将’对方中线上不在中心点的将（帅）”).
+    fn royal_strikes(&self, side: Side) -> bool {
+        if !self.variant.royal_flies {
+            return false;
+        }
+        let (Some(me), Some(him)) = (self.royal[side.index()], self.royal[side.other().index()]) else {
+            return false;
+        };
+        let mut out = Vec::new();
+        self.moves_from(Square(me), &mut out);
+        out.iter().any(|m| m.to.0 == him)
+    }
+
+    /// 宫廷炮: whether a hopper of `side` of the file's `royal_screens`
+    /// types attacks the other royal with `side`'s own royal as its
+    /// screen, the royals facing each other. Such a check may not be
+    /// answered by moving the royal (“这时对方不可以闪[将（帅）]解将”).
+    pub(crate) fn royal_screened(&self, side: Side) -> bool {
+        let v = &*self.variant;
+        if v.royal_screen.is_empty() {
+            return false;
+        }
+        let (Some(me), Some(him)) = (self.royal[side.index()], self.royal[side.other().index()]) else {
+            return false;
+        };
+        if !self.royals_face() {
+            return false;
+        }
+        // Beyond `side`'s royal, away from the other: the first piece.
+        let dir: (i8, i8) = if me > him { (0, 1) } else { (0, -1) };
+        let royal_type = decode(self.board[usize::from(me)]).0;
+        let mut dist = (me / STRIDE).abs_diff(him / STRIDE);
+        let mut cur = me;
+        loop {
+            let Some(next) = v.offset(cur, dir) else {
+                return false;
+            };
+            cur = next;
+            dist += 1;
+            let code = self.board[usize::from(cur)];
+            if code == 0 {
+                continue;
+            }
+            let (piece, owner) = decode(code);
+            return owner == side
+                && v.royal_screen.contains(piece)
+                && v.rays[side.index()].iter().any(|ray| {
+                    ray.back == dir
+                        && ray.hops.iter().any(|p| {
+                            p.code == code
+                                && dist <= p.range
+                                && p.from.is_none_or(|r| r.contains(cur))
+                                && p.to.is_none_or(|r| r.contains(him))
+                                && p.screen.counts(side, side)
+                                && !p.not_over.contains(royal_type)
+                                && (p.lacking.is_empty() || self.lacks(side, p.lacking))
+                                && self.royal_stands(side, p.royal_on)
+                        })
+                });
+        }
     }
 
     /// Whether the two royal pieces stand on one file with nothing between.
@@ -683,6 +1173,9 @@ impl Position {
                 continue;
             }
             if !p.lacking.is_empty() && !self.lacks(by, p.lacking) {
+                continue;
+            }
+            if !self.royal_stands(by, p.royal_on) {
                 continue;
             }
             if p.not_capture.contains(decode_type(self.board[usize::from(sq)])) {
@@ -734,6 +1227,7 @@ impl Position {
                 && p.to.is_none_or(|r| r.contains(sq))
                 && !p.not_capture.contains(target)
                 && (p.lacking.is_empty() || self.lacks(by, p.lacking))
+                && self.royal_stands(by, p.royal_on)
         };
         let screen = || decode(self.board[usize::from(found[0].0)]);
         (n >= 1 && ray.slides.iter().any(|p| hit(p, found[0])))
@@ -746,15 +1240,60 @@ impl Position {
                 }))
     }
 
-    /// Pseudo-legal moves of the side to move, from the movement descriptors.
+    /// Pseudo-legal moves of the side to move, from the movement
+    /// descriptors, then its drops. On the second move of a turn of two
+    /// (杀惊遁马's “接着再走一着其它棋”) a piece of the first move's types
+    /// stays put.
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let v = &*self.variant;
+        let resting = match (&v.double_move, self.rights.double) {
+            (Some(d), Double::Second) => d.first,
+            _ => TypeSet::default(),
+        };
+        // 宫廷炮's check: the royal may not step aside (闪将).
+        let pinned_royal = self
+            .royal_screened(self.turn.other())
+            .then(|| self.royal[self.turn.index()])
+            .flatten();
         for rank in 0..v.ranks {
             for file in 0..v.files {
                 let from = Square::new(file, rank);
                 let code = self.board[usize::from(from.0)];
-                if code != 0 && decode(code).1 == self.turn {
+                if code != 0
+                    && decode(code).1 == self.turn
+                    && !resting.contains(decode(code).0)
+                    && pinned_royal != Some(from.0)
+                {
                     self.moves_from(from, out);
+                }
+            }
+        }
+        if !v.revivals.is_empty() {
+            self.drops(out);
+        }
+    }
+
+    /// The side to move's drops: each type in its reserve onto each empty
+    /// point of its revival's region, where the revival is open to it (a
+    /// revival `after_capture` only right after its own capture).
+    fn drops(&self, out: &mut Vec<Move>) {
+        let v = &*self.variant;
+        let side = self.turn;
+        for r in &v.revivals {
+            if r.after_capture && !self.rights.revive[side.index()] {
+                continue;
+            }
+            for (t, piece) in v.pieces.iter().enumerate() {
+                if !r.pieces.contains(t) || self.hand[side.index()][t] == 0 {
+                    continue;
+                }
+                for rank in 0..v.ranks {
+                    for file in 0..v.files {
+                        let sq = Square::new(file, rank);
+                        if r.to[side.index()].contains(sq.0) && self.board[usize::from(sq.0)] == 0 {
+                            out.push(Move::drop(piece.letter, sq));
+                        }
+                    }
                 }
             }
         }
@@ -779,14 +1318,14 @@ impl Position {
             if !m.lacking.is_empty() && !self.lacks(side, m.lacking) {
                 continue;
             }
+            if !self.royal_stands(side, m.royal_on.map(|r| r[side.index()])) {
+                continue;
+            }
             let to_ok = |t: u8| m.to.is_none_or(|r| r[side.index()].contains(t));
             // Two movements of one piece may reach one square; a move
             // is one move however many descriptors allow it.
             let push = |out: &mut Vec<Move>, t: u8| {
-                let mv = Move {
-                    from: Square(from),
-                    to: Square(t),
-                };
+                let mv = Move::new(Square(from), Square(t));
                 if k == 0 || !out[first..].contains(&mv) {
                     out.push(mv);
                 }
@@ -953,6 +1492,77 @@ moves = [{ kind = "hop", dirs = ["forward", "sideways"], range = 4, mode = "capt
         let mut z = *state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z ^ (z >> 31)
+    }
+
+    /// The danger-zone shortcut keeps exactly the moves a full test keeps
+    /// with the house rules that touch legality on (宫廷炮's facing, 宫策略's
+    /// flying king and its powers by the king's point, 破河象's diagonal
+    /// leg, revivals and turns of two moves), on random games that favour
+    /// captures so that the conditional powers wake.
+    #[test]
+    fn the_shortcut_agrees_with_the_full_test_under_house_rules() {
+        let rules = [
+            "palace_cannon",
+            "palace_strategy",
+            "river_breaking_elephant",
+            "royal_advisor",
+            "mission_pawn",
+            "reviving_pawn",
+            "fleeing_horse",
+            "check_flag",
+        ];
+        let variant = Arc::new(Variant::with_house_rules(crate::XIANGQI_TOML, "all", &rules).unwrap());
+        let mut seed = 3;
+        let mut positions = 0;
+        for game in 0..40 {
+            let mut pos = Position::start(variant.clone());
+            if game % 3 == 0 {
+                pos.play_iccs("h2h9").unwrap();
+            }
+            for _ in 0..150 {
+                let mut pseudo = Vec::new();
+                pos.pseudo_moves(&mut pseudo);
+                let answering = pos.royal_screened(pos.turn.other());
+                let mut scratch = pos.clone();
+                let full: Vec<Move> = pseudo
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let mover = scratch.turn;
+                        let undo = scratch.play_unchecked(m);
+                        let attacked =
+                            scratch.royal[mover.index()].is_some_and(|r| scratch.attacked(r, mover.other()));
+                        let ok = !(attacked || scratch.facing_danger(mover, answering));
+                        scratch.undo(m, undo);
+                        ok
+                    })
+                    .collect();
+                let full: Vec<Move> = full
+                    .iter()
+                    .copied()
+                    .chain(pos.flag_move().filter(|f| f.flag == 2 || !full.is_empty()))
+                    .collect();
+                let legal = pos.legal_moves();
+                assert_eq!(legal, full, "{}", pos.to_fen());
+                positions += 1;
+                if legal.is_empty() {
+                    break;
+                }
+                let captures: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.piece_at(m.to).is_some() && !m.is_drop())
+                    .collect();
+                let pool = if !captures.is_empty() && rng(&mut seed).is_multiple_of(2) {
+                    &captures
+                } else {
+                    &legal
+                };
+                let m = pool[(rng(&mut seed) % pool.len() as u64) as usize];
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(positions > 3_000, "{positions}");
     }
 
     #[test]

@@ -12,7 +12,10 @@ use toml::Spanned;
 
 use crate::error::VariantError;
 use crate::square::{Square, STRIDE};
-use crate::variant::{Counting, EndValue, Kind, Mode, Movement, PieceType, SquareSet, TypeSet, Variant, Who};
+use crate::variant::{
+    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Revival, SquareSet, TypeSet,
+    Variant, Who,
+};
 
 /// The largest board side; squares are bytes of a 16-wide board.
 const MAX_SIDE: u8 = STRIDE;
@@ -97,6 +100,10 @@ struct MoveSpec {
     mode: ModeSpec,
     #[serde(default)]
     lame: bool,
+    /// Lame leaps: `path` (default: straight first, then diagonally) or
+    /// `diagonal` (the one point diagonally towards the destination).
+    #[serde(default)]
+    leg: LegSpec,
     range: Option<u8>,
     from: Option<String>,
     to: Option<String>,
@@ -117,8 +124,12 @@ struct MoveSpec {
     #[serde(default)]
     while_lacking: Vec<String>,
     /// The house rule (降和偏方) this movement belongs to: it exists only
-    /// where `[rules] house_rules` switches that rule on.
-    house_rule: Option<String>,
+    /// where `[rules] house_rules` switches that rule on; a list: all of
+    /// them (宫策略's 象不堵 for a 破河象).
+    house_rule: Option<Tags>,
+    /// A conditional power: the movement holds only while the mover's
+    /// royal piece stands in this region (宫策略).
+    while_royal_on: Option<String>,
 }
 
 #[derive(Deserialize, Clone, Copy, Default, PartialEq, Eq)]
@@ -138,6 +149,31 @@ impl From<WhoSpec> for Who {
             WhoSpec::Enemy => Who::Enemy,
         }
     }
+}
+
+/// One house rule's name, or several that must all be on.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Tags {
+    One(String),
+    All(Vec<String>),
+}
+
+impl Tags {
+    fn names(&self) -> &[String] {
+        match self {
+            Tags::One(n) => std::slice::from_ref(n),
+            Tags::All(v) => v,
+        }
+    }
+}
+
+#[derive(Deserialize, Clone, Copy, Default, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum LegSpec {
+    #[default]
+    Path,
+    Diagonal,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
@@ -195,6 +231,70 @@ struct RulesSpec {
     /// House rules that may not be switched on together (龙战士 and 王者士).
     #[serde(default)]
     exclusive_house_rules: Vec<Vec<String>>,
+    /// Revivals from a reserve: drops (还魂卒).
+    #[serde(default)]
+    revivals: Vec<Spanned<RevivalSpec>>,
+    /// Turns of two moves (杀惊遁马).
+    #[serde(default)]
+    double_moves: Vec<Spanned<DoubleMoveSpec>>,
+    /// Hoppers that may use their own royal as the screen (宫廷炮).
+    #[serde(default)]
+    royal_screens: Vec<Spanned<RoyalScreenSpec>>,
+    /// Flags on a ring round the board (解将旗).
+    #[serde(default)]
+    flags: Vec<Spanned<FlagSpec>>,
+}
+
+/// `[[rules.flags]]`: a ring of `points` points, each side's flag starting
+/// at `start` (first side first).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FlagSpec {
+    points: u8,
+    start: [u8; 2],
+    house_rule: Option<String>,
+}
+
+/// `[[rules.royal_screens]]`: hoppers of `pieces` may strike the other
+/// royal over their own royal, the royals facing each other; that check
+/// is not answered by moving the royal.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RoyalScreenSpec {
+    pieces: Vec<String>,
+    house_rule: Option<String>,
+}
+
+/// `[[rules.revivals]]`: captured pieces of `pieces` go back to their
+/// owner's reserve, to be put on an empty point of region `to`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RevivalSpec {
+    pieces: Vec<String>,
+    to: String,
+    #[serde(default)]
+    after_capture: bool,
+    house_rule: Option<String>,
+}
+
+/// `[[rules.double_moves]]`: after `after`, the other side's turn is two
+/// moves, the first by a piece of `first`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DoubleMoveSpec {
+    after: TriggerSpec,
+    first: Vec<String>,
+    house_rule: Option<String>,
+}
+
+/// The move that earns the other side a turn of two moves.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TriggerSpec {
+    mover: String,
+    captures: Vec<String>,
+    #[serde(default)]
+    first_move: bool,
 }
 
 impl Default for RulesSpec {
@@ -208,6 +308,10 @@ impl Default for RulesSpec {
             counting: None,
             house_rules: Vec::new(),
             exclusive_house_rules: Vec::new(),
+            revivals: Vec::new(),
+            double_moves: Vec::new(),
+            royal_screens: Vec::new(),
+            flags: Vec::new(),
         }
     }
 }
@@ -480,7 +584,36 @@ impl Variant {
             .pieces
             .iter()
             .flat_map(|p| p.get_ref().moves.iter())
-            .filter_map(|m| m.get_ref().house_rule.as_deref())
+            .flat_map(|m| {
+                m.get_ref()
+                    .house_rule
+                    .iter()
+                    .flat_map(|t| t.names().iter().map(String::as_str))
+            })
+            .chain(
+                spec.rules
+                    .revivals
+                    .iter()
+                    .filter_map(|r| r.get_ref().house_rule.as_deref()),
+            )
+            .chain(
+                spec.rules
+                    .double_moves
+                    .iter()
+                    .filter_map(|d| d.get_ref().house_rule.as_deref()),
+            )
+            .chain(
+                spec.rules
+                    .royal_screens
+                    .iter()
+                    .filter_map(|d| d.get_ref().house_rule.as_deref()),
+            )
+            .chain(
+                spec.rules
+                    .flags
+                    .iter()
+                    .filter_map(|d| d.get_ref().house_rule.as_deref()),
+            )
             .collect();
         for group in &spec.rules.exclusive_house_rules {
             let on: Vec<&str> = group
@@ -499,7 +632,7 @@ impl Variant {
             if !tagged.contains(&rule.as_str()) {
                 return Err(cx.err(
                     0..0,
-                    format!("house rule `{rule}` is switched on, but no movement belongs to it"),
+                    format!("house rule `{rule}` is switched on, but no movement or rule belongs to it"),
                 ));
             }
         }
@@ -581,7 +714,10 @@ impl Variant {
                 let mspan = m.span();
                 let m = m.get_ref();
                 let what = format!("piece `{}`, move {}", p.name, i + 1);
-                if m.house_rule.as_ref().is_some_and(|r| !rules_on.contains(r)) {
+                if m.house_rule
+                    .as_ref()
+                    .is_some_and(|t| t.names().iter().any(|r| !rules_on.contains(r)))
+                {
                     // A house rule that is off: the movement does not exist.
                     continue;
                 }
@@ -614,7 +750,10 @@ impl Variant {
                     return Err(cx.err(mspan, format!("{what}: no directions")));
                 }
                 let kind = match m.kind {
-                    KindSpec::Step | KindSpec::Leap => Kind::Leap { lame: m.lame },
+                    KindSpec::Step | KindSpec::Leap => Kind::Leap {
+                        lame: m.lame,
+                        diagonal: m.leg == LegSpec::Diagonal,
+                    },
                     KindSpec::Slide => Kind::Slide,
                     KindSpec::Hop => Kind::Hop,
                 };
@@ -636,6 +775,9 @@ impl Variant {
                 let not_over = types(&m.not_over, &what, &mspan)?;
                 let lacking = types(&m.while_lacking, &what, &mspan)?;
                 let not_capture = types(&m.not_capture, &what, &mspan)?;
+                if m.leg != LegSpec::Path && !m.lame {
+                    return Err(cx.err(mspan, format!("{what}: only a lame leap has a leg (leg)")));
+                }
                 if m.lame && !matches!(m.kind, KindSpec::Leap) {
                     return Err(cx.err(mspan, format!("{what}: only a leap can be lame")));
                 }
@@ -665,6 +807,7 @@ impl Variant {
                     blocked_by: m.blocked_by.into(),
                     screen: m.screen.into(),
                     lacking,
+                    royal_on: region(&m.while_royal_on, &mspan)?,
                 });
             }
             let value = match &p.value {
@@ -747,6 +890,137 @@ impl Variant {
                 })
             }
         };
+        // A rule tagged with a house rule that is off does not exist.
+        let in_force = |tag: &Option<String>| tag.as_ref().is_none_or(|r| rules.house_rules.contains(r));
+        let piece_index = |n: &str, what: &str, span: &std::ops::Range<usize>| {
+            names.iter().position(|m| *m == n).ok_or_else(|| {
+                cx.err(
+                    span.clone(),
+                    format!(
+                        "{what}: unknown piece `{n}` (the file defines: {})",
+                        names.join(", ")
+                    ),
+                )
+            })
+        };
+        let mut revivals: Vec<Revival> = Vec::new();
+        for r in rules
+            .revivals
+            .iter()
+            .filter(|r| in_force(&r.get_ref().house_rule))
+        {
+            let span = r.span();
+            let r = r.get_ref();
+            let set = types(&r.pieces, "revival", &span)?;
+            if set.is_empty() {
+                return Err(cx.err(span, "revival: no pieces"));
+            }
+            for (i, p) in pieces.iter().enumerate() {
+                if set.contains(i) && (p.royal || p.promoted_from.is_some()) {
+                    return Err(cx.err(
+                        span,
+                        format!(
+                            "revival: `{}` is royal or a promoted form; revive its base instead",
+                            p.name
+                        ),
+                    ));
+                }
+            }
+            if revivals.iter().any(|o| o.pieces.0 & set.0 != 0) {
+                return Err(cx.err(span, "revival: a piece is revived by two rules"));
+            }
+            let to = region(&Some(r.to.clone()), &span)?.expect("a region was named");
+            revivals.push(Revival {
+                pieces: set,
+                to,
+                after_capture: r.after_capture,
+            });
+        }
+        let mut double_move = None;
+        for d in rules
+            .double_moves
+            .iter()
+            .filter(|d| in_force(&d.get_ref().house_rule))
+        {
+            let span = d.span();
+            if double_move.is_some() {
+                return Err(cx.err(span, "double move: only one may be in force"));
+            }
+            let d = d.get_ref();
+            let first = types(&d.first, "double move", &span)?;
+            let captures = types(&d.after.captures, "double move", &span)?;
+            if first.is_empty() || captures.is_empty() {
+                return Err(cx.err(
+                    span,
+                    "double move: `first` and `after.captures` name at least one piece",
+                ));
+            }
+            double_move = Some(DoubleMove {
+                mover: piece_index(&d.after.mover, "double move", &span)?,
+                captures,
+                first_move: d.after.first_move,
+                first,
+            });
+        }
+        let mut royal_screen = TypeSet::default();
+        for r in rules
+            .royal_screens
+            .iter()
+            .filter(|r| in_force(&r.get_ref().house_rule))
+        {
+            let span = r.span();
+            if !rules.flying_general {
+                return Err(cx.err(
+                    span,
+                    "royal screens are about royals facing: they need flying_general",
+                ));
+            }
+            let set = types(&r.get_ref().pieces, "royal screen", &span)?;
+            if let Some(p) = pieces.iter().enumerate().find(|(i, p)| {
+                set.contains(*i)
+                    && !p
+                        .movements
+                        .iter()
+                        .any(|m| m.kind == Kind::Hop && m.mode.captures())
+            }) {
+                return Err(cx.err(
+                    span,
+                    format!("royal screen: `{}` has no hop that captures", p.1.name),
+                ));
+            }
+            royal_screen.0 |= set.0;
+        }
+        let mut flags = None;
+        for f in rules.flags.iter().filter(|f| in_force(&f.get_ref().house_rule)) {
+            let span = f.span();
+            let spec = f.get_ref();
+            if flags.is_some() {
+                return Err(cx.err(span, "flags: only one ring may be in force"));
+            }
+            if !royal {
+                return Err(cx.err(span, "flags answer checks: they need a royal piece"));
+            }
+            if spec.points < 4
+                || spec.start.iter().any(|&p| p >= spec.points)
+                || spec.start[0] == spec.start[1]
+            {
+                return Err(cx.err(
+                    span,
+                    "flags: a ring of at least 4 points, two different starts on it",
+                ));
+            }
+            flags = Some(FlagRing {
+                points: spec.points,
+                start: spec.start,
+            });
+        }
+        if (!revivals.is_empty() || double_move.is_some() || flags.is_some()) && (rules.pass || rules.bikjang)
+        {
+            return Err(cx.err(
+                0..0,
+                "revivals and double moves are not combined with pass or bikjang",
+            ));
+        }
         let mut variant = Variant {
             name: spec.name.into_inner(),
             description: spec.description,
@@ -762,6 +1036,11 @@ impl Variant {
             counting,
             regions,
             house_rules: rules.house_rules.clone(),
+            revivals,
+            double_move,
+            royal_screen,
+            royal_flies: false,
+            flags,
             conditional: false,
             weights: std::sync::OnceLock::new(),
             probes: [Vec::new(), Vec::new()],
@@ -771,6 +1050,12 @@ impl Variant {
             leap_zones: [Vec::new(), Vec::new()],
             ray_zones: [Vec::new(), Vec::new()],
         };
+        variant.royal_flies = variant.pieces.iter().any(|p| {
+            p.royal
+                && p.movements
+                    .iter()
+                    .any(|m| matches!(m.kind, Kind::Slide | Kind::Hop) && m.mode.captures())
+        });
         variant.conditional = variant
             .pieces
             .iter()

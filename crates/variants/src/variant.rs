@@ -32,8 +32,10 @@ impl SquareSet {
 pub enum Kind {
     /// One jump by the offset (a step is a leap of one square). A lame leap
     /// (`lame = true`) is blocked by a piece on its leg: the horse's 蹩马腿
-    /// and the elephant's 塞象眼.
-    Leap { lame: bool },
+    /// and the elephant's 塞象眼; with `diagonal` (`leg = "diagonal"`) the
+    /// leg is the one point diagonally towards the destination, whatever
+    /// the leap's length (破河象's “用”字, “斜一格若有棋则该方向蹩腿”).
+    Leap { lame: bool, diagonal: bool },
     /// Repeats the offset until blocked (the rook 车), at most `range` times.
     Slide,
     /// Repeats the offset over exactly one screen (炮架): the Xiangqi
@@ -126,6 +128,9 @@ pub struct Movement {
     /// A conditional power: the movement holds only while the mover's side
     /// has no piece of these types (empty: always).
     pub lacking: TypeSet,
+    /// A conditional power: the movement holds only while the mover's
+    /// royal piece stands in this region, per side (宫策略).
+    pub(crate) royal_on: Option<[SquareSet; 2]>,
 }
 
 /// A piece type: its name, FEN letter, whether it is royal (the king), and
@@ -159,6 +164,52 @@ pub struct Counting {
     /// Points per piece type, by index in [`Variant::pieces`].
     pub values: Vec<f64>,
     pub second_bonus: f64,
+}
+
+/// Revival (还魂, seed 004's 还魂卒): a captured piece of these types goes
+/// back to its owner's reserve, and from there the owner may put it on an
+/// empty point of `to` as its move (a drop, `P@e3`).
+#[derive(Clone, Debug)]
+pub struct Revival {
+    /// The types that go to the reserve when captured (a promoted form
+    /// goes back as its base).
+    pub pieces: TypeSet,
+    /// Where a revived piece may be put, per side.
+    pub(crate) to: [SquareSet; 2],
+    /// Only as the side's move right after a move of its own that
+    /// captured (“己方吃敌方任何一枚棋后，己方（仅限）下一步可随即还魂”); the
+    /// right lapses with that move, revived or not.
+    pub after_capture: bool,
+}
+
+/// A turn of two moves (seed 004's 杀惊遁马): after a move of `mover`
+/// capturing one of `captures` — with `first_move`, only as the game's
+/// first move — the other side may answer with two moves in a row, the
+/// first by a piece of `first`, the second by a piece of another type; a
+/// move by a piece not of `first` is a turn of one move. A first move that
+/// gives check ends the turn, since a check must be answered
+/// (被“将军”的一方必须立即“应将”).
+#[derive(Clone, Debug)]
+pub struct DoubleMove {
+    pub mover: usize,
+    pub captures: TypeSet,
+    pub first_move: bool,
+    pub first: TypeSet,
+}
+
+/// Flags on a ring of points round the board (seed 004's 解将旗), off the
+/// board's geometry (“它与棋盘无地域关系”): each side's flag starts at its
+/// point and only goes forward round the ring (counter-clockwise, as Red
+/// sees the board). A side in check may first step its flag one point
+/// (`~`, keeping the turn) and then answer the check; a flag landing on
+/// the other flag takes it and wins; a side not in check whose flag has
+/// the other flag right behind it may run two points as its move (`~~`).
+#[derive(Clone, Debug)]
+pub struct FlagRing {
+    /// How many points the ring has (42 round Xiangqi's board).
+    pub points: u8,
+    /// Each side's flag's start, first side first.
+    pub start: [u8; 2],
 }
 
 /// What an ending is worth to the side to move.
@@ -199,6 +250,19 @@ pub struct Variant {
     pub(crate) regions: std::collections::BTreeMap<String, [SquareSet; 2]>,
     /// The house rules (降和偏方) switched on.
     pub(crate) house_rules: Vec<String>,
+    /// Revivals from a reserve (drops), where the file has them switched on.
+    pub(crate) revivals: Vec<Revival>,
+    /// The turn of two moves, where the file has it switched on.
+    pub(crate) double_move: Option<DoubleMove>,
+    /// 宫廷炮: the hoppers that may strike the other royal over their own
+    /// royal, the royals facing (empty: none may).
+    pub(crate) royal_screen: TypeSet,
+    /// Whether the royal piece has a slide or hop that captures (宫策略's
+    /// 可飞将): facing the other royal is then no danger to a side whose
+    /// royal strikes it.
+    pub(crate) royal_flies: bool,
+    /// 解将旗: the flags' ring, where the file has it switched on.
+    pub(crate) flags: Option<FlagRing>,
     /// Whether some movement is conditional (`while_lacking`): positions
     /// then count each side's pieces by type, and a capture, which may
     /// give the other side a power, is always tested in full.
@@ -290,6 +354,35 @@ impl Variant {
         &self.house_rules
     }
 
+    /// The revivals from a reserve (drops) in force.
+    #[must_use]
+    pub fn revivals(&self) -> &[Revival] {
+        &self.revivals
+    }
+
+    /// The revival that takes a captured piece of type `piece` back to
+    /// its owner's reserve, and the type it goes back as (a promoted
+    /// form's base).
+    pub(crate) fn revival_of(&self, piece: usize) -> Option<(usize, &Revival)> {
+        let base = self.pieces[piece].promoted_from.unwrap_or(piece);
+        self.revivals
+            .iter()
+            .find(|r| r.pieces.contains(base))
+            .map(|r| (base, r))
+    }
+
+    /// The flags' ring in force (解将旗), if any.
+    #[must_use]
+    pub fn flags(&self) -> Option<&FlagRing> {
+        self.flags.as_ref()
+    }
+
+    /// The turn of two moves in force, if any.
+    #[must_use]
+    pub fn double_move(&self) -> Option<&DoubleMove> {
+        self.double_move.as_ref()
+    }
+
     /// How a game ended by bikjang or passes is scored.
     #[must_use]
     pub fn counting(&self) -> Option<&Counting> {
@@ -358,6 +451,7 @@ impl Variant {
                             blocked_by: m.blocked_by,
                             screen: m.screen,
                             lacking: m.lacking,
+                            royal_on: m.royal_on.map(|r| r[side.index()]),
                             range: m.range,
                             from: m.from.map(|r| r[side.index()]),
                             to: m.to.map(|r| r[side.index()]),
@@ -449,7 +543,8 @@ impl Variant {
 /// path that goes straight along the longer axis first, then diagonally —
 /// the horse's leg (马腿) (0, 1) for (1, 2), the elephant's eye (象眼)
 /// (1, 1) for (2, 2), and Janggi's elephant's two points (0, 1) and (1, 2)
-/// for (2, 3), as Fairy-Stockfish blocks it. Nothing for a leap that is not
+/// for (2, 3), as Fairy-Stockfish blocks it; with a diagonal leg, the one
+/// point (±1, ±1) towards the destination. Nothing for a leap that is not
 /// lame or has no square between.
 #[inline]
 pub(crate) fn lame_legs(kind: Kind, o: (i8, i8)) -> impl Iterator<Item = (i8, i8)> {
@@ -457,12 +552,24 @@ pub(crate) fn lame_legs(kind: Kind, o: (i8, i8)) -> impl Iterator<Item = (i8, i8
     let (sx, sy) = (o.0.signum(), o.1.signum());
     let diagonal = ax.min(ay);
     let straight = ax.max(ay) - diagonal;
-    let steps = if matches!(kind, Kind::Leap { lame: true }) {
+    let diagonal_leg = matches!(
+        kind,
+        Kind::Leap {
+            lame: true,
+            diagonal: true
+        }
+    ) && diagonal > 0;
+    let steps = if diagonal_leg {
+        2
+    } else if matches!(kind, Kind::Leap { lame: true, .. }) {
         straight + diagonal
     } else {
         0
     };
     (1..steps).map(move |i| {
+        if diagonal_leg {
+            return (sx, sy);
+        }
         let (along, across) = if i <= straight { (i, 0) } else { (i, i - straight) };
         if ax > ay {
             (sx * along, sy * across)
@@ -500,6 +607,8 @@ pub(crate) struct Probe {
     pub(crate) screen: Who,
     /// Conditional: holds only while the attacker's side lacks these.
     pub(crate) lacking: TypeSet,
+    /// Conditional: holds only while the attacker's royal stands here.
+    pub(crate) royal_on: Option<SquareSet>,
     pub(crate) range: u8,
     pub(crate) from: Option<SquareSet>,
     pub(crate) to: Option<SquareSet>,

@@ -20,8 +20,9 @@ pub struct VariantGame {
     initial: String,
     pos: Position,
     history: Vec<PlayedMove>,
-    /// The side to move at the start: who made each move of `history`.
-    first_mover: Side,
+    /// Who made each move of `history` (a turn of two moves, 杀惊遁马,
+    /// has one side move twice in a row).
+    movers: Vec<Side>,
     /// [`Position::key`] of the start and after each move.
     keys: Vec<u64>,
 }
@@ -33,7 +34,7 @@ impl VariantGame {
         let pos = Position::start(variant);
         VariantGame {
             initial: pos.to_fen(),
-            first_mover: pos.turn(),
+            movers: Vec::new(),
             keys: vec![pos.key()],
             pos,
             history: Vec::new(),
@@ -45,7 +46,7 @@ impl VariantGame {
         let pos = Position::from_fen(variant, fen).map_err(|e| GameError::BadPosition(e.to_string()))?;
         Ok(VariantGame {
             initial: pos.to_fen(),
-            first_mover: pos.turn(),
+            movers: Vec::new(),
             keys: vec![pos.key()],
             pos,
             history: Vec::new(),
@@ -64,16 +65,9 @@ impl VariantGame {
         }
         // The moves since the position's last time before now.
         let from = seen[seen.len() - 2];
-        let mover = |i: usize| {
-            if i.is_multiple_of(2) {
-                self.first_mover
-            } else {
-                self.first_mover.other()
-            }
-        };
         let checks_all = |side: Side| {
             let mut moves = (from..self.history.len())
-                .filter(|&i| mover(i) == side)
+                .filter(|&i| self.movers[i] == side)
                 .peekable();
             moves.peek().is_some() && moves.all(|i| self.history[i].check)
         };
@@ -149,7 +143,8 @@ impl Game for VariantGame {
             text: coord.to_owned(),
             reason: "not two squares in ICCS coordinates (e.g. h2e2)".to_owned(),
         })?;
-        let capture = !Position::is_pass(m) && self.pos.piece_at(m.to).is_some();
+        let capture = m.moves_a_piece() && self.pos.piece_at(m.to).is_some();
+        let mover = self.pos.turn();
         self.pos.play(m).map_err(|e| GameError::IllegalMove {
             text: coord.to_owned(),
             reason: e.to_string(),
@@ -159,9 +154,12 @@ impl Game for VariantGame {
             display: m.to_string(),
             alt: m.to_string(),
             capture,
-            check: self.pos.is_check(),
+            // A move after which the mover moves again (a flag's step, the
+            // first of two moves) gives no check: the mover is to move.
+            check: self.pos.turn() != mover && self.pos.is_check(),
         };
         self.history.push(played.clone());
+        self.movers.push(mover);
         self.keys.push(self.pos.key());
         Ok(played)
     }
@@ -182,6 +180,7 @@ impl Game for VariantGame {
                         "a pass with the kings facing (빅장), scored by counting",
                     ),
                     End::Passes => ("passes", "both sides passed, scored by counting"),
+                    End::FlagTaken => ("flag_taken", "a flag taken on the ring (解将旗)"),
                 };
                 Status::Over(Ending {
                     outcome,

@@ -18,6 +18,28 @@ fn rng(state: &mut u64) -> u64 {
 }
 
 fn variant(name: &str) -> Arc<Variant> {
+    if name == "xiangqi+revival" {
+        // Xiangqi with drops and a turn of two moves (还魂卒 and 杀惊遁马).
+        let text = variants::XIANGQI_TOML.replace(
+            "house_rules = []",
+            "house_rules = [\"reviving_pawn\", \"fleeing_horse\"]",
+        );
+        return Arc::new(Variant::from_toml(&text).unwrap());
+    }
+    if name == "xiangqi+eight" {
+        // The eight house rules that go together (龙战士, not 王者士).
+        let rules = [
+            "fleeing_horse",
+            "palace_cannon",
+            "river_breaking_elephant",
+            "mission_pawn",
+            "dragon_warrior",
+            "palace_strategy",
+            "reviving_pawn",
+            "check_flag",
+        ];
+        return Arc::new(Variant::with_house_rules(variants::XIANGQI_TOML, "eight", &rules).unwrap());
+    }
     if name == "xiangqi+house" {
         // Xiangqi with two house rules on (龙战士 and 任务兵).
         let text = variants::XIANGQI_TOML.replace(
@@ -123,6 +145,64 @@ fn finds_a_mate_in_one() {
             assert!(wins(c.best), "{name} level {level}: {c:?}");
         }
     }
+}
+
+/// The house rules that add moves — drops (还魂卒), turns of two moves
+/// (杀惊遁马), flags' steps (解将旗) — and the eight that go together:
+/// 20 games at level 1 against a random mover, all won within 400 plies,
+/// the computer Red in half. A random mover of its own, so that the 100
+/// games above stay as they were.
+#[test]
+fn beats_a_random_mover_with_the_house_rules_20_to_0() {
+    let mut seed = 27;
+    let mut lost = Vec::new();
+    for (name, games) in [("xiangqi+revival", 10), ("xiangqi+eight", 10)] {
+        let v = variant(name);
+        for g in 0..games {
+            let side = if g % 2 == 0 { Side::First } else { Side::Second };
+            let (outcome, n) = play(&v, side, Level::MIN, &mut seed, 400);
+            if outcome != Some(Outcome::Win { winner: side }) {
+                lost.push(format!("{name} game {g} ({side:?}): {outcome:?} after {n} plies"));
+            }
+        }
+    }
+    assert!(lost.is_empty(), "{lost:#?}");
+}
+
+/// 杀惊遁马: after the opening cannon takes a horse, the computer answers
+/// with its turn of two moves — the horse away, then the rook takes the
+/// cannon — where one move (the rook at once) would only trade; it
+/// revives a pawn (还魂卒) when it may; and it takes the other flag
+/// (解将旗) when it can.
+#[test]
+fn uses_its_double_move_and_its_revival() {
+    let v = variant("xiangqi+revival");
+    let mut pos = Position::start(v.clone());
+    pos.play_iccs("h2h9").unwrap();
+    let first = choose(&pos, &[], Level::new(3).unwrap(), Duration::from_secs(10)).unwrap();
+    assert!(
+        ["b9a7", "b9c7"].contains(&first.best.to_string().as_str()),
+        "{first:?}"
+    );
+    pos.play(first.best).unwrap();
+    assert_eq!(pos.turn(), Side::Second);
+    let second = choose(&pos, &[], Level::new(3).unwrap(), Duration::from_secs(10)).unwrap();
+    assert_eq!(second.best.to_string(), "i9h9", "{second:?}");
+
+    // Red just captured and may revive: a pawn back on the board is
+    // worth more than any king's step.
+    let fen = "3k5/9/9/9/9/9/9/9/9/4K4[P] w V - 0 1";
+    let pos = Position::from_fen(v, fen).unwrap();
+    let c = choose(&pos, &[], Level::new(3).unwrap(), Duration::from_secs(10)).unwrap();
+    assert!(c.best.is_drop(), "{c:?}");
+
+    // 解将旗: in check with its flag right behind the other, it steps the
+    // flag onto it and wins.
+    let eight = variant("xiangqi+eight");
+    let fen = "3r1k3/9/9/9/9/9/9/9/9/3K5{20,21} w - - 0 1";
+    let pos = Position::from_fen(eight, fen).unwrap();
+    let c = choose(&pos, &[], Level::new(1).unwrap(), Duration::from_secs(10)).unwrap();
+    assert_eq!(c.best.to_string(), "~", "{c:?}");
 }
 
 /// A search of the full strength stops when its time is up, whatever the

@@ -42,6 +42,52 @@ fn with_line(n: usize, text: &str) -> String {
         .join("\n")
 }
 
+/// The rules tables of the house rules (revivals, turns of two moves,
+/// royal screens, flags) refuse what makes no sense, with their line.
+#[test]
+fn rule_tables_say_what_is_wrong() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "[[rules.revivals]]\npieces = [\"king\"]\nto = \"palace\"",
+            "`king` is royal",
+        ),
+        (
+            "[[rules.double_moves]]\nafter = { mover = \"kinh\", captures = [\"king\"] }\nfirst = [\"king\"]",
+            "unknown piece `kinh`",
+        ),
+        (
+            "[[rules.double_moves]]\nafter = { mover = \"king\", captures = [] }\nfirst = [\"king\"]",
+            "name at least one piece",
+        ),
+        (
+            "[[rules.royal_screens]]\npieces = [\"king\"]",
+            "need flying_general",
+        ),
+        (
+            "[[rules.flags]]\npoints = 42\nstart = [3, 3]",
+            "two different starts",
+        ),
+        (
+            "[[rules.flags]]\npoints = 42\nstart = [0, 21]\n[[rules.flags]]\npoints = 42\nstart = [0, 21]",
+            "only one ring",
+        ),
+    ];
+    for &(table, reason) in cases {
+        let text = format!("{SMALL}\n{table}\n");
+        let err = Variant::from_toml(&text).expect_err(table);
+        assert!(err.to_string().contains(reason), "{table}: {err}");
+        assert!(line_of(&err) > 15, "{table}: {err}");
+    }
+    // A house rule switched on must be some rule's or movement's (the file's
+    // first line: no one table is at fault).
+    let text = format!("{SMALL}\n[[rules.flags]]\npoints = 42\nstart = [0, 21]\nhouse_rule = \"x\"\n[rules]\nhouse_rules = [\"y\"]\n");
+    let err = Variant::from_toml(&text).unwrap_err();
+    assert!(err.to_string().contains("house rule `y`"), "{err}");
+    // The same tables, well made, load.
+    let flags = format!("{SMALL}\n[[rules.flags]]\npoints = 24\nstart = [0, 12]\n");
+    assert_eq!(Variant::from_toml(&flags).unwrap().flags().unwrap().points, 24);
+}
+
 #[test]
 fn the_small_file_loads() {
     let v = Arc::new(Variant::from_toml(SMALL).unwrap());
@@ -103,6 +149,16 @@ fn a_bad_file_names_its_line_and_reason() {
             15,
             r#"moves = [{ kind = "slide", dirs = ["orthogonal"], not_over = ["king"] }]"#,
             "only a hop has screens",
+        ), // A leg is a lame leap's; a power by the royal's point names a region.
+        (
+            15,
+            r#"moves = [{ kind = "leap", dirs = [[2, 3]], leg = "diagonal" }]"#,
+            "only a lame leap has a leg",
+        ),
+        (
+            15,
+            r#"moves = [{ kind = "step", dirs = ["orthogonal"], while_royal_on = "palce" }]"#,
+            "unknown region `palce`",
         ),
     ];
     for &(line, text, reason) in cases {

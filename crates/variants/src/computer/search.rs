@@ -95,8 +95,15 @@ pub(crate) fn run(pos: &Position, earlier: &[u64], limits: Limits, movetime: Dur
             // A move is better when its noisy score beats the best's: only
             // that needs an exact score (alpha-beta's window at the root).
             let alpha = iteration.map_or(-INFINITY, |(_, _, noisy)| noisy - noise);
+            let mover = pos.turn();
             let undo = pos.play_unchecked(m);
-            let score = -search.negamax(&mut pos, depth - 1, -INFINITY, -alpha, 1);
+            // A turn of two moves (杀惊遁马) keeps the side to move: its
+            // score is the mover's own.
+            let score = if pos.turn() == mover {
+                search.negamax(&mut pos, depth - 1, alpha, INFINITY, 1)
+            } else {
+                -search.negamax(&mut pos, depth - 1, -INFINITY, -alpha, 1)
+            };
             pos.undo(m, undo);
             if search.stopped {
                 break;
@@ -199,9 +206,14 @@ impl Search {
         let mut best = -INFINITY;
         self.keys.push(pos.key());
         for m in moves {
-            let quiet = Position::is_pass(m) || pos.piece_at(m.to).is_none();
+            let quiet = !m.moves_a_piece() || pos.piece_at(m.to).is_none();
+            let mover = pos.turn();
             let undo = pos.play_unchecked(m);
-            let score = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+            let score = if pos.turn() == mover {
+                self.negamax(pos, depth - 1, alpha, beta, ply + 1)
+            } else {
+                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
+            };
             pos.undo(m, undo);
             if self.stopped {
                 self.keys.pop();
@@ -277,10 +289,15 @@ impl Search {
             if self.stopped {
                 return 0;
             }
+            let mover = pos.turn();
             let undo = pos.play_unchecked(m);
             let replies_there = pos.legal_moves();
+            let sign = if pos.turn() == mover { -1 } else { 1 };
             let score = if replies_there.is_empty() {
-                -self.ending(pos, ply + 1)
+                -sign * self.ending(pos, ply + 1)
+            } else if sign < 0 {
+                let check = pos.is_check();
+                self.quiesce(pos, alpha, beta, ply + 1, &replies_there, check, qply + 1)
             } else {
                 let check = pos.is_check();
                 -self.quiesce(pos, -beta, -alpha, ply + 1, &replies_there, check, qply + 1)

@@ -175,7 +175,7 @@ pub(crate) fn next(state: &mut u64) -> u64 {
 /// A move's mover and victim, for ordering captures (most valuable victim,
 /// least valuable attacker first).
 pub(crate) fn mvv_lva(weights: &Weights, pos: &Position, m: Move) -> Option<i32> {
-    if Position::is_pass(m) {
+    if !m.moves_a_piece() {
         return None;
     }
     let (victim, _) = pos.piece_at(m.to)?;

@@ -7,6 +7,14 @@
 // 飞车) shows its own glyph inside a gold ring. Files are lettered and
 // ranks numbered as the moves name them (`h2e2`).
 //
+// Where the file has revivals (还魂卒), each side's reserve is written
+// under the board (`Red: 兵 ×1`), and a drop (`P@e3`, a legal move with
+// no origin) is played by a click on the empty point, marked by a dot
+// while no piece is picked up. Where it has flags on a ring (解将旗),
+// their points are written there too and drawn on a small map of the
+// ring beside it (the ring has no geometry of the board's: “它与棋盘无
+// 地域关系”), and their steps (`~`, `~~`) are buttons under the board.
+//
 // One game is registered per variant id when the server's descriptors
 // arrive (`registerVariants`, called by ../variants.js), since no two
 // data variants share a board.
@@ -18,6 +26,28 @@ import { rulesFor } from '../rules/variants.js';
 import * as notation from '../notation/variants.js';
 
 const RADIUS = 44;
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/**
+ * Where ring point `i` of `n` is drawn on the map, `[x, y]` in cells:
+ * the border of the (files + 2) × (ranks + 2) points round the board
+ * where it has that many points (42 round Xiangqi's), counted
+ * counter-clockwise from the middle of the first side's edge; a circle
+ * otherwise. `w`, `h`: the map's size in cells.
+ */
+function ringPoint(i, n, files, ranks) {
+  const [w, h] = [files + 2, ranks + 2];
+  if (n !== 2 * (w + h) - 4) {
+    const a = Math.PI / 2 + (2 * Math.PI * i) / n;
+    return [(w - 1) / 2 + ((w - 1) / 2) * Math.cos(a), (h - 1) / 2 + ((h - 1) / 2) * Math.sin(a)];
+  }
+  const start = Math.floor(w / 2);
+  const k = (i + start) % n; // from the bottom left corner, counter-clockwise
+  if (k < w) return [k, h - 1];
+  if (k < w + h - 1) return [w - 1, h - 1 - (k - w + 1)];
+  if (k < 2 * w + h - 2) return [w - 1 - (k - w - h + 2), 0];
+  return [0, k - 2 * w - h + 3];
+}
 
 /** The board's layout (see `XIANGQI_LAYOUT`) from a descriptor. */
 function layoutOf(descriptor, rules) {
@@ -49,6 +79,128 @@ export class VariantsBoard extends XiangqiBoard {
   constructor(container, opts, descriptor, rules) {
     super(container, opts, layoutOf(descriptor, rules));
     this.descriptor = descriptor;
+    this.drops = null;
+    this.reserve = document.createElement('p');
+    this.reserve.className = 'variants-reserve';
+    this.reserve.hidden = true;
+    this.flagSteps = document.createElement('div');
+    this.flagSteps.className = 'variants-flag-steps';
+    this.flagSteps.hidden = true;
+    this.ring = null;
+    if (descriptor.board.flag_ring) {
+      this.ring = document.createElementNS(SVG_NS, 'svg');
+      this.ring.setAttribute('class', 'variants-ring');
+      this.ring.setAttribute('role', 'img');
+    }
+    this.container.append(this.reserve, ...(this.ring ? [this.ring] : []), this.flagSteps);
+  }
+
+  render(position) {
+    super.render(position);
+    const hands = position?.hands || {};
+    const words = ['red', 'black'].flatMap((color, i) => {
+      const pieces = Object.entries(hands[color] || {}).filter(([, n]) => n > 0)
+        .map(([letter, n]) => `${this.rules.piece(letter)?.glyphs[i] || letter} ×${n}`);
+      return pieces.length ? [`${this.t(`side.${color}`)}: ${pieces.join(' ')}`] : [];
+    });
+    const ring = this.descriptor.board.flag_ring;
+    if (ring && position?.flags) {
+      // 解将旗: each flag's point on the ring (from behind Red's king).
+      const at = (p) => (p === null ? '×' : `${p}/${ring}`);
+      words.push(`解将旗 ${this.t('side.red')} ${at(position.flags[0])} · ${this.t('side.black')} ${at(position.flags[1])}`);
+      this.drawRing(ring, position.flags, words[words.length - 1]);
+    }
+    this.reserve.textContent = words.join(' · ');
+    this.reserve.hidden = !words.length;
+  }
+
+  /** The ring's map: its points, and each flag on its point (解将旗). */
+  drawRing(n, flags, label) {
+    const { files, ranks } = this.rules;
+    const cell = 12;
+    const [w, h] = [files + 2, ranks + 2];
+    const svg = this.ring;
+    svg.setAttribute('viewBox', `0 0 ${w * cell} ${h * cell}`);
+    svg.setAttribute('aria-label', label);
+    svg.replaceChildren();
+    const at = (i) => {
+      let [x, y] = ringPoint(i, n, files, ranks);
+      if (!this.firstBottom) [x, y] = [w - 1 - x, h - 1 - y];
+      return [(x + 0.5) * cell, (y + 0.5) * cell];
+    };
+    const add = (attrs) => {
+      const c = document.createElementNS(SVG_NS, 'circle');
+      for (const [k, v] of Object.entries(attrs)) c.setAttribute(k, v);
+      svg.append(c);
+    };
+    for (let i = 0; i < n; i += 1) {
+      const [cx, cy] = at(i);
+      add({ cx, cy, r: 2, class: 'variants-ring-point' });
+    }
+    flags.forEach((p, side) => {
+      if (p === null || p === undefined) return;
+      const [cx, cy] = at(p);
+      add({ cx, cy, r: 5, class: `variants-flag variants-flag-${side === 0 ? 'red' : 'black'}`, 'data-point': p });
+    });
+  }
+
+  /**
+   * Takes the legal moves with no origin: drops (`P@e3`), played by a
+   * click on the empty point, and the flags' steps (`~`, `~~`), buttons
+   * under the board. Where there is anything else, or two pieces could
+   * go to one point, the page asks instead.
+   */
+  setChoices(choices, onChoose) {
+    const list = choices || [];
+    const flag = (m) => m === '~' || m === '~~';
+    const drops = list.filter((m) => !flag(m)).map((m) => [m, this.rules.parseDrop(m)]);
+    this.drops = null;
+    this.flagSteps.replaceChildren();
+    this.flagSteps.hidden = true;
+    const at = {};
+    for (const [m, d] of drops) if (d) (at[d.to] ||= []).push(m);
+    const handled = !!list.length && !!onChoose && drops.every(([, d]) => d)
+      && Object.values(at).every((ms) => ms.length === 1);
+    if (handled) {
+      this.drops = { at, onChoose };
+      for (const m of list.filter(flag)) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'primary';
+        b.dataset.move = m;
+        b.textContent = notation.choiceText(m);
+        b.addEventListener('click', () => onChoose(m));
+        this.flagSteps.append(b);
+      }
+      this.flagSteps.hidden = !this.flagSteps.childElementCount;
+    }
+    this.drawDots();
+    return handled;
+  }
+
+  pointerDown(e) {
+    if (this.drops && this.selected === null && (e.button === undefined || e.button === 0)) {
+      const sq = this.squareAt(...this.point(e));
+      const moves = sq !== null && !this.position?.board[sq] && this.drops.at[sq];
+      if (moves) {
+        e.preventDefault();
+        const { onChoose } = this.drops;
+        this.drops = null;
+        this.drawDots();
+        onChoose(moves[0]);
+        return;
+      }
+    }
+    super.pointerDown(e);
+  }
+
+  /** The selected piece's destinations; with none selected, the drops' points. */
+  drawDots() {
+    super.drawDots();
+    if (this.selected !== null || !this.drops) return;
+    for (const sq of Object.keys(this.drops.at).map(Number)) {
+      this.drawDot(sq, this.rules.squareName(sq), false);
+    }
   }
 
   faces(p) {
@@ -92,6 +244,7 @@ function specOf(descriptor) {
     premoves: () => ({}),
     isCapture(pos, move) {
       const mv = rules.parseMove(move);
+      // A drop (`P@e3`) never captures: parseMove does not read it.
       return !!(mv && mv[0] !== mv[1] && pos.board[mv[1]]);
     },
     board: (container, opts) => new VariantsBoard(container, opts, descriptor, rules),

@@ -132,6 +132,8 @@ impl Events {
             ends_ms: None,
             paused: false,
             published_ms: None,
+            boards: terms.boards,
+            substitutes: terms.substitutes,
         };
         self.store().insert_event(&row).await?;
         self.log(
@@ -185,6 +187,12 @@ impl Events {
                 return Ok(entry_view(entry, false));
             }
         }
+        if l.system == crate::System::TeamRoundRobin {
+            return Err(Error::conflict(
+                "team_event",
+                "a team event is entered by a team: its captain registers the roster (POST /api/events/{id}/teams)",
+            ));
+        }
         if l.event.state != "open" && !(arena && l.event.state == "running") {
             return Err(Error::conflict(
                 "event_started",
@@ -201,7 +209,7 @@ impl Events {
     }
 
     /// The entry `user` would have; refused outside the rating range.
-    async fn entry_for(
+    pub(crate) async fn entry_for(
         &self,
         e: &EventRow,
         user: &User,
@@ -312,6 +320,15 @@ impl Events {
         } else {
             "arbiter_withdraw"
         };
+        if l.event.state == "open" && l.system == crate::System::TeamRoundRobin {
+            return Err(Error::conflict(
+                "team_roster",
+                format!(
+                    "{} is on a team's roster: before the start the roster is its captain's; after it, a withdrawn player's boards are forfeited",
+                    player.name
+                ),
+            ));
+        }
         if l.event.state == "open" {
             self.store().remove_entry(id, &player.id).await?;
             return self

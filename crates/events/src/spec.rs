@@ -24,6 +24,11 @@ pub enum System {
     /// lichess's Arena: a timed event pairing whoever is free, scored 2/1/0
     /// with streaks, berserk and no points for short draws (`arena`).
     Arena,
+    /// 循环制团体赛: teams meet on the Berger table (CXA 11.2), each match
+    /// on `boards` boards from the captains' line-ups (12.2–12.3), the
+    /// first-listed team red on the odd boards (13.2), scored in match
+    /// and board points (14.2) and ranked by 15.3 (`teams`).
+    TeamRoundRobin,
 }
 
 impl System {
@@ -34,6 +39,7 @@ impl System {
             System::DoubleRoundRobin => "double-round-robin",
             System::Knockout => "knockout",
             System::Arena => "arena",
+            System::TeamRoundRobin => "team-round-robin",
         }
     }
 
@@ -44,6 +50,7 @@ impl System {
             System::DoubleRoundRobin,
             System::Knockout,
             System::Arena,
+            System::TeamRoundRobin,
         ]
         .into_iter()
         .find(|x| x.as_str() == s)
@@ -56,7 +63,9 @@ impl System {
     /// How unplayed games count in the tie-breaks.
     pub fn tiebreak_system(self) -> tiebreak::System {
         match self {
-            System::Swiss | System::Knockout | System::Arena => tiebreak::System::Swiss,
+            // A team event's players do not all meet: its individual
+            // standings are read as a Swiss's.
+            System::Swiss | System::Knockout | System::Arena | System::TeamRoundRobin => tiebreak::System::Swiss,
             _ => tiebreak::System::RoundRobin,
         }
     }
@@ -195,6 +204,11 @@ pub struct NewEvent {
     pub duration_s: Option<u32>,
     /// Arena: whether players may go berserk (default true).
     pub berserk: Option<bool>,
+    /// Team round robin: boards per match (2–8, default 4).
+    pub boards: Option<u32>,
+    /// Team round robin: how many substitutes a roster may add after its
+    /// boards (0–4, default 2: seed 000 12.2's example).
+    pub substitutes: Option<u32>,
 }
 
 /// Most rounds a Swiss may have, and most players a round robin.
@@ -214,6 +228,11 @@ pub const ARENA_SECONDS: std::ops::RangeInclusive<u32> = 30..=43_200;
 /// Most players an arena takes (lila's arenas have thousands; a node's
 /// live games are the limit, 500 games at once here).
 pub const MAX_ARENA_ENTRIES: usize = 1000;
+/// Most teams a team round robin takes (15 rounds), and its boards and
+/// substitutes per team.
+pub const MAX_TEAMS: usize = 16;
+pub const TEAM_BOARDS: std::ops::RangeInclusive<u32> = 2..=8;
+pub const MAX_SUBSTITUTES: u32 = 4;
 
 /// The checked terms.
 #[derive(Clone, Debug)]
@@ -236,6 +255,10 @@ pub struct Terms {
     /// An arena's length (0 otherwise) and whether berserk is allowed.
     pub duration_ms: i64,
     pub berserk: bool,
+    /// A team event's boards per match and substitutes per roster (0, 0
+    /// otherwise).
+    pub boards: u32,
+    pub substitutes: u32,
 }
 
 impl NewEvent {
@@ -379,6 +402,30 @@ impl NewEvent {
                 "a knockout match has 1 to 3 games and 0 to 4 play-off games",
             ));
         }
+        let (boards, substitutes) = match (self.system, self.boards, self.substitutes) {
+            (System::TeamRoundRobin, b, sub) => {
+                let b = b.unwrap_or(4);
+                let sub = sub.unwrap_or(2);
+                if !TEAM_BOARDS.contains(&b) || sub > MAX_SUBSTITUTES {
+                    return Err(Error::bad(
+                        "bad_boards",
+                        format!(
+                            "a team match is played on {} to {} boards, with at most {MAX_SUBSTITUTES} substitutes a team",
+                            TEAM_BOARDS.start(),
+                            TEAM_BOARDS.end()
+                        ),
+                    ));
+                }
+                (b, sub)
+            }
+            (_, None, None) => (0, 0),
+            _ => {
+                return Err(Error::bad(
+                    "bad_boards",
+                    "boards and substitutes are a team event's terms (system team-round-robin)",
+                ))
+            }
+        };
         let playoff_time_control =
             play::table::parse_time_control(self.playoff_time_control.as_deref().unwrap_or("5+3"))
                 .map_err(|e| Error::bad("bad_time_control", format!("play-off games: {e}")))?;
@@ -386,6 +433,8 @@ impl NewEvent {
             return Err(Error::bad("bad_time_control", "play-off games need a clock"));
         }
         Ok(Terms {
+            boards,
+            substitutes,
             match_format,
             playoff_time_control,
             name,
@@ -499,6 +548,8 @@ mod tests {
             playoff_time_control: None,
             duration_s: None,
             berserk: None,
+            boards: None,
+            substitutes: None,
         }
     }
 

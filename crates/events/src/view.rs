@@ -557,6 +557,7 @@ fn tournament_kind(l: &Loaded) -> &'static str {
         crate::System::DoubleRoundRobin => "Double round robin",
         crate::System::Knockout => "Knockout",
         crate::System::Arena => "Arena",
+        crate::System::TeamRoundRobin => "Team round robin",
     }
 }
 

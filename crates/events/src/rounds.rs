@@ -172,7 +172,10 @@ impl Events {
             if l.teams.len() < 2 {
                 return Err(Error::conflict(
                     "too_few_teams",
-                    format!("{} teams registered: a team event needs at least 2", l.teams.len()),
+                    format!(
+                        "{} teams registered: a team event needs at least 2",
+                        l.teams.len()
+                    ),
                 ));
             }
             let rounds = crate::teams::rounds_for(l.teams.len());

@@ -65,7 +65,9 @@ impl System {
         match self {
             // A team event's players do not all meet: its individual
             // standings are read as a Swiss's.
-            System::Swiss | System::Knockout | System::Arena | System::TeamRoundRobin => tiebreak::System::Swiss,
+            System::Swiss | System::Knockout | System::Arena | System::TeamRoundRobin => {
+                tiebreak::System::Swiss
+            }
             _ => tiebreak::System::RoundRobin,
         }
     }
@@ -664,6 +666,50 @@ mod tests {
             }),
             "bad_duration"
         );
+    }
+
+    #[test]
+    fn a_team_event_takes_boards_and_substitutes() {
+        let team = || NewEvent {
+            system: System::TeamRoundRobin,
+            rounds: None,
+            ..swiss()
+        };
+        let t = team().check().unwrap();
+        assert_eq!((t.boards, t.substitutes, t.rounds), (4, 2, 0));
+        let code = |e: NewEvent| match e.check() {
+            Err(Error::BadRequest { code, .. }) => code,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            code(NewEvent {
+                boards: Some(1),
+                ..team()
+            }),
+            "bad_boards"
+        );
+        assert_eq!(
+            code(NewEvent {
+                substitutes: Some(5),
+                ..team()
+            }),
+            "bad_boards"
+        );
+        assert_eq!(
+            code(NewEvent {
+                boards: Some(4),
+                ..swiss()
+            }),
+            "bad_boards"
+        );
+        assert_eq!(
+            code(NewEvent {
+                rounds: Some(3),
+                ..team()
+            }),
+            "bad_rounds"
+        );
+        assert_eq!(System::parse("team-round-robin"), Some(System::TeamRoundRobin));
     }
 
     #[test]

@@ -207,24 +207,46 @@ fn member_number(l: &Loaded, team: u32, position: usize) -> Result<u32, Error> {
 pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
     let tab = table(l.teams.len() as u32);
     let r = tab.get(round as usize - 1).ok_or_else(|| {
-        Error::conflict("all_rounds_paired", "the teams' round-robin table has no more rounds")
+        Error::conflict(
+            "all_rounds_paired",
+            "the teams' round-robin table has no more rounds",
+        )
     })?;
     let boards = l.event.boards as usize;
     let mut out = Vec::new();
     for b in r {
-        let Board::Game { white: first, black: second } = *b else {
+        let Board::Game {
+            white: first,
+            black: second,
+        } = *b
+        else {
             continue;
         };
-        let roster = |t: u32| l.teams.iter().find(|x| x.number == t).map_or(0, |x| x.members.len());
+        let roster = |t: u32| {
+            l.teams
+                .iter()
+                .find(|x| x.number == t)
+                .map_or(0, |x| x.members.len())
+        };
         let lineup = |t: u32| {
-            team::Lineup::new(t, LineupRule::FixedOrder, roster(t), boards, lineup_of(l, round, t))
-                .map_err(|e| Error::Internal(format!("event {}: a stored line-up: {e}", l.event.id)))
+            team::Lineup::new(
+                t,
+                LineupRule::FixedOrder,
+                roster(t),
+                boards,
+                lineup_of(l, round, t),
+            )
+            .map_err(|e| Error::Internal(format!("event {}: a stored line-up: {e}", l.event.id)))
         };
         for (a, b, colour) in team::pair_boards(&lineup(first)?, &lineup(second)?)
             .map_err(|e| Error::Internal(e.to_string()))?
         {
             let (a, b) = (member_number(l, first, a)?, member_number(l, second, b)?);
-            out.push(if colour == Colour::White { (a, Some(b)) } else { (b, Some(a)) });
+            out.push(if colour == Colour::White {
+                (a, Some(b))
+            } else {
+                (b, Some(a))
+            });
         }
     }
     Ok(out)
@@ -278,7 +300,10 @@ fn paired_matches(l: &Loaded) -> Vec<(u32, Vec<PairedMatch<'_>>, Option<u32>)> {
 
 /// Each board's (first team, second team) outcome; `None` while a board
 /// has no result.
-fn outcomes(m: &PairedMatch<'_>, per: usize) -> Option<Vec<(tournament::model::Outcome, tournament::model::Outcome)>> {
+fn outcomes(
+    m: &PairedMatch<'_>,
+    per: usize,
+) -> Option<Vec<(tournament::model::Outcome, tournament::model::Outcome)>> {
     if m.boards.len() != per {
         return None;
     }
@@ -343,7 +368,12 @@ fn tiebreak_name(t: TeamTiebreak) -> &'static str {
 /// The teams' view of a loaded event.
 pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<TeamsView, Error> {
     let per = l.event.boards as usize;
-    let name_of = |t: u32| l.teams.iter().find(|x| x.number == t).map_or_else(String::new, |x| x.name.clone());
+    let name_of = |t: u32| {
+        l.teams
+            .iter()
+            .find(|x| x.number == t)
+            .map_or_else(String::new, |x| x.name.clone())
+    };
     let player = |n: u32| BoardPlayer {
         number: n,
         name: l.entry_number(n).map_or_else(String::new, |e| e.name.clone()),
@@ -395,13 +425,18 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
                             .enumerate()
                             .map(|(i, (p, &c))| {
                                 let black = p.black.unwrap_or(0);
-                                let (f, s) = if c == Colour::White { (p.white, black) } else { (black, p.white) };
+                                let (f, s) = if c == Colour::White {
+                                    (p.white, black)
+                                } else {
+                                    (black, p.white)
+                                };
                                 TeamBoardView {
                                     board: i as u32 + 1,
                                     event_board: p.board,
                                     first_player: player(f),
                                     second_player: player(s),
-                                    first_team_side: if c == Colour::White { "first" } else { "second" }.into(),
+                                    first_team_side: if c == Colour::White { "first" } else { "second" }
+                                        .into(),
                                     game: p.game_id.clone(),
                                     result: p.result.clone(),
                                 }
@@ -434,8 +469,14 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
     let per = l.event.boards as usize;
     let numbers: Vec<u32> = l.teams.iter().map(|t| t.number).collect();
     let matches = finished_matches(l);
-    let rows = team::team_standings(&numbers, &matches, per, &TeamTiebreak::ROUND_ROBIN, &BTreeMap::new())
-        .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
+    let rows = team::team_standings(
+        &numbers,
+        &matches,
+        per,
+        &TeamTiebreak::ROUND_ROBIN,
+        &BTreeMap::new(),
+    )
+    .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
     let mut wins: BTreeMap<u32, u32> = BTreeMap::new();
     let mut won: BTreeMap<u32, u32> = BTreeMap::new();
     let mut played: BTreeMap<u32, u32> = BTreeMap::new();
@@ -487,10 +528,13 @@ impl Events {
         players: &[User],
     ) -> Result<TeamView, Error> {
         if by.guest {
-            return Err(Error::Forbidden("guests cannot captain teams: register an account".into()));
+            return Err(Error::Forbidden(
+                "guests cannot captain teams: register an account".into(),
+            ));
         }
         let name = name.trim();
-        if name.is_empty() || name.chars().count() > MAX_TEAM_NAME_CHARS || name.chars().any(char::is_control) {
+        if name.is_empty() || name.chars().count() > MAX_TEAM_NAME_CHARS || name.chars().any(char::is_control)
+        {
             return Err(Error::bad(
                 "bad_team_name",
                 format!("a team's name has 1 to {MAX_TEAM_NAME_CHARS} characters, none of them control characters"),
@@ -538,7 +582,10 @@ impl Events {
         let mut entries = Vec::with_capacity(players.len());
         for (i, p) in players.iter().enumerate() {
             if p.guest {
-                return Err(Error::bad("bad_roster", format!("{} is a guest: guests cannot play in events", p.name)));
+                return Err(Error::bad(
+                    "bad_roster",
+                    format!("{} is a guest: guests cannot play in events", p.name),
+                ));
             }
             if players[..i].iter().any(|q| q.id == p.id) {
                 return Err(Error::bad("bad_roster", format!("{} is named twice", p.name)));
@@ -605,7 +652,10 @@ impl Events {
             rounds_for(l.teams.len()).max(1)
         };
         if round == 0 || round > last {
-            return Err(Error::bad("bad_round", format!("the event has rounds 1 to {last}")));
+            return Err(Error::bad(
+                "bad_round",
+                format!("the event has rounds 1 to {last}"),
+            ));
         }
         let starts: Vec<i64> = serde_json::from_str(&l.event.starts).unwrap_or_default();
         let now = common::now_ms();
@@ -620,7 +670,10 @@ impl Events {
             let p = t
                 .members
                 .iter()
-                .position(|u| l.entry_of(u).is_some_and(|e| e.name.eq_ignore_ascii_case(name.trim())))
+                .position(|u| {
+                    l.entry_of(u)
+                        .is_some_and(|e| e.name.eq_ignore_ascii_case(name.trim()))
+                })
                 .ok_or_else(|| Error::bad("bad_lineup", format!("{name} is not on {}'s roster", t.name)))?;
             positions.push(p + 1);
         }

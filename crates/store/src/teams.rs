@@ -71,13 +71,15 @@ impl Store {
             .bind(e.joined_ms)
             .execute(&mut *tx)
             .await?;
-            sqlx::query("INSERT INTO event_team_members (event_id, team, position, user_id) VALUES ($1, $2, $3, $4)")
-                .bind(event_id)
-                .bind(number)
-                .bind(i as i64 + 1)
-                .bind(&e.user_id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "INSERT INTO event_team_members (event_id, team, position, user_id) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(event_id)
+            .bind(number)
+            .bind(i as i64 + 1)
+            .bind(&e.user_id)
+            .execute(&mut *tx)
+            .await?;
         }
         tx.commit().await?;
         u32::try_from(number).map_err(|_| StoreError::Corrupt {
@@ -126,7 +128,12 @@ impl Store {
 
     /// Stores (or replaces) a team's line-up for a round.
     pub async fn set_lineup(&self, event_id: &str, l: &LineupRow) -> Result<(), StoreError> {
-        let positions = l.positions.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        let positions = l
+            .positions
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
         sqlx::query(
             "INSERT INTO event_lineups (event_id, round, team, positions, submitted_ms) VALUES ($1, $2, $3, $4, $5) \
              ON CONFLICT (event_id, round, team) DO UPDATE SET positions = excluded.positions, submitted_ms = excluded.submitted_ms",

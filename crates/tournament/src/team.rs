@@ -627,7 +627,12 @@ mod tests {
             round: 4,
             first: 1,
             second: 2,
-            result: MatchResult::Pairs(vec![(Win, Loss), (ForfeitLoss, ForfeitLoss), (Loss, Win), (Draw, Draw)]),
+            result: MatchResult::Pairs(vec![
+                (Win, Loss),
+                (ForfeitLoss, ForfeitLoss),
+                (Loss, Win),
+                (Draw, Draw),
+            ]),
         };
         let (a, b) = double.score(4).unwrap();
         assert_eq!((a.board_points, b.board_points), (Points(15), Points(15)));

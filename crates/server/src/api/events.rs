@@ -13,11 +13,11 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use common::ErrorBody;
+use events::teams::{LineupRequest, LineupView, TeamRequest, TeamView, TeamsView};
 use events::{
     ArbiterRequest, CrosstableView, EntryView, EventSummary, EventView, JoinRequest, LogView, NewEvent,
     PlayerRequest, ResultRequest, StandingsView,
 };
-use events::teams::{LineupRequest, LineupView, TeamRequest, TeamView, TeamsView};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -249,7 +249,10 @@ pub async fn pgn(State(state): State<AppState>, Path(id): Path<String>) -> Resul
 /// (seed 000 14.2, 15.3).
 #[utoipa::path(get, path = "/api/events/{id}/teams", tag = "events", params(("id" = String, Path)),
     responses((status = 200, body = TeamsView), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-pub async fn teams(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<TeamsView>, ApiError> {
+pub async fn teams(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<TeamsView>, ApiError> {
     Ok(Json(state.events().teams(&id).await?))
 }
 
@@ -267,18 +270,27 @@ pub async fn register_team(
 ) -> Result<(StatusCode, Json<TeamView>), ApiError> {
     let most = *events::spec::TEAM_BOARDS.end() + events::spec::MAX_SUBSTITUTES;
     if req.players.len() > most as usize {
-        return Err(common::Error::bad("bad_roster", format!("a roster names at most {most} players")).into());
+        return Err(
+            common::Error::bad("bad_roster", format!("a roster names at most {most} players")).into(),
+        );
     }
     let mut players = Vec::with_capacity(req.players.len());
     for name in &req.players {
         players.push(state.accounts().named(name).await.map_err(|e| match e {
-            common::Error::NotFound(_) => common::Error::bad("bad_roster", format!("no account is called {name}")),
+            common::Error::NotFound(_) => {
+                common::Error::bad("bad_roster", format!("no account is called {name}"))
+            }
             e => e,
         })?);
     }
     Ok((
         StatusCode::CREATED,
-        Json(state.events().register_team(&id, &user, &req.name, &players).await?),
+        Json(
+            state
+                .events()
+                .register_team(&id, &user, &req.name, &players)
+                .await?,
+        ),
     ))
 }
 

@@ -144,8 +144,10 @@ async fn a_thousand_player_swiss() {
     // No game is called off while the benchmark plays them.
     let mut s = common::start_with(|c| {
         c.abort_after_ms = 600_000;
-        // Every client is 127.0.0.1: no cap per address (as behind a proxy).
+        // Every client is 127.0.0.1: no cap per address (as behind a proxy);
+        // and a slow pairing's request is not cut as an idle connection.
         c.conn_limits.per_ip = 0;
+        c.conn_limits.idle = Duration::from_secs(600);
     })
     .await;
     let org = Client::register(&s, "org").await;
@@ -182,6 +184,7 @@ async fn a_thousand_player_swiss() {
         let t0 = Instant::now();
         let p = tournament::dutch::pair_next_round(&t.before_round(round as u32)).unwrap();
         let dutch = t0.elapsed();
+        println!("round {round}: the Dutch pairing alone, in-process: {}", ms(dutch));
         assert_eq!(p.boards.len(), n / 2);
         let (took, _) = post_ok(&org, &format!("/api/events/{id}/pair"), &json!({})).await;
         let t1 = Instant::now();

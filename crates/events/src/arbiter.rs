@@ -134,6 +134,7 @@ impl Events {
             published_ms: None,
             boards: terms.boards,
             substitutes: terms.substitutes,
+            first_to: terms.match_format.first_to,
         };
         self.store().insert_event(&row).await?;
         self.log(

@@ -206,6 +206,11 @@ pub struct NewEvent {
     pub duration_s: Option<u32>,
     /// Arena: whether players may go berserk (default true).
     pub berserk: Option<bool>,
+    /// Knockout: a race — the match goes on until a player has won this
+    /// many games (1–5), draws counting for no one, colours alternating
+    /// from the lot's (seed 001's gomoku: first to 3). Instead of
+    /// `match_games`, `playoff_games` and `armageddon`.
+    pub first_to: Option<u32>,
     /// Team round robin: boards per match (2–8, default 4).
     pub boards: Option<u32>,
     /// Team round robin: how many substitutes a roster may add after its
@@ -393,10 +398,33 @@ impl NewEvent {
                 ));
             }
         }
-        let match_format = tournament::knockout::MatchFormat {
-            games: self.match_games.unwrap_or(1),
-            playoff_games: self.playoff_games.unwrap_or(1),
-            armageddon: self.armageddon.unwrap_or(true),
+        if let Some(n) = self.first_to {
+            if self.system != System::Knockout || !(1..=5).contains(&n) {
+                return Err(Error::bad(
+                    "bad_match_format",
+                    "first_to (1 to 5 wins) is a knockout's match format",
+                ));
+            }
+            if self.match_games.is_some() || self.playoff_games.is_some() || self.armageddon.is_some() {
+                return Err(Error::bad(
+                    "bad_match_format",
+                    "a race to first_to wins has no set number of games, play-off or armageddon",
+                ));
+            }
+        }
+        let match_format = match self.first_to {
+            Some(n) => tournament::knockout::MatchFormat {
+                games: 1,
+                playoff_games: 0,
+                armageddon: false,
+                first_to: n,
+            },
+            None => tournament::knockout::MatchFormat {
+                games: self.match_games.unwrap_or(1),
+                playoff_games: self.playoff_games.unwrap_or(1),
+                armageddon: self.armageddon.unwrap_or(true),
+                first_to: 0,
+            },
         };
         if !(1..=3).contains(&match_format.games) || match_format.playoff_games > 4 {
             return Err(Error::bad(
@@ -552,6 +580,7 @@ mod tests {
             berserk: None,
             boards: None,
             substitutes: None,
+            first_to: None,
         }
     }
 
@@ -710,6 +739,43 @@ mod tests {
             "bad_rounds"
         );
         assert_eq!(System::parse("team-round-robin"), Some(System::TeamRoundRobin));
+    }
+
+    #[test]
+    fn a_knockout_may_race_to_a_number_of_wins() {
+        let ko = || NewEvent {
+            system: System::Knockout,
+            rounds: None,
+            first_to: Some(3),
+            ..swiss()
+        };
+        let t = ko().check().unwrap();
+        assert_eq!((t.match_format.first_to, t.match_format.playoff_games), (3, 0));
+        let code = |e: NewEvent| match e.check() {
+            Err(Error::BadRequest { code, .. }) => code,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            code(NewEvent {
+                first_to: Some(0),
+                ..ko()
+            }),
+            "bad_match_format"
+        );
+        assert_eq!(
+            code(NewEvent {
+                match_games: Some(3),
+                ..ko()
+            }),
+            "bad_match_format"
+        );
+        assert_eq!(
+            code(NewEvent {
+                first_to: Some(3),
+                ..swiss()
+            }),
+            "bad_match_format"
+        );
     }
 
     #[test]

@@ -113,6 +113,9 @@ pub struct EventView {
     pub playoff_games: u32,
     pub armageddon: bool,
     pub playoff_time_control: String,
+    /// A knockout race: a match is won by the first to win this many
+    /// games (0: the match is `match_games` games).
+    pub first_to: u32,
     pub entries: Vec<EntryView>,
     pub rounds_paired: Vec<RoundView>,
     /// Whether you are this event's arbiter.
@@ -350,6 +353,7 @@ impl Events {
             playoff_games: l.event.playoff_games,
             armageddon: l.event.armageddon,
             playoff_time_control: l.event.playoff_time_control.clone(),
+            first_to: l.event.first_to,
             entries: l
                 .entries
                 .iter()

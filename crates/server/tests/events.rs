@@ -1732,6 +1732,98 @@ async fn a_team_round_robin_of_four_teams_on_four_boards() {
     s.stop().await;
 }
 
+/// A gomoku knockout whose matches are races to 3 wins (seed 001's
+/// women's gomoku: the first black by lot, 以后每盘棋交替执黑, 先赢满3盘的
+/// 选手胜出): the first-listed player wins two, a draw counts for no one,
+/// the other wins three and goes through; black (the first side) alternates
+/// game by game, every game is `regular`, and the event ends with the match.
+async fn a_gomoku_knockout_race_to_three_wins() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "Bad", "time_control": "5+3", "system": "knockout", "first_to": 3, "match_games": 3}),
+        )
+        .await;
+    assert_eq!(r.status(), 400, "a race has no set number of games");
+    let id = create(
+        &org,
+        json!({"name": "学院五子棋", "variant": "gomoku/freestyle", "time_control": "5+3",
+               "system": "knockout", "first_to": 3}),
+    )
+    .await;
+    assert_eq!(event(&org, &id).await["first_to"], 3);
+    let mut bots = HashMap::new();
+    for i in 0..2 {
+        let b = Bot::new(&s, &format!("gk{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+        bots.insert(b.name.clone(), b);
+    }
+    pair(&org, &id).await;
+    // Who wins each game: the bracket's first-listed player (`A`), nobody
+    // (a draw) or the other (`B`).
+    let plan = ['A', 'A', 'D', 'B', 'B', 'B'];
+    let mut firsts = Vec::new();
+    for (i, &who) in plan.iter().enumerate() {
+        let mut game = None;
+        for _ in 0..600 {
+            let ev = event(&org, &id).await;
+            let games = ev["rounds_paired"][0]["boards"][0]["games"]
+                .as_array()
+                .unwrap()
+                .clone();
+            if let Some(g) = games.get(i).filter(|g| g["result"].is_null()) {
+                game = Some(g["game"].as_str().unwrap().to_string());
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let game = game.unwrap_or_else(|| panic!("game {} of the match did not start", i + 1));
+        let ev = event(&org, &id).await;
+        let board = &ev["rounds_paired"][0]["boards"][0];
+        assert!(board["result"].is_null(), "the match is not over after game {i}");
+        let a = board["white"]["name"].as_str().unwrap().to_string();
+        let record = org.get_json(&format!("/api/games/{game}")).await;
+        let first = record["first"]["name"].as_str().unwrap().to_string();
+        let second = record["second"]["name"].as_str().unwrap().to_string();
+        firsts.push(first.clone());
+        let (fb, sb) = (&bots[&first], &bots[&second]);
+        fb.play(&game, "h8", false).await;
+        sb.play(&game, "a1", who == 'D').await;
+        match who {
+            'D' => fb.accept_draw(&game).await,
+            _ => {
+                let winner = if who == 'A' {
+                    a.clone()
+                } else {
+                    board["black"]["name"].as_str().unwrap().to_string()
+                };
+                let loser = if winner == first { sb } else { fb };
+                loser.resign(&game).await;
+            }
+        }
+    }
+    finished(&org, &id).await;
+    let ev = event(&org, &id).await;
+    let board = &ev["rounds_paired"][0]["boards"][0];
+    let games = board["games"].as_array().unwrap();
+    assert_eq!(games.len(), 6, "{board}");
+    assert!(games.iter().all(|g| g["phase"] == "regular"), "{board}");
+    // Black (the first side) alternates from the lot's, through the draw.
+    for w in firsts.windows(2) {
+        assert_ne!(w[0], w[1], "{firsts:?}");
+    }
+    assert_eq!(games[2]["result"], "1/2-1/2");
+    assert_eq!(
+        board["result"], "0-1",
+        "the second-listed player won the race: {board}"
+    );
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(st["rows"][0]["name"], board["black"]["name"], "{st}");
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -1742,4 +1834,5 @@ on_both_databases!(
     the_arbiter_pauses_re_pairs_and_publishes,
     an_arena_resumes_after_a_restart,
     a_team_round_robin_of_four_teams_on_four_boards,
+    a_gomoku_knockout_race_to_three_wins,
 );

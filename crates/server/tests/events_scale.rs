@@ -184,7 +184,10 @@ async fn a_thousand_player_swiss() {
         let t0 = Instant::now();
         let p = tournament::dutch::pair_next_round(&t.before_round(round as u32)).unwrap();
         let dutch = t0.elapsed();
-        println!("round {round}: the Dutch pairing alone, in-process: {}", ms(dutch));
+        println!(
+            "round {round}: the Dutch pairing alone, in-process: {}",
+            ms(dutch)
+        );
         assert_eq!(p.boards.len(), n / 2);
         let (took, _) = post_ok(&org, &format!("/api/events/{id}/pair"), &json!({})).await;
         let t1 = Instant::now();

@@ -59,6 +59,9 @@ pub struct EventRow {
     /// most substitutes a roster may add (seed 000 12.2).
     pub boards: u32,
     pub substitutes: u32,
+    /// A knockout's race: a match is won by the first to win this many
+    /// games (0: the match is `match_games` games).
+    pub first_to: u32,
 }
 
 /// One entry: a player in an event, by pairing number.
@@ -110,7 +113,7 @@ pub struct LogRow {
 const EVENT_COLS: &str =
     "id, node, name, organiser_id, variant, time_control, rated, system, rounds, scoring, \
      tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
-     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes";
+     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to";
 
 pub(crate) fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
@@ -152,6 +155,7 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         published_ms: row.try_get("published_ms")?,
         boards: u32_of(row, "boards", "events")?,
         substitutes: u32_of(row, "substitutes", "events")?,
+        first_to: u32_of(row, "first_to", "events")?,
     })
 }
 
@@ -256,7 +260,7 @@ impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -288,6 +292,7 @@ impl Store {
         .bind(e.published_ms)
         .bind(i64::from(e.boards))
         .bind(i64::from(e.substitutes))
+        .bind(i64::from(e.first_to))
         .execute(&self.writer)
         .await?;
         Ok(())

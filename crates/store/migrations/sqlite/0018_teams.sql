@@ -1,4 +1,4 @@
--- Team events (issue 28, team round robin; seed 000 articles 12–15): an
+-- Team events and knockout races (issue 28; team round robin: seed 000 articles 12–15): an
 -- event's board count and how many substitutes a roster may add; each
 -- team with its captain; its roster in board order (12.1: positions
 -- 1..boards are the regular boards, the rest substitutes, 12.2); and the
@@ -7,6 +7,9 @@
 -- boards of a match are ordinary pairings between entry numbers.
 ALTER TABLE events ADD COLUMN boards BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE events ADD COLUMN substitutes BIGINT NOT NULL DEFAULT 0;
+-- A knockout's race: a match goes on until a player has won this many
+-- games (0: the match is match_games games; seed 001's gomoku: 3).
+ALTER TABLE events ADD COLUMN first_to BIGINT NOT NULL DEFAULT 0;
 
 CREATE TABLE event_teams (
     event_id       TEXT NOT NULL REFERENCES events(id),

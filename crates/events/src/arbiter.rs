@@ -135,6 +135,7 @@ impl Events {
             boards: terms.boards,
             substitutes: terms.substitutes,
             first_to: terms.match_format.first_to,
+            min_rated_games: terms.min_rated_games,
         };
         self.store().insert_event(&row).await?;
         self.log(
@@ -219,13 +220,14 @@ impl Events {
     ) -> Result<EntryRow, Error> {
         let variant = registry::get(Some(&e.variant))
             .map_err(|err| Error::Internal(format!("event {}: {err}", e.id)))?;
-        let rating = self
-            .store()
-            .rating(&user.id, variant.rating_pool)
-            .await?
-            .rating
-            .rating
-            .round() as i64;
+        let pool = self.store().rating(&user.id, variant.rating_pool).await?;
+        let rating = pool.rating.rating.round() as i64;
+        if pool.rating.games < e.min_rated_games {
+            return Err(Error::Forbidden(format!(
+                "{} has {} rated games in the {} pool; this event takes players with at least {}",
+                user.name, pool.rating.games, variant.rating_pool, e.min_rated_games
+            )));
+        }
         let low = e.min_rating.is_some_and(|m| rating < m);
         let high = e.max_rating.is_some_and(|m| rating > m);
         if low || high {

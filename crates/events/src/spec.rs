@@ -188,6 +188,9 @@ pub struct NewEvent {
     pub max_rating: Option<i64>,
     /// Players must give this code to join.
     pub invitation_code: Option<String>,
+    /// Only players with at least this many rated games in the variant's
+    /// rating pool (0–1000): a rating that means something.
+    pub min_rated_games: Option<u32>,
     /// Each round's start (ms since the epoch), in order: the round is
     /// paired then by itself. Empty: the arbiter pairs each round.
     #[serde(default)]
@@ -256,6 +259,7 @@ pub struct Terms {
     pub min_rating: Option<i64>,
     pub max_rating: Option<i64>,
     pub invitation: Option<String>,
+    pub min_rated_games: u32,
     pub starts: Vec<i64>,
     pub match_format: tournament::knockout::MatchFormat,
     pub playoff_time_control: clock::TimeControl,
@@ -432,6 +436,13 @@ impl NewEvent {
                 "a knockout match has 1 to 3 games and 0 to 4 play-off games",
             ));
         }
+        let min_rated_games = self.min_rated_games.unwrap_or(0);
+        if min_rated_games > 1000 {
+            return Err(Error::bad(
+                "bad_min_rated_games",
+                "min_rated_games is 0 to 1000 rated games",
+            ));
+        }
         let (boards, substitutes) = match (self.system, self.boards, self.substitutes) {
             (System::TeamRoundRobin, b, sub) => {
                 let b = b.unwrap_or(4);
@@ -484,6 +495,7 @@ impl NewEvent {
             min_rating: self.min_rating,
             max_rating: self.max_rating,
             invitation,
+            min_rated_games,
             starts: self.round_starts,
         })
     }
@@ -571,6 +583,7 @@ mod tests {
             min_rating: None,
             max_rating: None,
             invitation_code: None,
+            min_rated_games: None,
             round_starts: vec![],
             match_games: None,
             playoff_games: None,

@@ -116,6 +116,8 @@ pub struct EventView {
     /// A knockout race: a match is won by the first to win this many
     /// games (0: the match is `match_games` games).
     pub first_to: u32,
+    /// Entry only with at least this many rated games in the pool.
+    pub min_rated_games: u32,
     pub entries: Vec<EntryView>,
     pub rounds_paired: Vec<RoundView>,
     /// Whether you are this event's arbiter.
@@ -354,6 +356,7 @@ impl Events {
             armageddon: l.event.armageddon,
             playoff_time_control: l.event.playoff_time_control.clone(),
             first_to: l.event.first_to,
+            min_rated_games: l.event.min_rated_games,
             entries: l
                 .entries
                 .iter()

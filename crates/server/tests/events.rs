@@ -1824,6 +1824,56 @@ async fn a_gomoku_knockout_race_to_three_wins() {
     s.stop().await;
 }
 
+/// Entry by a minimum number of rated games: a player without one is
+/// refused (403, nothing entered), one who has played a rated game in the
+/// event's pool enters.
+async fn entry_needs_the_minimum_of_rated_games() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "Bad", "time_control": "10+5", "system": "swiss", "rounds": 3, "min_rated_games": 5000}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    let id = create(
+        &org,
+        json!({"name": "Rated regulars", "time_control": "10+5", "system": "swiss", "rounds": 3,
+               "min_rated_games": 1}),
+    )
+    .await;
+    assert_eq!(event(&org, &id).await["min_rated_games"], 1);
+    let (a, b, fresh) = (
+        Client::register(&s, "ra").await,
+        Client::register(&s, "rb").await,
+        Client::register(&s, "rc").await,
+    );
+    let r = a.post(&format!("/api/events/{id}/join"), &json!({})).await;
+    assert_eq!(r.status(), 403, "no rated game yet");
+    let (game, colour) = a.pair(&b, "10+5", true).await;
+    let (first, second) = if colour == "first" { (&a, &b) } else { (&b, &a) };
+    common::play_then_resign(&game, first, second, &["h2e2", "h7e7"], &b).await;
+    common::eventually("the rated game counted", || async {
+        a.post(&format!("/api/events/{id}/join"), &json!({}))
+            .await
+            .status()
+            == 200
+    })
+    .await;
+    assert_eq!(
+        fresh
+            .post(&format!("/api/events/{id}/join"), &json!({}))
+            .await
+            .status(),
+        403
+    );
+    let entries = event(&org, &id).await["entries"].as_array().unwrap().clone();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0]["name"], a.name.as_str());
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -1835,4 +1885,5 @@ on_both_databases!(
     an_arena_resumes_after_a_restart,
     a_team_round_robin_of_four_teams_on_four_boards,
     a_gomoku_knockout_race_to_three_wins,
+    entry_needs_the_minimum_of_rated_games,
 );

@@ -62,6 +62,9 @@ pub struct EventRow {
     /// A knockout's race: a match is won by the first to win this many
     /// games (0: the match is `match_games` games).
     pub first_to: u32,
+    /// Entry only with at least this many rated games in the variant's
+    /// rating pool (0: no minimum).
+    pub min_rated_games: u32,
 }
 
 /// One entry: a player in an event, by pairing number.
@@ -113,7 +116,7 @@ pub struct LogRow {
 const EVENT_COLS: &str =
     "id, node, name, organiser_id, variant, time_control, rated, system, rounds, scoring, \
      tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
-     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to";
+     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to, min_rated_games";
 
 pub(crate) fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
@@ -156,6 +159,7 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         boards: u32_of(row, "boards", "events")?,
         substitutes: u32_of(row, "substitutes", "events")?,
         first_to: u32_of(row, "first_to", "events")?,
+        min_rated_games: u32_of(row, "min_rated_games", "events")?,
     })
 }
 
@@ -260,7 +264,7 @@ impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -293,6 +297,7 @@ impl Store {
         .bind(i64::from(e.boards))
         .bind(i64::from(e.substitutes))
         .bind(i64::from(e.first_to))
+        .bind(i64::from(e.min_rated_games))
         .execute(&self.writer)
         .await?;
         Ok(())

@@ -10,6 +10,8 @@ ALTER TABLE events ADD COLUMN substitutes BIGINT NOT NULL DEFAULT 0;
 -- A knockout's race: a match goes on until a player has won this many
 -- games (0: the match is match_games games; seed 001's gomoku: 3).
 ALTER TABLE events ADD COLUMN first_to BIGINT NOT NULL DEFAULT 0;
+-- Entry only with at least this many rated games in the variant's pool.
+ALTER TABLE events ADD COLUMN min_rated_games BIGINT NOT NULL DEFAULT 0;
 
 CREATE TABLE event_teams (
     event_id       TEXT NOT NULL REFERENCES events(id),

@@ -70,10 +70,13 @@ function createForm(variants, ctx) {
   const code = h('input', { id: 'event-code', maxlength: 40 });
   const rated = h('input', { id: 'event-rated', type: 'checkbox' });
   const boards = h('input', { id: 'event-boards', type: 'number', min: 2, max: 8, value: 4 });
+  const firstTo = h('input', { id: 'event-first-to', type: 'number', min: 1, max: 5, placeholder: '—' });
+  const minGames = h('input', { id: 'event-min-games', type: 'number', min: 0, max: 1000, value: 0 });
   const substitutes = h('input', { id: 'event-substitutes', type: 'number', min: 0, max: 4, value: 2 });
   const said = h('p', { role: 'status' });
   const sync = () => {
     boards.disabled = system.value !== 'team-round-robin';
+    firstTo.disabled = system.value !== 'knockout';
     substitutes.disabled = system.value !== 'team-round-robin';
     rounds.disabled = system.value !== 'swiss';
     minutes.disabled = system.value !== 'arena';
@@ -100,6 +103,8 @@ function createForm(variants, ctx) {
         body.boards = Number(boards.value);
         body.substitutes = Number(substitutes.value);
       }
+      if (system.value === 'knockout' && firstTo.value) body.first_to = Number(firstTo.value);
+      if (Number(minGames.value) > 0) body.min_rated_games = Number(minGames.value);
       if (code.value.trim()) body.invitation_code = code.value.trim();
       try {
         const ev = await api.createEvent(body);
@@ -112,6 +117,7 @@ function createForm(variants, ctx) {
   field(t('events.name'), nameInput), field(t('events.game'), variant), field(t('events.clock'), clock),
   field(t('events.systemTitle'), system), field(t('events.rounds'), rounds),
   field(t('teams.boards'), boards), field(t('teams.substitutes'), substitutes),
+  field(t('events.firstTo'), firstTo), field(t('events.minRatedGames'), minGames),
   field(t('events.duration'), minutes), field(t('events.berserk'), berserk), field(t('events.scoring'), scoring),
   field(t('events.tiebreaks'), tiebreaks), field(t('events.code'), code), field(t('events.rated'), rated),
   h('button', { type: 'submit' }, t('events.create')), said);

@@ -85,6 +85,10 @@ pub fn pair_next_round(t: &Tournament) -> Result<Pairing, DutchError> {
     p.pair()
 }
 
+/// A round's pairs (indices into the players in pairing order) and the
+/// player left for the bye.
+type Paired = (Vec<(usize, usize)>, Option<usize>);
+
 /// Everything one round's pairing needs.
 struct Pairer {
     round: u32,
@@ -246,7 +250,7 @@ impl Pairer {
     /// lowest). Taken without the matching, which grows as the fifth power
     /// of one scoregroup's size (a 1,000-player first round took minutes;
     /// `a_first_round_pairs_s1_against_s2` holds it to the matching).
-    fn untouched(&self) -> Option<(Vec<(usize, usize)>, Option<usize>)> {
+    fn untouched(&self) -> Option<Paired> {
         let first = self.ps.first()?;
         let fresh = self.ps.iter().all(|p| {
             p.score == first.score
@@ -310,8 +314,7 @@ impl Pairer {
     }
 
     /// Every bracket from the top scoregroup down: the pairs and the bye.
-    #[allow(clippy::type_complexity)]
-    fn pair_brackets(&self) -> Result<(Vec<(usize, usize)>, Option<usize>), DutchError> {
+    fn pair_brackets(&self) -> Result<Paired, DutchError> {
         let n = self.ps.len();
         // Scoregroups, highest first.
         let mut groups: Vec<Vec<usize>> = Vec::new();

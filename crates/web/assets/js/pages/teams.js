@@ -49,7 +49,7 @@ export async function drawTeams(section, forms, ev, ctx, act) {
             `${side(b)} ${shownName(b.first_player.name)}`),
           h('td', {}, b.game ? link(`/game/${encodeURIComponent(b.game)}`, b.result || t('events.watch'))
             : (b.result || '')),
-          h('td', {}, shownName(b.second_player.name))))))))));
+          h('td', {}, shownName(b.second_player.name)))))))))));
   const rosters = h('div', { class: 'team-rosters' }, tv.teams.map((team) => h('div', { class: 'team-roster' },
     h('h3', {}, `${team.number}. ${team.name}`,
       h('span', { class: 'muted' }, ` · ${t('teams.captain')} ${shownName(team.captain)}`)),

@@ -417,6 +417,12 @@ impl Events {
             }
             PlayerAction::LateEntry => {
                 registered(player, "enter events")?;
+                if l.system == crate::System::TeamRoundRobin {
+                    return Err(Error::conflict(
+                        "team_event",
+                        "a team event's players come on their team's roster (POST /api/events/{id}/teams)",
+                    ));
+                }
                 if l.event.state == "finished" {
                     return Err(Error::conflict("event_finished", "the event is over"));
                 }

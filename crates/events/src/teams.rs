@@ -47,6 +47,8 @@ pub struct TeamRequest {
     pub name: String,
     /// Account names, board 1 first; after the boards, the substitutes.
     pub players: Vec<String>,
+    /// The event's invitation code, where it has one.
+    pub code: Option<String>,
 }
 
 /// A captain's line-up for one round's match (12.3): account names of
@@ -516,7 +518,8 @@ impl Events {
     /// play. Before round 1 only.
     ///
     /// # Errors
-    /// A guest captain or player; not a team event; the event started;
+    /// A guest captain or player; not a team event; a wrong invitation
+    /// code; the event started;
     /// the captain has a team here already; a bad name; too few or too
     /// many players; a player named twice or entered already; a rating
     /// outside the event's range; the event full.
@@ -525,6 +528,7 @@ impl Events {
         id: &str,
         by: &User,
         name: &str,
+        code: Option<&str>,
         players: &[User],
     ) -> Result<TeamView, Error> {
         if by.guest {
@@ -548,6 +552,11 @@ impl Events {
                 "event_started",
                 "the event has started: teams register before round 1 is paired",
             ));
+        }
+        if let Some(want) = &l.event.invitation {
+            if code.map(str::trim) != Some(want.as_str()) {
+                return Err(Error::Forbidden("this event needs its invitation code".into()));
+            }
         }
         let boards = l.event.boards as usize;
         let most = boards + l.event.substitutes as usize;

@@ -1493,6 +1493,15 @@ async fn a_team_round_robin_of_four_teams_on_four_boards() {
         stranger.post_form(&format!("/api/events/{id}/join"), "").await.0,
         409
     );
+    let late = org
+        .post(
+            &format!("/api/events/{id}/players"),
+            &json!({"action": "late_entry", "player": captains[0].name}),
+        )
+        .await;
+    assert_eq!(late.status(), 409, "players come on a roster, not one by one");
+    let body: Value = late.json().await.unwrap();
+    assert_eq!(body["error"], "team_event", "{body}");
     let teams = org.get_json(&format!("/api/events/{id}/teams")).await;
     assert_eq!(teams["teams"][0]["roster"][4]["substitute"], true, "{teams}");
     assert_eq!(event(&org, &id).await["entries"].as_array().unwrap().len(), 17);

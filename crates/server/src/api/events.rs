@@ -288,7 +288,7 @@ pub async fn register_team(
         Json(
             state
                 .events()
-                .register_team(&id, &user, &req.name, &players)
+                .register_team(&id, &user, &req.name, req.code.as_deref(), &players)
                 .await?,
         ),
     ))

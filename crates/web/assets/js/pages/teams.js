@@ -74,13 +74,16 @@ export async function drawTeams(section, forms, ev, ctx, act) {
 function registerForm(ev, act) {
   const name = h('input', { id: 'team-name', maxlength: 40 });
   const players = h('textarea', { id: 'team-players', rows: 6 });
+  const code = h('input', { id: 'team-code', maxlength: 40 });
   return h('form', { id: 'team-register', onsubmit: (e) => e.preventDefault() },
     h('h3', {}, t('teams.register')),
     h('label', { class: 'row' }, h('span', {}, t('teams.name')), name),
     h('label', { class: 'row' }, h('span', {}, t('teams.players')), players),
+    ev.invitation_required ? h('label', { class: 'row' }, h('span', {}, t('events.code')), code) : '',
     act(t('teams.register'), () => api.registerTeam(ev.id, {
       name: name.value.trim(),
       players: players.value.split('\n').map((x) => x.trim()).filter(Boolean),
+      ...(ev.invitation_required ? { code: code.value.trim() } : {}),
     })));
 }
 

@@ -132,6 +132,10 @@ impl Events {
             ends_ms: None,
             paused: false,
             published_ms: None,
+            boards: terms.boards,
+            substitutes: terms.substitutes,
+            first_to: terms.match_format.first_to,
+            min_rated_games: terms.min_rated_games,
         };
         self.store().insert_event(&row).await?;
         self.log(
@@ -185,6 +189,12 @@ impl Events {
                 return Ok(entry_view(entry, false));
             }
         }
+        if l.system == crate::System::TeamRoundRobin {
+            return Err(Error::conflict(
+                "team_event",
+                "a team event is entered by a team: its captain registers the roster (POST /api/events/{id}/teams)",
+            ));
+        }
         if l.event.state != "open" && !(arena && l.event.state == "running") {
             return Err(Error::conflict(
                 "event_started",
@@ -201,7 +211,7 @@ impl Events {
     }
 
     /// The entry `user` would have; refused outside the rating range.
-    async fn entry_for(
+    pub(crate) async fn entry_for(
         &self,
         e: &EventRow,
         user: &User,
@@ -210,13 +220,14 @@ impl Events {
     ) -> Result<EntryRow, Error> {
         let variant = registry::get(Some(&e.variant))
             .map_err(|err| Error::Internal(format!("event {}: {err}", e.id)))?;
-        let rating = self
-            .store()
-            .rating(&user.id, variant.rating_pool)
-            .await?
-            .rating
-            .rating
-            .round() as i64;
+        let pool = self.store().rating(&user.id, variant.rating_pool).await?;
+        let rating = pool.rating.rating.round() as i64;
+        if pool.rating.games < e.min_rated_games {
+            return Err(Error::Forbidden(format!(
+                "{} has {} rated games in the {} pool; this event takes players with at least {}",
+                user.name, pool.rating.games, variant.rating_pool, e.min_rated_games
+            )));
+        }
         let low = e.min_rating.is_some_and(|m| rating < m);
         let high = e.max_rating.is_some_and(|m| rating > m);
         if low || high {
@@ -312,6 +323,15 @@ impl Events {
         } else {
             "arbiter_withdraw"
         };
+        if l.event.state == "open" && l.system == crate::System::TeamRoundRobin {
+            return Err(Error::conflict(
+                "team_roster",
+                format!(
+                    "{} is on a team's roster: before the start the roster is its captain's; after it, a withdrawn player's boards are forfeited",
+                    player.name
+                ),
+            ));
+        }
         if l.event.state == "open" {
             self.store().remove_entry(id, &player.id).await?;
             return self
@@ -397,6 +417,12 @@ impl Events {
             }
             PlayerAction::LateEntry => {
                 registered(player, "enter events")?;
+                if l.system == crate::System::TeamRoundRobin {
+                    return Err(Error::conflict(
+                        "team_event",
+                        "a team event's players come on their team's roster (POST /api/events/{id}/teams)",
+                    ));
+                }
                 if l.event.state == "finished" {
                     return Err(Error::conflict("event_finished", "the event is over"));
                 }

@@ -173,6 +173,7 @@ impl Events {
             games: l.event.match_games,
             playoff_games: l.event.playoff_games,
             armageddon: l.event.armageddon,
+            first_to: l.event.first_to,
         };
         let games: Vec<&MatchGameRow> = l
             .match_games

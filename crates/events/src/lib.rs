@@ -11,6 +11,7 @@
 //! * [`crosstable`]: the stored rows as the tournament crate's model.
 //! * `rounds`: pairing a round, starting its games, scoring what ends.
 //! * [`arena`]: the Arena, pairing whoever is free until its end time.
+//! * [`teams`]: team round robins — rosters, line-ups, match points.
 //! * `arbiter`: entries, withdrawals, late entries, corrected results, the log.
 //! * [`view`]: what the API shows.
 //!
@@ -26,10 +27,12 @@ pub mod crosstable;
 mod knockout;
 mod rounds;
 pub mod spec;
+pub mod teams;
 pub mod view;
 
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
 pub use spec::{BoardResult, NewEvent, Scoring, System, TiebreakOrder};
+pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
     ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, CrosstableRow, CrosstableView,
     EntryView, EventSummary, EventView, LogView, MatchGameView, PairingView, RoundView, StandingRow,
@@ -183,6 +186,9 @@ pub(crate) struct Loaded {
     pub match_games: Vec<store::MatchGameRow>,
     /// An arena's games (empty otherwise).
     pub arena_games: Vec<store::ArenaGameRow>,
+    /// A team event's teams and the line-ups handed in (empty otherwise).
+    pub teams: Vec<store::TeamRow>,
+    pub lineups: Vec<store::LineupRow>,
 }
 
 impl Loaded {
@@ -242,7 +248,14 @@ impl Events {
         } else {
             Vec::new()
         };
+        let (teams, lineups) = if system == System::TeamRoundRobin {
+            (self.store().teams(id).await?, self.store().lineups(id).await?)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Ok(Loaded {
+            teams,
+            lineups,
             arena_games,
             match_games,
             event,

@@ -166,6 +166,23 @@ impl Events {
     /// learns its number of rounds from its players.
     async fn seed(&self, l: &mut Loaded) -> Result<(), Error> {
         let id = l.event.id.clone();
+        if l.system == System::TeamRoundRobin {
+            // The teams' numbers are their registration order and the
+            // players' numbers their rosters' order: nothing to seed.
+            if l.teams.len() < 2 {
+                return Err(Error::conflict(
+                    "too_few_teams",
+                    format!(
+                        "{} teams registered: a team event needs at least 2",
+                        l.teams.len()
+                    ),
+                ));
+            }
+            let rounds = crate::teams::rounds_for(l.teams.len());
+            self.store().set_event_rounds(&id, rounds).await?;
+            *l = self.load(&id).await?;
+            return Ok(());
+        }
         let mut active: Vec<&store::EntryRow> = l.entries.iter().filter(|e| !e.withdrawn).collect();
         if active.len() < 2 {
             return Err(Error::conflict(
@@ -201,6 +218,9 @@ impl Events {
     fn boards(&self, l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
         if l.system == System::Knockout {
             return knockout::boards(l, round);
+        }
+        if l.system == System::TeamRoundRobin {
+            return crate::teams::round_boards(l, round);
         }
         if l.system == System::Swiss {
             let t = crosstable::model(

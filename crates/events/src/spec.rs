@@ -24,6 +24,11 @@ pub enum System {
     /// lichess's Arena: a timed event pairing whoever is free, scored 2/1/0
     /// with streaks, berserk and no points for short draws (`arena`).
     Arena,
+    /// 循环制团体赛: teams meet on the Berger table (CXA 11.2), each match
+    /// on `boards` boards from the captains' line-ups (12.2–12.3), the
+    /// first-listed team red on the odd boards (13.2), scored in match
+    /// and board points (14.2) and ranked by 15.3 (`teams`).
+    TeamRoundRobin,
 }
 
 impl System {
@@ -34,6 +39,7 @@ impl System {
             System::DoubleRoundRobin => "double-round-robin",
             System::Knockout => "knockout",
             System::Arena => "arena",
+            System::TeamRoundRobin => "team-round-robin",
         }
     }
 
@@ -44,6 +50,7 @@ impl System {
             System::DoubleRoundRobin,
             System::Knockout,
             System::Arena,
+            System::TeamRoundRobin,
         ]
         .into_iter()
         .find(|x| x.as_str() == s)
@@ -56,7 +63,11 @@ impl System {
     /// How unplayed games count in the tie-breaks.
     pub fn tiebreak_system(self) -> tiebreak::System {
         match self {
-            System::Swiss | System::Knockout | System::Arena => tiebreak::System::Swiss,
+            // A team event's players do not all meet: its individual
+            // standings are read as a Swiss's.
+            System::Swiss | System::Knockout | System::Arena | System::TeamRoundRobin => {
+                tiebreak::System::Swiss
+            }
             _ => tiebreak::System::RoundRobin,
         }
     }
@@ -177,6 +188,9 @@ pub struct NewEvent {
     pub max_rating: Option<i64>,
     /// Players must give this code to join.
     pub invitation_code: Option<String>,
+    /// Only players with at least this many rated games in the variant's
+    /// rating pool (0–1000): a rating that means something.
+    pub min_rated_games: Option<u32>,
     /// Each round's start (ms since the epoch), in order: the round is
     /// paired then by itself. Empty: the arbiter pairs each round.
     #[serde(default)]
@@ -195,6 +209,16 @@ pub struct NewEvent {
     pub duration_s: Option<u32>,
     /// Arena: whether players may go berserk (default true).
     pub berserk: Option<bool>,
+    /// Knockout: a race — the match goes on until a player has won this
+    /// many games (1–5), draws counting for no one, colours alternating
+    /// from the lot's (seed 001's gomoku: first to 3). Instead of
+    /// `match_games`, `playoff_games` and `armageddon`.
+    pub first_to: Option<u32>,
+    /// Team round robin: boards per match (2–8, default 4).
+    pub boards: Option<u32>,
+    /// Team round robin: how many substitutes a roster may add after its
+    /// boards (0–4, default 2: seed 000 12.2's example).
+    pub substitutes: Option<u32>,
 }
 
 /// Most rounds a Swiss may have, and most players a round robin.
@@ -214,6 +238,11 @@ pub const ARENA_SECONDS: std::ops::RangeInclusive<u32> = 30..=43_200;
 /// Most players an arena takes (lila's arenas have thousands; a node's
 /// live games are the limit, 500 games at once here).
 pub const MAX_ARENA_ENTRIES: usize = 1000;
+/// Most teams a team round robin takes (15 rounds), and its boards and
+/// substitutes per team.
+pub const MAX_TEAMS: usize = 16;
+pub const TEAM_BOARDS: std::ops::RangeInclusive<u32> = 2..=8;
+pub const MAX_SUBSTITUTES: u32 = 4;
 
 /// The checked terms.
 #[derive(Clone, Debug)]
@@ -230,12 +259,17 @@ pub struct Terms {
     pub min_rating: Option<i64>,
     pub max_rating: Option<i64>,
     pub invitation: Option<String>,
+    pub min_rated_games: u32,
     pub starts: Vec<i64>,
     pub match_format: tournament::knockout::MatchFormat,
     pub playoff_time_control: clock::TimeControl,
     /// An arena's length (0 otherwise) and whether berserk is allowed.
     pub duration_ms: i64,
     pub berserk: bool,
+    /// A team event's boards per match and substitutes per roster (0, 0
+    /// otherwise).
+    pub boards: u32,
+    pub substitutes: u32,
 }
 
 impl NewEvent {
@@ -368,10 +402,33 @@ impl NewEvent {
                 ));
             }
         }
-        let match_format = tournament::knockout::MatchFormat {
-            games: self.match_games.unwrap_or(1),
-            playoff_games: self.playoff_games.unwrap_or(1),
-            armageddon: self.armageddon.unwrap_or(true),
+        if let Some(n) = self.first_to {
+            if self.system != System::Knockout || !(1..=5).contains(&n) {
+                return Err(Error::bad(
+                    "bad_match_format",
+                    "first_to (1 to 5 wins) is a knockout's match format",
+                ));
+            }
+            if self.match_games.is_some() || self.playoff_games.is_some() || self.armageddon.is_some() {
+                return Err(Error::bad(
+                    "bad_match_format",
+                    "a race to first_to wins has no set number of games, play-off or armageddon",
+                ));
+            }
+        }
+        let match_format = match self.first_to {
+            Some(n) => tournament::knockout::MatchFormat {
+                games: 1,
+                playoff_games: 0,
+                armageddon: false,
+                first_to: n,
+            },
+            None => tournament::knockout::MatchFormat {
+                games: self.match_games.unwrap_or(1),
+                playoff_games: self.playoff_games.unwrap_or(1),
+                armageddon: self.armageddon.unwrap_or(true),
+                first_to: 0,
+            },
         };
         if !(1..=3).contains(&match_format.games) || match_format.playoff_games > 4 {
             return Err(Error::bad(
@@ -379,6 +436,37 @@ impl NewEvent {
                 "a knockout match has 1 to 3 games and 0 to 4 play-off games",
             ));
         }
+        let min_rated_games = self.min_rated_games.unwrap_or(0);
+        if min_rated_games > 1000 {
+            return Err(Error::bad(
+                "bad_min_rated_games",
+                "min_rated_games is 0 to 1000 rated games",
+            ));
+        }
+        let (boards, substitutes) = match (self.system, self.boards, self.substitutes) {
+            (System::TeamRoundRobin, b, sub) => {
+                let b = b.unwrap_or(4);
+                let sub = sub.unwrap_or(2);
+                if !TEAM_BOARDS.contains(&b) || sub > MAX_SUBSTITUTES {
+                    return Err(Error::bad(
+                        "bad_boards",
+                        format!(
+                            "a team match is played on {} to {} boards, with at most {MAX_SUBSTITUTES} substitutes a team",
+                            TEAM_BOARDS.start(),
+                            TEAM_BOARDS.end()
+                        ),
+                    ));
+                }
+                (b, sub)
+            }
+            (_, None, None) => (0, 0),
+            _ => {
+                return Err(Error::bad(
+                    "bad_boards",
+                    "boards and substitutes are a team event's terms (system team-round-robin)",
+                ))
+            }
+        };
         let playoff_time_control =
             play::table::parse_time_control(self.playoff_time_control.as_deref().unwrap_or("5+3"))
                 .map_err(|e| Error::bad("bad_time_control", format!("play-off games: {e}")))?;
@@ -386,6 +474,8 @@ impl NewEvent {
             return Err(Error::bad("bad_time_control", "play-off games need a clock"));
         }
         Ok(Terms {
+            boards,
+            substitutes,
             match_format,
             playoff_time_control,
             name,
@@ -405,6 +495,7 @@ impl NewEvent {
             min_rating: self.min_rating,
             max_rating: self.max_rating,
             invitation,
+            min_rated_games,
             starts: self.round_starts,
         })
     }
@@ -492,6 +583,7 @@ mod tests {
             min_rating: None,
             max_rating: None,
             invitation_code: None,
+            min_rated_games: None,
             round_starts: vec![],
             match_games: None,
             playoff_games: None,
@@ -499,6 +591,9 @@ mod tests {
             playoff_time_control: None,
             duration_s: None,
             berserk: None,
+            boards: None,
+            substitutes: None,
+            first_to: None,
         }
     }
 
@@ -612,6 +707,87 @@ mod tests {
                 ..swiss()
             }),
             "bad_duration"
+        );
+    }
+
+    #[test]
+    fn a_team_event_takes_boards_and_substitutes() {
+        let team = || NewEvent {
+            system: System::TeamRoundRobin,
+            rounds: None,
+            ..swiss()
+        };
+        let t = team().check().unwrap();
+        assert_eq!((t.boards, t.substitutes, t.rounds), (4, 2, 0));
+        let code = |e: NewEvent| match e.check() {
+            Err(Error::BadRequest { code, .. }) => code,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            code(NewEvent {
+                boards: Some(1),
+                ..team()
+            }),
+            "bad_boards"
+        );
+        assert_eq!(
+            code(NewEvent {
+                substitutes: Some(5),
+                ..team()
+            }),
+            "bad_boards"
+        );
+        assert_eq!(
+            code(NewEvent {
+                boards: Some(4),
+                ..swiss()
+            }),
+            "bad_boards"
+        );
+        assert_eq!(
+            code(NewEvent {
+                rounds: Some(3),
+                ..team()
+            }),
+            "bad_rounds"
+        );
+        assert_eq!(System::parse("team-round-robin"), Some(System::TeamRoundRobin));
+    }
+
+    #[test]
+    fn a_knockout_may_race_to_a_number_of_wins() {
+        let ko = || NewEvent {
+            system: System::Knockout,
+            rounds: None,
+            first_to: Some(3),
+            ..swiss()
+        };
+        let t = ko().check().unwrap();
+        assert_eq!((t.match_format.first_to, t.match_format.playoff_games), (3, 0));
+        let code = |e: NewEvent| match e.check() {
+            Err(Error::BadRequest { code, .. }) => code,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            code(NewEvent {
+                first_to: Some(0),
+                ..ko()
+            }),
+            "bad_match_format"
+        );
+        assert_eq!(
+            code(NewEvent {
+                match_games: Some(3),
+                ..ko()
+            }),
+            "bad_match_format"
+        );
+        assert_eq!(
+            code(NewEvent {
+                first_to: Some(3),
+                ..swiss()
+            }),
+            "bad_match_format"
         );
     }
 

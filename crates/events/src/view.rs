@@ -113,6 +113,11 @@ pub struct EventView {
     pub playoff_games: u32,
     pub armageddon: bool,
     pub playoff_time_control: String,
+    /// A knockout race: a match is won by the first to win this many
+    /// games (0: the match is `match_games` games).
+    pub first_to: u32,
+    /// Entry only with at least this many rated games in the pool.
+    pub min_rated_games: u32,
     pub entries: Vec<EntryView>,
     pub rounds_paired: Vec<RoundView>,
     /// Whether you are this event's arbiter.
@@ -350,6 +355,8 @@ impl Events {
             playoff_games: l.event.playoff_games,
             armageddon: l.event.armageddon,
             playoff_time_control: l.event.playoff_time_control.clone(),
+            first_to: l.event.first_to,
+            min_rated_games: l.event.min_rated_games,
             entries: l
                 .entries
                 .iter()
@@ -557,6 +564,7 @@ fn tournament_kind(l: &Loaded) -> &'static str {
         crate::System::DoubleRoundRobin => "Double round robin",
         crate::System::Knockout => "Knockout",
         crate::System::Arena => "Arena",
+        crate::System::TeamRoundRobin => "Team round robin",
     }
 }
 

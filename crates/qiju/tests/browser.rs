@@ -19,7 +19,10 @@
 //! (takebacks, a correspondence game, your games with whose move) and
 //! `tests/e2e/events.mjs` (issue 28: an event created, joined and paired
 //! in the pages, its game opening for the players, the standings moving
-//! with the result and the arbiter's correction) and `tests/e2e/variants.mjs`
+//! with the result and the arbiter's correction), `tests/e2e/teams.mjs`
+//! (a team round robin: a team registered and a line-up with a substitute
+//! handed in from the page, the team standings, match and rosters shown)
+//! and `tests/e2e/variants.mjs`
 //! (issue 27: 升级象棋 against the computer with a promotion on the board,
 //! the operator's file `tests/e2e/operator-variant.toml` that the server is
 //! started with, janggi by a challenge) against the same server.
@@ -181,6 +184,10 @@ fn browser_end_to_end() {
     assert!(
         node(&root, &["tests/e2e/events.mjs", &base]),
         "the browser's run of an event (create, join, pair, play, correct) failed (output above)"
+    );
+    assert!(
+        node(&root, &["tests/e2e/teams.mjs", &base]),
+        "the browser's run of a team event (create, register, line-up, pair, the team view) failed (output above)"
     );
     assert!(
         node(&root, &["tests/e2e/variants.mjs", &base]),

@@ -107,6 +107,9 @@ use utoipa::OpenApi;
         crate::api::events::berserk,
         crate::api::events::trf,
         crate::api::events::pgn,
+        crate::api::events::teams,
+        crate::api::events::register_team,
+        crate::api::events::lineup,
     ),
     tags(
         (name = "auth", description = "Accounts, sessions, guests, bot tokens"),

@@ -238,6 +238,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/events/{id}/result", post(events::set_result))
         .route("/api/events/{id}/players", post(events::player_action))
         .route("/api/events/{id}/arbiter", post(events::arbiter))
+        .route(
+            "/api/events/{id}/teams",
+            get(events::teams).post(events::register_team),
+        )
+        .route("/api/events/{id}/lineup", post(events::lineup))
         // An arena game's berserk, at lichess's Board API path (bots too).
         .route("/api/board/game/{id}/berserk", post(events::berserk))
         .route("/api/bot/game/{id}/berserk", post(events::berserk))

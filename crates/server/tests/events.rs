@@ -1377,6 +1377,512 @@ impl TapResult for Value {
     }
 }
 
+/// The outcome planned for the first-listed team's player on each board of
+/// match `m` (Berger order, 0-based) of round `r`: `W`, `L` or `D`. Teams
+/// 2 and 4 end level on match points (3) and board points (6), and 15.3's
+/// next tie-break, boards won (全队胜局), puts team 4 ahead.
+fn team_plan(r: usize, m: usize) -> &'static str {
+    match (r, m) {
+        (1, 0) => "WWDL", // 1 v 4
+        (1, 1) => "WLDD", // 2 v 3
+        (2, 0) => "WWLL", // 4 v 3
+        (2, 1) => "LLWD", // 1 v 2
+        (3, 0) => "DDDL", // 2 v 4
+        (3, 1) => "LLDW", // 3 v 1
+        _ => unreachable!(),
+    }
+}
+
+/// A team round robin of 4 teams on 4 boards (seed 000 articles 12–15):
+/// captains register rosters (one with a substitute), line-ups come before
+/// their round or fall back on the roster order, one line-up fields the
+/// substitute, every match's games start with the odd boards red for the
+/// first-listed team, and match points, board points and the 15.3 order
+/// are computed again here from the games' own records.
+async fn a_team_round_robin_of_four_teams_on_four_boards() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": "Office teams", "time_control": "10+5", "system": "team-round-robin",
+               "boards": 4, "substitutes": 2}),
+    )
+    .await;
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "Bad", "time_control": "10+5", "system": "swiss", "rounds": 3, "boards": 4}),
+        )
+        .await;
+    assert_eq!(r.status(), 400, "boards are a team event's terms");
+    // Team 1 has five players (board order, then one substitute) and a
+    // captain who does not play; the other captains play on board 1.
+    let mut bots: HashMap<String, Bot> = HashMap::new();
+    let mut rosters: Vec<Vec<String>> = Vec::new();
+    let mut captains: Vec<Client> = Vec::new();
+    for t in 0..4 {
+        let cap = Client::register(&s, &format!("cap{t}")).await;
+        let n = if t == 0 { 5 } else { 4 };
+        let mut roster = Vec::new();
+        for i in 0..n {
+            let b = Bot::new(&s, &format!("t{t}p{i}"), true).await;
+            roster.push(b.name.clone());
+            bots.insert(b.name.clone(), b);
+        }
+        rosters.push(roster);
+        captains.push(cap);
+    }
+    // Bad rosters change nothing.
+    let bad = |players: Vec<String>| json!({"name": "Bad", "players": players});
+    let r = captains[0]
+        .post(&format!("/api/events/{id}/teams"), &bad(rosters[0][..3].to_vec()))
+        .await;
+    assert_eq!(r.status(), 400, "three players for four boards");
+    let r = captains[0]
+        .post(
+            &format!("/api/events/{id}/teams"),
+            &bad(vec![
+                rosters[0][0].clone(),
+                rosters[0][0].clone(),
+                rosters[0][1].clone(),
+                rosters[0][2].clone(),
+            ]),
+        )
+        .await;
+    assert_eq!(r.status(), 400, "a player named twice");
+    let r = captains[0]
+        .post(
+            &format!("/api/events/{id}/teams"),
+            &bad(vec![
+                "nobody-at-all".into(),
+                rosters[0][1].clone(),
+                rosters[0][2].clone(),
+                rosters[0][3].clone(),
+            ]),
+        )
+        .await;
+    assert_eq!(r.status(), 400, "no such account");
+    let names = ["红队", "Blue", "Gold", "Jade"];
+    for t in 0..4 {
+        let r = captains[t]
+            .post(
+                &format!("/api/events/{id}/teams"),
+                &json!({"name": names[t], "players": rosters[t]}),
+            )
+            .await;
+        let status = r.status();
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(status, 201, "{v}");
+        assert_eq!(v["number"], t as u64 + 1);
+        assert_eq!(v["roster"].as_array().unwrap().len(), rosters[t].len());
+        assert_eq!(v["roster"][3]["substitute"], false);
+    }
+    assert_eq!(
+        (captains[0]
+            .post(
+                &format!("/api/events/{id}/teams"),
+                &json!({"name": "Again", "players": rosters[1]})
+            )
+            .await
+            .status()),
+        409,
+        "a captain has one team, a player one team"
+    );
+    let stranger = &bots[&rosters[1][0]];
+    assert_eq!(
+        stranger.post_form(&format!("/api/events/{id}/join"), "").await.0,
+        409
+    );
+    let late = org
+        .post(
+            &format!("/api/events/{id}/players"),
+            &json!({"action": "late_entry", "player": captains[0].name}),
+        )
+        .await;
+    assert_eq!(late.status(), 409, "players come on a roster, not one by one");
+    let body: Value = late.json().await.unwrap();
+    assert_eq!(body["error"], "team_event", "{body}");
+    let teams = org.get_json(&format!("/api/events/{id}/teams")).await;
+    assert_eq!(teams["teams"][0]["roster"][4]["substitute"], true, "{teams}");
+    assert_eq!(event(&org, &id).await["entries"].as_array().unwrap().len(), 17);
+
+    // Line-ups (12.2–12.3): team 1 fields its substitute on board 4 in
+    // round 2; the order may not be inverted, nor a stranger named.
+    let lineup = |round: u32, players: Vec<&String>| json!({"round": round, "players": players});
+    let r0 = &rosters[0];
+    for (body, why) in [
+        (lineup(2, vec![&r0[1], &r0[0], &r0[2], &r0[4]]), "inverted order"),
+        (lineup(2, vec![&r0[0], &r0[1], &r0[2]]), "three for four boards"),
+        (
+            lineup(2, vec![&r0[0], &r0[1], &r0[2], &rosters[1][3]]),
+            "not on the roster",
+        ),
+        (lineup(9, vec![&r0[0], &r0[1], &r0[2], &r0[4]]), "no round 9"),
+    ] {
+        let r = captains[0].post(&format!("/api/events/{id}/lineup"), &body).await;
+        assert_eq!(r.status(), 400, "{why}");
+    }
+    let r = org
+        .post(
+            &format!("/api/events/{id}/lineup"),
+            &lineup(2, vec![&r0[0], &r0[1], &r0[2], &r0[4]]),
+        )
+        .await;
+    assert_eq!(r.status(), 403, "the organiser captains no team");
+    // First a line-up without board 2 (1-3-4-5), then replaced by 1-2-3-5.
+    for players in [
+        vec![&r0[0], &r0[2], &r0[3], &r0[4]],
+        vec![&r0[0], &r0[1], &r0[2], &r0[4]],
+    ] {
+        let r = captains[0]
+            .post(&format!("/api/events/{id}/lineup"), &lineup(2, players))
+            .await;
+        assert_eq!(r.status(), 200);
+    }
+    // Team 2 hands in its roster order for round 1 explicitly; the others
+    // hand in nothing and play their roster's first four.
+    let r1: Vec<&String> = rosters[1].iter().collect();
+    assert_eq!(
+        captains[1]
+            .post(&format!("/api/events/{id}/lineup"), &lineup(1, r1.clone()))
+            .await
+            .status(),
+        200
+    );
+    let expected_lineup = |t: usize, r: usize| -> Vec<String> {
+        if t == 0 && r == 2 {
+            vec![r0[0].clone(), r0[1].clone(), r0[2].clone(), r0[4].clone()]
+        } else {
+            rosters[t][..4].to_vec()
+        }
+    };
+
+    for r in 1..=3usize {
+        pair(&org, &id).await;
+        if r == 1 {
+            let late = captains[1]
+                .post(&format!("/api/events/{id}/lineup"), &lineup(1, r1.clone()))
+                .await;
+            assert_eq!(late.status(), 409, "round 1 is paired: its line-ups are closed");
+        }
+        let ev = event(&org, &id).await;
+        assert_eq!(ev["rounds"], 3);
+        let bs = ev["rounds_paired"][r - 1]["boards"].as_array().unwrap().clone();
+        assert_eq!(bs.len(), 8);
+        // The teams meet on the Berger table for 4, match m on boards
+        // 4m+1 … 4m+4; odd boards red for the first-listed team (13.2).
+        let berger = tournament::roundrobin::berger_round(4, r as u32).unwrap();
+        for (m, game) in berger.iter().enumerate() {
+            let tournament::roundrobin::Board::Game { white: ft, black: st } = *game else {
+                unreachable!()
+            };
+            let (ft, st) = (ft as usize - 1, st as usize - 1);
+            let plan = team_plan(r, m).as_bytes();
+            for b in 0..4 {
+                let row = &bs[m * 4 + b];
+                let first_player = &expected_lineup(ft, r)[b];
+                let second_player = &expected_lineup(st, r)[b];
+                let (white, black) = if b % 2 == 0 {
+                    (first_player, second_player)
+                } else {
+                    (second_player, first_player)
+                };
+                assert_eq!(
+                    row["white"]["name"].as_str().unwrap(),
+                    white,
+                    "round {r} match {m} board {b}"
+                );
+                assert_eq!(
+                    row["black"]["name"].as_str().unwrap(),
+                    black,
+                    "round {r} match {m} board {b}"
+                );
+                let game = row["game"].as_str().unwrap();
+                let record = org.get_json(&format!("/api/games/{game}")).await;
+                assert_eq!(record["first"]["name"].as_str().unwrap(), white, "{record}");
+                // Play the planned result: the first team's player wins,
+                // loses or draws by agreement.
+                let (wb, bb) = (&bots[white], &bots[black]);
+                let first_is_white = b % 2 == 0;
+                let outcome = plan[b];
+                wb.play(game, "h2e2", false).await;
+                bb.play(game, "h7e7", outcome == b'D').await;
+                match (outcome, first_is_white) {
+                    (b'D', _) => wb.accept_draw(game).await,
+                    (b'W', true) | (b'L', false) => bb.resign(game).await,
+                    _ => wb.resign(game).await,
+                }
+            }
+        }
+        if r == 2 {
+            let sat_out = &r0[3];
+            assert!(
+                bs.iter().all(|b| b["white"]["name"] != sat_out.as_str() && b["black"]["name"] != sat_out.as_str()),
+                "board 4 of team 1 sat out round 2 for the substitute"
+            );
+        }
+        round_done(&org, &id, r).await;
+    }
+    finished(&org, &id).await;
+
+    // Everything again, from the games' own records: whose player won
+    // each board (by name and the record's result), the board points
+    // (14.1, in halves), match points (14.2) and boards won per team.
+    let team_of: HashMap<String, usize> = rosters
+        .iter()
+        .enumerate()
+        .flat_map(|(t, r)| r.iter().map(move |n| (n.clone(), t)))
+        .collect();
+    let ev = event(&org, &id).await;
+    let mut mp = [0u32; 4];
+    let mut halves = [0u32; 4];
+    let mut wins = [0u32; 4];
+    let mut met: HashMap<(usize, usize), u32> = HashMap::new();
+    let teams = org.get_json(&format!("/api/events/{id}/teams")).await;
+    for r in 1..=3usize {
+        let berger = tournament::roundrobin::berger_round(4, r as u32).unwrap();
+        for (m, game) in berger.iter().enumerate() {
+            let tournament::roundrobin::Board::Game { white: ft, black: st } = *game else {
+                unreachable!()
+            };
+            let (ft, st) = (ft as usize - 1, st as usize - 1);
+            let mut h = [0u32; 2];
+            for b in 0..4 {
+                let row = &ev["rounds_paired"][r - 1]["boards"][m * 4 + b];
+                let record = org
+                    .get_json(&format!("/api/games/{}", row["game"].as_str().unwrap()))
+                    .await;
+                let first_name = record["first"]["name"].as_str().unwrap().to_string();
+                let second_name = record["second"]["name"].as_str().unwrap().to_string();
+                let (tf, ts) = (team_of[&first_name], team_of[&second_name]);
+                let side = |t: usize| usize::from(t == st);
+                match record["result"].as_str().unwrap() {
+                    "1-0" => {
+                        h[side(tf)] += 2;
+                        wins[tf] += 1;
+                    }
+                    "0-1" => {
+                        h[side(ts)] += 2;
+                        wins[ts] += 1;
+                    }
+                    "1/2-1/2" => {
+                        h[0] += 1;
+                        h[1] += 1;
+                    }
+                    other => panic!("{other}"),
+                }
+                assert_eq!(
+                    row["result"], record["result"],
+                    "the board's result is its game's"
+                );
+            }
+            halves[ft] += h[0];
+            halves[st] += h[1];
+            let (a, b) = match h[0].cmp(&h[1]) {
+                std::cmp::Ordering::Greater => (2, 0),
+                std::cmp::Ordering::Equal => (1, 1),
+                std::cmp::Ordering::Less => (0, 2),
+            };
+            mp[ft] += a;
+            mp[st] += b;
+            met.insert((ft, st), a);
+            met.insert((st, ft), b);
+            let shown = &teams["rounds"][r - 1]["matches"][m];
+            assert_eq!(
+                (
+                    shown["first"].as_u64(),
+                    shown["first_match_points"].as_u64(),
+                    shown["second_match_points"].as_u64()
+                ),
+                (Some(ft as u64 + 1), Some(a as u64), Some(b as u64)),
+                "{shown}"
+            );
+        }
+    }
+    assert_eq!(mp, [4, 3, 2, 3], "the plan's match points");
+    // 15.3: match points, board points, boards won, direct encounter.
+    let mut order: Vec<usize> = (0..4).collect();
+    order.sort_by(|&a, &b| {
+        (mp[b], halves[b], wins[b])
+            .cmp(&(mp[a], halves[a], wins[a]))
+            .then_with(|| met[&(b, a)].cmp(&met[&(a, b)]))
+    });
+    let st = &teams["standings"];
+    assert_eq!(teams["tiebreaks"], json!(["BP", "WINS", "DE", "FOUL"]));
+    for (i, &t) in order.iter().enumerate() {
+        let row = &st[i];
+        assert_eq!(row["team"].as_u64(), Some(t as u64 + 1), "{st:#}");
+        assert_eq!(row["rank"].as_u64(), Some(i as u64 + 1), "{st:#}");
+        assert_eq!(row["match_points"].as_u64(), Some(u64::from(mp[t])));
+        assert_eq!(
+            row["board_points"].as_str().unwrap(),
+            format!("{}.{}", halves[t] / 2, if halves[t] % 2 == 1 { 5 } else { 0 })
+        );
+        assert_eq!(row["board_wins"].as_u64(), Some(u64::from(wins[t])));
+    }
+    // Teams 2 and 4 are level on match and board points; 全队胜局 decides.
+    assert_eq!((mp[1], halves[1]), (mp[3], halves[3]));
+    assert_eq!(order, vec![0, 3, 1, 2]);
+    // The individual pages still read.
+    for path in ["standings", "crosstable", "trf", "pgn", "log"] {
+        assert_eq!(
+            org.get(&format!("/api/events/{id}/{path}")).await.status(),
+            200,
+            "{path}"
+        );
+    }
+    let lineup_closed = captains[0]
+        .post(
+            &format!("/api/events/{id}/lineup"),
+            &lineup(3, vec![&r0[0], &r0[1], &r0[2], &r0[3]]),
+        )
+        .await;
+    assert_eq!(lineup_closed.status(), 409);
+    s.stop().await;
+}
+
+/// A gomoku knockout whose matches are races to 3 wins (seed 001's
+/// women's gomoku: the first black by lot, 以后每盘棋交替执黑, 先赢满3盘的
+/// 选手胜出): the first-listed player wins two, a draw counts for no one,
+/// the other wins three and goes through; black (the first side) alternates
+/// game by game, every game is `regular`, and the event ends with the match.
+async fn a_gomoku_knockout_race_to_three_wins() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "Bad", "time_control": "5+3", "system": "knockout", "first_to": 3, "match_games": 3}),
+        )
+        .await;
+    assert_eq!(r.status(), 400, "a race has no set number of games");
+    let id = create(
+        &org,
+        json!({"name": "学院五子棋", "variant": "gomoku/freestyle", "time_control": "5+3",
+               "system": "knockout", "first_to": 3}),
+    )
+    .await;
+    assert_eq!(event(&org, &id).await["first_to"], 3);
+    let mut bots = HashMap::new();
+    for i in 0..2 {
+        let b = Bot::new(&s, &format!("gk{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+        bots.insert(b.name.clone(), b);
+    }
+    pair(&org, &id).await;
+    // Who wins each game: the bracket's first-listed player (`A`), nobody
+    // (a draw) or the other (`B`).
+    let plan = ['A', 'A', 'D', 'B', 'B', 'B'];
+    let mut firsts = Vec::new();
+    for (i, &who) in plan.iter().enumerate() {
+        let mut game = None;
+        for _ in 0..600 {
+            let ev = event(&org, &id).await;
+            let games = ev["rounds_paired"][0]["boards"][0]["games"]
+                .as_array()
+                .unwrap()
+                .clone();
+            if let Some(g) = games.get(i).filter(|g| g["result"].is_null()) {
+                game = Some(g["game"].as_str().unwrap().to_string());
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let game = game.unwrap_or_else(|| panic!("game {} of the match did not start", i + 1));
+        let ev = event(&org, &id).await;
+        let board = &ev["rounds_paired"][0]["boards"][0];
+        assert!(board["result"].is_null(), "the match is not over after game {i}");
+        let a = board["white"]["name"].as_str().unwrap().to_string();
+        let record = org.get_json(&format!("/api/games/{game}")).await;
+        let first = record["first"]["name"].as_str().unwrap().to_string();
+        let second = record["second"]["name"].as_str().unwrap().to_string();
+        firsts.push(first.clone());
+        let (fb, sb) = (&bots[&first], &bots[&second]);
+        fb.play(&game, "h8", false).await;
+        sb.play(&game, "a1", who == 'D').await;
+        match who {
+            'D' => fb.accept_draw(&game).await,
+            _ => {
+                let winner = if who == 'A' {
+                    a.clone()
+                } else {
+                    board["black"]["name"].as_str().unwrap().to_string()
+                };
+                let loser = if winner == first { sb } else { fb };
+                loser.resign(&game).await;
+            }
+        }
+    }
+    finished(&org, &id).await;
+    let ev = event(&org, &id).await;
+    let board = &ev["rounds_paired"][0]["boards"][0];
+    let games = board["games"].as_array().unwrap();
+    assert_eq!(games.len(), 6, "{board}");
+    assert!(games.iter().all(|g| g["phase"] == "regular"), "{board}");
+    // Black (the first side) alternates from the lot's, through the draw.
+    for w in firsts.windows(2) {
+        assert_ne!(w[0], w[1], "{firsts:?}");
+    }
+    assert_eq!(games[2]["result"], "1/2-1/2");
+    assert_eq!(
+        board["result"], "0-1",
+        "the second-listed player won the race: {board}"
+    );
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(st["rows"][0]["name"], board["black"]["name"], "{st}");
+    s.stop().await;
+}
+
+/// Entry by a minimum number of rated games: a player without one is
+/// refused (403, nothing entered), one who has played a rated game in the
+/// event's pool enters.
+async fn entry_needs_the_minimum_of_rated_games() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "Bad", "time_control": "10+5", "system": "swiss", "rounds": 3, "min_rated_games": 5000}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    let id = create(
+        &org,
+        json!({"name": "Rated regulars", "time_control": "10+5", "system": "swiss", "rounds": 3,
+               "min_rated_games": 1}),
+    )
+    .await;
+    assert_eq!(event(&org, &id).await["min_rated_games"], 1);
+    let (a, b, fresh) = (
+        Client::register(&s, "ra").await,
+        Client::register(&s, "rb").await,
+        Client::register(&s, "rc").await,
+    );
+    let r = a.post(&format!("/api/events/{id}/join"), &json!({})).await;
+    assert_eq!(r.status(), 403, "no rated game yet");
+    let (game, colour) = a.pair(&b, "10+5", true).await;
+    let (first, second) = if colour == "first" { (&a, &b) } else { (&b, &a) };
+    common::play_then_resign(&game, first, second, &["h2e2", "h7e7"], &b).await;
+    common::eventually("the rated game counted", || async {
+        a.post(&format!("/api/events/{id}/join"), &json!({}))
+            .await
+            .status()
+            == 200
+    })
+    .await;
+    assert_eq!(
+        fresh
+            .post(&format!("/api/events/{id}/join"), &json!({}))
+            .await
+            .status(),
+        403
+    );
+    let entries = event(&org, &id).await["entries"].as_array().unwrap().clone();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0]["name"], a.name.as_str());
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -1386,4 +1892,7 @@ on_both_databases!(
     an_arena_of_ten_bots_scored_by_the_rules,
     the_arbiter_pauses_re_pairs_and_publishes,
     an_arena_resumes_after_a_restart,
+    a_team_round_robin_of_four_teams_on_four_boards,
+    a_gomoku_knockout_race_to_three_wins,
+    entry_needs_the_minimum_of_rated_games,
 );

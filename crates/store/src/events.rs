@@ -55,6 +55,16 @@ pub struct EventRow {
     pub paused: bool,
     /// When the arbiter published the final results.
     pub published_ms: Option<i64>,
+    /// A team event's boards per match (0: not a team event) and the
+    /// most substitutes a roster may add (seed 000 12.2).
+    pub boards: u32,
+    pub substitutes: u32,
+    /// A knockout's race: a match is won by the first to win this many
+    /// games (0: the match is `match_games` games).
+    pub first_to: u32,
+    /// Entry only with at least this many rated games in the variant's
+    /// rating pool (0: no minimum).
+    pub min_rated_games: u32,
 }
 
 /// One entry: a player in an event, by pairing number.
@@ -106,9 +116,9 @@ pub struct LogRow {
 const EVENT_COLS: &str =
     "id, node, name, organiser_id, variant, time_control, rated, system, rounds, scoring, \
      tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
-     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms";
+     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to, min_rated_games";
 
-fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
+pub(crate) fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
     u32::try_from(v).map_err(|_| StoreError::Corrupt {
         table,
@@ -146,6 +156,10 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         ends_ms: row.try_get("ends_ms")?,
         paused: row.try_get::<i64, _>("paused")? != 0,
         published_ms: row.try_get("published_ms")?,
+        boards: u32_of(row, "boards", "events")?,
+        substitutes: u32_of(row, "substitutes", "events")?,
+        first_to: u32_of(row, "first_to", "events")?,
+        min_rated_games: u32_of(row, "min_rated_games", "events")?,
     })
 }
 
@@ -250,7 +264,7 @@ impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -280,6 +294,10 @@ impl Store {
         .bind(e.ends_ms)
         .bind(i64::from(e.paused))
         .bind(e.published_ms)
+        .bind(i64::from(e.boards))
+        .bind(i64::from(e.substitutes))
+        .bind(i64::from(e.first_to))
+        .bind(i64::from(e.min_rated_games))
         .execute(&self.writer)
         .await?;
         Ok(())

@@ -22,6 +22,7 @@ mod nodes;
 mod ratings;
 mod schema;
 mod sessions;
+mod teams;
 mod writer;
 
 use accounts::user_from;
@@ -33,6 +34,7 @@ pub use games::{GameEnd, GameRow, MoveRow, PlayerResult};
 pub use moderation::{NewReport, Report};
 pub use nodes::Fence;
 pub use ratings::{PoolRating, RatingPoint, RatingUpdate};
+pub use teams::{LineupRow, TeamRow};
 
 use sqlx::any::AnyPoolOptions;
 use sqlx::migrate::Migrator;

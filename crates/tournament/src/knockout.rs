@@ -64,6 +64,11 @@ pub struct MatchFormat {
     /// Whether a tie after the play-off goes to an armageddon game; if not,
     /// it is decided by lot (抽签, as seed 001's office event allows).
     pub armageddon: bool,
+    /// 0: the match is `games` games. N > 0: a race — the match goes on
+    /// until a player has won N games, draws counting for no one, colours
+    /// alternating from the lot's; no play-off, no armageddon (seed 001's
+    /// women's gomoku: 以后每盘棋交替执黑，先赢满3盘的选手胜出).
+    pub first_to: u32,
 }
 
 impl MatchFormat {
@@ -73,6 +78,7 @@ impl MatchFormat {
         games: 1,
         playoff_games: 1,
         armageddon: true,
+        first_to: 0,
     };
     /// One game; a tie gets one more game, then a lot (seed 001's office
     /// event: 若出现平局现象双方选择加赛一局或以抽签方式分出胜负).
@@ -80,18 +86,29 @@ impl MatchFormat {
         games: 1,
         playoff_games: 1,
         armageddon: false,
+        first_to: 0,
     };
     /// Best of three (三局两胜), then one more game, then a lot.
     pub const BEST_OF_THREE: MatchFormat = MatchFormat {
         games: 3,
         playoff_games: 1,
         armageddon: false,
+        first_to: 0,
+    };
+    /// First to 3 wins, colours alternating (seed 001's women's gomoku:
+    /// 先赢满3盘的选手胜出; the first black by lot, 猜子).
+    pub const FIRST_TO_THREE: MatchFormat = MatchFormat {
+        games: 1,
+        playoff_games: 0,
+        armageddon: false,
+        first_to: 3,
     };
     /// Two games with colours swapped (CXA 13.5), rapid pair, armageddon.
     pub const TWO_GAMES: MatchFormat = MatchFormat {
         games: 2,
         playoff_games: 2,
         armageddon: true,
+        first_to: 0,
     };
 }
 
@@ -245,9 +262,41 @@ impl Match {
         }
     }
 
+    /// Games won (first, second), draws counting for no one.
+    pub fn wins(&self) -> (u32, u32) {
+        let mut w = (0, 0);
+        for g in &self.games {
+            let winner = match g.result {
+                GameResult::WhiteWins => g.white,
+                GameResult::BlackWins => g.white.other(),
+                GameResult::Draw => continue,
+            };
+            if winner == Player::First {
+                w.0 += 1;
+            } else {
+                w.1 += 1;
+            }
+        }
+        w
+    }
+
     /// What the match needs now.
     pub fn next(&self) -> Next {
         let number = self.games.len() as u32 + 1;
+        if self.format.first_to > 0 {
+            let (a, b) = self.wins();
+            return if a >= self.format.first_to {
+                Next::Winner(Player::First)
+            } else if b >= self.format.first_to {
+                Next::Winner(Player::Second)
+            } else {
+                Next::Game {
+                    number,
+                    phase: Phase::Regular,
+                    white: self.alternating_white(),
+                }
+            };
+        }
         match self.block(Phase::Regular, self.format.games) {
             None => {
                 return Next::Game {
@@ -682,6 +731,61 @@ mod tests {
     use super::*;
     use GameResult::*;
     use Player::*;
+
+    #[test]
+    fn first_to_three_wins_alternating_colours_draws_not_counting() {
+        // Second won the lot (猜子) and took the first black: in gomoku the
+        // first side is black, so Second is `white` (the first side) first.
+        let mut m = Match::new(1, MatchFormat::FIRST_TO_THREE, Second, Second).unwrap();
+        let mut firsts = Vec::new();
+        // First wins 2, a draw, Second wins 3: the match is Second's after
+        // game 6, colours alternating through the draw.
+        for (i, winner) in [
+            Some(First),
+            Some(First),
+            None,
+            Some(Second),
+            Some(Second),
+            Some(Second),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let Next::Game { number, phase, white } = m.next() else {
+                panic!("game {} is due: {:?}", i + 1, m.next())
+            };
+            assert_eq!((number, phase), (i as u32 + 1, Phase::Regular));
+            firsts.push(white);
+            let result = match winner {
+                None => Draw,
+                Some(w) if w == white => WhiteWins,
+                Some(_) => BlackWins,
+            };
+            m.record(result).unwrap();
+        }
+        assert_eq!(firsts, vec![Second, First, Second, First, Second, First]);
+        assert_eq!(m.wins(), (2, 3));
+        assert_eq!(m.next(), Next::Winner(Second));
+        assert!(m.record(WhiteWins).is_err(), "nothing is due after the winner");
+        // Three straight wins end it at once.
+        let mut m = Match::new(2, MatchFormat::FIRST_TO_THREE, First, First).unwrap();
+        for _ in 0..2 {
+            let Next::Game { white, .. } = m.next() else {
+                panic!()
+            };
+            m.record(if white == First { WhiteWins } else { BlackWins })
+                .unwrap();
+        }
+        assert_eq!(
+            m.next(),
+            Next::Game {
+                number: 3,
+                phase: Phase::Regular,
+                white: First
+            }
+        );
+        assert_eq!(m.record(WhiteWins).unwrap(), Next::Winner(First));
+    }
 
     #[test]
     fn national_event_draw_rapid_draw_then_armageddon_chosen_by_the_other() {

@@ -247,6 +247,10 @@ pub enum MatchResult {
     /// The whole match forfeited by the named team (21.4: `+` is worth 2
     /// match points to the other team; every board counts as a forfeit).
     Forfeit { absent: TeamId },
+    /// Each board's outcome for (first team, second team), board 1 first:
+    /// what a board can hold that one side's outcome cannot say — both
+    /// players forfeit (21.3, `--`), neither team scoring the board.
+    Pairs(Vec<(Outcome, Outcome)>),
 }
 
 /// Match points (14.2 场分): 2 for more board points, 1 each for equal,
@@ -292,6 +296,24 @@ impl TeamMatch {
                 }
             }
             MatchResult::Boards(outcomes) => {
+                let mut pairs = Vec::with_capacity(outcomes.len());
+                for (i, &o) in outcomes.iter().enumerate() {
+                    let m = o.mirrored().ok_or(TeamError::NotAGameResult {
+                        round: self.round,
+                        first: self.first,
+                        second: self.second,
+                        board: i + 1,
+                        outcome: o,
+                    })?;
+                    pairs.push((o, m));
+                }
+                TeamMatch {
+                    result: MatchResult::Pairs(pairs),
+                    ..self.clone()
+                }
+                .score(boards)
+            }
+            MatchResult::Pairs(outcomes) => {
                 if outcomes.len() != boards {
                     return Err(TeamError::BoardCount {
                         round: self.round,
@@ -303,14 +325,18 @@ impl TeamMatch {
                 }
                 let mut a = MatchScore::default();
                 let mut b = MatchScore::default();
-                for (i, &o) in outcomes.iter().enumerate() {
-                    let m = o.mirrored().ok_or(TeamError::NotAGameResult {
-                        round: self.round,
-                        first: self.first,
-                        second: self.second,
-                        board: i + 1,
-                        outcome: o,
-                    })?;
+                for (i, &(o, m)) in outcomes.iter().enumerate() {
+                    for x in [o, m] {
+                        if x.mirrored().is_none() {
+                            return Err(TeamError::NotAGameResult {
+                                round: self.round,
+                                first: self.first,
+                                second: self.second,
+                                board: i + 1,
+                                outcome: x,
+                            });
+                        }
+                    }
                     a.board_points += pts.points(o);
                     b.board_points += pts.points(m);
                     a.board_wins += u32::from(matches!(o, Outcome::Win | Outcome::UnratedWin));
@@ -596,5 +622,20 @@ mod tests {
             Err(TeamError::NotAGameResult { board: 2, .. })
         ));
         assert!(matches!(m.score(5), Err(TeamError::BoardCount { got: 4, .. })));
+        // 21.3: both players of board 2 forfeit — neither team scores it.
+        let double = TeamMatch {
+            round: 4,
+            first: 1,
+            second: 2,
+            result: MatchResult::Pairs(vec![
+                (Win, Loss),
+                (ForfeitLoss, ForfeitLoss),
+                (Loss, Win),
+                (Draw, Draw),
+            ]),
+        };
+        let (a, b) = double.score(4).unwrap();
+        assert_eq!((a.board_points, b.board_points), (Points(15), Points(15)));
+        assert_eq!((a.match_points, b.match_points), (1, 1));
     }
 }

@@ -84,7 +84,7 @@ proptest! {
         games in 0u32..4, playoff in 0u32..3, armageddon in any::<bool>(),
         steps in proptest::collection::vec((0u8..3, 0u8..3, any::<bool>()), 0..20),
     ) {
-        let format = MatchFormat { games, playoff_games: playoff, armageddon };
+        let format = MatchFormat { games, playoff_games: playoff, armageddon, first_to: 0 };
         let Ok(mut m) = Match::new(1, format, Side::First, Side::Second) else {
             prop_assert_eq!(games, 0);
             return Ok(());

@@ -13,6 +13,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use common::ErrorBody;
+use events::teams::{LineupRequest, LineupView, TeamRequest, TeamView, TeamsView};
 use events::{
     ArbiterRequest, CrosstableView, EntryView, EventSummary, EventView, JoinRequest, LogView, NewEvent,
     PlayerRequest, ResultRequest, StandingsView,
@@ -241,4 +242,75 @@ pub async fn trf(State(state): State<AppState>, Path(id): Path<String>) -> Resul
 pub async fn pgn(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let text = state.events().pgn(&id).await?;
     Ok(download(&format!("{id}.pgn"), "application/x-chess-pgn", text))
+}
+
+/// A team event's teams with their rosters, every paired round's
+/// matches (boards, board points, match points) and the team standings
+/// (seed 000 14.2, 15.3).
+#[utoipa::path(get, path = "/api/events/{id}/teams", tag = "events", params(("id" = String, Path)),
+    responses((status = 200, body = TeamsView), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn teams(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<TeamsView>, ApiError> {
+    Ok(Json(state.events().teams(&id).await?))
+}
+
+/// Register a team as its captain (before round 1): its name and its
+/// players in board order, substitutes last (seed 000 12.1–12.2).
+#[utoipa::path(post, path = "/api/events/{id}/teams", tag = "events", params(("id" = String, Path)),
+    request_body = TeamRequest,
+    responses((status = 201, body = TeamView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn register_team(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<TeamRequest>,
+) -> Result<(StatusCode, Json<TeamView>), ApiError> {
+    let most = *events::spec::TEAM_BOARDS.end() + events::spec::MAX_SUBSTITUTES;
+    if req.players.len() > most as usize {
+        return Err(
+            common::Error::bad("bad_roster", format!("a roster names at most {most} players")).into(),
+        );
+    }
+    let mut players = Vec::with_capacity(req.players.len());
+    for name in &req.players {
+        players.push(state.accounts().named(name).await.map_err(|e| match e {
+            common::Error::NotFound(_) => {
+                common::Error::bad("bad_roster", format!("no account is called {name}"))
+            }
+            e => e,
+        })?);
+    }
+    Ok((
+        StatusCode::CREATED,
+        Json(
+            state
+                .events()
+                .register_team(&id, &user, &req.name, req.code.as_deref(), &players)
+                .await?,
+        ),
+    ))
+}
+
+/// The captain hands in the team's line-up for a round, before the round
+/// is paired (seed 000 12.3; in roster order, 12.2). A team without one
+/// plays its roster's first boards in order.
+#[utoipa::path(post, path = "/api/events/{id}/lineup", tag = "events", params(("id" = String, Path)),
+    request_body = LineupRequest,
+    responses((status = 200, body = LineupView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn lineup(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<LineupRequest>,
+) -> Result<Json<LineupView>, ApiError> {
+    Ok(Json(
+        state
+            .events()
+            .submit_lineup(&id, &user, req.round, &req.players)
+            .await?,
+    ))
 }

@@ -85,6 +85,10 @@ pub fn pair_next_round(t: &Tournament) -> Result<Pairing, DutchError> {
     p.pair()
 }
 
+/// A round's pairs (indices into the players in pairing order) and the
+/// player left for the bye.
+type Paired = (Vec<(usize, usize)>, Option<usize>);
+
 /// Everything one round's pairing needs.
 struct Pairer {
     round: u32,
@@ -234,31 +238,45 @@ impl Pairer {
     }
 
     fn pair(&mut self) -> Result<Pairing, DutchError> {
+        self.pair_with(true)
+    }
+
+    /// A round no one has a history in: one scoregroup, no game, colour,
+    /// float, bye or forbidden partner anywhere — a first round, whatever
+    /// its number. The bracket is homogeneous and every pair compatible,
+    /// so the first candidate Article 4 generates satisfies every
+    /// criterion: S1 against S2 in order (4.2.2, C.04.3 round 1), with an
+    /// odd bracket's last player left over for the bye ([C2], [C5]: the
+    /// lowest). Taken without the matching, which grows as the fifth power
+    /// of one scoregroup's size (a 1,000-player first round took minutes;
+    /// `a_first_round_pairs_s1_against_s2` holds it to the matching).
+    fn untouched(&self) -> Option<Paired> {
+        let first = self.ps.first()?;
+        let fresh = self.ps.iter().all(|p| {
+            p.score == first.score
+                && p.history.is_empty()
+                && p.met.is_empty()
+                && p.pref == Pref::None
+                && p.float_down == [false; 2]
+                && p.float_up == [false; 2]
+                && p.bye_eligible
+                && p.unplayed == 0
+        });
+        if !fresh {
+            return None;
+        }
         let n = self.ps.len();
-        // Scoregroups, highest first.
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for i in 0..n {
-            match groups.last_mut() {
-                Some(g) if self.ps[g[0]].score == self.ps[i].score => g.push(i),
-                _ => groups.push(vec![i]),
-            }
-        }
-        let mut pairs: Vec<(usize, usize)> = Vec::new();
-        let mut bye = None;
-        let mut mdps: Vec<usize> = Vec::new();
-        for g in 0..groups.len() {
-            let next: Vec<usize> = groups.get(g + 1).cloned().unwrap_or_default();
-            let lower: Vec<usize> = groups[g + 1..].iter().flatten().copied().collect();
-            let (bp, floaters, b) = self.pair_bracket(&mdps, &groups[g], &next, &lower)?;
-            pairs.extend(bp);
-            if g + 1 == groups.len() {
-                if floaters.len() > 1 {
-                    return Err(DutchError::NoPairing { round: self.round });
-                }
-                bye = floaters.first().copied().or(b);
-            }
-            mdps = floaters;
-        }
+        let half = n / 2;
+        let pairs = (0..half).map(|i| (i, i + half)).collect();
+        Some((pairs, (n % 2 == 1).then_some(n - 1)))
+    }
+
+    fn pair_with(&mut self, shortcut: bool) -> Result<Pairing, DutchError> {
+        let n = self.ps.len();
+        let (pairs, bye) = match self.untouched().filter(|_| shortcut) {
+            Some(found) => found,
+            None => self.pair_brackets()?,
+        };
         if n == 0 {
             return Ok(Pairing {
                 boards: vec![],
@@ -293,6 +311,36 @@ impl Pairer {
                 .collect(),
             bye: bye.map(|i| self.ps[i].id),
         })
+    }
+
+    /// Every bracket from the top scoregroup down: the pairs and the bye.
+    fn pair_brackets(&self) -> Result<Paired, DutchError> {
+        let n = self.ps.len();
+        // Scoregroups, highest first.
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for i in 0..n {
+            match groups.last_mut() {
+                Some(g) if self.ps[g[0]].score == self.ps[i].score => g.push(i),
+                _ => groups.push(vec![i]),
+            }
+        }
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut bye = None;
+        let mut mdps: Vec<usize> = Vec::new();
+        for g in 0..groups.len() {
+            let next: Vec<usize> = groups.get(g + 1).cloned().unwrap_or_default();
+            let lower: Vec<usize> = groups[g + 1..].iter().flatten().copied().collect();
+            let (bp, floaters, b) = self.pair_bracket(&mdps, &groups[g], &next, &lower)?;
+            pairs.extend(bp);
+            if g + 1 == groups.len() {
+                if floaters.len() > 1 {
+                    return Err(DutchError::NoPairing { round: self.round });
+                }
+                bye = floaters.first().copied().or(b);
+            }
+            mdps = floaters;
+        }
+        Ok((pairs, bye))
     }
 
     /// Article 5.2: does the higher-ranked player `hi` get white against `lo`?
@@ -978,5 +1026,66 @@ impl Pairer {
         }
         let mate = g.mate;
         Ok(mate)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Outcome, Player, RoundEntry, Tournament};
+
+    fn first_round(n: u32, initial: Colour, total: u32) -> Tournament {
+        Tournament {
+            players: (1..=n)
+                .map(|i| Player::new(i, &format!("P{i}"), 2400 - 7 * i))
+                .collect(),
+            total_rounds: Some(total),
+            initial_colour: Some(initial),
+            ..Tournament::default()
+        }
+    }
+
+    /// The shortcut of an untouched round gives what the matching gives,
+    /// colours and board order included, for every size up to 41, either
+    /// initial colour, and a one-round event (everyone a top scorer).
+    #[test]
+    fn a_first_round_pairs_s1_against_s2() {
+        for n in 1..=41 {
+            for initial in [Colour::White, Colour::Black] {
+                for total in [1, 9] {
+                    let t = first_round(n, initial, total);
+                    let mut p = Pairer::new(&t, 1, player::states(&t, 1));
+                    assert!(p.untouched().is_some(), "{n} players");
+                    let fast = p.pair_with(true).unwrap();
+                    let full = p.pair_with(false).unwrap();
+                    assert_eq!(fast, full, "{n} players, {initial:?}, {total} rounds");
+                    assert_eq!(fast.boards.len() as u32, n / 2);
+                }
+            }
+        }
+    }
+
+    /// Any history at all and the matching decides.
+    #[test]
+    fn a_round_with_history_is_not_untouched() {
+        let mut t = first_round(6, Colour::White, 5);
+        let text = crate::trf::write(&t);
+        t = crate::trf::parse(&text).unwrap();
+        let p = pair_next_round(&t).unwrap();
+        for (i, (w, b)) in p.boards.iter().enumerate() {
+            let outcome = if i == 0 { Outcome::Win } else { Outcome::Draw };
+            t.players[*w as usize - 1].rounds.push(RoundEntry {
+                opponent: Some(*b),
+                colour: Some(Colour::White),
+                outcome,
+            });
+            t.players[*b as usize - 1].rounds.push(RoundEntry {
+                opponent: Some(*w),
+                colour: Some(Colour::Black),
+                outcome: outcome.mirrored().unwrap(),
+            });
+        }
+        let p2 = Pairer::new(&t, 2, player::states(&t, 2));
+        assert!(p2.untouched().is_none());
     }
 }

@@ -10,6 +10,7 @@ import { api } from '../api.js';
 import { button, fill, h } from '../dom.js';
 import { errorText, shownName, t } from '../i18n.js';
 import { loadVariants, variantLabel } from '../variants.js';
+import { drawTeams } from './teams.js';
 
 const link = (href, text, attrs = {}) => h('a', { href, 'data-link': '', ...attrs }, text);
 
@@ -57,7 +58,7 @@ function createForm(variants, ctx) {
     variants.map((v) => h('option', { value: v.id }, variantLabel(variants, v))));
   const clock = h('input', { id: 'event-clock', value: '10+5', maxlength: 20 });
   const system = h('select', { id: 'event-system' },
-    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'arena']
+    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'arena', 'team-round-robin']
       .map((s) => h('option', { value: s }, t(`events.system.${s}`))));
   const minutes = h('input', { id: 'event-minutes', type: 'number', min: 1, max: 720, value: 60 });
   const berserk = h('input', { id: 'event-berserk', type: 'checkbox', checked: true });
@@ -68,8 +69,15 @@ function createForm(variants, ctx) {
     ['fide', 'cxa'].map((s) => h('option', { value: s }, s.toUpperCase())));
   const code = h('input', { id: 'event-code', maxlength: 40 });
   const rated = h('input', { id: 'event-rated', type: 'checkbox' });
+  const boards = h('input', { id: 'event-boards', type: 'number', min: 2, max: 8, value: 4 });
+  const firstTo = h('input', { id: 'event-first-to', type: 'number', min: 1, max: 5, placeholder: '—' });
+  const minGames = h('input', { id: 'event-min-games', type: 'number', min: 0, max: 1000, value: 0 });
+  const substitutes = h('input', { id: 'event-substitutes', type: 'number', min: 0, max: 4, value: 2 });
   const said = h('p', { role: 'status' });
   const sync = () => {
+    boards.disabled = system.value !== 'team-round-robin';
+    firstTo.disabled = system.value !== 'knockout';
+    substitutes.disabled = system.value !== 'team-round-robin';
     rounds.disabled = system.value !== 'swiss';
     minutes.disabled = system.value !== 'arena';
     berserk.disabled = system.value !== 'arena';
@@ -91,6 +99,12 @@ function createForm(variants, ctx) {
         body.berserk = berserk.checked;
         delete body.tiebreaks;
       }
+      if (system.value === 'team-round-robin') {
+        body.boards = Number(boards.value);
+        body.substitutes = Number(substitutes.value);
+      }
+      if (system.value === 'knockout' && firstTo.value) body.first_to = Number(firstTo.value);
+      if (Number(minGames.value) > 0) body.min_rated_games = Number(minGames.value);
       if (code.value.trim()) body.invitation_code = code.value.trim();
       try {
         const ev = await api.createEvent(body);
@@ -102,6 +116,8 @@ function createForm(variants, ctx) {
   },
   field(t('events.name'), nameInput), field(t('events.game'), variant), field(t('events.clock'), clock),
   field(t('events.systemTitle'), system), field(t('events.rounds'), rounds),
+  field(t('teams.boards'), boards), field(t('teams.substitutes'), substitutes),
+  field(t('events.firstTo'), firstTo), field(t('events.minRatedGames'), minGames),
   field(t('events.duration'), minutes), field(t('events.berserk'), berserk), field(t('events.scoring'), scoring),
   field(t('events.tiebreaks'), tiebreaks), field(t('events.code'), code), field(t('events.rated'), rated),
   h('button', { type: 'submit' }, t('events.create')), said);
@@ -119,7 +135,11 @@ async function eventPage(main, id, ctx) {
   const said = h('p', { role: 'status' });
   const panel = h('section', { class: 'card', id: 'arbiter-panel', 'aria-labelledby': 'arbiter-title', hidden: true });
   const log = h('ol', { id: 'event-log', class: 'plain' });
-  main.append(head, actions, said,
+  const teamsView = h('div', { id: 'event-teams-view' });
+  const teamsForms = h('div', { id: 'event-teams-forms' });
+  const teams = h('section', { class: 'card', id: 'event-teams', 'aria-labelledby': 'teams-title', hidden: true },
+    teamsView, teamsForms);
+  main.append(head, actions, said, teams,
     h('section', { class: 'card', 'aria-labelledby': 'standings-title' },
       h('h2', { id: 'standings-title' }, t('events.standings')),
       h('div', { class: 'table-scroll' }, h('table', {}, h('thead', {}, standingsHead), standings))),
@@ -175,7 +195,8 @@ async function eventPage(main, id, ctx) {
     if (arena && ev.my_game && ev.arena.berserk) {
       buttons.push(act(t('events.berserkNow'), () => api.berserk(ev.my_game)));
     }
-    if (ctx.account && ev.state === 'open' && !ev.entered) {
+    const team = ev.system === 'team-round-robin';
+    if (ctx.account && ev.state === 'open' && !ev.entered && !team) {
       buttons.push(act(t('events.join'), () => {
         const code = ev.invitation_required ? window.prompt(t('events.code')) : null;
         return api.joinEvent(id, code ? { code } : {});
@@ -190,6 +211,8 @@ async function eventPage(main, id, ctx) {
     }
     fill(actions, buttons);
     drawPanel(ev);
+    teams.hidden = !team;
+    if (team) drawTeams(teamsView, teamsForms, ev, ctx, act);
     api.eventLog(id).then((lines) => fill(log, lines.slice(-30).reverse().map((l) => h('li', {},
       h('span', { class: 'muted' }, `${new Date(l.at_ms).toLocaleTimeString()} · ${shownName(l.by)} · `),
       `${l.action}: ${l.detail}`)))).catch(() => {});

@@ -1,0 +1,734 @@
+//! Team round robins (团体赛, seed 000 articles 12–15): captains register
+//! rosters, hand in a line-up per match, and the boards of each match are
+//! ordinary event boards between the players' entry numbers — paired,
+//! started and scored as every event's boards are (`rounds`). What is a
+//! team's own is here:
+//!
+//! - **Rosters** (12.1–12.2): the captain names the players in board
+//!   order, the first `boards` the regular boards, then at most
+//!   `substitutes` substitutes. Every member is an entry of the event.
+//! - **Line-ups** (12.2–12.3): before each round is paired the captain may
+//!   hand in that round's line-up: `boards` players of the roster in
+//!   roster order — 12.2 lets substitutes play but never inverts the order
+//!   (4 boards and 2 substitutes: the 15 line-ups 1-2-3-4 … 3-4-5-6). The
+//!   deadline is the round's pairing (its scheduled start, or the
+//!   arbiter's button): 12.3 fixes a line-up 每一场比赛开始前. A team that
+//!   hands in none plays its roster's first `boards` players in order,
+//!   the board order 12.1 fixes at registration (分台定人).
+//! - **Colours** (13.2): in each round the team listed first on the Berger
+//!   table has red (the first side) on the odd boards and black on the
+//!   even boards, the other team the opposite; as the table alternates
+//!   which team is listed first, a board's colours alternate for a team.
+//! - **Scores** (14.1–14.2): board points 1/½/0 (a forfeit `+` a win,
+//!   21.4); match points 2/1/0 for more, equal or fewer board points.
+//! - **Standings** (15.3): match points, then 全队总局分 (board points),
+//!   全队胜局 (boards won), 直胜 (direct encounter), 全队犯规 (fouls: the
+//!   platform records none, so this step never separates), else shared.
+
+use crate::view::BoardPlayer;
+use crate::{Events, Loaded};
+use common::Error;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use store::{LineupRow, User};
+use tournament::model::{Colour, Points};
+use tournament::roundrobin::Board;
+use tournament::team::{self, LineupRule, MatchResult, TeamMatch, TeamTiebreak};
+use utoipa::ToSchema;
+
+/// Most characters in a team's name.
+pub const MAX_TEAM_NAME_CHARS: usize = 40;
+
+/// A captain registers a team: its name and its players in board order,
+/// substitutes last (12.1–12.2).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TeamRequest {
+    pub name: String,
+    /// Account names, board 1 first; after the boards, the substitutes.
+    pub players: Vec<String>,
+    /// The event's invitation code, where it has one.
+    pub code: Option<String>,
+}
+
+/// A captain's line-up for one round's match (12.3): account names of
+/// the roster, board 1 first, in roster order (12.2).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LineupRequest {
+    pub round: u32,
+    pub players: Vec<String>,
+}
+
+/// One roster place.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RosterView {
+    /// 1-based: board order, then the substitutes.
+    pub position: u32,
+    /// The player's entry (pairing) number.
+    pub number: u32,
+    pub name: String,
+    pub rating: i64,
+    pub substitute: bool,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TeamView {
+    pub number: u32,
+    pub name: String,
+    pub captain: String,
+    pub roster: Vec<RosterView>,
+}
+
+/// One board of a team match.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TeamBoardView {
+    /// The board within the match (1 first).
+    pub board: u32,
+    /// The board's number in the round (`/result` takes it).
+    pub event_board: u32,
+    pub first_player: BoardPlayer,
+    pub second_player: BoardPlayer,
+    /// The first-listed team's player's side: `first` (red) on odd
+    /// boards, `second` on even ones (13.2).
+    pub first_team_side: String,
+    pub game: Option<String>,
+    /// As the round's board has it (`1-0`: the first side won).
+    pub result: Option<String>,
+}
+
+/// One match of a round: the first-listed team against the second.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TeamMatchView {
+    pub first: u32,
+    pub second: u32,
+    pub first_name: String,
+    pub second_name: String,
+    pub boards: Vec<TeamBoardView>,
+    /// Board points so far (14.1).
+    pub first_board_points: String,
+    pub second_board_points: String,
+    /// Match points (14.2), once every board has its result.
+    pub first_match_points: Option<u32>,
+    pub second_match_points: Option<u32>,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TeamRoundView {
+    pub round: u32,
+    pub matches: Vec<TeamMatchView>,
+    /// The team without an opponent this round (an odd number of teams).
+    pub sits_out: Option<u32>,
+}
+
+/// A line of the team standings (15.3).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TeamStandingRow {
+    pub rank: u32,
+    pub shared: bool,
+    pub team: u32,
+    pub name: String,
+    pub match_points: u32,
+    pub board_points: String,
+    pub board_wins: u32,
+    pub matches_won: u32,
+    pub played: u32,
+}
+
+/// `GET /api/events/{id}/teams`: the teams, every paired round's matches
+/// and the standings.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TeamsView {
+    pub boards: u32,
+    pub substitutes: u32,
+    pub teams: Vec<TeamView>,
+    pub rounds: Vec<TeamRoundView>,
+    /// The tie-breaks after match points, in order (15.3).
+    pub tiebreaks: Vec<String>,
+    pub standings: Vec<TeamStandingRow>,
+}
+
+/// Which line-ups a team handed in, as its captain sees them.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LineupView {
+    pub round: u32,
+    pub team: u32,
+    /// Account names, board 1 first.
+    pub players: Vec<String>,
+    pub submitted_ms: i64,
+}
+
+fn not_team_event(l: &Loaded) -> Result<(), Error> {
+    if l.system != crate::System::TeamRoundRobin {
+        return Err(Error::conflict(
+            "not_a_team_event",
+            "this event is not a team event (system team-round-robin)",
+        ));
+    }
+    Ok(())
+}
+
+/// The Berger table of the teams (CXA 11.2), team numbers 1..=n.
+fn table(teams: u32) -> Vec<Vec<Board>> {
+    crate::crosstable::schedule(crate::System::RoundRobin, teams)
+}
+
+/// The roster positions a team plays in `round`: its line-up, or the
+/// roster's first `boards` in order (12.1: the board order fixed at
+/// registration stands when no line-up comes, 分台定人).
+fn lineup_of(l: &Loaded, round: u32, team: u32) -> Vec<usize> {
+    l.lineups
+        .iter()
+        .find(|x| x.round == round && x.team == team)
+        .map_or_else(
+            || (1..=l.event.boards as usize).collect(),
+            |x| x.positions.iter().map(|&p| p as usize).collect(),
+        )
+}
+
+/// A team member's entry number.
+fn member_number(l: &Loaded, team: u32, position: usize) -> Result<u32, Error> {
+    let t = l
+        .teams
+        .iter()
+        .find(|t| t.number == team)
+        .ok_or_else(|| Error::Internal(format!("event {}: no team {team}", l.event.id)))?;
+    let user = t
+        .members
+        .get(position - 1)
+        .ok_or_else(|| Error::Internal(format!("team {team} has no roster position {position}")))?;
+    l.entry_of(user)
+        .map(|e| e.number)
+        .ok_or_else(|| Error::Internal(format!("team {team}'s player {user} is not entered")))
+}
+
+/// Round `round`'s boards, (first side, second side) entry numbers: the
+/// Berger table's matches in order, each on `boards` consecutive boards
+/// pairing the line-ups board by board, the first-listed team red on the
+/// odd boards (13.2, `tournament::team::pair_boards`).
+pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
+    let tab = table(l.teams.len() as u32);
+    let r = tab.get(round as usize - 1).ok_or_else(|| {
+        Error::conflict(
+            "all_rounds_paired",
+            "the teams' round-robin table has no more rounds",
+        )
+    })?;
+    let boards = l.event.boards as usize;
+    let mut out = Vec::new();
+    for b in r {
+        let Board::Game {
+            white: first,
+            black: second,
+        } = *b
+        else {
+            continue;
+        };
+        let roster = |t: u32| {
+            l.teams
+                .iter()
+                .find(|x| x.number == t)
+                .map_or(0, |x| x.members.len())
+        };
+        let lineup = |t: u32| {
+            team::Lineup::new(
+                t,
+                LineupRule::FixedOrder,
+                roster(t),
+                boards,
+                lineup_of(l, round, t),
+            )
+            .map_err(|e| Error::Internal(format!("event {}: a stored line-up: {e}", l.event.id)))
+        };
+        for (a, b, colour) in team::pair_boards(&lineup(first)?, &lineup(second)?)
+            .map_err(|e| Error::Internal(e.to_string()))?
+        {
+            let (a, b) = (member_number(l, first, a)?, member_number(l, second, b)?);
+            out.push(if colour == Colour::White {
+                (a, Some(b))
+            } else {
+                (b, Some(a))
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The number of rounds of a team round robin of `teams` teams.
+pub(crate) fn rounds_for(teams: usize) -> u32 {
+    table(teams as u32).len() as u32
+}
+
+/// One match as paired: the round, the teams, and its boards' rows in
+/// board order.
+struct PairedMatch<'a> {
+    round: u32,
+    first: u32,
+    second: u32,
+    boards: Vec<&'a store::PairingRow>,
+}
+
+/// Every paired round's matches, rebuilt from the Berger table and the
+/// board numbers (match m of a round is on boards (m-1)·B+1 … m·B).
+fn paired_matches(l: &Loaded) -> Vec<(u32, Vec<PairedMatch<'_>>, Option<u32>)> {
+    let tab = table(l.teams.len() as u32);
+    let per = l.event.boards;
+    (1..=l.event.current_round)
+        .map(|round| {
+            let mut matches = Vec::new();
+            let mut sits_out = None;
+            let mut m = 0;
+            for b in tab.get(round as usize - 1).into_iter().flatten() {
+                match *b {
+                    Board::Game { white, black } => {
+                        let boards = (m * per + 1..=(m + 1) * per)
+                            .filter_map(|n| l.pairings.iter().find(|p| p.round == round && p.board == n))
+                            .collect();
+                        matches.push(PairedMatch {
+                            round,
+                            first: white,
+                            second: black,
+                            boards,
+                        });
+                        m += 1;
+                    }
+                    Board::Bye { player } => sits_out = Some(player),
+                }
+            }
+            (round, matches, sits_out)
+        })
+        .collect()
+}
+
+/// Each board's (first team, second team) outcome; `None` while a board
+/// has no result.
+fn outcomes(
+    m: &PairedMatch<'_>,
+    per: usize,
+) -> Option<Vec<(tournament::model::Outcome, tournament::model::Outcome)>> {
+    if m.boards.len() != per {
+        return None;
+    }
+    let colours = team::board_colours(per);
+    m.boards
+        .iter()
+        .zip(colours)
+        .map(|(p, c)| {
+            let r = crate::BoardResult::parse(p.result.as_deref()?)?;
+            let (w, b) = r.outcomes();
+            Some(if c == Colour::White { (w, b) } else { (b, w) })
+        })
+        .collect()
+}
+
+/// The board points of one side so far (results in, games going on).
+fn board_points(m: &PairedMatch<'_>, per: usize) -> (Points, Points) {
+    let pts = tournament::model::PointSystem::default();
+    let colours = team::board_colours(per);
+    let mut a = Points::ZERO;
+    let mut b = Points::ZERO;
+    for (p, c) in m.boards.iter().zip(colours) {
+        let Some(r) = p.result.as_deref().and_then(crate::BoardResult::parse) else {
+            continue;
+        };
+        let (w, bl) = r.outcomes();
+        let (x, y) = if c == Colour::White { (w, bl) } else { (bl, w) };
+        a += pts.points(x);
+        b += pts.points(y);
+    }
+    (a, b)
+}
+
+/// The finished matches, as the tournament crate scores them.
+fn finished_matches(l: &Loaded) -> Vec<TeamMatch> {
+    let per = l.event.boards as usize;
+    paired_matches(l)
+        .into_iter()
+        .flat_map(|(_, ms, _)| ms)
+        .filter_map(|m| {
+            outcomes(&m, per).map(|o| TeamMatch {
+                round: m.round,
+                first: m.first,
+                second: m.second,
+                result: MatchResult::Pairs(o),
+            })
+        })
+        .collect()
+}
+
+fn tiebreak_name(t: TeamTiebreak) -> &'static str {
+    match t {
+        TeamTiebreak::BoardPoints => "BP",
+        TeamTiebreak::BoardWins => "WINS",
+        TeamTiebreak::DirectEncounter => "DE",
+        TeamTiebreak::OpponentMatchPoints => "OMP",
+        TeamTiebreak::MatchesWon => "MW",
+        TeamTiebreak::Fouls => "FOUL",
+    }
+}
+
+/// The teams' view of a loaded event.
+pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<TeamsView, Error> {
+    let per = l.event.boards as usize;
+    let name_of = |t: u32| {
+        l.teams
+            .iter()
+            .find(|x| x.number == t)
+            .map_or_else(String::new, |x| x.name.clone())
+    };
+    let player = |n: u32| BoardPlayer {
+        number: n,
+        name: l.entry_number(n).map_or_else(String::new, |e| e.name.clone()),
+    };
+    let teams = l
+        .teams
+        .iter()
+        .map(|t| TeamView {
+            number: t.number,
+            name: t.name.clone(),
+            captain: captains.get(&t.captain_id).cloned().unwrap_or_default(),
+            roster: t
+                .members
+                .iter()
+                .enumerate()
+                .filter_map(|(i, u)| {
+                    let e = l.entry_of(u)?;
+                    Some(RosterView {
+                        position: i as u32 + 1,
+                        number: e.number,
+                        name: e.name.clone(),
+                        rating: e.rating,
+                        substitute: i >= per,
+                    })
+                })
+                .collect(),
+        })
+        .collect();
+    let colours = team::board_colours(per);
+    let rounds = paired_matches(l)
+        .into_iter()
+        .map(|(round, ms, sits_out)| TeamRoundView {
+            round,
+            sits_out,
+            matches: ms
+                .iter()
+                .map(|m| {
+                    let (a, b) = board_points(m, per);
+                    let mp = outcomes(m, per).map(|_| team::match_points(a, b));
+                    TeamMatchView {
+                        first: m.first,
+                        second: m.second,
+                        first_name: name_of(m.first),
+                        second_name: name_of(m.second),
+                        boards: m
+                            .boards
+                            .iter()
+                            .zip(&colours)
+                            .enumerate()
+                            .map(|(i, (p, &c))| {
+                                let black = p.black.unwrap_or(0);
+                                let (f, s) = if c == Colour::White {
+                                    (p.white, black)
+                                } else {
+                                    (black, p.white)
+                                };
+                                TeamBoardView {
+                                    board: i as u32 + 1,
+                                    event_board: p.board,
+                                    first_player: player(f),
+                                    second_player: player(s),
+                                    first_team_side: if c == Colour::White { "first" } else { "second" }
+                                        .into(),
+                                    game: p.game_id.clone(),
+                                    result: p.result.clone(),
+                                }
+                            })
+                            .collect(),
+                        first_board_points: a.to_string(),
+                        second_board_points: b.to_string(),
+                        first_match_points: mp.map(|x| x.0),
+                        second_match_points: mp.map(|x| x.1),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(TeamsView {
+        boards: l.event.boards,
+        substitutes: l.event.substitutes,
+        teams,
+        rounds,
+        tiebreaks: TeamTiebreak::ROUND_ROBIN
+            .iter()
+            .map(|&t| tiebreak_name(t).to_string())
+            .collect(),
+        standings: standings(l)?,
+    })
+}
+
+/// The team standings (15.3) from the finished matches.
+pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
+    let per = l.event.boards as usize;
+    let numbers: Vec<u32> = l.teams.iter().map(|t| t.number).collect();
+    let matches = finished_matches(l);
+    let rows = team::team_standings(
+        &numbers,
+        &matches,
+        per,
+        &TeamTiebreak::ROUND_ROBIN,
+        &BTreeMap::new(),
+    )
+    .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
+    let mut wins: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut won: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut played: BTreeMap<u32, u32> = BTreeMap::new();
+    for m in &matches {
+        let (a, b) = m
+            .score(per)
+            .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
+        for (t, s) in [(m.first, a), (m.second, b)] {
+            *wins.entry(t).or_default() += s.board_wins;
+            *won.entry(t).or_default() += u32::from(s.match_points == 2);
+            *played.entry(t).or_default() += 1;
+        }
+    }
+    Ok(rows
+        .into_iter()
+        .map(|r| TeamStandingRow {
+            rank: r.rank,
+            shared: r.shared,
+            team: r.team,
+            name: l
+                .teams
+                .iter()
+                .find(|t| t.number == r.team)
+                .map_or_else(String::new, |t| t.name.clone()),
+            match_points: r.match_points,
+            board_points: r.board_points.to_string(),
+            board_wins: wins.get(&r.team).copied().unwrap_or(0),
+            matches_won: won.get(&r.team).copied().unwrap_or(0),
+            played: played.get(&r.team).copied().unwrap_or(0),
+        })
+        .collect())
+}
+
+impl Events {
+    /// `by` registers a team as its captain, with its roster in board
+    /// order (12.1–12.2); every player is entered. The captain need not
+    /// play. Before round 1 only.
+    ///
+    /// # Errors
+    /// A guest captain or player; not a team event; a wrong invitation
+    /// code; the event started;
+    /// the captain has a team here already; a bad name; too few or too
+    /// many players; a player named twice or entered already; a rating
+    /// outside the event's range; the event full.
+    pub async fn register_team(
+        &self,
+        id: &str,
+        by: &User,
+        name: &str,
+        code: Option<&str>,
+        players: &[User],
+    ) -> Result<TeamView, Error> {
+        if by.guest {
+            return Err(Error::Forbidden(
+                "guests cannot captain teams: register an account".into(),
+            ));
+        }
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > MAX_TEAM_NAME_CHARS || name.chars().any(char::is_control)
+        {
+            return Err(Error::bad(
+                "bad_team_name",
+                format!("a team's name has 1 to {MAX_TEAM_NAME_CHARS} characters, none of them control characters"),
+            ));
+        }
+        let _one = self.lock(id).await;
+        let l = self.load(id).await?;
+        not_team_event(&l)?;
+        if l.event.state != "open" {
+            return Err(Error::conflict(
+                "event_started",
+                "the event has started: teams register before round 1 is paired",
+            ));
+        }
+        if let Some(want) = &l.event.invitation {
+            if code.map(str::trim) != Some(want.as_str()) {
+                return Err(Error::Forbidden("this event needs its invitation code".into()));
+            }
+        }
+        let boards = l.event.boards as usize;
+        let most = boards + l.event.substitutes as usize;
+        if players.len() < boards || players.len() > most {
+            return Err(Error::bad(
+                "bad_roster",
+                format!(
+                    "a roster names {boards} players for the boards and at most {} substitutes: {} named",
+                    l.event.substitutes,
+                    players.len()
+                ),
+            ));
+        }
+        if l.teams.iter().any(|t| t.captain_id == by.id) {
+            return Err(Error::conflict(
+                "already_captain",
+                format!("{} captains a team in this event already", by.name),
+            ));
+        }
+        if l.teams.iter().any(|t| t.name == name) {
+            return Err(Error::conflict(
+                "team_name_taken",
+                format!("a team called {name} is registered already"),
+            ));
+        }
+        if l.teams.len() >= crate::spec::MAX_TEAMS {
+            return Err(Error::conflict(
+                "event_full",
+                format!("the event is full ({} teams)", crate::spec::MAX_TEAMS),
+            ));
+        }
+        let mut entries = Vec::with_capacity(players.len());
+        for (i, p) in players.iter().enumerate() {
+            if p.guest {
+                return Err(Error::bad(
+                    "bad_roster",
+                    format!("{} is a guest: guests cannot play in events", p.name),
+                ));
+            }
+            if players[..i].iter().any(|q| q.id == p.id) {
+                return Err(Error::bad("bad_roster", format!("{} is named twice", p.name)));
+            }
+            if l.entry_of(&p.id).is_some() {
+                return Err(Error::conflict(
+                    "already_entered",
+                    format!("{} plays for another team in this event", p.name),
+                ));
+            }
+            entries.push(self.entry_for(&l.event, p, false, 1).await?);
+        }
+        let number = self
+            .store()
+            .add_team(id, name, &by.id, common::now_ms(), &entries)
+            .await?;
+        let roster: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        self.log(
+            id,
+            Some(by),
+            "team",
+            &format!("team {number} {name} registered: {}", roster.join(", ")),
+        )
+        .await?;
+        let l = self.load(id).await?;
+        let captains = BTreeMap::from([(by.id.clone(), by.name.clone())]);
+        view(&l, &captains)?
+            .teams
+            .into_iter()
+            .find(|t| t.number == number)
+            .ok_or_else(|| Error::Internal(format!("team {number} vanished")))
+    }
+
+    /// The captain `by` hands in the line-up of their team for `round`
+    /// (12.3), replacing one handed in before; the players in roster
+    /// order (12.2). The deadline is the round's pairing: its scheduled
+    /// start, or the arbiter's button before it.
+    ///
+    /// # Errors
+    /// Not a team event; `by` captains no team in it; the round paired
+    /// already, past its start or beyond the last; a player not on the
+    /// roster, named twice, out of roster order, or the wrong count.
+    pub async fn submit_lineup(
+        &self,
+        id: &str,
+        by: &User,
+        round: u32,
+        players: &[String],
+    ) -> Result<LineupView, Error> {
+        let _one = self.lock(id).await;
+        let l = self.load(id).await?;
+        not_team_event(&l)?;
+        let t = l
+            .teams
+            .iter()
+            .find(|t| t.captain_id == by.id)
+            .ok_or_else(|| Error::Forbidden(format!("{} captains no team in this event", by.name)))?;
+        if l.event.state == "finished" {
+            return Err(Error::conflict("event_finished", "the event is over"));
+        }
+        let last = if l.event.rounds > 0 {
+            l.event.rounds
+        } else {
+            rounds_for(l.teams.len()).max(1)
+        };
+        if round == 0 || round > last {
+            return Err(Error::bad(
+                "bad_round",
+                format!("the event has rounds 1 to {last}"),
+            ));
+        }
+        let starts: Vec<i64> = serde_json::from_str(&l.event.starts).unwrap_or_default();
+        let now = common::now_ms();
+        if round <= l.event.current_round || starts.get(round as usize - 1).is_some_and(|&s| s <= now) {
+            return Err(Error::conflict(
+                "lineup_deadline",
+                format!("round {round} is paired or due: a line-up is handed in before its round is paired (12.3)"),
+            ));
+        }
+        let mut positions = Vec::with_capacity(players.len());
+        for name in players {
+            let p = t
+                .members
+                .iter()
+                .position(|u| {
+                    l.entry_of(u)
+                        .is_some_and(|e| e.name.eq_ignore_ascii_case(name.trim()))
+                })
+                .ok_or_else(|| Error::bad("bad_lineup", format!("{name} is not on {}'s roster", t.name)))?;
+            positions.push(p + 1);
+        }
+        team::Lineup::new(
+            t.number,
+            LineupRule::FixedOrder,
+            t.members.len(),
+            l.event.boards as usize,
+            positions.clone(),
+        )
+        .map_err(|e| Error::bad("bad_lineup", e.to_string()))?;
+        let row = LineupRow {
+            round,
+            team: t.number,
+            positions: positions.iter().map(|&p| p as u32).collect(),
+            submitted_ms: now,
+        };
+        self.store().set_lineup(id, &row).await?;
+        self.log(
+            id,
+            Some(by),
+            "lineup",
+            &format!("{} handed in its line-up for round {round}", t.name),
+        )
+        .await?;
+        Ok(LineupView {
+            round,
+            team: t.number,
+            players: players.iter().map(|p| p.trim().to_string()).collect(),
+            submitted_ms: now,
+        })
+    }
+
+    /// The teams, matches and team standings of a team event.
+    ///
+    /// # Errors
+    /// No such event, or not a team event.
+    pub async fn teams(&self, id: &str) -> Result<TeamsView, Error> {
+        let l = self.load(id).await?;
+        not_team_event(&l)?;
+        let mut captains = BTreeMap::new();
+        for t in &l.teams {
+            if let Some(u) = self.store().user_by_id(&t.captain_id).await? {
+                captains.insert(u.id, u.name);
+            }
+        }
+        view(&l, &captains)
+    }
+}

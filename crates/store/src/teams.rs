@@ -1,0 +1,178 @@
+//! Team events (issue 28; seed 000 articles 12–15): the teams of an event
+//! with their captains, each roster in board order, and the line-ups the
+//! captains hand in per round. Every roster member is also an entry of
+//! the event (`event_entries`), entered here in the same transaction, so
+//! a team's boards are paired and scored as any event's boards are.
+
+use crate::events::u32_of;
+use crate::{EntryRow, Store, StoreError};
+use sqlx::Row;
+
+/// A team as registered: its roster is in board order (12.1), the first
+/// `boards` the regular players, the rest substitutes (12.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamRow {
+    pub number: u32,
+    pub name: String,
+    pub captain_id: String,
+    pub registered_ms: i64,
+    /// User ids, roster position 1 first.
+    pub members: Vec<String>,
+}
+
+/// A line-up handed in for one round (12.3): roster positions, board 1
+/// first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineupRow {
+    pub round: u32,
+    pub team: u32,
+    pub positions: Vec<u32>,
+    pub submitted_ms: i64,
+}
+
+impl Store {
+    /// Registers a team and enters its members (roster order, each with
+    /// the next pairing number), in one transaction: the team is there
+    /// whole or not at all. Returns the team's number.
+    pub async fn add_team(
+        &self,
+        event_id: &str,
+        name: &str,
+        captain_id: &str,
+        registered_ms: i64,
+        members: &[EntryRow],
+    ) -> Result<u32, StoreError> {
+        let mut tx = self.writer.begin().await?;
+        let number: i64 =
+            sqlx::query_scalar("SELECT COALESCE(MAX(number), 0) + 1 FROM event_teams WHERE event_id = $1")
+                .bind(event_id)
+                .fetch_one(&mut *tx)
+                .await?;
+        sqlx::query(
+            "INSERT INTO event_teams (event_id, number, name, captain_id, registered_ms) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(event_id)
+        .bind(number)
+        .bind(name)
+        .bind(captain_id)
+        .bind(registered_ms)
+        .execute(&mut *tx)
+        .await?;
+        for (i, e) in members.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO event_entries (event_id, user_id, number, name, rating, withdrawn, withdrawn_from, late, first_round, joined_ms) \
+                 SELECT $1, $2, COALESCE(MAX(number), 0) + 1, $3, $4, 0, NULL, 0, $5, $6 FROM event_entries WHERE event_id = $1",
+            )
+            .bind(event_id)
+            .bind(&e.user_id)
+            .bind(&e.name)
+            .bind(e.rating)
+            .bind(i64::from(e.first_round))
+            .bind(e.joined_ms)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO event_team_members (event_id, team, position, user_id) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(event_id)
+            .bind(number)
+            .bind(i as i64 + 1)
+            .bind(&e.user_id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        u32::try_from(number).map_err(|_| StoreError::Corrupt {
+            table: "event_teams",
+            detail: format!("number = {number}"),
+        })
+    }
+
+    /// An event's teams by number, each with its roster in order.
+    pub async fn teams(&self, event_id: &str) -> Result<Vec<TeamRow>, StoreError> {
+        let mut teams = Vec::new();
+        for row in sqlx::query(
+            "SELECT number, name, captain_id, registered_ms FROM event_teams WHERE event_id = $1 ORDER BY number",
+        )
+        .bind(event_id)
+        .fetch_all(&self.writer)
+        .await?
+        {
+            teams.push(TeamRow {
+                number: u32_of(&row, "number", "event_teams")?,
+                name: row.try_get("name")?,
+                captain_id: row.try_get("captain_id")?,
+                registered_ms: row.try_get("registered_ms")?,
+                members: Vec::new(),
+            });
+        }
+        for row in sqlx::query(
+            "SELECT team, user_id FROM event_team_members WHERE event_id = $1 ORDER BY team, position",
+        )
+        .bind(event_id)
+        .fetch_all(&self.writer)
+        .await?
+        {
+            let team = u32_of(&row, "team", "event_team_members")?;
+            let t = teams
+                .iter_mut()
+                .find(|t| t.number == team)
+                .ok_or_else(|| StoreError::Corrupt {
+                    table: "event_team_members",
+                    detail: format!("team {team} of event {event_id} is not registered"),
+                })?;
+            t.members.push(row.try_get("user_id")?);
+        }
+        Ok(teams)
+    }
+
+    /// Stores (or replaces) a team's line-up for a round.
+    pub async fn set_lineup(&self, event_id: &str, l: &LineupRow) -> Result<(), StoreError> {
+        let positions = l
+            .positions
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        sqlx::query(
+            "INSERT INTO event_lineups (event_id, round, team, positions, submitted_ms) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (event_id, round, team) DO UPDATE SET positions = excluded.positions, submitted_ms = excluded.submitted_ms",
+        )
+        .bind(event_id)
+        .bind(i64::from(l.round))
+        .bind(i64::from(l.team))
+        .bind(positions)
+        .bind(l.submitted_ms)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// Every line-up handed in for an event, by round then team.
+    pub async fn lineups(&self, event_id: &str) -> Result<Vec<LineupRow>, StoreError> {
+        sqlx::query(
+            "SELECT round, team, positions, submitted_ms FROM event_lineups WHERE event_id = $1 ORDER BY round, team",
+        )
+        .bind(event_id)
+        .fetch_all(&self.writer)
+        .await?
+        .iter()
+        .map(|row| {
+            let text: String = row.try_get("positions")?;
+            Ok(LineupRow {
+                round: u32_of(row, "round", "event_lineups")?,
+                team: u32_of(row, "team", "event_lineups")?,
+                positions: text
+                    .split(',')
+                    .map(str::parse)
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| StoreError::Corrupt {
+                        table: "event_lineups",
+                        detail: format!("positions {text:?}: {e}"),
+                    })?,
+                submitted_ms: row.try_get("submitted_ms")?,
+            })
+        })
+        .collect()
+    }
+}

@@ -1,0 +1,120 @@
+// A team event's part of the event page (docs/EVENTS.md, seed 000
+// articles 12–15): the team standings (match points, board points, boards
+// won), every round's matches with their boards — the first-listed team's
+// player on the left, red marked — the rosters in board order with the
+// substitutes, and the forms a captain uses: registering a team before
+// the start, and handing in a line-up before a round is paired.
+
+import { api } from '../api.js';
+import { fill, h } from '../dom.js';
+import { errorText, shownName, t } from '../i18n.js';
+
+const link = (href, text) => h('a', { href, 'data-link': '' }, text);
+
+// Draws the team view into `section` from the event `ev` (again at each
+// refresh) and the captain's forms into `forms` (once per state, so that
+// what is typed in them stays); `act` makes a button that runs an action
+// and redraws the page.
+export async function drawTeams(section, forms, ev, ctx, act) {
+  let tv;
+  try {
+    tv = await api.eventTeams(ev.id);
+  } catch (e) {
+    fill(section, h('p', { class: 'error' }, errorText(e)));
+    return;
+  }
+  const teamName = (n) => (tv.teams.find((x) => x.number === n) || {}).name || String(n);
+  const standings = h('div', { class: 'table-scroll' }, h('table', { id: 'team-standings' },
+    h('thead', {}, h('tr', {}, ...['#', t('teams.team'), t('teams.mp'), t('teams.bp'), t('teams.wins'),
+      t('teams.played')].map((k) => h('th', { scope: 'col' }, k)))),
+    h('tbody', {}, tv.standings.map((r) => h('tr', {},
+      h('td', {}, `${r.rank}${r.shared ? '=' : ''}`),
+      h('td', {}, `${r.team}. ${r.name}`),
+      h('td', {}, h('strong', {}, String(r.match_points))),
+      h('td', {}, r.board_points),
+      h('td', {}, String(r.board_wins)),
+      h('td', {}, String(r.played)))))));
+  const side = (b) => (b.first_team_side === 'first' ? '●' : '○');
+  const matches = tv.rounds.slice().reverse().map((r) => h('div', { class: 'team-round' },
+    h('h3', {}, `${t('events.round')} ${r.round}`,
+      r.sits_out ? h('span', { class: 'muted' }, ` · ${teamName(r.sits_out)} ${t('teams.sitsOut')}`) : ''),
+    r.matches.map((m) => h('div', { class: 'team-match' },
+      h('h4', {}, `${m.first_name} ${m.first_board_points} : ${m.second_board_points} ${m.second_name}`,
+        m.first_match_points === null || m.first_match_points === undefined ? ''
+          : h('span', { class: 'muted' }, ` · ${t('teams.mp')} ${m.first_match_points} : ${m.second_match_points}`)),
+      h('div', { class: 'table-scroll' }, h('table', { class: 'summary-table' }, h('tbody', {},
+        m.boards.map((b) => h('tr', {},
+          h('td', {}, `${t('teams.board')} ${b.board}`),
+          h('td', { title: b.first_team_side === 'first' ? ev.sides?.[0] || '' : '' },
+            `${side(b)} ${shownName(b.first_player.name)}`),
+          h('td', {}, b.game ? link(`/game/${encodeURIComponent(b.game)}`, b.result || t('events.watch'))
+            : (b.result || '')),
+          h('td', {}, shownName(b.second_player.name)))))))))));
+  const rosters = h('div', { class: 'team-rosters' }, tv.teams.map((team) => h('div', { class: 'team-roster' },
+    h('h3', {}, `${team.number}. ${team.name}`,
+      h('span', { class: 'muted' }, ` · ${t('teams.captain')} ${shownName(team.captain)}`)),
+    h('ol', {}, team.roster.map((p) => h('li', {},
+      link(`/@/${encodeURIComponent(p.name)}`, shownName(p.name)),
+      h('span', { class: 'muted' }, ` · ${p.rating}${p.substitute ? ` · ${t('teams.substitute')}` : ''}`)))))));
+  fill(section, h('h2', { id: 'teams-title' }, t('teams.standings')), standings,
+    h('h2', {}, t('teams.matches')), ...matches,
+    h('h2', {}, t('teams.rosters')), rosters);
+  const me = ctx.account && !ctx.account.guest ? ctx.account.name : null;
+  const myTeam = me && tv.teams.find((x) => x.captain === me);
+  const key = `${ev.state}:${ev.current_round}:${myTeam ? myTeam.number : ''}`;
+  if (forms.dataset.drawn === key) return;
+  forms.dataset.drawn = key;
+  const said = h('p', { role: 'status' });
+  const shown = [];
+  if (me && ev.state === 'open' && !myTeam) shown.push(registerForm(ev, act));
+  if (myTeam && ev.state !== 'finished') shown.push(lineupForm(ev, tv, myTeam, said));
+  fill(forms, ...shown, said);
+}
+
+function registerForm(ev, act) {
+  const name = h('input', { id: 'team-name', maxlength: 40 });
+  const players = h('textarea', { id: 'team-players', rows: 6 });
+  const code = h('input', { id: 'team-code', maxlength: 40 });
+  return h('form', { id: 'team-register', onsubmit: (e) => e.preventDefault() },
+    h('h3', {}, t('teams.register')),
+    h('label', { class: 'row' }, h('span', {}, t('teams.name')), name),
+    h('label', { class: 'row' }, h('span', {}, t('teams.players')), players),
+    ev.invitation_required ? h('label', { class: 'row' }, h('span', {}, t('events.code')), code) : '',
+    act(t('teams.register'), () => api.registerTeam(ev.id, {
+      name: name.value.trim(),
+      players: players.value.split('\n').map((x) => x.trim()).filter(Boolean),
+      ...(ev.invitation_required ? { code: code.value.trim() } : {}),
+    })));
+}
+
+// 12.2: a line-up is any `boards` players of the roster in roster order,
+// so ticking them in the roster's order is all a captain does.
+function lineupForm(ev, tv, team, said) {
+  const next = ev.current_round + 1;
+  const last = ev.rounds || Math.max(1, tv.teams.length - (tv.teams.length % 2 === 0 ? 1 : 0));
+  const round = h('input', { id: 'lineup-round', type: 'number', min: next, max: Math.max(next, last), value: next });
+  const boxes = team.roster.map((p) => h('input', {
+    type: 'checkbox', value: p.name, checked: !p.substitute, 'data-position': p.position,
+  }));
+  return h('form', {
+    id: 'team-lineup',
+    onsubmit: async (e) => {
+      e.preventDefault();
+      try {
+        const r = await api.eventLineup(ev.id, {
+          round: Number(round.value),
+          players: boxes.filter((b) => b.checked).map((b) => b.value),
+        });
+        fill(said, t('teams.lineupSent', { round: r.round }));
+      } catch (err) {
+        fill(said, h('span', { class: 'error' }, errorText(err)));
+      }
+    },
+  },
+  h('h3', {}, `${t('teams.lineup')} · ${team.name}`),
+  h('p', { class: 'muted' }, t('teams.lineupHelp')),
+  h('label', { class: 'row' }, h('span', {}, t('teams.lineupRound')), round),
+  h('ol', { class: 'plain' }, team.roster.map((p, i) => h('li', {}, h('label', {}, boxes[i],
+    ` ${p.position}. ${shownName(p.name)}${p.substitute ? ` (${t('teams.substitute')})` : ''}`)))),
+  h('button', { type: 'submit' }, t('teams.lineupSend')));
+}

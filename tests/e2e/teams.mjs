@@ -1,0 +1,120 @@
+// Issue 28, team events: an organiser creates a team round robin in the
+// events page, a captain registers a team with the page's form (players in
+// board order, a substitute last) and hands in a line-up fielding the
+// substitute by ticking the roster, another captain registers through the
+// API, the arbiter pairs round 1 and sets the boards' results — and the
+// event page shows the team standings, the match board by board and the
+// rosters, desktop (English) and phone (Chinese):
+//
+//   node tests/e2e/teams.mjs http://127.0.0.1:PORT
+//
+// Environment as for run.mjs (QIJU_CHROMIUM, QIJU_SCREENSHOTS). The server
+// must let 127.0.0.1 register many accounts (`--registrations-per-ip 0`).
+// Screenshots: events-teams-desktop-en.png, events-teams-phone-zh.png.
+
+import assert from 'node:assert/strict';
+import { call, checkLabels, setUp, PHONE } from './harness.mjs';
+
+const { base, step, person, register, shot, finish } = await setUp('teams.mjs', {
+  emulatePhones: true,
+  keepGoing: process.env.QIJU_E2E_KEEP_GOING === '1',
+});
+
+const stamp = Date.now().toString(36).slice(-5);
+const eventName = `Teams ${stamp}`;
+let eventId = null;
+
+/** Registers a player account over HTTP (no page: they only play). */
+async function account(name) {
+  const r = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-qiju-csrf': '1' },
+    body: JSON.stringify({ name, password: 'correct horse battery' }),
+  });
+  assert.equal(r.status, 201, `register ${name}`);
+}
+
+const red = [`r1${stamp}`, `r2${stamp}`, `r3${stamp}`];
+const blue = [`b1${stamp}`, `b2${stamp}`];
+
+try {
+  const A = await person('A organiser (en, desktop)', 'en-US');
+  const B = await person('B captain (zh, phone)', 'zh-CN', PHONE);
+  const C = await person('C captain (en, desktop)', 'en-US');
+
+  await step('the organiser, two captains and five players register', async () => {
+    await register(A, `tma${stamp}`);
+    await register(B, `tmb${stamp}`);
+    await register(C, `tmc${stamp}`);
+    for (const n of [...red, ...blue]) await account(n);
+  });
+
+  await step('the organiser creates a team round robin on 2 boards in the page', async () => {
+    await A.page.goto(`${base}/events`);
+    await A.page.waitForSelector('#event-create');
+    await A.page.fill('#event-name', eventName);
+    await A.page.selectOption('#event-system', 'team-round-robin');
+    await A.page.fill('#event-boards', '2');
+    await A.page.fill('#event-substitutes', '1');
+    await A.page.click('#event-create button[type=submit]');
+    await A.page.waitForURL(/\/event\/[A-Za-z0-9_-]+$/);
+    eventId = A.page.url().split('/').pop();
+    await A.page.waitForSelector('#event-teams:not([hidden])');
+  });
+
+  await step('a captain registers a team with the form, a substitute last', async () => {
+    await B.page.goto(`${base}/event/${eventId}`);
+    await B.page.waitForSelector('#team-register');
+    await checkLabels(B.page, 'B team form');
+    await B.page.fill('#team-name', '红队');
+    await B.page.fill('#team-players', red.join('\n'));
+    await B.page.click('#team-register button');
+    await B.page.waitForSelector('#team-lineup');
+    await B.page.waitForFunction(() => document.querySelectorAll('.team-roster li').length === 3);
+  });
+
+  await step('the other captain registers through the API', async () => {
+    const r = await call(C.page, 'POST', `/api/events/${eventId}/teams`, { name: 'Blue', players: blue });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+  });
+
+  await step('the first captain fields the substitute on board 2 by ticking the roster', async () => {
+    await B.page.reload();
+    await B.page.waitForSelector('#team-lineup');
+    const boxes = B.page.locator('#team-lineup input[type=checkbox]');
+    assert.equal(await boxes.count(), 3);
+    await boxes.nth(1).uncheck();
+    await boxes.nth(2).check();
+    await B.page.click('#team-lineup button[type=submit]');
+    await B.page.waitForFunction(() => /1/.test(document.querySelector('#event-teams-forms [role=status]')?.textContent || ''));
+  });
+
+  await step('the arbiter pairs round 1: the match is on the page with the substitute', async () => {
+    const r = await call(A.page, 'POST', `/api/events/${eventId}/pair`, {});
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await A.page.reload();
+    await A.page.waitForSelector('.team-match tr');
+    const rows = await A.page.$$eval('.team-match tr', (trs) => trs.map((t) => t.textContent));
+    assert.equal(rows.length, 2, rows.join(' | '));
+    assert.ok(rows[1].includes(red[2]), `board 2: the substitute ${red[2]}: ${rows[1]}`);
+  });
+
+  await step('results set: the match points and the team standings show', async () => {
+    for (const [board, result] of [[1, '1-0'], [2, '1/2-1/2']]) {
+      const r = await call(A.page, 'POST', `/api/events/${eventId}/result`,
+        { round: 1, board, result, reason: 'e2e' });
+      assert.equal(r.status, 204, JSON.stringify(r.body));
+    }
+    await A.page.reload();
+    await A.page.waitForFunction(() => document.querySelectorAll('#team-standings tbody tr').length === 2);
+    const top = await A.page.$eval('#team-standings tbody tr', (tr) => tr.textContent);
+    assert.ok(top.includes('红队') && top.includes('1.5'), top);
+    await checkLabels(A.page, 'A team event');
+    await shot(A, 'events-teams-desktop-en');
+    await B.page.reload();
+    await B.page.waitForSelector('#team-standings tbody tr');
+    await shot(B, 'events-teams-phone-zh');
+  });
+} finally {
+  finish('teams.mjs');
+}

@@ -123,7 +123,12 @@ pub(super) fn publish(bus: &bus::Bus, game: &str, event: &Event, v: Option<u64>)
         r: event.room,
         j: Cow::Borrowed(&event.json),
     };
-    if let Ok(body) = serde_json::to_string(&wire) {
+    send(bus, game, &wire);
+}
+
+/// Puts `wire` on `game`'s channel.
+fn send(bus: &bus::Bus, game: &str, wire: &Wire) {
+    if let Ok(body) = serde_json::to_string(wire) {
         bus.publish(&channel(game), body);
     }
 }
@@ -138,9 +143,7 @@ pub(super) fn moved(state: &Play, game: &str) {
             r: None,
             j: Cow::Borrowed(""),
         };
-        if let Ok(body) = serde_json::to_string(&wire) {
-            bus.publish(&channel(game), body);
-        }
+        send(bus, game, &wire);
     }
 }
 
@@ -158,6 +161,14 @@ async fn call(bus: &bus::Bus, node: &str, call: &Call) -> Result<String, ActErro
         tracing::debug!(error = %e, %node, "a game's owner did not answer");
         ActError::Gone
     })
+}
+
+/// Sends `c` to `node` with no answer awaited, in order with this node's
+/// other messages.
+fn cast(bus: &bus::Bus, node: &str, c: &Call) {
+    if let Ok(body) = serde_json::to_string(c) {
+        bus.cast(node, TOPIC, &body);
+    }
 }
 
 /// An action on a game owned by another node: `None` when the game is not
@@ -285,9 +296,7 @@ pub(super) fn presence(state: &Play, game: &str, side: Side, connected: bool) {
         side,
         connected,
     };
-    if let Ok(body) = serde_json::to_string(&c) {
-        bus.cast(&node, TOPIC, &body);
-    }
+    cast(bus, &node, &c);
 }
 
 /// Tells `node`, from which this node just took `game` over, to let the
@@ -297,9 +306,7 @@ pub(super) fn release(state: &Play, node: &str, game: &str) {
     let c = Call::Release {
         game: game.to_string(),
     };
-    if let Ok(body) = serde_json::to_string(&c) {
-        bus.cast(node, TOPIC, &body);
-    }
+    cast(bus, node, &c);
 }
 
 /// Serves the other nodes' commands for this node's games.

@@ -246,7 +246,8 @@ async fn commit(writer: &AnyPool, postgres: bool, jobs: &[AppendJob]) -> Result<
 /// no arrays) and the statement's text never changes, so it is prepared
 /// once. One statement is one transaction: the `UPDATE` locks the fenced
 /// games' rows as [`check_fences`] does, and when a fence no longer holds
-/// the `INSERT` writes nothing.
+/// the `INSERT` writes nothing (PostgreSQL runs a data-modifying `WITH`
+/// whether or not the query reads its rows).
 async fn commit_in_one_statement(writer: &AnyPool, jobs: &[AppendJob]) -> Result<(), StoreError> {
     const SQL: &str = "WITH f AS (\
             UPDATE games g SET lease_gen = g.lease_gen \
@@ -256,7 +257,7 @@ async fn commit_in_one_statement(writer: &AnyPool, jobs: &[AppendJob]) -> Result
         c AS (INSERT INTO commands (game_id, seq, body) \
             SELECT x.g, x.s, x.b FROM json_to_recordset($3::json) AS x(g text, s bigint, b text) \
             WHERE (SELECT ok FROM ok) RETURNING 1) \
-        SELECT (SELECT ok FROM ok) AS ok, (SELECT count(*) FROM c) AS c, \
+        SELECT (SELECT ok FROM ok) AS ok, \
             COALESCE((SELECT string_agg(id, ' ') FROM f), '') AS held";
     use serde_json::json;
     // A game once, should a group ever hold two of its jobs.

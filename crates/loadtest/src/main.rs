@@ -431,7 +431,9 @@ async fn make_games(
                 )
                 .await?;
                 let id = ch["id"].as_str().context("challenge id")?.to_string();
-                // The challenge reaches black's node over the bus.
+                // The challenge reaches black's node over the bus; a copy
+                // that never arrives is an error of the run, not a hang.
+                let deadline = Instant::now() + Duration::from_secs(30);
                 let acc = loop {
                     match post(
                         &http,
@@ -444,6 +446,10 @@ async fn make_games(
                     {
                         Ok(v) => break v,
                         Err(e) if red_url != black_url && e.to_string().contains("404") => {
+                            anyhow::ensure!(
+                                Instant::now() < deadline,
+                                "challenge {id} never reached {black_url}: {e}"
+                            );
                             tokio::time::sleep(Duration::from_millis(20)).await;
                         }
                         Err(e) => return Err(e),

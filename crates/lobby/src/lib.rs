@@ -197,22 +197,27 @@ impl Lobby {
     }
 
     /// Drops expired seeks (announcing it) and challenges.
+    ///
+    /// An offer expires once its expiry millisecond has passed, not when it
+    /// begins: `now` is truncated to whole milliseconds, so with `<=` an
+    /// offer made late in a millisecond could live up to 1 ms less than
+    /// its lifetime.
     fn prune(&self, now: i64) {
         let expired: Vec<String> = {
             let mut seeks = lock(&self.0.seeks);
             // Another node's seeks are announced gone by their node.
             let ids = seeks
                 .iter()
-                .filter(|s| s.expires_ms <= now && s.node.is_none())
+                .filter(|s| s.expires_ms < now && s.node.is_none())
                 .map(|s| s.view.id.clone())
                 .collect();
-            seeks.retain(|s| s.expires_ms > now);
+            seeks.retain(|s| s.expires_ms >= now);
             ids
         };
         for id in expired {
             self.announce(&LobbyMsg::SeekRemoved { id });
         }
-        lock(&self.0.challenges).retain(|_, c| c.expires_ms > now);
+        lock(&self.0.challenges).retain(|_, c| c.expires_ms >= now);
     }
 
     /// Everyone with a lobby connection open, on this node or (with a

@@ -11,6 +11,13 @@
 //! Who is in the lobby is each node's, told to the others as it changes
 //! and every [`PRESENT_EVERY`] whole; a node not heard of for
 //! [`PRESENT_FOR`] is taken for gone, and so are its players.
+//!
+//! A copy carries everything it needs (the player too), so taking it in
+//! asks nothing of the database: the listener keeps up with the bus. If it
+//! falls behind anyway and messages are dropped, it asks every node for
+//! all its offers again ([`Shared::Resync`]), and each answers with the
+//! whole of them ([`Shared::Offers`]), which replaces its copies — lost
+//! challenges come back and lost withdrawals take effect.
 
 use crate::challenges::Challenge;
 use crate::protocol::{ChallengeView, DeclineReason, SeekView};
@@ -22,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
+use store::User;
 
 /// The bus channel every node's lobby listens to.
 const CHANNEL: &str = "lobby";
@@ -36,21 +44,12 @@ enum Shared {
     Notify { user: String, json: String },
     /// A public announcement.
     Public { json: String },
-    /// A challenge made on node `node`.
-    Challenge {
-        view: ChallengeView,
-        from_id: String,
-        to_id: String,
-        expires_ms: i64,
-    },
+    /// A challenge made on the publishing node.
+    Challenge(ChallengeCopy),
     /// A challenge answered, withdrawn or expired.
     ChallengeGone { id: String },
     /// A seek open on the publishing node.
-    Seek {
-        view: SeekView,
-        user_id: String,
-        expires_ms: i64,
-    },
+    Seek(SeekCopy),
     /// A seek paired, withdrawn or dropped.
     SeekGone { id: String },
     /// A player's first lobby connection on the publishing node opened.
@@ -60,6 +59,77 @@ enum Shared {
     /// Everyone in the publishing node's lobby, every few seconds: heals
     /// a lost message, and a node that stops saying it is gone.
     Present { users: Vec<(String, String)> },
+    /// The publisher missed messages: every node, say all your offers.
+    Resync,
+    /// Every challenge and seek open on the publishing node: the others'
+    /// copies of its offers become exactly these.
+    Offers {
+        challenges: Vec<ChallengeCopy>,
+        seeks: Vec<SeekCopy>,
+    },
+}
+
+/// Another node's challenge as this node keeps it.
+#[derive(Serialize, Deserialize)]
+struct ChallengeCopy {
+    view: ChallengeView,
+    from: User,
+    to_id: String,
+    expires_ms: i64,
+}
+
+impl ChallengeCopy {
+    fn of(c: &Challenge) -> ChallengeCopy {
+        ChallengeCopy {
+            view: c.view.clone(),
+            from: c.from.clone(),
+            to_id: c.to_id.clone(),
+            expires_ms: c.expires_ms,
+        }
+    }
+
+    /// The copy, held for node `node`; `None` if its time control does not
+    /// read (a node of another version).
+    fn held_for(self, node: &str) -> Option<Challenge> {
+        let tc = crate::start::parse_tc(&self.view.time).ok()?;
+        Some(Challenge {
+            view: self.view,
+            from: self.from,
+            to_id: self.to_id,
+            tc,
+            expires_ms: self.expires_ms,
+            node: Some(node.to_string()),
+        })
+    }
+}
+
+/// Another node's seek as this node keeps it.
+#[derive(Serialize, Deserialize)]
+struct SeekCopy {
+    view: SeekView,
+    user: User,
+    expires_ms: i64,
+}
+
+impl SeekCopy {
+    fn of(s: &Seek) -> SeekCopy {
+        SeekCopy {
+            view: s.view.clone(),
+            user: s.user.clone(),
+            expires_ms: s.expires_ms,
+        }
+    }
+
+    fn held_for(self, node: &str) -> Option<Seek> {
+        let tc = crate::start::parse_tc(&self.view.time).ok()?;
+        Some(Seek {
+            view: self.view,
+            user: self.user,
+            tc,
+            expires_ms: self.expires_ms,
+            node: Some(node.to_string()),
+        })
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -168,6 +238,9 @@ impl Elsewhere {
 
 /// How long the challenge's node may take to answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+/// The least time between two requests for everyone's offers from one
+/// node that keeps falling behind: each answer is every offer.
+const RESYNC_EVERY: i64 = 1_000;
 
 impl Lobby {
     /// Links this node's lobby to the others' (once, at start, after the
@@ -183,15 +256,21 @@ impl Lobby {
         let lobby = self.clone();
         let me = bus.node().to_string();
         tokio::spawn(async move {
+            let mut resynced = i64::MIN;
             loop {
                 match heard.recv().await {
                     Ok(body) => match serde_json::from_str::<Envelope>(&body) {
-                        Ok(e) if e.node != me => lobby.heard(e.node, e.what).await,
+                        Ok(e) if e.node != me => lobby.heard(&e.node, e.what),
                         Ok(_) => {}
                         Err(e) => tracing::warn!(error = %e, "an unreadable lobby message on the bus"),
                     },
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
                         tracing::warn!(missed = n, "the lobby fell behind the bus");
+                        let now = common::now_ms();
+                        if now.saturating_sub(resynced) >= RESYNC_EVERY {
+                            resynced = now;
+                            lobby.share(Shared::Resync);
+                        }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 }
@@ -252,12 +331,7 @@ impl Lobby {
     }
 
     pub(crate) fn share_challenge(&self, c: &Challenge) {
-        self.share(Shared::Challenge {
-            view: c.view.clone(),
-            from_id: c.from.id.clone(),
-            to_id: c.to_id.clone(),
-            expires_ms: c.expires_ms,
-        });
+        self.share(Shared::Challenge(ChallengeCopy::of(c)));
     }
 
     pub(crate) fn share_challenge_gone(&self, id: &str) {
@@ -276,11 +350,27 @@ impl Lobby {
     }
 
     pub(crate) fn share_seek(&self, s: &Seek) {
-        self.share(Shared::Seek {
-            view: s.view.clone(),
-            user_id: s.user.id.clone(),
-            expires_ms: s.expires_ms,
-        });
+        self.share(Shared::Seek(SeekCopy::of(s)));
+    }
+
+    /// Every offer open on this node, for a node that missed some.
+    fn share_offers(&self) {
+        let challenges = lock(&self.0.challenges)
+            .values()
+            .filter(|c| c.node.is_none())
+            .map(ChallengeCopy::of)
+            .collect();
+        let seeks = lock(&self.0.seeks)
+            .iter()
+            .filter(|s| s.node.is_none())
+            .map(SeekCopy::of)
+            .collect();
+        self.share(Shared::Offers { challenges, seeks });
+        let users = lock(&self.0.present)
+            .iter()
+            .map(|(id, (name, _))| (id.clone(), name.clone()))
+            .collect();
+        self.share(Shared::Present { users });
     }
 
     pub(crate) fn share_seek_gone(&self, id: &str) {
@@ -311,70 +401,59 @@ impl Lobby {
             .map_err(Error::from)
     }
 
-    /// What another node's lobby published.
-    async fn heard(&self, node: String, what: Shared) {
+    /// What another node's lobby published: taken in at once, with
+    /// nothing awaited, so that the listener keeps up with the bus.
+    fn heard(&self, node: &str, what: Shared) {
         match what {
             Shared::Notify { user, json } => self.deliver(&user, Arc::from(json)),
             Shared::Public { json } => {
                 let _ = self.0.public.send(Arc::from(json));
             }
-            Shared::Challenge {
-                view,
-                from_id,
-                to_id,
-                expires_ms,
-            } => {
-                let (Ok(Some(from)), Ok(tc)) = (
-                    self.0.store.user_by_id(&from_id).await,
-                    crate::start::parse_tc(&view.time),
-                ) else {
-                    return;
-                };
-                lock(&self.0.challenges).insert(
-                    view.id.clone(),
-                    Challenge {
-                        view,
-                        from,
-                        to_id,
-                        tc,
-                        expires_ms,
-                        node: Some(node),
-                    },
-                );
+            Shared::Challenge(copy) => {
+                if let Some(c) = copy.held_for(node) {
+                    lock(&self.0.challenges).insert(c.view.id.clone(), c);
+                }
             }
             Shared::ChallengeGone { id } => {
                 lock(&self.0.challenges).remove(&id);
             }
-            Shared::Seek {
-                view,
-                user_id,
-                expires_ms,
-            } => {
-                let (Ok(Some(user)), Ok(tc)) = (
-                    self.0.store.user_by_id(&user_id).await,
-                    crate::start::parse_tc(&view.time),
-                ) else {
-                    return;
-                };
-                lock(&self.0.seeks).push(Seek {
-                    view,
-                    user,
-                    tc,
-                    expires_ms,
-                    node: Some(node),
-                });
+            Shared::Seek(copy) => {
+                if let Some(seek) = copy.held_for(node) {
+                    let mut seeks = lock(&self.0.seeks);
+                    seeks.retain(|s| s.view.id != seek.view.id);
+                    seeks.push(seek);
+                }
             }
             Shared::SeekGone { id } => self.forget_seek(&id),
             Shared::Came { id, name } => {
                 lock(&self.0.elsewhere)
-                    .node(node, common::now_ms())
+                    .node(node.to_string(), common::now_ms())
                     .insert(id, name);
             }
             Shared::Went { id } => {
-                lock(&self.0.elsewhere).node(node, common::now_ms()).remove(&id);
+                lock(&self.0.elsewhere)
+                    .node(node.to_string(), common::now_ms())
+                    .remove(&id);
             }
             Shared::Present { users } => {
-                *lock(&self.0.elsewhere).node(node, common::now_ms()) = users.into_iter().collect();
+                *lock(&self.0.elsewhere).node(node.to_string(), common::now_ms()) =
+                    users.into_iter().collect();
+            }
+            Shared::Resync => self.share_offers(),
+            Shared::Offers { challenges, seeks } => {
+                let from = Some(node);
+                let mut held = lock(&self.0.challenges);
+                held.retain(|_, c| c.node.as_deref() != from);
+                held.extend(
+                    challenges
+                        .into_iter()
+                        .filter_map(|c| c.held_for(node))
+                        .map(|c| (c.view.id.clone(), c)),
+                );
+                drop(held);
+                let mut held = lock(&self.0.seeks);
+                held.retain(|s| s.node.as_deref() != from);
+                held.extend(seeks.into_iter().filter_map(|s| s.held_for(node)));
             }
         }
     }

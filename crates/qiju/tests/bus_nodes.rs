@@ -348,6 +348,7 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         listed.as_array().unwrap().iter().any(|c| c["id"] == cid.as_str()),
         "node 2 lists node 1's challenge: {listed}"
     );
+    lost_offers_come_back(redis_port, &namespace, &on1, &on2, &bob, &cid);
     // Bob accepts on node 2; node 1, which holds the challenge, starts it.
     let started = on2.json(
         "POST",
@@ -462,6 +463,61 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
 
     split_brain(&mut n2.0, &on2, &on3, &alice, &bob, &bob_name);
     an_event_outlives_its_node(&mut n3.0, &on3, &on2, &alice, &bob);
+}
+
+/// Publishes a lobby message on the bus as a node would (the bus frames
+/// every body with its publish time in microseconds), by speaking Redis's
+/// protocol directly: the test plays a node that knows nothing but the
+/// wire.
+fn forge_lobby_message(redis_port: u16, namespace: &str, json: &str) {
+    let channel = format!("{namespace}:lobby");
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_micros();
+    let body = format!("{stamp}\n{json}");
+    let mut redis = TcpStream::connect(("127.0.0.1", redis_port)).unwrap();
+    let command = format!(
+        "*3\r\n$7\r\nPUBLISH\r\n${}\r\n{channel}\r\n${}\r\n{body}\r\n",
+        channel.len(),
+        body.len()
+    );
+    redis.write_all(command.as_bytes()).unwrap();
+    let mut reply = [0u8; 64];
+    let n = redis.read(&mut reply).unwrap();
+    let reply = String::from_utf8_lossy(&reply[..n]);
+    assert!(reply.starts_with(':'), "PUBLISH answered {reply}");
+}
+
+/// A node's copies of another's offers heal after messages were lost (its
+/// listener fell behind the bus): here a forged "node 1 has no offers"
+/// drops node 2's copy of the challenge as a lost message would leave it
+/// missing; a request for everyone's offers (what a node that fell behind
+/// sends) brings it back from node 1, and Bob can still accept it there.
+fn lost_offers_come_back(redis_port: u16, namespace: &str, on1: &Http, on2: &Http, bob: &str, cid: &str) {
+    let node1 = on1.json("GET", "/api/health/ready", None, None)["node"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let lists = || {
+        on2.json("GET", "/api/challenges", Some(bob), None)
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["id"] == cid)
+    };
+    forge_lobby_message(
+        redis_port,
+        namespace,
+        &format!(r#"{{"node":"{node1}","s":"offers","challenges":[],"seeks":[]}}"#),
+    );
+    wait_until(Duration::from_secs(5), "node 2 loses its copy", || !lists());
+    forge_lobby_message(
+        redis_port,
+        namespace,
+        r#"{"node":"a-node-that-fell-behind","s":"resync"}"#,
+    );
+    wait_until(Duration::from_secs(5), "node 1 sends its offers again", lists);
 }
 
 /// An event run by a node that dies: its round's game and the event itself

@@ -2,12 +2,13 @@
 
 use crate::{Store, StoreError};
 use rating::PlayerRating;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};
 
-/// A registered player or a guest.
-#[derive(Clone, Debug, Serialize)]
+/// A registered player or a guest. It crosses the bus (issue 29) without
+/// its secrets and its sanctions, which only its own node's reads carry.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct User {
     pub id: String,
     pub name: String,

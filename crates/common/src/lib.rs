@@ -11,7 +11,7 @@ mod limit;
 pub mod names;
 mod random;
 
-pub use error::{Error, ErrorBody};
+pub use error::{Error, ErrorBody, Refusal};
 pub use limit::RateLimiter;
 pub use random::{random_bit, random_bytes, random_id, random_u32};
 

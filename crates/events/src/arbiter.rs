@@ -4,23 +4,24 @@
 //! re-admit a player, add a late entry, set or correct a result. Every
 //! change is logged with who and when.
 
+use crate::remote::Call;
 use crate::spec::{BoardResult, NewEvent};
 use crate::view::{EntryView, EventView};
 use crate::Events;
 use common::Error;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use store::{EntryRow, EventRow, User};
 use utoipa::ToSchema;
 
 /// Joining: the invitation code, where the event has one.
-#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
     pub code: Option<String>,
 }
 
 /// What the arbiter does to a player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PlayerAction {
     /// Not paired from the next round on (20.4); a game in progress is
@@ -42,7 +43,7 @@ pub struct PlayerRequest {
 }
 
 /// Setting or correcting a board's result.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResultRequest {
     pub round: u32,
@@ -161,6 +162,16 @@ impl Events {
     /// A guest; the event started; a wrong invitation code; a rating
     /// outside the event's range; entered already.
     pub async fn join(&self, id: &str, by: &User, req: JoinRequest) -> Result<EntryView, Error> {
+        if let Some(done) = self
+            .forwarded(id, || Call::Join {
+                id: id.into(),
+                by: by.clone(),
+                req: req.clone(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
         registered(by, "enter events")?;
         let _one = self.lock(id).await;
         let l = self.load(id).await?;
@@ -300,6 +311,15 @@ impl Events {
     /// # Errors
     /// Not entered, or withdrawn already.
     pub async fn withdraw(&self, id: &str, by: &User) -> Result<(), Error> {
+        if let Some(done) = self
+            .forwarded(id, || Call::Withdraw {
+                id: id.into(),
+                by: by.clone(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
         let _one = self.lock(id).await;
         self.withdraw_locked(id, by, by).await
     }
@@ -384,6 +404,17 @@ impl Events {
         player: &User,
         action: PlayerAction,
     ) -> Result<(), Error> {
+        if let Some(done) = self
+            .forwarded(id, || Call::Player {
+                id: id.into(),
+                by: by.clone(),
+                player: player.clone(),
+                action,
+            })
+            .await?
+        {
+            return Ok(done);
+        }
         let _one = self.lock(id).await;
         let l = self.load(id).await?;
         if l.event.organiser_id != by.id {
@@ -448,6 +479,16 @@ impl Events {
     /// # Errors
     /// Not the arbiter; no such board; a bye; a bad result.
     pub async fn set_result(&self, id: &str, by: &User, req: ResultRequest) -> Result<(), Error> {
+        if let Some(done) = self
+            .forwarded(id, || Call::SetResult {
+                id: id.into(),
+                by: by.clone(),
+                req: req.clone(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
         let result = BoardResult::parse(&req.result).ok_or_else(|| {
             Error::bad(
                 "bad_result",
@@ -509,7 +550,7 @@ impl Events {
 }
 
 /// The arbiter's tools for the event itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EventAction {
     /// Nothing is paired while paused (no scheduled round, no arena
@@ -524,7 +565,7 @@ pub enum EventAction {
     Publish,
 }
 
-#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArbiterRequest {
     pub action: EventAction,
@@ -539,6 +580,16 @@ impl Events {
     /// # Errors
     /// Not the arbiter; the action does not fit the event's state.
     pub async fn arbiter_action(&self, id: &str, by: &User, req: ArbiterRequest) -> Result<(), Error> {
+        if let Some(done) = self
+            .forwarded(id, || Call::Arbiter {
+                id: id.into(),
+                by: by.clone(),
+                req: req.clone(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
         if req.reason.chars().count() > 200 {
             return Err(Error::bad("bad_reason", "a reason has at most 200 characters"));
         }

@@ -13,6 +13,8 @@
 //! * [`arena`]: the Arena, pairing whoever is free until its end time.
 //! * [`teams`]: team round robins — rosters, line-ups, match points.
 //! * `arbiter`: entries, withdrawals, late entries, corrected results, the log.
+//! * `remote`: changes asked of a node that does not run the event, made
+//!   at the node that does (issue 29).
 //! * [`view`]: what the API shows.
 //!
 //! Crash safety: all an event knows is in the database. At start the room
@@ -25,6 +27,7 @@ mod arbiter;
 pub mod arena;
 pub mod crosstable;
 mod knockout;
+mod remote;
 mod rounds;
 pub mod spec;
 pub mod teams;
@@ -137,6 +140,7 @@ impl Events {
     /// # Errors
     /// The database cannot be read.
     pub async fn start(&self) -> Result<usize, common::Error> {
+        self.serve_bus();
         let mut ended = self.play().ended_games();
         let resumed = self.reconcile_all().await?;
         let me = self.clone();

@@ -6,6 +6,7 @@
 
 use crate::crosstable;
 use crate::knockout;
+use crate::remote::Call;
 use crate::spec::{BoardResult, System};
 use crate::{Events, Loaded};
 use common::Error;
@@ -21,6 +22,15 @@ impl Events {
     /// Not the event's arbiter; the event finished; a game of the current
     /// round still playing; too few players; no pairing possible.
     pub async fn pair_next(&self, id: &str, by: &User) -> Result<u32, Error> {
+        if let Some(done) = self
+            .forwarded(id, || Call::PairNext {
+                id: id.into(),
+                by: by.clone(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
         let _one = self.lock(id).await;
         let l = self.load(id).await?;
         if l.event.organiser_id != by.id {

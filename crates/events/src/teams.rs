@@ -61,7 +61,7 @@ pub struct LineupRequest {
 }
 
 /// One roster place.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct RosterView {
     /// 1-based: board order, then the substitutes.
     pub position: u32,
@@ -72,7 +72,7 @@ pub struct RosterView {
     pub substitute: bool,
 }
 
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct TeamView {
     pub number: u32,
     pub name: String,
@@ -149,7 +149,7 @@ pub struct TeamsView {
 }
 
 /// Which line-ups a team handed in, as its captain sees them.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct LineupView {
     pub round: u32,
     pub team: u32,
@@ -531,6 +531,18 @@ impl Events {
         code: Option<&str>,
         players: &[User],
     ) -> Result<TeamView, Error> {
+        if let Some(done) = self
+            .forwarded(id, || crate::remote::Call::RegisterTeam {
+                id: id.into(),
+                by: by.clone(),
+                name: name.into(),
+                code: code.map(Into::into),
+                players: players.to_vec(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
         if by.guest {
             return Err(Error::Forbidden(
                 "guests cannot captain teams: register an account".into(),
@@ -644,6 +656,17 @@ impl Events {
         round: u32,
         players: &[String],
     ) -> Result<LineupView, Error> {
+        if let Some(done) = self
+            .forwarded(id, || crate::remote::Call::Lineup {
+                id: id.into(),
+                by: by.clone(),
+                round,
+                players: players.to_vec(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
         let _one = self.lock(id).await;
         let l = self.load(id).await?;
         not_team_event(&l)?;

@@ -5,7 +5,7 @@
 
 use crate::{Events, Loaded};
 use common::Error;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tournament::model::Outcome;
 use tournament::tiebreak::standings::{standings, Rules};
 use utoipa::ToSchema;
@@ -35,7 +35,7 @@ pub struct EventSummary {
 }
 
 /// One entry.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct EntryView {
     /// Pairing number (TRF starting rank); the joining order until round 1
     /// is paired, then the initial ranking.

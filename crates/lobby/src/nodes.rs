@@ -24,7 +24,7 @@ use crate::protocol::{ChallengeView, DeclineReason, SeekView};
 use crate::seeks::{Seek, SeekResult};
 use crate::start::GameStarted;
 use crate::{lock, Lobby};
-use common::Error;
+use common::{Error, Refusal};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -161,47 +161,13 @@ enum Call {
     },
 }
 
-/// A refusal as it crosses the bus.
-#[derive(Serialize, Deserialize)]
-struct Refusal {
-    code: String,
-    message: String,
-}
-
-impl From<&Error> for Refusal {
-    fn from(e: &Error) -> Refusal {
-        Refusal {
-            code: e.code().to_string(),
-            message: e.to_string(),
-        }
-    }
-}
-
-/// The codes a challenge's answer may be refused with (`start` and
-/// `challenges`), read back as the same errors.
+/// The conflict codes a challenge's answer may be refused with (`start`
+/// and `challenges`), read back as the same errors.
 const CONFLICTS: [&str; 3] = [
     "too_many_untimed_games",
     "too_many_computer_games",
     "recipient_busy",
 ];
-
-impl From<Refusal> for Error {
-    fn from(r: Refusal) -> Error {
-        match r.code.as_str() {
-            "not_found" => Error::NotFound(r.message.trim_end_matches(" not found").to_string()),
-            "forbidden" => Error::Forbidden(r.message),
-            "unavailable" | "internal" => Error::Unavailable,
-            code => Error::conflict(
-                CONFLICTS
-                    .iter()
-                    .find(|c| **c == code)
-                    .copied()
-                    .unwrap_or("refused"),
-                r.message,
-            ),
-        }
-    }
-}
 
 /// How often a node tells the others everyone in its lobby.
 pub(crate) const PRESENT_EVERY: Duration = Duration::from_secs(3);
@@ -398,7 +364,7 @@ impl Lobby {
         let answer = self.ask(node, &c).await?;
         serde_json::from_str::<Result<Option<SeekResult>, Refusal>>(&answer)
             .map_err(|_| Error::Unavailable)?
-            .map_err(Error::from)
+            .map_err(|r| r.into_error(&CONFLICTS))
     }
 
     /// What another node's lobby published: taken in at once, with
@@ -467,7 +433,7 @@ impl Lobby {
         let answer = self.ask(node, &c).await?;
         serde_json::from_str::<Result<GameStarted, Refusal>>(&answer)
             .map_err(|_| Error::Unavailable)?
-            .map_err(Error::from)
+            .map_err(|r| r.into_error(&CONFLICTS))
     }
 
     /// Declines, at its node, a challenge made on another node.
@@ -486,7 +452,7 @@ impl Lobby {
         let answer = self.ask(node, &c).await?;
         serde_json::from_str::<Result<(), Refusal>>(&answer)
             .map_err(|_| Error::Unavailable)?
-            .map_err(Error::from)
+            .map_err(|r| r.into_error(&CONFLICTS))
     }
 
     async fn ask(&self, node: &str, c: &Call) -> Result<String, Error> {

@@ -539,13 +539,24 @@ fn an_event_outlives_its_node(runner: &mut Child, on_runner: &Http, other: &Http
             Some("{}"),
         );
     }
-    let paired = on_runner.request(
+    // The arbiter presses the button on the other node: the round is
+    // paired by the event's node, whose game it then is.
+    let paired = other.request(
         "POST",
         &format!("/api/events/{event}/pair"),
         Some(alice),
         Some("{}"),
     );
     assert_eq!(paired.status, 200, "{}", paired.body);
+    // A refusal comes back from the event's node with its code.
+    let again = other.request(
+        "POST",
+        &format!("/api/events/{event}/pair"),
+        Some(alice),
+        Some("{}"),
+    );
+    assert_eq!(again.status, 409, "{}", again.body);
+    assert!(again.body.contains("round_not_finished"), "{}", again.body);
     let view = other.json("GET", &format!("/api/events/{event}"), None, None);
     let board = &view["rounds_paired"][0]["boards"][0];
     let game = board["game"]
@@ -556,8 +567,15 @@ fn an_event_outlives_its_node(runner: &mut Child, on_runner: &Http, other: &Http
         .args(["-KILL", &runner.id().to_string()])
         .status();
     let _ = runner.wait();
-    // The game goes on at the other node: a resignation there ends it.
+    // The game was the runner's, not the other node's: until its lease
+    // runs out and the other takes it over, the other cannot end it.
     let t0 = Instant::now();
+    let early = post_game(other, &game, bob, "resign");
+    assert!(
+        early == 404 || early == 503,
+        "the round's game was started by the event's node, not where the button was pressed: {early}"
+    );
+    // The game goes on at the other node: a resignation there ends it.
     until_taken(
         Duration::from_secs(20),
         "resigning the event's game",

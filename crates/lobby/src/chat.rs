@@ -129,10 +129,18 @@ impl Lobby {
         }
     }
 
-    /// Says a checked line in the lobby chat to everyone there, and keeps
-    /// it for newcomers.
+    /// Says a checked line in the lobby chat to everyone there, on every
+    /// node, and keeps it for newcomers (each node keeps the lines it
+    /// heard, so a newcomer on any node reads the same history).
     pub fn say(&self, from: &str, text: &str) {
         let line = LobbyLine::now(from, text);
+        self.share_said(&line);
+        self.keep_and_show(line);
+    }
+
+    /// A lobby chat line said here or on another node: kept for
+    /// newcomers and shown to this node's lobby.
+    pub(crate) fn keep_and_show(&self, line: LobbyLine) {
         {
             let mut chat = lock(&self.0.chat);
             chat.push_back(line.clone());
@@ -140,7 +148,10 @@ impl Lobby {
                 chat.pop_front();
             }
         }
-        self.announce(&LobbyMsg::Chat(line));
+        let _ = self
+            .0
+            .public
+            .send(std::sync::Arc::from(LobbyMsg::Chat(line).to_json()));
     }
 
     /// The lobby chat's last lines, oldest first.

@@ -20,7 +20,7 @@
 //! challenges come back and lost withdrawals take effect.
 
 use crate::challenges::Challenge;
-use crate::protocol::{ChallengeView, DeclineReason, SeekView};
+use crate::protocol::{ChallengeView, DeclineReason, LobbyLine, SeekView};
 use crate::seeks::{Seek, SeekResult};
 use crate::start::GameStarted;
 use crate::{lock, Lobby};
@@ -44,6 +44,8 @@ enum Shared {
     Notify { user: String, json: String },
     /// A public announcement.
     Public { json: String },
+    /// A line of the lobby chat, which every node keeps for newcomers.
+    Said(LobbyLine),
     /// A challenge made on the publishing node.
     Challenge(ChallengeCopy),
     /// A challenge answered, withdrawn or expired.
@@ -296,6 +298,10 @@ impl Lobby {
         });
     }
 
+    pub(crate) fn share_said(&self, line: &LobbyLine) {
+        self.share(Shared::Said(line.clone()));
+    }
+
     pub(crate) fn share_challenge(&self, c: &Challenge) {
         self.share(Shared::Challenge(ChallengeCopy::of(c)));
     }
@@ -375,6 +381,7 @@ impl Lobby {
             Shared::Public { json } => {
                 let _ = self.0.public.send(Arc::from(json));
             }
+            Shared::Said(line) => self.keep_and_show(line),
             Shared::Challenge(copy) => {
                 if let Some(c) = copy.held_for(node) {
                     lock(&self.0.challenges).insert(c.view.id.clone(), c);

@@ -203,12 +203,21 @@ mod tempdir {
 /// A WebSocket opened through `http` as a browser on that address would,
 /// reading the server's text frames on its own thread.
 fn websocket(http: &Http, path: &str) -> Stream {
+    websocket_as(http, path, None).0
+}
+
+/// A WebSocket as `cookie`'s player (or nobody), and its writing half.
+fn websocket_as(http: &Http, path: &str, cookie: Option<&str>) -> (Stream, TcpStream) {
     let mut s = TcpStream::connect(&http.addr).expect("connect");
-    let req = format!(
+    let mut req = format!(
         "GET {path} HTTP/1.1\r\nHost: {0}\r\nOrigin: http://{0}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n",
         http.addr
     );
+    if let Some(c) = cookie {
+        req.push_str(&format!("Cookie: {c}\r\n"));
+    }
+    req.push_str("\r\n");
     s.write_all(req.as_bytes()).unwrap();
     // The head, byte by byte up to its blank line: the frames follow.
     let mut head = Vec::new();
@@ -223,6 +232,7 @@ fn websocket(http: &Http, path: &str) -> Stream {
         "upgraded through the proxy: {head}"
     );
     let (tx, rx) = mpsc::channel();
+    let writer = s.try_clone().unwrap();
     std::thread::spawn(move || {
         let mut read = |n: usize| -> Option<Vec<u8>> {
             let mut b = vec![0u8; n];
@@ -252,7 +262,41 @@ fn websocket(http: &Http, path: &str) -> Stream {
         }
         let _ = tx.send(None);
     });
-    Stream(rx)
+    (Stream(rx), writer)
+}
+
+/// Sends one text frame, masked as a client's must be (RFC 6455 5.3).
+fn send_text(socket: &mut TcpStream, text: &str) {
+    let mask = [0x12u8, 0x34, 0x56, 0x78];
+    let len = text.len();
+    assert!(len < 126, "a short frame");
+    let mut frame = vec![0x81, 0x80 | u8::try_from(len).unwrap()];
+    frame.extend_from_slice(&mask);
+    frame.extend(text.bytes().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    socket.write_all(&frame).unwrap();
+}
+
+/// A line said in the lobby on one node is in the chat history a
+/// newcomer reads on another.
+fn lobby_chat_is_one_room(on1: &Http, on3: &Http, alice: &str) {
+    let line = unique("hello-from-node-1-");
+    let (said, mut socket) = websocket_as(on1, "/api/lobby/ws", Some(alice));
+    said.next_of("chat_history", Duration::from_secs(5));
+    send_text(&mut socket, &format!(r#"{{"t":"chat","text":"{line}"}}"#));
+    // Back to the speaker on node 1 once said.
+    assert_eq!(
+        said.next_of("chat", Duration::from_secs(5))["text"],
+        line.as_str()
+    );
+    wait_until(Duration::from_secs(5), "node 3 keeps node 1's line", || {
+        let (newcomer, _) = websocket_as(on3, "/api/lobby/ws", None);
+        let history = newcomer.next_of("chat_history", Duration::from_secs(5));
+        history["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["text"] == line.as_str())
+    });
 }
 
 /// `POST /api/games/{id}/{what}` as `who`: the status.
@@ -349,6 +393,7 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         "node 2 lists node 1's challenge: {listed}"
     );
     lost_offers_come_back(redis_port, &namespace, &on1, &on2, &bob, &cid);
+    lobby_chat_is_one_room(&on1, &on3, &alice);
     // Bob accepts on node 2; node 1, which holds the challenge, starts it.
     let started = on2.json(
         "POST",

@@ -165,6 +165,11 @@ impl Events {
                         Err(broadcast::error::RecvError::Closed) => break,
                     },
                     _ = tick.tick() => {
+                        if me.play().missed_ended_games() {
+                            if let Err(err) = me.reconcile_all().await {
+                                tracing::error!(error = %err, "cannot re-read the events");
+                            }
+                        }
                         me.take_over_events().await;
                         if let Err(err) = me.pair_scheduled().await {
                             tracing::error!(error = %err, "cannot pair a scheduled round");

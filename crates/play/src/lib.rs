@@ -102,6 +102,9 @@ struct Inner {
     your_turn: tokio::sync::broadcast::Sender<YourTurn>,
     metrics: metrics::PlayMetrics,
     ended: tokio::sync::broadcast::Sender<GameEnded>,
+    /// Other nodes' ended games were lost: the bus's listener fell
+    /// behind (see [`Play::missed_ended_games`]).
+    ended_missed: Arc<std::sync::atomic::AtomicBool>,
     /// The bus to the other nodes (issue 29); unset on a node alone.
     bus: std::sync::OnceLock<bus::Bus>,
     remote_owners: live::RemoteOwners,
@@ -171,6 +174,7 @@ impl Play {
             metrics: metrics::PlayMetrics::default(),
             // A lagging subscriber re-reads the stored games (see GameEnded).
             ended: tokio::sync::broadcast::channel(1024).0,
+            ended_missed: Arc::default(),
             bus: std::sync::OnceLock::new(),
             remote_owners: live::RemoteOwners::default(),
         })))
@@ -189,6 +193,7 @@ impl Play {
         let mut heard = bus.subscribe(ENDED).await?;
         let me = bus.node().to_string();
         let ended = self.0.ended.clone();
+        let missed = self.0.ended_missed.clone();
         tokio::spawn(async move {
             loop {
                 match heard.recv().await {
@@ -199,7 +204,10 @@ impl Play {
                             }
                         }
                     }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                        tracing::warn!(missed = n, "fell behind the other nodes' ended games");
+                        missed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 }
             }
@@ -229,6 +237,16 @@ impl Play {
     #[must_use]
     pub fn ended_games(&self) -> tokio::sync::broadcast::Receiver<GameEnded> {
         self.0.ended.subscribe()
+    }
+
+    /// Whether other nodes' ended games were lost since last asked: a
+    /// room waiting on results then reads the stored games, as it does
+    /// when it falls behind [`Play::ended_games`] itself.
+    #[must_use]
+    pub fn missed_ended_games(&self) -> bool {
+        self.0
+            .ended_missed
+            .swap(false, std::sync::atomic::Ordering::Relaxed)
     }
 
     pub(crate) fn tell_ended(&self, ended: GameEnded) {

@@ -26,7 +26,9 @@
 //   docs/screenshots/variants-flags.png).
 // - 杀惊遁马 (xiangqi-horse) between two players: Red's opening cannon
 //   takes a horse, Black answers with two moves by clicks, the horse
-//   first, and the move list gives Black's second its own row.
+//   first, and the move list gives Black's second its own row; the live
+//   board and the replay say Black is still to move after the horse (who
+//   moves comes from the server, not from the ply count).
 // Every page must log no console error (`finish`), and every control must
 // have a name.
 
@@ -59,6 +61,9 @@ async function playComputer(p, variant) {
   await p.page.waitForSelector('#board .xq-board .xq-pieces [data-piece]');
   return p.page.url().split('/game/')[1];
 }
+
+/** The board's accessible name, which says who is to move ("… Black to move"). */
+const toMove = (page) => page.$eval('#board svg.xq-board', (b) => b.getAttribute('aria-label'));
 
 /** Resigns the game on `page` and waits for the result dialog. */
 async function resign(page) {
@@ -235,6 +240,9 @@ try {
     await waitPly(B.page, 1);
     await clickMove(B.page, 'b9', 'c7');
     await waitPly(B.page, 2);
+    // The live board says Black is still to move (from the server's FEN).
+    await waitPly(A.page, 2);
+    assert.match(await toMove(A.page), /Black to move/);
     // Still Black's turn: the rook takes the cannon.
     await clickMove(B.page, 'i9', 'h9');
     await waitPly(A.page, 3);
@@ -243,7 +251,19 @@ try {
     // Black's two moves: the second has a row of its own, in Black's column.
     const rows = await A.page.$$eval('#moves li', (ls) => ls.map((l) => [...l.querySelectorAll('.mv')].map((m) => m.dataset.ply || '…')));
     assert.deepEqual(rows, [['1', '2'], ['…', '3']]);
+    const horseGame = A.page.url().split('/game/')[1];
     await resign(A.page);
+    // The replay: who is to move comes from the recorded sides, not from
+    // the ply count — after Black's horse, Black again (the bug was Red).
+    await A.page.goto(`${base}/replay/${horseGame}`);
+    await A.page.waitForSelector('#board .xq-pieces [data-piece]');
+    const expected = ['Red', 'Black', 'Black', 'Red'];
+    await A.page.click('#first');
+    for (const [ply, side] of expected.entries()) {
+      if (ply > 0) await A.page.click('#next');
+      if (ply > 0) await A.page.waitForFunction((n) => document.querySelector('#replay-ply')?.textContent.startsWith(`Move ${n} of`), ply);
+      assert.match(await toMove(A.page), new RegExp(`${side} to move`), `ply ${ply}`);
+    }
   });
 
   await step('variants: xiangqi-house on the analysis board — a pawn revived by a click, a flag taken by its step', async () => {

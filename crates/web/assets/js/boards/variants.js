@@ -234,6 +234,9 @@ function specOf(descriptor) {
     sides: ['red', 'black'],
     rules,
     notation,
+    // A turn of two moves (杀惊遁马) keeps the side to move, so replays
+    // take who moves from the server's sides, not from the ply count.
+    turnOfSide: (side) => (side === 'first' ? 'red' : 'black'),
     // The server says whether the last move gave check.
     checkSquare(pos, last) {
       if (!last || !last.check) return null;

@@ -25,7 +25,7 @@ import { errorText, shownName, t } from '../i18n.js';
 import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
 import {
-  choicesOf, createBoard, destsOf, gameFor, moveRows, secondToMove, splitMove,
+  choicesOf, createBoard, destsOf, gameFor, gamePositions, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import {
   clockText, colorOf, detailLine, foulText, mustChangeText, otherSide, patternIn, personalResult, reasonText, resultText, sideName,
@@ -230,9 +230,7 @@ export async function mount(main, params, ctx) {
   const rules = () => spec.rules;
 
   function positions() {
-    const list = [rules().parseFen(view.initial_fen)];
-    for (const m of view.moves) list.push(rules().play(list[list.length - 1], m.move));
-    return list;
+    return gamePositions(spec, view.initial_fen, view.moves, view.fen);
   }
 
   function shownPosition() {

@@ -13,7 +13,7 @@ use toml::Spanned;
 use crate::error::VariantError;
 use crate::square::{Square, STRIDE};
 use crate::variant::{
-    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Revival, SquareSet, TypeSet,
+    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Repetition, Revival, SquareSet, TypeSet,
     Variant, Who,
 };
 
@@ -243,6 +243,25 @@ struct RulesSpec {
     /// Flags on a ring round the board (解将旗).
     #[serde(default)]
     flags: Vec<Spanned<FlagSpec>>,
+    /// The repetition rule, where not the simple rule set's.
+    #[serde(default)]
+    repetition: Vec<Spanned<RepetitionSpec>>,
+}
+
+/// `[[rules.repetition]]`: the `count`-th time on the board ends the game,
+/// perpetual check then worth `perpetual_check` to the checking side.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RepetitionSpec {
+    #[serde(default = "three")]
+    count: u8,
+    #[serde(default = "loss")]
+    perpetual_check: EndSpec,
+    house_rule: Option<String>,
+}
+
+fn three() -> u8 {
+    3
 }
 
 /// `[[rules.flags]]`: a ring of `points` points, each side's flag starting
@@ -312,6 +331,7 @@ impl Default for RulesSpec {
             double_moves: Vec::new(),
             royal_screens: Vec::new(),
             flags: Vec::new(),
+            repetition: Vec::new(),
         }
     }
 }
@@ -611,6 +631,12 @@ impl Variant {
             .chain(
                 spec.rules
                     .flags
+                    .iter()
+                    .filter_map(|d| d.get_ref().house_rule.as_deref()),
+            )
+            .chain(
+                spec.rules
+                    .repetition
                     .iter()
                     .filter_map(|d| d.get_ref().house_rule.as_deref()),
             )
@@ -1014,6 +1040,36 @@ impl Variant {
                 start: spec.start,
             });
         }
+        // The repetition rule: the simple rule set's unless one table in
+        // force says otherwise (解将旗's file asks for 长将 to draw).
+        let mut repetition = None;
+        for r in rules.repetition.iter().filter(|r| in_force(&r.get_ref().house_rule)) {
+            let span = r.span();
+            let spec = r.get_ref();
+            if repetition.is_some() {
+                return Err(cx.err(span, "repetition: only one repetition rule may be in force"));
+            }
+            if !(2..=10).contains(&spec.count) {
+                return Err(cx.err(
+                    span,
+                    format!(
+                        "repetition: count {} is not 2 … 10 (the how-many-th time on the board ends the game)",
+                        spec.count
+                    ),
+                ));
+            }
+            let perpetual_check = EndValue::from(spec.perpetual_check);
+            if perpetual_check == EndValue::Win {
+                return Err(cx.err(
+                    span,
+                    "repetition: perpetual_check is loss or draw (checking forever wins nothing)",
+                ));
+            }
+            repetition = Some(Repetition {
+                count: spec.count,
+                perpetual_check,
+            });
+        }
         if (!revivals.is_empty() || double_move.is_some() || flags.is_some()) && (rules.pass || rules.bikjang)
         {
             return Err(cx.err(
@@ -1036,6 +1092,7 @@ impl Variant {
             counting,
             regions,
             house_rules: rules.house_rules.clone(),
+            repetition: repetition.unwrap_or_default(),
             revivals,
             double_move,
             royal_screen,

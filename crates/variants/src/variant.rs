@@ -212,6 +212,37 @@ pub struct FlagRing {
     pub start: [u8; 2],
 }
 
+/// How a position on the board again ends the game (`[[rules.repetition]]`):
+/// the `count`-th time (3: Xiangqi's 三次, rule 4.2.3) ends it; a side that
+/// gave check with every one of its moves since the position's previous
+/// time, while the other did not (perpetual check, 长将), then gets
+/// `perpetual_check`; any other repetition is a draw (不变作和).
+///
+/// The default is the simple rule set (3, perpetual check loses). 解将旗
+/// (seed 004, 3) asks for `perpetual_check = "draw"`: the flag is
+/// “可以解除象棋禁止‘长将…’规则的规则” and with it “红方被迫长将也不犯规” — a
+/// side checked forever may step its flag each time and so change the
+/// position (the flags are part of [`crate::Position::key`]); one that
+/// lets the position come back has chosen the draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repetition {
+    /// The how-many-th time on the board ends the game (2 … 10).
+    pub count: u8,
+    /// What a perpetual check is worth to the checking side: a loss or a
+    /// draw (never a win).
+    pub perpetual_check: EndValue,
+}
+
+impl Default for Repetition {
+    /// The simple rule set: the third time ends it, 长将 loses.
+    fn default() -> Self {
+        Repetition {
+            count: 3,
+            perpetual_check: EndValue::Loss,
+        }
+    }
+}
+
 /// What an ending is worth to the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndValue {
@@ -250,6 +281,8 @@ pub struct Variant {
     pub(crate) regions: std::collections::BTreeMap<String, [SquareSet; 2]>,
     /// The house rules (降和偏方) switched on.
     pub(crate) house_rules: Vec<String>,
+    /// How a repeated position ends the game.
+    pub(crate) repetition: Repetition,
     /// Revivals from a reserve (drops), where the file has them switched on.
     pub(crate) revivals: Vec<Revival>,
     /// The turn of two moves, where the file has it switched on.
@@ -369,6 +402,13 @@ impl Variant {
             .iter()
             .find(|r| r.pieces.contains(base))
             .map(|r| (base, r))
+    }
+
+    /// The repetition rule in force (the simple rule set unless the file
+    /// chooses another).
+    #[must_use]
+    pub fn repetition(&self) -> Repetition {
+        self.repetition
     }
 
     /// The flags' ring in force (解将旗), if any.

@@ -13,7 +13,7 @@ use toml::Spanned;
 use crate::error::VariantError;
 use crate::square::{Square, STRIDE};
 use crate::variant::{
-    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Repetition, Revival, SquareSet, TypeSet,
+    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Repetition, Revival, Royals, SquareSet, TypeSet,
     Variant, Who,
 };
 
@@ -246,6 +246,17 @@ struct RulesSpec {
     /// The repetition rule, where not the simple rule set's.
     #[serde(default)]
     repetition: Vec<Spanned<RepetitionSpec>>,
+    /// How many royal pieces a side has and when they are in check.
+    royals: Option<Spanned<RoyalsSpec>>,
+}
+
+/// `[rules] royals`: `one` (the default), `any` or `all` (see [`Royals`]).
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum RoyalsSpec {
+    One,
+    Any,
+    All,
 }
 
 /// `[[rules.repetition]]`: the `count`-th time on the board ends the game,
@@ -332,6 +343,7 @@ impl Default for RulesSpec {
             royal_screens: Vec::new(),
             flags: Vec::new(),
             repetition: Vec::new(),
+            royals: None,
         }
     }
 }
@@ -886,6 +898,37 @@ impl Variant {
         if rules.bikjang && rules.flying_general {
             return Err(cx.err(0..0, "bikjang and flying_general exclude each other"));
         }
+        // Several royals a side: the rules that are about the one royal
+        // (its square as the pass, two royals facing, a power while it
+        // stands somewhere) have no meaning then and are refused.
+        let royals = match rules.royals.as_ref().map(|r| (r.span(), *r.get_ref())) {
+            None | Some((_, RoyalsSpec::One)) => Royals::One,
+            Some((span, several)) => {
+                if !royal {
+                    return Err(cx.err(span, "royals: `any` and `all` need a royal piece type"));
+                }
+                let lone = [
+                    (rules.flying_general, "flying_general"),
+                    (rules.pass, "pass"),
+                    (rules.bikjang, "bikjang"),
+                    (
+                        pieces.iter().any(|p| p.movements.iter().any(|m| m.royal_on.is_some())),
+                        "while_royal_on",
+                    ),
+                ];
+                if let Some((_, what)) = lone.iter().find(|(on, _)| *on) {
+                    return Err(cx.err(
+                        span,
+                        format!("royals: several royals a side do not go with {what}, which is about the one royal"),
+                    ));
+                }
+                if matches!(several, RoyalsSpec::Any) {
+                    Royals::Any
+                } else {
+                    Royals::All
+                }
+            }
+        };
         let counting = match &rules.counting {
             None => None,
             Some(c) => {
@@ -1093,6 +1136,7 @@ impl Variant {
             regions,
             house_rules: rules.house_rules.clone(),
             repetition: repetition.unwrap_or_default(),
+            royals,
             revivals,
             double_move,
             royal_screen,

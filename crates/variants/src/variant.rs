@@ -243,6 +243,25 @@ impl Default for Repetition {
     }
 }
 
+/// How many royal pieces a side has, and when they are in check
+/// (`[rules] royals`). Fairy-Stockfish's two readings of several kings:
+/// `any` keeps every royal safe — a side is in check when any of its
+/// royals is attacked, and a move that leaves one attacked is illegal
+/// (as every king of a variant without `dupleCheck`); `all` is its
+/// `dupleCheck` (Spartan chess's two kings) — a side is in check only
+/// when all its royals are attacked, so it may leave one en prise and
+/// lose it, but never the last.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Royals {
+    /// Exactly one royal piece a side (Xiangqi's 帅 and 将): the default.
+    #[default]
+    One,
+    /// One or more a side; check when any is attacked.
+    Any,
+    /// One or more a side; check when all are attacked.
+    All,
+}
+
 /// What an ending is worth to the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndValue {
@@ -283,6 +302,8 @@ pub struct Variant {
     pub(crate) house_rules: Vec<String>,
     /// How a repeated position ends the game.
     pub(crate) repetition: Repetition,
+    /// How many royal pieces a side has and when they are in check.
+    pub(crate) royals: Royals,
     /// Revivals from a reserve (drops), where the file has them switched on.
     pub(crate) revivals: Vec<Revival>,
     /// The turn of two moves, where the file has it switched on.
@@ -402,6 +423,12 @@ impl Variant {
             .iter()
             .find(|r| r.pieces.contains(base))
             .map(|r| (base, r))
+    }
+
+    /// How many royal pieces a side has, and when they are in check.
+    #[must_use]
+    pub fn royals(&self) -> Royals {
+        self.royals
     }
 
     /// The repetition rule in force (the simple rule set unless the file

@@ -17,7 +17,8 @@
 //   against the computer (docs/screenshots/variants-house-rules.png).
 // - The analysis board on Janggi, with its engine.
 // - Janggi between two players by a challenge: a move by clicks, a pass
-//   typed as the king's square twice.
+//   by a second click on the king (e8e8; a second click on a piece that
+//   cannot pass lets it go).
 // - Xiangqi with the eight house rules that go together (xiangqi-house)
 //   on the analysis board: 还魂卒's reserve written under the board and a
 //   pawn revived by a click on its start point; 解将旗's flags written
@@ -33,7 +34,7 @@
 // have a name.
 
 import assert from 'node:assert/strict';
-import { checkLabels, setUp, typeMove, waitPly } from './harness.mjs';
+import { checkLabels, setUp, waitPly } from './harness.mjs';
 
 const { base, browser, step, person, register, shot, finish } = await setUp('variants.mjs');
 
@@ -198,7 +199,7 @@ try {
     await checkLabels(page, 'janggi analysis');
   });
 
-  await step('variants: janggi between two players — a move by clicks, a pass typed as e8e8', async () => {
+  await step('variants: janggi between two players — a move by clicks, a pass by a second click on the king (e8e8)', async () => {
     await A.page.goto(`${base}/`);
     await A.page.waitForSelector('#challenge-form');
     await A.page.fill('#challenge-name', nameB);
@@ -215,9 +216,16 @@ try {
     assert.equal(await glyphOn(A.page, 'e1'), '楚');
     assert.equal(await glyphOn(A.page, 'e8'), '漢');
     assert.equal(await A.page.$$eval('#board .xq-river', (e) => e.length), 0, 'no river');
+    // A second click on a piece that cannot pass lets it go: no move.
+    await A.page.click(hit('a3'));
+    await A.page.waitForSelector('#board [data-dest="b3"]');
+    await A.page.click(hit('a3'));
+    await A.page.waitForFunction(() => !document.querySelector('#board [data-dest]'));
+    assert.equal(await A.page.$$eval('#moves [data-ply]', (m) => m.length), 0);
     await clickMove(A.page, 'a3', 'b3');
     await waitPly(B.page, 1);
-    await typeMove(B.page, 'e8e8');
+    // The pass by clicks: the king, then its own point (its dot is on it).
+    await clickMove(B.page, 'e8', 'e8');
     await waitPly(A.page, 2);
     assert.equal(await A.page.textContent('#moves [data-ply="2"]'), 'e8e8');
     await shot(A, 'variants-janggi');

@@ -12,6 +12,10 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod level;
+
+pub use level::Level;
+
 /// The two sides of a two-player game. Xiangqi calls them red and black,
 /// chess white and black, shogi sente and gote; the first side moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

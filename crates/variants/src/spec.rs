@@ -13,8 +13,8 @@ use toml::Spanned;
 use crate::error::VariantError;
 use crate::square::{Square, STRIDE};
 use crate::variant::{
-    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Repetition, Revival, Royals, SquareSet, TypeSet,
-    Variant, Who,
+    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Repetition, Revival, Royals,
+    SquareSet, TypeSet, Variant, Who,
 };
 
 /// The largest board side; squares are bytes of a 16-wide board.
@@ -912,7 +912,9 @@ impl Variant {
                     (rules.pass, "pass"),
                     (rules.bikjang, "bikjang"),
                     (
-                        pieces.iter().any(|p| p.movements.iter().any(|m| m.royal_on.is_some())),
+                        pieces
+                            .iter()
+                            .any(|p| p.movements.iter().any(|m| m.royal_on.is_some())),
                         "while_royal_on",
                     ),
                 ];
@@ -1086,7 +1088,11 @@ impl Variant {
         // The repetition rule: the simple rule set's unless one table in
         // force says otherwise (解将旗's file asks for 长将 to draw).
         let mut repetition = None;
-        for r in rules.repetition.iter().filter(|r| in_force(&r.get_ref().house_rule)) {
+        for r in rules
+            .repetition
+            .iter()
+            .filter(|r| in_force(&r.get_ref().house_rule))
+        {
             let span = r.span();
             let spec = r.get_ref();
             if repetition.is_some() {

@@ -658,7 +658,9 @@ fn check_flag_ends_a_perpetual_check_by_the_flag() {
 #[test]
 fn check_flag_draws_a_perpetual_check_the_flag_never_answers() {
     use game::{Game, Outcome, Status};
-    let line = ["a0d0", "d9e9", "d0e0", "e9d9", "e0d0", "d9e9", "d0e0", "e9d9", "e0d0"];
+    let line = [
+        "a0d0", "d9e9", "d0e0", "e9d9", "e0d0", "d9e9", "d0e0", "e9d9", "e0d0",
+    ];
     let play = |v: Arc<Variant>, fen: &str| {
         let mut g = variants::VariantGame::from_fen(v, fen).unwrap();
         for (i, m) in line.iter().enumerate() {
@@ -673,8 +675,14 @@ fn check_flag_draws_a_perpetual_check_the_flag_never_answers() {
         };
         end
     };
-    let on = play(xiangqi_with(&["check_flag"]), "3k5/9/9/9/9/9/9/9/9/R4K3{0,39} w - - 0 1");
-    assert_eq!((on.outcome, on.reason.as_str()), (Outcome::Draw, "threefold_repetition"));
+    let on = play(
+        xiangqi_with(&["check_flag"]),
+        "3k5/9/9/9/9/9/9/9/9/R4K3{0,39} w - - 0 1",
+    );
+    assert_eq!(
+        (on.outcome, on.reason.as_str()),
+        (Outcome::Draw, "threefold_repetition")
+    );
     assert!(on.detail.contains("长将不犯规"), "{}", on.detail);
     let off = play(xiangqi_with(&[]), "3k5/9/9/9/9/9/9/9/9/R4K3 w - - 0 1");
     assert_eq!(off.reason, "perpetual_check");
@@ -692,7 +700,10 @@ fn check_flag_draws_a_perpetual_check_the_flag_never_answers() {
     let Status::Over(end) = g.status() else {
         panic!("not over")
     };
-    assert_eq!((end.outcome, end.reason.as_str()), (Outcome::Draw, "threefold_repetition"));
+    assert_eq!(
+        (end.outcome, end.reason.as_str()),
+        (Outcome::Draw, "threefold_repetition")
+    );
     assert!(end.detail.contains("3 times"), "{}", end.detail);
 }
 

@@ -84,8 +84,9 @@ fn a_side_needs_its_royals() {
     assert!(err.to_string().contains("at least one"), "{err}");
     let err = Variant::from_toml(&file("one")).unwrap_err();
     assert!(
-        err.to_string()
-            .contains("line 2: start position: FEN gives the first side 2 royal pieces, the variant needs exactly one"),
+        err.to_string().contains(
+            "line 2: start position: FEN gives the first side 2 royal pieces, the variant needs exactly one"
+        ),
         "{err}"
     );
     let one = file("one").replace("K7K w", "K8 w");
@@ -115,7 +116,10 @@ moves = [{{ kind = "step", dirs = ["orthogonal"] }}]
         )
     };
     for (rules, reason) in [
-        ("royals = \"any\"\nflying_general = true", "do not go with flying_general"),
+        (
+            "royals = \"any\"\nflying_general = true",
+            "do not go with flying_general",
+        ),
         ("royals = \"all\"\npass = true", "do not go with pass"),
         ("royals = \"some\"", "unknown variant `some`"),
     ] {

@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use variants::{perft, End, EndValue, FenError, IllegalMove, Position, Repetition, Side, Variant, VariantError};
+use variants::{
+    perft, End, EndValue, FenError, IllegalMove, Position, Repetition, Side, Variant, VariantError,
+};
 use variants::{JANGGI_TOML, MANCHU_TOML, MINIXIANGQI_TOML, XIANGQI_TOML};
 
 fn xiangqi() -> Arc<Variant> {
@@ -80,7 +82,10 @@ fn rule_tables_say_what_is_wrong() {
             "[[rules.repetition]]\ncount = 3\n[[rules.repetition]]\ncount = 4",
             "only one repetition rule",
         ),
-        ("[[rules.repetition]]\nperpetual = \"draw\"", "unknown field `perpetual`"),
+        (
+            "[[rules.repetition]]\nperpetual = \"draw\"",
+            "unknown field `perpetual`",
+        ),
     ];
     for &(table, reason) in cases {
         let text = format!("{SMALL}\n{table}\n");
@@ -98,7 +103,10 @@ fn rule_tables_say_what_is_wrong() {
     assert_eq!(Variant::from_toml(&flags).unwrap().flags().unwrap().points, 24);
     // The repetition rule: the simple rule set unless a table in force
     // says otherwise; one tagged with a house rule that is off is not.
-    assert_eq!(Variant::from_toml(SMALL).unwrap().repetition(), Repetition::default());
+    assert_eq!(
+        Variant::from_toml(SMALL).unwrap().repetition(),
+        Repetition::default()
+    );
     let drawn = format!("{SMALL}\n[[rules.repetition]]\ncount = 4\nperpetual_check = \"draw\"\n");
     assert_eq!(
         Variant::from_toml(&drawn).unwrap().repetition(),
@@ -108,11 +116,15 @@ fn rule_tables_say_what_is_wrong() {
         }
     );
     let tagged = format!("{SMALL}\n[[rules.repetition]]\nperpetual_check = \"draw\"\nhouse_rule = \"x\"\n");
-    assert_eq!(Variant::from_toml(&tagged).unwrap().repetition(), Repetition::default());
+    assert_eq!(
+        Variant::from_toml(&tagged).unwrap().repetition(),
+        Repetition::default()
+    );
     // Xiangqi's file: 解将旗 (check_flag) draws perpetual check, nothing else does.
     let flag = Variant::with_house_rules(variants::XIANGQI_TOML, "xiangqi-flag", &["check_flag"]).unwrap();
     assert_eq!(flag.repetition().perpetual_check, EndValue::Draw);
-    let horse = Variant::with_house_rules(variants::XIANGQI_TOML, "xiangqi-horse", &["fleeing_horse"]).unwrap();
+    let horse =
+        Variant::with_house_rules(variants::XIANGQI_TOML, "xiangqi-horse", &["fleeing_horse"]).unwrap();
     assert_eq!(horse.repetition(), Repetition::default());
     assert_eq!(xiangqi().repetition(), Repetition::default());
 }

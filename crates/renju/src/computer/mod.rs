@@ -97,7 +97,6 @@ pub fn limits(level: Level) -> Limits {
     }
 }
 
-
 /// What the computer does with its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {

@@ -28,8 +28,10 @@
 // - 杀惊遁马 (xiangqi-horse) between two players: Red's opening cannon
 //   takes a horse, Black answers with two moves by clicks, the horse
 //   first, and the move list gives Black's second its own row; the live
-//   board and the replay say Black is still to move after the horse (who
-//   moves comes from the server, not from the ply count).
+//   board, the replay and the analysis board say Black is still to move
+//   after the horse (who moves comes from the server, not from the ply
+//   count); Red's premove (the server's list for a data variant) waits
+//   through Black's two moves.
 // Every page must log no console error (`finish`), and every control must
 // have a name.
 
@@ -246,6 +248,11 @@ try {
     for (const p of [A, B]) await p.page.waitForSelector('#board .xq-board .xq-pieces [data-piece]');
     await clickMove(A.page, 'h2', 'h9');
     await waitPly(B.page, 1);
+    // Red queues a premove while Black thinks (the server's list of Red's
+    // moves by movement alone: a data variant has no rules in the browser).
+    await A.page.check('#premove');
+    await clickMove(A.page, 'b0', 'c2');
+    assert.equal(await A.page.$$eval('#board .xq-premove', (e) => e.length), 2);
     await clickMove(B.page, 'b9', 'c7');
     await waitPly(B.page, 2);
     // The live board says Black is still to move (from the server's FEN).
@@ -253,25 +260,34 @@ try {
     assert.match(await toMove(A.page), /Black to move/);
     // Still Black's turn: the rook takes the cannon.
     await clickMove(B.page, 'i9', 'h9');
-    await waitPly(A.page, 3);
+    // Red's premove waited through Black's first move and went at once
+    // after its second: the horse to c2 is ply 4.
+    await Promise.all([waitPly(A.page, 4), waitPly(B.page, 4)]);
+    await A.page.uncheck('#premove');
+    assert.equal(await pieceOn(A.page, 'c2'), 'N');
     assert.equal(await pieceOn(A.page, 'h9'), 'r');
     assert.equal(await pieceOn(A.page, 'c7'), 'n');
     // Black's two moves: the second has a row of its own, in Black's column.
     const rows = await A.page.$$eval('#moves li', (ls) => ls.map((l) => [...l.querySelectorAll('.mv')].map((m) => m.dataset.ply || '…')));
-    assert.deepEqual(rows, [['1', '2'], ['…', '3']]);
+    assert.deepEqual(rows, [['1', '2'], ['…', '3'], ['4', '…']]);
     const horseGame = A.page.url().split('/game/')[1];
     await resign(A.page);
     // The replay: who is to move comes from the recorded sides, not from
     // the ply count — after Black's horse, Black again (the bug was Red).
     await A.page.goto(`${base}/replay/${horseGame}`);
     await A.page.waitForSelector('#board .xq-pieces [data-piece]');
-    const expected = ['Red', 'Black', 'Black', 'Red'];
+    const expected = ['Red', 'Black', 'Black', 'Red', 'Black'];
     await A.page.click('#first');
     for (const [ply, side] of expected.entries()) {
       if (ply > 0) await A.page.click('#next');
       if (ply > 0) await A.page.waitForFunction((n) => document.querySelector('#replay-ply')?.textContent.startsWith(`Move ${n} of`), ply);
       assert.match(await toMove(A.page), new RegExp(`${side} to move`), `ply ${ply}`);
     }
+    // The analysis board takes who moves from the server's `movers` too:
+    // after the cannon and the horse, Black again.
+    await A.page.goto(`${base}/analysis?${new URLSearchParams({ variant: 'variants/xiangqi-horse', moves: 'h2h9,b9c7' })}`);
+    await A.page.waitForSelector('#board .xq-pieces [data-square="c7"][data-piece="n"]');
+    assert.match(await toMove(A.page), /Black to move/);
   });
 
   await step('variants: xiangqi-house on the analysis board — a pawn revived by a click, a flag taken by its step', async () => {

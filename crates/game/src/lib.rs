@@ -194,6 +194,15 @@ pub trait Game: Send + fmt::Debug {
     fn announcements(&self) -> Vec<&'static str> {
         Vec::new()
     }
+    /// The moves the side *not* to move could make now by its pieces'
+    /// movement alone (blockers and own pieces respected, check ignored),
+    /// sorted: what a player may premove while the other thinks. Empty
+    /// where the browser finds them itself from the position (Xiangqi's,
+    /// chess's and shogi's rules modules do), or has none; a data-defined
+    /// variant's rules live only on the server, so it sends them.
+    fn premoves(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// Clones into a box (the trait is object-safe, so no `Clone` bound).
     fn boxed_clone(&self) -> Box<dyn Game>;
 }

@@ -686,6 +686,26 @@ impl Position {
         Side::BOTH.into_iter().find(|s| self.flags[s.index()].is_none())
     }
 
+    /// The moves of the side *not* to move by its pieces' movement alone
+    /// (blockers, legs, screens, regions and conditional powers as they
+    /// stand; check, drops and passes left out), in board order: the
+    /// premoves a player may queue while the other side thinks. The server
+    /// checks a premove against the legal moves when its turn comes.
+    #[must_use]
+    pub fn premoves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        let waiting = self.turn.other();
+        for rank in 0..self.variant.ranks {
+            for file in 0..self.variant.files {
+                let from = Square::new(file, rank);
+                if self.piece_at(from).is_some_and(|(_, side)| side == waiting) {
+                    self.moves_from(from, &mut out);
+                }
+            }
+        }
+        out
+    }
+
     /// The pass, where the variant has one and it is legal: never in check,
     /// except in bikjang, where passing is always allowed (and ends the
     /// game), as in Fairy-Stockfish's `Position::legal`.

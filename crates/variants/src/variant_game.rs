@@ -160,6 +160,19 @@ impl Game for VariantGame {
         moves
     }
 
+    /// The side not to move's moves by movement alone (`Position::premoves`),
+    /// none once the game is over: the browser has no rules of a data
+    /// variant to find them.
+    fn premoves(&self) -> Vec<String> {
+        if matches!(self.status(), Status::Over(_)) {
+            return Vec::new();
+        }
+        let mut moves: Vec<String> = self.pos.premoves().iter().map(ToString::to_string).collect();
+        moves.sort();
+        moves.dedup();
+        moves
+    }
+
     fn play(&mut self, coord: &str) -> Result<PlayedMove, GameError> {
         if matches!(self.status(), Status::Over(_)) {
             return Err(GameError::GameOver);
@@ -297,12 +310,47 @@ mod tests {
         assert_eq!(e.outcome, Outcome::Win { winner: Side::Second });
     }
 
+    /// The premoves a data variant's game sends (`Game::premoves`): the
+    /// side not to move's moves by movement alone. At the start they are
+    /// Black's legal moves (nothing is pinned or in check); a horse that the
+    /// flying-general rule pins may still be premoved (check is
+    /// ignored: the server tries the premove when its turn comes); none
+    /// once the game is over.
+    #[test]
+    fn premoves_are_the_other_sides_moves_by_movement_alone() {
+        let variant = Arc::new(Variant::from_toml(crate::XIANGQI_TOML).unwrap());
+        let start = VariantGame::new(variant.clone());
+        let black = VariantGame::from_fen(variant.clone(), &start.fen().replacen(" w ", " b ", 1)).unwrap();
+        assert_eq!(start.premoves(), black.legal_moves());
+        assert!(
+            !start.premoves().contains(&"h0g2".to_owned()),
+            "Red's move is no premove of Red's opponent"
+        );
+
+        let pinned = VariantGame::from_fen(variant.clone(), "4k4/9/9/9/4n4/9/9/9/9/4K4 w").unwrap();
+        assert!(pinned.premoves().contains(&"e5d3".to_owned()));
+        let black = VariantGame::from_fen(variant.clone(), "4k4/9/9/9/4n4/9/9/9/9/4K4 b").unwrap();
+        assert!(
+            !black.legal_moves().contains(&"e5d3".to_owned()),
+            "the horse is pinned"
+        );
+
+        let mut mate = VariantGame::from_fen(variant, "3k5/8R/9/9/9/9/9/9/9/R3K4 w").unwrap();
+        assert!(!mate.premoves().is_empty());
+        mate.play("a0a9").unwrap();
+        assert!(matches!(mate.status(), Status::Over(_)), "{}", mate.fen());
+        assert!(mate.premoves().is_empty());
+    }
+
     /// A file's own repetition rule: the second time ends the game where
     /// `count = 2` (and the first time again does not), drawn even for the
     /// perpetual checker where `perpetual_check = "draw"`.
     #[test]
     fn a_file_chooses_its_repetition_rule() {
-        let text = format!("{}\n[[rules.repetition]]\ncount = 2\nperpetual_check = \"draw\"\n", crate::XIANGQI_TOML);
+        let text = format!(
+            "{}\n[[rules.repetition]]\ncount = 2\nperpetual_check = \"draw\"\n",
+            crate::XIANGQI_TOML
+        );
         let variant = Arc::new(Variant::from_toml(&text).unwrap());
         let mut g = VariantGame::from_fen(variant, "3k5/9/9/9/9/9/9/9/9/R4K3 w").unwrap();
         for m in ["a0d0", "d9e9", "d0e0", "e9d9"] {

@@ -243,7 +243,8 @@ function specOf(descriptor) {
       const k = rules.kingSquare(pos.board, pos.turn);
       return k >= 0 ? rules.squareName(k) : null;
     },
-    // No move generation here: premoves wait for the server's list.
+    // No move generation here: the server sends the premoves of a data
+    // variant with the game (`premoves`), and the game page uses those.
     premoves: () => ({}),
     isCapture(pos, move) {
       const mv = rules.parseMove(move);

@@ -49,8 +49,11 @@ pub struct PositionView {
     pub analysis: bool,
 }
 
+/// A replayed line: its variant, the game at its end, who made each move.
+type Replayed = (&'static Variant, Box<dyn Game>, Vec<Side>);
+
 /// Replays a line, or says which move of it is wrong; with who made each move.
-fn replay(req: &LineRequest) -> Result<(&'static Variant, Box<dyn Game>, Vec<Side>), Error> {
+fn replay(req: &LineRequest) -> Result<Replayed, Error> {
     let variant =
         registry::get(req.variant.as_deref()).map_err(|e| Error::bad("unknown_variant", e.to_string()))?;
     if req.moves.len() > MAX_LINE {

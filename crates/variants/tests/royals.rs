@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use variants::{End, FenError, Position, Royals, Variant};
+use variants::{perft, End, FenError, Position, Royals, Variant};
 
 /// A 9×5 board with kings that step anywhere and rooks, `royals` as given
 /// (its start: two red kings, one black).
@@ -130,4 +130,54 @@ moves = [{{ kind = "step", dirs = ["orthogonal"] }}]
     let no_royal = one_king("royals = \"any\"").replace("royal = true", "royal = false");
     let err = Variant::from_toml(&no_royal).unwrap_err();
     assert!(err.to_string().contains("need a royal piece type"), "{err}");
+}
+
+/// With one royal a side the three readings are one rule: Xiangqi without
+/// the flying general (which several royals refuse), read as `one`, `any`
+/// and `all`, agrees on check, the legal moves and perft(2) in 300
+/// positions of seeded random playouts — so the slow path of several
+/// royals (every move played and looked at) agrees with the danger-zone
+/// shortcut of the one royal.
+#[test]
+fn one_royal_a_side_is_the_same_under_every_reading() {
+    let text = variants::XIANGQI_TOML.replace("flying_general = true", "flying_general = false");
+    assert_ne!(text, variants::XIANGQI_TOML);
+    let with = |royals: &str| {
+        let t = text.replacen("[rules]\n", &format!("[rules]\nroyals = \"{royals}\"\n"), 1);
+        Arc::new(Variant::from_toml(&t).unwrap_or_else(|e| panic!("{royals}: {e}")))
+    };
+    let readings = [with("one"), with("any"), with("all")];
+    assert_eq!(readings[2].royals(), Royals::All);
+    let mut seed: u64 = 0x5EED_0027;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize % n
+    };
+    let mut checked = 0;
+    let mut checks = 0;
+    while checked < 300 {
+        let mut pos = Position::start(readings[0].clone());
+        for _ in 0..60 {
+            let fen = pos.to_fen();
+            let mut others: Vec<Position> = readings[1..]
+                .iter()
+                .map(|v| Position::from_fen(v.clone(), &fen).unwrap())
+                .collect();
+            checks += usize::from(pos.is_check());
+            for other in &mut others {
+                assert_eq!(other.is_check(), pos.is_check(), "{fen}");
+                assert_eq!(moves(other), moves(&pos), "{fen}");
+                assert_eq!(perft(other, 2), perft(&mut pos.clone(), 2), "{fen}");
+            }
+            checked += 1;
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos.play(legal[next(legal.len())]).unwrap();
+        }
+    }
+    assert!(checks > 5, "the playouts reach checks ({checks})");
 }

@@ -373,5 +373,24 @@ await test('data variants: flags on the ring replayed (解将旗)', () => {
   assert.equal(dvNotation.choiceText('~'), '解将旗 +1 (~)');
 });
 
+await test('data variants: a turn of two moves keeps the side to move in a replay (杀惊遁马)', async () => {
+  const { registerVariants } = await import(path.join(root, 'crates/web/assets/js/boards/variants.js'));
+  const pieces = ['k', 'a', 'b', 'n', 'r', 'c', 'p'].map((code) => ({ code, royal: code === 'k' }));
+  registerVariants([{ id: 'variants/test-horse', board: { renderer: 'variants', files: 9, ranks: 10, pieces } }]);
+  const spec = boards.gameFor('variants/test-horse');
+  const start = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+  // 炮二进七 takes a horse; Black moves its horse, then its rook takes the cannon.
+  const moves = [{ move: 'h2h9', side: 'first' }, { move: 'b9c7', side: 'second' }, { move: 'i9h9', side: 'second' }];
+  const after = 'r1bakab2/9/1cn4cr/p1p1p1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR w - - 0 3';
+  const turns = boards.gamePositions(spec, start, moves, after).map((p) => p.turn);
+  assert.deepEqual(turns, ['red', 'black', 'black', 'red'], 'Black is still to move after its horse');
+  // Without the sides (a game whose turns alternate), play's own turns.
+  const plain = boards.gamePositions({ rules: spec.rules }, start, moves).map((p) => p.turn);
+  assert.deepEqual(plain, ['red', 'black', 'red', 'black']);
+  // After the last move, the server's FEN: Black owed its second move.
+  const owed = boards.gamePositions(spec, start, moves.slice(0, 2), 'r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b s - 0 2');
+  assert.equal(owed[2].turn, 'black');
+});
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

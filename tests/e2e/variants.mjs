@@ -17,7 +17,8 @@
 //   against the computer (docs/screenshots/variants-house-rules.png).
 // - The analysis board on Janggi, with its engine.
 // - Janggi between two players by a challenge: a move by clicks, a pass
-//   typed as the king's square twice.
+//   by a second click on the king (e8e8; a second click on a piece that
+//   cannot pass lets it go).
 // - Xiangqi with the eight house rules that go together (xiangqi-house)
 //   on the analysis board: 还魂卒's reserve written under the board and a
 //   pawn revived by a click on its start point; 解将旗's flags written
@@ -26,12 +27,16 @@
 //   docs/screenshots/variants-flags.png).
 // - 杀惊遁马 (xiangqi-horse) between two players: Red's opening cannon
 //   takes a horse, Black answers with two moves by clicks, the horse
-//   first, and the move list gives Black's second its own row.
+//   first, and the move list gives Black's second its own row; the live
+//   board, the replay and the analysis board say Black is still to move
+//   after the horse (who moves comes from the server, not from the ply
+//   count); Red's premove (the server's list for a data variant) waits
+//   through Black's two moves.
 // Every page must log no console error (`finish`), and every control must
 // have a name.
 
 import assert from 'node:assert/strict';
-import { checkLabels, setUp, typeMove, waitPly } from './harness.mjs';
+import { checkLabels, setUp, waitPly } from './harness.mjs';
 
 const { base, browser, step, person, register, shot, finish } = await setUp('variants.mjs');
 
@@ -59,6 +64,9 @@ async function playComputer(p, variant) {
   await p.page.waitForSelector('#board .xq-board .xq-pieces [data-piece]');
   return p.page.url().split('/game/')[1];
 }
+
+/** The board's accessible name, which says who is to move ("… Black to move"). */
+const toMove = (page) => page.$eval('#board svg.xq-board', (b) => b.getAttribute('aria-label'));
 
 /** Resigns the game on `page` and waits for the result dialog. */
 async function resign(page) {
@@ -193,7 +201,7 @@ try {
     await checkLabels(page, 'janggi analysis');
   });
 
-  await step('variants: janggi between two players — a move by clicks, a pass typed as e8e8', async () => {
+  await step('variants: janggi between two players — a move by clicks, a pass by a second click on the king (e8e8)', async () => {
     await A.page.goto(`${base}/`);
     await A.page.waitForSelector('#challenge-form');
     await A.page.fill('#challenge-name', nameB);
@@ -210,9 +218,16 @@ try {
     assert.equal(await glyphOn(A.page, 'e1'), '楚');
     assert.equal(await glyphOn(A.page, 'e8'), '漢');
     assert.equal(await A.page.$$eval('#board .xq-river', (e) => e.length), 0, 'no river');
+    // A second click on a piece that cannot pass lets it go: no move.
+    await A.page.click(hit('a3'));
+    await A.page.waitForSelector('#board [data-dest="b3"]');
+    await A.page.click(hit('a3'));
+    await A.page.waitForFunction(() => !document.querySelector('#board [data-dest]'));
+    assert.equal(await A.page.$$eval('#moves [data-ply]', (m) => m.length), 0);
     await clickMove(A.page, 'a3', 'b3');
     await waitPly(B.page, 1);
-    await typeMove(B.page, 'e8e8');
+    // The pass by clicks: the king, then its own point (its dot is on it).
+    await clickMove(B.page, 'e8', 'e8');
     await waitPly(A.page, 2);
     assert.equal(await A.page.textContent('#moves [data-ply="2"]'), 'e8e8');
     await shot(A, 'variants-janggi');
@@ -233,17 +248,46 @@ try {
     for (const p of [A, B]) await p.page.waitForSelector('#board .xq-board .xq-pieces [data-piece]');
     await clickMove(A.page, 'h2', 'h9');
     await waitPly(B.page, 1);
+    // Red queues a premove while Black thinks (the server's list of Red's
+    // moves by movement alone: a data variant has no rules in the browser).
+    await A.page.check('#premove');
+    await clickMove(A.page, 'b0', 'c2');
+    assert.equal(await A.page.$$eval('#board .xq-premove', (e) => e.length), 2);
     await clickMove(B.page, 'b9', 'c7');
     await waitPly(B.page, 2);
+    // The live board says Black is still to move (from the server's FEN).
+    await waitPly(A.page, 2);
+    assert.match(await toMove(A.page), /Black to move/);
     // Still Black's turn: the rook takes the cannon.
     await clickMove(B.page, 'i9', 'h9');
-    await waitPly(A.page, 3);
+    // Red's premove waited through Black's first move and went at once
+    // after its second: the horse to c2 is ply 4.
+    await Promise.all([waitPly(A.page, 4), waitPly(B.page, 4)]);
+    await A.page.uncheck('#premove');
+    assert.equal(await pieceOn(A.page, 'c2'), 'N');
     assert.equal(await pieceOn(A.page, 'h9'), 'r');
     assert.equal(await pieceOn(A.page, 'c7'), 'n');
     // Black's two moves: the second has a row of its own, in Black's column.
     const rows = await A.page.$$eval('#moves li', (ls) => ls.map((l) => [...l.querySelectorAll('.mv')].map((m) => m.dataset.ply || '…')));
-    assert.deepEqual(rows, [['1', '2'], ['…', '3']]);
+    assert.deepEqual(rows, [['1', '2'], ['…', '3'], ['4', '…']]);
+    const horseGame = A.page.url().split('/game/')[1];
     await resign(A.page);
+    // The replay: who is to move comes from the recorded sides, not from
+    // the ply count — after Black's horse, Black again (the bug was Red).
+    await A.page.goto(`${base}/replay/${horseGame}`);
+    await A.page.waitForSelector('#board .xq-pieces [data-piece]');
+    const expected = ['Red', 'Black', 'Black', 'Red', 'Black'];
+    await A.page.click('#first');
+    for (const [ply, side] of expected.entries()) {
+      if (ply > 0) await A.page.click('#next');
+      if (ply > 0) await A.page.waitForFunction((n) => document.querySelector('#replay-ply')?.textContent.startsWith(`Move ${n} of`), ply);
+      assert.match(await toMove(A.page), new RegExp(`${side} to move`), `ply ${ply}`);
+    }
+    // The analysis board takes who moves from the server's `movers` too:
+    // after the cannon and the horse, Black again.
+    await A.page.goto(`${base}/analysis?${new URLSearchParams({ variant: 'variants/xiangqi-horse', moves: 'h2h9,b9c7' })}`);
+    await A.page.waitForSelector('#board .xq-pieces [data-square="c7"][data-piece="n"]');
+    assert.match(await toMove(A.page), /Black to move/);
   });
 
   await step('variants: xiangqi-house on the analysis board — a pawn revived by a click, a flag taken by its step', async () => {

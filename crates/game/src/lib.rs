@@ -12,6 +12,10 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod level;
+
+pub use level::Level;
+
 /// The two sides of a two-player game. Xiangqi calls them red and black,
 /// chess white and black, shogi sente and gote; the first side moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -188,6 +192,15 @@ pub trait Game: Send + fmt::Debug {
     /// The registry's `Variant::announcements` says whether a variant's
     /// games tell them.
     fn announcements(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// The moves the side *not* to move could make now by its pieces'
+    /// movement alone (blockers and own pieces respected, check ignored),
+    /// sorted: what a player may premove while the other thinks. Empty
+    /// where the browser finds them itself from the position (Xiangqi's,
+    /// chess's and shogi's rules modules do), or has none; a data-defined
+    /// variant's rules live only on the server, so it sends them.
+    fn premoves(&self) -> Vec<String> {
         Vec::new()
     }
     /// Clones into a box (the trait is object-safe, so no `Clone` bound).

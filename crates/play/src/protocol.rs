@@ -131,6 +131,11 @@ pub struct GameView {
     /// The side to move's legal moves in coordinate notation, sorted; empty
     /// unless the game is live.
     pub legal: Vec<String>,
+    /// The other side's moves by movement alone, for its premoves, where
+    /// the browser cannot find them itself (`Game::premoves`: a variant
+    /// defined as data); absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub premoves: Vec<String>,
     /// `live`, `over` or `aborted`.
     pub state: String,
     /// `1-0`, `0-1`, `1/2-1/2`; `null` while live or when aborted.
@@ -257,6 +262,9 @@ pub enum ServerMsg {
         turn: Side,
         clocks: ClockView,
         legal: Vec<String>,
+        /// The side not to move's premoves, as [`GameView::premoves`].
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        premoves: Vec<String>,
         /// The side to move may claim a draw now, and the claim holds
         /// (online the UI offers the claim only then).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -73,6 +73,8 @@ async fn takebacks_are_asked_refused_and_granted() {
     assert_eq!(g["moves"], json!([]));
     assert_eq!(g["takeback_offer"], Value::Null);
     assert!(g["legal"].as_array().unwrap().iter().any(|m| m == "b2e2"));
+    // Xiangqi's premoves are the browser's own (its rules module): none sent.
+    assert!(g.get("premoves").is_none(), "{g}");
     // The clocks refund nothing: black's time is what it was.
     assert!(g["clocks"]["second_ms"].as_i64().unwrap() <= 605_000);
 

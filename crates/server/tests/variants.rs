@@ -148,6 +148,22 @@ async fn a_shengji_game_against_the_generic_computer() {
     // promoted by that capture (铁炮, `+C`).
     let echo = ws.play("h2h9").await;
     assert!(echo["fen"].as_str().unwrap().starts_with("rnbakab+C"), "{echo}");
+    // The computer is to move: the move carries Red's premoves (Red's moves
+    // by movement alone), since the browser has no rules of a data variant.
+    let premoves: Vec<&str> = echo["premoves"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no premoves: {echo}"))
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        premoves.contains(&"h0g2") && premoves.contains(&"h9h8"),
+        "{premoves:?}"
+    );
+    assert!(
+        !premoves.iter().any(|m| m.starts_with("b9")),
+        "no Black move: {premoves:?}"
+    );
     // Then a few moves more, the first legal one each time.
     let view = play_on(&me, &game, &mut ws, 12, |legal| &legal[0]).await;
     let moves: Vec<&str> = view["moves"]
@@ -176,6 +192,23 @@ async fn a_shengji_game_against_the_generic_computer() {
         .await
         .unwrap();
     assert_eq!(e["score"], json!({"mate": 1}), "{e}");
+    // The analysis board says who made each move: after 杀惊遁马's cannon
+    // and horse Black is still to move, and `movers` shows Black's move
+    // not followed by Red's.
+    let r: serde_json::Value = me
+        .post(
+            "/api/analysis/position",
+            &json!({"variant": "xiangqi-horse", "moves": ["h2h9", "b9c7"]}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&r["turn"], &r["movers"]),
+        (&json!("black"), &json!(["first", "second"])),
+        "{r}"
+    );
     s.stop().await;
 }
 

@@ -38,8 +38,13 @@ pub enum FenError {
     NotPromotable { rank: usize, letter: char },
     #[error("FEN side to move `{0}` is neither `w` nor `b`")]
     BadTurn(String),
-    #[error("FEN gives the {side} side {count} royal pieces, the variant needs exactly one")]
-    RoyalCount { side: &'static str, count: usize },
+    #[error("FEN gives the {side} side {count} royal pieces, the variant needs {needs}")]
+    RoyalCount {
+        side: &'static str,
+        count: usize,
+        /// `exactly one`, or `at least one` where the variant has `royals = "any"` or `"all"`.
+        needs: &'static str,
+    },
     #[error("FEN: the side not to move is in check (or the kings face each other)")]
     OppositeCheck,
     /// The reserve (`[PPp]` after the placement) names a piece no

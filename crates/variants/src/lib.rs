@@ -40,7 +40,8 @@ pub use perft::{divide, perft};
 pub use position::{End, Position, Undo};
 pub use square::{Move, Square};
 pub use variant::{
-    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Revival, TypeSet, Variant, Who,
+    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Repetition, Revival, Royals,
+    TypeSet, Variant, Who,
 };
 pub use variant_game::VariantGame;
 

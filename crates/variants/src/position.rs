@@ -14,7 +14,7 @@ use game::{Outcome, Side};
 
 use crate::error::{FenError, IllegalMove};
 use crate::square::{Move, Square, STRIDE};
-use crate::variant::{lame_legs, EndValue, Kind, Probe, SquareSet, TypeSet, Variant};
+use crate::variant::{lame_legs, EndValue, Kind, Probe, Royals, SquareSet, TypeSet, Variant};
 
 /// How a game ended: the side to move has no legal move and is in check
 /// (将死) or is not (困毙, stalemate); or, in Janggi, a side passed while
@@ -291,17 +291,23 @@ impl Position {
         let halfmoves = counter(fields.next(), 0)?;
         let fullmoves = counter(fields.next(), 1)?.max(1);
 
+        // One royal a side is kept in `royal`; several (`royals = "any"` or
+        // `"all"`) are found on the board when needed.
         let mut royal = [None, None];
         if variant.pieces.iter().any(|p| p.royal) {
+            let one = variant.royals == Royals::One;
             for side in Side::BOTH {
                 let found = &royals[side.index()];
-                if found.len() != 1 {
+                if found.is_empty() || (one && found.len() != 1) {
                     return Err(FenError::RoyalCount {
                         side: if side == Side::First { "first" } else { "second" },
                         count: found.len(),
+                        needs: if one { "exactly one" } else { "at least one" },
                     });
                 }
-                royal[side.index()] = Some(found[0]);
+                if one {
+                    royal[side.index()] = Some(found[0]);
+                }
             }
         }
         let mut key = if turn == Side::Second { SECOND_TO_MOVE } else { 0 };
@@ -680,6 +686,26 @@ impl Position {
         Side::BOTH.into_iter().find(|s| self.flags[s.index()].is_none())
     }
 
+    /// The moves of the side *not* to move by its pieces' movement alone
+    /// (blockers, legs, screens, regions and conditional powers as they
+    /// stand; check, drops and passes left out), in board order: the
+    /// premoves a player may queue while the other side thinks. The server
+    /// checks a premove against the legal moves when its turn comes.
+    #[must_use]
+    pub fn premoves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        let waiting = self.turn.other();
+        for rank in 0..self.variant.ranks {
+            for file in 0..self.variant.files {
+                let from = Square::new(file, rank);
+                if self.piece_at(from).is_some_and(|(_, side)| side == waiting) {
+                    self.moves_from(from, &mut out);
+                }
+            }
+        }
+        out
+    }
+
     /// The pass, where the variant has one and it is legal: never in check,
     /// except in bikjang, where passing is always allowed (and ends the
     /// game), as in Fairy-Stockfish's `Position::legal`.
@@ -1009,6 +1035,15 @@ impl Position {
     /// Whether pseudo-legal `m` keeps the mover's royal piece safe; with
     /// `break_facing` (bikjang) it must also leave the kings not facing.
     fn is_legal_pseudo(&mut self, m: Move, safe: Option<(u8, SquareSet)>, break_facing: bool) -> bool {
+        let several = self.variant.royals != Royals::One;
+        if several {
+            // Several royals: play it and look (no danger-zone shortcut).
+            let mover = self.turn;
+            let undo = self.play_unchecked(m);
+            let legal = !self.royal_in_danger(mover);
+            self.undo(m, undo);
+            return legal;
+        }
         if self.royal[self.turn.index()].is_none() {
             return true;
         }
@@ -1054,8 +1089,27 @@ impl Position {
         legal
     }
 
-    /// Whether `side`'s royal piece is attacked or faces the other's.
+    /// Whether `side`'s royal piece is attacked or faces the other's; with
+    /// several royals, whether any (`royals = "any"`) or all (`"all"`) of
+    /// them are attacked.
     fn royal_in_danger(&self, side: Side) -> bool {
+        let v = &*self.variant;
+        if v.royals != Royals::One {
+            let mut royals = (0..self.board.len())
+                .filter(|&sq| {
+                    let code = self.board[sq];
+                    code != 0 && {
+                        let (piece, owner) = decode(code);
+                        owner == side && v.pieces[piece].royal
+                    }
+                })
+                .map(|sq| self.attacked(sq as u8, side.other()))
+                .peekable();
+            return match v.royals {
+                Royals::Any => royals.any(|a| a),
+                _ => royals.peek().is_some() && royals.all(|a| a),
+            };
+        }
         let Some(sq) = self.royal[side.index()] else {
             return false;
         };

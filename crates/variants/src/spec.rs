@@ -13,8 +13,8 @@ use toml::Spanned;
 use crate::error::VariantError;
 use crate::square::{Square, STRIDE};
 use crate::variant::{
-    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Revival, SquareSet, TypeSet,
-    Variant, Who,
+    Counting, DoubleMove, EndValue, FlagRing, Kind, Mode, Movement, PieceType, Repetition, Revival, Royals,
+    SquareSet, TypeSet, Variant, Who,
 };
 
 /// The largest board side; squares are bytes of a 16-wide board.
@@ -243,6 +243,36 @@ struct RulesSpec {
     /// Flags on a ring round the board (解将旗).
     #[serde(default)]
     flags: Vec<Spanned<FlagSpec>>,
+    /// The repetition rule, where not the simple rule set's.
+    #[serde(default)]
+    repetition: Vec<Spanned<RepetitionSpec>>,
+    /// How many royal pieces a side has and when they are in check.
+    royals: Option<Spanned<RoyalsSpec>>,
+}
+
+/// `[rules] royals`: `one` (the default), `any` or `all` (see [`Royals`]).
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum RoyalsSpec {
+    One,
+    Any,
+    All,
+}
+
+/// `[[rules.repetition]]`: the `count`-th time on the board ends the game,
+/// perpetual check then worth `perpetual_check` to the checking side.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RepetitionSpec {
+    #[serde(default = "three")]
+    count: u8,
+    #[serde(default = "loss")]
+    perpetual_check: EndSpec,
+    house_rule: Option<String>,
+}
+
+fn three() -> u8 {
+    3
 }
 
 /// `[[rules.flags]]`: a ring of `points` points, each side's flag starting
@@ -312,6 +342,8 @@ impl Default for RulesSpec {
             double_moves: Vec::new(),
             royal_screens: Vec::new(),
             flags: Vec::new(),
+            repetition: Vec::new(),
+            royals: None,
         }
     }
 }
@@ -614,6 +646,12 @@ impl Variant {
                     .iter()
                     .filter_map(|d| d.get_ref().house_rule.as_deref()),
             )
+            .chain(
+                spec.rules
+                    .repetition
+                    .iter()
+                    .filter_map(|d| d.get_ref().house_rule.as_deref()),
+            )
             .collect();
         for group in &spec.rules.exclusive_house_rules {
             let on: Vec<&str> = group
@@ -860,6 +898,39 @@ impl Variant {
         if rules.bikjang && rules.flying_general {
             return Err(cx.err(0..0, "bikjang and flying_general exclude each other"));
         }
+        // Several royals a side: the rules that are about the one royal
+        // (its square as the pass, two royals facing, a power while it
+        // stands somewhere) have no meaning then and are refused.
+        let royals = match rules.royals.as_ref().map(|r| (r.span(), *r.get_ref())) {
+            None | Some((_, RoyalsSpec::One)) => Royals::One,
+            Some((span, several)) => {
+                if !royal {
+                    return Err(cx.err(span, "royals: `any` and `all` need a royal piece type"));
+                }
+                let lone = [
+                    (rules.flying_general, "flying_general"),
+                    (rules.pass, "pass"),
+                    (rules.bikjang, "bikjang"),
+                    (
+                        pieces
+                            .iter()
+                            .any(|p| p.movements.iter().any(|m| m.royal_on.is_some())),
+                        "while_royal_on",
+                    ),
+                ];
+                if let Some((_, what)) = lone.iter().find(|(on, _)| *on) {
+                    return Err(cx.err(
+                        span,
+                        format!("royals: several royals a side do not go with {what}, which is about the one royal"),
+                    ));
+                }
+                if matches!(several, RoyalsSpec::Any) {
+                    Royals::Any
+                } else {
+                    Royals::All
+                }
+            }
+        };
         let counting = match &rules.counting {
             None => None,
             Some(c) => {
@@ -1014,6 +1085,40 @@ impl Variant {
                 start: spec.start,
             });
         }
+        // The repetition rule: the simple rule set's unless one table in
+        // force says otherwise (解将旗's file asks for 长将 to draw).
+        let mut repetition = None;
+        for r in rules
+            .repetition
+            .iter()
+            .filter(|r| in_force(&r.get_ref().house_rule))
+        {
+            let span = r.span();
+            let spec = r.get_ref();
+            if repetition.is_some() {
+                return Err(cx.err(span, "repetition: only one repetition rule may be in force"));
+            }
+            if !(2..=10).contains(&spec.count) {
+                return Err(cx.err(
+                    span,
+                    format!(
+                        "repetition: count {} is not 2 … 10 (the how-many-th time on the board ends the game)",
+                        spec.count
+                    ),
+                ));
+            }
+            let perpetual_check = EndValue::from(spec.perpetual_check);
+            if perpetual_check == EndValue::Win {
+                return Err(cx.err(
+                    span,
+                    "repetition: perpetual_check is loss or draw (checking forever wins nothing)",
+                ));
+            }
+            repetition = Some(Repetition {
+                count: spec.count,
+                perpetual_check,
+            });
+        }
         if (!revivals.is_empty() || double_move.is_some() || flags.is_some()) && (rules.pass || rules.bikjang)
         {
             return Err(cx.err(
@@ -1036,6 +1141,8 @@ impl Variant {
             counting,
             regions,
             house_rules: rules.house_rules.clone(),
+            repetition: repetition.unwrap_or_default(),
+            royals,
             revivals,
             double_move,
             royal_screen,

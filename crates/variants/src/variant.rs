@@ -212,6 +212,56 @@ pub struct FlagRing {
     pub start: [u8; 2],
 }
 
+/// How a position on the board again ends the game (`[[rules.repetition]]`):
+/// the `count`-th time (3: Xiangqi's 三次, rule 4.2.3) ends it; a side that
+/// gave check with every one of its moves since the position's previous
+/// time, while the other did not (perpetual check, 长将), then gets
+/// `perpetual_check`; any other repetition is a draw (不变作和).
+///
+/// The default is the simple rule set (3, perpetual check loses). 解将旗
+/// (seed 004, 3) asks for `perpetual_check = "draw"`: the flag is
+/// “可以解除象棋禁止‘长将…’规则的规则” and with it “红方被迫长将也不犯规” — a
+/// side checked forever may step its flag each time and so change the
+/// position (the flags are part of [`crate::Position::key`]); one that
+/// lets the position come back has chosen the draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repetition {
+    /// The how-many-th time on the board ends the game (2 … 10).
+    pub count: u8,
+    /// What a perpetual check is worth to the checking side: a loss or a
+    /// draw (never a win).
+    pub perpetual_check: EndValue,
+}
+
+impl Default for Repetition {
+    /// The simple rule set: the third time ends it, 长将 loses.
+    fn default() -> Self {
+        Repetition {
+            count: 3,
+            perpetual_check: EndValue::Loss,
+        }
+    }
+}
+
+/// How many royal pieces a side has, and when they are in check
+/// (`[rules] royals`). Fairy-Stockfish's two readings of several kings:
+/// `any` keeps every royal safe — a side is in check when any of its
+/// royals is attacked, and a move that leaves one attacked is illegal
+/// (as every king of a variant without `dupleCheck`); `all` is its
+/// `dupleCheck` (Spartan chess's two kings) — a side is in check only
+/// when all its royals are attacked, so it may leave one en prise and
+/// lose it, but never the last.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Royals {
+    /// Exactly one royal piece a side (Xiangqi's 帅 and 将): the default.
+    #[default]
+    One,
+    /// One or more a side; check when any is attacked.
+    Any,
+    /// One or more a side; check when all are attacked.
+    All,
+}
+
 /// What an ending is worth to the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndValue {
@@ -250,6 +300,10 @@ pub struct Variant {
     pub(crate) regions: std::collections::BTreeMap<String, [SquareSet; 2]>,
     /// The house rules (降和偏方) switched on.
     pub(crate) house_rules: Vec<String>,
+    /// How a repeated position ends the game.
+    pub(crate) repetition: Repetition,
+    /// How many royal pieces a side has and when they are in check.
+    pub(crate) royals: Royals,
     /// Revivals from a reserve (drops), where the file has them switched on.
     pub(crate) revivals: Vec<Revival>,
     /// The turn of two moves, where the file has it switched on.
@@ -369,6 +423,19 @@ impl Variant {
             .iter()
             .find(|r| r.pieces.contains(base))
             .map(|r| (base, r))
+    }
+
+    /// How many royal pieces a side has, and when they are in check.
+    #[must_use]
+    pub fn royals(&self) -> Royals {
+        self.royals
+    }
+
+    /// The repetition rule in force (the simple rule set unless the file
+    /// chooses another).
+    #[must_use]
+    pub fn repetition(&self) -> Repetition {
+        self.repetition
     }
 
     /// The flags' ring in force (解将旗), if any.

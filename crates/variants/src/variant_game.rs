@@ -3,16 +3,17 @@
 //! item 7) is an entry in the registry, not code. Moves are ICCS-style
 //! coordinates; there is no Chinese or WXF notation for a board the rule
 //! book does not describe, so both notations of a played move repeat the
-//! coordinates. Repetition is ruled by the simple rule set (issue 27, item
-//! 1): a position on the board for the third time ends the game — lost by
-//! a side that gave check with every move since it was last there while
-//! the other did not (perpetual check, 长将), drawn otherwise.
+//! coordinates. Repetition is ruled by the file's rule ([`crate::Repetition`],
+//! the simple rule set unless it says otherwise): a position on the board
+//! for the third time ends the game — lost by a side that gave check with
+//! every move since it was last there while the other did not (perpetual
+//! check, 长将), drawn otherwise; 解将旗's file draws perpetual check too.
 
 use std::sync::Arc;
 
 use game::{Ending, Game, GameError, Outcome, PlayedMove, Side, Status};
 
-use crate::{End, Move, Position, Variant};
+use crate::{End, EndValue, Move, Position, Variant};
 
 /// A game of a data-defined variant: its start, its position and its moves.
 #[derive(Clone, Debug)]
@@ -53,14 +54,16 @@ impl VariantGame {
         })
     }
 
-    /// The simple rule set's verdict on the position now, if it is on the
-    /// board for the third time: perpetual check (every move of one side
-    /// since its last time here gave check, not every move of the other)
-    /// loses, any other repetition draws.
+    /// The repetition rule's verdict on the position now, if it is on the
+    /// board for the rule's `count`-th time: perpetual check (every move of
+    /// one side since its last time here gave check, not every move of the
+    /// other) is worth the rule's `perpetual_check` to the checker (the
+    /// simple rule set: a loss), any other repetition draws.
     fn repetition(&self) -> Option<Ending> {
+        let rule = self.pos.variant().repetition();
         let now = *self.keys.last()?;
         let seen: Vec<usize> = (0..self.keys.len()).filter(|&i| self.keys[i] == now).collect();
-        if seen.len() < 3 {
+        if seen.len() < usize::from(rule.count) {
             return None;
         }
         // The moves since the position's last time before now.
@@ -72,6 +75,18 @@ impl VariantGame {
             moves.peek().is_some() && moves.all(|i| self.history[i].check)
         };
         let (first, second) = (checks_all(Side::First), checks_all(Side::Second));
+        if first != second && rule.perpetual_check == EndValue::Draw {
+            let checker = if first { Side::First } else { Side::Second };
+            return Some(Ending {
+                outcome: Outcome::Draw,
+                reason: repetition_reason(rule.count).to_owned(),
+                detail: format!(
+                    "{} checked with every move of a repetition, which this variant does not forbid (长将不犯规): drawn",
+                    self.side_name(checker)
+                ),
+                article: None,
+            });
+        }
         Some(if first != second {
             let loser = if first { Side::First } else { Side::Second };
             Ending {
@@ -80,7 +95,7 @@ impl VariantGame {
                 },
                 reason: "perpetual_check".to_owned(),
                 detail: format!(
-                    "{} checked with every move of a threefold repetition (长将) and loses",
+                    "{} checked with every move of a repetition (长将) and loses",
                     self.side_name(loser)
                 ),
                 article: None,
@@ -88,8 +103,8 @@ impl VariantGame {
         } else {
             Ending {
                 outcome: Outcome::Draw,
-                reason: "threefold_repetition".to_owned(),
-                detail: "the same position a third time: drawn".to_owned(),
+                reason: repetition_reason(rule.count).to_owned(),
+                detail: format!("the same position {} times: drawn", rule.count),
                 article: None,
             }
         })
@@ -98,6 +113,16 @@ impl VariantGame {
     #[must_use]
     pub fn position(&self) -> &Position {
         &self.pos
+    }
+}
+
+/// The ending's reason code for a repetition drawn at the `count`-th time
+/// (the names the platform already gives: threefold, fivefold).
+fn repetition_reason(count: u8) -> &'static str {
+    match count {
+        3 => "threefold_repetition",
+        5 => "fivefold_repetition",
+        _ => "repetition",
     }
 }
 
@@ -132,6 +157,19 @@ impl Game for VariantGame {
         }
         let mut moves: Vec<String> = self.pos.legal_moves().iter().map(ToString::to_string).collect();
         moves.sort();
+        moves
+    }
+
+    /// The side not to move's moves by movement alone (`Position::premoves`),
+    /// none once the game is over: the browser has no rules of a data
+    /// variant to find them.
+    fn premoves(&self) -> Vec<String> {
+        if matches!(self.status(), Status::Over(_)) {
+            return Vec::new();
+        }
+        let mut moves: Vec<String> = self.pos.premoves().iter().map(ToString::to_string).collect();
+        moves.sort();
+        moves.dedup();
         moves
     }
 
@@ -270,5 +308,59 @@ mod tests {
         };
         assert_eq!(e.reason, "perpetual_check");
         assert_eq!(e.outcome, Outcome::Win { winner: Side::Second });
+    }
+
+    /// The premoves a data variant's game sends (`Game::premoves`): the
+    /// side not to move's moves by movement alone. At the start they are
+    /// Black's legal moves (nothing is pinned or in check); a horse that the
+    /// flying-general rule pins may still be premoved (check is
+    /// ignored: the server tries the premove when its turn comes); none
+    /// once the game is over.
+    #[test]
+    fn premoves_are_the_other_sides_moves_by_movement_alone() {
+        let variant = Arc::new(Variant::from_toml(crate::XIANGQI_TOML).unwrap());
+        let start = VariantGame::new(variant.clone());
+        let black = VariantGame::from_fen(variant.clone(), &start.fen().replacen(" w ", " b ", 1)).unwrap();
+        assert_eq!(start.premoves(), black.legal_moves());
+        assert!(
+            !start.premoves().contains(&"h0g2".to_owned()),
+            "Red's move is no premove of Red's opponent"
+        );
+
+        let pinned = VariantGame::from_fen(variant.clone(), "4k4/9/9/9/4n4/9/9/9/9/4K4 w").unwrap();
+        assert!(pinned.premoves().contains(&"e5d3".to_owned()));
+        let black = VariantGame::from_fen(variant.clone(), "4k4/9/9/9/4n4/9/9/9/9/4K4 b").unwrap();
+        assert!(
+            !black.legal_moves().contains(&"e5d3".to_owned()),
+            "the horse is pinned"
+        );
+
+        let mut mate = VariantGame::from_fen(variant, "3k5/8R/9/9/9/9/9/9/9/R3K4 w").unwrap();
+        assert!(!mate.premoves().is_empty());
+        mate.play("a0a9").unwrap();
+        assert!(matches!(mate.status(), Status::Over(_)), "{}", mate.fen());
+        assert!(mate.premoves().is_empty());
+    }
+
+    /// A file's own repetition rule: the second time ends the game where
+    /// `count = 2` (and the first time again does not), drawn even for the
+    /// perpetual checker where `perpetual_check = "draw"`.
+    #[test]
+    fn a_file_chooses_its_repetition_rule() {
+        let text = format!(
+            "{}\n[[rules.repetition]]\ncount = 2\nperpetual_check = \"draw\"\n",
+            crate::XIANGQI_TOML
+        );
+        let variant = Arc::new(Variant::from_toml(&text).unwrap());
+        let mut g = VariantGame::from_fen(variant, "3k5/9/9/9/9/9/9/9/9/R4K3 w").unwrap();
+        for m in ["a0d0", "d9e9", "d0e0", "e9d9"] {
+            g.play(m).unwrap();
+            assert_eq!(g.status(), Status::Ongoing, "after {m}");
+        }
+        g.play("e0d0").unwrap();
+        let Status::Over(e) = g.status() else {
+            panic!("not over")
+        };
+        assert_eq!((e.outcome, e.reason.as_str()), (Outcome::Draw, "repetition"));
     }
 }

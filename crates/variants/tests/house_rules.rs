@@ -650,6 +650,63 @@ fn check_flag_ends_a_perpetual_check_by_the_flag() {
     assert!(g.history().iter().filter(|m| m.coord == "~").all(|m| !m.check));
 }
 
+/// 解将旗 and the repetition rule (seed 004, 3: with the flag “红方被迫长将也不犯规”):
+/// a side checked forever that never steps its flag lets the position come
+/// back a third time — a draw, not the checker's loss; the same line
+/// without the flag is the simple rule set's perpetual check, lost by the
+/// checker; and with the flag a repetition without checks is drawn as ever.
+#[test]
+fn check_flag_draws_a_perpetual_check_the_flag_never_answers() {
+    use game::{Game, Outcome, Status};
+    let line = [
+        "a0d0", "d9e9", "d0e0", "e9d9", "e0d0", "d9e9", "d0e0", "e9d9", "e0d0",
+    ];
+    let play = |v: Arc<Variant>, fen: &str| {
+        let mut g = variants::VariantGame::from_fen(v, fen).unwrap();
+        for (i, m) in line.iter().enumerate() {
+            assert_eq!(g.status(), Status::Ongoing, "before {m}");
+            g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            if i + 1 < line.len() {
+                assert_eq!(g.status(), Status::Ongoing, "after {m}");
+            }
+        }
+        let Status::Over(end) = g.status() else {
+            panic!("not over: {}", g.fen())
+        };
+        end
+    };
+    let on = play(
+        xiangqi_with(&["check_flag"]),
+        "3k5/9/9/9/9/9/9/9/9/R4K3{0,39} w - - 0 1",
+    );
+    assert_eq!(
+        (on.outcome, on.reason.as_str()),
+        (Outcome::Draw, "threefold_repetition")
+    );
+    assert!(on.detail.contains("长将不犯规"), "{}", on.detail);
+    let off = play(xiangqi_with(&[]), "3k5/9/9/9/9/9/9/9/9/R4K3 w - - 0 1");
+    assert_eq!(off.reason, "perpetual_check");
+    assert_eq!(
+        off.outcome,
+        Outcome::Win {
+            winner: variants::Side::Second
+        }
+    );
+    // No checks: a plain repetition, drawn with the flag as without it.
+    let mut g = variants::VariantGame::new(xiangqi_with(&["check_flag"]));
+    for m in ["b0c2", "b9c7", "c2b0", "c7b9", "b0c2", "b9c7", "c2b0", "c7b9"] {
+        g.play(m).unwrap();
+    }
+    let Status::Over(end) = g.status() else {
+        panic!("not over")
+    };
+    assert_eq!(
+        (end.outcome, end.reason.as_str()),
+        (Outcome::Draw, "threefold_repetition")
+    );
+    assert!(end.detail.contains("3 times"), "{}", end.detail);
+}
+
 /// A piece in a reserve and a piece on a point hash apart: the reserves'
 /// counts were once hashed as "squares" 256 and up beside a code shifted
 /// by only 8 bits, so Black's pawn in hand (code 4 here) hashed as Red's

@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use variants::{perft, End, FenError, IllegalMove, Position, Side, Variant, VariantError};
+use variants::{
+    perft, End, EndValue, FenError, IllegalMove, Position, Repetition, Side, Variant, VariantError,
+};
 use variants::{JANGGI_TOML, MANCHU_TOML, MINIXIANGQI_TOML, XIANGQI_TOML};
 
 fn xiangqi() -> Arc<Variant> {
@@ -71,6 +73,19 @@ fn rule_tables_say_what_is_wrong() {
             "[[rules.flags]]\npoints = 42\nstart = [0, 21]\n[[rules.flags]]\npoints = 42\nstart = [0, 21]",
             "only one ring",
         ),
+        ("[[rules.repetition]]\ncount = 1", "count 1 is not 2 … 10"),
+        (
+            "[[rules.repetition]]\nperpetual_check = \"win\"",
+            "perpetual_check is loss or draw",
+        ),
+        (
+            "[[rules.repetition]]\ncount = 3\n[[rules.repetition]]\ncount = 4",
+            "only one repetition rule",
+        ),
+        (
+            "[[rules.repetition]]\nperpetual = \"draw\"",
+            "unknown field `perpetual`",
+        ),
     ];
     for &(table, reason) in cases {
         let text = format!("{SMALL}\n{table}\n");
@@ -86,6 +101,32 @@ fn rule_tables_say_what_is_wrong() {
     // The same tables, well made, load.
     let flags = format!("{SMALL}\n[[rules.flags]]\npoints = 24\nstart = [0, 12]\n");
     assert_eq!(Variant::from_toml(&flags).unwrap().flags().unwrap().points, 24);
+    // The repetition rule: the simple rule set unless a table in force
+    // says otherwise; one tagged with a house rule that is off is not.
+    assert_eq!(
+        Variant::from_toml(SMALL).unwrap().repetition(),
+        Repetition::default()
+    );
+    let drawn = format!("{SMALL}\n[[rules.repetition]]\ncount = 4\nperpetual_check = \"draw\"\n");
+    assert_eq!(
+        Variant::from_toml(&drawn).unwrap().repetition(),
+        Repetition {
+            count: 4,
+            perpetual_check: EndValue::Draw
+        }
+    );
+    let tagged = format!("{SMALL}\n[[rules.repetition]]\nperpetual_check = \"draw\"\nhouse_rule = \"x\"\n");
+    assert_eq!(
+        Variant::from_toml(&tagged).unwrap().repetition(),
+        Repetition::default()
+    );
+    // Xiangqi's file: 解将旗 (check_flag) draws perpetual check, nothing else does.
+    let flag = Variant::with_house_rules(variants::XIANGQI_TOML, "xiangqi-flag", &["check_flag"]).unwrap();
+    assert_eq!(flag.repetition().perpetual_check, EndValue::Draw);
+    let horse =
+        Variant::with_house_rules(variants::XIANGQI_TOML, "xiangqi-horse", &["fleeing_horse"]).unwrap();
+    assert_eq!(horse.repetition(), Repetition::default());
+    assert_eq!(xiangqi().repetition(), Repetition::default());
 }
 
 #[test]

@@ -6,7 +6,7 @@ use super::{evaluate, PlyEval, LIVE_CAP, MAX_LINE};
 use crate::computer::Asker;
 use crate::Play;
 use common::Error;
-use game::{Game, PlayedMove, Status};
+use game::{Game, PlayedMove, Side, Status};
 use registry::Variant;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -38,14 +38,22 @@ pub struct PositionView {
     /// The line's moves as the rules recorded them (notations, check).
     #[schema(value_type = Vec<Object>)]
     pub moves: Vec<PlayedMove>,
+    /// Who made each of `moves` (`first`/`second`): sides need not
+    /// alternate (杀惊遁马's turn of two moves, renju's opening rules), so
+    /// the board says who is to move from these, not from the ply count.
+    #[schema(value_type = Vec<String>)]
+    pub movers: Vec<Side>,
     #[schema(value_type = Object)]
     pub status: Status,
     /// Whether the server can evaluate positions of this variant.
     pub analysis: bool,
 }
 
-/// Replays a line, or says which move of it is wrong.
-fn replay(req: &LineRequest) -> Result<(&'static Variant, Box<dyn Game>), Error> {
+/// A replayed line: its variant, the game at its end, who made each move.
+type Replayed = (&'static Variant, Box<dyn Game>, Vec<Side>);
+
+/// Replays a line, or says which move of it is wrong; with who made each move.
+fn replay(req: &LineRequest) -> Result<Replayed, Error> {
     let variant =
         registry::get(req.variant.as_deref()).map_err(|e| Error::bad("unknown_variant", e.to_string()))?;
     if req.moves.len() > MAX_LINE {
@@ -61,11 +69,13 @@ fn replay(req: &LineRequest) -> Result<(&'static Variant, Box<dyn Game>), Error>
     let mut game = variant
         .new_game(fen, 0)
         .map_err(|e| Error::bad("bad_fen", e.to_string()))?;
+    let mut movers = Vec::with_capacity(req.moves.len());
     for (i, m) in req.moves.iter().enumerate() {
+        movers.push(game.side_to_move());
         game.play(m)
             .map_err(|e| Error::bad("illegal_move", format!("move {} ({m}): {e}", i + 1)))?;
     }
-    Ok((variant, game))
+    Ok((variant, game, movers))
 }
 
 /// What the rules say of a line: its moves' notation, the legal moves
@@ -75,7 +85,7 @@ fn replay(req: &LineRequest) -> Result<(&'static Variant, Box<dyn Game>), Error>
 /// An unknown variant, a bad position, an illegal move (named), or a line
 /// too long.
 pub fn position(state: &Play, req: &LineRequest) -> Result<PositionView, Error> {
-    let (variant, game) = replay(req)?;
+    let (variant, game, movers) = replay(req)?;
     let status = game.status();
     Ok(PositionView {
         variant: variant.id,
@@ -88,6 +98,7 @@ pub fn position(state: &Play, req: &LineRequest) -> Result<PositionView, Error> 
             game.legal_moves()
         },
         moves: game.history().to_vec(),
+        movers,
         status,
         analysis: state.computers().can_analyse(variant),
     })
@@ -105,7 +116,7 @@ pub async fn eval(
     client: Option<IpAddr>,
     req: &LineRequest,
 ) -> Result<PlyEval, Error> {
-    let (variant, game) = replay(req)?;
+    let (variant, game, _) = replay(req)?;
     if !state.computers().can_analyse(variant) {
         return Err(Error::conflict(
             "analysis_unavailable",

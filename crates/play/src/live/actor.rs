@@ -4,7 +4,7 @@
 
 use super::finish::{already_archived, finish};
 use super::state::{broadcast, tell, LiveGame};
-use super::view::{legal_moves, takebacks_allowed, view_of};
+use super::view::{legal_moves, premoves, takebacks_allowed, view_of};
 use super::{rebuild, ActError, Cmd, GameHandle};
 use crate::computer::ComputerPlay;
 use crate::protocol::{ClockView, ServerMsg};
@@ -543,6 +543,7 @@ async fn store_and_broadcast(state: &Play, g: &mut LiveGame, applied: &Applied) 
                         ..g.table.clock_view(now)
                     },
                     legal: if last { legal_moves(&g.table) } else { Vec::new() },
+                    premoves: if last { premoves(&g.table) } else { Vec::new() },
                     claimable: last && g.table.claim_holds(),
                     claim: if last { g.table.claim_reason() } else { None },
                     // What the move made, for a variant whose rules ask a

@@ -66,6 +66,7 @@ pub(super) fn view_of(
             .collect(),
         clocks: table.clock_view(now_ms),
         legal: legal_moves(table),
+        premoves: premoves(table),
         state,
         result,
         winner,
@@ -100,6 +101,16 @@ pub(super) fn legal_moves(table: &Table) -> Vec<String> {
         Vec::new()
     } else {
         table.game().legal_moves()
+    }
+}
+
+/// What the side not to move may premove, where the browser needs the
+/// server to say (`Game::premoves`; nothing once the game is over).
+pub(super) fn premoves(table: &Table) -> Vec<String> {
+    if table.is_over() {
+        Vec::new()
+    } else {
+        table.game().premoves()
     }
 }
 

@@ -28,9 +28,9 @@ use crate::point::{Color, Point};
 use crate::position::Position;
 use search::Node;
 
-/// A playing strength, 1 (weakest) to 5.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Level(u8);
+/// The playing strength, 1 (weakest) to 5: one type for every built-in
+/// computer (the data variants' too); what a level does here is [`limits`].
+pub use game::Level;
 
 /// What one level does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,65 +49,51 @@ pub struct Limits {
     pub noise: i32,
 }
 
-impl Level {
-    pub const MIN: Level = Level(1);
-    pub const MAX: Level = Level(5);
-
-    /// Level `n`, 1 to 5.
-    #[must_use]
-    pub fn new(n: u8) -> Option<Level> {
-        (1..=5).contains(&n).then_some(Level(n))
-    }
-
-    #[must_use]
-    pub fn number(self) -> u8 {
-        self.0
-    }
-
-    #[must_use]
-    pub fn limits(self) -> Limits {
-        match self.0 {
-            1 => Limits {
-                depth: 1,
-                vcf_depth: 0,
-                vct_depth: 0,
-                width: 12,
-                nodes: 20_000,
-                noise: 300,
-            },
-            2 => Limits {
-                depth: 2,
-                vcf_depth: 4,
-                vct_depth: 0,
-                width: 10,
-                nodes: 50_000,
-                noise: 60,
-            },
-            3 => Limits {
-                depth: 3,
-                vcf_depth: 10,
-                vct_depth: 0,
-                width: 10,
-                nodes: 150_000,
-                noise: 0,
-            },
-            4 => Limits {
-                depth: 5,
-                vcf_depth: 14,
-                vct_depth: 2,
-                width: 10,
-                nodes: 400_000,
-                noise: 0,
-            },
-            _ => Limits {
-                depth: 7,
-                vcf_depth: 20,
-                vct_depth: 3,
-                width: 10,
-                nodes: 1_500_000,
-                noise: 0,
-            },
-        }
+/// What `level` does: the depths of the alpha-beta and of the threat
+/// searches, the width, the nodes and the noise.
+#[must_use]
+pub fn limits(level: Level) -> Limits {
+    match level.number() {
+        1 => Limits {
+            depth: 1,
+            vcf_depth: 0,
+            vct_depth: 0,
+            width: 12,
+            nodes: 20_000,
+            noise: 300,
+        },
+        2 => Limits {
+            depth: 2,
+            vcf_depth: 4,
+            vct_depth: 0,
+            width: 10,
+            nodes: 50_000,
+            noise: 60,
+        },
+        3 => Limits {
+            depth: 3,
+            vcf_depth: 10,
+            vct_depth: 0,
+            width: 10,
+            nodes: 150_000,
+            noise: 0,
+        },
+        4 => Limits {
+            depth: 5,
+            vcf_depth: 14,
+            vct_depth: 2,
+            width: 10,
+            nodes: 400_000,
+            noise: 0,
+        },
+        _ => Limits {
+            depth: 7,
+            vcf_depth: 20,
+            vct_depth: 3,
+            width: 10,
+            nodes: 1_500_000,
+            noise: 0,
+        },
     }
 }
 
@@ -178,7 +164,7 @@ pub fn choose_within(pos: &Position, level: Level, deadline: Option<std::time::I
     if pos.end().is_some() {
         return None;
     }
-    let limits = level.limits();
+    let limits = limits(level);
     let done = |decision, why| Choice {
         decision,
         why,

@@ -32,9 +32,9 @@ pub use weights::Weights;
 use crate::position::Position;
 use crate::square::Move;
 
-/// A playing strength, 1 (weakest) to 5.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Level(u8);
+/// The playing strength, 1 (weakest) to 5: one type for every built-in
+/// computer (renju's too); what a level does here is [`limits`].
+pub use game::Level;
 
 /// What one level does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,32 +48,18 @@ pub struct Limits {
     pub noise: i32,
 }
 
-impl Level {
-    pub const MIN: Level = Level(1);
-    pub const MAX: Level = Level(5);
-
-    /// Level `n`, 1 to 5.
-    #[must_use]
-    pub fn new(n: u8) -> Option<Level> {
-        (1..=5).contains(&n).then_some(Level(n))
-    }
-
-    #[must_use]
-    pub fn number(self) -> u8 {
-        self.0
-    }
-
-    #[must_use]
-    pub fn limits(self) -> Limits {
-        let (depth, nodes, noise) = match self.0 {
-            1 => (2, 3_000, 40),
-            2 => (3, 12_000, 20),
-            3 => (4, 60_000, 8),
-            4 => (6, 400_000, 0),
-            _ => (search::MAX_DEPTH, u64::MAX, 0),
-        };
-        Limits { depth, nodes, noise }
-    }
+/// What `level` does in this search: levels 1–4 are node-bound (so their
+/// games replay alike on any machine), level 5 as deep as its time allows.
+#[must_use]
+pub fn limits(level: Level) -> Limits {
+    let (depth, nodes, noise) = match level.number() {
+        1 => (2, 3_000, 40),
+        2 => (3, 12_000, 20),
+        3 => (4, 60_000, 8),
+        4 => (6, 400_000, 0),
+        _ => (search::MAX_DEPTH, u64::MAX, 0),
+    };
+    Limits { depth, nodes, noise }
 }
 
 /// A score from the side to move's view.
@@ -106,7 +92,7 @@ pub struct Choice {
 /// `None` when the game is over (no legal move).
 #[must_use]
 pub fn choose(pos: &Position, earlier: &[u64], level: Level, movetime: Duration) -> Option<Choice> {
-    search::run(pos, earlier, level.limits(), movetime)
+    search::run(pos, earlier, limits(level), movetime)
 }
 
 /// The position judged at full strength to `depth` plies, or as deep as

@@ -113,7 +113,11 @@ const registry = new Map();
  *   two differ (a shogi handicap game's giver plays gote's pieces);
  * - optionally `annotate(position, moves, initialFen)`: the position with
  *   what its text does not say but the moves do (renju: the order of the
- *   stones, for move numbers).
+ *   stones, for move numbers);
+ * - optionally `turnOfSide(side)`: the position's `turn` when `side`
+ *   (`first`/`second`) is to move, where a rule may give one side several
+ *   moves in a row and the turn is always its side's (杀惊遁马's turn of two
+ *   moves); `gamePositions` then takes who is to move from the server.
  */
 export function registerGame(family, spec) {
   registry.set(family, spec);
@@ -166,6 +170,30 @@ export function moveRows(moves, startSecond) {
     else row[1] = m;
   });
   return rows;
+}
+
+/**
+ * The positions of a recorded game: the start's, then the one after each
+ * move (`moves` as the server sends them, `{ move, side }`). `play` hands
+ * the turn over with every move, which is wrong where a rule gives one
+ * side a turn of several moves (杀惊遁马: Black's horse, then another
+ * piece); where the spec has `turnOfSide`, who is to move comes from the
+ * server instead of from counting plies — the side of the next recorded
+ * move, and after the last one the side of the game's current FEN
+ * (`fen`, when given).
+ */
+export function gamePositions(spec, initialFen, moves, fen) {
+  const { rules } = spec;
+  const start = rules.parseFen(initialFen);
+  const list = [spec.annotate ? spec.annotate(start, [], initialFen) : start];
+  for (const m of moves) list.push(rules.play(list[list.length - 1], m.move));
+  if (!spec.turnOfSide) return list;
+  moves.forEach((m, i) => {
+    const next = moves[i + 1];
+    if (next && next.side) list[i + 1] = { ...list[i + 1], turn: spec.turnOfSide(next.side) };
+  });
+  if (fen && moves.length) list[moves.length] = { ...list[moves.length], turn: rules.parseFen(fen).turn };
+  return list;
 }
 
 /**

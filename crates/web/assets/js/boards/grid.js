@@ -402,8 +402,11 @@ export class GridBoard extends Board {
     const sq = this.squareAt(x, y);
     if (d.moved) {
       if (sq === null || sq === d.from || !this.tryMove(d.from, sq)) this.drawPieces();
-    } else if (d.wasSelected) {
-      this.select(null); // a click on the selected piece lets it go
+    } else if (d.wasSelected && !this.tryMove(d.from, d.from)) {
+      // A click on the selected piece lets it go, unless a move from its
+      // square to itself is legal (Janggi's pass, `e1e1`: its dot is on
+      // the piece), which the second click plays.
+      this.select(null);
     }
   }
 
@@ -443,7 +446,8 @@ export class GridBoard extends Board {
       case 'Enter':
       case ' ':
         e.preventDefault();
-        if (this.selected !== null && this.selected !== this.cursor && this.tryMove(this.selected, this.cursor)) return;
+        // (Onto the selected piece itself only where that is a move: a pass.)
+        if (this.selected !== null && this.tryMove(this.selected, this.cursor)) return;
         if (this.movable(this.cursor)) {
           this.select(this.selected === this.cursor ? null : this.cursor);
           this.live.textContent = this.selected === null ? '' : `${this.describe(this.cursor)} ✓`;

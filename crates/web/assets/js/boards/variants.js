@@ -234,13 +234,17 @@ function specOf(descriptor) {
     sides: ['red', 'black'],
     rules,
     notation,
+    // A turn of two moves (杀惊遁马) keeps the side to move, so replays
+    // take who moves from the server's sides, not from the ply count.
+    turnOfSide: (side) => (side === 'first' ? 'red' : 'black'),
     // The server says whether the last move gave check.
     checkSquare(pos, last) {
       if (!last || !last.check) return null;
       const k = rules.kingSquare(pos.board, pos.turn);
       return k >= 0 ? rules.squareName(k) : null;
     },
-    // No move generation here: premoves wait for the server's list.
+    // No move generation here: the server sends the premoves of a data
+    // variant with the game (`premoves`), and the game page uses those.
     premoves: () => ({}),
     isCapture(pos, move) {
       const mv = rules.parseMove(move);

@@ -13,7 +13,7 @@ import { api } from '../api.js';
 import { h, fill, scrollWithin } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import {
-  choicesOf, createBoard, destsOf, gameFor, moveRows, secondToMove, splitMove,
+  choicesOf, createBoard, destsOf, gameFor, gamePositions, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import {
   findVariant, loadVariants, playable, sideKeys, variantLabel,
@@ -167,8 +167,9 @@ export async function mount(main, params, ctx) {
         },
       });
     }
-    positions = [spec.rules.parseFen(r.initial_fen)];
-    for (const m of line) positions.push(spec.rules.play(positions[positions.length - 1], m));
+    // Who is to move in each comes from the server (`movers`): a turn of
+    // two moves keeps the side to move.
+    positions = gamePositions(spec, r.initial_fen, movesOf(), r.fen);
     ply = Math.max(0, Math.min(line.length, Number.isFinite(ply) ? ply : line.length));
     show();
   }
@@ -200,7 +201,9 @@ export async function mount(main, params, ctx) {
   }
 
   function movesOf() {
-    return (info ? info.moves : []).map((m, i) => ({ move: m.coord, display: m.display, alt: m.alt, check: m.check, ply: i + 1 }));
+    return (info ? info.moves : []).map((m, i) => ({
+      move: m.coord, display: m.display, alt: m.alt, check: m.check, ply: i + 1, side: info.movers?.[i],
+    }));
   }
 
   function drawMoves() {

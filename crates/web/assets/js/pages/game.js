@@ -25,7 +25,7 @@ import { errorText, shownName, t } from '../i18n.js';
 import { Socket } from '../socket.js';
 import { Clock, tickClocks } from '../clock.js';
 import {
-  choicesOf, createBoard, destsOf, gameFor, moveRows, secondToMove, splitMove,
+  choicesOf, createBoard, destsOf, gameFor, gamePositions, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import {
   clockText, colorOf, detailLine, foulText, mustChangeText, otherSide, patternIn, personalResult, reasonText, resultText, sideName,
@@ -230,9 +230,7 @@ export async function mount(main, params, ctx) {
   const rules = () => spec.rules;
 
   function positions() {
-    const list = [rules().parseFen(view.initial_fen)];
-    for (const m of view.moves) list.push(rules().play(list[list.length - 1], m.move));
-    return list;
+    return gamePositions(spec, view.initial_fen, view.moves, view.fen);
   }
 
   function shownPosition() {
@@ -595,8 +593,13 @@ export async function mount(main, params, ctx) {
       board.setInteractive(destsOf(view.legal), onBoardMove);
     } else if (you && live() && premoveBox.checked) {
       // Premove: any move a piece could make by its movement alone; the
-      // server's legal list decides when it is the player's turn.
-      board.setInteractive(spec.premoves(pos, colorOf(view, you)),
+      // server's legal list decides when it is the player's turn. Where the
+      // browser has no rules of the game (a variant defined as data), the
+      // server sends them: `premoves`, the side not to move's — the
+      // player's while the other side is to move (not while a move of its
+      // own is on its way, when the list is still the other side's).
+      const fromServer = view.premoves && view.premoves.length && !pending && view.turn !== you;
+      board.setInteractive(fromServer ? destsOf(view.premoves) : spec.premoves(pos, colorOf(view, you)),
         (f, dest, promotion) => setPremove({ from: f, to: dest, promotion }));
     } else {
       board.setInteractive(null, null);
@@ -749,6 +752,7 @@ export async function mount(main, params, ctx) {
     view.fen = msg.fen;
     view.turn = msg.turn;
     view.legal = msg.legal || [];
+    view.premoves = msg.premoves || [];
     if (msg.clocks) view.clocks = msg.clocks;
     if (view.draw_offer && view.draw_offer !== mover) { // refused by moving (23.1)
       view.offer_refused = view.draw_offer;

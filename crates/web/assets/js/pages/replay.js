@@ -11,7 +11,7 @@ import { api } from '../api.js';
 import { h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import {
-  createBoard, gameFor, moveRows, secondToMove, splitMove,
+  createBoard, gameFor, gamePositions, moveRows, secondToMove, splitMove,
 } from '../boards/board.js';
 import { colorOf, detailLine, otherSide, reasonText, resultText, sideName } from '../result.js';
 import { fill, formatClock, formatDate, scrollWithin } from '../dom.js';
@@ -41,12 +41,11 @@ export async function mount(main, params, ctx) {
     main.append(h('h1', {}, t('error.generic', { message: `no board for ${view.variant}` })));
     return null;
   }
-  const { rules, notation } = spec;
+  const { notation } = spec;
   // The download is in the variant's record format (PGN, KIF).
   const variantInfo = findVariant(await loadVariants(), view.variant);
-  const start = rules.parseFen(view.initial_fen);
-  const positions = [spec.annotate ? spec.annotate(start, [], view.initial_fen) : start];
-  for (const m of view.moves) positions.push(rules.play(positions[positions.length - 1], m.move));
+  // Who is to move in each comes from the server (a turn of two moves).
+  const positions = gamePositions(spec, view.initial_fen, view.moves, view.fen);
   let ply = view.moves.length;
   // A player sees their own side at the bottom, as in play.
   const me = ctx.account && ctx.account.name;

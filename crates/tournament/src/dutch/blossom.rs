@@ -74,6 +74,40 @@ impl<W: Weight> Solver<W> {
             .collect()
     }
 
+    /// For each input edge, whether a maximum-weight matching may use it:
+    /// its slack under the present duals, with those of the blossoms
+    /// around both its ends, is zero. By complementary slackness every
+    /// maximum-weight matching uses only such edges, so deleting the
+    /// others loses none of them.
+    pub fn tight(&self) -> Vec<bool> {
+        let m = &self.m;
+        let mut mark = vec![NONE; 2 * m.n];
+        self.inner
+            .iter()
+            .enumerate()
+            .map(|(at, &k)| {
+                if k == NONE {
+                    return false;
+                }
+                let (i, j) = m.edges[k];
+                let mut s = m.slack(k);
+                let mut b = m.blossomparent[i];
+                while b != NONE {
+                    mark[b] = at;
+                    b = m.blossomparent[b];
+                }
+                let mut b = m.blossomparent[j];
+                while b != NONE {
+                    if mark[b] == at {
+                        s = s + m.dualvar[b] + m.dualvar[b];
+                    }
+                    b = m.blossomparent[b];
+                }
+                s == W::zero()
+            })
+            .collect()
+    }
+
     /// Delete the input edges `ks`, none of them matched: the matching
     /// stays optimal, and they are taken out at the next [`Self::delete`].
     pub fn delete_unused(&mut self, ks: &[usize]) {
@@ -944,6 +978,68 @@ mod tests {
                 assert_eq!(total(&live, &mate), brute(n, &live), "{live:?}");
             }
         }
+    }
+
+    /// The edges `tight` keeps hold every maximum-weight matching: the
+    /// best over them alone is the best over all, and the matching found
+    /// uses only them — also after deletions re-optimised.
+    #[test]
+    fn tight_edges_keep_every_optimum() {
+        let mut s = 424242u64;
+        let mut next = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            s >> 33
+        };
+        let mut pruned = 0;
+        for round in 0..300 {
+            let n = 2 + (next() % 9) as usize;
+            let mut edges = Vec::new();
+            for u in 0..n {
+                for v in u + 1..n {
+                    if next() % 4 != 0 {
+                        // Few distinct weights: many optima, many blossoms.
+                        edges.push((u, v, 1 + (next() % 4) as i64));
+                    }
+                }
+            }
+            let mut alive = vec![true; edges.len()];
+            let mut solver = Solver::new(n, &edges, &alive);
+            if round % 2 == 1 {
+                let ks: Vec<usize> = (0..edges.len()).filter(|_| next() % 5 == 0).collect();
+                for &k in &ks {
+                    alive[k] = false;
+                }
+                solver.delete(&ks);
+            }
+            let live: Vec<(usize, usize, i64)> = edges
+                .iter()
+                .zip(&alive)
+                .filter(|(_, &a)| a)
+                .map(|(e, _)| *e)
+                .collect();
+            let tight = solver.tight();
+            let kept: Vec<(usize, usize, i64)> = edges
+                .iter()
+                .zip(&tight)
+                .filter(|(_, &t)| t)
+                .map(|(e, _)| *e)
+                .collect();
+            assert!(
+                tight.iter().zip(&alive).all(|(&t, &a)| a || !t),
+                "a deleted edge is never tight"
+            );
+            pruned += live.len() - kept.len();
+            let mate = solver.mate();
+            assert!(
+                (0..n)
+                    .all(|v| mate[v].is_none_or(|u| kept.iter().any(|e| (e.0, e.1) == (u.min(v), u.max(v))))),
+                "the matching uses tight edges only"
+            );
+            assert_eq!(brute(n, &kept), brute(n, &live), "{live:?}");
+        }
+        assert!(pruned > 100, "the test prunes: {pruned} edges");
     }
 
     #[test]

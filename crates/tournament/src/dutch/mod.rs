@@ -946,6 +946,16 @@ impl Pairer {
                 g.try_constraint(keep_only(u, v));
             }
         }
+        // From here on only the generation order (4.2, 4.3) is chosen,
+        // on weights below every criterion: the matchings left to choose
+        // from are the criteria's optima, which use only the edges tight
+        // under the optimal duals. The others go, so that the matchings
+        // at full width solve a much smaller graph.
+        if let Some(solver) = &g.solver {
+            for (a, t) in g.alive.iter_mut().zip(solver.tight()) {
+                *a &= t;
+            }
+        }
         Ok(Fixed {
             alive: g.alive,
             mate: g.mate,
@@ -1045,9 +1055,7 @@ impl Pairer {
                 .collect();
             let mut sub = Graph::new(nr, sub_edges);
             sub.ignore_below = l.pos[F_C434];
-            let s1r: Vec<usize> = (0..nr)
-                .filter(|&k| sub.mate[k].is_some_and(|x| x > k))
-                .collect();
+            let s1r: Vec<usize> = (0..nr).filter(|&k| sub.mate[k].is_some_and(|x| x > k)).collect();
             let mut in_s1r = vec![false; nr];
             for &k in &s1r {
                 in_s1r[k] = true;

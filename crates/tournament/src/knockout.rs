@@ -872,7 +872,6 @@ mod tests {
         assert_eq!(m.decide_by_lot(Second).unwrap(), Next::Winner(Second));
     }
 
-    #[test]
     /// The replay of a stored round reports the bye too (an event of
     /// three could not pair its final before: "match 1 v 0 is already
     /// decided").

@@ -26,6 +26,8 @@ const stamp = Date.now().toString(36).slice(-5);
 const eventName = `Open ${stamp}`;
 let eventId = null;
 let game = null;
+/** Who won round 1 of the Swiss once the arbiter corrected it. */
+let winnerName = null;
 
 /** The standings' points of `name`, as the page shows them. */
 async function pointsOf(page, name) {
@@ -94,6 +96,7 @@ try {
     const first = view.body.first.name === nameB ? B : C;
     const second = first === B ? C : B;
     const secondName = second === B ? nameB : nameC;
+    winnerName = secondName;
     assert.equal((await call(first.page, 'POST', `/api/games/${game}/move/h2e2`)).status, 200);
     assert.equal((await call(second.page, 'POST', `/api/games/${game}/move/h7e7`)).status, 200);
     assert.ok((await call(second.page, 'POST', `/api/games/${game}/resign`)).status < 300);
@@ -125,6 +128,96 @@ try {
     assert.equal(await pointsOf(A.page, firstName), '0.0');
     const log = await call(A.page, 'GET', `/api/events/${eventId}/log`);
     assert.ok(log.body.some((l) => l.action === 'result' && l.detail.includes('e2e correction')));
+  });
+
+  await step('the crosstable: a row per player, the round played with side and result', async () => {
+    await A.page.waitForSelector('#event-chart:not([hidden]) #event-crosstable');
+    await B.page.reload();
+    await B.page.waitForSelector('#event-chart:not([hidden]) #event-crosstable');
+    const rows = await A.page.$$eval('#event-crosstable tbody tr', (trs) => trs.map((tr) =>
+      [...tr.children].map((td) => td.textContent)));
+    assert.equal(rows.length, 2, JSON.stringify(rows));
+    // '#', name, three rounds, points: the winner of the corrected game first.
+    assert.equal(rows[0].length, 6, JSON.stringify(rows));
+    assert.ok(rows[0][1].endsWith(winnerName) && rows[0][5] === '1.0', JSON.stringify(rows));
+    assert.match(rows[0][2], /^\d+1$/, 'opponent number then the win');
+    assert.match(rows[1][2], /^\d+0$/, 'opponent number then the loss');
+    assert.equal(await A.page.locator('#event-crosstable .ct-side.first').count(), 1);
+    assert.equal(await A.page.locator('#event-crosstable .ct-side.second').count(), 1);
+    for (const p of [A, B]) await p.page.locator('#event-chart').scrollIntoViewIfNeeded();
+    await shot(A, 'events-crosstable-desktop');
+    await shot(B, 'events-crosstable-phone');
+  });
+
+  await step('a knockout of three: a drawn match to play-off and armageddon, a bye, the final; the bracket', async () => {
+    const people = { [`eva${stamp}`]: A, [nameB]: B, [nameC]: C };
+    const made = await call(A.page, 'POST', '/api/events', {
+      name: `Cup ${stamp}`, time_control: '10+5', system: 'knockout', playoff_time_control: '3+2',
+    });
+    assert.ok(made.status < 300, JSON.stringify(made.body));
+    const cup = made.body.id;
+    for (const p of [A, B, C]) {
+      const r = await call(p.page, 'POST', `/api/events/${cup}/join`, {});
+      assert.ok(r.status < 300, JSON.stringify(r.body));
+    }
+    const done = new Set();
+    for (const round of [1, 2]) {
+      const paired = await call(A.page, 'POST', `/api/events/${cup}/pair`, {});
+      assert.ok(paired.status < 300, `round ${round}: ${JSON.stringify(paired.body)} ${JSON.stringify((await call(A.page, 'GET', `/api/events/${cup}`)).body.rounds_paired)}`);
+      const deadline = Date.now() + 60000;
+      for (;;) {
+        const ev = (await call(A.page, 'GET', `/api/events/${cup}`)).body;
+        const r = ev.rounds_paired[round - 1];
+        if (r.complete) break;
+        assert.ok(Date.now() < deadline, `round ${round} of the knockout did not finish`);
+        let moved = false;
+        for (const b of r.boards) {
+          const last = b.games?.[b.games.length - 1];
+          if (b.result || !b.black || !last || last.result || done.has(last.game)) continue;
+          done.add(last.game);
+          const blackNo = last.white === b.white.number ? b.black.number : b.white.number;
+          const byNo = (n) => people[ev.entries.find((e) => e.number === n).name];
+          const [w, k] = [byNo(last.white), byNo(blackNo)];
+          const g = last.game;
+          assert.equal((await call(w.page, 'POST', `/api/games/${g}/move/h2e2`)).status, 200);
+          assert.equal((await call(k.page, 'POST', `/api/games/${g}/move/h7e7`)).status, 200);
+          if (round === 1) {
+            // Drawn game after game: the match, its play-off, its
+            // armageddon (a draw is offered right after one's move, 23.1).
+            assert.ok((await call(k.page, 'POST', `/api/games/${g}/draw/offer`)).status < 300);
+            assert.ok((await call(w.page, 'POST', `/api/games/${g}/draw/accept`)).status < 300);
+          } else {
+            assert.ok((await call(k.page, 'POST', `/api/games/${g}/resign`)).status < 300);
+          }
+          moved = true;
+        }
+        if (!moved) await A.page.waitForTimeout(200);
+      }
+    }
+    const ev = (await call(A.page, 'GET', `/api/events/${cup}`)).body;
+    assert.equal(ev.state, 'finished');
+    assert.deepEqual(ev.rounds_paired[0].boards.find((b) => b.black).games.map((g) => g.phase),
+      ['regular', 'playoff', 'armageddon']);
+    for (const p of [A, B]) {
+      await p.page.goto(`${base}/event/${cup}`);
+      await p.page.waitForSelector('#event-chart:not([hidden]) #event-bracket');
+    }
+    const columns = await A.page.$$eval('#event-bracket .kb-round', (cols) => cols.map((c) => ({
+      title: c.querySelector('h3').textContent,
+      matches: c.querySelectorAll('.kb-match').length,
+      won: c.querySelectorAll('.kb-won').length,
+    })));
+    assert.deepEqual(columns, [
+      { title: 'Round 1', matches: 2, won: 2 },
+      { title: 'Final', matches: 1, won: 1 },
+    ], JSON.stringify(columns));
+    // The drawn match shows its play-off and armageddon scores apart.
+    assert.equal(await A.page.locator('#event-bracket .kb-score.playoff').count(), 2);
+    assert.equal(await A.page.locator('#event-bracket .kb-score.armageddon').count(), 2);
+    await checkLabels(B.page, 'B knockout bracket');
+    for (const p of [A, B]) await p.page.locator('#event-chart').scrollIntoViewIfNeeded();
+    await shot(A, 'events-bracket-desktop');
+    await shot(B, 'events-bracket-phone');
   });
 
   await step('the event list, desktop and phone', async () => {

@@ -140,6 +140,9 @@ impl Events {
     /// # Errors
     /// The database cannot be read.
     pub async fn start(&self) -> Result<usize, common::Error> {
+        /// At most this many ended games are taken together (a lagging
+        /// receiver is read again from the store instead).
+        const ENDED_BATCH: usize = 256;
         self.serve_bus();
         let mut ended = self.play().ended_games();
         let resumed = self.reconcile_all().await?;
@@ -151,8 +154,26 @@ impl Events {
                 tokio::select! {
                     e = ended.recv() => match e {
                         Ok(e) => {
-                            if let Err(err) = me.game_ended(&e).await {
-                                tracing::error!(game = %e.game, error = %err, "cannot score an event game");
+                            // With the others already waiting (a busy
+                            // arena ends dozens a second).
+                            let mut batch = vec![e];
+                            let mut behind = false;
+                            while batch.len() < ENDED_BATCH {
+                                match ended.try_recv() {
+                                    Ok(e) => batch.push(e),
+                                    Err(broadcast::error::TryRecvError::Lagged(_)) => {
+                                        behind = true;
+                                        break;
+                                    }
+                                    Err(_) => break,
+                                }
+                            }
+                            me.games_ended(&batch).await;
+                            if behind {
+                                tracing::warn!("events fell behind the ended games; re-reading them");
+                                if let Err(err) = me.reconcile_all().await {
+                                    tracing::error!(error = %err, "cannot re-read the events");
+                                }
                             }
                         }
                         // Fell behind: read the stored games instead.

@@ -303,36 +303,60 @@ impl Events {
             .is_some_and(|ev| &ev.node != node))
     }
 
+    /// Games that ended, heard together (those queued when the room got
+    /// to them): each is scored as it comes, and each arena among them
+    /// then pairs its freed players once for the lot. Pairing reads the
+    /// arena whole under its lock, so pairing once per game let a
+    /// 500-player arena's 60 game ends a second outrun the room: its
+    /// last games were scored, and it finished, 15.7 s after its end
+    /// (docs/PERFORMANCE.md). A game that cannot be scored is logged and
+    /// does not stop the others.
+    pub(crate) async fn games_ended(&self, ended: &[GameEnded]) {
+        let mut arenas: Vec<String> = Vec::new();
+        for e in ended {
+            match self.game_ended(e).await {
+                Ok(Some(arena)) if !arenas.contains(&arena) => arenas.push(arena),
+                Ok(_) => {}
+                Err(err) => tracing::error!(game = %e.game, error = %err, "cannot score an event game"),
+            }
+        }
+        // The players are free again: pair them now.
+        for arena in arenas {
+            if let Err(err) = self.tick_arena(&arena).await {
+                tracing::error!(event = %arena, error = %err, "cannot pair an arena");
+            }
+        }
+    }
+
     /// A game ended (on this node, or on another that told the bus): if
     /// it is an event's that this node runs, score it. Another node's
-    /// event is that node's to score and pair.
-    pub(crate) async fn game_ended(&self, e: &GameEnded) -> Result<(), Error> {
+    /// event is that node's to score and pair. Returns the arena whose
+    /// game it was, for the caller to pair.
+    async fn game_ended(&self, e: &GameEnded) -> Result<Option<String>, Error> {
         let Some((event, _)) = self.store().pairing_of_game(&e.game).await? else {
             if let Some((event, _)) = self.store().arena_game_of(&e.game).await? {
                 if self.runs_elsewhere(&event).await? {
-                    return Ok(());
+                    return Ok(None);
                 }
-                {
-                    let _one = self.lock(&event).await;
-                    if let Some((_, g)) = self.store().arena_game_of(&e.game).await? {
-                        self.score_arena_game(&event, &g, e).await?;
-                    }
+                let _one = self.lock(&event).await;
+                if let Some((_, g)) = self.store().arena_game_of(&e.game).await? {
+                    self.score_arena_game(&event, &g, e).await?;
                 }
-                // The players are free again: pair them now.
-                return self.tick_arena(&event).await;
+                return Ok(Some(event));
             }
-            return Ok(());
+            return Ok(None);
         };
         if self.runs_elsewhere(&event).await? {
-            return Ok(());
+            return Ok(None);
         }
         let _one = self.lock(&event).await;
         // Read again under the lock: the arbiter may have ruled meanwhile.
         let Some((_, p)) = self.store().pairing_of_game(&e.game).await? else {
-            return Ok(());
+            return Ok(None);
         };
         self.score(&event, &p, e).await?;
-        self.after_result_locked(&event).await
+        self.after_result_locked(&event).await?;
+        Ok(None)
     }
 
     /// Records a board's result from its game's end; a result the arbiter

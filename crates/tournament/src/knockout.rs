@@ -465,7 +465,10 @@ impl SingleElimination {
         self.rounds.last().unwrap().iter().map(|(m, _)| *m).collect()
     }
 
-    /// The winner of `player`'s match in the current round.
+    /// The winner of `player`'s match in the current round. A bye's
+    /// player is through already; reporting them again changes nothing
+    /// (an event replaying its stored rounds reports every board, the
+    /// byes too).
     pub fn report(&mut self, winner: u32) -> Result<(), KnockoutError> {
         let round = self.round();
         let m = self
@@ -478,6 +481,9 @@ impl SingleElimination {
                 round,
                 player: winner,
             })?;
+        if (m.0).1.is_none() && m.1 == Some(winner) {
+            return Ok(());
+        }
         if m.1.is_some() {
             return Err(KnockoutError::AlreadyDecided {
                 round,
@@ -864,6 +870,20 @@ mod tests {
         m.record(Draw).unwrap();
         assert_eq!(m.record(Draw).unwrap(), Next::DrawLots);
         assert_eq!(m.decide_by_lot(Second).unwrap(), Next::Winner(Second));
+    }
+
+    /// The replay of a stored round reports the bye too (an event of
+    /// three could not pair its final before: "match 1 v 0 is already
+    /// decided").
+    #[test]
+    fn reporting_a_bye_again_changes_nothing() {
+        let mut ko = SingleElimination::seeded(3).unwrap();
+        assert_eq!(ko.pairings(), vec![(1, None), (2, Some(3))]);
+        ko.report(1).unwrap();
+        ko.report(3).unwrap();
+        assert!(matches!(ko.report(2), Err(KnockoutError::AlreadyDecided { .. })));
+        assert_eq!(ko.advance().unwrap(), None);
+        assert_eq!(ko.pairings(), vec![(1, Some(3))]);
     }
 
     #[test]

@@ -23,7 +23,13 @@
 //! Speed: the quality criteria only look at the bracket and the next
 //! scoregroup, so we first pair on those alone and accept the result when
 //! the players below can still absorb the rest as well as they could at
-//! best (\[C4\], \[C5\]); otherwise the whole graph decides.
+//! best (\[C4\], \[C5\]); otherwise the whole graph decides. Each bracket
+//! is matched twice: on the criteria alone, with weights narrowed past the
+//! (still empty) generation-order fields, then — on the edges that the
+//! first matching's duals leave tight, the only ones an optimum can use —
+//! at full width for the exchange and transposition; a remainder that
+//! pairs whole is matched on its own graph (docs/PERFORMANCE.md: round 2
+//! of a 1,000-player Swiss, 43–50 s → 1.8 s).
 
 pub mod blossom;
 mod player;
@@ -32,6 +38,50 @@ pub mod wide;
 use crate::model::{Colour, PlayerId, Tournament};
 use player::{Pref, State};
 use wide::{Weight, Wide};
+
+/// Call `f::<N>` with `N` the fewest 64-bit limbs that hold `bits`-bit
+/// weights (with room for the sign and the doubling), or fail with
+/// [`DutchError::TooLarge`].
+macro_rules! by_width {
+    ($bits:expr, |$n:ident| $call:expr) => {{
+        let bits: u32 = $bits;
+        match bits {
+            0..=62 => {
+                const $n: usize = 1;
+                $call
+            }
+            63..=126 => {
+                const $n: usize = 2;
+                $call
+            }
+            127..=254 => {
+                const $n: usize = 4;
+                $call
+            }
+            255..=510 => {
+                const $n: usize = 8;
+                $call
+            }
+            511..=1022 => {
+                const $n: usize = 16;
+                $call
+            }
+            1023..=2046 => {
+                const $n: usize = 32;
+                $call
+            }
+            2047..=4094 => {
+                const $n: usize = 64;
+                $call
+            }
+            4095..=8190 => {
+                const $n: usize = 128;
+                $call
+            }
+            _ => Err(DutchError::TooLarge { bits }),
+        }
+    }};
+}
 
 /// One round's pairing: boards in order (white first), and the player
 /// who gets the pairing-allocated bye.
@@ -220,10 +270,12 @@ impl Terms {
             self.0.push((shift, v));
         }
     }
-    fn to<const N: usize>(&self) -> Wide<N> {
+    /// The weight with every term moved `down` bits (none may sit lower).
+    fn to<const N: usize>(&self, down: u32) -> Wide<N> {
         let mut w = Wide::<N>::ZERO;
         for &(s, v) in &self.0 {
-            w = w + Wide::shifted(v, s);
+            debug_assert!(s >= down, "a term at bit {s} below {down}");
+            w = w + Wide::shifted(v, s - down);
         }
         w
     }
@@ -509,32 +561,21 @@ impl Pairer {
         Ok((pairs, floaters, bye))
     }
 
-    /// Run the bracket procedure with weights wide enough for `total` bits.
+    /// Run the bracket procedure: first what the criteria alone decide,
+    /// on weights without the (still empty) generation-order fields below
+    /// them, then the generation order on weights wide enough for `total`
+    /// bits. Narrow limbs make the first matching several times cheaper:
+    /// in a large bracket the exchange fields (4.3.3, 4.3.4: one bit per
+    /// remainder player) are most of the width.
     fn dispatch(
         &self,
         ctx: &Ctx<'_>,
         edges: Vec<(usize, usize, Terms)>,
         total: u32,
     ) -> Result<Vec<Option<usize>>, DutchError> {
-        if total <= 62 {
-            self.solve_bracket::<1>(ctx, edges)
-        } else if total <= 126 {
-            self.solve_bracket::<2>(ctx, edges)
-        } else if total <= 254 {
-            self.solve_bracket::<4>(ctx, edges)
-        } else if total <= 510 {
-            self.solve_bracket::<8>(ctx, edges)
-        } else if total <= 1022 {
-            self.solve_bracket::<16>(ctx, edges)
-        } else if total <= 2046 {
-            self.solve_bracket::<32>(ctx, edges)
-        } else if total <= 4094 {
-            self.solve_bracket::<64>(ctx, edges)
-        } else if total <= 8190 {
-            self.solve_bracket::<128>(ctx, edges)
-        } else {
-            Err(DutchError::TooLarge { bits: total })
-        }
+        let down = ctx.layout.pos[F_MDP_PARTNERS];
+        let fixed = by_width!(total - down, |N| self.fix_criteria::<N>(ctx, &edges, down))?;
+        by_width!(total, |N| self.solve_bracket::<N>(ctx, &edges, fixed))
     }
 
     /// The same procedure on the bracket and the next scoregroup alone,
@@ -784,6 +825,11 @@ struct Graph<W: Weight> {
 impl<W: Weight> Graph<W> {
     fn new(nv: usize, edges: Vec<(usize, usize, W)>) -> Graph<W> {
         let alive = vec![true; edges.len()];
+        Graph::with_alive(nv, edges, alive)
+    }
+
+    /// Solved over the edges `alive` keeps (the others stay deleted).
+    fn with_alive(nv: usize, edges: Vec<(usize, usize, W)>, alive: Vec<bool>) -> Graph<W> {
         let mut g = Graph {
             nv,
             edges,
@@ -858,15 +904,19 @@ impl<W: Weight> Graph<W> {
 }
 
 impl Pairer {
-    fn solve_bracket<const N: usize>(
+    /// Stage one, on weights moved `down` past the generation-order
+    /// fields (all zero so far, so the matchings are those of the full
+    /// weights, scaled): \[C4\], \[C9\], and the MDP-pairing.
+    fn fix_criteria<const M: usize>(
         &self,
         c: &Ctx<'_>,
-        edges: Vec<(usize, usize, Terms)>,
-    ) -> Result<Vec<Option<usize>>, DutchError> {
+        edges: &[(usize, usize, Terms)],
+        down: u32,
+    ) -> Result<Fixed, DutchError> {
         let l = c.layout;
-        let mut g: Graph<Wide<N>> = Graph::new(
+        let mut g: Graph<Wide<M>> = Graph::new(
             c.nv,
-            edges.iter().map(|(a, b, t)| (*a, *b, t.to::<N>())).collect(),
+            edges.iter().map(|(a, b, t)| (*a, *b, t.to::<M>(down))).collect(),
         );
         // [C4]: everybody paired but at most one bye.
         let matched = g.mate.iter().filter(|m| m.is_some()).count();
@@ -880,46 +930,65 @@ impl Pairer {
             .iter()
             .filter(|r| matches!(r, Role::Mdp | Role::Resident))
             .count() as u64;
-        let pairs_in_b = g.best.field(l.pos[F_C6], l.bits);
-        if in_b == 2 * pairs_in_b + 1 && !c.c9.is_empty() {
+        let pairs_in_b = g.best.field(l.pos[F_C6] - down, l.bits);
+        let c9 = in_b == 2 * pairs_in_b + 1 && !c.c9.is_empty();
+        if c9 {
             for &(k, v) in c.c9 {
-                g.edges[k].2 = g.edges[k].2 + Wide::shifted(v, l.pos[F_C9]);
+                g.edges[k].2 = g.edges[k].2 + Wide::shifted(v, l.pos[F_C9] - down);
             }
             g.resolve();
         }
-        let mdp: Vec<usize> = (0..c.verts.len()).filter(|&v| c.role[v] == Role::Mdp).collect();
-        let res: Vec<usize> = (0..c.verts.len())
-            .filter(|&v| c.role[v] == Role::Resident)
-            .collect();
-        let is_res = |v: usize| c.role.get(v) == Some(&Role::Resident);
-        let exists: std::collections::HashSet<(usize, usize)> =
-            g.edges.iter().map(|e| (e.0.min(e.1), e.0.max(e.1))).collect();
-        // Keep only edge (u, v) at u and v.
-        let force = |u: usize, v: usize| {
-            move |a: usize, b: usize| {
-                let tu = a == u || b == u;
-                let tv = a == v || b == v;
-                (tu || tv) && !(tu && tv)
-            }
-        };
-
         // Stages A and B are in the weights (Article 4.4, then 4.2 over
         // S2 = residents): the best matching has the MDP-pairing of the
         // first candidate. Fix it.
-        let s1: Vec<usize> = mdp
-            .iter()
-            .copied()
-            .filter(|&u| g.mate[u].is_some_and(is_res))
+        let is_res = |v: usize| c.role.get(v) == Some(&Role::Resident);
+        let s1: Vec<usize> = (0..c.verts.len())
+            .filter(|&u| c.role[u] == Role::Mdp && g.mate[u].is_some_and(is_res))
             .collect();
         let mut taken = vec![false; c.nv];
         for &u in &s1 {
             if let Some(v) = g.mate[u] {
                 taken[v] = true;
-                g.try_constraint(force(u, v));
+                g.try_constraint(keep_only(u, v));
             }
         }
+        // From here on only the generation order (4.2, 4.3) is chosen,
+        // on weights below every criterion: the matchings left to choose
+        // from are the criteria's optima, which use only the edges tight
+        // under the optimal duals. The others go, so that the matchings
+        // at full width solve a much smaller graph.
+        if let Some(solver) = &g.solver {
+            for (a, t) in g.alive.iter_mut().zip(solver.tight()) {
+                *a &= t;
+            }
+        }
+        Ok(Fixed {
+            alive: g.alive,
+            mate: g.mate,
+            taken,
+            c9,
+        })
+    }
+
+    /// Stage two, on the full weights: the remainder's exchange (4.3)
+    /// and transposition (4.2).
+    fn solve_bracket<const N: usize>(
+        &self,
+        c: &Ctx<'_>,
+        edges: &[(usize, usize, Terms)],
+        f: Fixed,
+    ) -> Result<Vec<Option<usize>>, DutchError> {
+        let l = c.layout;
+        let Fixed {
+            alive,
+            mate,
+            taken,
+            c9,
+        } = f;
         // The remainder: residents not paired with MDPs, with fresh BSNs.
-        let rem: Vec<usize> = res.iter().copied().filter(|&v| !taken[v]).collect();
+        let rem: Vec<usize> = (0..c.verts.len())
+            .filter(|&v| c.role[v] == Role::Resident && !taken[v])
+            .collect();
         let mut bsn_of = vec![None; c.nv];
         for (k, &v) in rem.iter().enumerate() {
             bsn_of[v] = Some(k);
@@ -927,11 +996,20 @@ impl Pairer {
         let bsn = |v: usize| bsn_of[v];
         let pr = rem
             .iter()
-            .filter(|&&v| g.mate[v].is_some_and(|u| bsn(u).is_some()))
+            .filter(|&&v| mate[v].is_some_and(|u| bsn(u).is_some()))
             .count()
             / 2;
         if pr == 0 {
-            return Ok(g.mate);
+            return Ok(mate);
+        }
+        let exists: std::collections::HashSet<(usize, usize)> =
+            edges.iter().map(|e| (e.0.min(e.1), e.0.max(e.1))).collect();
+        let mut full: Vec<(usize, usize, Wide<N>)> =
+            edges.iter().map(|(a, b, t)| (*a, *b, t.to::<N>(0))).collect();
+        if c9 {
+            for &(k, v) in c.c9 {
+                full[k].2 = full[k].2 + Wide::shifted(v, l.pos[F_C9]);
+            }
         }
         // Resident exchanges (4.3), as weights on the remainder's edges:
         // S1' is the set of pair minima. 4.3.1 fewest exchanged, 4.3.2 the
@@ -940,7 +1018,7 @@ impl Pairer {
         // differing BSN moved from S2 to S1 (the largest Σ 2^-a over
         // S1' ∩ S2).
         let nr = rem.len();
-        for e in g.edges.iter_mut() {
+        for e in full.iter_mut() {
             if let (Some(x), Some(y)) = (bsn(e.0), bsn(e.1)) {
                 let m = x.min(y);
                 let mut t = Terms::default();
@@ -957,18 +1035,58 @@ impl Pairer {
                 } else {
                     t.add(l.pos[F_C434] + (nr - 1 - m) as u32, 1);
                 }
-                e.2 = e.2 + t.to::<N>();
+                e.2 = e.2 + t.to::<N>(0);
                 if m < pr {
                     e.2 = e.2 - Wide::shifted(1, l.pos[F_C433] + m as u32);
                 }
             }
         }
-        g.resolve();
-        g.ignore_below = l.pos[F_C434];
         // Transposition (4.2): S1' in order, each with the smallest
         // partner it can have. (A low weight field, the largest
         // Σ (n − a)(n − b) over pairs, already leans that way, so most of
         // these checks need no new matching.)
+        if 2 * pr == nr {
+            // Nobody in the remainder floats, and no candidate can make
+            // one float ([C6] fixed the pairs): only the remainder's own
+            // pairs change, and the exchange weights touch nothing else,
+            // so the choice is made on their small graph alone (vertex k
+            // is BSN k) — the whole graph is never solved again.
+            let sub_edges: Vec<(usize, usize, Wide<N>)> = full
+                .iter()
+                .zip(&alive)
+                .filter_map(|(e, &a)| match (a, bsn(e.0), bsn(e.1)) {
+                    (true, Some(x), Some(y)) => Some((x, y, e.2)),
+                    _ => None,
+                })
+                .collect();
+            let mut sub = Graph::new(nr, sub_edges);
+            sub.ignore_below = l.pos[F_C434];
+            let s1r: Vec<usize> = (0..nr).filter(|&k| sub.mate[k].is_some_and(|x| x > k)).collect();
+            let mut in_s1r = vec![false; nr];
+            for &k in &s1r {
+                in_s1r[k] = true;
+            }
+            let mut used = vec![false; nr];
+            for &ku in &s1r {
+                let u = rem[ku];
+                let open = |kv: usize| {
+                    let v = rem[kv];
+                    kv > ku && !used[kv] && !in_s1r[kv] && exists.contains(&(u.min(v), u.max(v)))
+                };
+                lowest_partner(&mut sub, ku, open);
+                if let Some(kv) = sub.mate[ku] {
+                    used[kv] = true;
+                    sub.try_constraint(keep_only(ku, kv));
+                }
+            }
+            let mut mate = mate;
+            for (k, &v) in rem.iter().enumerate() {
+                mate[v] = sub.mate[k].map(|x| rem[x]);
+            }
+            return Ok(mate);
+        }
+        let mut g = Graph::with_alive(c.nv, full, alive);
+        g.ignore_below = l.pos[F_C434];
         let s1r: Vec<usize> = rem
             .iter()
             .copied()
@@ -978,42 +1096,7 @@ impl Pairer {
         for &v in &s1r {
             in_s1r[v] = true;
         }
-        if 2 * pr == rem.len() {
-            // Nobody in the remainder floats, and no candidate can make
-            // one float ([C6] fixed the pairs): only the remainder's own
-            // pairs change, so the choice is made on their small graph.
-            let mut local_of = vec![usize::MAX; c.nv];
-            for (k, &v) in rem.iter().enumerate() {
-                local_of[v] = k;
-            }
-            let sub_edges: Vec<(usize, usize, Wide<N>)> = g
-                .edges
-                .iter()
-                .zip(&g.alive)
-                .filter(|(e, &a)| a && local_of[e.0] != usize::MAX && local_of[e.1] != usize::MAX)
-                .map(|(e, _)| (local_of[e.0], local_of[e.1], e.2))
-                .collect();
-            let mut sub = Graph::new(rem.len(), sub_edges);
-            sub.ignore_below = g.ignore_below;
-            let mut used = vec![false; rem.len()];
-            for &u in &s1r {
-                let ku = local_of[u];
-                let open = |kv: usize| {
-                    let v = rem[kv];
-                    kv > ku && !used[kv] && !in_s1r[v] && exists.contains(&(u.min(v), u.max(v)))
-                };
-                lowest_partner(&mut sub, ku, open);
-                if let Some(kv) = sub.mate[ku] {
-                    used[kv] = true;
-                    sub.try_constraint(force(ku, kv));
-                }
-            }
-            let mut mate = g.mate;
-            for (k, &v) in rem.iter().enumerate() {
-                mate[v] = sub.mate[k].map(|x| rem[x]);
-            }
-            return Ok(mate);
-        }
+        let mut taken = taken;
         for &u in &s1r {
             let bu = bsn(u);
             let open =
@@ -1021,11 +1104,30 @@ impl Pairer {
             lowest_partner(&mut g, u, open);
             if let Some(v) = g.mate[u] {
                 taken[v] = true;
-                g.try_constraint(force(u, v));
+                g.try_constraint(keep_only(u, v));
             }
         }
-        let mate = g.mate;
-        Ok(mate)
+        Ok(g.mate)
+    }
+}
+
+/// What stage one of a bracket fixed: the edges still allowed, the best
+/// matching under them, the residents paired with MDPs, and whether
+/// \[C9\] is in the weights.
+struct Fixed {
+    alive: Vec<bool>,
+    mate: Vec<Option<usize>>,
+    taken: Vec<bool>,
+    c9: bool,
+}
+
+/// A constraint for [`Graph::try_constraint`]: of the edges at `u` or
+/// `v`, keep only `(u, v)`.
+fn keep_only(u: usize, v: usize) -> impl Fn(usize, usize) -> bool {
+    move |a: usize, b: usize| {
+        let tu = a == u || b == u;
+        let tv = a == v || b == v;
+        (tu || tv) && !(tu && tv)
     }
 }
 

@@ -73,6 +73,7 @@ export const api = {
   events: (state) => get(`/api/events?state=${enc(state)}`),
   event: (id) => get(`/api/events/${enc(id)}`),
   eventStandings: (id) => get(`/api/events/${enc(id)}/standings`),
+  eventCrosstable: (id) => get(`/api/events/${enc(id)}/crosstable`),
   createEvent: (e) => post('/api/events', e),
   joinEvent: (id, body) => post(`/api/events/${enc(id)}/join`, body),
   withdrawEvent: (id) => post(`/api/events/${enc(id)}/withdraw`),

@@ -4,13 +4,15 @@
 // standings with tie-breaks, joining and withdrawing; an arena's games,
 // its sheets with streak flames and berserk marks, the player's current
 // game, berserk, pause and join again; and the arbiter's panel (pair,
-// pause, re-pair, publish, results, players, the log).
+// pause, re-pair, publish, results, players, the log); the crosstable of
+// a Swiss or round robin and a knockout's bracket (pages/crosstable.js).
 
 import { api } from '../api.js';
 import { button, fill, h } from '../dom.js';
 import { errorText, shownName, t } from '../i18n.js';
 import { loadVariants, variantLabel } from '../variants.js';
 import { drawTeams } from './teams.js';
+import { bracket, crosstable } from './crosstable.js';
 
 const link = (href, text, attrs = {}) => h('a', { href, 'data-link': '', ...attrs }, text);
 
@@ -139,10 +141,15 @@ async function eventPage(main, id, ctx) {
   const teamsForms = h('div', { id: 'event-teams-forms' });
   const teams = h('section', { class: 'card', id: 'event-teams', 'aria-labelledby': 'teams-title', hidden: true },
     teamsView, teamsForms);
+  const chartTitle = h('h2', { id: 'chart-title' });
+  const chartBody = h('div', {});
+  const chart = h('section', { class: 'card', id: 'event-chart', 'aria-labelledby': 'chart-title', hidden: true },
+    chartTitle, chartBody);
   main.append(head, actions, said, teams,
     h('section', { class: 'card', 'aria-labelledby': 'standings-title' },
       h('h2', { id: 'standings-title' }, t('events.standings')),
       h('div', { class: 'table-scroll' }, h('table', {}, h('thead', {}, standingsHead), standings))),
+    chart,
     h('section', { class: 'card', 'aria-labelledby': 'pairings-title' },
       h('h2', { id: 'pairings-title' }, t('events.pairings')), rounds),
     h('section', { class: 'card', 'aria-labelledby': 'entries-title' },
@@ -217,9 +224,11 @@ async function eventPage(main, id, ctx) {
       h('span', { class: 'muted' }, `${new Date(l.at_ms).toLocaleTimeString()} · ${shownName(l.by)} · `),
       `${l.action}: ${l.detail}`)))).catch(() => {});
     if (arena) {
+      chart.hidden = true;
       drawArena(ev, st);
       return;
     }
+    drawChart(ev, st, team);
     const number = (p) => (p ? `${p.number}. ${shownName(p.name)}` : t('events.bye'));
     fill(rounds, ev.rounds_paired.slice().reverse().map((r) => h('div', {},
       h('h3', {}, `${t('events.round')} ${r.round}${r.complete ? '' : ` · ${t('events.playing')}`}`),
@@ -248,6 +257,29 @@ async function eventPage(main, id, ctx) {
       `${e.number}. `, link(`/@/${encodeURIComponent(e.name)}`, shownName(e.name)),
       h('span', { class: 'muted' }, ` · ${e.rating}${e.late ? ` · ${t('events.late')}` : ''}${e.withdrawn ? ` · ${t('events.withdrawn')}` : ''}`))));
   }
+  // The crosstable (Swiss, round robins) or the bracket (knockout); a
+  // team event has its own tables.
+  async function drawChart(ev, st, team) {
+    if (team || !ev.rounds_paired.length) {
+      chart.hidden = true;
+      return;
+    }
+    if (ev.system === 'knockout') {
+      fill(chartTitle, t('events.bracket'));
+      fill(chartBody, bracket(ev));
+    } else {
+      let ct;
+      try {
+        ct = await api.eventCrosstable(id);
+      } catch {
+        return; // the next look in 5 s tries again
+      }
+      fill(chartTitle, t('events.crosstable'));
+      fill(chartBody, crosstable(ct, st, ev.rounds));
+    }
+    chart.hidden = false;
+  }
+
   // An arena: its latest games, and each player's sheet (points in
   // order, the flame of a streak, berserk wins marked).
   function drawArena(ev, st) {

@@ -1,0 +1,109 @@
+// An event drawn whole (issue 28): the crosstable of a Swiss or a round
+// robin — a row per player in standings order, a column per round, each
+// cell the opponent's pairing number, the side played (a filled disc for
+// the first side, white or red; an open one for the second) and the
+// result — and a knockout's bracket: a column per round, each match its
+// two players with the games' score, the play-off's and the armageddon's
+// apart, the one who went through in bold. Both read what the event API
+// already serves (`/crosstable`, `rounds_paired`); nothing is computed
+// here that the server decides.
+
+import { h } from '../dom.js';
+import { shownName, t } from '../i18n.js';
+
+/** A TRF result code as a reader expects it, and its class. */
+const RESULTS = {
+  1: ['1', 'win'], '=': ['½', 'draw'], 0: ['0', 'loss'],
+  '+': ['+', 'win'], '-': ['−', 'loss'], W: ['1', 'win'], D: ['½', 'draw'], L: ['0', 'loss'],
+  U: ['+', 'win'], F: ['1', 'win'], H: ['½', 'draw'], Z: ['0', 'loss'],
+};
+
+/** One crosstable cell from its TRF form (`5 w 1`, `0000 - U`, ``). */
+function cell(text) {
+  if (!text) return h('td', { class: 'ct-cell' }, '');
+  const [opp, colour, code = ''] = text.split(' ');
+  const [shown, kind] = RESULTS[code] || ['…', 'pending'];
+  if (opp === '0000') {
+    return h('td', { class: `ct-cell ${kind}` }, h('span', { class: 'ct-bye' }, t('events.bye')), ` ${shown}`);
+  }
+  const side = colour === 'w' ? 'first' : (colour === 'b' ? 'second' : 'none');
+  return h('td', { class: `ct-cell ${kind}`, title: t(`events.ct.${side}`) },
+    h('span', { class: 'ct-opp' }, opp),
+    side === 'none' ? ' ' : h('span', { class: `ct-side ${side}`, 'aria-hidden': 'true' }),
+    h('strong', { class: 'ct-result' }, shown));
+}
+
+/**
+ * The crosstable: `ct` from `/crosstable`, rows ordered as the standings
+ * `st` rank them, with as many round columns as `rounds` (the rounds
+ * planned, or those paired).
+ */
+export function crosstable(ct, st, rounds) {
+  const byNumber = new Map(ct.rows.map((r) => [r.number, r]));
+  const order = st.rows.map((r) => [r, byNumber.get(r.number)]).filter(([, c]) => c);
+  const n = Math.max(rounds || 0, ...ct.rows.map((r) => r.rounds.length));
+  const heads = ['#', t('players.name'), ...Array.from({ length: n }, (_, i) => t('events.roundN', { n: i + 1 })),
+    t('events.points')];
+  return h('div', { class: 'table-scroll' }, h('table', { class: 'crosstable', id: 'event-crosstable' },
+    h('thead', {}, h('tr', {}, heads.map((k) => h('th', { scope: 'col' }, k)))),
+    h('tbody', {}, order.map(([s, c]) => h('tr', {},
+      h('td', {}, `${s.rank}${s.shared ? '=' : ''}`),
+      h('th', { scope: 'row', class: 'ct-name' }, `${c.number}. ${shownName(c.name)}`),
+      ...Array.from({ length: n }, (_, i) => cell(c.rounds[i])),
+      h('td', { class: 'ct-points' }, h('strong', {}, s.points)))))));
+}
+
+/** A game's points for the player numbered `who`, or null while playing. */
+function pointsOf(g, who) {
+  const forWhite = { '1-0': 1, '0-1': 0, '1/2-1/2': 0.5 }[g.result];
+  if (forWhite === undefined) return null;
+  return g.white === who ? forWhite : 1 - forWhite;
+}
+
+const half = (x) => {
+  const whole = Math.floor(x);
+  return x - whole === 0.5 ? `${whole || ''}½` : String(whole);
+};
+
+/** One player's line in a match: name, then each phase's score. */
+function matchLine(b, p, first) {
+  if (!p) return h('div', { class: 'kb-player kb-bye' }, t('events.bye'));
+  // A bye goes through without a game.
+  const won = b.black ? b.result === (first ? '1-0' : '0-1') : first;
+  const phases = ['regular', 'playoff', 'armageddon'].map((phase) => {
+    const games = (b.games || []).filter((g) => g.phase === phase);
+    if (!games.length) return null;
+    const scored = games.map((g) => pointsOf(g, p.number)).filter((x) => x !== null);
+    const shown = scored.length ? half(scored.reduce((a, x) => a + x, 0)) : '…';
+    return h('span', { class: `kb-score ${phase}`, title: t(`events.phase.${phase}`) },
+      phase === 'regular' ? shown : `${t(`events.kb.${phase}`)} ${shown}`);
+  }).filter(Boolean);
+  return h('div', { class: `kb-player${won ? ' kb-won' : ''}` },
+    h('span', { class: 'kb-name' }, `${p.number}. ${shownName(p.name)}`), ...phases);
+}
+
+/**
+ * A knockout's bracket from the event `ev`: the rounds paired, then
+ * empty places for the rounds still to come (half the matches each).
+ */
+export function bracket(ev) {
+  const cols = ev.rounds_paired.map((r) => ({
+    round: r.round,
+    matches: r.boards.map((b) => h('div', { class: 'kb-match' },
+      matchLine(b, b.white, true), matchLine(b, b.black, false))),
+  }));
+  let left = cols.length ? cols[cols.length - 1].matches.length : 0;
+  for (let round = cols.length + 1; round <= (ev.rounds || 0) && left > 1; round += 1) {
+    left = Math.ceil(left / 2);
+    cols.push({
+      round,
+      matches: Array.from({ length: left }, () => h('div', { class: 'kb-match kb-empty' },
+        h('div', { class: 'kb-player' }, '—'), h('div', { class: 'kb-player' }, '—'))),
+    });
+  }
+  const total = Math.max(ev.rounds || 0, cols.length);
+  return h('div', { class: 'table-scroll' }, h('div', { class: 'bracket', id: 'event-bracket' },
+    cols.map((c) => h('div', { class: 'kb-round' },
+      h('h3', {}, c.round === total ? t('events.final') : `${t('events.round')} ${c.round}`),
+      h('div', { class: 'kb-matches' }, c.matches)))));
+}

@@ -68,7 +68,11 @@ struct Inner {
     /// One lock per event: its changes (a pairing, a result, an arbiter's
     /// ruling) are made one at a time.
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-    started: broadcast::Sender<EventGame>,
+    /// Every game an event starts, for its players' notices: unbounded,
+    /// since a round of a large Swiss starts a thousand at once and a
+    /// notice lost leaves a bot that never hears of its game.
+    started: tokio::sync::mpsc::UnboundedSender<EventGame>,
+    started_rx: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<EventGame>>>,
     /// Scheduled rounds that could not be paired, (event, round): tried
     /// once by the clock, then left to the arbiter's button.
     failed: Mutex<std::collections::HashSet<(String, u32)>>,
@@ -79,11 +83,13 @@ struct Inner {
 impl Events {
     #[must_use]
     pub fn new(store: Store, play: Play) -> Events {
+        let (started, started_rx) = tokio::sync::mpsc::unbounded_channel();
         Events(Arc::new(Inner {
             store,
             play,
             locks: Mutex::default(),
-            started: broadcast::channel(1024).0,
+            started,
+            started_rx: Mutex::new(Some(started_rx)),
             failed: Mutex::default(),
             last_takeover: std::sync::atomic::AtomicI64::new(0),
         }))
@@ -97,10 +103,16 @@ impl Events {
         &self.0.play
     }
 
-    /// The games events start, as they start.
+    /// The games events start, as they start: for the one listener that
+    /// tells their players (`server::start`), so taken once — `None`
+    /// after.
     #[must_use]
-    pub fn started_games(&self) -> broadcast::Receiver<EventGame> {
-        self.0.started.subscribe()
+    pub fn started_games(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<EventGame>> {
+        self.0
+            .started_rx
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
     }
 
     fn scheduled_failed(&self, event: &str, round: u32) -> bool {

@@ -7,7 +7,6 @@
 //! the same round or rule on the same board at once. Reads need no
 //! forwarding: everything an event knows is in the database.
 
-use crate::teams::{LineupView, TeamView};
 use crate::{ArbiterRequest, Events, JoinRequest, PlayerAction, ResultRequest};
 use common::{Error, Refusal};
 use serde::de::DeserializeOwned;
@@ -204,7 +203,7 @@ impl Events {
                 name,
                 code,
                 players,
-            } => reply::<TeamView>(
+            } => reply(
                 self.register_team(&id, &by, &name, code.as_deref(), &players)
                     .await,
             ),
@@ -213,7 +212,7 @@ impl Events {
                 by,
                 round,
                 players,
-            } => reply::<LineupView>(self.submit_lineup(&id, &by, round, &players).await),
+            } => reply(self.submit_lineup(&id, &by, round, &players).await),
         }
     }
 }

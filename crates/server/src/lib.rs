@@ -288,23 +288,20 @@ pub async fn start(config: Config) -> Result<RunningServer, ServerError> {
     // Tournaments: an event's game is told to its players as the lobby
     // tells of any game that starts.
     let events = Events::new(store.clone(), play.clone());
-    let mut event_games = events.started_games();
-    let told = lobby.clone();
-    tokio::spawn(async move {
-        loop {
-            match event_games.recv().await {
-                Ok(g) => told.notify(
+    if let Some(mut event_games) = events.started_games() {
+        let told = lobby.clone();
+        tokio::spawn(async move {
+            while let Some(g) = event_games.recv().await {
+                told.notify(
                     &g.user_id,
                     &lobby::protocol::LobbyMsg::GameStart {
                         game: g.game,
                         color: g.side,
                     },
-                ),
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                );
             }
-        }
-    });
+        });
+    }
     let accounts = Accounts::new(store.clone(), config.login_limits, config.account_limits)
         .with_rating_system(config.rating_system);
     let state = AppState(Arc::new(Inner {

@@ -32,6 +32,11 @@ pub enum PlayerAction {
     /// A late entry (Swiss only): paired from the next round, the rounds
     /// missed blank.
     LateEntry,
+    /// The organiser names the player an arbiter of the event: they hold
+    /// every arbiter's tool here, as the organiser does.
+    NameArbiter,
+    /// The organiser takes a named arbiter's tools back.
+    RemoveArbiter,
 }
 
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -417,11 +422,44 @@ impl Events {
         }
         let _one = self.lock(id).await;
         let l = self.load(id).await?;
-        if l.event.organiser_id != by.id {
+        if !self.is_arbiter(&l, &by.id).await? {
             return Err(Error::Forbidden("only the event's arbiter may do that".into()));
         }
         match action {
             PlayerAction::Withdraw => self.withdraw_locked(id, player, by).await,
+            PlayerAction::NameArbiter | PlayerAction::RemoveArbiter => {
+                if l.event.organiser_id != by.id {
+                    return Err(Error::Forbidden(
+                        "only the event's organiser names its arbiters".into(),
+                    ));
+                }
+                registered(player, "arbitrate events")?;
+                let name = action == PlayerAction::NameArbiter;
+                if player.id == l.event.organiser_id
+                    || !self
+                        .store()
+                        .set_event_arbiter(id, &player.id, name, common::now_ms())
+                        .await?
+                {
+                    return Err(if name {
+                        Error::conflict(
+                            "already_arbiter",
+                            format!("{} is an arbiter here already", player.name),
+                        )
+                    } else {
+                        Error::conflict(
+                            "not_an_arbiter",
+                            format!("{} is not a named arbiter here", player.name),
+                        )
+                    });
+                }
+                let (what, detail) = if name {
+                    ("arbiter_named", format!("{} named an arbiter", player.name))
+                } else {
+                    ("arbiter_removed", format!("{} no longer an arbiter", player.name))
+                };
+                self.log(id, Some(by), what, &detail).await
+            }
             PlayerAction::Readmit => {
                 let entry = l
                     .entry_of(&player.id)
@@ -500,7 +538,7 @@ impl Events {
         }
         let _one = self.lock(id).await;
         let l = self.load(id).await?;
-        if l.event.organiser_id != by.id {
+        if !self.is_arbiter(&l, &by.id).await? {
             return Err(Error::Forbidden(
                 "only the event's arbiter may set results".into(),
             ));
@@ -600,7 +638,7 @@ impl Events {
         };
         let guard = self.lock(id).await;
         let l = self.load(id).await?;
-        if l.event.organiser_id != by.id {
+        if !self.is_arbiter(&l, &by.id).await? {
             return Err(Error::Forbidden("only the event's arbiter may do that".into()));
         }
         let over = || Error::conflict("event_finished", "the event is over");

@@ -357,6 +357,19 @@ impl Events {
     }
 
     /// Logs what was done to an event: by whom (`None`: the server) and when.
+    /// Whether `user_id` holds the event's arbiter tools: its organiser,
+    /// or an arbiter the organiser named (asked of the database only for
+    /// someone else).
+    pub(crate) async fn is_arbiter(&self, l: &Loaded, user_id: &str) -> Result<bool, common::Error> {
+        Ok(l.event.organiser_id == user_id
+            || self
+                .store()
+                .event_arbiters(&l.event.id)
+                .await?
+                .iter()
+                .any(|a| a == user_id))
+    }
+
     pub(crate) async fn log(
         &self,
         event: &str,

@@ -72,8 +72,9 @@ pub(crate) enum Call {
 /// The codes of this room's bad requests and conflicts, read back as
 /// themselves when a refusal comes from the event's node
 /// (`every_code_crosses_the_bus` keeps the list whole).
-const CODES: [&str; 46] = [
+const CODES: [&str; 48] = [
     "all_rounds_paired",
+    "already_arbiter",
     "already_captain",
     "already_entered",
     "already_withdrawn",
@@ -109,6 +110,7 @@ const CODES: [&str; 46] = [
     "no_pairing",
     "no_winner",
     "not_a_team_event",
+    "not_an_arbiter",
     "not_withdrawn",
     "nothing_to_repair",
     "round_not_finished",

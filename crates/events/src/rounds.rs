@@ -33,7 +33,7 @@ impl Events {
         }
         let _one = self.lock(id).await;
         let l = self.load(id).await?;
-        if l.event.organiser_id != by.id {
+        if !self.is_arbiter(&l, &by.id).await? {
             return Err(Error::Forbidden(
                 "only the event's arbiter pairs its rounds".into(),
             ));

@@ -120,8 +120,10 @@ pub struct EventView {
     pub min_rated_games: u32,
     pub entries: Vec<EntryView>,
     pub rounds_paired: Vec<RoundView>,
-    /// Whether you are this event's arbiter.
+    /// Whether you are this event's arbiter (its organiser, or named).
     pub arbiter: bool,
+    /// The arbiters the organiser named besides themself.
+    pub arbiters: Vec<String>,
     /// Whether you are entered (and not withdrawn or paused).
     pub entered: bool,
     /// Your game being played in this event, if any.
@@ -343,6 +345,14 @@ impl Events {
             })
             .collect();
         let organiser = self.organiser_name(l).await?;
+        let named = self.store().event_arbiters(&l.event.id).await?;
+        let arbiter = viewer.is_some_and(|u| u.id == l.event.organiser_id || named.contains(&u.id));
+        let mut arbiters = Vec::with_capacity(named.len());
+        for id in &named {
+            if let Some(u) = self.store().user_by_id(id).await? {
+                arbiters.push(u.name);
+            }
+        }
         Ok(EventView {
             summary: self.summary(l, organiser),
             scoring: l.event.scoring.clone(),
@@ -371,7 +381,8 @@ impl Events {
                 })
                 .collect(),
             rounds_paired,
-            arbiter: viewer.is_some_and(|u| u.id == l.event.organiser_id),
+            arbiter,
+            arbiters,
             entered: viewer.is_some_and(|u| l.entry_of(&u.id).is_some_and(|e| !e.withdrawn)),
             my_game: viewer.and_then(|u| my_game(l, &u.id)),
             published_ms: l.event.published_ms,

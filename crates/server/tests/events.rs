@@ -1883,6 +1883,88 @@ async fn entry_needs_the_minimum_of_rated_games() {
     s.stop().await;
 }
 
+async fn player_act(who: &Client, id: &str, action: &str, player: &str) -> (u16, Value) {
+    let r = who
+        .post(
+            &format!("/api/events/{id}/players"),
+            &json!({"action": action, "player": player}),
+        )
+        .await;
+    let status = r.status().as_u16();
+    (status, r.json::<Value>().await.unwrap_or(Value::Null))
+}
+
+async fn event_tool(who: &Client, id: &str, action: &str) -> u16 {
+    who.post(
+        &format!("/api/events/{id}/arbiter"),
+        &json!({"action": action, "reason": ""}),
+    )
+    .await
+    .status()
+    .as_u16()
+}
+
+/// The organiser names an arbiter, who then holds the arbiter's tools
+/// (pausing, pairing) but may not name others; taken back, they hold
+/// nothing. Each naming is logged.
+async fn the_organiser_names_other_arbiters() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let deputy = Client::register(&s, "dep").await;
+    let stranger = Client::register(&s, "str").await;
+    let id = create(
+        &org,
+        json!({"name": "Deputies", "time_control": "10+5", "system": "swiss", "rounds": 2}),
+    )
+    .await;
+    let act = |who, action, player| player_act(who, &id, action, player);
+    let pause = |who| event_tool(who, &id, "pause");
+    assert_eq!(pause(&deputy).await, 403, "not an arbiter yet");
+    // Only the organiser names arbiters.
+    assert_eq!(act(&stranger, "name_arbiter", &stranger.name).await.0, 403);
+    assert_eq!(act(&org, "name_arbiter", &deputy.name).await.0, 204);
+    let (status, body) = act(&org, "name_arbiter", &deputy.name).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("already_arbiter")));
+    let (status, body) = act(&org, "name_arbiter", &org.name).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (409, Some("already_arbiter")),
+        "the organiser is one"
+    );
+    let ev = event(&deputy, &id).await;
+    assert_eq!(ev["arbiter"], true, "{ev}");
+    assert_eq!(ev["arbiters"], json!([deputy.name]));
+    assert_eq!(event(&stranger, &id).await["arbiter"], false);
+    // The deputy holds the tools, but names nobody.
+    assert_eq!(pause(&deputy).await, 204);
+    assert_eq!(act(&deputy, "name_arbiter", &stranger.name).await.0, 403);
+    assert_eq!(pause(&stranger).await, 403);
+    // Taken back: nothing.
+    assert_eq!(act(&org, "remove_arbiter", &deputy.name).await.0, 204);
+    let (status, body) = act(&org, "remove_arbiter", &deputy.name).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("not_an_arbiter")));
+    assert_eq!(event_tool(&deputy, &id, "resume").await, 403);
+    assert_eq!(event(&deputy, &id).await["arbiter"], false);
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let done: Vec<(&str, &str)> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| Some((l["action"].as_str()?, l["by"].as_str()?)))
+        .collect();
+    for (action, by) in [
+        ("arbiter_named", &org.name),
+        ("pause_event", &deputy.name),
+        ("arbiter_removed", &org.name),
+    ] {
+        assert!(
+            done.contains(&(action, by.as_str())),
+            "{action} by {by} logged: {log}"
+        );
+    }
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -1895,4 +1977,5 @@ on_both_databases!(
     a_team_round_robin_of_four_teams_on_four_boards,
     a_gomoku_knockout_race_to_three_wins,
     entry_needs_the_minimum_of_rated_games,
+    the_organiser_names_other_arbiters,
 );

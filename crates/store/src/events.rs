@@ -691,6 +691,41 @@ impl Store {
         Ok(seq)
     }
 
+    /// Names (`true`) or unnames an arbiter of an event besides its
+    /// organiser; whether anything changed.
+    pub async fn set_event_arbiter(
+        &self,
+        event_id: &str,
+        user_id: &str,
+        arbiter: bool,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let q = if arbiter {
+            sqlx::query(
+                "INSERT INTO event_arbiters (event_id, user_id, added_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            )
+            .bind(event_id)
+            .bind(user_id)
+            .bind(now_ms)
+        } else {
+            sqlx::query("DELETE FROM event_arbiters WHERE event_id = $1 AND user_id = $2")
+                .bind(event_id)
+                .bind(user_id)
+        };
+        Ok(q.execute(&self.writer).await?.rows_affected() == 1)
+    }
+
+    /// The arbiters an organiser named for an event (user ids), in the
+    /// order named.
+    pub async fn event_arbiters(&self, event_id: &str) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT user_id FROM event_arbiters WHERE event_id = $1 ORDER BY added_ms, user_id",
+        )
+        .bind(event_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// An event's log, oldest first.
     pub async fn event_log(&self, event_id: &str) -> Result<Vec<LogRow>, StoreError> {
         let rows = sqlx::query(

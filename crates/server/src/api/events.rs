@@ -166,7 +166,9 @@ pub async fn set_result(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The arbiter withdraws, re-admits or adds (late entry) a player.
+/// The arbiter withdraws, re-admits or adds (late entry) a player; the
+/// organiser names an arbiter (`name_arbiter`) or takes one back
+/// (`remove_arbiter`).
 #[utoipa::path(post, path = "/api/events/{id}/players", tag = "events", params(("id" = String, Path)),
     request_body = PlayerRequest,
     responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),

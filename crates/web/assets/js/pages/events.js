@@ -187,6 +187,7 @@ async function eventPage(main, id, ctx) {
         arena ? (left !== null ? t('events.endsIn', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` }) : '')
           : `${t('events.round')} ${ev.current_round} / ${ev.rounds || '—'}`,
         `${t('events.organiser')} ${shownName(ev.organiser)}`,
+        (ev.arbiters || []).length ? `${t('events.arbiters')} ${ev.arbiters.map(shownName).join(', ')}` : '',
         ev.paused ? t('events.eventPaused') : '',
         ev.published_ms ? t('events.published') : '',
       ].filter(Boolean).join(' · ')),
@@ -328,7 +329,7 @@ async function eventPage(main, id, ctx) {
     const reason = h('input', { id: 'result-reason', maxlength: 200 });
     const player = h('input', { id: 'player-name', maxlength: 40 });
     const playerAction = h('select', { id: 'player-action' },
-      ['withdraw', 'readmit', 'late_entry'].map((a) => h('option', { value: a }, t(`events.action.${a}`))));
+      ['withdraw', 'readmit', 'late_entry', 'name_arbiter', 'remove_arbiter'].map((a) => h('option', { value: a }, t(`events.action.${a}`))));
     fill(panel, h('h2', { id: 'arbiter-title' }, t('events.arbiterPanel')),
       h('div', { class: 'row' }, ['pause', 'resume', ...(ev.system === 'arena' ? [] : ['repair']), 'publish'].map(tool)),
       ev.system === 'arena' ? '' : h('form', {

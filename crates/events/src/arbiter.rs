@@ -142,6 +142,7 @@ impl Events {
             substitutes: terms.substitutes,
             first_to: terms.match_format.first_to,
             min_rated_games: terms.min_rated_games,
+            forfeit_after_ms: terms.forfeit_after_ms,
         };
         self.store().insert_event(&row).await?;
         self.log(

@@ -339,6 +339,7 @@ impl Events {
                 rated: l.event.rated,
                 first: play::live::Seat::person(&white_user),
                 second: play::live::Seat::person(&black_user),
+                first_move_ms: (l.event.forfeit_after_ms > 0).then_some(l.event.forfeit_after_ms),
             },
         )
         .await?;

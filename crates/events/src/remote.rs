@@ -72,7 +72,7 @@ pub(crate) enum Call {
 /// The codes of this room's bad requests and conflicts, read back as
 /// themselves when a refusal comes from the event's node
 /// (`every_code_crosses_the_bus` keeps the list whole).
-const CODES: [&str; 48] = [
+const CODES: [&str; 49] = [
     "all_rounds_paired",
     "already_arbiter",
     "already_captain",
@@ -82,6 +82,7 @@ const CODES: [&str; 48] = [
     "bad_boards",
     "bad_duration",
     "bad_event_name",
+    "bad_forfeit_time",
     "bad_invitation_code",
     "bad_lineup",
     "bad_match_format",

@@ -191,6 +191,10 @@ pub struct NewEvent {
     /// Only players with at least this many rated games in the variant's
     /// rating pool (0–1000): a rating that means something.
     pub min_rated_games: Option<u32>,
+    /// The forfeit time (seed 000 21.1): seconds each player has for the
+    /// first move of an event game before losing it, 10–3600. Left out:
+    /// the server's window (`qiju serve --abort-after`).
+    pub forfeit_after_s: Option<u32>,
     /// Each round's start (ms since the epoch), in order: the round is
     /// paired then by itself. Empty: the arbiter pairs each round.
     #[serde(default)]
@@ -260,6 +264,8 @@ pub struct Terms {
     pub max_rating: Option<i64>,
     pub invitation: Option<String>,
     pub min_rated_games: u32,
+    /// 0: the server's window.
+    pub forfeit_after_ms: i64,
     pub starts: Vec<i64>,
     pub match_format: tournament::knockout::MatchFormat,
     pub playoff_time_control: clock::TimeControl,
@@ -443,6 +449,16 @@ impl NewEvent {
                 "min_rated_games is 0 to 1000 rated games",
             ));
         }
+        let forfeit_after_ms = match self.forfeit_after_s {
+            None => 0,
+            Some(s) if (10..=3600).contains(&s) => i64::from(s) * 1000,
+            Some(_) => {
+                return Err(Error::bad(
+                    "bad_forfeit_time",
+                    "forfeit_after_s is 10 to 3600 seconds",
+                ))
+            }
+        };
         let (boards, substitutes) = match (self.system, self.boards, self.substitutes) {
             (System::TeamRoundRobin, b, sub) => {
                 let b = b.unwrap_or(4);
@@ -496,6 +512,7 @@ impl NewEvent {
             max_rating: self.max_rating,
             invitation,
             min_rated_games,
+            forfeit_after_ms,
             starts: self.round_starts,
         })
     }
@@ -584,6 +601,7 @@ mod tests {
             max_rating: None,
             invitation_code: None,
             min_rated_games: None,
+            forfeit_after_s: None,
             round_starts: vec![],
             match_games: None,
             playoff_games: None,

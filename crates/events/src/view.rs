@@ -118,6 +118,9 @@ pub struct EventView {
     pub first_to: u32,
     /// Entry only with at least this many rated games in the pool.
     pub min_rated_games: u32,
+    /// Seconds for each game's first move before it is forfeited (21.1);
+    /// `null`: the server's window.
+    pub forfeit_after_s: Option<i64>,
     pub entries: Vec<EntryView>,
     pub rounds_paired: Vec<RoundView>,
     /// Whether you are this event's arbiter (its organiser, or named).
@@ -367,6 +370,7 @@ impl Events {
             playoff_time_control: l.event.playoff_time_control.clone(),
             first_to: l.event.first_to,
             min_rated_games: l.event.min_rated_games,
+            forfeit_after_s: (l.event.forfeit_after_ms > 0).then_some(l.event.forfeit_after_ms / 1000),
             entries: l
                 .entries
                 .iter()

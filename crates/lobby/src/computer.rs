@@ -114,6 +114,7 @@ impl Lobby {
                 rated: false,
                 first: red,
                 second: black,
+                first_move_ms: None,
             },
             client,
         )

@@ -106,6 +106,7 @@ impl Lobby {
                 rated: terms.rated,
                 first: Seat::person(red),
                 second: Seat::person(black),
+                first_move_ms: None,
             },
         )
         .await?;

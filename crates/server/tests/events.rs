@@ -1965,6 +1965,53 @@ async fn the_organiser_names_other_arbiters() {
     s.stop().await;
 }
 
+/// An event's forfeit time (seed 000 21.1) is its games' first-move
+/// window, not the server's: the organiser's 10 s, where the node's is a
+/// minute, and a player who has not moved by then loses the game.
+async fn an_event_s_forfeit_time_is_its_games_first_move_window() {
+    let mut s = common::start_with(|c| c.abort_after_ms = 60_000).await;
+    let org = Client::register(&s, "org").await;
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "x", "time_control": "10+5", "system": "swiss", "rounds": 2,
+                    "forfeit_after_s": 5}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad_forfeit_time");
+    let id = create(
+        &org,
+        json!({"name": "Punctual", "time_control": "10+5", "system": "swiss", "rounds": 2,
+               "forfeit_after_s": 10}),
+    )
+    .await;
+    assert_eq!(event(&org, &id).await["forfeit_after_s"], 10);
+    let mut bots = Vec::new();
+    for i in 0..2 {
+        let b = Bot::new(&s, &format!("ft{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+        bots.push(b);
+    }
+    assert_eq!(pair(&org, &id).await["round"], 1);
+    let ev = event(&org, &id).await;
+    let game = ev["rounds_paired"][0]["boards"][0]["game"]
+        .as_str()
+        .unwrap_or_else(|| panic!("round 1's game: {ev}"))
+        .to_string();
+    let view = org.get_json(&format!("/api/games/{game}")).await;
+    assert_eq!(view["first_move"]["window_ms"], 10_000, "{view}");
+    // Nobody moves: within the event's 10 s (`eventually` waits 30 s, not
+    // the node's minute) the first player loses by forfeit.
+    common::eventually("the no-show forfeited", || async {
+        event(&org, &id).await["rounds_paired"][0]["boards"][0]["result"].is_string()
+    })
+    .await;
+    let board = &event(&org, &id).await["rounds_paired"][0]["boards"][0];
+    assert_eq!(board["result"], "-+", "{board}");
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -1978,4 +2025,5 @@ on_both_databases!(
     a_gomoku_knockout_race_to_three_wins,
     entry_needs_the_minimum_of_rated_games,
     the_organiser_names_other_arbiters,
+    an_event_s_forfeit_time_is_its_games_first_move_window,
 );

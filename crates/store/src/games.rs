@@ -37,6 +37,10 @@ pub struct GameRow {
     pub second_ms: i64,
     /// `online` or `arbiter` (registry::Profile).
     pub rules_profile: String,
+    /// How long each side has for its first move before the game is
+    /// aborted (an event's forfeit time, seed 000 21.1); 0: the node's
+    /// window.
+    pub first_move_ms: i64,
 }
 
 /// How a finished game went for one of its players.
@@ -110,7 +114,7 @@ pub struct GameEnd {
     pub second_ms: i64,
 }
 
-pub(crate) const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, first_id, second_id, first_name, second_name, first_rating, second_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, first_ms, second_ms, rules_profile";
+pub(crate) const GAME_COLS: &str = "id, node, variant, initial_fen, time_control, initial_ms, increment_ms, rated, first_id, second_id, first_name, second_name, first_rating, second_rating, computer, state, result, winner, reason, detail, article, created_ms, ended_ms, first_ms, second_ms, rules_profile, first_move_ms";
 
 pub(crate) fn game_from(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
     Ok(GameRow {
@@ -140,6 +144,7 @@ pub(crate) fn game_from(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         first_ms: row.try_get("first_ms")?,
         second_ms: row.try_get("second_ms")?,
         rules_profile: row.try_get("rules_profile")?,
+        first_move_ms: row.try_get("first_move_ms")?,
     })
 }
 
@@ -295,7 +300,7 @@ impl Store {
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO games ({GAME_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,\
-             CAST($13 AS DOUBLE PRECISION),CAST($14 AS DOUBLE PRECISION),$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26)"
+             CAST($13 AS DOUBLE PRECISION),CAST($14 AS DOUBLE PRECISION),$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27)"
         ))
         .bind(&g.id)
         .bind(&g.node)
@@ -323,6 +328,7 @@ impl Store {
         .bind(g.first_ms)
         .bind(g.second_ms)
         .bind(&g.rules_profile)
+        .bind(g.first_move_ms)
         .execute(&self.writer)
         .await?;
         Ok(())

@@ -34,6 +34,7 @@ fn game(id: &str) -> GameRow {
         first_ms: 600_000,
         second_ms: 600_000,
         rules_profile: "online".into(),
+        first_move_ms: 0,
     }
 }
 

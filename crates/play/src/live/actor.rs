@@ -42,9 +42,15 @@ fn daily(row: &GameRow) -> Option<u32> {
 }
 
 /// How long each side has for its first move before the game is aborted:
-/// the operator's window, or a daily game's days.
+/// the game's own window (an event's forfeit time), else the operator's,
+/// or a daily game's days.
 fn abort_window(state: &Play, row: &GameRow) -> i64 {
-    daily(row).map_or(state.config().abort_after_ms, |d| i64::from(d) * 86_400_000)
+    let window = if row.first_move_ms > 0 {
+        row.first_move_ms
+    } else {
+        state.config().abort_after_ms
+    };
+    daily(row).map_or(window, |d| i64::from(d) * 86_400_000)
 }
 
 /// The first-move window now open, for a view.

@@ -72,6 +72,9 @@ pub struct GameSetup {
     pub rated: bool,
     pub first: Seat,
     pub second: Seat,
+    /// The window for each side's first move, if not the node's (an
+    /// event's forfeit time, seed 000 21.1).
+    pub first_move_ms: Option<i64>,
 }
 
 /// Why an action was refused.
@@ -419,6 +422,7 @@ async fn create(
         ended_ms: None,
         first_ms: main_ms,
         second_ms: main_ms,
+        first_move_ms: setup.first_move_ms.unwrap_or(0).max(0),
     };
     state.store().insert_game(&row).await?;
     // A new row is this node's at generation 0 (the column's default):

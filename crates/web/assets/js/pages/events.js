@@ -74,6 +74,7 @@ function createForm(variants, ctx) {
   const boards = h('input', { id: 'event-boards', type: 'number', min: 2, max: 8, value: 4 });
   const firstTo = h('input', { id: 'event-first-to', type: 'number', min: 1, max: 5, placeholder: '—' });
   const minGames = h('input', { id: 'event-min-games', type: 'number', min: 0, max: 1000, value: 0 });
+  const forfeit = h('input', { id: 'event-forfeit', type: 'number', min: 10, max: 3600, placeholder: '—' });
   const substitutes = h('input', { id: 'event-substitutes', type: 'number', min: 0, max: 4, value: 2 });
   const said = h('p', { role: 'status' });
   const sync = () => {
@@ -107,6 +108,7 @@ function createForm(variants, ctx) {
       }
       if (system.value === 'knockout' && firstTo.value) body.first_to = Number(firstTo.value);
       if (Number(minGames.value) > 0) body.min_rated_games = Number(minGames.value);
+      if (forfeit.value.trim()) body.forfeit_after_s = Number(forfeit.value);
       if (code.value.trim()) body.invitation_code = code.value.trim();
       try {
         const ev = await api.createEvent(body);
@@ -120,6 +122,7 @@ function createForm(variants, ctx) {
   field(t('events.systemTitle'), system), field(t('events.rounds'), rounds),
   field(t('teams.boards'), boards), field(t('teams.substitutes'), substitutes),
   field(t('events.firstTo'), firstTo), field(t('events.minRatedGames'), minGames),
+  field(t('events.forfeitAfter'), forfeit),
   field(t('events.duration'), minutes), field(t('events.berserk'), berserk), field(t('events.scoring'), scoring),
   field(t('events.tiebreaks'), tiebreaks), field(t('events.code'), code), field(t('events.rated'), rated),
   h('button', { type: 'submit' }, t('events.create')), said);

@@ -188,6 +188,8 @@ pub struct ArenaScoreView {
     pub double: bool,
     pub berserk: bool,
     pub short_draw: bool,
+    /// A draw right after a draw: nothing scored (lila's draw streak).
+    pub draw_streak: bool,
 }
 
 /// One line of the standings.
@@ -649,6 +651,7 @@ fn arena_standings(l: &Loaded) -> StandingsView {
                         double: x.double,
                         berserk: x.berserk_point,
                         short_draw: x.short_draw,
+                        draw_streak: x.draw_streak,
                     })
                     .collect(),
                 fire: s.fire,

@@ -855,12 +855,16 @@ async fn play_arena_game(white: &Bot, black: &Bot, game: &str, plan: &ArenaPlan,
 /// of fewer than 20 plies nothing. Returns (points, on a streak now).
 fn arena_points(games: &[(char, usize, bool, bool)]) -> (u32, bool) {
     let (mut points, mut streak) = (0, 0);
+    // The last game not lost, for lila's draw streak.
+    let mut last_not_lost = ' ';
     for &(res, plies, first, berserk) in games {
         let own_moves = if first { plies.div_ceil(2) } else { plies / 2 };
         let fire = streak >= 2;
         let base = match res {
             'w' => 2,
-            'd' if plies >= 20 => 1,
+            'd' if plies < 20 => 0,
+            'd' if !fire && last_not_lost == 'd' && plies < 60 => 0,
+            'd' => 1,
             _ => 0,
         };
         points += if fire { 2 * base } else { base };
@@ -868,6 +872,9 @@ fn arena_points(games: &[(char, usize, bool, bool)]) -> (u32, bool) {
             points += 1;
         }
         streak = if res == 'w' { streak + 1 } else { 0 };
+        if res != 'l' {
+            last_not_lost = res;
+        }
     }
     (points, streak >= 2)
 }
@@ -1088,7 +1095,7 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
     // Every player's score again, from the games' own records (their
     // result and moves, read from /api/games) and the test's berserks.
     let mut sheets: HashMap<String, Vec<(char, usize, bool, bool)>> = HashMap::new();
-    let (mut doubles, mut berserk_points, mut short_draws) = (0, 0, 0);
+    let (mut doubles, mut berserk_points, mut short_draws, mut streak_draws) = (0, 0, 0, 0);
     for g in &games {
         let game = g["game"].as_str().unwrap();
         let record = org.get_json(&format!("/api/games/{game}")).await;
@@ -1121,6 +1128,7 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
             sheet.push((res, plies, first, berserk));
             let gained = arena_points(sheet).0 - before;
             doubles += usize::from(fire && gained >= 2);
+            streak_draws += usize::from(res == 'd' && plies >= 20 && gained == 0);
             let own = if first { plies.div_ceil(2) } else { plies / 2 };
             berserk_points += usize::from(res == 'w' && berserk && own >= 7);
         }
@@ -1152,7 +1160,7 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
     };
     eprintln!(
         "arena of {secs} s: {} games ({finished} played), {doubles} streak scores, {berserk_points} berserk points, \
-         {short_draws} short draws; top score {}; a free player's wait for the next game: median {} ms, \
+         {short_draws} short draws, {streak_draws} draws after a draw; top score {}; a free player's wait for the next game: median {} ms, \
          p90 {} ms, max {} ms",
         games.len(),
         rows[0]["points"],
@@ -1161,8 +1169,8 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
         pct(100)
     );
     assert!(
-        doubles > 0 && berserk_points > 0 && short_draws > 0,
-        "{doubles} {berserk_points} {short_draws}"
+        doubles > 0 && berserk_points > 0 && short_draws > 0 && streak_draws > 0,
+        "{doubles} {berserk_points} {short_draws} {streak_draws}"
     );
     s.stop().await;
 }

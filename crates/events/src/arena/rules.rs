@@ -11,11 +11,18 @@
 //!   scores one point more, when they made at least 7 moves;
 //! * a draw before both sides made 10 moves (fewer than 20 plies) scores
 //!   nothing, streak or not, and ends a streak (lila's "quick draw");
+//! * a draw right after a draw — losses in between do not count, a win
+//!   does — scores nothing unless the game lasted 30 moves (60 plies) or
+//!   the player is on a streak (lila's `isDrawStreak`, the FAQ's "only the
+//!   first draw of consecutive draws gives a point");
 //! * a game called off before both moved counts for no one.
 
 /// A draw with fewer plies than this scores nothing (lila: `quickDraw`,
 /// a draw in the first 10 moves).
 pub const SHORT_DRAW_PLIES: u32 = 20;
+/// A draw this long scores even right after another draw (lila:
+/// `longGame`, 30 moves in standard chess).
+pub const LONG_GAME_PLIES: u32 = 60;
 /// A berserk win earns its point only after this many of one's own moves
 /// (lila: berserk needs at least 7 moves).
 pub const BERSERK_MIN_MOVES: u32 = 7;
@@ -61,6 +68,9 @@ pub struct Score {
     pub berserk_point: bool,
     /// A draw too short to score.
     pub short_draw: bool,
+    /// A draw that scored nothing because the player's last game not lost
+    /// was a draw too.
+    pub draw_streak: bool,
 }
 
 /// A player's games scored in order, and where they stand now.
@@ -82,12 +92,19 @@ impl Sheet {
 pub fn sheet(games: &[Played]) -> Sheet {
     let mut out = Sheet::default();
     let mut wins_in_a_row = 0u32;
+    // The player's last game that was not a loss.
+    let mut last_not_lost = None;
     for g in games {
         let fire = wins_in_a_row >= 2;
         let short_draw = g.res == Res::Draw && g.plies < SHORT_DRAW_PLIES;
+        let draw_streak = g.res == Res::Draw
+            && !short_draw
+            && !fire
+            && last_not_lost == Some(Res::Draw)
+            && g.plies < LONG_GAME_PLIES;
         let base = match g.res {
             Res::Win => 2,
-            Res::Draw if short_draw => 0,
+            Res::Draw if short_draw || draw_streak => 0,
             Res::Draw => 1,
             Res::Loss => 0,
         };
@@ -95,6 +112,9 @@ pub fn sheet(games: &[Played]) -> Sheet {
         let double = fire && base > 0;
         let points = base * if double { 2 } else { 1 } + u32::from(berserk_point);
         wins_in_a_row = if g.res == Res::Win { wins_in_a_row + 1 } else { 0 };
+        if g.res != Res::Loss {
+            last_not_lost = Some(g.res);
+        }
         out.points += points;
         out.scores.push(Score {
             res: g.res,
@@ -102,6 +122,7 @@ pub fn sheet(games: &[Played]) -> Sheet {
             double,
             berserk_point,
             short_draw,
+            draw_streak,
         });
     }
     out.fire = wins_in_a_row >= 2;
@@ -202,7 +223,7 @@ mod tests {
 
     #[test]
     fn short_draws_score_nothing_and_end_a_streak() {
-        let s = sheet(&[g(Res::Draw, 19), g(Res::Draw, 20)]);
+        let s = sheet(&[g(Res::Draw, 19), g(Res::Draw, 60)]);
         assert_eq!(s.points, 1);
         assert!(s.scores[0].short_draw);
         let s = sheet(&[g(Res::Win, 30), g(Res::Win, 30), g(Res::Draw, 4), g(Res::Win, 30)]);
@@ -210,6 +231,57 @@ mod tests {
             s.scores.iter().map(|x| x.points).collect::<Vec<_>>(),
             [2, 2, 0, 2]
         );
+    }
+
+    /// lila's draw streak: after a draw, the next game not lost, if a draw
+    /// under 30 moves, scores nothing; a win in between resets it, losses
+    /// do not; a long draw and a draw on fire still score.
+    #[test]
+    fn only_the_first_of_consecutive_draws_scores() {
+        let points = |games: &[Played]| sheet(games).scores.iter().map(|x| x.points).collect::<Vec<_>>();
+        assert_eq!(points(&[g(Res::Draw, 30), g(Res::Draw, 30)]), [1, 0]);
+        assert!(sheet(&[g(Res::Draw, 30), g(Res::Draw, 30)]).scores[1].draw_streak);
+        assert_eq!(
+            points(&[
+                g(Res::Draw, 30),
+                g(Res::Loss, 30),
+                g(Res::Loss, 40),
+                g(Res::Draw, 59)
+            ]),
+            [1, 0, 0, 0]
+        );
+        assert_eq!(
+            points(&[g(Res::Draw, 30), g(Res::Draw, 60)]),
+            [1, 1],
+            "a long game"
+        );
+        assert_eq!(
+            points(&[g(Res::Draw, 30), g(Res::Win, 30), g(Res::Draw, 30)]),
+            [1, 2, 1]
+        );
+        assert_eq!(
+            points(&[g(Res::Draw, 4), g(Res::Draw, 30)]),
+            [0, 0],
+            "a quick draw is a draw too"
+        );
+        assert_eq!(
+            points(&[g(Res::Draw, 30), g(Res::Draw, 30), g(Res::Draw, 30)]),
+            [1, 0, 0],
+            "the streak goes on"
+        );
+        // On fire the draw is doubled, whatever came before the wins.
+        assert_eq!(
+            points(&[
+                g(Res::Draw, 30),
+                g(Res::Win, 30),
+                g(Res::Win, 30),
+                g(Res::Draw, 30),
+                g(Res::Draw, 30)
+            ]),
+            [1, 2, 2, 2, 0]
+        );
+        let s = sheet(&[g(Res::Draw, 30), g(Res::Draw, 30), g(Res::Win, 30)]);
+        assert!(!s.scores[0].draw_streak && s.scores[1].draw_streak && !s.scores[2].draw_streak);
     }
 
     #[test]

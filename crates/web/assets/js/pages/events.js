@@ -303,7 +303,8 @@ async function eventPage(main, id, ctx) {
       h('td', {}, h('strong', {}, r.points)),
       h('td', { class: 'sheet' }, r.arena.scores.map((s) => h('span', {
         class: `score ${s.result}${s.double ? ' double' : ''}`,
-        title: s.berserk ? t('events.berserkMark') : '',
+        title: s.berserk ? t('events.berserkMark')
+          : s.short_draw ? t('events.shortDraw') : s.draw_streak ? t('events.drawStreak') : '',
       }, `${s.points}${s.berserk ? '⚡' : ''} `))),
       h('td', {}, r.arena.paused ? t('events.paused')
         : (r.arena.playing ? link(`/game/${encodeURIComponent(r.arena.playing)}`, t('events.playing')) : '')))));

@@ -357,20 +357,18 @@ impl Events {
         Ok(Some(game))
     }
 
-    /// Logs what was done to an event: by whom (`None`: the server) and when.
-    /// Whether `user_id` holds the event's arbiter tools: its organiser,
-    /// or an arbiter the organiser named (asked of the database only for
-    /// someone else).
+    /// Whether `user_id` holds the event's arbiter tools (`arbiter_among`);
+    /// the named arbiters are read from the database only for someone
+    /// other than the organiser.
     pub(crate) async fn is_arbiter(&self, l: &Loaded, user_id: &str) -> Result<bool, common::Error> {
-        Ok(l.event.organiser_id == user_id
-            || self
-                .store()
-                .event_arbiters(&l.event.id)
-                .await?
-                .iter()
-                .any(|a| a == user_id))
+        if l.event.organiser_id == user_id {
+            return Ok(true);
+        }
+        let named = self.store().event_arbiters(&l.event.id).await?;
+        Ok(arbiter_among(l, &named, user_id))
     }
 
+    /// Logs what was done to an event: by whom (`None`: the server) and when.
     pub(crate) async fn log(
         &self,
         event: &str,
@@ -390,4 +388,10 @@ impl Events {
             .await?;
         Ok(())
     }
+}
+
+/// Whether `user_id` may use the arbiter's tools on the event: its
+/// organiser (the chief arbiter) or one of the arbiters they `named`.
+pub(crate) fn arbiter_among(l: &Loaded, named: &[String], user_id: &str) -> bool {
+    l.event.organiser_id == user_id || named.iter().any(|a| a == user_id)
 }

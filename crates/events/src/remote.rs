@@ -145,15 +145,22 @@ impl Events {
     /// The node that runs event `id`, when it is another and a bus links
     /// them; `None`: the change is made here.
     async fn runs_at(&self, id: &str) -> Result<Option<String>, Error> {
-        let Some(bus) = self.play().bus() else {
+        if self.play().bus().is_none() {
             return Ok(None);
-        };
+        }
+        self.other_node(id).await
+    }
+
+    /// The node that runs event `id` when it is not this one (its row's
+    /// `node`, which a takeover moves).
+    pub(crate) async fn other_node(&self, id: &str) -> Result<Option<String>, Error> {
+        let here = &self.play().config().node_id;
         Ok(self
             .store()
             .event(id)
             .await?
             .map(|e| e.node)
-            .filter(|node| node != bus.node()))
+            .filter(|node| node != here))
     }
 
     /// Makes the change `call` at event `id`'s node if that is another:

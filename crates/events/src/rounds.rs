@@ -295,12 +295,7 @@ impl Events {
     /// Whether another node runs `event` (issue 29): that node scores its
     /// games and pairs it.
     async fn runs_elsewhere(&self, event: &str) -> Result<bool, Error> {
-        let node = &self.play().config().node_id;
-        Ok(self
-            .store()
-            .event(event)
-            .await?
-            .is_some_and(|ev| &ev.node != node))
+        Ok(self.other_node(event).await?.is_some())
     }
 
     /// Games that ended, heard together (those queued when the room got

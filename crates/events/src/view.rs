@@ -351,7 +351,7 @@ impl Events {
             .collect();
         let organiser = self.organiser_name(l).await?;
         let named = self.store().event_arbiters(&l.event.id).await?;
-        let arbiter = viewer.is_some_and(|u| u.id == l.event.organiser_id || named.contains(&u.id));
+        let arbiter = viewer.is_some_and(|u| crate::arbiter_among(l, &named, &u.id));
         let mut arbiters = Vec::with_capacity(named.len());
         for id in &named {
             if let Some(u) = self.store().user_by_id(id).await? {

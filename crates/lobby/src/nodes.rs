@@ -254,11 +254,7 @@ impl Lobby {
                     _ = tick.tick() => {}
                     _ = shutdown.changed() => break,
                 }
-                let users = lock(&lobby.0.present)
-                    .iter()
-                    .map(|(id, (name, _))| (id.clone(), name.clone()))
-                    .collect();
-                lobby.share(Shared::Present { users });
+                lobby.share_present();
             }
         });
         let lobby = self.clone();
@@ -338,6 +334,11 @@ impl Lobby {
             .map(SeekCopy::of)
             .collect();
         self.share(Shared::Offers { challenges, seeks });
+        self.share_present();
+    }
+
+    /// Everyone in this lobby, as (id, name), for the other nodes.
+    fn share_present(&self) {
         let users = lock(&self.0.present)
             .iter()
             .map(|(id, (name, _))| (id.clone(), name.clone()))

@@ -292,10 +292,11 @@ impl Events {
         Ok(())
     }
 
-    /// Whether another node runs `event` (issue 29): that node scores its
-    /// games and pairs it.
-    async fn runs_elsewhere(&self, event: &str) -> Result<bool, Error> {
-        Ok(self.other_node(event).await?.is_some())
+    /// The row of `event` when this node runs it (issue 29): another
+    /// node scores its own events' games and pairs them.
+    async fn event_here(&self, event: &str) -> Result<Option<store::EventRow>, Error> {
+        let here = &self.play().config().node_id;
+        Ok(self.store().event(event).await?.filter(|ev| &ev.node == here))
     }
 
     /// Games that ended, heard together (those queued when the room got
@@ -307,12 +308,20 @@ impl Events {
     /// (docs/PERFORMANCE.md). A game that cannot be scored is logged and
     /// does not stop the others.
     pub(crate) async fn games_ended(&self, ended: &[GameEnded]) {
-        let mut arenas: Vec<String> = Vec::new();
+        let (mut arenas, mut rounds): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
         for e in ended {
             match self.game_ended(e).await {
-                Ok(Some(arena)) if !arenas.contains(&arena) => arenas.push(arena),
+                Ok(Some(Scored::Arena(id))) if !arenas.contains(&id) => arenas.push(id),
+                Ok(Some(Scored::Round(id))) if !rounds.contains(&id) => rounds.push(id),
                 Ok(_) => {}
                 Err(err) => tracing::error!(game = %e.game, error = %err, "cannot score an event game"),
+            }
+        }
+        // A round whose last result came in closes, once for the lot.
+        for id in rounds {
+            let _one = self.lock(&id).await;
+            if let Err(err) = self.after_result_locked(&id).await {
+                tracing::error!(event = %id, error = %err, "cannot close a round");
             }
         }
         // The players are free again: pair them now.
@@ -325,47 +334,42 @@ impl Events {
 
     /// A game ended (on this node, or on another that told the bus): if
     /// it is an event's that this node runs, score it. Another node's
-    /// event is that node's to score and pair. Returns the arena whose
-    /// game it was, for the caller to pair.
-    async fn game_ended(&self, e: &GameEnded) -> Result<Option<String>, Error> {
+    /// event is that node's to score and pair. Returns the event it
+    /// scored, for the caller to pair (an arena) or close its round.
+    async fn game_ended(&self, e: &GameEnded) -> Result<Option<Scored>, Error> {
         let Some((event, _)) = self.store().pairing_of_game(&e.game).await? else {
             if let Some((event, _)) = self.store().arena_game_of(&e.game).await? {
-                if self.runs_elsewhere(&event).await? {
+                if self.event_here(&event).await?.is_none() {
                     return Ok(None);
                 }
                 let _one = self.lock(&event).await;
                 if let Some((_, g)) = self.store().arena_game_of(&e.game).await? {
                     self.score_arena_game(&event, &g, e).await?;
                 }
-                return Ok(Some(event));
+                return Ok(Some(Scored::Arena(event)));
             }
             return Ok(None);
         };
-        if self.runs_elsewhere(&event).await? {
+        let Some(ev) = self.event_here(&event).await? else {
             return Ok(None);
-        }
+        };
         let _one = self.lock(&event).await;
         // Read again under the lock: the arbiter may have ruled meanwhile.
         let Some((_, p)) = self.store().pairing_of_game(&e.game).await? else {
             return Ok(None);
         };
-        self.score(&event, &p, e).await?;
-        self.after_result_locked(&event).await?;
-        Ok(None)
+        self.score(&event, System::parse(&ev.system) == Some(System::Knockout), &p, e)
+            .await?;
+        Ok(Some(Scored::Round(event)))
     }
 
     /// Records a board's result from its game's end; a result the arbiter
     /// set stands.
-    async fn score(&self, event: &str, p: &PairingRow, e: &GameEnded) -> Result<(), Error> {
+    async fn score(&self, event: &str, knockout: bool, p: &PairingRow, e: &GameEnded) -> Result<(), Error> {
         if p.result.is_some() {
             return Ok(());
         }
-        if self
-            .store()
-            .event(event)
-            .await?
-            .is_some_and(|ev| ev.system == "knockout")
-        {
+        if knockout {
             return self.score_match_game(event, p, e).await;
         }
         let result = match e.outcome {
@@ -415,6 +419,14 @@ impl Events {
     /// After a result: closes the round when its last result is in, and
     /// the event after its last round.
     pub(crate) async fn after_result_locked(&self, id: &str) -> Result<(), Error> {
+        // Most results leave boards open: known from a count, without
+        // reading the event whole — a 1,000-player round's 500 results
+        // each read it, and the last was scored seconds late.
+        if let Some(ev) = self.store().event(id).await? {
+            if ev.current_round == 0 || self.store().open_boards(id, ev.current_round).await? > 0 {
+                return Ok(());
+            }
+        }
         let l = self.load(id).await?;
         let round = l.event.current_round;
         if round == 0 || !l.round_complete() || l.system == System::Arena {
@@ -462,7 +474,7 @@ impl Events {
                 let Some(ended) = self.stored_end(game).await? else {
                     continue;
                 };
-                self.score(&e.id, p, &ended).await?;
+                self.score(&e.id, l.system == System::Knockout, p, &ended).await?;
             }
             let l = self.load(&e.id).await?;
             self.start_games(&l).await?;
@@ -518,4 +530,12 @@ fn forfeits_of(l: &Loaded, round: u32, board: u32, white: u32, black: Option<u32
         forfeit: black.is_some() && result.is_some(),
         result,
     }
+}
+
+/// What a game's end was scored for.
+enum Scored {
+    /// An arena's game: its players are free to be paired.
+    Arena(String),
+    /// A round's board: the round may be complete.
+    Round(String),
 }

@@ -571,6 +571,19 @@ impl Store {
             == 1)
     }
 
+    /// How many boards of `round` have no result yet: whether the round
+    /// is complete, asked without reading the event whole.
+    pub async fn open_boards(&self, event_id: &str, round: u32) -> Result<u64, StoreError> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM event_pairings WHERE event_id = $1 AND round = $2 AND result IS NULL",
+        )
+        .bind(event_id)
+        .bind(i64::from(round))
+        .fetch_one(&self.writer)
+        .await?;
+        Ok(n.max(0) as u64)
+    }
+
     /// The event and board a game is played for, if any.
     pub async fn pairing_of_game(&self, game_id: &str) -> Result<Option<(String, PairingRow)>, StoreError> {
         let Some(row) = sqlx::query(&format!(

@@ -78,6 +78,11 @@ struct Inner {
     failed: Mutex<std::collections::HashSet<(String, u32)>>,
     /// When this node last looked for events of stopped nodes (ms).
     last_takeover: std::sync::atomic::AtomicI64,
+    /// Games this node made for an event whose end it has not heard yet,
+    /// with their event: a game may end before the wave that made it has
+    /// written its row (a bot can resign at once), so its end waits for
+    /// that wave's lock before looking the game up.
+    made: Mutex<HashMap<String, String>>,
 }
 
 impl Events {
@@ -92,6 +97,7 @@ impl Events {
             started_rx: Mutex::new(Some(started_rx)),
             failed: Mutex::default(),
             last_takeover: std::sync::atomic::AtomicI64::new(0),
+            made: Mutex::default(),
         }))
     }
 
@@ -343,6 +349,11 @@ impl Events {
             },
         )
         .await?;
+        self.0
+            .made
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(game.clone(), l.event.id.clone());
         for (user, side) in [
             (&white_user, game::Side::First),
             (&black_user, game::Side::Second),
@@ -355,6 +366,16 @@ impl Events {
             });
         }
         Ok(Some(game))
+    }
+
+    /// The event this node made `game` for, if its end was not heard yet;
+    /// forgotten now that it is.
+    fn made_for(&self, game: &str) -> Option<String> {
+        self.0
+            .made
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(game)
     }
 
     /// Whether `user_id` holds the event's arbiter tools (`arbiter_among`);

@@ -337,6 +337,11 @@ impl Events {
     /// event is that node's to score and pair. Returns the event it
     /// scored, for the caller to pair (an arena) or close its round.
     async fn game_ended(&self, e: &GameEnded) -> Result<Option<Scored>, Error> {
+        if let Some(event) = self.made_for(&e.game) {
+            // Made by a wave that may still hold the event's lock and not
+            // have written the game's row yet: let it finish.
+            drop(self.lock(&event).await);
+        }
         let Some((event, _)) = self.store().pairing_of_game(&e.game).await? else {
             if let Some((event, _)) = self.store().arena_game_of(&e.game).await? {
                 if self.event_here(&event).await?.is_none() {

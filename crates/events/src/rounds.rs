@@ -148,7 +148,11 @@ impl Events {
         if round == 1 {
             self.seed(&mut l).await?;
         }
-        let boards = self.boards(&l, round)?;
+        let (boards, stage_note) = if l.system == System::GroupsKnockout {
+            crate::staged::boards(&l, round)?
+        } else {
+            (self.boards(&l, round)?, None)
+        };
         let rows: Vec<PairingRow> = boards
             .iter()
             .enumerate()
@@ -165,9 +169,12 @@ impl Events {
             &format!("round {round} paired: {} boards, {games} games", rows.len()),
         )
         .await?;
+        if let Some(note) = stage_note {
+            self.log(&id, by, "stage", &note).await?;
+        }
         let l = self.load(&id).await?;
         self.start_games(&l).await?;
-        self.after_result_locked(&id).await?;
+        Box::pin(self.after_result_locked(&id)).await?;
         Ok(round)
     }
 
@@ -200,6 +207,12 @@ impl Events {
                 format!("{} players entered: an event needs at least 2", active.len()),
             ));
         }
+        if let Some(stages) = crate::staged::stages(l) {
+            // The groups are full before anything is numbered.
+            stages
+                .check_players(active.len() as u32)
+                .map_err(|e| Error::conflict("wrong_players", e.to_string()))?;
+        }
         active.sort_by(|a, b| b.rating.cmp(&a.rating).then_with(|| a.name.cmp(&b.name)));
         let numbers: Vec<(String, u32)> = active
             .iter()
@@ -214,6 +227,9 @@ impl Events {
         if l.system.is_round_robin() {
             let rounds = crosstable::schedule(l.system, numbers.len() as u32).len() as u32;
             self.store().set_event_rounds(&id, rounds).await?;
+        }
+        if let Some(stages) = crate::staged::stages(l) {
+            self.store().set_event_rounds(&id, stages.total_rounds()).await?;
         }
         if l.system == System::Knockout {
             // log2 of the bracket: 8 players, 3 rounds.
@@ -279,7 +295,7 @@ impl Events {
             .filter(|p| p.round == l.event.current_round && p.game_id.is_none() && p.result.is_none())
         {
             let Some(black) = p.black else { continue };
-            if l.system == System::Knockout {
+            if l.is_match_round(p.round) {
                 self.advance_match(l, p).await?;
                 continue;
             }
@@ -365,12 +381,13 @@ impl Events {
         if p.result.is_some() {
             return Ok(());
         }
-        if self
-            .store()
-            .event(event)
-            .await?
-            .is_some_and(|ev| ev.system == "knockout")
-        {
+        let system = self.store().event(event).await?.map(|ev| ev.system);
+        let matches = match system.as_deref() {
+            Some("knockout") => true,
+            Some("groups-knockout") => self.load(event).await?.is_match_round(p.round),
+            _ => false,
+        };
+        if matches {
             return self.score_match_game(event, p, e).await;
         }
         let result = match e.outcome {
@@ -428,6 +445,21 @@ impl Events {
         if self.store().finish_round(id, round, common::now_ms()).await? {
             self.log(id, None, "round_complete", &format!("round {round} complete"))
                 .await?;
+        }
+        if l.system == System::GroupsKnockout && round < l.event.rounds && !l.event.paused {
+            // The stages run by themselves: the next round (the next
+            // stage's first, when this one was its last) is paired as
+            // soon as this one is over.
+            if let Err(err) = Box::pin(self.pair_locked(l, None)).await {
+                self.log(
+                    id,
+                    None,
+                    "pair_failed",
+                    &format!("round {} was due but not paired: {err}", round + 1),
+                )
+                .await?;
+            }
+            return Ok(());
         }
         if round >= l.event.rounds && l.event.state != "finished" {
             self.store()

@@ -13,9 +13,11 @@
 use crate::crosstable;
 use crate::knockout::winner_of;
 use crate::spec::System;
+use crate::view::StandingRow;
 use crate::Loaded;
 use common::Error;
 use store::{EntryRow, PairingRow};
+use tournament::knockout::Line;
 use tournament::staged::{lot_seed, Stage, Stages};
 use tournament::tiebreak::standings::{standings, Rules};
 
@@ -40,6 +42,21 @@ pub(crate) fn is_knockout_round(l: &Loaded, round: u32) -> bool {
 /// `players` ordered by the event's round-robin standings over the rounds
 /// `from..=to`: points, then the tie-breaks, then pairing number.
 fn round_robin_order(l: &Loaded, players: &[u32], from: u32, to: u32) -> Result<Vec<u32>, Error> {
+    Ok(round_robin_table(l, players, from, to)?
+        .iter()
+        .map(|r| r.number)
+        .collect())
+}
+
+/// The standings of `players` over the rounds `from..=to` as a round robin
+/// of their own (a group, or the final), in order: points, the event's
+/// round-robin tie-breaks, then pairing number.
+pub(crate) fn round_robin_table(
+    l: &Loaded,
+    players: &[u32],
+    from: u32,
+    to: u32,
+) -> Result<Vec<StandingRow>, Error> {
     let entries: Vec<EntryRow> = l
         .entries
         .iter()
@@ -71,9 +88,30 @@ fn round_robin_order(l: &Loaded, players: &[u32], from: u32, to: u32) -> Result<
         l.tiebreaks.tiebreaks(System::RoundRobin),
     );
     let s = standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))?;
-    let mut rows: Vec<(u32, u32)> = s.rows.iter().map(|r| (r.rank, r.id)).collect();
-    rows.sort_unstable();
-    Ok(rows.into_iter().map(|(_, id)| id).collect())
+    let mut rows: Vec<StandingRow> = s
+        .rows
+        .iter()
+        .map(|r| StandingRow {
+            rank: r.rank,
+            shared: r.shared,
+            number: r.id,
+            name: r.name.clone(),
+            points: r.points.to_string(),
+            tiebreaks: r.values.iter().map(|v| v.map(|v| v.to_string())).collect(),
+            arena: None,
+        })
+        .collect();
+    rows.sort_by_key(|r| (r.rank, r.number));
+    Ok(rows)
+}
+
+/// The names of the tie-breaks of the groups' and the final's tables.
+pub(crate) fn tiebreak_names(l: &Loaded) -> Vec<String> {
+    l.tiebreaks
+        .tiebreaks(System::RoundRobin)
+        .iter()
+        .map(|t| t.name().to_string())
+        .collect()
 }
 
 /// Where a staged event stands, read from its rows.
@@ -166,7 +204,7 @@ pub(crate) fn progress(l: &Loaded) -> Result<Progress, Error> {
 
 /// Round `round`'s boards, and a line for the log when a stage begins or
 /// a lot is drawn.
-pub(crate) fn boards(l: &Loaded, round: u32) -> Result<(Vec<(u32, Option<u32>)>, Option<String>), Error> {
+pub(crate) fn boards(l: &Loaded, round: u32) -> Result<(Vec<Line>, Option<String>), Error> {
     let s = plan(l)?;
     let stage = s
         .stage_of(round)

@@ -163,6 +163,13 @@ pub struct StagesView {
     pub finalists: Vec<u32>,
     /// Every player in final order, once the final is over.
     pub final_order: Vec<u32>,
+    /// The tie-breaks of the groups' and the final's tables.
+    pub tiebreaks: Vec<String>,
+    /// Each group's table (points and tie-breaks over its rounds), in
+    /// standings order.
+    pub group_tables: Vec<Vec<StandingRow>>,
+    /// The final round robin's table, once its players are known.
+    pub final_table: Vec<StandingRow>,
 }
 
 /// An arena: its terms and every game paired, in order.
@@ -387,7 +394,22 @@ impl Events {
         let stages = match crate::staged::stages(l) {
             Some(s) => {
                 let p = crate::staged::progress(l)?;
+                let g = s.group_rounds();
+                let group_tables = p
+                    .groups
+                    .iter()
+                    .map(|members| crate::staged::round_robin_table(l, members, 1, g))
+                    .collect::<Result<_, _>>()?;
+                let final_table = if p.finalists.is_empty() {
+                    Vec::new()
+                } else {
+                    let first = s.total_rounds() + 1 - s.final_rounds();
+                    crate::staged::round_robin_table(l, &p.finalists, first, s.total_rounds())?
+                };
                 Some(StagesView {
+                    tiebreaks: crate::staged::tiebreak_names(l),
+                    group_tables,
+                    final_table,
                     groups: s.groups,
                     group_size: s.group_size,
                     advance: s.advance,
@@ -571,11 +593,17 @@ impl Events {
     pub async fn pgn(&self, id: &str) -> Result<String, Error> {
         let l = self.load(id).await?;
         let mut out = String::new();
-        // A knockout board's games are its match's; another board's, one
-        // (a staged event has both).
+        // A knockout board's games are its match's (its `game_id` the
+        // latest of them); another board's, one (a staged event has both).
+        let is_match = |p: &store::PairingRow| {
+            l.match_games
+                .iter()
+                .any(|g| g.round == p.round && g.board == p.board)
+        };
         let mut games: Vec<(u32, u32, u32, &String)> = l
             .pairings
             .iter()
+            .filter(|p| !is_match(p))
             .filter_map(|p| p.game_id.as_ref().map(|g| (p.round, p.board, 0, g)))
             .chain(
                 l.match_games
@@ -654,27 +682,13 @@ fn my_game(l: &Loaded, user_id: &str) -> Option<String> {
         .rev()
         .find(|g| g.result.is_none() && (g.white == n || g.black == n))
         .map(|g| g.game_id.clone());
-    arena
-        .or_else(|| {
-            l.pairings
-                .iter()
-                .rev()
-                .find(|p| p.result.is_none() && (p.white == n || p.black == Some(n)))
-                .and_then(|p| p.game_id.clone())
-        })
-        .or_else(|| {
-            // A knockout match's game being played.
-            l.match_games
-                .iter()
-                .rev()
-                .find(|g| {
-                    g.result.is_none()
-                        && l.pairings.iter().any(|p| {
-                            p.round == g.round && p.board == g.board && (p.white == n || p.black == Some(n))
-                        })
-                })
-                .map(|g| g.game_id.clone())
-        })
+    arena.or_else(|| {
+        l.pairings
+            .iter()
+            .rev()
+            .find(|p| p.result.is_none() && (p.white == n || p.black == Some(n)))
+            .and_then(|p| p.game_id.clone())
+    })
 }
 
 /// An arena's standings: points from each player's sheet (streaks,

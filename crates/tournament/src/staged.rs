@@ -392,6 +392,21 @@ mod tests {
             1,
             "the lot depends on its seed"
         );
+        // Final order: the final's, then the losers of the last knockout
+        // round (third prizes, 三等奖), then the first round's, then the
+        // groups' places.
+        let losers = vec![vec![8, 9, 10, 11, 12, 24], vec![3, 4, 6]];
+        let places: Vec<Vec<u32>> = (0..4)
+            .map(|i| {
+                let mut p: Vec<u32> = standings.iter().map(|g| g[i]).collect();
+                p.sort_unstable();
+                p
+            })
+            .collect();
+        let order = final_order(&[5, 2, 7], &losers, &places);
+        assert_eq!(order.len(), 48);
+        assert_eq!(order[..12], [5, 2, 7, 3, 4, 6, 8, 9, 10, 11, 12, 24]);
+        assert_eq!(order[12], 1, "group 1's runner-up, the best seed among them");
         // The final: three players, three rounds, a bye each.
         let fin: Vec<_> = (1..=3).map(|r| s.final_round(r, &[2, 5, 7]).unwrap()).collect();
         assert!(fin

@@ -13,13 +13,12 @@
 use crate::crosstable;
 use crate::knockout::winner_of;
 use crate::spec::System;
-use crate::view::StandingRow;
 use crate::Loaded;
 use common::Error;
 use store::{EntryRow, PairingRow};
 use tournament::knockout::Line;
 use tournament::staged::{lot_seed, Stage, Stages};
-use tournament::tiebreak::standings::{standings, Rules};
+use tournament::tiebreak::standings::{standings, Row, Rules};
 
 /// A staged event's plan; `None` for the other systems.
 pub(crate) fn stages(l: &Loaded) -> Option<Stages> {
@@ -44,19 +43,14 @@ pub(crate) fn is_knockout_round(l: &Loaded, round: u32) -> bool {
 fn round_robin_order(l: &Loaded, players: &[u32], from: u32, to: u32) -> Result<Vec<u32>, Error> {
     Ok(round_robin_table(l, players, from, to)?
         .iter()
-        .map(|r| r.number)
+        .map(|r| r.id)
         .collect())
 }
 
 /// The standings of `players` over the rounds `from..=to` as a round robin
 /// of their own (a group, or the final), in order: points, the event's
 /// round-robin tie-breaks, then pairing number.
-pub(crate) fn round_robin_table(
-    l: &Loaded,
-    players: &[u32],
-    from: u32,
-    to: u32,
-) -> Result<Vec<StandingRow>, Error> {
+pub(crate) fn round_robin_table(l: &Loaded, players: &[u32], from: u32, to: u32) -> Result<Vec<Row>, Error> {
     let entries: Vec<EntryRow> = l
         .entries
         .iter()
@@ -88,20 +82,8 @@ pub(crate) fn round_robin_table(
         l.tiebreaks.tiebreaks(System::RoundRobin),
     );
     let s = standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))?;
-    let mut rows: Vec<StandingRow> = s
-        .rows
-        .iter()
-        .map(|r| StandingRow {
-            rank: r.rank,
-            shared: r.shared,
-            number: r.id,
-            name: r.name.clone(),
-            points: r.points.to_string(),
-            tiebreaks: r.values.iter().map(|v| v.map(|v| v.to_string())).collect(),
-            arena: None,
-        })
-        .collect();
-    rows.sort_by_key(|r| (r.rank, r.number));
+    let mut rows = s.rows;
+    rows.sort_by_key(|r| (r.rank, r.id));
     Ok(rows)
 }
 

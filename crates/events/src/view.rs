@@ -398,13 +398,18 @@ impl Events {
                 let group_tables = p
                     .groups
                     .iter()
-                    .map(|members| crate::staged::round_robin_table(l, members, 1, g))
+                    .map(|members| crate::staged::round_robin_table(l, members, 1, g).map(|t| table_rows(&t)))
                     .collect::<Result<_, _>>()?;
                 let final_table = if p.finalists.is_empty() {
                     Vec::new()
                 } else {
                     let first = s.total_rounds() + 1 - s.final_rounds();
-                    crate::staged::round_robin_table(l, &p.finalists, first, s.total_rounds())?
+                    table_rows(&crate::staged::round_robin_table(
+                        l,
+                        &p.finalists,
+                        first,
+                        s.total_rounds(),
+                    )?)
                 };
                 Some(StagesView {
                     tiebreaks: crate::staged::tiebreak_names(l),
@@ -517,19 +522,7 @@ impl Events {
             .count() as u32;
         Ok(StandingsView {
             tiebreaks: s.tiebreaks.iter().map(|t| t.name().to_string()).collect(),
-            rows: s
-                .rows
-                .iter()
-                .map(|r| StandingRow {
-                    rank: r.rank,
-                    shared: r.shared,
-                    number: r.id,
-                    name: r.name.clone(),
-                    points: r.points.to_string(),
-                    tiebreaks: r.values.iter().map(|v| v.map(|v| v.to_string())).collect(),
-                    arena: None,
-                })
-                .collect(),
+            rows: table_rows(&s.rows),
             rounds_complete: complete,
         })
     }
@@ -808,4 +801,19 @@ fn staged_standings(l: &Loaded) -> Result<StandingsView, Error> {
             .collect(),
         rounds_complete: complete,
     })
+}
+
+/// Standings rows as the API shows them.
+fn table_rows(rows: &[tournament::tiebreak::standings::Row]) -> Vec<StandingRow> {
+    rows.iter()
+        .map(|r| StandingRow {
+            rank: r.rank,
+            shared: r.shared,
+            number: r.id,
+            name: r.name.clone(),
+            points: r.points.to_string(),
+            tiebreaks: r.values.iter().map(|v| v.map(|v| v.to_string())).collect(),
+            arena: None,
+        })
+        .collect()
 }

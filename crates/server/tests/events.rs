@@ -2083,6 +2083,28 @@ async fn play_waiting(
     moved
 }
 
+/// Plays round `r`'s games (`play_waiting`) as they start — a round's
+/// games start one by one after it is paired — until the round is over.
+async fn play_out(
+    org: &Client,
+    id: &str,
+    r: usize,
+    bots: &HashMap<String, Bot>,
+    done: &mut std::collections::HashSet<String>,
+    decide: &dyn Fn(usize, u64, u64) -> Decide,
+) {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+    while event(org, id).await["rounds_paired"][r - 1]["complete"] != true {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "round {r} not over within 60 s"
+        );
+        if !play_waiting(org, id, bots, done, decide).await {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+}
+
 /// Seed 001's office event in small: 8 players in 2 groups of 4 (a round
 /// robin each, on its own Berger table), the top 2 of each group on to a
 /// knockout, and when 3 are left a final round robin — one event whose
@@ -2208,10 +2230,7 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
         for (w, b) in boards(&ev, r) {
             assert_eq!(group_of(w), group_of(b), "round {r}: {w} v {b} in one group");
         }
-        while !play_waiting(&org, &id, &bots, &mut done, &decide).await {
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-        round_done(&org, &id, r).await;
+        play_out(&org, &id, r, &bots, &mut done, &decide).await;
     }
     // The knockout, paired by itself from the group standings: the
     // winners 1 and 2 sit out, the runners-up 3 and 4 play.
@@ -2286,10 +2305,7 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
                 assert!([1, 2, through].contains(&n), "round {r}: {n} is not a finalist");
             }
         }
-        while !play_waiting(&org, &id, &bots, &mut done, &decide).await {
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-        round_done(&org, &id, r).await;
+        play_out(&org, &id, r, &bots, &mut done, &decide).await;
     }
     finished(&org, &id).await;
     let ev = event(&org, &id).await;

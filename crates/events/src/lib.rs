@@ -248,6 +248,7 @@ impl Loaded {
             self.event.current_round,
         );
         crosstable::apply_round_robin_withdrawals(&mut t, self.system, &self.entries);
+        staged::round_robin_byes(&mut t, self);
         t
     }
 

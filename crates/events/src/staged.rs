@@ -33,6 +33,22 @@ fn plan(l: &Loaded) -> Result<Stages, Error> {
     stages(l).ok_or_else(|| Error::Internal(format!("event {} has a bad staged plan", l.event.id)))
 }
 
+/// In a staged event's crosstable, a bye of a group round or of the final
+/// is a round robin's free round against the phantom, worth nothing
+/// (`Z`); a knockout round's bye goes through (`U`, as in a knockout).
+pub(crate) fn round_robin_byes(t: &mut tournament::model::Tournament, l: &Loaded) {
+    use tournament::model::Outcome;
+    let Some(s) = stages(l) else { return };
+    for p in &mut t.players {
+        for (i, cell) in p.rounds.iter_mut().enumerate() {
+            let knockout = matches!(s.stage_of(i as u32 + 1), Ok(Stage::Knockout(_)));
+            if cell.outcome == Outcome::PairingBye && !knockout {
+                cell.outcome = Outcome::ZeroBye;
+            }
+        }
+    }
+}
+
 /// Whether round `round` of a staged event is a knockout round.
 pub(crate) fn is_knockout_round(l: &Loaded, round: u32) -> bool {
     stages(l).is_some_and(|s| matches!(s.stage_of(round), Ok(Stage::Knockout(_))))

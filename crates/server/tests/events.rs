@@ -2340,6 +2340,36 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
         .filter(|l| l["action"] == "pair" && l["by"] == "server")
         .count();
     assert_eq!(by_server, 6, "rounds 2–7 paired by themselves");
+    // Byes: the knockout's go through (U); the final's, a round robin's,
+    // are worth nothing (Z).
+    let ct = org.get_json(&format!("/api/events/{id}/crosstable")).await;
+    let mut byes: Vec<String> = ct["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| {
+            r["rounds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.as_str().unwrap().starts_with("0000"))
+                .map(|(i, c)| format!("{} {}", i + 1, c.as_str().unwrap()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    byes.sort();
+    assert_eq!(
+        byes,
+        [
+            "4 0000 - U",
+            "4 0000 - U",
+            "5 0000 - Z",
+            "6 0000 - Z",
+            "7 0000 - Z"
+        ],
+        "{ct}"
+    );
     // Downloads: every round in the TRF, every game in the PGN (12 group
     // games, the match's 3, the final's 3).
     let trf = org

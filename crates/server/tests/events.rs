@@ -2394,6 +2394,79 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
     s.stop().await;
 }
 
+/// A staged event whose knockout has two rounds, the second drawn by lot
+/// (seed 001: 先抽签然后进入第三轮): 4 groups of 2, both of each group on,
+/// 8 → 4 → 2, a final of two. The lot is the one `tournament::staged`
+/// draws from the event's id and the round, and the log says so.
+async fn a_staged_knockout_draws_its_second_round_by_a_reproducible_lot() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": "Lots", "time_control": "10+5", "system": "groups-knockout",
+               "forfeit_after_s": 300, "groups": 4, "group_size": 2, "advance": 2, "final_size": 2}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    for i in 0..8 {
+        let b = Bot::new(&s, &format!("lt{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+        bots.insert(b.name.clone(), b);
+    }
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    assert_eq!(
+        ev["stages"]["round_stages"],
+        json!(["groups", "knockout", "knockout", "final"])
+    );
+    let mut done = std::collections::HashSet::new();
+    let decide = |_: usize, w: u64, b: u64| {
+        if w < b {
+            Decide::WhiteWins
+        } else {
+            Decide::BlackWins
+        }
+    };
+    for r in 1..=4usize {
+        common::eventually("the round is paired", || async {
+            event(&org, &id).await["current_round"] == r as u64
+        })
+        .await;
+        play_out(&org, &id, r, &bots, &mut done, &decide).await;
+    }
+    finished(&org, &id).await;
+    let ev = event(&org, &id).await;
+    // The lower number wins: the groups' winners 1–4, then 5–8; the first
+    // knockout round in a slide (1 v 5 …), the second by lot among 1–4.
+    assert_eq!(
+        ev["stages"]["knockout_fields"],
+        json!([[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4]])
+    );
+    let lot = tournament::staged::draw_lots(&[1, 2, 3, 4], tournament::staged::lot_seed(&id, 3));
+    let drawn: Vec<(u64, u64)> = lot
+        .chunks(2)
+        .map(|p| (u64::from(p[0]), u64::from(p[1])))
+        .collect();
+    assert_eq!(boards(&ev, 3), drawn, "the lot is the event's own, drawn again");
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let line = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["action"] == "stage" && l["detail"].as_str().unwrap().starts_with("knockout round 2"))
+        .unwrap_or_else(|| panic!("the lot is logged: {log:#}"));
+    let seed = format!("{:#018x}", tournament::staged::lot_seed(&id, 3));
+    assert!(line["detail"].as_str().unwrap().contains(&seed), "{line}");
+    assert_eq!(boards(&ev, 2), vec![(1, 5), (2, 6), (3, 7), (4, 8)]);
+    assert_eq!(
+        ev["stages"]["final_order"].as_array().unwrap().len(),
+        8,
+        "{}",
+        ev["stages"]
+    );
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -2409,4 +2482,5 @@ on_both_databases!(
     the_organiser_names_other_arbiters,
     an_event_s_forfeit_time_is_its_games_first_move_window,
     groups_knockout_and_a_final_round_robin_as_one_event,
+    a_staged_knockout_draws_its_second_round_by_a_reproducible_lot,
 );

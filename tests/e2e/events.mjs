@@ -11,7 +11,8 @@
 //
 // Started by crates/qiju/tests/browser.rs after casual.mjs. Environment as
 // for run.mjs (QIJU_CHROMIUM, QIJU_SCREENSHOTS). Screenshots: the event
-// list, the event page, the arbiter's panel and the arena, desktop
+// list, the event page, the arbiter's panel, the arena and a staged event
+// (groups → knockout → final), desktop
 // (English) and phone (Chinese).
 
 import assert from 'node:assert/strict';
@@ -218,6 +219,70 @@ try {
     for (const p of [A, B]) await p.page.locator('#event-chart').scrollIntoViewIfNeeded();
     await shot(A, 'events-bracket-desktop');
     await shot(B, 'events-bracket-phone');
+  });
+
+  await step('groups → knockout → final: two groups, the bracket, the final; the stages on the page', async () => {
+    const D = await person('D (en, desktop)', 'en-US');
+    const nameD = `evd${stamp}`;
+    await register(D, nameD);
+    const people = { [`eva${stamp}`]: A, [nameB]: B, [nameC]: C, [nameD]: D };
+    // Seed 001's office event in small: 2 groups of 2, both go on, a
+    // final of 3 (the knockout: one match, the group winners sit it out).
+    const made = await call(A.page, 'POST', '/api/events', {
+      name: `Office ${stamp}`, time_control: '10+5', system: 'groups-knockout', scoring: '3-1-0',
+      groups: 2, group_size: 2, advance: 2, final_size: 3,
+    });
+    assert.ok(made.status < 300, JSON.stringify(made.body));
+    const office = made.body.id;
+    for (const p of [A, B, C, D]) {
+      const r = await call(p.page, 'POST', `/api/events/${office}/join`, {});
+      assert.ok(r.status < 300, JSON.stringify(r.body));
+    }
+    const paired = await call(A.page, 'POST', `/api/events/${office}/pair`, {});
+    assert.ok(paired.status < 300, JSON.stringify(paired.body));
+    // Every later round pairs itself; each game the first side wins.
+    const done = new Set();
+    const deadline = Date.now() + 120000;
+    for (;;) {
+      const ev = (await call(A.page, 'GET', `/api/events/${office}`)).body;
+      if (ev.state === 'finished') break;
+      assert.ok(Date.now() < deadline, `the staged event did not finish: ${JSON.stringify(ev.rounds_paired)}`);
+      let moved = false;
+      for (const b of ev.rounds_paired[ev.current_round - 1].boards) {
+        if (b.result || !b.black) continue;
+        const last = b.games?.[b.games.length - 1];
+        const g = last ? (last.result ? null : last.game) : b.game;
+        if (!g || done.has(g)) continue;
+        done.add(g);
+        const whiteNo = last ? last.white : b.white.number;
+        const blackNo = whiteNo === b.white.number ? b.black.number : b.white.number;
+        const byNo = (n) => people[ev.entries.find((e) => e.number === n).name];
+        const [w, k] = [byNo(whiteNo), byNo(blackNo)];
+        assert.equal((await call(w.page, 'POST', `/api/games/${g}/move/h2e2`)).status, 200);
+        assert.equal((await call(k.page, 'POST', `/api/games/${g}/move/h7e7`)).status, 200);
+        assert.ok((await call(k.page, 'POST', `/api/games/${g}/resign`)).status < 300);
+        moved = true;
+      }
+      if (!moved) await A.page.waitForTimeout(200);
+    }
+    const ev = (await call(A.page, 'GET', `/api/events/${office}`)).body;
+    assert.deepEqual(ev.stages.round_stages, ['groups', 'knockout', 'final', 'final', 'final']);
+    for (const p of [A, B]) {
+      await p.page.goto(`${base}/event/${office}`);
+      await p.page.waitForSelector('#event-chart:not([hidden]) #event-stages #event-final');
+    }
+    // A crosstable per group (its players, its round), the bracket's one
+    // column, the final's crosstable (three players, three rounds).
+    const table = (sel) => A.page.$$eval(`${sel} tbody tr`, (rows) => rows.map((r) => r.children.length));
+    assert.deepEqual(await table('#event-group-1'), [4, 4]);
+    assert.deepEqual(await table('#event-group-2'), [4, 4]);
+    assert.deepEqual(await table('#event-final'), [6, 6, 6]);
+    assert.equal(await A.page.locator('#event-stages #event-bracket .kb-round').count(), 1);
+    assert.equal(await A.page.locator('#event-stages #event-bracket .kb-won').count(), 3, 'two byes and a winner');
+    await checkLabels(B.page, 'B staged event');
+    for (const p of [A, B]) await p.page.locator('#event-chart').scrollIntoViewIfNeeded();
+    await shot(A, 'events-stages-desktop');
+    await shot(B, 'events-stages-phone');
   });
 
   await step('the event list, desktop and phone', async () => {

@@ -143,6 +143,10 @@ impl Events {
             first_to: terms.match_format.first_to,
             min_rated_games: terms.min_rated_games,
             forfeit_after_ms: terms.forfeit_after_ms,
+            group_count: terms.stages.map_or(0, |s| s.groups),
+            group_size: terms.stages.map_or(0, |s| s.group_size),
+            advance_per_group: terms.stages.map_or(0, |s| s.advance),
+            final_size: terms.stages.map_or(0, |s| s.final_size),
         };
         self.store().insert_event(&row).await?;
         self.log(
@@ -280,6 +284,7 @@ impl Events {
             crate::System::Swiss => crate::spec::MAX_SWISS_ENTRIES,
             crate::System::Arena => crate::spec::MAX_ARENA_ENTRIES,
             crate::System::Knockout => crate::spec::MAX_KNOCKOUT_ENTRIES,
+            crate::System::GroupsKnockout => (l.event.group_count * l.event.group_size) as usize,
             _ => crate::spec::MAX_ROUND_ROBIN_ENTRIES,
         };
         if l.entries.len() >= cap {
@@ -552,9 +557,7 @@ impl Events {
         if p.black.is_none() {
             return Err(Error::conflict("bye", "a bye has no result to set"));
         }
-        if l.system == crate::System::Knockout
-            && matches!(result, BoardResult::Draw | BoardResult::DoubleForfeit)
-        {
+        if l.is_match_round(p.round) && matches!(result, BoardResult::Draw | BoardResult::DoubleForfeit) {
             return Err(Error::bad(
                 "bad_result",
                 "a knockout match's result names who goes through: 1-0, 0-1, +- or -+",
@@ -694,7 +697,7 @@ impl Events {
                 if l.event.state != "running" || round == 0 || l.system == crate::System::Arena {
                     return Err(Error::conflict("nothing_to_repair", "no round is being played"));
                 }
-                if l.system == crate::System::Knockout {
+                if l.system.plays_matches() {
                     return Err(Error::conflict(
                         "nothing_to_repair",
                         "a knockout's bracket is fixed by its seeding: correct a result instead",

@@ -49,7 +49,7 @@ pub(crate) fn boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, 
 
 /// Who went through on a board: the first-listed player on `1-0`, `+-`
 /// or a bye, the second on `0-1` or `-+`.
-fn winner_of(p: &PairingRow) -> Option<u32> {
+pub(crate) fn winner_of(p: &PairingRow) -> Option<u32> {
     match p.result.as_deref()? {
         "bye" => Some(p.white),
         r => match BoardResult::parse(r)? {

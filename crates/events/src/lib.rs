@@ -12,6 +12,7 @@
 //! * `rounds`: pairing a round, starting its games, scoring what ends.
 //! * [`arena`]: the Arena, pairing whoever is free until its end time.
 //! * [`teams`]: team round robins — rosters, line-ups, match points.
+//! * `staged`: groups → knockout → final as one event (seed 001).
 //! * `arbiter`: entries, withdrawals, late entries, corrected results, the log.
 //! * `remote`: changes asked of a node that does not run the event, made
 //!   at the node that does (issue 29).
@@ -30,6 +31,7 @@ mod knockout;
 mod remote;
 mod rounds;
 pub mod spec;
+mod staged;
 pub mod teams;
 pub mod view;
 
@@ -38,8 +40,8 @@ pub use spec::{BoardResult, NewEvent, Scoring, System, TiebreakOrder};
 pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
     ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, CrosstableRow, CrosstableView,
-    EntryView, EventSummary, EventView, LogView, MatchGameView, PairingView, RoundView, StandingRow,
-    StandingsView,
+    EntryView, EventSummary, EventView, LogView, MatchGameView, PairingView, RoundView, StagesView,
+    StandingRow, StandingsView,
 };
 
 use play::Play;
@@ -252,6 +254,7 @@ impl Loaded {
             self.event.current_round,
         );
         crosstable::apply_round_robin_withdrawals(&mut t, self.system, &self.entries);
+        staged::round_robin_byes(&mut t, self);
         t
     }
 
@@ -261,6 +264,11 @@ impl Loaded {
             .iter()
             .filter(|p| p.round == self.event.current_round)
             .all(|p| p.result.is_some())
+    }
+
+    /// Whether round `round`'s boards are knockout matches (`knockout`).
+    pub fn is_match_round(&self, round: u32) -> bool {
+        self.system == System::Knockout || staged::is_knockout_round(self, round)
     }
 
     pub fn entry_of(&self, user_id: &str) -> Option<&store::EntryRow> {
@@ -286,7 +294,7 @@ impl Events {
         let tiebreaks = TiebreakOrder::parse(&event.tiebreaks).ok_or_else(|| bad("tie-break order"))?;
         let entries = self.store().entries(id).await?;
         let pairings = self.store().pairings(id).await?;
-        let match_games = if system == System::Knockout {
+        let match_games = if system.plays_matches() {
             self.store().match_games(id).await?
         } else {
             Vec::new()

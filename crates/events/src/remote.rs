@@ -72,7 +72,7 @@ pub(crate) enum Call {
 /// The codes of this room's bad requests and conflicts, read back as
 /// themselves when a refusal comes from the event's node
 /// (`every_code_crosses_the_bus` keeps the list whole).
-const CODES: [&str; 49] = [
+const CODES: [&str; 51] = [
     "all_rounds_paired",
     "already_arbiter",
     "already_captain",
@@ -95,6 +95,7 @@ const CODES: [&str; 49] = [
     "bad_round_starts",
     "bad_rounds",
     "bad_scoring",
+    "bad_stages",
     "bad_state",
     "bad_team_name",
     "bad_time_control",
@@ -122,6 +123,7 @@ const CODES: [&str; 49] = [
     "too_few_players",
     "too_few_teams",
     "too_many_events",
+    "wrong_players",
 ];
 
 fn reply<T: Serialize>(r: Result<T, Error>) -> String {

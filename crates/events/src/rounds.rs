@@ -148,7 +148,11 @@ impl Events {
         if round == 1 {
             self.seed(&mut l).await?;
         }
-        let boards = self.boards(&l, round)?;
+        let (boards, stage_note) = if l.system == System::GroupsKnockout {
+            crate::staged::boards(&l, round)?
+        } else {
+            (self.boards(&l, round)?, None)
+        };
         let rows: Vec<PairingRow> = boards
             .iter()
             .enumerate()
@@ -165,9 +169,12 @@ impl Events {
             &format!("round {round} paired: {} boards, {games} games", rows.len()),
         )
         .await?;
+        if let Some(note) = stage_note {
+            self.log(&id, by, "stage", &note).await?;
+        }
         let l = self.load(&id).await?;
         self.start_games(&l).await?;
-        self.after_result_locked(&id).await?;
+        Box::pin(self.after_result_locked(&id)).await?;
         Ok(round)
     }
 
@@ -200,6 +207,12 @@ impl Events {
                 format!("{} players entered: an event needs at least 2", active.len()),
             ));
         }
+        if let Some(stages) = crate::staged::stages(l) {
+            // The groups are full before anything is numbered.
+            stages
+                .check_players(active.len() as u32)
+                .map_err(|e| Error::conflict("wrong_players", e.to_string()))?;
+        }
         active.sort_by(|a, b| b.rating.cmp(&a.rating).then_with(|| a.name.cmp(&b.name)));
         let numbers: Vec<(String, u32)> = active
             .iter()
@@ -214,6 +227,9 @@ impl Events {
         if l.system.is_round_robin() {
             let rounds = crosstable::schedule(l.system, numbers.len() as u32).len() as u32;
             self.store().set_event_rounds(&id, rounds).await?;
+        }
+        if let Some(stages) = crate::staged::stages(l) {
+            self.store().set_event_rounds(&id, stages.total_rounds()).await?;
         }
         if l.system == System::Knockout {
             // log2 of the bracket: 8 players, 3 rounds.
@@ -279,7 +295,7 @@ impl Events {
             .filter(|p| p.round == l.event.current_round && p.game_id.is_none() && p.result.is_none())
         {
             let Some(black) = p.black else { continue };
-            if l.system == System::Knockout {
+            if l.is_match_round(p.round) {
                 self.advance_match(l, p).await?;
                 continue;
             }
@@ -363,18 +379,23 @@ impl Events {
         let Some((_, p)) = self.store().pairing_of_game(&e.game).await? else {
             return Ok(None);
         };
-        self.score(&event, System::parse(&ev.system) == Some(System::Knockout), &p, e)
+        self.score(&event, System::parse(&ev.system), &p, e)
             .await?;
         Ok(Some(Scored::Round(event)))
     }
 
     /// Records a board's result from its game's end; a result the arbiter
     /// set stands.
-    async fn score(&self, event: &str, knockout: bool, p: &PairingRow, e: &GameEnded) -> Result<(), Error> {
+    async fn score(&self, event: &str, system: Option<System>, p: &PairingRow, e: &GameEnded) -> Result<(), Error> {
         if p.result.is_some() {
             return Ok(());
         }
-        if knockout {
+        let matches = match system {
+            Some(System::Knockout) => true,
+            Some(System::GroupsKnockout) => self.load(event).await?.is_match_round(p.round),
+            _ => false,
+        };
+        if matches {
             return self.score_match_game(event, p, e).await;
         }
         let result = match e.outcome {
@@ -441,6 +462,21 @@ impl Events {
             self.log(id, None, "round_complete", &format!("round {round} complete"))
                 .await?;
         }
+        if l.system == System::GroupsKnockout && round < l.event.rounds && !l.event.paused {
+            // The stages run by themselves: the next round (the next
+            // stage's first, when this one was its last) is paired as
+            // soon as this one is over.
+            if let Err(err) = Box::pin(self.pair_locked(l, None)).await {
+                self.log(
+                    id,
+                    None,
+                    "pair_failed",
+                    &format!("round {} was due but not paired: {err}", round + 1),
+                )
+                .await?;
+            }
+            return Ok(());
+        }
         if round >= l.event.rounds && l.event.state != "finished" {
             self.store()
                 .set_event_state(id, "finished", Some(common::now_ms()))
@@ -479,7 +515,7 @@ impl Events {
                 let Some(ended) = self.stored_end(game).await? else {
                     continue;
                 };
-                self.score(&e.id, l.system == System::Knockout, p, &ended).await?;
+                self.score(&e.id, Some(l.system), p, &ended).await?;
             }
             let l = self.load(&e.id).await?;
             self.start_games(&l).await?;

@@ -29,6 +29,11 @@ pub enum System {
     /// first-listed team red on the odd boards (13.2), scored in match
     /// and board points (14.2) and ranked by 15.3 (`teams`).
     TeamRoundRobin,
+    /// Seed 001's office event as one event (`staged`): seeded groups
+    /// playing a round robin (CXA 11.3), the best `advance` of each group
+    /// a knockout of matches as `Knockout` plays them, and the last
+    /// `final_size` a final round robin (`tournament::staged`).
+    GroupsKnockout,
 }
 
 impl System {
@@ -40,6 +45,7 @@ impl System {
             System::Knockout => "knockout",
             System::Arena => "arena",
             System::TeamRoundRobin => "team-round-robin",
+            System::GroupsKnockout => "groups-knockout",
         }
     }
 
@@ -51,9 +57,16 @@ impl System {
             System::Knockout,
             System::Arena,
             System::TeamRoundRobin,
+            System::GroupsKnockout,
         ]
         .into_iter()
         .find(|x| x.as_str() == s)
+    }
+
+    /// Whether its knockout rounds are matches (`knockout`): a knockout,
+    /// and the knockout stage of groups → knockout → final.
+    pub fn plays_matches(self) -> bool {
+        matches!(self, System::Knockout | System::GroupsKnockout)
     }
 
     pub fn is_round_robin(self) -> bool {
@@ -65,9 +78,11 @@ impl System {
         match self {
             // A team event's players do not all meet: its individual
             // standings are read as a Swiss's.
-            System::Swiss | System::Knockout | System::Arena | System::TeamRoundRobin => {
-                tiebreak::System::Swiss
-            }
+            System::Swiss
+            | System::Knockout
+            | System::Arena
+            | System::TeamRoundRobin
+            | System::GroupsKnockout => tiebreak::System::Swiss,
             _ => tiebreak::System::RoundRobin,
         }
     }
@@ -223,6 +238,17 @@ pub struct NewEvent {
     /// Team round robin: how many substitutes a roster may add after its
     /// boards (0–4, default 2: seed 000 12.2's example).
     pub substitutes: Option<u32>,
+    /// Groups → knockout → final (seed 001): the number of groups (分十二组
+    /// : 12), each a round robin of `group_size` players (每组四人: 4); the
+    /// event takes exactly groups × group_size entries.
+    pub groups: Option<u32>,
+    pub group_size: Option<u32>,
+    /// Groups → knockout → final: how many of each group go on to the
+    /// knockout (每组取第一名: 1).
+    pub advance: Option<u32>,
+    /// Groups → knockout → final: when this many are left the knockout
+    /// stops and they play a final round robin (seed 001: 3).
+    pub final_size: Option<u32>,
 }
 
 /// Most rounds a Swiss may have, and most players a round robin.
@@ -276,6 +302,8 @@ pub struct Terms {
     /// otherwise).
     pub boards: u32,
     pub substitutes: u32,
+    /// A staged event's plan (`None` otherwise).
+    pub stages: Option<tournament::staged::Stages>,
 }
 
 impl NewEvent {
@@ -308,14 +336,14 @@ impl NewEvent {
                     format!("a Swiss needs its number of rounds, 1 to {MAX_SWISS_ROUNDS}"),
                 ))
             }
-            (System::Knockout | System::Arena, None) => 0,
+            (System::Knockout | System::Arena | System::GroupsKnockout, None) => 0,
             (System::Arena, Some(_)) => {
                 return Err(Error::bad(
                     "bad_rounds",
                     "an arena has no rounds: it pairs whoever is free until its time is up (duration_s)",
                 ))
             }
-            (System::Knockout, Some(_)) => {
+            (System::Knockout | System::GroupsKnockout, Some(_)) => {
                 return Err(Error::bad(
                     "bad_rounds",
                     "a knockout's rounds follow from its players (the bracket): leave rounds out",
@@ -409,7 +437,7 @@ impl NewEvent {
             }
         }
         if let Some(n) = self.first_to {
-            if self.system != System::Knockout || !(1..=5).contains(&n) {
+            if !self.system.plays_matches() || !(1..=5).contains(&n) {
                 return Err(Error::bad(
                     "bad_match_format",
                     "first_to (1 to 5 wins) is a knockout's match format",
@@ -483,6 +511,37 @@ impl NewEvent {
                 ))
             }
         };
+        let stages = match (
+            self.system,
+            self.groups,
+            self.group_size,
+            self.advance,
+            self.final_size,
+        ) {
+            (System::GroupsKnockout, Some(g), Some(size), advance, final_size) => Some(
+                tournament::staged::Stages::new(g, size, advance.unwrap_or(1), final_size.unwrap_or(2))
+                    .map_err(|e| Error::bad("bad_stages", e.to_string()))?,
+            ),
+            (System::GroupsKnockout, ..) => {
+                return Err(Error::bad(
+                    "bad_stages",
+                    "groups → knockout → final needs its groups and group_size (and advance, final_size)",
+                ))
+            }
+            (_, None, None, None, None) => None,
+            _ => {
+                return Err(Error::bad(
+                    "bad_stages",
+                    "groups, group_size, advance and final_size are the terms of system groups-knockout",
+                ))
+            }
+        };
+        if stages.is_some_and(|s| s.players() as usize > MAX_KNOCKOUT_ENTRIES) {
+            return Err(Error::bad(
+                "bad_stages",
+                format!("groups × group_size is at most {MAX_KNOCKOUT_ENTRIES} players"),
+            ));
+        }
         let playoff_time_control =
             play::table::parse_time_control(self.playoff_time_control.as_deref().unwrap_or("5+3"))
                 .map_err(|e| Error::bad("bad_time_control", format!("play-off games: {e}")))?;
@@ -490,6 +549,7 @@ impl NewEvent {
             return Err(Error::bad("bad_time_control", "play-off games need a clock"));
         }
         Ok(Terms {
+            stages,
             boards,
             substitutes,
             match_format,
@@ -611,6 +671,10 @@ mod tests {
             berserk: None,
             boards: None,
             substitutes: None,
+            groups: None,
+            group_size: None,
+            advance: None,
+            final_size: None,
             first_to: None,
         }
     }
@@ -807,6 +871,45 @@ mod tests {
             }),
             "bad_match_format"
         );
+    }
+
+    #[test]
+    fn groups_knockout_final_terms_are_checked() {
+        let staged = |groups, size, advance, final_size| NewEvent {
+            system: System::GroupsKnockout,
+            rounds: None,
+            groups,
+            group_size: size,
+            advance,
+            final_size,
+            ..swiss()
+        };
+        let s = staged(Some(12), Some(4), Some(1), Some(3)).check().unwrap();
+        assert_eq!(s.stages.map(|s| s.players()), Some(48));
+        for (bad, why) in [
+            (staged(None, Some(4), Some(1), Some(3)), "no groups"),
+            (staged(Some(2), Some(4), Some(5), Some(3)), "advance > group size"),
+            (
+                staged(Some(2), Some(4), Some(1), Some(3)),
+                "final larger than the field",
+            ),
+            (staged(Some(2), Some(1), Some(1), Some(2)), "groups of one"),
+            (staged(Some(100), Some(4), Some(1), Some(3)), "too many players"),
+        ] {
+            match bad.check() {
+                Err(Error::BadRequest { code, .. }) => assert_eq!(code, "bad_stages", "{why}"),
+                other => panic!("{why}: {other:?}"),
+            }
+        }
+        match (NewEvent {
+            groups: Some(2),
+            ..swiss()
+        })
+        .check()
+        {
+            Err(Error::BadRequest { code, .. }) => assert_eq!(code, "bad_stages"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -135,6 +135,41 @@ pub struct EventView {
     pub published_ms: Option<i64>,
     /// An arena's length, berserk rule and games (`None` in other systems).
     pub arena: Option<ArenaView>,
+    /// Groups → knockout → final: the plan and where it stands (`None`
+    /// in other systems).
+    pub stages: Option<StagesView>,
+}
+
+/// A staged event (seed 001's office event): its plan, each round's
+/// stage, the groups and their standings, each knockout round's field and
+/// the final's.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct StagesView {
+    pub groups: u32,
+    pub group_size: u32,
+    pub advance: u32,
+    pub final_size: u32,
+    /// Each round of the event in order: `groups`, `knockout` or `final`.
+    pub round_stages: Vec<String>,
+    /// Each group's pairing numbers in seeding order.
+    pub group_members: Vec<Vec<u32>>,
+    /// Each group's pairing numbers in standings order (points, the
+    /// event's round-robin tie-breaks, then number), over the group rounds
+    /// played so far.
+    pub group_standings: Vec<Vec<u32>>,
+    /// The field of each knockout round known so far, in seed order.
+    pub knockout_fields: Vec<Vec<u32>>,
+    /// The final round robin's players in seed order, once known.
+    pub finalists: Vec<u32>,
+    /// Every player in final order, once the final is over.
+    pub final_order: Vec<u32>,
+    /// The tie-breaks of the groups' and the final's tables.
+    pub tiebreaks: Vec<String>,
+    /// Each group's table (points and tie-breaks over its rounds), in
+    /// standings order.
+    pub group_tables: Vec<Vec<StandingRow>>,
+    /// The final round robin's table, once its players are known.
+    pub final_table: Vec<StandingRow>,
 }
 
 /// An arena: its terms and every game paired, in order.
@@ -358,7 +393,55 @@ impl Events {
                 arbiters.push(u.name);
             }
         }
+        let stages = match crate::staged::stages(l) {
+            Some(s) => {
+                let p = crate::staged::progress(l)?;
+                let g = s.group_rounds();
+                let group_tables = p
+                    .groups
+                    .iter()
+                    .map(|members| crate::staged::round_robin_table(l, members, 1, g).map(|t| table_rows(&t)))
+                    .collect::<Result<_, _>>()?;
+                let final_table = if p.finalists.is_empty() {
+                    Vec::new()
+                } else {
+                    let first = s.total_rounds() + 1 - s.final_rounds();
+                    table_rows(&crate::staged::round_robin_table(
+                        l,
+                        &p.finalists,
+                        first,
+                        s.total_rounds(),
+                    )?)
+                };
+                Some(StagesView {
+                    tiebreaks: crate::staged::tiebreak_names(l),
+                    group_tables,
+                    final_table,
+                    groups: s.groups,
+                    group_size: s.group_size,
+                    advance: s.advance,
+                    final_size: s.final_size,
+                    round_stages: (1..=s.total_rounds())
+                        .map(|r| {
+                            match s.stage_of(r) {
+                                Ok(tournament::staged::Stage::Groups(_)) => "groups",
+                                Ok(tournament::staged::Stage::Knockout(_)) => "knockout",
+                                _ => "final",
+                            }
+                            .to_string()
+                        })
+                        .collect(),
+                    group_members: p.groups,
+                    group_standings: p.group_standings,
+                    knockout_fields: p.knockout_fields,
+                    finalists: p.finalists,
+                    final_order: p.final_order,
+                })
+            }
+            None => None,
+        };
         Ok(EventView {
+            stages,
             summary: self.summary(l, organiser),
             scoring: l.event.scoring.clone(),
             tiebreaks: l.event.tiebreaks.clone(),
@@ -425,6 +508,9 @@ impl Events {
         if l.system == crate::System::Arena {
             return Ok(arena_standings(&l));
         }
+        if l.system == crate::System::GroupsKnockout {
+            return staged_standings(&l);
+        }
         let t = l.model();
         let rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
         let s = standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))?;
@@ -438,19 +524,7 @@ impl Events {
             .count() as u32;
         Ok(StandingsView {
             tiebreaks: s.tiebreaks.iter().map(|t| t.name().to_string()).collect(),
-            rows: s
-                .rows
-                .iter()
-                .map(|r| StandingRow {
-                    rank: r.rank,
-                    shared: r.shared,
-                    number: r.id,
-                    name: r.name.clone(),
-                    points: r.points.to_string(),
-                    tiebreaks: r.values.iter().map(|v| v.map(|v| v.to_string())).collect(),
-                    arena: None,
-                })
-                .collect(),
+            rows: table_rows(&s.rows),
             rounds_complete: complete,
         })
     }
@@ -514,18 +588,26 @@ impl Events {
     pub async fn pgn(&self, id: &str) -> Result<String, Error> {
         let l = self.load(id).await?;
         let mut out = String::new();
-        // A knockout board's games are its match's; another system's, one.
-        let games: Vec<(u32, u32, &String)> = if l.match_games.is_empty() {
-            l.pairings
-                .iter()
-                .filter_map(|p| p.game_id.as_ref().map(|g| (p.round, p.board, g)))
-                .collect()
-        } else {
+        // A knockout board's games are its match's (its `game_id` the
+        // latest of them); another board's, one (a staged event has both).
+        let is_match = |p: &store::PairingRow| {
             l.match_games
                 .iter()
-                .map(|g| (g.round, g.board, &g.game_id))
-                .collect()
+                .any(|g| g.round == p.round && g.board == p.board)
         };
+        let mut games: Vec<(u32, u32, u32, &String)> = l
+            .pairings
+            .iter()
+            .filter(|p| !is_match(p))
+            .filter_map(|p| p.game_id.as_ref().map(|g| (p.round, p.board, 0, g)))
+            .chain(
+                l.match_games
+                    .iter()
+                    .map(|g| (g.round, g.board, g.game_no, &g.game_id)),
+            )
+            .collect();
+        games.sort_unstable();
+        let games = games.into_iter().map(|(r, b, _, g)| (r, b, g));
         for (round, board, game) in games {
             let Some(v) = play::live::view(self.play(), game).await? else {
                 continue;
@@ -582,6 +664,7 @@ fn tournament_kind(l: &Loaded) -> &'static str {
         crate::System::Knockout => "Knockout",
         crate::System::Arena => "Arena",
         crate::System::TeamRoundRobin => "Team round robin",
+        crate::System::GroupsKnockout => "Groups, knockout, final round robin",
     }
 }
 
@@ -672,4 +755,68 @@ fn arena_standings(l: &Loaded) -> StandingsView {
         rows: out,
         rounds_complete: 0,
     }
+}
+
+/// A staged event's standings (seed 001's office event): the final round
+/// robin's order, then the knockout's losers by the round they reached,
+/// then the rest by group place; before the end, the event's points so
+/// far in the crosstable's order. Places are not shared: the stages
+/// decide them.
+fn staged_standings(l: &Loaded) -> Result<StandingsView, Error> {
+    let t = l.model();
+    let p = crate::staged::progress(l)?;
+    let order: Vec<u32> = if p.final_order.is_empty() {
+        let mut by_points: Vec<&tournament::model::Player> = t.players.iter().collect();
+        by_points.sort_by(|a, b| {
+            t.score_of(b, u32::MAX)
+                .cmp(&t.score_of(a, u32::MAX))
+                .then(a.id.cmp(&b.id))
+        });
+        by_points.iter().map(|p| p.id).collect()
+    } else {
+        p.final_order
+    };
+    let complete = (1..=l.event.current_round)
+        .take_while(|&r| {
+            l.pairings
+                .iter()
+                .filter(|p| p.round == r)
+                .all(|p| p.result.is_some())
+        })
+        .count() as u32;
+    Ok(StandingsView {
+        tiebreaks: Vec::new(),
+        rows: order
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &n)| {
+                let player = t.players.iter().find(|p| p.id == n)?;
+                Some(StandingRow {
+                    rank: i as u32 + 1,
+                    shared: false,
+                    number: n,
+                    name: player.name.clone(),
+                    points: t.score_of(player, u32::MAX).to_string(),
+                    tiebreaks: Vec::new(),
+                    arena: None,
+                })
+            })
+            .collect(),
+        rounds_complete: complete,
+    })
+}
+
+/// Standings rows as the API shows them.
+fn table_rows(rows: &[tournament::tiebreak::standings::Row]) -> Vec<StandingRow> {
+    rows.iter()
+        .map(|r| StandingRow {
+            rank: r.rank,
+            shared: r.shared,
+            number: r.id,
+            name: r.name.clone(),
+            points: r.points.to_string(),
+            tiebreaks: r.values.iter().map(|v| v.map(|v| v.to_string())).collect(),
+            arena: None,
+        })
+        .collect()
 }

@@ -2020,6 +2020,461 @@ async fn an_event_s_forfeit_time_is_its_games_first_move_window() {
     s.stop().await;
 }
 
+/// How the staged test decides a game: by the event round's stage and the
+/// game's players (by number) and phase.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Decide {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+/// Plays every game of the current round that is waiting for its moves
+/// (a board's own game, or a knockout match's last game), decided by
+/// `decide(round, white, black)`; returns whether it played one. `done`
+/// holds the games already played out.
+async fn play_waiting(
+    org: &Client,
+    id: &str,
+    bots: &HashMap<String, Bot>,
+    done: &mut std::collections::HashSet<String>,
+    decide: &dyn Fn(usize, u64, u64) -> Decide,
+) -> bool {
+    let ev = event(org, id).await;
+    let name_of = |n: u64| -> String {
+        ev["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["number"] == n)
+            .unwrap()["name"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let r = ev["current_round"].as_u64().unwrap() as usize;
+    let mut moved = false;
+    for b in ev["rounds_paired"][r - 1]["boards"].as_array().unwrap() {
+        if !b["result"].is_null() {
+            continue;
+        }
+        let (first, second) = (
+            b["white"]["number"].as_u64().unwrap(),
+            b["black"]["number"].as_u64().unwrap(),
+        );
+        let (game, white_no) = match b["games"].as_array().unwrap().last() {
+            Some(last) if last["result"].is_null() => (
+                last["game"].as_str().unwrap().to_string(),
+                last["white"].as_u64().unwrap(),
+            ),
+            Some(_) => continue, // the match's next game is being started
+            None => match b["game"].as_str() {
+                Some(g) => (g.to_string(), first),
+                None => continue,
+            },
+        };
+        if !done.insert(game.clone()) {
+            continue;
+        }
+        let black_no = if white_no == first { second } else { first };
+        let (white, black) = (&bots[&name_of(white_no)], &bots[&name_of(black_no)]);
+        let how = decide(r, white_no, black_no);
+        white.play(&game, "h2e2", false).await;
+        black.play(&game, "h7e7", how == Decide::Draw).await;
+        match how {
+            Decide::WhiteWins => black.resign(&game).await,
+            Decide::BlackWins => white.resign(&game).await,
+            Decide::Draw => white.accept_draw(&game).await,
+        }
+        moved = true;
+    }
+    moved
+}
+
+/// Plays round `r`'s games (`play_waiting`) as they start — a round's
+/// games start one by one after it is paired — until the round is over.
+async fn play_out(
+    org: &Client,
+    id: &str,
+    r: usize,
+    bots: &HashMap<String, Bot>,
+    done: &mut std::collections::HashSet<String>,
+    decide: &dyn Fn(usize, u64, u64) -> Decide,
+) {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+    while event(org, id).await["rounds_paired"][r - 1]["complete"] != true {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "round {r} not over within 60 s"
+        );
+        if !play_waiting(org, id, bots, done, decide).await {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// Seed 001's office event in small: 8 players in 2 groups of 4 (a round
+/// robin each, on its own Berger table), the top 2 of each group on to a
+/// knockout, and when 3 are left a final round robin — one event whose
+/// stages follow each other by themselves. Bad terms are refused with
+/// nothing created; the groups must be full before round 1; the group
+/// standings seed the knockout (the two group winners sit its one match
+/// out); the match is drawn through its play-off into an armageddon game
+/// won by black on a draw; a restart in the middle of the match resumes
+/// it; the final order is the final's, then the knockout's loser, then
+/// the group places; TRF and PGN hold every round and game.
+async fn groups_knockout_and_a_final_round_robin_as_one_event() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    // Unique: the PostgreSQL database outlives the run.
+    let ename = common::unique("Office");
+    let terms = |groups: Value, advance: Value, final_size: Value| {
+        json!({"name": ename, "time_control": "10+5", "system": "groups-knockout",
+               "scoring": "3-1-0", "tiebreaks": "cxa", "playoff_time_control": "3+2",
+               // No forfeits when the machine is slow: the games are
+               // played by the test, in turn.
+               "forfeit_after_s": 300,
+               "groups": groups, "group_size": 4, "advance": advance, "final_size": final_size})
+    };
+    // Bad terms: a clear 400, and no event made.
+    for (bad, why) in [
+        (
+            terms(json!(2), json!(5), json!(3)),
+            "advance beyond the group size",
+        ),
+        (
+            terms(json!(2), json!(1), json!(3)),
+            "a final larger than the field",
+        ),
+        (terms(json!(null), json!(2), json!(3)), "no groups"),
+        (terms(json!(0), json!(2), json!(3)), "no groups"),
+    ] {
+        let r = org.post("/api/events", &bad).await;
+        let status = r.status().as_u16();
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (400, Some("bad_stages")),
+            "{why}: {body}"
+        );
+    }
+    let upcoming = org.get_json("/api/events?state=upcoming").await;
+    assert!(
+        !upcoming
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == ename.as_str()),
+        "nothing was created: {upcoming}"
+    );
+
+    let id = create(&org, terms(json!(2), json!(2), json!(3))).await;
+    let mut bots = HashMap::new();
+    let mut names = Vec::new();
+    for i in 0..8 {
+        let b = Bot::new(&s, &format!("gk{i}"), true).await;
+        names.push(b.name.clone());
+        bots.insert(b.name.clone(), b);
+    }
+    for n in &names[..7] {
+        assert_eq!(
+            bots[n].post_form(&format!("/api/events/{id}/join"), "").await.0,
+            200
+        );
+    }
+    // The groups are not full: nothing is paired or renumbered.
+    let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+    assert_eq!(r.status().as_u16(), 409);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"], "wrong_players", "{body}");
+    assert_eq!(event(&org, &id).await["current_round"], 0);
+    assert_eq!(
+        bots[&names[7]]
+            .post_form(&format!("/api/events/{id}/join"), "")
+            .await
+            .0,
+        200
+    );
+    let ninth = Bot::new(&s, "gk8", true).await;
+    assert_eq!(
+        ninth.post_form(&format!("/api/events/{id}/join"), "").await.0,
+        409,
+        "the groups take 8"
+    );
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    assert_eq!(
+        ev["rounds"], 7,
+        "3 group rounds, 1 knockout round, 3 final rounds"
+    );
+    let st = &ev["stages"];
+    assert_eq!(
+        st["round_stages"],
+        json!(["groups", "groups", "groups", "knockout", "final", "final", "final"])
+    );
+    // Snake seeding (CXA 11.3).
+    assert_eq!(st["group_members"], json!([[1, 4, 5, 8], [2, 3, 6, 7]]));
+    let group_of = |n: u64| if [1, 4, 5, 8].contains(&n) { 0 } else { 1 };
+    // Round 1: each group's Berger round 1 (1 v 4, 2 v 3 on its table).
+    assert_eq!(boards(&ev, 1), vec![(1, 8), (4, 5), (2, 7), (3, 6)]);
+
+    // The groups: the lower number wins, except 5 v 8's draw.
+    let mut done = std::collections::HashSet::new();
+    let decide = |r: usize, w: u64, b: u64| -> Decide {
+        match r {
+            4 => Decide::Draw, // the knockout match: drawn throughout
+            _ if (w.min(b), w.max(b)) == (5, 8) => Decide::Draw,
+            _ if w < b => Decide::WhiteWins,
+            _ => Decide::BlackWins,
+        }
+    };
+    for r in 1..=3usize {
+        // Each round pairs itself once the round before is over.
+        common::eventually("the round is paired by itself", || async {
+            event(&org, &id).await["current_round"] == r as u64
+        })
+        .await;
+        let ev = event(&org, &id).await;
+        for (w, b) in boards(&ev, r) {
+            assert_eq!(group_of(w), group_of(b), "round {r}: {w} v {b} in one group");
+        }
+        play_out(&org, &id, r, &bots, &mut done, &decide).await;
+    }
+    // The knockout, paired by itself from the group standings: the
+    // winners 1 and 2 sit out, the runners-up 3 and 4 play.
+    common::eventually("the knockout is paired", || async {
+        event(&org, &id).await["current_round"] == 4
+    })
+    .await;
+    let ev = event(&org, &id).await;
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    assert_eq!(
+        ev["stages"]["group_standings"],
+        json!([[1, 4, 5, 8], [2, 3, 6, 7]]),
+        "{:#}\n{log:#}",
+        ev["rounds_paired"]
+    );
+    assert_eq!(ev["stages"]["knockout_fields"], json!([[1, 2, 3, 4]]));
+    assert_eq!(boards(&ev, 4), vec![(1, 0), (2, 0), (3, 4)]);
+    // Game 1 of the match drawn; then a restart while the play-off game
+    // is being played.
+    while !play_waiting(&org, &id, &bots, &mut done, &|_, _, _| Decide::Draw).await {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    common::eventually("the play-off game starts", || async {
+        event(&org, &id).await["rounds_paired"][3]["boards"][2]["games"]
+            .as_array()
+            .unwrap()
+            .len()
+            == 2
+    })
+    .await;
+    let before = event(&org, &id).await;
+    s.restart().await;
+    let after = event(&org, &id).await;
+    assert_eq!(
+        after["rounds_paired"], before["rounds_paired"],
+        "the same pairings and games"
+    );
+    assert_eq!(after["stages"], before["stages"]);
+    // The play-off and the armageddon game drawn too: black goes through.
+    while event(&org, &id).await["current_round"] == 4 {
+        if !play_waiting(&org, &id, &bots, &mut done, &decide).await {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+    let ev = event(&org, &id).await;
+    let m = &ev["rounds_paired"][3]["boards"][2];
+    let games = m["games"].as_array().unwrap();
+    assert_eq!(
+        games
+            .iter()
+            .map(|g| g["phase"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["regular", "playoff", "armageddon"],
+        "{m}"
+    );
+    assert!(games.iter().all(|g| g["result"] == "1/2-1/2"), "{m}");
+    let armageddon_black = if games[2]["white"] == 3 { 4 } else { 3 };
+    let (through, out) = if m["result"] == "1-0" { (3, 4) } else { (4, 3) };
+    assert_eq!(through, armageddon_black, "a draw is black's win: {m}");
+
+    // The final round robin of the three left, by itself.
+    assert_eq!(ev["stages"]["finalists"], json!([1, 2, through]));
+    for r in 5..=7usize {
+        common::eventually("the final round is paired", || async {
+            let ev = event(&org, &id).await;
+            ev["current_round"] == r as u64 || ev["state"] == "finished"
+        })
+        .await;
+        let ev = event(&org, &id).await;
+        for (w, b) in boards(&ev, r) {
+            for n in [w, b].into_iter().filter(|&n| n > 0) {
+                assert!([1, 2, through].contains(&n), "round {r}: {n} is not a finalist");
+            }
+        }
+        play_out(&org, &id, r, &bots, &mut done, &decide).await;
+    }
+    finished(&org, &id).await;
+    let ev = event(&org, &id).await;
+    // The final's order, the knockout's loser, then the group places
+    // (third places 5 and 6, fourth places 7 and 8).
+    let order = json!([1, 2, through, out, 5, 6, 7, 8]);
+    assert_eq!(ev["stages"]["final_order"], order);
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    let numbers: Vec<u64> = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(json!(numbers), order, "{st}");
+    // The log tells each stage, each paired by the server.
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let stages: Vec<&str> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["action"] == "stage")
+        .map(|l| l["detail"].as_str().unwrap())
+        .collect();
+    assert_eq!(stages.len(), 3, "{log:#}");
+    assert!(stages[0].starts_with("groups stage") && stages[1].starts_with("knockout stage"));
+    assert!(stages[2].starts_with("final round robin"));
+    let by_server = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["action"] == "pair" && l["by"] == "server")
+        .count();
+    assert_eq!(by_server, 6, "rounds 2–7 paired by themselves");
+    // Byes: the knockout's go through (U); the final's, a round robin's,
+    // are worth nothing (Z).
+    let ct = org.get_json(&format!("/api/events/{id}/crosstable")).await;
+    let mut byes: Vec<String> = ct["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| {
+            r["rounds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.as_str().unwrap().starts_with("0000"))
+                .map(|(i, c)| format!("{} {}", i + 1, c.as_str().unwrap()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    byes.sort();
+    assert_eq!(
+        byes,
+        [
+            "4 0000 - U",
+            "4 0000 - U",
+            "5 0000 - Z",
+            "6 0000 - Z",
+            "7 0000 - Z"
+        ],
+        "{ct}"
+    );
+    // Downloads: every round in the TRF, every game in the PGN (12 group
+    // games, the match's 3, the final's 3).
+    let trf = org
+        .get(&format!("/api/events/{id}/trf"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(trf.lines().filter(|l| l.starts_with("001")).count(), 8, "{trf}");
+    assert!(trf.contains("092 Groups, knockout, final round robin"), "{trf}");
+    let pgn = org
+        .get(&format!("/api/events/{id}/pgn"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        pgn.matches(&format!("[Event \"{ename}\"]")).count(),
+        12 + 3 + 3,
+        "{pgn}"
+    );
+    s.stop().await;
+}
+
+/// A staged event whose knockout has two rounds, the second drawn by lot
+/// (seed 001: 先抽签然后进入第三轮): 4 groups of 2, both of each group on,
+/// 8 → 4 → 2, a final of two. The lot is the one `tournament::staged`
+/// draws from the event's id and the round, and the log says so.
+async fn a_staged_knockout_draws_its_second_round_by_a_reproducible_lot() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": "Lots", "time_control": "10+5", "system": "groups-knockout",
+               "forfeit_after_s": 300, "groups": 4, "group_size": 2, "advance": 2, "final_size": 2}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    for i in 0..8 {
+        let b = Bot::new(&s, &format!("lt{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+        bots.insert(b.name.clone(), b);
+    }
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    assert_eq!(
+        ev["stages"]["round_stages"],
+        json!(["groups", "knockout", "knockout", "final"])
+    );
+    let mut done = std::collections::HashSet::new();
+    let decide = |_: usize, w: u64, b: u64| {
+        if w < b {
+            Decide::WhiteWins
+        } else {
+            Decide::BlackWins
+        }
+    };
+    for r in 1..=4usize {
+        common::eventually("the round is paired", || async {
+            event(&org, &id).await["current_round"] == r as u64
+        })
+        .await;
+        play_out(&org, &id, r, &bots, &mut done, &decide).await;
+    }
+    finished(&org, &id).await;
+    let ev = event(&org, &id).await;
+    // The lower number wins: the groups' winners 1–4, then 5–8; the first
+    // knockout round in a slide (1 v 5 …), the second by lot among 1–4.
+    assert_eq!(
+        ev["stages"]["knockout_fields"],
+        json!([[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4]])
+    );
+    let lot = tournament::staged::draw_lots(&[1, 2, 3, 4], tournament::staged::lot_seed(&id, 3));
+    let drawn: Vec<(u64, u64)> = lot
+        .chunks(2)
+        .map(|p| (u64::from(p[0]), u64::from(p[1])))
+        .collect();
+    assert_eq!(boards(&ev, 3), drawn, "the lot is the event's own, drawn again");
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let line = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["action"] == "stage" && l["detail"].as_str().unwrap().starts_with("knockout round 2"))
+        .unwrap_or_else(|| panic!("the lot is logged: {log:#}"));
+    let seed = format!("{:#018x}", tournament::staged::lot_seed(&id, 3));
+    assert!(line["detail"].as_str().unwrap().contains(&seed), "{line}");
+    assert_eq!(boards(&ev, 2), vec![(1, 5), (2, 6), (3, 7), (4, 8)]);
+    assert_eq!(
+        ev["stages"]["final_order"].as_array().unwrap().len(),
+        8,
+        "{}",
+        ev["stages"]
+    );
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -2034,4 +2489,6 @@ on_both_databases!(
     entry_needs_the_minimum_of_rated_games,
     the_organiser_names_other_arbiters,
     an_event_s_forfeit_time_is_its_games_first_move_window,
+    groups_knockout_and_a_final_round_robin_as_one_event,
+    a_staged_knockout_draws_its_second_round_by_a_reproducible_lot,
 );

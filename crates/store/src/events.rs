@@ -68,6 +68,13 @@ pub struct EventRow {
     /// The window for each game's first move, after which a player who
     /// has not moved loses (seed 000 21.1); 0: the node's window.
     pub forfeit_after_ms: i64,
+    /// A staged event's plan (seed 001's office event; 0 for the other
+    /// systems): groups, players per group, how many of each go on, and
+    /// the size of the final round robin.
+    pub group_count: u32,
+    pub group_size: u32,
+    pub advance_per_group: u32,
+    pub final_size: u32,
 }
 
 /// One entry: a player in an event, by pairing number.
@@ -119,7 +126,8 @@ pub struct LogRow {
 const EVENT_COLS: &str =
     "id, node, name, organiser_id, variant, time_control, rated, system, rounds, scoring, \
      tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
-     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to, min_rated_games, forfeit_after_ms";
+     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to, min_rated_games, forfeit_after_ms, \
+     group_count, group_size, advance_per_group, final_size";
 
 pub(crate) fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
@@ -164,6 +172,10 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         first_to: u32_of(row, "first_to", "events")?,
         min_rated_games: u32_of(row, "min_rated_games", "events")?,
         forfeit_after_ms: row.try_get("forfeit_after_ms")?,
+        group_count: u32_of(row, "group_count", "events")?,
+        group_size: u32_of(row, "group_size", "events")?,
+        advance_per_group: u32_of(row, "advance_per_group", "events")?,
+        final_size: u32_of(row, "final_size", "events")?,
     })
 }
 
@@ -268,7 +280,7 @@ impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,$35,$36,$37)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -303,6 +315,10 @@ impl Store {
         .bind(i64::from(e.first_to))
         .bind(i64::from(e.min_rated_games))
         .bind(e.forfeit_after_ms)
+        .bind(i64::from(e.group_count))
+        .bind(i64::from(e.group_size))
+        .bind(i64::from(e.advance_per_group))
+        .bind(i64::from(e.final_size))
         .execute(&self.writer)
         .await?;
         Ok(())

@@ -7,6 +7,7 @@ pub mod dutch;
 pub mod knockout;
 pub mod model;
 pub mod roundrobin;
+pub mod staged;
 pub mod team;
 pub mod tiebreak;
 pub mod trf;

@@ -6,7 +6,9 @@
 // two players with the games' score, the play-off's and the armageddon's
 // apart, the one who went through in bold. Both read what the event API
 // already serves (`/crosstable`, `rounds_paired`); nothing is computed
-// here that the server decides.
+// here that the server decides. A staged event (groups → knockout →
+// final) is drawn with the same two: a crosstable per group, the bracket
+// of its knockout, the final's crosstable (`stages`).
 
 import { h } from '../dom.js';
 import { shownName, t } from '../i18n.js';
@@ -38,13 +40,13 @@ function cell(text) {
  * `st` rank them, with as many round columns as `rounds` (the rounds
  * planned, or those paired).
  */
-export function crosstable(ct, st, rounds) {
+export function crosstable(ct, st, rounds, id = 'event-crosstable') {
   const byNumber = new Map(ct.rows.map((r) => [r.number, r]));
   const order = st.rows.map((r) => [r, byNumber.get(r.number)]).filter(([, c]) => c);
   const n = Math.max(rounds || 0, ...ct.rows.map((r) => r.rounds.length));
   const heads = ['#', t('players.name'), ...Array.from({ length: n }, (_, i) => t('events.roundN', { n: i + 1 })),
     t('events.points')];
-  return h('div', { class: 'table-scroll' }, h('table', { class: 'crosstable', id: 'event-crosstable' },
+  return h('div', { class: 'table-scroll' }, h('table', { class: 'crosstable', id },
     h('thead', {}, h('tr', {}, heads.map((k) => h('th', { scope: 'col' }, k)))),
     h('tbody', {}, order.map(([s, c]) => h('tr', {},
       h('td', {}, `${s.rank}${s.shared ? '=' : ''}`),
@@ -85,15 +87,18 @@ function matchLine(b, p, first) {
 /**
  * A knockout's bracket from the event `ev`: the rounds paired, then
  * empty places for the rounds still to come (half the matches each).
+ * With `final` false (a staged event's knockout, which ends in a final
+ * round robin instead) the columns are the rounds paired, none of them
+ * the final.
  */
-export function bracket(ev) {
+export function bracket(ev, final = true) {
   const cols = ev.rounds_paired.map((r) => ({
     round: r.round,
     matches: r.boards.map((b) => h('div', { class: 'kb-match' },
       matchLine(b, b.white, true), matchLine(b, b.black, false))),
   }));
   let left = cols.length ? cols[cols.length - 1].matches.length : 0;
-  for (let round = cols.length + 1; round <= (ev.rounds || 0) && left > 1; round += 1) {
+  for (let round = cols.length + 1; final && round <= (ev.rounds || 0) && left > 1; round += 1) {
     left = Math.ceil(left / 2);
     cols.push({
       round,
@@ -101,9 +106,38 @@ export function bracket(ev) {
         h('div', { class: 'kb-player' }, '—'), h('div', { class: 'kb-player' }, '—'))),
     });
   }
-  const total = Math.max(ev.rounds || 0, cols.length);
+  const total = final ? Math.max(ev.rounds || 0, cols.length) : 0;
   return h('div', { class: 'table-scroll' }, h('div', { class: 'bracket', id: 'event-bracket' },
     cols.map((c) => h('div', { class: 'kb-round' },
       h('h3', {}, c.round === total ? t('events.final') : `${t('events.round')} ${c.round}`),
       h('div', { class: 'kb-matches' }, c.matches)))));
+}
+
+/**
+ * A staged event (groups → knockout → final) from `ev.stages`: each
+ * group's crosstable over the group rounds, the knockout's bracket, the
+ * final's crosstable over its rounds — each cut from the event's
+ * crosstable `ct`, in the order of the server's tables.
+ */
+export function stages(ev, ct) {
+  const st = ev.stages;
+  const roundsOf = (stage) => st.round_stages.map((s, i) => [s, i]).filter(([s]) => s === stage).map(([, i]) => i);
+  const cut = (numbers, stage) => {
+    const cols = roundsOf(stage);
+    return { rows: ct.rows.filter((r) => numbers.includes(r.number)).map((r) => ({ ...r, rounds: cols.map((i) => r.rounds[i] || '') })) };
+  };
+  const parts = [h('h3', {}, t('events.stage.groups'))];
+  st.group_tables.forEach((rows, g) => {
+    parts.push(h('h4', {}, t('events.groupN', { n: g + 1 })),
+      crosstable(cut(st.group_members[g], 'groups'), { rows }, roundsOf('groups').length, `event-group-${g + 1}`));
+  });
+  const ko = roundsOf('knockout').map((i) => ev.rounds_paired[i]).filter(Boolean);
+  if (ko.length) {
+    parts.push(h('h3', {}, t('events.stage.knockout')), bracket({ rounds_paired: ko, rounds: ko.length }, false));
+  }
+  if (st.final_table.length) {
+    parts.push(h('h3', {}, t('events.stage.final')),
+      crosstable(cut(st.finalists, 'final'), { rows: st.final_table }, roundsOf('final').length, 'event-final'));
+  }
+  return h('div', { id: 'event-stages' }, parts);
 }

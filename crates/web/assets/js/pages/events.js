@@ -12,7 +12,7 @@ import { button, fill, h } from '../dom.js';
 import { errorText, shownName, t } from '../i18n.js';
 import { loadVariants, variantLabel } from '../variants.js';
 import { drawTeams } from './teams.js';
-import { bracket, crosstable } from './crosstable.js';
+import { bracket, crosstable, stages } from './crosstable.js';
 
 const link = (href, text, attrs = {}) => h('a', { href, 'data-link': '', ...attrs }, text);
 
@@ -60,7 +60,7 @@ function createForm(variants, ctx) {
     variants.map((v) => h('option', { value: v.id }, variantLabel(variants, v))));
   const clock = h('input', { id: 'event-clock', value: '10+5', maxlength: 20 });
   const system = h('select', { id: 'event-system' },
-    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'arena', 'team-round-robin']
+    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'groups-knockout', 'arena', 'team-round-robin']
       .map((s) => h('option', { value: s }, t(`events.system.${s}`))));
   const minutes = h('input', { id: 'event-minutes', type: 'number', min: 1, max: 720, value: 60 });
   const berserk = h('input', { id: 'event-berserk', type: 'checkbox', checked: true });
@@ -76,10 +76,15 @@ function createForm(variants, ctx) {
   const minGames = h('input', { id: 'event-min-games', type: 'number', min: 0, max: 1000, value: 0 });
   const forfeit = h('input', { id: 'event-forfeit', type: 'number', min: 10, max: 3600, placeholder: '—' });
   const substitutes = h('input', { id: 'event-substitutes', type: 'number', min: 0, max: 4, value: 2 });
+  const groups = h('input', { id: 'event-groups', type: 'number', min: 1, max: 64, value: 12 });
+  const groupSize = h('input', { id: 'event-group-size', type: 'number', min: 2, max: 30, value: 4 });
+  const advance = h('input', { id: 'event-advance', type: 'number', min: 1, max: 30, value: 1 });
+  const finalSize = h('input', { id: 'event-final-size', type: 'number', min: 2, max: 30, value: 3 });
   const said = h('p', { role: 'status' });
   const sync = () => {
     boards.disabled = system.value !== 'team-round-robin';
-    firstTo.disabled = system.value !== 'knockout';
+    firstTo.disabled = system.value !== 'knockout' && system.value !== 'groups-knockout';
+    for (const x of [groups, groupSize, advance, finalSize]) x.disabled = system.value !== 'groups-knockout';
     substitutes.disabled = system.value !== 'team-round-robin';
     rounds.disabled = system.value !== 'swiss';
     minutes.disabled = system.value !== 'arena';
@@ -106,7 +111,15 @@ function createForm(variants, ctx) {
         body.boards = Number(boards.value);
         body.substitutes = Number(substitutes.value);
       }
-      if (system.value === 'knockout' && firstTo.value) body.first_to = Number(firstTo.value);
+      if (system.value === 'groups-knockout') {
+        body.groups = Number(groups.value);
+        body.group_size = Number(groupSize.value);
+        body.advance = Number(advance.value);
+        body.final_size = Number(finalSize.value);
+      }
+      if ((system.value === 'knockout' || system.value === 'groups-knockout') && firstTo.value) {
+        body.first_to = Number(firstTo.value);
+      }
       if (Number(minGames.value) > 0) body.min_rated_games = Number(minGames.value);
       if (forfeit.value.trim()) body.forfeit_after_s = Number(forfeit.value);
       if (code.value.trim()) body.invitation_code = code.value.trim();
@@ -121,6 +134,8 @@ function createForm(variants, ctx) {
   field(t('events.name'), nameInput), field(t('events.game'), variant), field(t('events.clock'), clock),
   field(t('events.systemTitle'), system), field(t('events.rounds'), rounds),
   field(t('teams.boards'), boards), field(t('teams.substitutes'), substitutes),
+  field(t('events.groups'), groups), field(t('events.groupSize'), groupSize),
+  field(t('events.advance'), advance), field(t('events.finalSize'), finalSize),
   field(t('events.firstTo'), firstTo), field(t('events.minRatedGames'), minGames),
   field(t('events.forfeitAfter'), forfeit),
   field(t('events.duration'), minutes), field(t('events.berserk'), berserk), field(t('events.scoring'), scoring),
@@ -271,6 +286,15 @@ async function eventPage(main, id, ctx) {
     if (ev.system === 'knockout') {
       fill(chartTitle, t('events.bracket'));
       fill(chartBody, bracket(ev));
+    } else if (ev.stages) {
+      let ct;
+      try {
+        ct = await api.eventCrosstable(id);
+      } catch {
+        return; // the next look in 5 s tries again
+      }
+      fill(chartTitle, t('events.system.groups-knockout'));
+      fill(chartBody, stages(ev, ct));
     } else {
       let ct;
       try {

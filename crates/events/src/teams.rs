@@ -474,6 +474,7 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
     let rows = team::team_standings(
         &numbers,
         &matches,
+        &[],
         per,
         &TeamTiebreak::ROUND_ROBIN,
         &BTreeMap::new(),

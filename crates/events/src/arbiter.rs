@@ -206,7 +206,7 @@ impl Events {
                 return Ok(entry_view(entry, false));
             }
         }
-        if l.system == crate::System::TeamRoundRobin {
+        if l.system.is_team() {
             return Err(Error::conflict(
                 "team_event",
                 "a team event is entered by a team: its captain registers the roster (POST /api/events/{id}/teams)",
@@ -349,7 +349,7 @@ impl Events {
         } else {
             "arbiter_withdraw"
         };
-        if l.event.state == "open" && l.system == crate::System::TeamRoundRobin {
+        if l.event.state == "open" && l.system.is_team() {
             return Err(Error::conflict(
                 "team_roster",
                 format!(
@@ -487,7 +487,7 @@ impl Events {
             }
             PlayerAction::LateEntry => {
                 registered(player, "enter events")?;
-                if l.system == crate::System::TeamRoundRobin {
+                if l.system.is_team() {
                     return Err(Error::conflict(
                         "team_event",
                         "a team event's players come on their team's roster (POST /api/events/{id}/teams)",

@@ -290,7 +290,7 @@ impl Events {
         } else {
             Vec::new()
         };
-        let (teams, lineups) = if system == System::TeamRoundRobin {
+        let (teams, lineups) = if system.is_team() {
             (self.store().teams(id).await?, self.store().lineups(id).await?)
         } else {
             (Vec::new(), Vec::new())

@@ -29,6 +29,11 @@ pub enum System {
     /// first-listed team red on the odd boards (13.2), scored in match
     /// and board points (14.2) and ranked by 15.3 (`teams`).
     TeamRoundRobin,
+    /// 积分编排制团体赛: the teams paired by the Dutch system on match
+    /// points (13.3, `tournament::team::swiss_model`), the team due to
+    /// move first red on the odd boards, a bye for an odd team worth a
+    /// won match (21.4), ranked by 15.4 (`teams`).
+    TeamSwiss,
 }
 
 impl System {
@@ -40,6 +45,7 @@ impl System {
             System::Knockout => "knockout",
             System::Arena => "arena",
             System::TeamRoundRobin => "team-round-robin",
+            System::TeamSwiss => "team-swiss",
         }
     }
 
@@ -51,9 +57,16 @@ impl System {
             System::Knockout,
             System::Arena,
             System::TeamRoundRobin,
+            System::TeamSwiss,
         ]
         .into_iter()
         .find(|x| x.as_str() == s)
+    }
+
+    /// Whether captains enter teams (articles 12–15) instead of players
+    /// entering themselves.
+    pub fn is_team(self) -> bool {
+        matches!(self, System::TeamRoundRobin | System::TeamSwiss)
     }
 
     pub fn is_round_robin(self) -> bool {
@@ -65,7 +78,7 @@ impl System {
         match self {
             // A team event's players do not all meet: its individual
             // standings are read as a Swiss's.
-            System::Swiss | System::Knockout | System::Arena | System::TeamRoundRobin => {
+            System::Swiss | System::Knockout | System::Arena | System::TeamRoundRobin | System::TeamSwiss => {
                 tiebreak::System::Swiss
             }
             _ => tiebreak::System::RoundRobin,
@@ -301,8 +314,8 @@ impl NewEvent {
             ));
         }
         let rounds = match (self.system, self.rounds) {
-            (System::Swiss, Some(r)) if (1..=MAX_SWISS_ROUNDS).contains(&r) => r,
-            (System::Swiss, _) => {
+            (System::Swiss | System::TeamSwiss, Some(r)) if (1..=MAX_SWISS_ROUNDS).contains(&r) => r,
+            (System::Swiss | System::TeamSwiss, _) => {
                 return Err(Error::bad(
                     "bad_rounds",
                     format!("a Swiss needs its number of rounds, 1 to {MAX_SWISS_ROUNDS}"),
@@ -460,7 +473,7 @@ impl NewEvent {
             }
         };
         let (boards, substitutes) = match (self.system, self.boards, self.substitutes) {
-            (System::TeamRoundRobin, b, sub) => {
+            (System::TeamRoundRobin | System::TeamSwiss, b, sub) => {
                 let b = b.unwrap_or(4);
                 let sub = sub.unwrap_or(2);
                 if !TEAM_BOARDS.contains(&b) || sub > MAX_SUBSTITUTES {
@@ -479,7 +492,7 @@ impl NewEvent {
             _ => {
                 return Err(Error::bad(
                     "bad_boards",
-                    "boards and substitutes are a team event's terms (system team-round-robin)",
+                    "boards and substitutes are a team event's terms (system team-round-robin or team-swiss)",
                 ))
             }
         };
@@ -770,6 +783,24 @@ mod tests {
             "bad_rounds"
         );
         assert_eq!(System::parse("team-round-robin"), Some(System::TeamRoundRobin));
+        // A team Swiss has its rounds like a Swiss, and the team terms.
+        let team_swiss = || NewEvent {
+            system: System::TeamSwiss,
+            rounds: Some(3),
+            boards: Some(2),
+            ..swiss()
+        };
+        let t = team_swiss().check().unwrap();
+        assert_eq!((t.boards, t.substitutes, t.rounds), (2, 2, 3));
+        assert_eq!(
+            code(NewEvent {
+                rounds: None,
+                ..team_swiss()
+            }),
+            "bad_rounds"
+        );
+        assert_eq!(System::parse("team-swiss"), Some(System::TeamSwiss));
+        assert!(System::TeamSwiss.is_team() && !System::Swiss.is_team());
     }
 
     #[test]

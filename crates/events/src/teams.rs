@@ -159,10 +159,10 @@ pub struct LineupView {
 }
 
 fn not_team_event(l: &Loaded) -> Result<(), Error> {
-    if l.system != crate::System::TeamRoundRobin {
+    if !l.system.is_team() {
         return Err(Error::conflict(
             "not_a_team_event",
-            "this event is not a team event (system team-round-robin)",
+            "this event is not a team event (system team-round-robin or team-swiss)",
         ));
     }
     Ok(())
@@ -202,11 +202,27 @@ fn member_number(l: &Loaded, team: u32, position: usize) -> Result<u32, Error> {
         .ok_or_else(|| Error::Internal(format!("team {team}'s player {user} is not entered")))
 }
 
-/// Round `round`'s boards, (first side, second side) entry numbers: the
-/// Berger table's matches in order, each on `boards` consecutive boards
-/// pairing the line-ups board by board, the first-listed team red on the
-/// odd boards (13.2, `tournament::team::pair_boards`).
-pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
+/// Round `round`'s matches, (first-listed team, second team), and the
+/// team with the bye: the Berger table's round (CXA 11.2), or the Dutch
+/// system's pairing of the teams on their match points (13.3,
+/// `tournament::team::swiss_model`) from the rounds stored before it.
+fn round_matches(l: &Loaded, round: u32) -> Result<(Vec<(u32, u32)>, Option<u32>), Error> {
+    if l.system == crate::System::TeamSwiss {
+        let (matches, byes) = finished(l);
+        let numbers: Vec<u32> = l.teams.iter().map(|t| t.number).collect();
+        let model = team::swiss_model(
+            &numbers,
+            &matches,
+            &byes,
+            l.event.boards as usize,
+            round - 1,
+            l.event.rounds,
+        )
+        .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
+        let p = tournament::dutch::pair_next_round(&model)
+            .map_err(|e| Error::conflict("no_pairing", e.to_string()))?;
+        return Ok((p.boards, p.bye));
+    }
     let tab = table(l.teams.len() as u32);
     let r = tab.get(round as usize - 1).ok_or_else(|| {
         Error::conflict(
@@ -214,32 +230,45 @@ pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u3
             "the teams' round-robin table has no more rounds",
         )
     })?;
-    let boards = l.event.boards as usize;
-    let mut out = Vec::new();
+    let mut matches = Vec::new();
+    let mut bye = None;
     for b in r {
-        let Board::Game {
-            white: first,
-            black: second,
-        } = *b
-        else {
-            continue;
-        };
-        let roster = |t: u32| {
-            l.teams
-                .iter()
-                .find(|x| x.number == t)
-                .map_or(0, |x| x.members.len())
-        };
-        let lineup = |t: u32| {
-            team::Lineup::new(
-                t,
-                LineupRule::FixedOrder,
-                roster(t),
-                boards,
-                lineup_of(l, round, t),
-            )
-            .map_err(|e| Error::Internal(format!("event {}: a stored line-up: {e}", l.event.id)))
-        };
+        match *b {
+            Board::Game { white, black } => matches.push((white, black)),
+            Board::Bye { player } => bye = Some(player),
+        }
+    }
+    Ok((matches, bye))
+}
+
+/// Round `round`'s boards, (first side, second side) entry numbers: the
+/// round's matches in order, each on `boards` consecutive boards pairing
+/// the line-ups board by board, the first-listed team red on the odd
+/// boards (13.2/13.3, `tournament::team::pair_boards`). A team Swiss's
+/// bye follows: its line-up's boards without an opponent (each player's
+/// pairing-allocated bye, together the team's `+`, 21.4); a round robin's
+/// team that sits out has no boards.
+pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
+    let (matches, bye) = round_matches(l, round)?;
+    let boards = l.event.boards as usize;
+    let roster = |t: u32| {
+        l.teams
+            .iter()
+            .find(|x| x.number == t)
+            .map_or(0, |x| x.members.len())
+    };
+    let lineup = |t: u32| {
+        team::Lineup::new(
+            t,
+            LineupRule::FixedOrder,
+            roster(t),
+            boards,
+            lineup_of(l, round, t),
+        )
+        .map_err(|e| Error::Internal(format!("event {}: a stored line-up: {e}", l.event.id)))
+    };
+    let mut out = Vec::new();
+    for (first, second) in matches {
         for (a, b, colour) in team::pair_boards(&lineup(first)?, &lineup(second)?)
             .map_err(|e| Error::Internal(e.to_string()))?
         {
@@ -249,6 +278,11 @@ pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u3
             } else {
                 (b, Some(a))
             });
+        }
+    }
+    if let Some(t) = bye.filter(|_| l.system == crate::System::TeamSwiss) {
+        for &p in lineup(t)?.players() {
+            out.push((member_number(l, t, p)?, None));
         }
     }
     Ok(out)
@@ -268,32 +302,50 @@ struct PairedMatch<'a> {
     boards: Vec<&'a store::PairingRow>,
 }
 
-/// Every paired round's matches, rebuilt from the Berger table and the
-/// board numbers (match m of a round is on boards (m-1)·B+1 … m·B).
+/// The team an entry number plays for.
+fn team_of(l: &Loaded, number: u32) -> Option<u32> {
+    let user = &l.entry_number(number)?.user_id;
+    l.teams
+        .iter()
+        .find(|t| t.members.contains(user))
+        .map(|t| t.number)
+}
+
+/// Every paired round's matches, rebuilt from the stored boards: match m
+/// of a round is on boards (m-1)·B+1 … m·B, its first-listed team the one
+/// whose player has red on its first board (13.2/13.3); a team Swiss's
+/// bye is the boards without an opponent, a round robin's team that sits
+/// out the Berger table's.
 fn paired_matches(l: &Loaded) -> Vec<(u32, Vec<PairedMatch<'_>>, Option<u32>)> {
     let tab = table(l.teams.len() as u32);
-    let per = l.event.boards;
+    let per = l.event.boards as usize;
     (1..=l.event.current_round)
         .map(|round| {
+            let mut rows: Vec<&store::PairingRow> = l.pairings.iter().filter(|p| p.round == round).collect();
+            rows.sort_by_key(|p| p.board);
             let mut matches = Vec::new();
             let mut sits_out = None;
-            let mut m = 0;
-            for b in tab.get(round as usize - 1).into_iter().flatten() {
-                match *b {
-                    Board::Game { white, black } => {
-                        let boards = (m * per + 1..=(m + 1) * per)
-                            .filter_map(|n| l.pairings.iter().find(|p| p.round == round && p.board == n))
-                            .collect();
-                        matches.push(PairedMatch {
-                            round,
-                            first: white,
-                            second: black,
-                            boards,
-                        });
-                        m += 1;
-                    }
-                    Board::Bye { player } => sits_out = Some(player),
+            for boards in rows.chunks(per) {
+                let first = team_of(l, boards[0].white).unwrap_or(0);
+                match boards[0].black {
+                    Some(b) => matches.push(PairedMatch {
+                        round,
+                        first,
+                        second: team_of(l, b).unwrap_or(0),
+                        boards: boards.to_vec(),
+                    }),
+                    None => sits_out = Some(first),
                 }
+            }
+            if l.system == crate::System::TeamRoundRobin {
+                sits_out = tab
+                    .get(round as usize - 1)
+                    .into_iter()
+                    .flatten()
+                    .find_map(|b| match *b {
+                        Board::Bye { player } => Some(player),
+                        Board::Game { .. } => None,
+                    });
             }
             (round, matches, sits_out)
         })
@@ -339,21 +391,52 @@ fn board_points(m: &PairedMatch<'_>, per: usize) -> (Points, Points) {
     (a, b)
 }
 
-/// The finished matches, as the tournament crate scores them.
-fn finished_matches(l: &Loaded) -> Vec<TeamMatch> {
+/// The finished matches, as the tournament crate scores them — a match
+/// whose every board one team forfeited is that team's forfeit of the
+/// match (21.4), which a Swiss counts unplayed — and a team Swiss's byes.
+fn finished(l: &Loaded) -> (Vec<TeamMatch>, Vec<team::TeamBye>) {
+    use tournament::model::Outcome;
     let per = l.event.boards as usize;
-    paired_matches(l)
-        .into_iter()
-        .flat_map(|(_, ms, _)| ms)
-        .filter_map(|m| {
-            outcomes(&m, per).map(|o| TeamMatch {
+    let mut matches = Vec::new();
+    let mut byes = Vec::new();
+    for (round, ms, sits_out) in paired_matches(l) {
+        if l.system == crate::System::TeamSwiss {
+            byes.extend(sits_out.map(|team| team::TeamBye { round, team }));
+        }
+        for m in ms {
+            let Some(o) = outcomes(&m, per) else { continue };
+            let result = if o
+                .iter()
+                .all(|&x| x == (Outcome::ForfeitWin, Outcome::ForfeitLoss))
+            {
+                MatchResult::Forfeit { absent: m.second }
+            } else if o
+                .iter()
+                .all(|&x| x == (Outcome::ForfeitLoss, Outcome::ForfeitWin))
+            {
+                MatchResult::Forfeit { absent: m.first }
+            } else {
+                MatchResult::Pairs(o)
+            };
+            matches.push(TeamMatch {
                 round: m.round,
                 first: m.first,
                 second: m.second,
-                result: MatchResult::Pairs(o),
-            })
-        })
-        .collect()
+                result,
+            });
+        }
+    }
+    (matches, byes)
+}
+
+/// The tie-breaks after match points: 15.3 for a round robin, 15.4 for a
+/// Swiss.
+fn tiebreaks(l: &Loaded) -> &'static [TeamTiebreak] {
+    if l.system == crate::System::TeamSwiss {
+        &TeamTiebreak::SWISS
+    } else {
+        &TeamTiebreak::ROUND_ROBIN
+    }
 }
 
 fn tiebreak_name(t: TeamTiebreak) -> &'static str {
@@ -458,7 +541,7 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
         substitutes: l.event.substitutes,
         teams,
         rounds,
-        tiebreaks: TeamTiebreak::ROUND_ROBIN
+        tiebreaks: tiebreaks(l)
             .iter()
             .map(|&t| tiebreak_name(t).to_string())
             .collect(),
@@ -466,20 +549,13 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
     })
 }
 
-/// The team standings (15.3) from the finished matches.
+/// The team standings (15.3 / 15.4) from the finished matches and byes.
 pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
     let per = l.event.boards as usize;
     let numbers: Vec<u32> = l.teams.iter().map(|t| t.number).collect();
-    let matches = finished_matches(l);
-    let rows = team::team_standings(
-        &numbers,
-        &matches,
-        &[],
-        per,
-        &TeamTiebreak::ROUND_ROBIN,
-        &BTreeMap::new(),
-    )
-    .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
+    let (matches, byes) = finished(l);
+    let rows = team::team_standings(&numbers, &matches, &byes, per, tiebreaks(l), &BTreeMap::new())
+        .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
     let mut wins: BTreeMap<u32, u32> = BTreeMap::new();
     let mut won: BTreeMap<u32, u32> = BTreeMap::new();
     let mut played: BTreeMap<u32, u32> = BTreeMap::new();
@@ -492,6 +568,9 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
             *won.entry(t).or_default() += u32::from(s.match_points == 2);
             *played.entry(t).or_default() += 1;
         }
+    }
+    for b in &byes {
+        *won.entry(b.team).or_default() += 1;
     }
     Ok(rows
         .into_iter()

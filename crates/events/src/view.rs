@@ -580,6 +580,7 @@ fn tournament_kind(l: &Loaded) -> &'static str {
         crate::System::Knockout => "Knockout",
         crate::System::Arena => "Arena",
         crate::System::TeamRoundRobin => "Team round robin",
+        crate::System::TeamSwiss => "Team Swiss (FIDE Dutch)",
     }
 }
 

@@ -26,6 +26,7 @@
 mod arbiter;
 pub mod arena;
 pub mod crosstable;
+pub mod fouls;
 mod knockout;
 mod remote;
 mod rounds;
@@ -34,6 +35,7 @@ pub mod teams;
 pub mod view;
 
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
+pub use fouls::{FoulRequest, FoulView, TeamForfeitRequest};
 pub use spec::{BoardResult, NewEvent, Scoring, System, TiebreakOrder};
 pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
@@ -231,6 +233,8 @@ pub(crate) struct Loaded {
     /// A team event's teams and the line-ups handed in (empty otherwise).
     pub teams: Vec<store::TeamRow>,
     pub lineups: Vec<store::LineupRow>,
+    /// The fouls the arbiter recorded (`fouls`).
+    pub fouls: Vec<store::FoulRow>,
 }
 
 impl Loaded {
@@ -295,7 +299,9 @@ impl Events {
         } else {
             (Vec::new(), Vec::new())
         };
+        let fouls = self.store().fouls(id).await?;
         Ok(Loaded {
+            fouls,
             teams,
             lineups,
             arena_games,

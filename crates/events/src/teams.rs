@@ -1,6 +1,6 @@
-//! Team round robins (团体赛, seed 000 articles 12–15): captains register
-//! rosters, hand in a line-up per match, and the boards of each match are
-//! ordinary event boards between the players' entry numbers — paired,
+//! Team events (团体赛, seed 000 articles 12–15): a team round robin or a
+//! team Swiss. Captains register rosters, hand in a line-up per match,
+//! and the boards of each match are ordinary event boards between the players' entry numbers — paired,
 //! started and scored as every event's boards are (`rounds`). What is a
 //! team's own is here:
 //!
@@ -21,9 +21,17 @@
 //!   which team is listed first, a board's colours alternate for a team.
 //! - **Scores** (14.1–14.2): board points 1/½/0 (a forfeit `+` a win,
 //!   21.4); match points 2/1/0 for more, equal or fewer board points.
-//! - **Standings** (15.3): match points, then 全队总局分 (board points),
-//!   全队胜局 (boards won), 直胜 (direct encounter), 全队犯规 (fouls: the
-//!   platform records none, so this step never separates), else shared.
+//! - **Standings** (15.3; a team Swiss 15.4): match points, then
+//!   全队总局分 (board points), 全队胜局 (boards won), 直胜 (direct
+//!   encounter), 全队犯规 (fouls the arbiter recorded, `fouls`), else
+//!   shared; a Swiss: 团体对手分 (opponents' match points), 全队总局分,
+//!   全队胜场 (matches won), 全队犯规.
+//! - **Team Swiss** (13.3, `system: "team-swiss"`): the teams are paired
+//!   by the Dutch system on their match points, from the boards stored
+//!   (`tournament::team::swiss_model`); the team the pairing gives white
+//!   is due to move first: red on the odd boards. An odd team out has the
+//!   bye, worth a match won by forfeit (21.4): its line-up's boards are
+//!   stored without an opponent.
 
 use crate::view::BoardPlayer;
 use crate::{Events, Loaded};
@@ -121,7 +129,7 @@ pub struct TeamRoundView {
     pub sits_out: Option<u32>,
 }
 
-/// A line of the team standings (15.3).
+/// A line of the team standings (15.3 / 15.4).
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct TeamStandingRow {
     pub rank: u32,
@@ -133,6 +141,8 @@ pub struct TeamStandingRow {
     pub board_wins: u32,
     pub matches_won: u32,
     pub played: u32,
+    /// 全队犯规: the fouls of the team's players.
+    pub fouls: u32,
 }
 
 /// `GET /api/events/{id}/teams`: the teams, every paired round's matches
@@ -143,9 +153,11 @@ pub struct TeamsView {
     pub substitutes: u32,
     pub teams: Vec<TeamView>,
     pub rounds: Vec<TeamRoundView>,
-    /// The tie-breaks after match points, in order (15.3).
+    /// The tie-breaks after match points, in order (15.3 or 15.4).
     pub tiebreaks: Vec<String>,
     pub standings: Vec<TeamStandingRow>,
+    /// The fouls the arbiter recorded, in order.
+    pub fouls: Vec<crate::FoulView>,
 }
 
 /// Which line-ups a team handed in, as its captain sees them.
@@ -158,7 +170,7 @@ pub struct LineupView {
     pub submitted_ms: i64,
 }
 
-fn not_team_event(l: &Loaded) -> Result<(), Error> {
+pub(crate) fn not_team_event(l: &Loaded) -> Result<(), Error> {
     if !l.system.is_team() {
         return Err(Error::conflict(
             "not_a_team_event",
@@ -348,6 +360,34 @@ fn paired_matches(l: &Loaded) -> Vec<(u32, Vec<PairedMatch<'_>>, Option<u32>)> {
                     });
             }
             (round, matches, sits_out)
+        })
+        .collect()
+}
+
+/// The boards of team `team`'s match in `round`, if it plays one.
+pub(crate) fn match_boards(l: &Loaded, round: u32, team: u32) -> Option<Vec<&store::PairingRow>> {
+    paired_matches(l)
+        .into_iter()
+        .find(|(r, _, _)| *r == round)?
+        .1
+        .into_iter()
+        .find(|m| m.first == team || m.second == team)
+        .map(|m| m.boards)
+}
+
+/// 全队犯规: a team's players' fouls together (15.3–15.5).
+fn team_fouls(l: &Loaded) -> BTreeMap<u32, u32> {
+    let by_number = l.fouls_by_number();
+    l.teams
+        .iter()
+        .map(|t| {
+            let n = t
+                .members
+                .iter()
+                .filter_map(|u| l.entry_of(u))
+                .map(|e| by_number.get(&e.number).copied().unwrap_or(0))
+                .sum();
+            (t.number, n)
         })
         .collect()
 }
@@ -546,6 +586,7 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
             .map(|&t| tiebreak_name(t).to_string())
             .collect(),
         standings: standings(l)?,
+        fouls: l.foul_views(),
     })
 }
 
@@ -554,7 +595,8 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
     let per = l.event.boards as usize;
     let numbers: Vec<u32> = l.teams.iter().map(|t| t.number).collect();
     let (matches, byes) = finished(l);
-    let rows = team::team_standings(&numbers, &matches, &byes, per, tiebreaks(l), &BTreeMap::new())
+    let fouls = team_fouls(l);
+    let rows = team::team_standings(&numbers, &matches, &byes, per, tiebreaks(l), &fouls)
         .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
     let mut wins: BTreeMap<u32, u32> = BTreeMap::new();
     let mut won: BTreeMap<u32, u32> = BTreeMap::new();
@@ -588,6 +630,7 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
             board_wins: wins.get(&r.team).copied().unwrap_or(0),
             matches_won: won.get(&r.team).copied().unwrap_or(0),
             played: played.get(&r.team).copied().unwrap_or(0),
+            fouls: fouls.get(&r.team).copied().unwrap_or(0),
         })
         .collect())
 }

@@ -424,7 +424,8 @@ impl Events {
             return Ok(arena_standings(&l));
         }
         let t = l.model();
-        let rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
+        let mut rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
+        rules.fouls = l.fouls_by_number();
         let s = standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))?;
         let complete = (1..=l.event.current_round)
             .take_while(|&r| {

@@ -218,7 +218,7 @@ fn member_number(l: &Loaded, team: u32, position: usize) -> Result<u32, Error> {
 /// team with the bye: the Berger table's round (CXA 11.2), or the Dutch
 /// system's pairing of the teams on their match points (13.3,
 /// `tournament::team::swiss_model`) from the rounds stored before it.
-fn round_matches(l: &Loaded, round: u32) -> Result<(Vec<(u32, u32)>, Option<u32>), Error> {
+fn round_matches(l: &Loaded, round: u32) -> Result<tournament::dutch::Pairing, Error> {
     if l.system == crate::System::TeamSwiss {
         let (matches, byes) = finished(l);
         let numbers: Vec<u32> = l.teams.iter().map(|t| t.number).collect();
@@ -231,9 +231,8 @@ fn round_matches(l: &Loaded, round: u32) -> Result<(Vec<(u32, u32)>, Option<u32>
             l.event.rounds,
         )
         .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
-        let p = tournament::dutch::pair_next_round(&model)
-            .map_err(|e| Error::conflict("no_pairing", e.to_string()))?;
-        return Ok((p.boards, p.bye));
+        return tournament::dutch::pair_next_round(&model)
+            .map_err(|e| Error::conflict("no_pairing", e.to_string()));
     }
     let tab = table(l.teams.len() as u32);
     let r = tab.get(round as usize - 1).ok_or_else(|| {
@@ -242,15 +241,17 @@ fn round_matches(l: &Loaded, round: u32) -> Result<(Vec<(u32, u32)>, Option<u32>
             "the teams' round-robin table has no more rounds",
         )
     })?;
-    let mut matches = Vec::new();
-    let mut bye = None;
+    let mut p = tournament::dutch::Pairing {
+        boards: Vec::new(),
+        bye: None,
+    };
     for b in r {
         match *b {
-            Board::Game { white, black } => matches.push((white, black)),
-            Board::Bye { player } => bye = Some(player),
+            Board::Game { white, black } => p.boards.push((white, black)),
+            Board::Bye { player } => p.bye = Some(player),
         }
     }
-    Ok((matches, bye))
+    Ok(p)
 }
 
 /// Round `round`'s boards, (first side, second side) entry numbers: the
@@ -261,7 +262,7 @@ fn round_matches(l: &Loaded, round: u32) -> Result<(Vec<(u32, u32)>, Option<u32>
 /// pairing-allocated bye, together the team's `+`, 21.4); a round robin's
 /// team that sits out has no boards.
 pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
-    let (matches, bye) = round_matches(l, round)?;
+    let tournament::dutch::Pairing { boards: matches, bye } = round_matches(l, round)?;
     let boards = l.event.boards as usize;
     let roster = |t: u32| {
         l.teams

@@ -140,6 +140,8 @@ pub struct TeamStandingRow {
     pub board_points: String,
     pub board_wins: u32,
     pub matches_won: u32,
+    /// 团体对手分: the match points of the teams met (15.4).
+    pub opponent_match_points: u32,
     pub played: u32,
     /// 全队犯规: the fouls of the team's players.
     pub fouls: u32,
@@ -630,6 +632,7 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
             board_points: r.board_points.to_string(),
             board_wins: wins.get(&r.team).copied().unwrap_or(0),
             matches_won: won.get(&r.team).copied().unwrap_or(0),
+            opponent_match_points: r.opponent_match_points,
             played: played.get(&r.team).copied().unwrap_or(0),
             fouls: fouls.get(&r.team).copied().unwrap_or(0),
         })

@@ -1982,6 +1982,16 @@ async fn a_team_swiss_of_five_teams_with_a_bye_a_forfeit_and_a_foul() {
     .map(|(a, b, c, d, e, f)| (a, b, c, d.to_string(), e, f))
     .collect();
     assert_eq!(got, want, "{:#}", teams["standings"]);
+    let omp: Vec<u64> = teams["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["opponent_match_points"].as_u64().unwrap())
+        .collect();
+    // The teams met, the forfeited match's included (the bye brings
+    // none): 5 met 4 and 1 (3 + 3); 3 met 1 and 2 (3 + 2); 1: 12; 4: 8;
+    // 2 met 4, 1 and 3 (3 + 3 + 4).
+    assert_eq!(omp, [6, 5, 12, 8, 10]);
     assert_eq!(teams["fouls"][0]["player"], rosters[0][1].as_str());
     assert_eq!(teams["fouls"][0]["round"], 1);
     // The players' own pages read, the bye a pairing-allocated bye (`U`).

@@ -420,6 +420,8 @@ pub struct TeamRow {
     pub team: TeamId,
     pub match_points: u32,
     pub board_points: Points,
+    /// 团体对手分: the match points of the opponents met (15.4).
+    pub opponent_match_points: u32,
 }
 
 /// Team standings (15.3 / 15.4): match points, then `tiebreaks` in order;
@@ -544,6 +546,7 @@ pub fn team_standings(
                 team: t,
                 match_points: total[&t].match_points,
                 board_points: total[&t].board_points,
+                opponent_match_points: -key(t, TeamTiebreak::OpponentMatchPoints) as u32,
             });
         }
         place += g.len() as u32;

@@ -53,6 +53,11 @@ async function listPage(main, ctx) {
   if (ctx.account && !ctx.account.guest) main.append(createForm(variants, ctx));
 }
 
+// Systems whose entries are teams (seed 000 articles 12–15), and those
+// whose number of rounds the organiser sets (a Swiss of players or teams).
+const isTeam = (system) => system === 'team-round-robin' || system === 'team-swiss';
+const hasRounds = (system) => system === 'swiss' || system === 'team-swiss';
+
 function createForm(variants, ctx) {
   const field = (label, input) => h('label', { class: 'row' }, h('span', {}, label), input);
   const nameInput = h('input', { id: 'event-name', maxlength: 80, required: true });
@@ -60,7 +65,7 @@ function createForm(variants, ctx) {
     variants.map((v) => h('option', { value: v.id }, variantLabel(variants, v))));
   const clock = h('input', { id: 'event-clock', value: '10+5', maxlength: 20 });
   const system = h('select', { id: 'event-system' },
-    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'arena', 'team-round-robin']
+    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'arena', 'team-round-robin', 'team-swiss']
       .map((s) => h('option', { value: s }, t(`events.system.${s}`))));
   const minutes = h('input', { id: 'event-minutes', type: 'number', min: 1, max: 720, value: 60 });
   const berserk = h('input', { id: 'event-berserk', type: 'checkbox', checked: true });
@@ -78,10 +83,10 @@ function createForm(variants, ctx) {
   const substitutes = h('input', { id: 'event-substitutes', type: 'number', min: 0, max: 4, value: 2 });
   const said = h('p', { role: 'status' });
   const sync = () => {
-    boards.disabled = system.value !== 'team-round-robin';
+    boards.disabled = !isTeam(system.value);
     firstTo.disabled = system.value !== 'knockout';
-    substitutes.disabled = system.value !== 'team-round-robin';
-    rounds.disabled = system.value !== 'swiss';
+    substitutes.disabled = !isTeam(system.value);
+    rounds.disabled = !hasRounds(system.value);
     minutes.disabled = system.value !== 'arena';
     berserk.disabled = system.value !== 'arena';
     if (system.value === 'arena') scoring.value = '2-1-0';
@@ -96,13 +101,13 @@ function createForm(variants, ctx) {
         name: nameInput.value, variant: variant.value, time_control: clock.value, system: system.value,
         scoring: scoring.value, tiebreaks: tiebreaks.value, rated: rated.checked,
       };
-      if (system.value === 'swiss') body.rounds = Number(rounds.value);
+      if (hasRounds(system.value)) body.rounds = Number(rounds.value);
       if (system.value === 'arena') {
         body.duration_s = Number(minutes.value) * 60;
         body.berserk = berserk.checked;
         delete body.tiebreaks;
       }
-      if (system.value === 'team-round-robin') {
+      if (isTeam(system.value)) {
         body.boards = Number(boards.value);
         body.substitutes = Number(substitutes.value);
       }
@@ -206,7 +211,7 @@ async function eventPage(main, id, ctx) {
     if (arena && ev.my_game && ev.arena.berserk) {
       buttons.push(act(t('events.berserkNow'), () => api.berserk(ev.my_game)));
     }
-    const team = ev.system === 'team-round-robin';
+    const team = isTeam(ev.system);
     if (ctx.account && ev.state === 'open' && !ev.entered && !team) {
       buttons.push(act(t('events.join'), () => {
         const code = ev.invitation_required ? window.prompt(t('events.code')) : null;

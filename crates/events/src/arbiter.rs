@@ -143,6 +143,7 @@ impl Events {
             first_to: terms.match_format.first_to,
             min_rated_games: terms.min_rated_games,
             forfeit_after_ms: terms.forfeit_after_ms,
+            lineups_any_order: terms.lineups_any_order,
         };
         self.store().insert_event(&row).await?;
         self.log(

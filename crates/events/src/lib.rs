@@ -36,7 +36,7 @@ pub mod view;
 
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
 pub use fouls::{FoulRequest, FoulView, TeamForfeitRequest};
-pub use spec::{BoardResult, NewEvent, Scoring, System, TiebreakOrder};
+pub use spec::{BoardResult, LineupOrder, NewEvent, Scoring, System, TiebreakOrder};
 pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
     ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, CrosstableRow, CrosstableView,

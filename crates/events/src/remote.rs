@@ -84,7 +84,7 @@ pub(crate) enum Call {
 /// The codes of this room's bad requests and conflicts, read back as
 /// themselves when a refusal comes from the event's node
 /// (`every_code_crosses_the_bus` keeps the list whole).
-const CODES: [&str; 50] = [
+const CODES: [&str; 51] = [
     "all_rounds_paired",
     "already_arbiter",
     "already_captain",
@@ -97,6 +97,7 @@ const CODES: [&str; 50] = [
     "bad_forfeit_time",
     "bad_invitation_code",
     "bad_lineup",
+    "bad_lineups",
     "bad_match_format",
     "bad_min_rated_games",
     "bad_player",

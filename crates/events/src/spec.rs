@@ -236,6 +236,19 @@ pub struct NewEvent {
     /// Team round robin: how many substitutes a roster may add after its
     /// boards (0–4, default 2: seed 000 12.2's example).
     pub substitutes: Option<u32>,
+    /// A team event's line-ups: `roster-order` (12.2, the default) or
+    /// `any-order` (12.3 临时定台制).
+    pub lineups: Option<LineupOrder>,
+}
+
+/// How a captain may order a team's line-up (seed 000 12.2–12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineupOrder {
+    /// 12.2: the roster's order, never inverted (台次顺序不能前后颠倒).
+    RosterOrder,
+    /// 12.3 临时定台制: any order, fixed before each match.
+    AnyOrder,
 }
 
 /// Most rounds a Swiss may have, and most players a round robin.
@@ -289,6 +302,7 @@ pub struct Terms {
     /// otherwise).
     pub boards: u32,
     pub substitutes: u32,
+    pub lineups_any_order: bool,
 }
 
 impl NewEvent {
@@ -496,6 +510,12 @@ impl NewEvent {
                 ))
             }
         };
+        if self.lineups.is_some() && !self.system.is_team() {
+            return Err(Error::bad(
+                "bad_lineups",
+                "lineups (roster-order or any-order) is a team event's term",
+            ));
+        }
         let playoff_time_control =
             play::table::parse_time_control(self.playoff_time_control.as_deref().unwrap_or("5+3"))
                 .map_err(|e| Error::bad("bad_time_control", format!("play-off games: {e}")))?;
@@ -505,6 +525,7 @@ impl NewEvent {
         Ok(Terms {
             boards,
             substitutes,
+            lineups_any_order: self.lineups == Some(LineupOrder::AnyOrder),
             match_format,
             playoff_time_control,
             name,
@@ -624,6 +645,7 @@ mod tests {
             berserk: None,
             boards: None,
             substitutes: None,
+            lineups: None,
             first_to: None,
         }
     }
@@ -800,6 +822,19 @@ mod tests {
             "bad_rounds"
         );
         assert_eq!(System::parse("team-swiss"), Some(System::TeamSwiss));
+        let any = NewEvent {
+            lineups: Some(LineupOrder::AnyOrder),
+            ..team_swiss()
+        };
+        assert!(any.check().unwrap().lineups_any_order);
+        assert!(!team_swiss().check().unwrap().lineups_any_order);
+        assert_eq!(
+            code(NewEvent {
+                lineups: Some(LineupOrder::AnyOrder),
+                ..swiss()
+            }),
+            "bad_lineups"
+        );
         assert!(System::TeamSwiss.is_team() && !System::Swiss.is_team());
     }
 

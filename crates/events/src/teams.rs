@@ -153,6 +153,8 @@ pub struct TeamStandingRow {
 pub struct TeamsView {
     pub boards: u32,
     pub substitutes: u32,
+    /// `roster-order` (12.2) or `any-order` (12.3).
+    pub lineups: String,
     pub teams: Vec<TeamView>,
     pub rounds: Vec<TeamRoundView>,
     /// The tie-breaks after match points, in order (15.3 or 15.4).
@@ -185,6 +187,16 @@ pub(crate) fn not_team_event(l: &Loaded) -> Result<(), Error> {
 /// The Berger table of the teams (CXA 11.2), team numbers 1..=n.
 fn table(teams: u32) -> Vec<Vec<Board>> {
     crate::crosstable::schedule(crate::System::RoundRobin, teams)
+}
+
+/// How the event's line-ups may be ordered: roster order (12.2) or any
+/// order (12.3 临时定台制, `lineups: "any-order"`).
+fn lineup_rule(l: &Loaded) -> LineupRule {
+    if l.event.lineups_any_order {
+        LineupRule::PerMatch
+    } else {
+        LineupRule::FixedOrder
+    }
 }
 
 /// The roster positions a team plays in `round`: its line-up, or the
@@ -273,14 +285,8 @@ pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u3
             .map_or(0, |x| x.members.len())
     };
     let lineup = |t: u32| {
-        team::Lineup::new(
-            t,
-            LineupRule::FixedOrder,
-            roster(t),
-            boards,
-            lineup_of(l, round, t),
-        )
-        .map_err(|e| Error::Internal(format!("event {}: a stored line-up: {e}", l.event.id)))
+        team::Lineup::new(t, lineup_rule(l), roster(t), boards, lineup_of(l, round, t))
+            .map_err(|e| Error::Internal(format!("event {}: a stored line-up: {e}", l.event.id)))
     };
     let mut out = Vec::new();
     for (first, second) in matches {
@@ -582,6 +588,12 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
     Ok(TeamsView {
         boards: l.event.boards,
         substitutes: l.event.substitutes,
+        lineups: if l.event.lineups_any_order {
+            "any-order"
+        } else {
+            "roster-order"
+        }
+        .into(),
         teams,
         rounds,
         tiebreaks: tiebreaks(l)
@@ -838,7 +850,7 @@ impl Events {
         }
         team::Lineup::new(
             t.number,
-            LineupRule::FixedOrder,
+            lineup_rule(&l),
             t.members.len(),
             l.event.boards as usize,
             positions.clone(),

@@ -1748,13 +1748,14 @@ async fn a_team_round_robin_of_four_teams_on_four_boards() {
 /// forfeit: 2 match points, 2 board points), team 4 forfeits its round-2
 /// match whole by one ruling (unplayed: it may meet team 5 again), a foul
 /// is recorded against a player of team 1, and team 2 fields its
-/// substitute in round 3. Every round's matches, byes, boards and colours
+/// substitute on board 1 in round 3 (line-ups in any order, 12.3). Every round's matches, byes, boards and colours
 /// and the final standings are the ones worked out by hand below.
 async fn a_team_swiss_of_five_teams_with_a_bye_a_forfeit_and_a_foul() {
     let mut s = server().await;
     let org = Client::register(&s, "org").await;
+    // Line-ups in any order (12.3 临时定台制).
     let terms = json!({"name": "Team Swiss", "time_control": "10+5", "system": "team-swiss",
-                       "boards": 2, "substitutes": 1});
+                       "boards": 2, "substitutes": 1, "lineups": "any-order"});
     let r = org.post("/api/events", &terms).await;
     assert_eq!(r.status(), 400, "a team Swiss needs its rounds");
     let mut terms = terms;
@@ -1782,17 +1783,18 @@ async fn a_team_swiss_of_five_teams_with_a_bye_a_forfeit_and_a_foul() {
         rosters.push(roster);
         captains.push(cap);
     }
-    // Team 2 fields its substitute on board 2 in round 3 (12.2: 1-3).
+    // Team 2 fields its substitute on board 1 in round 3, its first
+    // player on board 2: an order 12.2 forbids and 12.3 allows.
     let r = captains[1]
         .post(
             &format!("/api/events/{id}/lineup"),
-            &json!({"round": 3, "players": [rosters[1][0], rosters[1][2]]}),
+            &json!({"round": 3, "players": [rosters[1][2], rosters[1][0]]}),
         )
         .await;
     assert_eq!(r.status(), 200);
     let lineup = |t: usize, r: usize| -> Vec<String> {
         if t == 2 && r == 3 {
-            vec![rosters[1][0].clone(), rosters[1][2].clone()]
+            vec![rosters[1][2].clone(), rosters[1][0].clone()]
         } else {
             rosters[t - 1][..2].to_vec()
         }
@@ -1955,6 +1957,7 @@ async fn a_team_swiss_of_five_teams_with_a_bye_a_forfeit_and_a_foul() {
     // 1 and 4 tie on 3: 团体对手分 — 1 met 3 (4), 2 (2), 5 (6) = 12; 4 met
     // 2 (2) and 5 (6, the forfeit) = 8: team 1 third (15.4).
     let teams = org.get_json(&format!("/api/events/{id}/teams")).await;
+    assert_eq!(teams["lineups"], "any-order");
     assert_eq!(teams["tiebreaks"], json!(["OMP", "BP", "MW", "FOUL"]));
     let got: Vec<(u64, u64, u64, String, u64, u64)> = teams["standings"]
         .as_array()

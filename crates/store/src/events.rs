@@ -68,6 +68,9 @@ pub struct EventRow {
     /// The window for each game's first move, after which a player who
     /// has not moved loses (seed 000 21.1); 0: the node's window.
     pub forfeit_after_ms: i64,
+    /// A team event's line-ups in any order (12.3 临时定台制) rather than
+    /// in roster order (12.2).
+    pub lineups_any_order: bool,
 }
 
 /// One entry: a player in an event, by pairing number.
@@ -119,7 +122,7 @@ pub struct LogRow {
 const EVENT_COLS: &str =
     "id, node, name, organiser_id, variant, time_control, rated, system, rounds, scoring, \
      tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
-     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to, min_rated_games, forfeit_after_ms";
+     state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to, min_rated_games, forfeit_after_ms, lineups_any_order";
 
 pub(crate) fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
@@ -164,6 +167,7 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         first_to: u32_of(row, "first_to", "events")?,
         min_rated_games: u32_of(row, "min_rated_games", "events")?,
         forfeit_after_ms: row.try_get("forfeit_after_ms")?,
+        lineups_any_order: row.try_get::<i64, _>("lineups_any_order")? != 0,
     })
 }
 
@@ -268,7 +272,7 @@ impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -303,6 +307,7 @@ impl Store {
         .bind(i64::from(e.first_to))
         .bind(i64::from(e.min_rated_games))
         .bind(e.forfeit_after_ms)
+        .bind(i64::from(e.lineups_any_order))
         .execute(&self.writer)
         .await?;
         Ok(())

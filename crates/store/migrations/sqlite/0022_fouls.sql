@@ -13,3 +13,8 @@ CREATE TABLE event_fouls (
     recorded_ms  BIGINT NOT NULL,
     PRIMARY KEY (event_id, seq)
 );
+
+-- A team event's line-ups (seed 000 12.2–12.3): 0, in roster order (12.2:
+-- 台次顺序不能前后颠倒); 1, in any order the captain fixes before each
+-- match (12.3 临时定台制).
+ALTER TABLE events ADD COLUMN lineups_any_order BIGINT NOT NULL DEFAULT 0;

@@ -133,6 +133,7 @@ try {
     await A.page.fill('#event-rounds', '2');
     await A.page.fill('#event-boards', '2');
     await A.page.fill('#event-substitutes', '0');
+    await A.page.selectOption('#event-lineups', 'any-order');
     await A.page.click('#event-create button[type=submit]');
     await A.page.waitForURL(/\/event\/[A-Za-z0-9_-]+$/);
     swissId = A.page.url().split('/').pop();
@@ -144,6 +145,15 @@ try {
     }
   });
 
+  await step('a captain puts the second player on board 1 (12.3: any order) with the form', async () => {
+    await B.page.goto(`${base}/event/${swissId}`);
+    await B.page.waitForSelector('#team-lineup select[data-board="1"]');
+    await B.page.selectOption('#team-lineup select[data-board="1"]', swissPlayers[0][1]);
+    await B.page.selectOption('#team-lineup select[data-board="2"]', swissPlayers[0][0]);
+    await B.page.click('#team-lineup button[type=submit]');
+    await B.page.waitForFunction(() => /1/.test(document.querySelector('#event-teams-forms [role=status]')?.textContent || ''));
+  });
+
   await step('round 1 paired: one match, a bye; the arbiter records a foul in the page', async () => {
     const r = await call(A.page, 'POST', `/api/events/${swissId}/pair`, {});
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -151,6 +161,8 @@ try {
     await A.page.waitForSelector('#team-rulings');
     const round = await A.page.$eval('.team-round h3', (e) => e.textContent);
     assert.ok(/has the bye/.test(round), round);
+    const board1 = await A.page.$eval('.team-match tr', (tr) => tr.textContent);
+    assert.ok(board1.includes(swissPlayers[0][1]), `the line-up's board 1: ${board1}`);
     await A.page.selectOption('#foul-player', swissPlayers[0][1]);
     await A.page.fill('#ruling-reason', '9.1');
     await A.page.locator('#team-rulings button', { hasText: 'Record a foul' }).click();

@@ -81,11 +81,14 @@ function createForm(variants, ctx) {
   const minGames = h('input', { id: 'event-min-games', type: 'number', min: 0, max: 1000, value: 0 });
   const forfeit = h('input', { id: 'event-forfeit', type: 'number', min: 10, max: 3600, placeholder: '—' });
   const substitutes = h('input', { id: 'event-substitutes', type: 'number', min: 0, max: 4, value: 2 });
+  const lineups = h('select', { id: 'event-lineups' },
+    ['roster-order', 'any-order'].map((s) => h('option', { value: s }, t(`teams.lineups.${s}`))));
   const said = h('p', { role: 'status' });
   const sync = () => {
     boards.disabled = !isTeam(system.value);
     firstTo.disabled = system.value !== 'knockout';
     substitutes.disabled = !isTeam(system.value);
+    lineups.disabled = !isTeam(system.value);
     rounds.disabled = !hasRounds(system.value);
     minutes.disabled = system.value !== 'arena';
     berserk.disabled = system.value !== 'arena';
@@ -110,6 +113,7 @@ function createForm(variants, ctx) {
       if (isTeam(system.value)) {
         body.boards = Number(boards.value);
         body.substitutes = Number(substitutes.value);
+        body.lineups = lineups.value;
       }
       if (system.value === 'knockout' && firstTo.value) body.first_to = Number(firstTo.value);
       if (Number(minGames.value) > 0) body.min_rated_games = Number(minGames.value);
@@ -126,6 +130,7 @@ function createForm(variants, ctx) {
   field(t('events.name'), nameInput), field(t('events.game'), variant), field(t('events.clock'), clock),
   field(t('events.systemTitle'), system), field(t('events.rounds'), rounds),
   field(t('teams.boards'), boards), field(t('teams.substitutes'), substitutes),
+  field(t('teams.lineupsTitle'), lineups),
   field(t('events.firstTo'), firstTo), field(t('events.minRatedGames'), minGames),
   field(t('events.forfeitAfter'), forfeit),
   field(t('events.duration'), minutes), field(t('events.berserk'), berserk), field(t('events.scoring'), scoring),

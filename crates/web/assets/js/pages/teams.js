@@ -102,14 +102,19 @@ function registerForm(ev, act) {
 }
 
 // 12.2: a line-up is any `boards` players of the roster in roster order,
-// so ticking them in the roster's order is all a captain does.
+// so ticking them in the roster's order is all a captain does; 12.3 (an
+// event's `lineups: any-order`): the captain picks a player per board.
 function lineupForm(ev, tv, team, said) {
   const next = ev.current_round + 1;
   const last = ev.rounds || Math.max(1, tv.teams.length - (tv.teams.length % 2 === 0 ? 1 : 0));
   const round = h('input', { id: 'lineup-round', type: 'number', min: next, max: Math.max(next, last), value: next });
+  const anyOrder = tv.lineups === 'any-order';
   const boxes = team.roster.map((p) => h('input', {
     type: 'checkbox', value: p.name, checked: !p.substitute, 'data-position': p.position,
   }));
+  const perBoard = Array.from({ length: tv.boards }, (_, i) => h('select', { 'data-board': i + 1 },
+    team.roster.map((p) => h('option', { value: p.name, selected: p.position === i + 1 }, shownName(p.name)))));
+  const chosen = () => (anyOrder ? perBoard.map((s) => s.value) : boxes.filter((b) => b.checked).map((b) => b.value));
   return h('form', {
     id: 'team-lineup',
     onsubmit: async (e) => {
@@ -117,7 +122,7 @@ function lineupForm(ev, tv, team, said) {
       try {
         const r = await api.eventLineup(ev.id, {
           round: Number(round.value),
-          players: boxes.filter((b) => b.checked).map((b) => b.value),
+          players: chosen(),
         });
         fill(said, t('teams.lineupSent', { round: r.round }));
       } catch (err) {
@@ -126,10 +131,12 @@ function lineupForm(ev, tv, team, said) {
     },
   },
   h('h3', {}, `${t('teams.lineup')} · ${team.name}`),
-  h('p', { class: 'muted' }, t('teams.lineupHelp')),
+  h('p', { class: 'muted' }, t(anyOrder ? 'teams.lineupAnyHelp' : 'teams.lineupHelp')),
   h('label', { class: 'row' }, h('span', {}, t('teams.lineupRound')), round),
-  h('ol', { class: 'plain' }, team.roster.map((p, i) => h('li', {}, h('label', {}, boxes[i],
-    ` ${p.position}. ${shownName(p.name)}${p.substitute ? ` (${t('teams.substitute')})` : ''}`)))),
+  anyOrder
+    ? h('div', {}, perBoard.map((s, i) => h('label', { class: 'row' }, h('span', {}, `${t('teams.board')} ${i + 1}`), s)))
+    : h('ol', { class: 'plain' }, team.roster.map((p, i) => h('li', {}, h('label', {}, boxes[i],
+      ` ${p.position}. ${shownName(p.name)}${p.substitute ? ` (${t('teams.substitute')})` : ''}`)))),
   h('button', { type: 'submit' }, t('teams.lineupSend')));
 }
 

@@ -1755,7 +1755,7 @@ async fn a_team_swiss_of_five_teams_with_a_bye_a_forfeit_and_a_foul() {
     let org = Client::register(&s, "org").await;
     // Line-ups in any order (12.3 临时定台制).
     let terms = json!({"name": "Team Swiss", "time_control": "10+5", "system": "team-swiss",
-                       "boards": 2, "substitutes": 1, "lineups": "any-order"});
+                       "boards": 2, "substitutes": 1, "lineups": "any-order", "tiebreaks": "cxa"});
     let r = org.post("/api/events", &terms).await;
     assert_eq!(r.status(), 400, "a team Swiss needs its rounds");
     let mut terms = terms;
@@ -1996,6 +1996,24 @@ async fn a_team_swiss_of_five_teams_with_a_bye_a_forfeit_and_a_foul() {
     // 2 met 4, 1 and 3 (3 + 3 + 4).
     assert_eq!(omp, [6, 5, 12, 8, 10]);
     assert_eq!(teams["fouls"][0]["player"], rosters[0][1].as_str());
+    // The players' own CXA tie-breaks (15.2) count the foul too.
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(
+        st["tiebreaks"].as_array().unwrap().last().unwrap(),
+        "FOUL",
+        "{st}"
+    );
+    let fouls_of = |name: &str| {
+        st["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .map(|r| r["tiebreaks"].as_array().unwrap().last().unwrap().clone())
+            .unwrap()
+    };
+    assert_eq!(fouls_of(&rosters[0][1]), json!("1"), "{st:#}");
+    assert_eq!(fouls_of(&rosters[0][0]), json!("0"), "{st:#}");
     assert_eq!(teams["fouls"][0]["round"], 1);
     // The players' own pages read, the bye a pairing-allocated bye (`U`).
     let trf = org

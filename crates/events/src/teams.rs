@@ -1,15 +1,16 @@
 //! Team events (团体赛, seed 000 articles 12–15): a team round robin or a
 //! team Swiss. Captains register rosters, hand in a line-up per match,
-//! and the boards of each match are ordinary event boards between the players' entry numbers — paired,
-//! started and scored as every event's boards are (`rounds`). What is a
-//! team's own is here:
+//! and the boards of each match are ordinary event boards between the
+//! players' entry numbers — paired, started and scored as every event's
+//! boards are (`rounds`). What is a team's own is here:
 //!
 //! - **Rosters** (12.1–12.2): the captain names the players in board
 //!   order, the first `boards` the regular boards, then at most
 //!   `substitutes` substitutes. Every member is an entry of the event.
 //! - **Line-ups** (12.2–12.3): before each round is paired the captain may
 //!   hand in that round's line-up: `boards` players of the roster in
-//!   roster order — 12.2 lets substitutes play but never inverts the order
+//!   roster order (or in any order, 12.3, where the event's `lineups` is
+//!   `any-order`) — 12.2 lets substitutes play but never inverts the order
 //!   (4 boards and 2 substitutes: the 15 line-ups 1-2-3-4 … 3-4-5-6). The
 //!   deadline is the round's pairing (its scheduled start, or the
 //!   arbiter's button): 12.3 fixes a line-up 每一场比赛开始前. A team that

@@ -4,13 +4,16 @@
 // substitute by ticking the roster, another captain registers through the
 // API, the arbiter pairs round 1 and sets the boards' results — and the
 // event page shows the team standings, the match board by board and the
-// rosters, desktop (English) and phone (Chinese):
+// rosters, desktop (English) and phone (Chinese). Then a team Swiss of
+// three teams created in the page: its round with the bye, a foul
+// recorded with the arbiter's form, the standings with 15.4's columns:
 //
 //   node tests/e2e/teams.mjs http://127.0.0.1:PORT
 //
 // Environment as for run.mjs (QIJU_CHROMIUM, QIJU_SCREENSHOTS). The server
 // must let 127.0.0.1 register many accounts (`--registrations-per-ip 0`).
-// Screenshots: events-teams-desktop-en.png, events-teams-phone-zh.png.
+// Screenshots: events-teams-desktop-en.png, events-teams-phone-zh.png,
+// events-team-swiss-desktop-en.png, events-team-swiss-phone-zh.png.
 
 import assert from 'node:assert/strict';
 import { call, checkLabels, setUp, PHONE } from './harness.mjs';
@@ -114,6 +117,73 @@ try {
     await B.page.reload();
     await B.page.waitForSelector('#team-standings tbody tr');
     await shot(B, 'events-teams-phone-zh');
+  });
+
+  // A team Swiss of three teams on 2 boards: one match and a bye a round.
+  const swissName = `Team Swiss ${stamp}`;
+  let swissId = null;
+  const swissPlayers = [0, 1, 2].map((t) => [`s${t}a${stamp}`, `s${t}b${stamp}`]);
+  await step('the organiser creates a team Swiss of 2 rounds in the page; three teams register', async () => {
+    for (const team of swissPlayers) for (const n of team) await account(n);
+    await A.page.goto(`${base}/events`);
+    await A.page.waitForSelector('#event-create');
+    await A.page.fill('#event-name', swissName);
+    await A.page.selectOption('#event-system', 'team-swiss');
+    assert.equal(await A.page.isDisabled('#event-rounds'), false, 'a team Swiss has its rounds');
+    await A.page.fill('#event-rounds', '2');
+    await A.page.fill('#event-boards', '2');
+    await A.page.fill('#event-substitutes', '0');
+    await A.page.selectOption('#event-lineups', 'any-order');
+    await A.page.click('#event-create button[type=submit]');
+    await A.page.waitForURL(/\/event\/[A-Za-z0-9_-]+$/);
+    swissId = A.page.url().split('/').pop();
+    const names = ['北京', 'Shanghai', 'Canton'];
+    for (const [i, who] of [B, C, A].entries()) {
+      const r = await call(who.page, 'POST', `/api/events/${swissId}/teams`,
+        { name: names[i], players: swissPlayers[i] });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    }
+  });
+
+  await step('a captain puts the second player on board 1 (12.3: any order) with the form', async () => {
+    await B.page.goto(`${base}/event/${swissId}`);
+    await B.page.waitForSelector('#team-lineup select[data-board="1"]');
+    await B.page.selectOption('#team-lineup select[data-board="1"]', swissPlayers[0][1]);
+    await B.page.selectOption('#team-lineup select[data-board="2"]', swissPlayers[0][0]);
+    await B.page.click('#team-lineup button[type=submit]');
+    await B.page.waitForFunction(() => /1/.test(document.querySelector('#event-teams-forms [role=status]')?.textContent || ''));
+  });
+
+  await step('round 1 paired: one match, a bye; the arbiter records a foul in the page', async () => {
+    const r = await call(A.page, 'POST', `/api/events/${swissId}/pair`, {});
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await A.page.goto(`${base}/event/${swissId}`);
+    await A.page.waitForSelector('#team-rulings');
+    const round = await A.page.$eval('.team-round h3', (e) => e.textContent);
+    assert.ok(/has the bye/.test(round), round);
+    const board1 = await A.page.$eval('.team-match tr', (tr) => tr.textContent);
+    assert.ok(board1.includes(swissPlayers[0][1]), `the line-up's board 1: ${board1}`);
+    await A.page.selectOption('#foul-player', swissPlayers[0][1]);
+    await A.page.fill('#ruling-reason', '9.1');
+    await A.page.locator('#team-rulings button', { hasText: 'Record a foul' }).click();
+    await A.page.waitForSelector('#team-fouls tr');
+    for (const [board, result] of [[1, '1-0'], [2, '1/2-1/2']]) {
+      const res = await call(A.page, 'POST', `/api/events/${swissId}/result`,
+        { round: 1, board, result, reason: 'e2e' });
+      assert.equal(res.status, 204, JSON.stringify(res.body));
+    }
+    await A.page.reload();
+    await A.page.waitForFunction(() => document.querySelectorAll('#team-standings tbody tr').length === 3);
+    const head = await A.page.$eval('#team-standings thead', (e) => e.textContent);
+    assert.ok(head.includes("Opponents' match points") && head.includes('Fouls'), head);
+    const rows = await A.page.$$eval('#team-standings tbody tr', (trs) => trs.map((t) => t.textContent));
+    // The match's winner and the bye's team have 2 match points each.
+    assert.ok(rows.slice(0, 2).every((row) => /2/.test(row)), rows.join(' | '));
+    await checkLabels(A.page, 'A team Swiss');
+    await shot(A, 'events-team-swiss-desktop-en');
+    await B.page.goto(`${base}/event/${swissId}`);
+    await B.page.waitForSelector('#team-standings tbody tr');
+    await shot(B, 'events-team-swiss-phone-zh');
   });
 } finally {
   finish('teams.mjs');

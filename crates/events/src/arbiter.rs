@@ -147,6 +147,7 @@ impl Events {
             group_size: terms.stages.map_or(0, |s| s.group_size),
             advance_per_group: terms.stages.map_or(0, |s| s.advance),
             final_size: terms.stages.map_or(0, |s| s.final_size),
+            lineups_any_order: terms.lineups_any_order,
         };
         self.store().insert_event(&row).await?;
         self.log(
@@ -210,7 +211,7 @@ impl Events {
                 return Ok(entry_view(entry, false));
             }
         }
-        if l.system == crate::System::TeamRoundRobin {
+        if l.system.is_team() {
             return Err(Error::conflict(
                 "team_event",
                 "a team event is entered by a team: its captain registers the roster (POST /api/events/{id}/teams)",
@@ -354,7 +355,7 @@ impl Events {
         } else {
             "arbiter_withdraw"
         };
-        if l.event.state == "open" && l.system == crate::System::TeamRoundRobin {
+        if l.event.state == "open" && l.system.is_team() {
             return Err(Error::conflict(
                 "team_roster",
                 format!(
@@ -492,7 +493,7 @@ impl Events {
             }
             PlayerAction::LateEntry => {
                 registered(player, "enter events")?;
-                if l.system == crate::System::TeamRoundRobin {
+                if l.system.is_team() {
                     return Err(Error::conflict(
                         "team_event",
                         "a team event's players come on their team's roster (POST /api/events/{id}/teams)",

@@ -27,6 +27,7 @@
 mod arbiter;
 pub mod arena;
 pub mod crosstable;
+pub mod fouls;
 mod knockout;
 mod remote;
 mod rounds;
@@ -36,7 +37,8 @@ pub mod teams;
 pub mod view;
 
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
-pub use spec::{BoardResult, NewEvent, Scoring, System, TiebreakOrder};
+pub use fouls::{FoulRequest, FoulView, TeamForfeitRequest};
+pub use spec::{BoardResult, LineupOrder, NewEvent, Scoring, System, TiebreakOrder};
 pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
     ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, CrosstableRow, CrosstableView,
@@ -239,6 +241,8 @@ pub(crate) struct Loaded {
     /// A team event's teams and the line-ups handed in (empty otherwise).
     pub teams: Vec<store::TeamRow>,
     pub lineups: Vec<store::LineupRow>,
+    /// The fouls the arbiter recorded (`fouls`).
+    pub fouls: Vec<store::FoulRow>,
 }
 
 impl Loaded {
@@ -304,12 +308,14 @@ impl Events {
         } else {
             Vec::new()
         };
-        let (teams, lineups) = if system == System::TeamRoundRobin {
+        let (teams, lineups) = if system.is_team() {
             (self.store().teams(id).await?, self.store().lineups(id).await?)
         } else {
             (Vec::new(), Vec::new())
         };
+        let fouls = self.store().fouls(id).await?;
         Ok(Loaded {
+            fouls,
             teams,
             lineups,
             arena_games,

@@ -7,7 +7,9 @@
 //! the same round or rule on the same board at once. Reads need no
 //! forwarding: everything an event knows is in the database.
 
-use crate::{ArbiterRequest, Events, JoinRequest, PlayerAction, ResultRequest};
+use crate::{
+    ArbiterRequest, Events, FoulRequest, JoinRequest, PlayerAction, ResultRequest, TeamForfeitRequest,
+};
 use common::{Error, Refusal};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -67,12 +69,22 @@ pub(crate) enum Call {
         round: u32,
         players: Vec<String>,
     },
+    Foul {
+        id: String,
+        by: User,
+        req: FoulRequest,
+    },
+    TeamForfeit {
+        id: String,
+        by: User,
+        req: TeamForfeitRequest,
+    },
 }
 
 /// The codes of this room's bad requests and conflicts, read back as
 /// themselves when a refusal comes from the event's node
 /// (`every_code_crosses_the_bus` keeps the list whole).
-const CODES: [&str; 51] = [
+const CODES: [&str; 53] = [
     "all_rounds_paired",
     "already_arbiter",
     "already_captain",
@@ -85,8 +97,10 @@ const CODES: [&str; 51] = [
     "bad_forfeit_time",
     "bad_invitation_code",
     "bad_lineup",
+    "bad_lineups",
     "bad_match_format",
     "bad_min_rated_games",
+    "bad_player",
     "bad_rating_range",
     "bad_reason",
     "bad_result",
@@ -225,6 +239,8 @@ impl Events {
                 round,
                 players,
             } => reply(self.submit_lineup(&id, &by, round, &players).await),
+            Call::Foul { id, by, req } => reply(self.record_foul(&id, &by, req).await),
+            Call::TeamForfeit { id, by, req } => reply(self.team_forfeit(&id, &by, req).await),
         }
     }
 }

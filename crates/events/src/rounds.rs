@@ -183,7 +183,7 @@ impl Events {
     /// learns its number of rounds from its players.
     async fn seed(&self, l: &mut Loaded) -> Result<(), Error> {
         let id = l.event.id.clone();
-        if l.system == System::TeamRoundRobin {
+        if l.system.is_team() {
             // The teams' numbers are their registration order and the
             // players' numbers their rosters' order: nothing to seed.
             if l.teams.len() < 2 {
@@ -195,9 +195,12 @@ impl Events {
                     ),
                 ));
             }
-            let rounds = crate::teams::rounds_for(l.teams.len());
-            self.store().set_event_rounds(&id, rounds).await?;
-            *l = self.load(&id).await?;
+            // A team Swiss has its rounds from its terms.
+            if l.system == System::TeamRoundRobin {
+                let rounds = crate::teams::rounds_for(l.teams.len());
+                self.store().set_event_rounds(&id, rounds).await?;
+                *l = self.load(&id).await?;
+            }
             return Ok(());
         }
         let mut active: Vec<&store::EntryRow> = l.entries.iter().filter(|e| !e.withdrawn).collect();
@@ -245,7 +248,7 @@ impl Events {
         if l.system == System::Knockout {
             return knockout::boards(l, round);
         }
-        if l.system == System::TeamRoundRobin {
+        if l.system.is_team() {
             return crate::teams::round_boards(l, round);
         }
         if l.system == System::Swiss {
@@ -379,14 +382,19 @@ impl Events {
         let Some((_, p)) = self.store().pairing_of_game(&e.game).await? else {
             return Ok(None);
         };
-        self.score(&event, System::parse(&ev.system), &p, e)
-            .await?;
+        self.score(&event, System::parse(&ev.system), &p, e).await?;
         Ok(Some(Scored::Round(event)))
     }
 
     /// Records a board's result from its game's end; a result the arbiter
     /// set stands.
-    async fn score(&self, event: &str, system: Option<System>, p: &PairingRow, e: &GameEnded) -> Result<(), Error> {
+    async fn score(
+        &self,
+        event: &str,
+        system: Option<System>,
+        p: &PairingRow,
+        e: &GameEnded,
+    ) -> Result<(), Error> {
         if p.result.is_some() {
             return Ok(());
         }

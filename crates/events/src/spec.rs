@@ -34,6 +34,11 @@ pub enum System {
     /// a knockout of matches as `Knockout` plays them, and the last
     /// `final_size` a final round robin (`tournament::staged`).
     GroupsKnockout,
+    /// 积分编排制团体赛: the teams paired by the Dutch system on match
+    /// points (13.3, `tournament::team::swiss_model`), the team due to
+    /// move first red on the odd boards, a bye for an odd team worth a
+    /// won match (21.4), ranked by 15.4 (`teams`).
+    TeamSwiss,
 }
 
 impl System {
@@ -46,6 +51,7 @@ impl System {
             System::Arena => "arena",
             System::TeamRoundRobin => "team-round-robin",
             System::GroupsKnockout => "groups-knockout",
+            System::TeamSwiss => "team-swiss",
         }
     }
 
@@ -58,6 +64,7 @@ impl System {
             System::Arena,
             System::TeamRoundRobin,
             System::GroupsKnockout,
+            System::TeamSwiss,
         ]
         .into_iter()
         .find(|x| x.as_str() == s)
@@ -67,6 +74,12 @@ impl System {
     /// and the knockout stage of groups → knockout → final.
     pub fn plays_matches(self) -> bool {
         matches!(self, System::Knockout | System::GroupsKnockout)
+    }
+
+    /// Whether captains enter teams (articles 12–15) instead of players
+    /// entering themselves.
+    pub fn is_team(self) -> bool {
+        matches!(self, System::TeamRoundRobin | System::TeamSwiss)
     }
 
     pub fn is_round_robin(self) -> bool {
@@ -82,7 +95,8 @@ impl System {
             | System::Knockout
             | System::Arena
             | System::TeamRoundRobin
-            | System::GroupsKnockout => tiebreak::System::Swiss,
+            | System::GroupsKnockout
+            | System::TeamSwiss => tiebreak::System::Swiss,
             _ => tiebreak::System::RoundRobin,
         }
     }
@@ -249,6 +263,19 @@ pub struct NewEvent {
     /// Groups → knockout → final: when this many are left the knockout
     /// stops and they play a final round robin (seed 001: 3).
     pub final_size: Option<u32>,
+    /// A team event's line-ups: `roster-order` (12.2, the default) or
+    /// `any-order` (12.3 临时定台制).
+    pub lineups: Option<LineupOrder>,
+}
+
+/// How a captain may order a team's line-up (seed 000 12.2–12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineupOrder {
+    /// 12.2: the roster's order, never inverted (台次顺序不能前后颠倒).
+    RosterOrder,
+    /// 12.3 临时定台制: any order, fixed before each match.
+    AnyOrder,
 }
 
 /// Most rounds a Swiss may have, and most players a round robin.
@@ -304,6 +331,7 @@ pub struct Terms {
     pub substitutes: u32,
     /// A staged event's plan (`None` otherwise).
     pub stages: Option<tournament::staged::Stages>,
+    pub lineups_any_order: bool,
 }
 
 impl NewEvent {
@@ -329,8 +357,8 @@ impl NewEvent {
             ));
         }
         let rounds = match (self.system, self.rounds) {
-            (System::Swiss, Some(r)) if (1..=MAX_SWISS_ROUNDS).contains(&r) => r,
-            (System::Swiss, _) => {
+            (System::Swiss | System::TeamSwiss, Some(r)) if (1..=MAX_SWISS_ROUNDS).contains(&r) => r,
+            (System::Swiss | System::TeamSwiss, _) => {
                 return Err(Error::bad(
                     "bad_rounds",
                     format!("a Swiss needs its number of rounds, 1 to {MAX_SWISS_ROUNDS}"),
@@ -488,7 +516,7 @@ impl NewEvent {
             }
         };
         let (boards, substitutes) = match (self.system, self.boards, self.substitutes) {
-            (System::TeamRoundRobin, b, sub) => {
+            (System::TeamRoundRobin | System::TeamSwiss, b, sub) => {
                 let b = b.unwrap_or(4);
                 let sub = sub.unwrap_or(2);
                 if !TEAM_BOARDS.contains(&b) || sub > MAX_SUBSTITUTES {
@@ -507,7 +535,7 @@ impl NewEvent {
             _ => {
                 return Err(Error::bad(
                     "bad_boards",
-                    "boards and substitutes are a team event's terms (system team-round-robin)",
+                    "boards and substitutes are a team event's terms (system team-round-robin or team-swiss)",
                 ))
             }
         };
@@ -542,6 +570,12 @@ impl NewEvent {
                 format!("groups × group_size is at most {MAX_KNOCKOUT_ENTRIES} players"),
             ));
         }
+        if self.lineups.is_some() && !self.system.is_team() {
+            return Err(Error::bad(
+                "bad_lineups",
+                "lineups (roster-order or any-order) is a team event's term",
+            ));
+        }
         let playoff_time_control =
             play::table::parse_time_control(self.playoff_time_control.as_deref().unwrap_or("5+3"))
                 .map_err(|e| Error::bad("bad_time_control", format!("play-off games: {e}")))?;
@@ -552,6 +586,7 @@ impl NewEvent {
             stages,
             boards,
             substitutes,
+            lineups_any_order: self.lineups == Some(LineupOrder::AnyOrder),
             match_format,
             playoff_time_control,
             name,
@@ -675,6 +710,7 @@ mod tests {
             group_size: None,
             advance: None,
             final_size: None,
+            lineups: None,
             first_to: None,
         }
     }
@@ -834,6 +870,37 @@ mod tests {
             "bad_rounds"
         );
         assert_eq!(System::parse("team-round-robin"), Some(System::TeamRoundRobin));
+        // A team Swiss has its rounds like a Swiss, and the team terms.
+        let team_swiss = || NewEvent {
+            system: System::TeamSwiss,
+            rounds: Some(3),
+            boards: Some(2),
+            ..swiss()
+        };
+        let t = team_swiss().check().unwrap();
+        assert_eq!((t.boards, t.substitutes, t.rounds), (2, 2, 3));
+        assert_eq!(
+            code(NewEvent {
+                rounds: None,
+                ..team_swiss()
+            }),
+            "bad_rounds"
+        );
+        assert_eq!(System::parse("team-swiss"), Some(System::TeamSwiss));
+        let any = NewEvent {
+            lineups: Some(LineupOrder::AnyOrder),
+            ..team_swiss()
+        };
+        assert!(any.check().unwrap().lineups_any_order);
+        assert!(!team_swiss().check().unwrap().lineups_any_order);
+        assert_eq!(
+            code(NewEvent {
+                lineups: Some(LineupOrder::AnyOrder),
+                ..swiss()
+            }),
+            "bad_lineups"
+        );
+        assert!(System::TeamSwiss.is_team() && !System::Swiss.is_team());
     }
 
     #[test]

@@ -1,15 +1,16 @@
-//! Team round robins (团体赛, seed 000 articles 12–15): captains register
-//! rosters, hand in a line-up per match, and the boards of each match are
-//! ordinary event boards between the players' entry numbers — paired,
-//! started and scored as every event's boards are (`rounds`). What is a
-//! team's own is here:
+//! Team events (团体赛, seed 000 articles 12–15): a team round robin or a
+//! team Swiss. Captains register rosters, hand in a line-up per match,
+//! and the boards of each match are ordinary event boards between the
+//! players' entry numbers — paired, started and scored as every event's
+//! boards are (`rounds`). What is a team's own is here:
 //!
 //! - **Rosters** (12.1–12.2): the captain names the players in board
 //!   order, the first `boards` the regular boards, then at most
 //!   `substitutes` substitutes. Every member is an entry of the event.
 //! - **Line-ups** (12.2–12.3): before each round is paired the captain may
 //!   hand in that round's line-up: `boards` players of the roster in
-//!   roster order — 12.2 lets substitutes play but never inverts the order
+//!   roster order (or in any order, 12.3, where the event's `lineups` is
+//!   `any-order`) — 12.2 lets substitutes play but never inverts the order
 //!   (4 boards and 2 substitutes: the 15 line-ups 1-2-3-4 … 3-4-5-6). The
 //!   deadline is the round's pairing (its scheduled start, or the
 //!   arbiter's button): 12.3 fixes a line-up 每一场比赛开始前. A team that
@@ -21,9 +22,17 @@
 //!   which team is listed first, a board's colours alternate for a team.
 //! - **Scores** (14.1–14.2): board points 1/½/0 (a forfeit `+` a win,
 //!   21.4); match points 2/1/0 for more, equal or fewer board points.
-//! - **Standings** (15.3): match points, then 全队总局分 (board points),
-//!   全队胜局 (boards won), 直胜 (direct encounter), 全队犯规 (fouls: the
-//!   platform records none, so this step never separates), else shared.
+//! - **Standings** (15.3; a team Swiss 15.4): match points, then
+//!   全队总局分 (board points), 全队胜局 (boards won), 直胜 (direct
+//!   encounter), 全队犯规 (fouls the arbiter recorded, `fouls`), else
+//!   shared; a Swiss: 团体对手分 (opponents' match points), 全队总局分,
+//!   全队胜场 (matches won), 全队犯规.
+//! - **Team Swiss** (13.3, `system: "team-swiss"`): the teams are paired
+//!   by the Dutch system on their match points, from the boards stored
+//!   (`tournament::team::swiss_model`); the team the pairing gives white
+//!   is due to move first: red on the odd boards. An odd team out has the
+//!   bye, worth a match won by forfeit (21.4): its line-up's boards are
+//!   stored without an opponent.
 
 use crate::view::BoardPlayer;
 use crate::{Events, Loaded};
@@ -121,7 +130,7 @@ pub struct TeamRoundView {
     pub sits_out: Option<u32>,
 }
 
-/// A line of the team standings (15.3).
+/// A line of the team standings (15.3 / 15.4).
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct TeamStandingRow {
     pub rank: u32,
@@ -132,7 +141,11 @@ pub struct TeamStandingRow {
     pub board_points: String,
     pub board_wins: u32,
     pub matches_won: u32,
+    /// 团体对手分: the match points of the teams met (15.4).
+    pub opponent_match_points: u32,
     pub played: u32,
+    /// 全队犯规: the fouls of the team's players.
+    pub fouls: u32,
 }
 
 /// `GET /api/events/{id}/teams`: the teams, every paired round's matches
@@ -141,11 +154,15 @@ pub struct TeamStandingRow {
 pub struct TeamsView {
     pub boards: u32,
     pub substitutes: u32,
+    /// `roster-order` (12.2) or `any-order` (12.3).
+    pub lineups: String,
     pub teams: Vec<TeamView>,
     pub rounds: Vec<TeamRoundView>,
-    /// The tie-breaks after match points, in order (15.3).
+    /// The tie-breaks after match points, in order (15.3 or 15.4).
     pub tiebreaks: Vec<String>,
     pub standings: Vec<TeamStandingRow>,
+    /// The fouls the arbiter recorded, in order.
+    pub fouls: Vec<crate::FoulView>,
 }
 
 /// Which line-ups a team handed in, as its captain sees them.
@@ -158,11 +175,11 @@ pub struct LineupView {
     pub submitted_ms: i64,
 }
 
-fn not_team_event(l: &Loaded) -> Result<(), Error> {
-    if l.system != crate::System::TeamRoundRobin {
+pub(crate) fn not_team_event(l: &Loaded) -> Result<(), Error> {
+    if !l.system.is_team() {
         return Err(Error::conflict(
             "not_a_team_event",
-            "this event is not a team event (system team-round-robin)",
+            "this event is not a team event (system team-round-robin or team-swiss)",
         ));
     }
     Ok(())
@@ -171,6 +188,16 @@ fn not_team_event(l: &Loaded) -> Result<(), Error> {
 /// The Berger table of the teams (CXA 11.2), team numbers 1..=n.
 fn table(teams: u32) -> Vec<Vec<Board>> {
     crate::crosstable::schedule(crate::System::RoundRobin, teams)
+}
+
+/// How the event's line-ups may be ordered: roster order (12.2) or any
+/// order (12.3 临时定台制, `lineups: "any-order"`).
+fn lineup_rule(l: &Loaded) -> LineupRule {
+    if l.event.lineups_any_order {
+        LineupRule::PerMatch
+    } else {
+        LineupRule::FixedOrder
+    }
 }
 
 /// The roster positions a team plays in `round`: its line-up, or the
@@ -202,11 +229,26 @@ fn member_number(l: &Loaded, team: u32, position: usize) -> Result<u32, Error> {
         .ok_or_else(|| Error::Internal(format!("team {team}'s player {user} is not entered")))
 }
 
-/// Round `round`'s boards, (first side, second side) entry numbers: the
-/// Berger table's matches in order, each on `boards` consecutive boards
-/// pairing the line-ups board by board, the first-listed team red on the
-/// odd boards (13.2, `tournament::team::pair_boards`).
-pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
+/// Round `round`'s matches, (first-listed team, second team), and the
+/// team with the bye: the Berger table's round (CXA 11.2), or the Dutch
+/// system's pairing of the teams on their match points (13.3,
+/// `tournament::team::swiss_model`) from the rounds stored before it.
+fn round_matches(l: &Loaded, round: u32) -> Result<tournament::dutch::Pairing, Error> {
+    if l.system == crate::System::TeamSwiss {
+        let (matches, byes) = finished(l);
+        let numbers: Vec<u32> = l.teams.iter().map(|t| t.number).collect();
+        let model = team::swiss_model(
+            &numbers,
+            &matches,
+            &byes,
+            l.event.boards as usize,
+            round - 1,
+            l.event.rounds,
+        )
+        .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
+        return tournament::dutch::pair_next_round(&model)
+            .map_err(|e| Error::conflict("no_pairing", e.to_string()));
+    }
     let tab = table(l.teams.len() as u32);
     let r = tab.get(round as usize - 1).ok_or_else(|| {
         Error::conflict(
@@ -214,32 +256,41 @@ pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u3
             "the teams' round-robin table has no more rounds",
         )
     })?;
-    let boards = l.event.boards as usize;
-    let mut out = Vec::new();
+    let mut p = tournament::dutch::Pairing {
+        boards: Vec::new(),
+        bye: None,
+    };
     for b in r {
-        let Board::Game {
-            white: first,
-            black: second,
-        } = *b
-        else {
-            continue;
-        };
-        let roster = |t: u32| {
-            l.teams
-                .iter()
-                .find(|x| x.number == t)
-                .map_or(0, |x| x.members.len())
-        };
-        let lineup = |t: u32| {
-            team::Lineup::new(
-                t,
-                LineupRule::FixedOrder,
-                roster(t),
-                boards,
-                lineup_of(l, round, t),
-            )
+        match *b {
+            Board::Game { white, black } => p.boards.push((white, black)),
+            Board::Bye { player } => p.bye = Some(player),
+        }
+    }
+    Ok(p)
+}
+
+/// Round `round`'s boards, (first side, second side) entry numbers: the
+/// round's matches in order, each on `boards` consecutive boards pairing
+/// the line-ups board by board, the first-listed team red on the odd
+/// boards (13.2/13.3, `tournament::team::pair_boards`). A team Swiss's
+/// bye follows: its line-up's boards without an opponent (each player's
+/// pairing-allocated bye, together the team's `+`, 21.4); a round robin's
+/// team that sits out has no boards.
+pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
+    let tournament::dutch::Pairing { boards: matches, bye } = round_matches(l, round)?;
+    let boards = l.event.boards as usize;
+    let roster = |t: u32| {
+        l.teams
+            .iter()
+            .find(|x| x.number == t)
+            .map_or(0, |x| x.members.len())
+    };
+    let lineup = |t: u32| {
+        team::Lineup::new(t, lineup_rule(l), roster(t), boards, lineup_of(l, round, t))
             .map_err(|e| Error::Internal(format!("event {}: a stored line-up: {e}", l.event.id)))
-        };
+    };
+    let mut out = Vec::new();
+    for (first, second) in matches {
         for (a, b, colour) in team::pair_boards(&lineup(first)?, &lineup(second)?)
             .map_err(|e| Error::Internal(e.to_string()))?
         {
@@ -249,6 +300,11 @@ pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u3
             } else {
                 (b, Some(a))
             });
+        }
+    }
+    if let Some(t) = bye.filter(|_| l.system == crate::System::TeamSwiss) {
+        for &p in lineup(t)?.players() {
+            out.push((member_number(l, t, p)?, None));
         }
     }
     Ok(out)
@@ -268,34 +324,80 @@ struct PairedMatch<'a> {
     boards: Vec<&'a store::PairingRow>,
 }
 
-/// Every paired round's matches, rebuilt from the Berger table and the
-/// board numbers (match m of a round is on boards (m-1)·B+1 … m·B).
+/// The team an entry number plays for.
+fn team_of(l: &Loaded, number: u32) -> Option<u32> {
+    let user = &l.entry_number(number)?.user_id;
+    l.teams
+        .iter()
+        .find(|t| t.members.contains(user))
+        .map(|t| t.number)
+}
+
+/// Every paired round's matches, rebuilt from the stored boards: match m
+/// of a round is on boards (m-1)·B+1 … m·B, its first-listed team the one
+/// whose player has red on its first board (13.2/13.3); a team Swiss's
+/// bye is the boards without an opponent, a round robin's team that sits
+/// out the Berger table's.
 fn paired_matches(l: &Loaded) -> Vec<(u32, Vec<PairedMatch<'_>>, Option<u32>)> {
     let tab = table(l.teams.len() as u32);
-    let per = l.event.boards;
+    let per = l.event.boards as usize;
     (1..=l.event.current_round)
         .map(|round| {
+            let mut rows: Vec<&store::PairingRow> = l.pairings.iter().filter(|p| p.round == round).collect();
+            rows.sort_by_key(|p| p.board);
             let mut matches = Vec::new();
             let mut sits_out = None;
-            let mut m = 0;
-            for b in tab.get(round as usize - 1).into_iter().flatten() {
-                match *b {
-                    Board::Game { white, black } => {
-                        let boards = (m * per + 1..=(m + 1) * per)
-                            .filter_map(|n| l.pairings.iter().find(|p| p.round == round && p.board == n))
-                            .collect();
-                        matches.push(PairedMatch {
-                            round,
-                            first: white,
-                            second: black,
-                            boards,
-                        });
-                        m += 1;
-                    }
-                    Board::Bye { player } => sits_out = Some(player),
+            for boards in rows.chunks(per) {
+                let first = team_of(l, boards[0].white).unwrap_or(0);
+                match boards[0].black {
+                    Some(b) => matches.push(PairedMatch {
+                        round,
+                        first,
+                        second: team_of(l, b).unwrap_or(0),
+                        boards: boards.to_vec(),
+                    }),
+                    None => sits_out = Some(first),
                 }
             }
+            if l.system == crate::System::TeamRoundRobin {
+                sits_out = tab
+                    .get(round as usize - 1)
+                    .into_iter()
+                    .flatten()
+                    .find_map(|b| match *b {
+                        Board::Bye { player } => Some(player),
+                        Board::Game { .. } => None,
+                    });
+            }
             (round, matches, sits_out)
+        })
+        .collect()
+}
+
+/// The boards of team `team`'s match in `round`, if it plays one.
+pub(crate) fn match_boards(l: &Loaded, round: u32, team: u32) -> Option<Vec<&store::PairingRow>> {
+    paired_matches(l)
+        .into_iter()
+        .find(|(r, _, _)| *r == round)?
+        .1
+        .into_iter()
+        .find(|m| m.first == team || m.second == team)
+        .map(|m| m.boards)
+}
+
+/// 全队犯规: a team's players' fouls together (15.3–15.5).
+fn team_fouls(l: &Loaded) -> BTreeMap<u32, u32> {
+    let by_number = l.fouls_by_number();
+    l.teams
+        .iter()
+        .map(|t| {
+            let n = t
+                .members
+                .iter()
+                .filter_map(|u| l.entry_of(u))
+                .map(|e| by_number.get(&e.number).copied().unwrap_or(0))
+                .sum();
+            (t.number, n)
         })
         .collect()
 }
@@ -339,21 +441,52 @@ fn board_points(m: &PairedMatch<'_>, per: usize) -> (Points, Points) {
     (a, b)
 }
 
-/// The finished matches, as the tournament crate scores them.
-fn finished_matches(l: &Loaded) -> Vec<TeamMatch> {
+/// The finished matches, as the tournament crate scores them — a match
+/// whose every board one team forfeited is that team's forfeit of the
+/// match (21.4), which a Swiss counts unplayed — and a team Swiss's byes.
+fn finished(l: &Loaded) -> (Vec<TeamMatch>, Vec<team::TeamBye>) {
+    use tournament::model::Outcome;
     let per = l.event.boards as usize;
-    paired_matches(l)
-        .into_iter()
-        .flat_map(|(_, ms, _)| ms)
-        .filter_map(|m| {
-            outcomes(&m, per).map(|o| TeamMatch {
+    let mut matches = Vec::new();
+    let mut byes = Vec::new();
+    for (round, ms, sits_out) in paired_matches(l) {
+        if l.system == crate::System::TeamSwiss {
+            byes.extend(sits_out.map(|team| team::TeamBye { round, team }));
+        }
+        for m in ms {
+            let Some(o) = outcomes(&m, per) else { continue };
+            let result = if o
+                .iter()
+                .all(|&x| x == (Outcome::ForfeitWin, Outcome::ForfeitLoss))
+            {
+                MatchResult::Forfeit { absent: m.second }
+            } else if o
+                .iter()
+                .all(|&x| x == (Outcome::ForfeitLoss, Outcome::ForfeitWin))
+            {
+                MatchResult::Forfeit { absent: m.first }
+            } else {
+                MatchResult::Pairs(o)
+            };
+            matches.push(TeamMatch {
                 round: m.round,
                 first: m.first,
                 second: m.second,
-                result: MatchResult::Pairs(o),
-            })
-        })
-        .collect()
+                result,
+            });
+        }
+    }
+    (matches, byes)
+}
+
+/// The tie-breaks after match points: 15.3 for a round robin, 15.4 for a
+/// Swiss.
+fn tiebreaks(l: &Loaded) -> &'static [TeamTiebreak] {
+    if l.system == crate::System::TeamSwiss {
+        &TeamTiebreak::SWISS
+    } else {
+        &TeamTiebreak::ROUND_ROBIN
+    }
 }
 
 fn tiebreak_name(t: TeamTiebreak) -> &'static str {
@@ -456,29 +589,31 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
     Ok(TeamsView {
         boards: l.event.boards,
         substitutes: l.event.substitutes,
+        lineups: if l.event.lineups_any_order {
+            "any-order"
+        } else {
+            "roster-order"
+        }
+        .into(),
         teams,
         rounds,
-        tiebreaks: TeamTiebreak::ROUND_ROBIN
+        tiebreaks: tiebreaks(l)
             .iter()
             .map(|&t| tiebreak_name(t).to_string())
             .collect(),
         standings: standings(l)?,
+        fouls: l.foul_views(),
     })
 }
 
-/// The team standings (15.3) from the finished matches.
+/// The team standings (15.3 / 15.4) from the finished matches and byes.
 pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
     let per = l.event.boards as usize;
     let numbers: Vec<u32> = l.teams.iter().map(|t| t.number).collect();
-    let matches = finished_matches(l);
-    let rows = team::team_standings(
-        &numbers,
-        &matches,
-        per,
-        &TeamTiebreak::ROUND_ROBIN,
-        &BTreeMap::new(),
-    )
-    .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
+    let (matches, byes) = finished(l);
+    let fouls = team_fouls(l);
+    let rows = team::team_standings(&numbers, &matches, &byes, per, tiebreaks(l), &fouls)
+        .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
     let mut wins: BTreeMap<u32, u32> = BTreeMap::new();
     let mut won: BTreeMap<u32, u32> = BTreeMap::new();
     let mut played: BTreeMap<u32, u32> = BTreeMap::new();
@@ -491,6 +626,9 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
             *won.entry(t).or_default() += u32::from(s.match_points == 2);
             *played.entry(t).or_default() += 1;
         }
+    }
+    for b in &byes {
+        *won.entry(b.team).or_default() += 1;
     }
     Ok(rows
         .into_iter()
@@ -507,7 +645,9 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
             board_points: r.board_points.to_string(),
             board_wins: wins.get(&r.team).copied().unwrap_or(0),
             matches_won: won.get(&r.team).copied().unwrap_or(0),
+            opponent_match_points: r.opponent_match_points,
             played: played.get(&r.team).copied().unwrap_or(0),
+            fouls: fouls.get(&r.team).copied().unwrap_or(0),
         })
         .collect())
 }
@@ -711,7 +851,7 @@ impl Events {
         }
         team::Lineup::new(
             t.number,
-            LineupRule::FixedOrder,
+            lineup_rule(&l),
             t.members.len(),
             l.event.boards as usize,
             positions.clone(),

@@ -512,7 +512,8 @@ impl Events {
             return staged_standings(&l);
         }
         let t = l.model();
-        let rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
+        let mut rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
+        rules.fouls = l.fouls_by_number();
         let s = standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))?;
         let complete = (1..=l.event.current_round)
             .take_while(|&r| {
@@ -665,6 +666,7 @@ fn tournament_kind(l: &Loaded) -> &'static str {
         crate::System::Arena => "Arena",
         crate::System::TeamRoundRobin => "Team round robin",
         crate::System::GroupsKnockout => "Groups, knockout, final round robin",
+        crate::System::TeamSwiss => "Team Swiss (FIDE Dutch)",
     }
 }
 

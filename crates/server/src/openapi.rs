@@ -110,6 +110,8 @@ use utoipa::OpenApi;
         crate::api::events::teams,
         crate::api::events::register_team,
         crate::api::events::lineup,
+        crate::api::events::foul,
+        crate::api::events::team_forfeit,
     ),
     tags(
         (name = "auth", description = "Accounts, sessions, guests, bot tokens"),

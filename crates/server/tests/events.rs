@@ -1401,6 +1401,18 @@ fn team_plan(r: usize, m: usize) -> &'static str {
     }
 }
 
+/// Plays a team match's board for its planned result: the first team's
+/// player wins (`W`), loses (`L`) or draws by agreement (`D`).
+async fn play_board(white: &Bot, black: &Bot, game: &str, outcome: u8, first_is_white: bool) {
+    white.play(game, "h2e2", false).await;
+    black.play(game, "h7e7", outcome == b'D').await;
+    match (outcome, first_is_white) {
+        (b'D', _) => white.accept_draw(game).await,
+        (b'W', true) | (b'L', false) => black.resign(game).await,
+        _ => white.resign(game).await,
+    }
+}
+
 /// A team round robin of 4 teams on 4 boards (seed 000 articles 12–15):
 /// captains register rosters (one with a substitute), line-ups come before
 /// their round or fall back on the roster order, one line-up fields the
@@ -1608,18 +1620,7 @@ async fn a_team_round_robin_of_four_teams_on_four_boards() {
                 let game = row["game"].as_str().unwrap();
                 let record = org.get_json(&format!("/api/games/{game}")).await;
                 assert_eq!(record["first"]["name"].as_str().unwrap(), white, "{record}");
-                // Play the planned result: the first team's player wins,
-                // loses or draws by agreement.
-                let (wb, bb) = (&bots[white], &bots[black]);
-                let first_is_white = b % 2 == 0;
-                let outcome = plan[b];
-                wb.play(game, "h2e2", false).await;
-                bb.play(game, "h7e7", outcome == b'D').await;
-                match (outcome, first_is_white) {
-                    (b'D', _) => wb.accept_draw(game).await,
-                    (b'W', true) | (b'L', false) => bb.resign(game).await,
-                    _ => wb.resign(game).await,
-                }
+                play_board(&bots[white], &bots[black], game, plan[b], b % 2 == 0).await;
             }
         }
         if r == 2 {
@@ -1746,6 +1747,301 @@ async fn a_team_round_robin_of_four_teams_on_four_boards() {
         )
         .await;
     assert_eq!(lineup_closed.status(), 409);
+    s.stop().await;
+}
+
+/// A team Swiss of 5 teams on 2 boards over 3 rounds (seed 000 13.3,
+/// 14.2, 15.4, 21.4; docs/EVENTS.md): the teams are paired by the Dutch
+/// system on match points, an odd team has the bye (a match won by
+/// forfeit: 2 match points, 2 board points), team 4 forfeits its round-2
+/// match whole by one ruling (unplayed: it may meet team 5 again), a foul
+/// is recorded against a player of team 1, and team 2 fields its
+/// substitute on board 1 in round 3 (line-ups in any order, 12.3). Every round's matches, byes, boards and colours
+/// and the final standings are the ones worked out by hand below.
+async fn a_team_swiss_of_five_teams_with_a_bye_a_forfeit_and_a_foul() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    // Line-ups in any order (12.3 临时定台制).
+    let terms = json!({"name": "Team Swiss", "time_control": "10+5", "system": "team-swiss",
+                       "boards": 2, "substitutes": 1, "lineups": "any-order", "tiebreaks": "cxa"});
+    let r = org.post("/api/events", &terms).await;
+    assert_eq!(r.status(), 400, "a team Swiss needs its rounds");
+    let mut terms = terms;
+    terms["rounds"] = json!(3);
+    let id = create(&org, terms).await;
+    let mut bots: HashMap<String, Bot> = HashMap::new();
+    let mut rosters: Vec<Vec<String>> = Vec::new();
+    let mut captains: Vec<Client> = Vec::new();
+    for t in 0..5 {
+        let cap = Client::register(&s, &format!("cap{t}")).await;
+        let n = if t == 1 { 3 } else { 2 };
+        let mut roster = Vec::new();
+        for i in 0..n {
+            let b = Bot::new(&s, &format!("s{t}p{i}"), true).await;
+            roster.push(b.name.clone());
+            bots.insert(b.name.clone(), b);
+        }
+        let r = cap
+            .post(
+                &format!("/api/events/{id}/teams"),
+                &json!({"name": format!("Team {}", t + 1), "players": roster}),
+            )
+            .await;
+        assert_eq!(r.status(), 201);
+        rosters.push(roster);
+        captains.push(cap);
+    }
+    // Team 2 fields its substitute on board 1 in round 3, its first
+    // player on board 2: an order 12.2 forbids and 12.3 allows.
+    let r = captains[1]
+        .post(
+            &format!("/api/events/{id}/lineup"),
+            &json!({"round": 3, "players": [rosters[1][2], rosters[1][0]]}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let lineup = |t: usize, r: usize| -> Vec<String> {
+        if t == 2 && r == 3 {
+            vec![rosters[1][2].clone(), rosters[1][0].clone()]
+        } else {
+            rosters[t - 1][..2].to_vec()
+        }
+    };
+    // By hand (C.04.3 on match points; 13.3: the team given white has red
+    // on board 1 and black on board 2):
+    // round 1: 1 v 3 and 4 v 2 (top half against bottom half, colours
+    //   alternating), 5 the bye; 1 wins 2-0, 4 and 2 draw 1-1.
+    //   Match points 1:2 5:2 2:1 4:1 3:0.
+    // round 2: 2 v 1 (1 had white), 5 v 4 (4 had white), 3 the bye (the
+    //   lowest; 2 and 4 met); 2 and 1 draw 1-1, team 4 does not come.
+    //   1:3 2:2 3:2 4:1 5:4.
+    // round 3: 4 the bye (the lowest, no bye yet; 5 and 3 had theirs);
+    //   1 met 2 and 3, so 1 v 5 (1 is due white: white then black);
+    //   3 v 2 (3 due white); 1 loses 0.5-1.5, 3 wins 1.5-0.5.
+    let plan = [
+        (vec![(1u64, 3u64, "WW"), (4, 2, "WL")], 5u64),
+        (vec![(2, 1, "DD"), (5, 4, "forfeit")], 3),
+        (vec![(1, 5, "LD"), (3, 2, "WD")], 4),
+    ];
+    for (r, (matches, bye)) in plan.iter().enumerate() {
+        let r = r + 1;
+        pair(&org, &id).await;
+        let teams = org.get_json(&format!("/api/events/{id}/teams")).await;
+        let round = &teams["rounds"][r - 1];
+        assert_eq!(round["sits_out"].as_u64(), Some(*bye), "round {r}: {round:#}");
+        let shown: Vec<(u64, u64)> = round["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["first"].as_u64().unwrap(), m["second"].as_u64().unwrap()))
+            .collect();
+        let mut want: Vec<(u64, u64)> = matches.iter().map(|m| (m.0, m.1)).collect();
+        let mut got = shown.clone();
+        want.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, want, "round {r}'s matches and who is first");
+        // The bye: the team's line-up, each board without an opponent.
+        let ev = event(&org, &id).await;
+        let bs = ev["rounds_paired"][r - 1]["boards"].as_array().unwrap().clone();
+        assert_eq!(bs.len(), 6, "two matches and the bye's two boards");
+        let bye_players: Vec<&str> = bs
+            .iter()
+            .filter(|b| b["black"].is_null())
+            .map(|b| b["white"]["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(bye_players, lineup(*bye as usize, r), "round {r}'s bye");
+        if r == 1 {
+            // A foul against team 1's board 2 (9.2); bad ones change nothing.
+            let foul = |body: Value| {
+                let org = &org;
+                let id = &id;
+                async move { org.post(&format!("/api/events/{id}/fouls"), &body).await }
+            };
+            let resp = captains[0]
+                .post(
+                    &format!("/api/events/{id}/fouls"),
+                    &json!({"round": 1, "player": rosters[0][1]}),
+                )
+                .await;
+            assert_eq!(resp.status(), 403, "a captain is no arbiter");
+            assert_eq!(
+                foul(json!({"round": 2, "player": rosters[0][1]})).await.status(),
+                400,
+                "round 2 is not paired"
+            );
+            assert_eq!(foul(json!({"round": 1, "player": "nobody"})).await.status(), 400);
+            let resp = foul(json!({"round": 1, "player": rosters[0][1], "reason": "9.1: 漏记"})).await;
+            assert_eq!(resp.status(), 200);
+        }
+        for (m, &(first, second, result)) in matches.iter().enumerate() {
+            let at = shown.iter().position(|&x| x == (first, second)).unwrap();
+            let shown_match = &round["matches"][at];
+            if result == "forfeit" {
+                let forfeit = |body: Value| {
+                    let org = &org;
+                    let id = &id;
+                    async move {
+                        org.post(&format!("/api/events/{id}/teams/forfeit"), &body)
+                            .await
+                            .status()
+                    }
+                };
+                let resp = captains[4]
+                    .post(
+                        &format!("/api/events/{id}/teams/forfeit"),
+                        &json!({"round": r, "team": second}),
+                    )
+                    .await;
+                assert_eq!(resp.status(), 403);
+                assert_eq!(forfeit(json!({"round": r, "team": bye})).await, 409, "the bye");
+                assert_eq!(forfeit(json!({"round": 3, "team": second})).await, 400);
+                assert_eq!(forfeit(json!({"round": r, "team": 9})).await, 404);
+                let before = org.get_json(&format!("/api/events/{id}/teams")).await;
+                let unruled = |v: &Value| {
+                    v["rounds"][r - 1]["matches"][at]["boards"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|b| b["result"].is_null())
+                };
+                assert!(unruled(&before), "the refused rulings changed nothing");
+                assert_eq!(
+                    forfeit(json!({"round": r, "team": second, "reason": "did not come"})).await,
+                    204
+                );
+                let after = org.get_json(&format!("/api/events/{id}/teams")).await;
+                let fm = &after["rounds"][r - 1]["matches"][at];
+                // Board 1: team 5's player red, wins `+-`; board 2: `-+`.
+                let results: Vec<&str> = fm["boards"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|b| b["result"].as_str().unwrap())
+                    .collect();
+                assert_eq!(results, ["+-", "-+"], "{fm:#}");
+                assert_eq!(
+                    (
+                        fm["first_match_points"].as_u64(),
+                        fm["second_match_points"].as_u64()
+                    ),
+                    (Some(2), Some(0))
+                );
+                continue;
+            }
+            for b in 0..2 {
+                let row = &shown_match["boards"][b];
+                let fp = row["first_player"]["name"].as_str().unwrap();
+                let sp = row["second_player"]["name"].as_str().unwrap();
+                assert_eq!(fp, lineup(first as usize, r)[b], "round {r} match {m} board {b}");
+                assert_eq!(sp, lineup(second as usize, r)[b], "round {r} match {m} board {b}");
+                // 13.3: the first team red on board 1, black on board 2.
+                let first_is_white = b == 0;
+                assert_eq!(
+                    row["first_team_side"],
+                    if first_is_white { "first" } else { "second" }
+                );
+                let game = row["game"].as_str().unwrap();
+                let record = org.get_json(&format!("/api/games/{game}")).await;
+                let (white, black) = if first_is_white { (fp, sp) } else { (sp, fp) };
+                assert_eq!(record["first"]["name"].as_str().unwrap(), white);
+                play_board(
+                    &bots[white],
+                    &bots[black],
+                    game,
+                    result.as_bytes()[b],
+                    first_is_white,
+                )
+                .await;
+            }
+        }
+        round_done(&org, &id, r).await;
+    }
+    finished(&org, &id).await;
+    // By hand: match points (14.2, a bye and a forfeit 2), board points
+    // in halves, matches won (a bye and a forfeit count), fouls.
+    // 1: 2+1+0 = 3, 2+1+0.5 = 3.5, won 1;  2: 1+1+0 = 2, 1+1+0.5 = 2.5;
+    // 3: 0+2+2 = 4, 0+2+1.5 = 3.5;         4: 1+0+2 = 3, 1+0+2 = 3;
+    // 5: 2+2+2 = 6, 2+2+1.5 = 5.5.
+    // 1 and 4 tie on 3: 团体对手分 — 1 met 3 (4), 2 (2), 5 (6) = 12; 4 met
+    // 2 (2) and 5 (6, the forfeit) = 8: team 1 third (15.4).
+    let teams = org.get_json(&format!("/api/events/{id}/teams")).await;
+    assert_eq!(teams["lineups"], "any-order");
+    assert_eq!(teams["tiebreaks"], json!(["OMP", "BP", "MW", "FOUL"]));
+    let got: Vec<(u64, u64, u64, String, u64, u64)> = teams["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["rank"].as_u64().unwrap(),
+                r["team"].as_u64().unwrap(),
+                r["match_points"].as_u64().unwrap(),
+                r["board_points"].as_str().unwrap().to_string(),
+                r["matches_won"].as_u64().unwrap(),
+                r["fouls"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want: Vec<(u64, u64, u64, String, u64, u64)> = [
+        (1, 5, 6, "5.5", 3, 0),
+        (2, 3, 4, "3.5", 2, 0),
+        (3, 1, 3, "3.5", 1, 1),
+        (4, 4, 3, "3.0", 1, 0),
+        (5, 2, 2, "2.5", 0, 0),
+    ]
+    .into_iter()
+    .map(|(a, b, c, d, e, f)| (a, b, c, d.to_string(), e, f))
+    .collect();
+    assert_eq!(got, want, "{:#}", teams["standings"]);
+    let omp: Vec<u64> = teams["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["opponent_match_points"].as_u64().unwrap())
+        .collect();
+    // The teams met, the forfeited match's included (the bye brings
+    // none): 5 met 4 and 1 (3 + 3); 3 met 1 and 2 (3 + 2); 1: 12; 4: 8;
+    // 2 met 4, 1 and 3 (3 + 3 + 4).
+    assert_eq!(omp, [6, 5, 12, 8, 10]);
+    assert_eq!(teams["fouls"][0]["player"], rosters[0][1].as_str());
+    // The players' own CXA tie-breaks (15.2) count the foul too.
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(
+        st["tiebreaks"].as_array().unwrap().last().unwrap(),
+        "FOUL",
+        "{st}"
+    );
+    let fouls_of = |name: &str| {
+        st["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .map(|r| r["tiebreaks"].as_array().unwrap().last().unwrap().clone())
+            .unwrap()
+    };
+    assert_eq!(fouls_of(&rosters[0][1]), json!("1"), "{st:#}");
+    assert_eq!(fouls_of(&rosters[0][0]), json!("0"), "{st:#}");
+    assert_eq!(teams["fouls"][0]["round"], 1);
+    // The players' own pages read, the bye a pairing-allocated bye (`U`).
+    let trf = org
+        .get(&format!("/api/events/{id}/trf"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(trf.lines().any(|l| l.contains(" 0000 - U")), "{trf}");
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let actions: Vec<&str> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| l["action"].as_str())
+        .collect();
+    assert!(
+        actions.contains(&"foul") && actions.contains(&"team_forfeit"),
+        "{log:#}"
+    );
     s.stop().await;
 }
 
@@ -2485,6 +2781,7 @@ on_both_databases!(
     the_arbiter_pauses_re_pairs_and_publishes,
     an_arena_resumes_after_a_restart,
     a_team_round_robin_of_four_teams_on_four_boards,
+    a_team_swiss_of_five_teams_with_a_bye_a_forfeit_and_a_foul,
     a_gomoku_knockout_race_to_three_wins,
     entry_needs_the_minimum_of_rated_games,
     the_organiser_names_other_arbiters,

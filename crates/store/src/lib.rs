@@ -34,7 +34,7 @@ pub use games::{GameEnd, GameRow, MoveRow, PlayerResult};
 pub use moderation::{NewReport, Report};
 pub use nodes::Fence;
 pub use ratings::{PoolRating, RatingPoint, RatingUpdate};
-pub use teams::{LineupRow, TeamRow};
+pub use teams::{FoulRow, LineupRow, TeamRow};
 
 use sqlx::any::AnyPoolOptions;
 use sqlx::migrate::Migrator;

@@ -20,6 +20,17 @@ pub struct TeamRow {
     pub members: Vec<String>,
 }
 
+/// A foul (犯规) the arbiter recorded (9.1–9.2): it counts in the
+/// tie-breaks that name fouls (15.1–15.5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoulRow {
+    pub round: u32,
+    pub user_id: String,
+    pub reason: String,
+    pub by_id: String,
+    pub recorded_ms: i64,
+}
+
 /// A line-up handed in for one round (12.3): roster positions, board 1
 /// first.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,5 +185,67 @@ impl Store {
             })
         })
         .collect()
+    }
+
+    /// Records a foul; fouls are kept in the order recorded.
+    pub async fn add_foul(&self, event_id: &str, f: &FoulRow) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO event_fouls (event_id, seq, round, user_id, reason, by_id, recorded_ms) \
+             SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6 FROM event_fouls WHERE event_id = $1",
+        )
+        .bind(event_id)
+        .bind(i64::from(f.round))
+        .bind(&f.user_id)
+        .bind(&f.reason)
+        .bind(&f.by_id)
+        .bind(f.recorded_ms)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// An event's fouls in the order recorded.
+    pub async fn fouls(&self, event_id: &str) -> Result<Vec<FoulRow>, StoreError> {
+        sqlx::query(
+            "SELECT round, user_id, reason, by_id, recorded_ms FROM event_fouls WHERE event_id = $1 ORDER BY seq",
+        )
+        .bind(event_id)
+        .fetch_all(&self.writer)
+        .await?
+        .iter()
+        .map(|row| {
+            Ok(FoulRow {
+                round: u32_of(row, "round", "event_fouls")?,
+                user_id: row.try_get("user_id")?,
+                reason: row.try_get("reason")?,
+                by_id: row.try_get("by_id")?,
+                recorded_ms: row.try_get("recorded_ms")?,
+            })
+        })
+        .collect()
+    }
+
+    /// Sets several boards' results at once (a whole team's forfeit of a
+    /// match, 21.4): all of them or none.
+    pub async fn set_pairing_results(
+        &self,
+        event_id: &str,
+        results: &[(u32, u32, &str, bool)],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        for &(round, board, result, forfeit) in results {
+            sqlx::query(
+                "UPDATE event_pairings SET result = $1, forfeit = $2 WHERE event_id = $3 AND round = $4 AND board = $5",
+            )
+            .bind(result)
+            .bind(i64::from(forfeit))
+            .bind(event_id)
+            .bind(i64::from(round))
+            .bind(i64::from(board))
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 }

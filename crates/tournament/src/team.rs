@@ -10,12 +10,15 @@
 //! - 13.2/13.3: odd boards red for the first-listed team, even boards black.
 //! - 14.2: match points 2/1/0 from the board points; 21.4: a team's `+`
 //!   (a match won by forfeit) is worth 2.
+//! - 11 / 13.3 积分编排制 for teams: the Dutch system (`dutch`) pairs the
+//!   teams on their match points ([`swiss_model`], [`pair_teams`]); the
+//!   team due to move first has red on the odd boards.
 
 use std::collections::BTreeMap;
 
 use thiserror::Error;
 
-use crate::model::{Colour, Outcome, PointSystem, Points};
+use crate::model::{Colour, Outcome, Player, PointSystem, Points, RoundEntry, Tournament};
 
 /// A team's number in the event.
 pub type TeamId = u32;
@@ -271,7 +274,33 @@ pub struct MatchScore {
     pub board_wins: u32,
 }
 
+/// A team's pairing-allocated bye in a team Swiss (an odd number of
+/// teams). Seed 000 says a team's `+` is worth 2 (21.4) and C.04.1 1.3
+/// gives the bye a win's points: the bye is a match won by forfeit —
+/// 2 match points, every board a forfeit win, none won over the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TeamBye {
+    pub round: u32,
+    pub team: TeamId,
+}
+
+impl TeamBye {
+    pub fn score(&self, boards: usize) -> MatchScore {
+        MatchScore {
+            board_points: Points(PointSystem::default().forfeit_win.0 * boards as i32),
+            match_points: 2,
+            board_wins: 0,
+        }
+    }
+}
+
 impl TeamMatch {
+    /// Whether the whole match was forfeited (21.4, a team's `+`): the
+    /// Swiss counts it unplayed, so the teams may still meet (C.04.1).
+    pub fn is_forfeit(&self) -> bool {
+        matches!(self.result, MatchResult::Forfeit { .. })
+    }
+
     /// Board points (14.1: 1/½/0 a board, a forfeit `+` worth a win, 21.4),
     /// match points and board wins of (first, second).
     pub fn score(&self, boards: usize) -> Result<(MatchScore, MatchScore), TeamError> {
@@ -391,13 +420,17 @@ pub struct TeamRow {
     pub team: TeamId,
     pub match_points: u32,
     pub board_points: Points,
+    /// 团体对手分: the match points of the opponents met (15.4).
+    pub opponent_match_points: u32,
 }
 
 /// Team standings (15.3 / 15.4): match points, then `tiebreaks` in order;
-/// what stays tied shares the place.
+/// what stays tied shares the place. A bye ([`TeamBye`]) scores as a
+/// match won by forfeit and brings no opponent to 团体对手分.
 pub fn team_standings(
     teams: &[TeamId],
     matches: &[TeamMatch],
+    byes: &[TeamBye],
     boards: usize,
     tiebreaks: &[TeamTiebreak],
     fouls: &BTreeMap<TeamId, u32>,
@@ -426,6 +459,16 @@ pub fn team_standings(
             opponents.entry(t).or_default().push(o);
             *met.entry((t, o)).or_default() += s.match_points;
         }
+    }
+    for b in byes {
+        let e = total.get_mut(&b.team).ok_or(TeamError::UnknownTeam {
+            team: b.team,
+            round: b.round,
+        })?;
+        let s = b.score(boards);
+        e.board_points += s.board_points;
+        e.match_points += s.match_points;
+        *won.entry(b.team).or_default() += 1;
     }
     let key = |t: TeamId, tb: TeamTiebreak| -> i64 {
         match tb {
@@ -503,11 +546,79 @@ pub fn team_standings(
                 team: t,
                 match_points: total[&t].match_points,
                 board_points: total[&t].board_points,
+                opponent_match_points: -key(t, TeamTiebreak::OpponentMatchPoints) as u32,
             });
         }
         place += g.len() as u32;
     }
     Ok(rows)
+}
+
+/// The teams of a team Swiss as the Dutch engine reads players (C.04.3
+/// applied to teams, as 13.3 applies 附录二's Swiss to them): team `t` is
+/// player `t` (the pairing number is the registration order), its score
+/// its match points (2/1/0, 14.2), its colour in a round the first-listed
+/// team's (red on board 1, 13.3), its bye the pairing-allocated bye worth
+/// a won match (21.4), a whole match forfeited an unplayed `+`/`-`. Rounds
+/// 1..=`rounds` are read; every match in them must be finished.
+pub fn swiss_model(
+    teams: &[TeamId],
+    matches: &[TeamMatch],
+    byes: &[TeamBye],
+    boards: usize,
+    rounds: u32,
+    total_rounds: u32,
+) -> Result<Tournament, TeamError> {
+    let mut players: Vec<Player> = teams
+        .iter()
+        .map(|&t| {
+            let mut p = Player::new(t, &t.to_string(), 0);
+            p.rounds = vec![RoundEntry::ABSENT; rounds as usize];
+            p
+        })
+        .collect();
+    let mut set = |team: TeamId, round: u32, cell: RoundEntry| -> Result<(), TeamError> {
+        let p = players
+            .iter_mut()
+            .find(|p| p.id == team)
+            .ok_or(TeamError::UnknownTeam { team, round })?;
+        if let Some(c) = p.rounds.get_mut(round as usize - 1) {
+            *c = cell;
+        }
+        Ok(())
+    };
+    for m in matches.iter().filter(|m| m.round >= 1 && m.round <= rounds) {
+        let (a, b) = m.score(boards)?;
+        let outcome = |s: MatchScore| match (m.is_forfeit(), s.match_points) {
+            (true, 2) => Outcome::ForfeitWin,
+            (true, _) => Outcome::ForfeitLoss,
+            (false, 2) => Outcome::Win,
+            (false, 1) => Outcome::Draw,
+            (false, _) => Outcome::Loss,
+        };
+        for (t, o, colour, s) in [
+            (m.first, m.second, Colour::White, a),
+            (m.second, m.first, Colour::Black, b),
+        ] {
+            let cell = RoundEntry {
+                opponent: Some(o),
+                colour: (!m.is_forfeit()).then_some(colour),
+                outcome: outcome(s),
+            };
+            set(t, m.round, cell)?;
+        }
+    }
+    for b in byes.iter().filter(|b| b.round >= 1 && b.round <= rounds) {
+        set(b.team, b.round, RoundEntry::bye(Outcome::PairingBye))?;
+    }
+    Ok(Tournament {
+        name: "teams".into(),
+        players,
+        total_rounds: (total_rounds > 0).then_some(total_rounds),
+        initial_colour: Some(Colour::White),
+        points: PointSystem::with(Points::whole(2), Points::whole(1), Points::ZERO),
+        ..Tournament::default()
+    })
 }
 
 /// 15.5 队员总分制: teams ranked by the sum of their players' individual
@@ -637,5 +748,103 @@ mod tests {
         let (a, b) = double.score(4).unwrap();
         assert_eq!((a.board_points, b.board_points), (Points(15), Points(15)));
         assert_eq!((a.match_points, b.match_points), (1, 1));
+    }
+
+    fn played(round: u32, first: TeamId, second: TeamId, boards: Vec<Outcome>) -> TeamMatch {
+        TeamMatch {
+            round,
+            first,
+            second,
+            result: MatchResult::Boards(boards),
+        }
+    }
+
+    #[test]
+    fn a_team_swiss_pairs_teams_on_match_points_with_a_bye() {
+        use crate::dutch::pair_next_round;
+        use Outcome::*;
+        let teams = [1, 2, 3, 4, 5];
+        // Round 1 of 5 teams: the top half meets the bottom half, the
+        // last team has the bye, the first team white (red on board 1).
+        let t = swiss_model(&teams, &[], &[], 2, 0, 3).unwrap();
+        let p = pair_next_round(&t).unwrap();
+        assert_eq!(p.bye, Some(5));
+        assert_eq!(p.boards, vec![(1, 3), (4, 2)]);
+        // Round 1: 1 beats 3 (2-0), 4 and 2 draw (1-1); 5 has the bye.
+        let r1 = [played(1, 1, 3, vec![Win, Win]), played(1, 4, 2, vec![Win, Loss])];
+        let byes = [TeamBye { round: 1, team: 5 }];
+        let t = swiss_model(&teams, &r1, &byes, 2, 1, 3).unwrap();
+        // 2 match points: teams 1 and 5; the bye counts as a won match.
+        assert_eq!(t.score_after(1, 1), Points::whole(2));
+        assert_eq!(t.score_after(5, 1), Points::whole(2));
+        assert_eq!(t.score_after(2, 1), Points::whole(1));
+        let p = pair_next_round(&t).unwrap();
+        // The bye goes to the lowest score, team 3 (0). 2 and 4 drew each
+        // other and may not meet again, so each of the leaders 1 and 5
+        // meets one of them; white (the odd boards' red, 13.3) to whoever
+        // had black or nothing: 2 (black in round 1) and 5 (the bye)
+        // against 4 (white in round 1).
+        assert_eq!(p.bye, Some(3));
+        assert_eq!(p.boards, vec![(2, 1), (5, 4)]);
+    }
+
+    #[test]
+    fn a_whole_team_forfeit_is_unplayed_in_the_swiss_model() {
+        let m = TeamMatch {
+            round: 1,
+            first: 1,
+            second: 2,
+            result: MatchResult::Forfeit { absent: 2 },
+        };
+        let t = swiss_model(&[1, 2], &[m], &[], 4, 1, 2).unwrap();
+        let c = t.player(1).unwrap().round(1);
+        assert_eq!((c.outcome, c.colour), (Outcome::ForfeitWin, None));
+        assert_eq!(t.score_after(1, 1), Points::whole(2));
+        // Unplayed: the teams may be paired again (C.04.1).
+        let p = crate::dutch::pair_next_round(&t).unwrap();
+        assert_eq!(p.boards.len(), 1);
+    }
+
+    #[test]
+    fn team_swiss_standings_by_15_4_with_a_bye() {
+        use Outcome::*;
+        // Five teams on 2 boards, two rounds; team 4 has the bye in
+        // round 1, team 5 in round 2.
+        let matches = [
+            played(1, 1, 2, vec![Win, Win]),
+            played(1, 3, 5, vec![Win, Draw]),
+            played(2, 1, 3, vec![Draw, Loss]),
+            played(2, 4, 2, vec![Draw, Draw]),
+        ];
+        let byes = [TeamBye { round: 1, team: 4 }, TeamBye { round: 2, team: 5 }];
+        let rows = team_standings(
+            &[1, 2, 3, 4, 5],
+            &matches,
+            &byes,
+            2,
+            &TeamTiebreak::SWISS,
+            &BTreeMap::from([(4, 1)]),
+        )
+        .unwrap();
+        // Match points: 1: 2+0=2; 3: 2+2=4; 4: 2(bye)+1=3; 2: 0+1=1; 5: 0+2(bye)=2.
+        let order: Vec<(TeamId, u32, u32)> = rows.iter().map(|r| (r.team, r.rank, r.match_points)).collect();
+        // Teams 1 and 5 tie on 2: 团体对手分 — 1 met 2 (1) and 3 (4) = 5;
+        // 5 met 3 (4) only = 4. Team 1 ahead.
+        assert_eq!(order, vec![(3, 1, 4), (4, 2, 3), (1, 3, 2), (5, 4, 2), (2, 5, 1)]);
+        // The bye's board points: every board a forfeit win.
+        assert_eq!(rows[1].board_points, Points(30));
+        // 全队犯规 decides what the rest leaves tied: fewer fouls first.
+        let rows = team_standings(
+            &[1, 2],
+            &[],
+            &[],
+            2,
+            &TeamTiebreak::SWISS,
+            &BTreeMap::from([(1, 2)]),
+        )
+        .unwrap();
+        assert_eq!((rows[0].team, rows[0].shared), (2, false));
+        let rows = team_standings(&[1, 2], &[], &[], 2, &TeamTiebreak::SWISS, &BTreeMap::new()).unwrap();
+        assert!(rows[0].shared);
     }
 }

@@ -101,6 +101,7 @@ fn team_round_robin_by_15_3() {
     let rows = team_standings(
         &[1, 2, 3, 4],
         &matches,
+        &[],
         4,
         &TeamTiebreak::ROUND_ROBIN,
         &BTreeMap::new(),
@@ -139,6 +140,7 @@ fn team_direct_encounter_and_shared_places() {
     let rows = team_standings(
         &[1, 2, 3, 4],
         &matches,
+        &[],
         4,
         &TeamTiebreak::ROUND_ROBIN,
         &BTreeMap::new(),
@@ -147,7 +149,15 @@ fn team_direct_encounter_and_shared_places() {
     let got: Vec<(u32, bool, u32)> = rows.iter().map(|r| (r.rank, r.shared, r.team)).collect();
     assert_eq!(got, vec![(1, true, 3), (1, true, 4), (3, true, 1), (3, true, 2)]);
     let fouls = BTreeMap::from([(1, 2)]);
-    let rows = team_standings(&[1, 2, 3, 4], &matches, 4, &TeamTiebreak::ROUND_ROBIN, &fouls).unwrap();
+    let rows = team_standings(
+        &[1, 2, 3, 4],
+        &matches,
+        &[],
+        4,
+        &TeamTiebreak::ROUND_ROBIN,
+        &fouls,
+    )
+    .unwrap();
     let got: Vec<(u32, bool, u32)> = rows.iter().map(|r| (r.rank, r.shared, r.team)).collect();
     assert_eq!(&got[2..], &[(3, false, 2), (4, false, 1)]);
 }
@@ -162,7 +172,15 @@ fn team_swiss_by_opponents_match_points() {
         m(2, 2, 4, "1111"),
     ];
     // 1: 2+1 = 3 (opponents 2: 2, 3: 3 → 5); 3: 2+1 = 3 (opponents 4: 0, 1: 3 → 3).
-    let rows = team_standings(&[1, 2, 3, 4], &matches, 4, &TeamTiebreak::SWISS, &BTreeMap::new()).unwrap();
+    let rows = team_standings(
+        &[1, 2, 3, 4],
+        &matches,
+        &[],
+        4,
+        &TeamTiebreak::SWISS,
+        &BTreeMap::new(),
+    )
+    .unwrap();
     let order: Vec<u32> = rows.iter().map(|r| r.team).collect();
     assert_eq!(order, vec![1, 3, 2, 4]);
 }
@@ -210,6 +228,7 @@ fn team_direct_encounter_separates() {
     let rows = team_standings(
         &[1, 2, 3, 4],
         &matches,
+        &[],
         2,
         &TeamTiebreak::ROUND_ROBIN,
         &BTreeMap::new(),
@@ -232,6 +251,7 @@ fn team_direct_encounter_separates() {
     let rows = team_standings(
         &[1, 2, 3, 4],
         &matches,
+        &[],
         2,
         &[TeamTiebreak::BoardPoints, TeamTiebreak::BoardWins],
         &BTreeMap::new(),

@@ -18,6 +18,7 @@ use events::{
     ArbiterRequest, CrosstableView, EntryView, EventSummary, EventView, JoinRequest, LogView, NewEvent,
     PlayerRequest, ResultRequest, StandingsView,
 };
+use events::{FoulRequest, FoulView, TeamForfeitRequest};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -315,4 +316,35 @@ pub async fn lineup(
             .submit_lineup(&id, &user, req.round, &req.players)
             .await?,
     ))
+}
+
+/// The arbiter records a foul (犯规, seed 000 9.2) against a player of a
+/// paired round; it counts in the tie-breaks that name fouls (15.1–15.5).
+#[utoipa::path(post, path = "/api/events/{id}/fouls", tag = "events", params(("id" = String, Path)),
+    request_body = FoulRequest,
+    responses((status = 200, body = FoulView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn foul(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<FoulRequest>,
+) -> Result<Json<FoulView>, ApiError> {
+    Ok(Json(state.events().record_foul(&id, &user, req).await?))
+}
+
+/// The arbiter rules that a whole team forfeits its match of a round
+/// (seed 000 21.4): every board of the match `+` for the other team.
+#[utoipa::path(post, path = "/api/events/{id}/teams/forfeit", tag = "events", params(("id" = String, Path)),
+    request_body = TeamForfeitRequest,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn team_forfeit(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<TeamForfeitRequest>,
+) -> Result<StatusCode, ApiError> {
+    state.events().team_forfeit(&id, &user, req).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -53,6 +53,11 @@ async function listPage(main, ctx) {
   if (ctx.account && !ctx.account.guest) main.append(createForm(variants, ctx));
 }
 
+// Systems whose entries are teams (seed 000 articles 12–15), and those
+// whose number of rounds the organiser sets (a Swiss of players or teams).
+const isTeam = (system) => system === 'team-round-robin' || system === 'team-swiss';
+const hasRounds = (system) => system === 'swiss' || system === 'team-swiss';
+
 function createForm(variants, ctx) {
   const field = (label, input) => h('label', { class: 'row' }, h('span', {}, label), input);
   const nameInput = h('input', { id: 'event-name', maxlength: 80, required: true });
@@ -60,7 +65,7 @@ function createForm(variants, ctx) {
     variants.map((v) => h('option', { value: v.id }, variantLabel(variants, v))));
   const clock = h('input', { id: 'event-clock', value: '10+5', maxlength: 20 });
   const system = h('select', { id: 'event-system' },
-    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'groups-knockout', 'arena', 'team-round-robin']
+    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'groups-knockout', 'arena', 'team-round-robin', 'team-swiss']
       .map((s) => h('option', { value: s }, t(`events.system.${s}`))));
   const minutes = h('input', { id: 'event-minutes', type: 'number', min: 1, max: 720, value: 60 });
   const berserk = h('input', { id: 'event-berserk', type: 'checkbox', checked: true });
@@ -80,13 +85,16 @@ function createForm(variants, ctx) {
   const groupSize = h('input', { id: 'event-group-size', type: 'number', min: 2, max: 30, value: 4 });
   const advance = h('input', { id: 'event-advance', type: 'number', min: 1, max: 30, value: 1 });
   const finalSize = h('input', { id: 'event-final-size', type: 'number', min: 2, max: 30, value: 3 });
+  const lineups = h('select', { id: 'event-lineups' },
+    ['roster-order', 'any-order'].map((s) => h('option', { value: s }, t(`teams.lineups.${s}`))));
   const said = h('p', { role: 'status' });
   const sync = () => {
-    boards.disabled = system.value !== 'team-round-robin';
+    boards.disabled = !isTeam(system.value);
     firstTo.disabled = system.value !== 'knockout' && system.value !== 'groups-knockout';
     for (const x of [groups, groupSize, advance, finalSize]) x.disabled = system.value !== 'groups-knockout';
-    substitutes.disabled = system.value !== 'team-round-robin';
-    rounds.disabled = system.value !== 'swiss';
+    substitutes.disabled = !isTeam(system.value);
+    lineups.disabled = !isTeam(system.value);
+    rounds.disabled = !hasRounds(system.value);
     minutes.disabled = system.value !== 'arena';
     berserk.disabled = system.value !== 'arena';
     if (system.value === 'arena') scoring.value = '2-1-0';
@@ -101,15 +109,16 @@ function createForm(variants, ctx) {
         name: nameInput.value, variant: variant.value, time_control: clock.value, system: system.value,
         scoring: scoring.value, tiebreaks: tiebreaks.value, rated: rated.checked,
       };
-      if (system.value === 'swiss') body.rounds = Number(rounds.value);
+      if (hasRounds(system.value)) body.rounds = Number(rounds.value);
       if (system.value === 'arena') {
         body.duration_s = Number(minutes.value) * 60;
         body.berserk = berserk.checked;
         delete body.tiebreaks;
       }
-      if (system.value === 'team-round-robin') {
+      if (isTeam(system.value)) {
         body.boards = Number(boards.value);
         body.substitutes = Number(substitutes.value);
+        body.lineups = lineups.value;
       }
       if (system.value === 'groups-knockout') {
         body.groups = Number(groups.value);
@@ -136,6 +145,7 @@ function createForm(variants, ctx) {
   field(t('teams.boards'), boards), field(t('teams.substitutes'), substitutes),
   field(t('events.groups'), groups), field(t('events.groupSize'), groupSize),
   field(t('events.advance'), advance), field(t('events.finalSize'), finalSize),
+  field(t('teams.lineupsTitle'), lineups),
   field(t('events.firstTo'), firstTo), field(t('events.minRatedGames'), minGames),
   field(t('events.forfeitAfter'), forfeit),
   field(t('events.duration'), minutes), field(t('events.berserk'), berserk), field(t('events.scoring'), scoring),
@@ -221,7 +231,7 @@ async function eventPage(main, id, ctx) {
     if (arena && ev.my_game && ev.arena.berserk) {
       buttons.push(act(t('events.berserkNow'), () => api.berserk(ev.my_game)));
     }
-    const team = ev.system === 'team-round-robin';
+    const team = isTeam(ev.system);
     if (ctx.account && ev.state === 'open' && !ev.entered && !team) {
       buttons.push(act(t('events.join'), () => {
         const code = ev.invitation_required ? window.prompt(t('events.code')) : null;

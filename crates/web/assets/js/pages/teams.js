@@ -1,9 +1,10 @@
 // A team event's part of the event page (docs/EVENTS.md, seed 000
-// articles 12–15): the team standings (match points, board points, boards
-// won), every round's matches with their boards — the first-listed team's
+// articles 12–15): the team standings (match points and the tie-breaks of
+// 15.3 or, in a team Swiss, 15.4), every round's matches with their boards — the first-listed team's
 // player on the left, red marked — the rosters in board order with the
-// substitutes, and the forms a captain uses: registering a team before
-// the start, and handing in a line-up before a round is paired.
+// substitutes, the fouls recorded, and the forms a captain uses:
+// registering a team before the start, and handing in a line-up before a
+// round is paired; the arbiter's: a foul, a whole team's forfeit.
 
 import { api } from '../api.js';
 import { fill, h } from '../dom.js';
@@ -24,20 +25,32 @@ export async function drawTeams(section, forms, ev, ctx, act) {
     return;
   }
   const teamName = (n) => (tv.teams.find((x) => x.number === n) || {}).name || String(n);
+  // 团体对手分 is a Swiss's (15.4), 全队胜局 a round robin's (15.3).
+  const swiss = ev.system === 'team-swiss';
+  const columns = [
+    ['#', (r) => `${r.rank}${r.shared ? '=' : ''}`],
+    [t('teams.team'), (r) => `${r.team}. ${r.name}`],
+    [t('teams.mp'), (r) => h('strong', {}, String(r.match_points))],
+    ...(swiss ? [[t('teams.omp'), (r) => String(r.opponent_match_points)]] : []),
+    [t('teams.bp'), (r) => r.board_points],
+    swiss ? [t('teams.mw'), (r) => String(r.matches_won)] : [t('teams.wins'), (r) => String(r.board_wins)],
+    [t('teams.fouls'), (r) => String(r.fouls)],
+    [t('teams.played'), (r) => String(r.played)],
+  ];
   const standings = h('div', { class: 'table-scroll' }, h('table', { id: 'team-standings' },
-    h('thead', {}, h('tr', {}, ...['#', t('teams.team'), t('teams.mp'), t('teams.bp'), t('teams.wins'),
-      t('teams.played')].map((k) => h('th', { scope: 'col' }, k)))),
-    h('tbody', {}, tv.standings.map((r) => h('tr', {},
-      h('td', {}, `${r.rank}${r.shared ? '=' : ''}`),
-      h('td', {}, `${r.team}. ${r.name}`),
-      h('td', {}, h('strong', {}, String(r.match_points))),
-      h('td', {}, r.board_points),
-      h('td', {}, String(r.board_wins)),
-      h('td', {}, String(r.played)))))));
+    h('thead', {}, h('tr', {}, ...columns.map(([k]) => h('th', { scope: 'col' }, k)))),
+    h('tbody', {}, tv.standings.map((r) => h('tr', {}, ...columns.map(([, cell]) => h('td', {}, cell(r))))))));
+  const fouls = tv.fouls.length ? [h('h2', {}, t('teams.foulsTitle')),
+    h('div', { class: 'table-scroll' }, h('table', { id: 'team-fouls', class: 'summary-table' }, h('tbody', {},
+      tv.fouls.map((f) => h('tr', {},
+        h('td', {}, `${t('events.round')} ${f.round}`),
+        h('td', {}, shownName(f.player)),
+        h('td', {}, f.reason))))))] : [];
   const side = (b) => (b.first_team_side === 'first' ? '●' : '○');
   const matches = tv.rounds.slice().reverse().map((r) => h('div', { class: 'team-round' },
     h('h3', {}, `${t('events.round')} ${r.round}`,
-      r.sits_out ? h('span', { class: 'muted' }, ` · ${teamName(r.sits_out)} ${t('teams.sitsOut')}`) : ''),
+      r.sits_out ? h('span', { class: 'muted' },
+        ` · ${teamName(r.sits_out)} ${t(swiss ? 'teams.bye' : 'teams.sitsOut')}`) : ''),
     r.matches.map((m) => h('div', { class: 'team-match' },
       h('h4', {}, `${m.first_name} ${m.first_board_points} : ${m.second_board_points} ${m.second_name}`,
         m.first_match_points === null || m.first_match_points === undefined ? ''
@@ -57,7 +70,7 @@ export async function drawTeams(section, forms, ev, ctx, act) {
       link(`/@/${encodeURIComponent(p.name)}`, shownName(p.name)),
       h('span', { class: 'muted' }, ` · ${p.rating}${p.substitute ? ` · ${t('teams.substitute')}` : ''}`)))))));
   fill(section, h('h2', { id: 'teams-title' }, t('teams.standings')), standings,
-    h('h2', {}, t('teams.matches')), ...matches,
+    ...fouls, h('h2', {}, t('teams.matches')), ...matches,
     h('h2', {}, t('teams.rosters')), rosters);
   const me = ctx.account && !ctx.account.guest ? ctx.account.name : null;
   const myTeam = me && tv.teams.find((x) => x.captain === me);
@@ -68,6 +81,7 @@ export async function drawTeams(section, forms, ev, ctx, act) {
   const shown = [];
   if (me && ev.state === 'open' && !myTeam) shown.push(registerForm(ev, act));
   if (myTeam && ev.state !== 'finished') shown.push(lineupForm(ev, tv, myTeam, said));
+  if (ev.arbiter && ev.current_round > 0) shown.push(rulingsForm(ev, tv, act));
   fill(forms, ...shown, said);
 }
 
@@ -88,14 +102,19 @@ function registerForm(ev, act) {
 }
 
 // 12.2: a line-up is any `boards` players of the roster in roster order,
-// so ticking them in the roster's order is all a captain does.
+// so ticking them in the roster's order is all a captain does; 12.3 (an
+// event's `lineups: any-order`): the captain picks a player per board.
 function lineupForm(ev, tv, team, said) {
   const next = ev.current_round + 1;
   const last = ev.rounds || Math.max(1, tv.teams.length - (tv.teams.length % 2 === 0 ? 1 : 0));
   const round = h('input', { id: 'lineup-round', type: 'number', min: next, max: Math.max(next, last), value: next });
+  const anyOrder = tv.lineups === 'any-order';
   const boxes = team.roster.map((p) => h('input', {
     type: 'checkbox', value: p.name, checked: !p.substitute, 'data-position': p.position,
   }));
+  const perBoard = Array.from({ length: tv.boards }, (_, i) => h('select', { 'data-board': i + 1 },
+    team.roster.map((p) => h('option', { value: p.name, selected: p.position === i + 1 }, shownName(p.name)))));
+  const chosen = () => (anyOrder ? perBoard.map((s) => s.value) : boxes.filter((b) => b.checked).map((b) => b.value));
   return h('form', {
     id: 'team-lineup',
     onsubmit: async (e) => {
@@ -103,7 +122,7 @@ function lineupForm(ev, tv, team, said) {
       try {
         const r = await api.eventLineup(ev.id, {
           round: Number(round.value),
-          players: boxes.filter((b) => b.checked).map((b) => b.value),
+          players: chosen(),
         });
         fill(said, t('teams.lineupSent', { round: r.round }));
       } catch (err) {
@@ -112,9 +131,31 @@ function lineupForm(ev, tv, team, said) {
     },
   },
   h('h3', {}, `${t('teams.lineup')} · ${team.name}`),
-  h('p', { class: 'muted' }, t('teams.lineupHelp')),
+  h('p', { class: 'muted' }, t(anyOrder ? 'teams.lineupAnyHelp' : 'teams.lineupHelp')),
   h('label', { class: 'row' }, h('span', {}, t('teams.lineupRound')), round),
-  h('ol', { class: 'plain' }, team.roster.map((p, i) => h('li', {}, h('label', {}, boxes[i],
-    ` ${p.position}. ${shownName(p.name)}${p.substitute ? ` (${t('teams.substitute')})` : ''}`)))),
+  anyOrder
+    ? h('div', {}, perBoard.map((s, i) => h('label', { class: 'row' }, h('span', {}, `${t('teams.board')} ${i + 1}`), s)))
+    : h('ol', { class: 'plain' }, team.roster.map((p, i) => h('li', {}, h('label', {}, boxes[i],
+      ` ${p.position}. ${shownName(p.name)}${p.substitute ? ` (${t('teams.substitute')})` : ''}`)))),
   h('button', { type: 'submit' }, t('teams.lineupSend')));
+}
+
+// The arbiter's rulings on a paired round: a foul (犯规, 9.2) against a
+// player, or a whole team's forfeit of its match (21.4).
+function rulingsForm(ev, tv, act) {
+  const round = h('input', { id: 'ruling-round', type: 'number', min: 1, max: ev.current_round, value: ev.current_round });
+  const player = h('select', { id: 'foul-player' }, tv.teams.flatMap((team) => team.roster.map((p) =>
+    h('option', { value: p.name }, `${team.name} · ${shownName(p.name)}`))));
+  const reason = h('input', { id: 'ruling-reason', maxlength: 200 });
+  const team = h('select', { id: 'forfeit-team' },
+    tv.teams.map((x) => h('option', { value: x.number }, `${x.number}. ${x.name}`)));
+  const body = (extra) => ({ round: Number(round.value), reason: reason.value.trim(), ...extra });
+  return h('form', { id: 'team-rulings', onsubmit: (e) => e.preventDefault() },
+    h('h3', {}, t('teams.rulings')),
+    h('label', { class: 'row' }, h('span', {}, t('teams.lineupRound')), round),
+    h('label', { class: 'row' }, h('span', {}, t('teams.reason')), reason),
+    h('label', { class: 'row' }, h('span', {}, t('teams.foulPlayer')), player),
+    act(t('teams.foulRecord'), () => api.eventFoul(ev.id, body({ player: player.value }))),
+    h('label', { class: 'row' }, h('span', {}, t('teams.team')), team),
+    act(t('teams.forfeit'), () => api.eventTeamForfeit(ev.id, body({ team: Number(team.value) }))));
 }

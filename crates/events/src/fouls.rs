@@ -1,0 +1,260 @@
+//! The arbiter's rulings that are not a board's result: fouls (犯规)
+//! recorded against a player, and a whole team's forfeit of a match.
+//!
+//! - **Fouls** (seed 000 9.1–9.2: 凡判处犯规裁判员应当当场明确宣布并及时
+//!   记录): the arbiter records each foul with its round and reason. They
+//!   count where the tie-breaks name them: a player's 犯规 in the CXA
+//!   order (15.1, 15.2: fewer fouls first) and a team's 全队犯规, its
+//!   players' fouls together (15.3–15.5).
+//! - **A team's forfeit** (21.4: 缺席者是队 … `+` 等于 2 分): a team that
+//!   does not come loses every board of its match by forfeit in one
+//!   ruling; the match is scored as the team's forfeit (2 match points to
+//!   the other team) and a team Swiss counts it unplayed.
+
+use crate::spec::BoardResult;
+use crate::{Events, Loaded};
+use common::Error;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use store::{FoulRow, User};
+use utoipa::ToSchema;
+
+/// Most characters in a ruling's reason (as a result's).
+const MAX_REASON_CHARS: usize = 200;
+
+/// The arbiter records a foul against a player.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FoulRequest {
+    /// A round paired already.
+    pub round: u32,
+    /// The player's account name.
+    pub player: String,
+    /// What the foul was (9.1's kind, the move): kept with it.
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// A whole team forfeits its match of a round (21.4).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TeamForfeitRequest {
+    pub round: u32,
+    /// The number of the team that did not come.
+    pub team: u32,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// A recorded foul.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct FoulView {
+    pub round: u32,
+    /// The player's entry number and name.
+    pub number: u32,
+    pub player: String,
+    pub reason: String,
+    pub recorded_ms: i64,
+}
+
+impl Loaded {
+    /// Fouls per entry number: the `FOUL` tie-break's counts.
+    pub(crate) fn fouls_by_number(&self) -> BTreeMap<u32, u32> {
+        let mut out = BTreeMap::new();
+        for f in &self.fouls {
+            if let Some(e) = self.entry_of(&f.user_id) {
+                *out.entry(e.number).or_default() += 1;
+            }
+        }
+        out
+    }
+
+    pub(crate) fn foul_views(&self) -> Vec<FoulView> {
+        self.fouls
+            .iter()
+            .filter_map(|f| {
+                let e = self.entry_of(&f.user_id)?;
+                Some(FoulView {
+                    round: f.round,
+                    number: e.number,
+                    player: e.name.clone(),
+                    reason: f.reason.clone(),
+                    recorded_ms: f.recorded_ms,
+                })
+            })
+            .collect()
+    }
+}
+
+fn check_reason(reason: &str) -> Result<String, Error> {
+    if reason.chars().count() > MAX_REASON_CHARS {
+        return Err(Error::bad(
+            "bad_reason",
+            format!("a reason has at most {MAX_REASON_CHARS} characters"),
+        ));
+    }
+    Ok(reason.trim().to_string())
+}
+
+/// A round that is paired already: rulings are about games that were.
+fn paired_round(l: &Loaded, round: u32) -> Result<(), Error> {
+    if round == 0 || round > l.event.current_round {
+        return Err(Error::bad(
+            "bad_round",
+            format!(
+                "round {round} is not paired: rounds 1 to {} are",
+                l.event.current_round
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl Events {
+    /// The arbiter records a foul (犯规, 9.2) against an entered player in
+    /// a paired round; it is logged and counts in the tie-breaks at once.
+    ///
+    /// # Errors
+    /// Not the arbiter; the round not paired; the player not entered; a
+    /// reason too long.
+    pub async fn record_foul(&self, id: &str, by: &User, req: FoulRequest) -> Result<FoulView, Error> {
+        if let Some(done) = self
+            .forwarded(id, || crate::remote::Call::Foul {
+                id: id.into(),
+                by: by.clone(),
+                req: req.clone(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
+        let reason = check_reason(&req.reason)?;
+        let _one = self.lock(id).await;
+        let l = self.load(id).await?;
+        if !self.is_arbiter(&l, &by.id).await? {
+            return Err(Error::Forbidden("only the event's arbiter records fouls".into()));
+        }
+        paired_round(&l, req.round)?;
+        let entry = l
+            .entries
+            .iter()
+            .find(|e| e.name.eq_ignore_ascii_case(req.player.trim()))
+            .ok_or_else(|| {
+                Error::bad(
+                    "bad_player",
+                    format!("{} is not entered in this event", req.player),
+                )
+            })?;
+        let row = FoulRow {
+            round: req.round,
+            user_id: entry.user_id.clone(),
+            reason: reason.clone(),
+            by_id: by.id.clone(),
+            recorded_ms: common::now_ms(),
+        };
+        self.store().add_foul(id, &row).await?;
+        self.log(
+            id,
+            Some(by),
+            "foul",
+            &format!(
+                "round {}: a foul by {} (number {}){}",
+                req.round,
+                entry.name,
+                entry.number,
+                if reason.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({reason})")
+                }
+            ),
+        )
+        .await?;
+        Ok(FoulView {
+            round: req.round,
+            number: entry.number,
+            player: entry.name.clone(),
+            reason,
+            recorded_ms: row.recorded_ms,
+        })
+    }
+
+    /// The arbiter rules that team `req.team` forfeits its match of
+    /// `req.round` (21.4): every board of the match `+` for the other
+    /// team's player, set together (a ruling on a game still being played
+    /// stands when it ends, as a board's does).
+    ///
+    /// # Errors
+    /// Not the arbiter; not a team event; the round not paired; no such
+    /// team; the team has the bye or sits out that round.
+    pub async fn team_forfeit(&self, id: &str, by: &User, req: TeamForfeitRequest) -> Result<(), Error> {
+        if let Some(done) = self
+            .forwarded(id, || crate::remote::Call::TeamForfeit {
+                id: id.into(),
+                by: by.clone(),
+                req: req.clone(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
+        let reason = check_reason(&req.reason)?;
+        let _one = self.lock(id).await;
+        let l = self.load(id).await?;
+        if !self.is_arbiter(&l, &by.id).await? {
+            return Err(Error::Forbidden(
+                "only the event's arbiter may rule a forfeit".into(),
+            ));
+        }
+        crate::teams::not_team_event(&l)?;
+        paired_round(&l, req.round)?;
+        let team = l
+            .teams
+            .iter()
+            .find(|t| t.number == req.team)
+            .ok_or_else(|| Error::NotFound(format!("team {}", req.team)))?;
+        let boards = crate::teams::match_boards(&l, req.round, req.team).ok_or_else(|| {
+            Error::conflict(
+                "bye",
+                format!("{} plays no match in round {}", team.name, req.round),
+            )
+        })?;
+        let results: Vec<(u32, u32, &str, bool)> = boards
+            .iter()
+            .map(|p| {
+                let white_absent = l
+                    .entry_number(p.white)
+                    .is_some_and(|e| team.members.contains(&e.user_id));
+                let r = if white_absent {
+                    BoardResult::BlackForfeitWin
+                } else {
+                    BoardResult::WhiteForfeitWin
+                };
+                (p.round, p.board, r.as_str(), true)
+            })
+            .collect();
+        self.store().set_pairing_results(id, &results).await?;
+        self.log(
+            id,
+            Some(by),
+            "team_forfeit",
+            &format!(
+                "round {}: {} forfeits its match, boards {}{}",
+                req.round,
+                team.name,
+                results
+                    .iter()
+                    .map(|r| format!("{} {}", r.1, r.2))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if reason.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({reason})")
+                }
+            ),
+        )
+        .await?;
+        self.after_result_locked(id).await
+    }
+}

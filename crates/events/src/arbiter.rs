@@ -147,6 +147,7 @@ impl Events {
             group_size: terms.stages.map_or(0, |s| s.group_size),
             advance_per_group: terms.stages.map_or(0, |s| s.advance),
             final_size: terms.stages.map_or(0, |s| s.final_size),
+            groups_by_lot: terms.groups_by_lot,
             lineups_any_order: terms.lineups_any_order,
         };
         self.store().insert_event(&row).await?;

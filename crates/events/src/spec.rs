@@ -263,9 +263,24 @@ pub struct NewEvent {
     /// Groups → knockout → final: when this many are left the knockout
     /// stops and they play a final round robin (seed 001: 3).
     pub final_size: Option<u32>,
+    /// Groups → knockout → final: how the groups are made — `seeded`
+    /// (the default: a snake by initial ranking, CXA 11.3) or `lot` (seed
+    /// 001: 选手进场后进行抽签分组, drawn from the event's id, so the same
+    /// groups after a restart, and logged).
+    pub group_draw: Option<GroupDraw>,
     /// A team event's line-ups: `roster-order` (12.2, the default) or
     /// `any-order` (12.3 临时定台制).
     pub lineups: Option<LineupOrder>,
+}
+
+/// How a staged event's groups are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum GroupDraw {
+    /// In a snake by initial ranking (CXA 11.3 种子分组).
+    Seeded,
+    /// By drawing lots (seed 001: 抽签分组).
+    Lot,
 }
 
 /// How a captain may order a team's line-up (seed 000 12.2–12.3).
@@ -331,6 +346,8 @@ pub struct Terms {
     pub substitutes: u32,
     /// A staged event's plan (`None` otherwise).
     pub stages: Option<tournament::staged::Stages>,
+    /// Whether a staged event's groups are drawn by lot.
+    pub groups_by_lot: bool,
     pub lineups_any_order: bool,
 }
 
@@ -564,6 +581,12 @@ impl NewEvent {
                 ))
             }
         };
+        if self.group_draw.is_some() && stages.is_none() {
+            return Err(Error::bad(
+                "bad_stages",
+                "group_draw (seeded or lot) is a term of system groups-knockout",
+            ));
+        }
         if stages.is_some_and(|s| s.players() as usize > MAX_KNOCKOUT_ENTRIES) {
             return Err(Error::bad(
                 "bad_stages",
@@ -584,6 +607,7 @@ impl NewEvent {
         }
         Ok(Terms {
             stages,
+            groups_by_lot: self.group_draw == Some(GroupDraw::Lot),
             boards,
             substitutes,
             lineups_any_order: self.lineups == Some(LineupOrder::AnyOrder),
@@ -710,6 +734,7 @@ mod tests {
             group_size: None,
             advance: None,
             final_size: None,
+            group_draw: None,
             lineups: None,
             first_to: None,
         }

@@ -26,7 +26,14 @@ pub(crate) fn stages(l: &Loaded) -> Option<Stages> {
         return None;
     }
     let e = &l.event;
-    Stages::new(e.group_count, e.group_size, e.advance_per_group, e.final_size).ok()
+    let s = Stages::new(e.group_count, e.group_size, e.advance_per_group, e.final_size).ok()?;
+    // The groups' lot is round 0's: drawn from the event's id, so it is
+    // the same after a restart (seed 001: 抽签分组).
+    Some(if e.groups_by_lot {
+        s.drawn_by_lot(lot_seed(&e.id, 0))
+    } else {
+        s
+    })
 }
 
 fn plan(l: &Loaded) -> Result<Stages, Error> {
@@ -212,7 +219,10 @@ pub(crate) fn boards(l: &Loaded, round: u32) -> Result<(Vec<Line>, Option<String
         Stage::Groups(r) => {
             let note = (r == 1).then(|| {
                 format!(
-                    "groups stage: {}",
+                    "groups stage{}: {}",
+                    s.lot.map_or(String::new(), |seed| format!(
+                        " (drawn by lot: seed {seed:#018x}, from the event id and round 0)"
+                    )),
                     s.groups()
                         .iter()
                         .enumerate()

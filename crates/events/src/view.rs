@@ -149,6 +149,8 @@ pub struct StagesView {
     pub group_size: u32,
     pub advance: u32,
     pub final_size: u32,
+    /// How the groups were made: `seeded` or `lot`.
+    pub group_draw: String,
     /// Each round of the event in order: `groups`, `knockout` or `final`.
     pub round_stages: Vec<String>,
     /// Each group's pairing numbers in seeding order.
@@ -421,6 +423,7 @@ impl Events {
                     group_size: s.group_size,
                     advance: s.advance,
                     final_size: s.final_size,
+                    group_draw: if s.lot.is_some() { "lot" } else { "seeded" }.to_string(),
                     round_stages: (1..=s.total_rounds())
                         .map(|r| {
                             match s.stage_of(r) {

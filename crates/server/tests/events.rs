@@ -2771,6 +2771,65 @@ async fn a_staged_knockout_draws_its_second_round_by_a_reproducible_lot() {
     s.stop().await;
 }
 
+/// Seed 001's groups drawn by lot (选手进场后进行抽签分组): the groups are
+/// the event's own lot, drawn again from its seed, told in the log, and
+/// round 1 pairs within them; the term belongs to a staged event only.
+async fn a_staged_event_draws_its_groups_by_lot() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let r = org
+        .post(
+            "/api/events",
+            &json!({"name": "X", "time_control": "10+5", "system": "swiss", "rounds": 3, "group_draw": "lot"}),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad_stages");
+    let id = create(
+        &org,
+        json!({"name": "Drawn", "time_control": "10+5", "system": "groups-knockout",
+               "groups": 2, "group_size": 4, "advance": 1, "final_size": 2, "group_draw": "lot"}),
+    )
+    .await;
+    for i in 0..8 {
+        let b = Bot::new(&s, &format!("gl{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+    }
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    assert_eq!(ev["stages"]["group_draw"], "lot");
+    let seed = tournament::staged::lot_seed(&id, 0);
+    let lot = tournament::staged::draw_lots(&(1..=8).collect::<Vec<u32>>(), seed);
+    let drawn: Vec<Vec<u32>> = lot.chunks(4).map(<[u32]>::to_vec).collect();
+    assert_eq!(ev["stages"]["group_members"], json!(drawn), "the event's own lot");
+    let in_group = |a: u64, b: u64| {
+        drawn
+            .iter()
+            .any(|g| g.contains(&(a as u32)) && g.contains(&(b as u32)))
+    };
+    let round1 = boards(&ev, 1);
+    assert_eq!(round1.len(), 4);
+    assert!(
+        round1.iter().all(|&(w, b)| in_group(w, b)),
+        "{round1:?} within {drawn:?}"
+    );
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let line = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["detail"].as_str().unwrap_or("").starts_with("groups stage"))
+        .unwrap_or_else(|| panic!("the groups are logged: {log:#}"));
+    assert!(
+        line["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{seed:#018x}")),
+        "{line}"
+    );
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -2788,4 +2847,5 @@ on_both_databases!(
     an_event_s_forfeit_time_is_its_games_first_move_window,
     groups_knockout_and_a_final_round_robin_as_one_event,
     a_staged_knockout_draws_its_second_round_by_a_reproducible_lot,
+    a_staged_event_draws_its_groups_by_lot,
 );

@@ -75,6 +75,8 @@ pub struct EventRow {
     pub group_size: u32,
     pub advance_per_group: u32,
     pub final_size: u32,
+    /// A staged event's groups drawn by lot (seed 001), not seeded.
+    pub groups_by_lot: bool,
     /// A team event's line-ups in any order (12.3 临时定台制) rather than
     /// in roster order (12.2).
     pub lineups_any_order: bool,
@@ -130,7 +132,7 @@ const EVENT_COLS: &str =
     "id, node, name, organiser_id, variant, time_control, rated, system, rounds, scoring, \
      tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
      state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to, min_rated_games, forfeit_after_ms, \
-     group_count, group_size, advance_per_group, final_size, lineups_any_order";
+     group_count, group_size, advance_per_group, final_size, lineups_any_order, groups_by_lot";
 
 pub(crate) fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
@@ -180,6 +182,7 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         advance_per_group: u32_of(row, "advance_per_group", "events")?,
         final_size: u32_of(row, "final_size", "events")?,
         lineups_any_order: row.try_get::<i64, _>("lineups_any_order")? != 0,
+        groups_by_lot: row.try_get::<i64, _>("groups_by_lot")? != 0,
     })
 }
 
@@ -284,7 +287,7 @@ impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,$35,$36,$37,$38)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,$35,$36,$37,$38,$39)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -324,6 +327,7 @@ impl Store {
         .bind(i64::from(e.advance_per_group))
         .bind(i64::from(e.final_size))
         .bind(i64::from(e.lineups_any_order))
+        .bind(i64::from(e.groups_by_lot))
         .execute(&self.writer)
         .await?;
         Ok(())

@@ -59,6 +59,9 @@ pub struct Stages {
     /// When this many are left, the knockout stops and they play a final
     /// round robin (seed 001: 3).
     pub final_size: u32,
+    /// The seed of the groups' drawing of lots (seed 001: 选手进场后进行
+    /// 抽签分组); `None`: the groups are seeded in a snake (CXA 11.3).
+    pub lot: Option<u64>,
 }
 
 /// Which stage a round of the event belongs to, and its number within it
@@ -100,7 +103,18 @@ impl Stages {
             group_size,
             advance,
             final_size,
+            lot: None,
         })
+    }
+
+    /// The same plan with its groups drawn by lot from `seed` (seed 001:
+    /// each player draws a group and a number within it).
+    #[must_use]
+    pub fn drawn_by_lot(self, seed: u64) -> Stages {
+        Stages {
+            lot: Some(seed),
+            ..self
+        }
     }
 
     pub fn players(&self) -> u32 {
@@ -120,11 +134,19 @@ impl Stages {
         })
     }
 
-    /// Each group's pairing numbers, in seeding order (the group's own
-    /// Berger numbers 1, 2, …).
+    /// Each group's pairing numbers, in the group's own order (its Berger
+    /// numbers 1, 2, …): seeded in a snake, or as the lot dealt them — the
+    /// first `group_size` drawn make group 1, in the order drawn, and so
+    /// on.
     pub fn groups(&self) -> Vec<Vec<u32>> {
         let seeded: Vec<u32> = (1..=self.players()).collect();
-        snake_groups(&seeded, self.groups).expect("checked by Stages::new")
+        match self.lot {
+            None => snake_groups(&seeded, self.groups).expect("checked by Stages::new"),
+            Some(seed) => draw_lots(&seeded, seed)
+                .chunks(self.group_size as usize)
+                .map(<[u32]>::to_vec)
+                .collect(),
+        }
     }
 
     pub fn group_rounds(&self) -> u32 {
@@ -447,6 +469,28 @@ mod tests {
         assert_eq!(s.group_rounds(), 3);
         assert_eq!(s.stage_of(4), Ok(Stage::Final(1)));
         assert_eq!(s.total_rounds(), 4);
+    }
+
+    /// Groups drawn by lot: every player in exactly one group of the
+    /// plan's size, the same groups from the same seed, other groups from
+    /// another (and not the snake).
+    #[test]
+    fn groups_drawn_by_lot() {
+        let s = Stages::new(12, 4, 1, 3).unwrap();
+        let drawn = s.drawn_by_lot(lot_seed("ev1", 0));
+        let groups = drawn.groups();
+        assert_eq!(groups.len(), 12);
+        assert!(groups.iter().all(|g| g.len() == 4));
+        let mut all: Vec<u32> = groups.iter().flatten().copied().collect();
+        all.sort_unstable();
+        assert_eq!(all, (1..=48).collect::<Vec<_>>());
+        assert_eq!(groups, s.drawn_by_lot(lot_seed("ev1", 0)).groups());
+        assert_ne!(groups, s.drawn_by_lot(lot_seed("ev2", 0)).groups());
+        assert_ne!(groups, s.groups());
+        assert_eq!(
+            groups[0],
+            draw_lots(&(1..=48).collect::<Vec<_>>(), lot_seed("ev1", 0))[..4]
+        );
     }
 
     #[test]

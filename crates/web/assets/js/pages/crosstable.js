@@ -126,7 +126,8 @@ export function stages(ev, ct) {
     const cols = roundsOf(stage);
     return { rows: ct.rows.filter((r) => numbers.includes(r.number)).map((r) => ({ ...r, rounds: cols.map((i) => r.rounds[i] || '') })) };
   };
-  const parts = [h('h3', {}, t('events.stage.groups'))];
+  const parts = [h('h3', {}, t('events.stage.groups'),
+    h('span', { class: 'muted', id: 'event-group-draw' }, ` · ${t(`events.groupDraw.${st.group_draw}`)}`))];
   st.group_tables.forEach((rows, g) => {
     parts.push(h('h4', {}, t('events.groupN', { n: g + 1 })),
       crosstable(cut(st.group_members[g], 'groups'), { rows }, roundsOf('groups').length, `event-group-${g + 1}`));

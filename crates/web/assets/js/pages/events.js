@@ -85,13 +85,15 @@ function createForm(variants, ctx) {
   const groupSize = h('input', { id: 'event-group-size', type: 'number', min: 2, max: 30, value: 4 });
   const advance = h('input', { id: 'event-advance', type: 'number', min: 1, max: 30, value: 1 });
   const finalSize = h('input', { id: 'event-final-size', type: 'number', min: 2, max: 30, value: 3 });
+  const groupDraw = h('select', { id: 'event-group-draw' },
+    ['seeded', 'lot'].map((s) => h('option', { value: s }, t(`events.groupDraw.${s}`))));
   const lineups = h('select', { id: 'event-lineups' },
     ['roster-order', 'any-order'].map((s) => h('option', { value: s }, t(`teams.lineups.${s}`))));
   const said = h('p', { role: 'status' });
   const sync = () => {
     boards.disabled = !isTeam(system.value);
     firstTo.disabled = system.value !== 'knockout' && system.value !== 'groups-knockout';
-    for (const x of [groups, groupSize, advance, finalSize]) x.disabled = system.value !== 'groups-knockout';
+    for (const x of [groups, groupSize, advance, finalSize, groupDraw]) x.disabled = system.value !== 'groups-knockout';
     substitutes.disabled = !isTeam(system.value);
     lineups.disabled = !isTeam(system.value);
     rounds.disabled = !hasRounds(system.value);
@@ -125,6 +127,7 @@ function createForm(variants, ctx) {
         body.group_size = Number(groupSize.value);
         body.advance = Number(advance.value);
         body.final_size = Number(finalSize.value);
+        body.group_draw = groupDraw.value;
       }
       if ((system.value === 'knockout' || system.value === 'groups-knockout') && firstTo.value) {
         body.first_to = Number(firstTo.value);
@@ -145,6 +148,7 @@ function createForm(variants, ctx) {
   field(t('teams.boards'), boards), field(t('teams.substitutes'), substitutes),
   field(t('events.groups'), groups), field(t('events.groupSize'), groupSize),
   field(t('events.advance'), advance), field(t('events.finalSize'), finalSize),
+  field(t('events.groupDrawTitle'), groupDraw),
   field(t('teams.lineupsTitle'), lineups),
   field(t('events.firstTo'), firstTo), field(t('events.minRatedGames'), minGames),
   field(t('events.forfeitAfter'), forfeit),

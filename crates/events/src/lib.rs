@@ -262,6 +262,19 @@ impl Loaded {
         t
     }
 
+    /// How many rounds from the first are complete, every board with its
+    /// result: the standings are "after round N".
+    pub fn rounds_complete(&self) -> u32 {
+        (1..=self.event.current_round)
+            .take_while(|&r| {
+                self.pairings
+                    .iter()
+                    .filter(|p| p.round == r)
+                    .all(|p| p.result.is_some())
+            })
+            .count() as u32
+    }
+
     /// Whether every board of the current round has its result.
     pub fn round_complete(&self) -> bool {
         self.pairings

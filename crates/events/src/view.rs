@@ -518,14 +518,7 @@ impl Events {
         let mut rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
         rules.fouls = l.fouls_by_number();
         let s = standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))?;
-        let complete = (1..=l.event.current_round)
-            .take_while(|&r| {
-                l.pairings
-                    .iter()
-                    .filter(|p| p.round == r)
-                    .all(|p| p.result.is_some())
-            })
-            .count() as u32;
+        let complete = l.rounds_complete();
         Ok(StandingsView {
             tiebreaks: s.tiebreaks.iter().map(|t| t.name().to_string()).collect(),
             rows: table_rows(&s.rows),
@@ -781,14 +774,7 @@ fn staged_standings(l: &Loaded) -> Result<StandingsView, Error> {
     } else {
         p.final_order
     };
-    let complete = (1..=l.event.current_round)
-        .take_while(|&r| {
-            l.pairings
-                .iter()
-                .filter(|p| p.round == r)
-                .all(|p| p.result.is_some())
-        })
-        .count() as u32;
+    let complete = l.rounds_complete();
     Ok(StandingsView {
         tiebreaks: Vec::new(),
         rows: order

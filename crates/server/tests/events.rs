@@ -2598,11 +2598,23 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
     // The final round robin of the three left, by itself.
     assert_eq!(ev["stages"]["finalists"], json!([1, 2, through]));
     for r in 5..=7usize {
-        common::eventually("the final round is paired", || async {
+        // Waited for by hand, to tell the event's log when it fails (it
+        // did once, under CI's load, with the round before complete).
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
             let ev = event(&org, &id).await;
-            ev["current_round"] == r as u64 || ev["state"] == "finished"
-        })
-        .await;
+            if ev["current_round"] == r as u64 || ev["state"] == "finished" {
+                break;
+            }
+            if tokio::time::Instant::now() > deadline {
+                let log = org.get_json(&format!("/api/events/{id}/log")).await;
+                panic!(
+                    "final round {r} not paired within 30 s: {:#}\n{log:#}",
+                    ev["rounds_paired"]
+                );
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
         let ev = event(&org, &id).await;
         for (w, b) in boards(&ev, r) {
             for n in [w, b].into_iter().filter(|&n| n > 0) {

@@ -300,15 +300,6 @@ async function eventPage(main, id, ctx) {
     if (ev.system === 'knockout') {
       fill(chartTitle, t('events.bracket'));
       fill(chartBody, bracket(ev));
-    } else if (ev.stages) {
-      let ct;
-      try {
-        ct = await api.eventCrosstable(id);
-      } catch {
-        return; // the next look in 5 s tries again
-      }
-      fill(chartTitle, t('events.system.groups-knockout'));
-      fill(chartBody, stages(ev, ct));
     } else {
       let ct;
       try {
@@ -316,8 +307,9 @@ async function eventPage(main, id, ctx) {
       } catch {
         return; // the next look in 5 s tries again
       }
-      fill(chartTitle, t('events.crosstable'));
-      fill(chartBody, crosstable(ct, st, ev.rounds));
+      // A staged event cuts its groups and final out of the crosstable.
+      fill(chartTitle, t(ev.stages ? 'events.system.groups-knockout' : 'events.crosstable'));
+      fill(chartBody, ev.stages ? stages(ev, ct) : crosstable(ct, st, ev.rounds));
     }
     chart.hidden = false;
   }

@@ -15,7 +15,7 @@ mod common;
 
 use common::{
     free_port, postgres, register, register_named, required, start_with, unique, until_taken, wait_until,
-    Http,
+    Http, Reply,
 };
 use serde_json::Value;
 use std::io::{Read, Write};
@@ -301,12 +301,20 @@ fn lobby_chat_is_one_room(on1: &Http, on3: &Http, alice: &str) {
 
 /// `POST /api/games/{id}/{what}` as `who`: the status.
 fn post_game(http: &Http, id: &str, who: &str, what: &str) -> u16 {
+    post_reply(http, id, who, what).status
+}
+
+/// `POST /api/games/{id}/{what}` as `who`: the whole answer.
+fn post_reply(http: &Http, id: &str, who: &str, what: &str) -> Reply {
     http.request("POST", &format!("/api/games/{id}/{what}"), Some(who), Some("{}"))
-        .status
 }
 
 fn play(http: &Http, id: &str, who: &str, mv: &str) -> u16 {
-    post_game(http, id, who, &format!("move/{mv}"))
+    play_reply(http, id, who, mv).status
+}
+
+fn play_reply(http: &Http, id: &str, who: &str, mv: &str) -> Reply {
+    post_reply(http, id, who, &format!("move/{mv}"))
 }
 
 /// The moves of a game view (`GET /api/games/{id}`, or `full`'s `game`).
@@ -469,7 +477,7 @@ fn three_nodes_on_one_bus_play_a_game_through_a_killed_owner() {
         Duration::from_secs(20),
         "a move after the takeover",
         &[404, 503],
-        || play(&on3, &id, &alice, mv),
+        || play_reply(&on3, &id, &alice, mv),
     );
     eprintln!(
         "the game went on {} ms after its node was killed",
@@ -625,7 +633,7 @@ fn an_event_outlives_its_node(runner: &mut Child, on_runner: &Http, other: &Http
         Duration::from_secs(20),
         "resigning the event's game",
         &[404, 503],
-        || post_game(other, &game, bob, "resign"),
+        || post_reply(other, &game, bob, "resign"),
     );
     // The event, taken over too, scores it and pairs round 2 there.
     wait_until(Duration::from_secs(20), "round 1 scored", || {
@@ -680,7 +688,7 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
                 let v: Value = serde_json::from_str(&r.body).unwrap();
                 id = v["game"].as_str().unwrap().to_string();
             }
-            r.status
+            r
         },
     );
     // Both play through the other node: every move is forwarded.
@@ -694,7 +702,7 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
         Duration::from_secs(30),
         "h0g2 while the owner is frozen",
         &[404, 503],
-        || play(other, &id, alice, "h0g2"),
+        || play_reply(other, &id, alice, "h0g2"),
     );
     eprintln!("the frozen owner's game went on {} ms later", took.as_millis());
     let _ = Command::new("kill")
@@ -709,7 +717,7 @@ fn split_brain(owner: &mut Child, on_owner: &Http, other: &Http, alice: &str, bo
         Duration::from_secs(20),
         "i9h9 on the woken node",
         &[404, 409, 503],
-        || play(on_owner, &id, bob, "i9h9"),
+        || play_reply(on_owner, &id, bob, "i9h9"),
     );
     let g: Value = other.json("GET", &format!("/api/games/{id}"), None, None);
     assert_eq!(

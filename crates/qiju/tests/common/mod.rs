@@ -224,16 +224,33 @@ pub fn postgres() -> Option<String> {
 
 /// Sends `send` every 100 ms until it answers 200, while it answers one of
 /// `waiting` (e.g. 404: no node holds the game yet); panics on any other
-/// answer or after `within`. How long it took.
-pub fn until_taken(within: Duration, what: &str, waiting: &[u16], mut send: impl FnMut() -> u16) -> Duration {
+/// answer (with its body, and the answers before it) or after `within`.
+/// How long it took.
+pub fn until_taken(
+    within: Duration,
+    what: &str,
+    waiting: &[u16],
+    mut send: impl FnMut() -> Reply,
+) -> Duration {
     let t0 = Instant::now();
+    let mut before = Vec::new();
     loop {
-        match send() {
+        let r = send();
+        match r.status {
             200 => return t0.elapsed(),
-            s if waiting.contains(&s) => {}
-            s => panic!("{what}: answered {s}"),
+            s if waiting.contains(&s) => {
+                before.push(format!("{} ms: {s} {}", t0.elapsed().as_millis(), r.body))
+            }
+            s => panic!(
+                "{what}: answered {s} {} after {} ms; before it: {before:#?}",
+                r.body,
+                t0.elapsed().as_millis()
+            ),
         }
-        assert!(t0.elapsed() < within, "{what}: not within {within:?}");
+        assert!(
+            t0.elapsed() < within,
+            "{what}: not within {within:?}; answers: {before:#?}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }

@@ -82,14 +82,19 @@ export async function mount(main, params) {
   const stopTick = tickClocks(clocks);
   let games = [];
   let ev = null;
+  let gone = false; // left: an answer still on its way opens no socket
+  let shownKey = ''; // the tiles and pager drawn, redrawn only when they change (a focused tile keeps its focus)
 
   async function look() {
+    let next;
     try {
-      ev = await api.event(id);
+      next = await api.event(id);
     } catch (e) {
-      fill(said, h('span', { class: 'error' }, errorText(e)));
+      if (!gone) fill(said, h('span', { class: 'error' }, errorText(e)));
       return;
     }
+    if (gone) return;
+    ev = next;
     fill(said);
     games = liveGames(ev);
     draw();
@@ -121,6 +126,9 @@ export async function mount(main, params) {
       }
       return tile.el;
     });
+    const key = `${shown.page}/${shown.pages}:${[...keep].join()}`;
+    if (key === shownKey) return;
+    shownKey = key;
     if (els.length) fill(grid, els);
     else fill(grid, h('p', { class: 'muted', id: 'live-empty' }, t('live.none')));
     const turn = (to) => () => {
@@ -144,6 +152,7 @@ export async function mount(main, params) {
   await look();
   const timer = setInterval(look, LOOK_MS);
   return () => {
+    gone = true;
     clearInterval(timer);
     stopTick();
     for (const tile of tiles.values()) tile.stop();

@@ -549,6 +549,14 @@ try {
     await checkLabels(B.page, 'B arena page');
     await shot(A, 'events-arena-desktop');
     await shot(B, 'events-arena-phone');
+    // The arena's live boards: its games in progress (B and C's next one).
+    const playing = (await eventUntil(arenaId, (e) => e.arena.games.some((x) => !x.result), 'an arena game in progress'))
+      .arena.games.filter((x) => !x.result);
+    await A.page.goto(`${base}/event/${arenaId}/live`);
+    for (const x of playing) await A.page.waitForSelector(`.live-tile[data-game="${x.game}"] [data-piece]`);
+    assert.match(await A.page.textContent('#live-info'), /^Games being played · boards 1–\d+ of \d+$/);
+    assert.ok((await A.page.textContent(`.live-tile[data-game="${playing[0].game}"]`)).includes(`Game ${playing[0].seq}`));
+    await checkLabels(A.page, 'A arena live boards');
   });
 } finally {
   finish('events.mjs');

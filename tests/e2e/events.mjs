@@ -4,21 +4,26 @@
 // is played, the standings move, and the
 // arbiter's correction in the arbiter's panel moves them again; then an
 // arena: created in the page, joined, started, a player's game and the
-// berserk button on the event page, the sheets with their marks — in a real headless Chromium
+// berserk button on the event page, the sheets with their marks; and
+// every form of the arbiter's panel on a Swiss of three rounds (re-pair
+// before the first move, pause and resume, withdraw, late entry,
+// re-admit, publish), each checked on the page, and the round's live
+// boards (pages/liveboards.js) following the players' moves and results
+// on a desktop and a phone — in a real headless Chromium
 // (Debian's) driven by playwright-core against a running `qiju serve`:
 //
 //   node tests/e2e/events.mjs http://127.0.0.1:PORT
 //
 // Started by crates/qiju/tests/browser.rs after casual.mjs. Environment as
 // for run.mjs (QIJU_CHROMIUM, QIJU_SCREENSHOTS). Screenshots: the event
-// list, the event page, the arbiter's panel, the arena and a staged event
-// (groups → knockout → final), desktop
+// list, the event page, the arbiter's panel, the arena, a staged event
+// (groups → knockout → final) and the live boards, desktop
 // (English) and phone (Chinese).
 
 import assert from 'node:assert/strict';
 import { call, checkLabels, setUp, PHONE } from './harness.mjs';
 
-const { base, step, person, register, shot, finish } = await setUp('events.mjs', {
+const { base, step, person, register, shot, finish, expected } = await setUp('events.mjs', {
   emulatePhones: true,
   keepGoing: process.env.QIJU_E2E_KEEP_GOING === '1',
 });
@@ -44,6 +49,8 @@ try {
   const C = await person('C (en, desktop)', 'en-US');
   const nameB = `evb${stamp}`;
   const nameC = `evc${stamp}`;
+  let D = null;
+  const nameD = `evd${stamp}`;
 
   await step('three people register', async () => {
     await register(A, `eva${stamp}`);
@@ -222,8 +229,7 @@ try {
   });
 
   await step('groups → knockout → final: two groups, the bracket, the final; the stages on the page', async () => {
-    const D = await person('D (en, desktop)', 'en-US');
-    const nameD = `evd${stamp}`;
+    D = await person('D (en, desktop)', 'en-US');
     await register(D, nameD);
     const people = { [`eva${stamp}`]: A, [nameB]: B, [nameC]: C, [nameD]: D };
     // Seed 001's office event in small: 2 groups of 2, both go on, a
@@ -285,6 +291,208 @@ try {
     await shot(B, 'events-stages-phone');
   });
 
+  // The arbiter's panel, each of its forms clicked and its effect read
+  // back from the page (and the API where the page cannot show it), and
+  // the round's live boards: a Swiss of three rounds with B, C, D and E,
+  // E withdrawn after round 1 and re-admitted for round 3, F entered late.
+  const nameE = `eve${stamp}`;
+  const nameF = `evf${stamp}`;
+  let E = null;
+  let F = null;
+  let S = null;
+  let panelId = null;
+  const eventNow = async (id) => (await call(A.page, 'GET', `/api/events/${id}`)).body;
+  /** Waits until the event, read through the API, is as `ok` wants. */
+  async function eventUntil(id, ok, what, ms = 20000) {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const ev = await eventNow(id);
+      if (ok(ev)) return ev;
+      assert.ok(Date.now() < deadline, `${what}: ${JSON.stringify(ev.rounds_paired.at(-1))}`);
+      await A.page.waitForTimeout(200);
+    }
+  }
+  const who = (name) => ({ [nameB]: B, [nameC]: C, [nameD]: D, [nameE]: E, [nameF]: F })[name];
+  /** Plays a round out: on each board the first side moves, the second
+   *  answers and resigns. */
+  async function playRound(id, round) {
+    const ev = await eventNow(id);
+    for (const b of ev.rounds_paired[round - 1].boards) {
+      if (!b.game || b.result) continue;
+      assert.equal((await call(who(b.white.name).page, 'POST', `/api/games/${b.game}/move/h2e2`)).status, 200);
+      assert.equal((await call(who(b.black.name).page, 'POST', `/api/games/${b.game}/move/h7e7`)).status, 200);
+      assert.ok((await call(who(b.black.name).page, 'POST', `/api/games/${b.game}/resign`)).status < 300);
+    }
+    return eventUntil(id, (e) => e.rounds_paired[round - 1].complete, `round ${round} complete`);
+  }
+  /** A button of the arbiter's panel, by its words. */
+  const panelButton = (words) => A.page.locator('#arbiter-panel button', { hasText: words }).click();
+  const pairButton = () => A.page.locator('#event-actions button', { hasText: 'Pair the next round' }).click();
+  /** The panel's player form: a name, an action, Apply. */
+  async function playerForm(name, action) {
+    await A.page.fill('#player-name', name);
+    await A.page.selectOption('#player-action', action);
+    await A.page.click('#player-form button');
+  }
+  /** Waits until the entries list's line of `name` says `words` (or,
+   *  with `says` false, no longer says them). */
+  const entryUntil = (name, words, says = true) => A.page.waitForFunction(([n, w, yes]) => {
+    const line = [...document.querySelectorAll('#event-entries li')].map((l) => l.textContent).find((x) => x.includes(n));
+    return line !== undefined && line.includes(w) === yes;
+  }, [name, words, says]);
+  /** Clicks what the server refuses (409), and waits for the page's words
+   *  for it; the browser's console line of the 409 is expected. */
+  async function refused(click, words) {
+    const conflict = /status of 409/;
+    expected.push(conflict);
+    try {
+      await click();
+      await A.page.waitForFunction((w) => document.querySelector('#main > p[role=status] .error')?.textContent.includes(w), words);
+    } finally {
+      expected.splice(expected.indexOf(conflict), 1);
+    }
+  }
+  const header = () => A.page.textContent('#main p.muted');
+  const logActions = async (id) => (await call(A.page, 'GET', `/api/events/${id}/log`)).body.map((l) => l.action);
+
+  await step('the arbiter\'s panel: round 1 paired, then re-paired before its first move', async () => {
+    E = await person('E (en, desktop)', 'en-US');
+    F = await person('F (en, desktop)', 'en-US');
+    await register(E, nameE);
+    await register(F, nameF);
+    const made = await call(A.page, 'POST', '/api/events', {
+      name: `Panel ${stamp}`, time_control: '10+5', system: 'swiss', rounds: 3,
+    });
+    assert.ok(made.status < 300, JSON.stringify(made.body));
+    panelId = made.body.id;
+    for (const p of [B, C, D, E]) {
+      const r = await call(p.page, 'POST', `/api/events/${panelId}/join`, {});
+      assert.ok(r.status < 300, JSON.stringify(r.body));
+    }
+    await A.page.goto(`${base}/event/${panelId}`);
+    await pairButton();
+    await A.page.waitForFunction(() => document.querySelectorAll('#event-rounds a[href^="/game/"]').length === 2);
+    const before = (await eventNow(panelId)).rounds_paired[0].boards.map((b) => b.game);
+    await panelButton('Re-pair this round');
+    // The page shows the round's new games; the old ones are called off.
+    await A.page.waitForFunction((old) => {
+      const games = [...document.querySelectorAll('#event-rounds a[href^="/game/"]')].map((a) => a.getAttribute('href').split('/').pop());
+      return games.length === 2 && games.every((g) => !old.includes(g));
+    }, before);
+    assert.equal((await eventNow(panelId)).rounds_paired.length, 1);
+    for (const g of before) assert.equal((await call(A.page, 'GET', `/api/games/${g}`)).body.state, 'aborted');
+    assert.ok((await logActions(panelId)).includes('repair'));
+  });
+
+  await step('the live boards: the round\'s games on one screen, the players\' moves and the results on them', async () => {
+    S = await person('S spectator, not logged in (en, desktop)', 'en-US');
+    const boards = (await eventNow(panelId)).rounds_paired[0].boards.filter((b) => b.game);
+    assert.equal(boards.length, 2);
+    const tile = (g) => `.live-tile[data-game="${g}"]`;
+    // From the event page's link.
+    await S.page.goto(`${base}/event/${panelId}`);
+    await S.page.click('#event-live-link');
+    await S.page.waitForURL(`**/event/${panelId}/live`);
+    // B, a player, watches on the phone, once its own game has opened for it.
+    const mine = boards.find((b) => b.white.name === nameB || b.black.name === nameB);
+    await B.page.waitForURL(`**/game/${mine.game}`);
+    await B.page.goto(`${base}/event/${panelId}/live`);
+    for (const p of [S, B]) {
+      for (const b of boards) await p.page.waitForSelector(`${tile(b.game)}[data-state="live"] [data-piece]`);
+    }
+    for (const b of boards) {
+      const text = await S.page.textContent(tile(b.game));
+      assert.ok(text.includes(b.white.name) && text.includes(b.black.name), text);
+    }
+    assert.match(await S.page.textContent('#live-info'), /^Round 1 · boards 1–2 of 2$/);
+    assert.match(await B.page.textContent('#live-info'), /^第 1 轮 · 第 1–2 台，共 2 台$/);
+    await checkLabels(S.page, 'S live boards');
+    await checkLabels(B.page, 'B live boards');
+    // Each move comes to both screens by the game's socket.
+    for (const b of boards) {
+      assert.equal((await call(who(b.white.name).page, 'POST', `/api/games/${b.game}/move/h2e2`)).status, 200);
+      for (const p of [S, B]) await p.page.waitForSelector(`${tile(b.game)}[data-ply="1"] [data-square="e2"][data-piece="C"]`);
+      assert.equal((await call(who(b.black.name).page, 'POST', `/api/games/${b.game}/move/h7e7`)).status, 200);
+      for (const p of [S, B]) await p.page.waitForSelector(`${tile(b.game)}[data-ply="2"] [data-square="e7"][data-piece="c"]`);
+    }
+    // Red to move: its clock runs, the other stands.
+    await S.page.waitForSelector(`${tile(boards[0].game)} .seat-bottom .live-clock.running`);
+    assert.equal(await S.page.locator(`${tile(boards[0].game)} .seat-top .live-clock.running`).count(), 0);
+    await shot(S, 'events-live-desktop');
+    await shot(B, 'events-live-phone');
+    // One game resigned, one drawn: the results on the tiles.
+    const [won, drawn] = boards;
+    assert.ok((await call(who(won.black.name).page, 'POST', `/api/games/${won.game}/resign`)).status < 300);
+    assert.ok((await call(who(drawn.black.name).page, 'POST', `/api/games/${drawn.game}/draw/offer`)).status < 300);
+    assert.ok((await call(who(drawn.white.name).page, 'POST', `/api/games/${drawn.game}/draw/accept`)).status < 300);
+    const result = (p, g, words) => p.page.waitForFunction(([sel, w]) => document.querySelector(`${sel} .live-result`)?.textContent === w,
+      [tile(g), words]);
+    await result(S, won.game, '1-0 · Red wins');
+    await result(S, drawn.game, '1/2-1/2 · Draw');
+    await result(B, won.game, '1-0 · 红胜');
+    await result(B, drawn.game, '1/2-1/2 · 和棋');
+    // A click on a tile opens its game.
+    await S.page.click(tile(won.game));
+    await S.page.waitForURL(`**/game/${won.game}`);
+    await S.page.waitForSelector('#result:not([hidden])');
+    await S.page.goto(`${base}/event/${panelId}/live`);
+    await eventUntil(panelId, (e) => e.rounds_paired[0].complete, 'round 1 complete');
+  });
+
+  await step('the arbiter\'s panel: pause and resume, nothing paired while paused', async () => {
+    await A.page.goto(`${base}/event/${panelId}`);
+    await A.page.waitForSelector('#arbiter-panel:not([hidden]) #player-form');
+    await checkLabels(A.page, 'A arbiter panel of a Swiss');
+    await panelButton('Pause the event');
+    await A.page.waitForFunction(() => document.querySelector('#main p.muted')?.textContent.includes('paused by the arbiter'));
+    assert.equal((await eventNow(panelId)).paused, true);
+    await refused(pairButton, 'paused');
+    assert.equal((await eventNow(panelId)).rounds_paired.length, 1);
+    await panelButton('Resume the event');
+    await A.page.waitForFunction(() => !document.querySelector('#main p.muted')?.textContent.includes('paused'));
+    assert.equal((await eventNow(panelId)).paused, false);
+    const log = await logActions(panelId);
+    assert.ok(log.includes('pause_event') && log.includes('resume_event'), JSON.stringify(log));
+  });
+
+  await step('the arbiter\'s panel: a player withdrawn, another entered late; round 2 pairs them so', async () => {
+    await playerForm(nameE, 'withdraw');
+    await entryUntil(nameE, 'withdrawn');
+    await playerForm(nameF, 'late_entry');
+    await entryUntil(nameF, 'late entry');
+    await pairButton();
+    await A.page.waitForFunction(() => document.querySelectorAll('#event-rounds h3').length === 2);
+    const round2 = (await eventNow(panelId)).rounds_paired[1].boards;
+    const names = round2.flatMap((b) => [b.white.name, b.black?.name]);
+    assert.ok(!names.includes(nameE) && names.includes(nameF), JSON.stringify(round2));
+    const shown = await A.page.textContent('#event-rounds > div:first-child');
+    assert.ok(shown.startsWith('Round 2') && shown.includes(nameF) && !shown.includes(nameE), shown);
+    // The live boards left open go on to round 2 by themselves.
+    await S.page.waitForFunction(() => document.querySelector('#live-info')?.textContent.startsWith('Round 2'), null, { timeout: 15000 });
+    for (const b of round2) await S.page.waitForSelector(`.live-tile[data-game="${b.game}"]`);
+    const log = await logActions(panelId);
+    assert.ok(log.includes('arbiter_withdraw') && log.includes('late_entry'), JSON.stringify(log));
+    await playRound(panelId, 2);
+  });
+
+  await step('the arbiter\'s panel: the player re-admitted and paired in round 3; publishing, refused before the end, then done', async () => {
+    await playerForm(nameE, 'readmit');
+    await entryUntil(nameE, 'withdrawn', false);
+    await pairButton();
+    await A.page.waitForFunction(() => document.querySelectorAll('#event-rounds h3').length === 3);
+    const round3 = (await eventNow(panelId)).rounds_paired[2].boards;
+    assert.ok(round3.some((b) => b.white.name === nameE || b.black?.name === nameE), JSON.stringify(round3));
+    await refused(() => panelButton('Publish the results'), 'over');
+    await playRound(panelId, 3);
+    await eventUntil(panelId, (e) => e.state === 'finished', 'the event is over');
+    await A.page.reload();
+    await panelButton('Publish the results');
+    await A.page.waitForFunction(() => document.querySelector('#main p.muted')?.textContent.includes('results published'));
+    assert.ok((await eventNow(panelId)).published_ms > 0);
+    assert.ok((await logActions(panelId)).includes('readmit'));
+    for (const p of [E, F, S]) await p.context.close();
+  });
+
   await step('the event list, desktop and phone', async () => {
     await A.page.goto(`${base}/events`);
     await A.page.waitForSelector(`#events-running a[href="/event/${eventId}"]`);
@@ -341,6 +549,14 @@ try {
     await checkLabels(B.page, 'B arena page');
     await shot(A, 'events-arena-desktop');
     await shot(B, 'events-arena-phone');
+    // The arena's live boards: its games in progress (B and C's next one).
+    const playing = (await eventUntil(arenaId, (e) => e.arena.games.some((x) => !x.result), 'an arena game in progress'))
+      .arena.games.filter((x) => !x.result);
+    await A.page.goto(`${base}/event/${arenaId}/live`);
+    for (const x of playing) await A.page.waitForSelector(`.live-tile[data-game="${x.game}"] [data-piece]`);
+    assert.match(await A.page.textContent('#live-info'), /^Games being played · boards 1–\d+ of \d+$/);
+    assert.ok((await A.page.textContent(`.live-tile[data-game="${playing[0].game}"]`)).includes(`Game ${playing[0].seq}`));
+    await checkLabels(A.page, 'A arena live boards');
   });
 } finally {
   finish('events.mjs');

@@ -392,5 +392,49 @@ await test('data variants: a turn of two moves keeps the side to move in a repla
   assert.equal(owed[2].turn, 'black');
 });
 
+// --- the live boards of an event (pages/liveboards.js): which games, which page ---
+await test('live boards: the round\'s games with a board, a knockout\'s latest game, an arena\'s in progress, 12 a page', async () => {
+  const live = await import(path.join(root, 'crates/web/assets/js/pages/liveboards.js'));
+  i18n.setLang('en');
+  const p = (number, name) => ({ number, name });
+  const swiss = {
+    system: 'swiss',
+    rounds_paired: [
+      { round: 1, boards: [{ board: 1, white: p(1, 'a'), black: p(2, 'b'), game: 'old', games: [] }] },
+      { round: 2, boards: [
+        { board: 1, white: p(2, 'b'), black: p(1, 'a'), game: 'g1', games: [] },
+        { board: 2, white: p(3, 'c'), black: null, game: null, result: 'bye', games: [] },
+        { board: 3, white: p(4, 'd'), black: p(5, 'e'), game: null, result: '+-', forfeit: true, games: [] },
+      ] },
+    ],
+  };
+  assert.deepEqual(live.liveGames(swiss), [{ game: 'g1', label: 'Board 1', white: 'b', black: 'a' }]);
+  const knockout = {
+    system: 'knockout',
+    rounds_paired: [{ round: 1, boards: [{ board: 1, white: p(1, 'a'), black: p(2, 'b'), game: 'k1',
+      games: [{ game: 'k1', result: '1/2-1/2' }, { game: 'k2', result: null }] }] }],
+  };
+  assert.deepEqual(live.liveGames(knockout).map((g) => g.game), ['k2']);
+  const arena = {
+    system: 'arena', rounds_paired: [],
+    arena: { games: [
+      { seq: 1, game: 'x1', white: p(1, 'a'), black: p(2, 'b'), result: '1-0' },
+      { seq: 2, game: 'x2', white: p(2, 'b'), black: p(1, 'a'), result: null },
+    ] },
+  };
+  assert.deepEqual(live.liveGames(arena), [{ game: 'x2', label: 'Game 2', white: 'b', black: 'a' }]);
+  assert.deepEqual(live.liveGames({ system: 'swiss', rounds_paired: [] }), []);
+  // A 500-board round: 42 pages of 12, the last with 8; a page past the
+  // end is the last one, before the start the first.
+  const boards500 = Array.from({ length: 500 }, (_, i) => i + 1);
+  assert.equal(live.PAGE_SIZE, 12);
+  const first = live.pageOf(boards500, 1);
+  assert.deepEqual([first.page, first.pages, first.from, first.items.length, first.items[0]], [1, 42, 0, 12, 1]);
+  const last = live.pageOf(boards500, 99);
+  assert.deepEqual([last.page, last.from, last.items.length, last.items[7]], [42, 492, 8, 500]);
+  assert.equal(live.pageOf(boards500, 0).page, 1);
+  assert.deepEqual(live.pageOf([], 3), { items: [], page: 1, pages: 1, from: 0 });
+});
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

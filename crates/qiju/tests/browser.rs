@@ -19,7 +19,10 @@
 //! (takebacks, a correspondence game, your games with whose move) and
 //! `tests/e2e/events.mjs` (issue 28: an event created, joined and paired
 //! in the pages, its game opening for the players, the standings moving
-//! with the result and the arbiter's correction), `tests/e2e/teams.mjs`
+//! with the result and the arbiter's correction; every form of the
+//! arbiter's panel — re-pair, pause and resume, withdraw, late entry,
+//! re-admit, publish — and the round's live boards following the players'
+//! moves), `tests/e2e/teams.mjs`
 //! (a team round robin: a team registered and a line-up with a substitute
 //! handed in from the page, the team standings, match and rosters shown)
 //! and `tests/e2e/variants.mjs`

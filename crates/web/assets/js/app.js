@@ -29,6 +29,7 @@ const routes = [
   [/^\/tv$/, () => import('./pages/tv.js')],
   [/^\/events$/, () => import('./pages/events.js')],
   [/^\/event\/([A-Za-z0-9_-]+)$/, () => import('./pages/events.js')],
+  [/^\/event\/([A-Za-z0-9_-]+)\/live$/, () => import('./pages/liveboards.js')],
   [/^\/analysis$/, () => import('./pages/analysis.js')],
 ];
 

@@ -5,7 +5,8 @@
 // its sheets with streak flames and berserk marks, the player's current
 // game, berserk, pause and join again; and the arbiter's panel (pair,
 // pause, re-pair, publish, results, players, the log); the crosstable of
-// a Swiss or round robin and a knockout's bracket (pages/crosstable.js).
+// a Swiss or round robin and a knockout's bracket (pages/crosstable.js);
+// a running event links to its live boards (pages/liveboards.js).
 
 import { api } from '../api.js';
 import { button, fill, h } from '../dom.js';
@@ -159,6 +160,14 @@ function createForm(variants, ctx) {
     h('h2', { id: 'event-create-title' }, t('events.create')), form);
 }
 
+/** While an event is running: the way to its round's live boards, all on
+ *  one screen (pages/liveboards.js). */
+function liveLink(ev) {
+  if (ev.state !== 'running') return '';
+  return h('p', {}, link(`/event/${encodeURIComponent(ev.id)}/live`, t('events.liveBoards'),
+    { class: 'button', id: 'event-live-link' }));
+}
+
 async function eventPage(main, id, ctx) {
   const head = h('div', {});
   const actions = h('div', { class: 'row', id: 'event-actions' });
@@ -225,6 +234,7 @@ async function eventPage(main, id, ctx) {
       ].filter(Boolean).join(' · ')),
       ev.my_game ? h('p', { id: 'my-game' }, link(`/game/${encodeURIComponent(ev.my_game)}`, t('events.yourGame'),
         { class: 'button' })) : '',
+      liveLink(ev),
       h('p', {}, h('a', { href: `/api/events/${encodeURIComponent(id)}/trf` }, 'TRF'), ' · ',
         h('a', { href: `/api/events/${encodeURIComponent(id)}/pgn` }, 'PGN')));
     const buttons = [];

@@ -199,7 +199,7 @@ await test('game-end texts, repetition rulings with their article', () => {
   assert.equal(result.resultText({ ...chess, result: '1-0', winner: 'first' }), 'White wins');
   // Every reason the referee and the session give has its own words in
   // both languages (no fallback to the raw code).
-  const reasons = ['checkmate', 'stalemate', 'time_forfeit', 'resignation', 'agreement', 'aborted',
+  const reasons = ['checkmate', 'stalemate', 'time_forfeit', 'resignation', 'agreement', 'aborted', 'no_show', 'double_no_show',
     'adjudication', 'fouls', 'natural_limit', 'insufficient_material', 'threefold_repetition',
     'repetition_both_allowed', 'repetition_both_forbidden',
     // chess (crates/chess/src/ending.rs, crates/session)

@@ -14,6 +14,10 @@ use game::{Outcome, Side};
 use play::GameEnded;
 use store::{PairingRow, User};
 
+/// The reason of a game called off because neither player came (the
+/// session's `double_no_show`, seed 000 21.3).
+const DOUBLE_NO_SHOW: &str = "double_no_show";
+
 impl Events {
     /// Pairs the next round and starts its games: the arbiter's button.
     /// The round before must be complete (its last game ended).
@@ -410,6 +414,8 @@ impl Events {
             Some(Outcome::Win { winner: Side::First }) => BoardResult::WhiteWins,
             Some(Outcome::Win { winner: Side::Second }) => BoardResult::BlackWins,
             Some(Outcome::Draw) => BoardResult::Draw,
+            // Neither player came (21.3): both forfeit.
+            None if e.reason == DOUBLE_NO_SHOW => BoardResult::DoubleForfeit,
             // Called off before both had moved: the side to move never
             // came (21.1), whoever pressed abort. The arbiter corrects an
             // impatient opponent's abort.
@@ -432,18 +438,28 @@ impl Events {
                 event,
                 None,
                 "forfeit",
-                &format!(
-                    "round {} board {}: the game was called off ({}) with the {} side to move: {}",
-                    p.round,
-                    p.board,
-                    e.reason,
-                    if e.plies.is_multiple_of(2) {
-                        "first"
-                    } else {
-                        "second"
-                    },
-                    result.as_str()
-                ),
+                &if result == BoardResult::DoubleForfeit {
+                    format!(
+                        "round {} board {}: the game was called off ({}): neither player came: {}",
+                        p.round,
+                        p.board,
+                        e.reason,
+                        result.as_str()
+                    )
+                } else {
+                    format!(
+                        "round {} board {}: the game was called off ({}) with the {} side to move: {}",
+                        p.round,
+                        p.board,
+                        e.reason,
+                        if e.plies.is_multiple_of(2) {
+                            "first"
+                        } else {
+                            "second"
+                        },
+                        result.as_str()
+                    )
+                },
             )
             .await?;
         }

@@ -478,8 +478,10 @@ impl Table {
         out
     }
 
-    /// Aborts a game whose first moves did not come in time.
-    pub fn abort_idle(&mut self, now_ms: i64) -> Result<Applied, TableError> {
+    /// Aborts a game whose first moves did not come in time: the side to
+    /// move did not come, or, with `neither_came` before any move, both
+    /// players (21.3, a double forfeit in an event).
+    pub fn abort_idle(&mut self, now_ms: i64, neither_came: bool) -> Result<Applied, TableError> {
         let mut out = Applied::default();
         let side = self.side_to_move();
         let at = self.at(now_ms);
@@ -488,6 +490,7 @@ impl Table {
                 side,
                 at,
                 no_show: true,
+                both: neither_came && self.ply() == 0,
             },
             &mut out,
         )?;
@@ -499,7 +502,7 @@ impl Table {
     /// untimed game has no clock to fall, so without this it never ends).
     pub fn abandon_idle(&mut self, now_ms: i64, idle_ms: i64) -> Result<Applied, TableError> {
         if self.ply() < 2 {
-            return self.abort_idle(now_ms);
+            return self.abort_idle(now_ms, false);
         }
         let side = self.side_to_move();
         let days = idle_ms as f64 / 86_400_000.0;
@@ -575,6 +578,7 @@ impl Table {
                     side,
                     at,
                     no_show: false,
+                    both: false,
                 },
                 &mut out,
             )?,
@@ -646,7 +650,7 @@ impl Table {
     /// sides have moved it is called off instead.
     pub fn claim_victory(&mut self, side: Side, now_ms: i64, away_ms: i64) -> Result<Applied, TableError> {
         if self.ply() < 2 {
-            return self.abort_idle(now_ms);
+            return self.abort_idle(now_ms, false);
         }
         let reason = format!(
             "the {} player left the game and did not come back within {} s",

@@ -243,7 +243,7 @@ fn closing_word(reason: &str, result: &str) -> &'static str {
         "perpetual_check" => "反則勝ち",
         "impasse" | "impasse_points" => "持将棋",
         "impasse_declaration" => "入玉宣言",
-        "aborted" | "no_show" => "中断",
+        "aborted" | "no_show" | "double_no_show" => "中断",
         _ if result == "1/2-1/2" => "引き分け",
         _ => "終局",
     }
@@ -311,7 +311,9 @@ fn write_kif(v: &Variant, g: &GameRecord<'_>) -> Result<String, String> {
             "0-1" => format!("まで{n}手で{}の勝ち", names[1]),
             _ if reason == "repetition" => format!("まで{n}手で千日手"),
             _ if reason.starts_with("impasse") => format!("まで{n}手で持将棋"),
-            _ if reason == "aborted" || reason == "no_show" => format!("まで{n}手で中断"),
+            _ if matches!(reason.as_str(), "aborted" | "no_show" | "double_no_show") => {
+                format!("まで{n}手で中断")
+            }
             _ => format!("まで{n}手で引き分け"),
         };
         let _ = writeln!(kif, "{summary}");

@@ -2271,7 +2271,10 @@ async fn the_organiser_names_other_arbiters() {
 
 /// An event's forfeit time (seed 000 21.1) is its games' first-move
 /// window, not the server's: the organiser's 10 s, where the node's is a
-/// minute, and a player who has not moved by then loses the game.
+/// minute. On board 1 black comes (opens its game stream) and red never
+/// moves: red loses by forfeit (21.1). On board 2 neither player comes:
+/// both forfeit (21.3, 若双方均超过规定时限即判双方弃权), which scores
+/// neither.
 async fn an_event_s_forfeit_time_is_its_games_first_move_window() {
     let mut s = common::start_with(|c| c.abort_after_ms = 60_000).await;
     let org = Client::register(&s, "org").await;
@@ -2291,28 +2294,72 @@ async fn an_event_s_forfeit_time_is_its_games_first_move_window() {
     )
     .await;
     assert_eq!(event(&org, &id).await["forfeit_after_s"], 10);
-    let mut bots = Vec::new();
-    for i in 0..2 {
+    let mut bots = HashMap::new();
+    for i in 0..4 {
         let b = Bot::new(&s, &format!("ft{i}"), true).await;
         assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
-        bots.push(b);
+        bots.insert(b.name.clone(), b);
     }
     assert_eq!(pair(&org, &id).await["round"], 1);
     let ev = event(&org, &id).await;
-    let game = ev["rounds_paired"][0]["boards"][0]["game"]
-        .as_str()
-        .unwrap_or_else(|| panic!("round 1's game: {ev}"))
-        .to_string();
-    let view = org.get_json(&format!("/api/games/{game}")).await;
+    let boards = ev["rounds_paired"][0]["boards"].as_array().unwrap().clone();
+    let game_of = |b: &Value| {
+        b["game"]
+            .as_str()
+            .unwrap_or_else(|| panic!("round 1's game: {b}"))
+            .to_string()
+    };
+    let view = org.get_json(&format!("/api/games/{}", game_of(&boards[0]))).await;
     assert_eq!(view["first_move"]["window_ms"], 10_000, "{view}");
+    // Board 1's black comes to the game and waits for red's move.
+    let black = &bots[boards[0]["black"]["name"].as_str().unwrap()];
+    let mut seated = black
+        .lines(&format!("/api/bot/game/stream/{}", game_of(&boards[0])))
+        .await;
+    assert_eq!(seated.next().await.unwrap()["type"], "gameFull");
     // Nobody moves: within the event's 10 s (`eventually` waits 30 s, not
-    // the node's minute) the first player loses by forfeit.
-    common::eventually("the no-show forfeited", || async {
-        event(&org, &id).await["rounds_paired"][0]["boards"][0]["result"].is_string()
+    // the node's minute) both boards are ruled.
+    common::eventually("the no-shows ruled", || async {
+        event(&org, &id).await["rounds_paired"][0]["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["result"].is_string())
     })
     .await;
-    let board = &event(&org, &id).await["rounds_paired"][0]["boards"][0];
-    assert_eq!(board["result"], "-+", "{board}");
+    let ev = event(&org, &id).await;
+    let ruled = &ev["rounds_paired"][0]["boards"];
+    assert_eq!(ruled[0]["result"], "-+", "red did not come: {ruled}");
+    assert_eq!(ruled[1]["result"], "--", "neither came: {ruled}");
+    let game = org.get_json(&format!("/api/games/{}", game_of(&boards[1]))).await;
+    assert_eq!(game["reason"], "double_no_show", "{game}");
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    assert!(
+        log.as_array().unwrap().iter().any(|l| l["action"] == "forfeit"
+            && l["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("neither player came"))),
+        "{log:#}"
+    );
+    // Both of board 2 scored nothing; board 1's black a forfeit's win.
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    let points = |n: &Value| -> String {
+        st["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["number"] == *n)
+            .unwrap_or_else(|| panic!("number {n} in {st}"))["points"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(points(&boards[0]["black"]["number"]), "1.0", "{st}");
+    assert_eq!(points(&boards[0]["white"]["number"]), "0.0", "{st}");
+    for side in ["white", "black"] {
+        assert_eq!(points(&boards[1][side]["number"]), "0.0", "{st}");
+    }
+    drop(seated);
     s.stop().await;
 }
 

@@ -372,8 +372,13 @@ impl Session {
                     events.push(Event::Started { side, at: *at });
                     Ok(events)
                 }
-                Command::Abort { side, at, no_show } => {
-                    self.abort(*side, *at, *no_show, &mut events)?;
+                Command::Abort {
+                    side,
+                    at,
+                    no_show,
+                    both,
+                } => {
+                    self.abort(*side, *at, *no_show, *both, &mut events)?;
                     Ok(events)
                 }
                 Command::Berserk { side, at } => {
@@ -470,7 +475,12 @@ impl Session {
                 };
                 self.end_with(Termination::Resignation, ending, *at, &mut events);
             }
-            Command::Abort { side, at, no_show } => self.abort(*side, *at, *no_show, &mut events)?,
+            Command::Abort {
+                side,
+                at,
+                no_show,
+                both,
+            } => self.abort(*side, *at, *no_show, *both, &mut events)?,
             Command::Foul {
                 side,
                 at,
@@ -861,14 +871,24 @@ impl Session {
         side: Side,
         at: Millis,
         no_show: bool,
+        both: bool,
         events: &mut Vec<Event>,
     ) -> Result<(), SessionError> {
         let moved = |s: Side| self.times.iter().any(|m| m.side == s);
         if moved(Side::First) && moved(Side::Second) {
             return Err(SessionError::TooLateToAbort);
         }
+        // Neither came: only while nobody has moved, as the server rules it.
+        if both && (!no_show || !self.times.is_empty()) {
+            return Err(SessionError::TooLateToAbort);
+        }
         let name = self.game.side_name(side);
-        let (reason, detail) = if no_show {
+        let (reason, detail) = if both {
+            (
+                "double_no_show",
+                "the game was called off: neither player came in time (21.3)".to_string(),
+            )
+        } else if no_show {
             (
                 "no_show",
                 format!("the game was called off: {name} did not make a first move in time"),

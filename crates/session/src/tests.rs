@@ -361,6 +361,7 @@ fn abort_only_before_both_sides_moved() {
         side: B,
         at: 2_000,
         no_show: false,
+        both: false,
     })
     .unwrap();
     assert_eq!(result(&s).outcome, None);
@@ -376,7 +377,8 @@ fn abort_only_before_both_sides_moved() {
             Command::Abort {
                 side: R,
                 at: 3_000,
-                no_show: false
+                no_show: false,
+                both: false,
             }
         ),
         SessionError::TooLateToAbort
@@ -387,9 +389,54 @@ fn abort_only_before_both_sides_moved() {
         side: R,
         at: 0,
         no_show: false,
+        both: false,
     })
     .unwrap();
     assert!(s.is_over());
+}
+
+/// 21.3: when neither player came the game is called off for both
+/// (`double_no_show`), but only while nobody has moved: once the first
+/// side has moved, only its opponent can be the one who did not come.
+#[test]
+fn neither_player_came_only_before_any_move_21_3() {
+    let both = |side, at| Command::Abort {
+        side,
+        at,
+        no_show: true,
+        both: true,
+    };
+    let mut s = session("5+0");
+    s.apply(both(R, 60_000)).unwrap();
+    let r = result(&s);
+    assert_eq!((r.outcome, r.termination), (None, Termination::Aborted));
+    assert_eq!(r.reason, "double_no_show");
+
+    let mut s = session("5+0");
+    mv(&mut s, R, "m", 1_000);
+    assert_eq!(refused(&mut s, both(B, 61_000)), SessionError::TooLateToAbort);
+    // Not the arbiter's ruling: a player cannot call it off for both.
+    let mut s = session("5+0");
+    assert_eq!(
+        refused(
+            &mut s,
+            Command::Abort {
+                side: R,
+                at: 1_000,
+                no_show: false,
+                both: true,
+            }
+        ),
+        SessionError::TooLateToAbort
+    );
+    s.apply(Command::Abort {
+        side: R,
+        at: 60_000,
+        no_show: true,
+        both: false,
+    })
+    .unwrap();
+    assert_eq!(result(&s).reason, "no_show");
 }
 
 #[test]
@@ -929,6 +976,7 @@ fn command(kind: u8, at: Millis, first: bool) -> Command {
             side,
             at,
             no_show: false,
+            both: false,
         },
         14 => Command::PauseClock { at },
         15 => Command::ResumeClock { at },

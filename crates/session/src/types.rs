@@ -136,6 +136,12 @@ pub enum Command {
         /// did not make its first move in time; absent when `side` asked.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         no_show: bool,
+        /// With `no_show`: neither player came, the first side's opponent
+        /// no more than the first side (seed 000 21.3: 若双方均超过规定时限
+        /// 即判双方弃权) — a double forfeit in an event. Only before any
+        /// move.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        both: bool,
     },
     /// The arbiter rules a foul (犯规, CXA 9.1).
     Foul {

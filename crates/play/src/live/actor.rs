@@ -89,6 +89,9 @@ pub(super) struct Log {
     pub(super) fence: Option<store::Fence>,
 }
 
+/// Starts a game's task: a new game (`fresh`), whose players have not come
+/// yet, or one resumed from its stored log.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn spawn(
     state: &Play,
     variant: &'static registry::Variant,
@@ -97,8 +100,14 @@ pub(super) fn spawn(
     log: Log,
     now_ms: i64,
     client: Option<std::net::IpAddr>,
+    fresh: bool,
 ) {
     let Log { seq, fence } = log;
+    // A computer's seat has no account, and the computer is always there.
+    let came = [
+        !fresh || row.first_id.is_none(),
+        !fresh || row.second_id.is_none(),
+    ];
     let (tx, rx) = mpsc::channel(64);
     let (events, _) = broadcast::channel(256);
     let id = row.id.clone();
@@ -117,6 +126,7 @@ pub(super) fn spawn(
         connections: [0; 2],
         away_since: [None; 2],
         left: [false; 2],
+        came,
         fence,
         lost: false,
         bus: state.bus().cloned(),
@@ -175,7 +185,7 @@ async fn run(state: Play, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc
                 let now = common::now_ms();
                 let mut applied = g.table.tick(now);
                 if !g.table.is_over() && g.table.ply() < 2 && now >= g.abort_from_ms + abort_after {
-                    if let Ok(a) = g.table.abort_idle(now) {
+                    if let Ok(a) = g.table.abort_idle(now, g.came == [false; 2]) {
                         applied.commands.extend(a.commands);
                         applied.events.extend(a.events);
                     }
@@ -229,6 +239,7 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
             let deserted = humans.contains(&true) && (0..2).all(|k| !humans[k] || g.left[k]);
             state.games().set_deserted(&g.row.id, deserted);
             if connected {
+                g.came[i] = true;
                 g.connections[i] += 1;
                 if g.away_since[i].take().is_some() && !g.table.is_over() {
                     broadcast(
@@ -264,7 +275,10 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
             let side = super::side_of(&g.row, &user_id);
             let mut result = match side {
                 None => Err(ActError::NotAPlayer),
-                Some(side) => act(state, g, side, action).await,
+                Some(side) => {
+                    g.came[side.index()] = true;
+                    act(state, g, side, action).await
+                }
             };
             // A refusal comes from what this task holds, which is stale if
             // another node took the game over meanwhile: then the mover is

@@ -444,6 +444,7 @@ async fn create(
         },
         now,
         client,
+        true,
     );
     Ok(id)
 }
@@ -523,7 +524,7 @@ async fn resume(state: &Play, id: &str, stopped_ms: i64, now: i64) -> Result<boo
         seq: seq + bodies.len() as u64,
         fence: Some(fence),
     };
-    spawn(state, v, row, table, log, now, None);
+    spawn(state, v, row, table, log, now, None, false);
     // Whoever follows the game from another node reconnects to it here.
     remote::moved(state, id);
     Ok(true)

@@ -34,6 +34,14 @@ pub(super) struct LiveGame {
     /// computer never leaves); when every human has left, the game is
     /// deserted and TV skips it.
     pub(super) left: [bool; 2],
+    /// Each side's player came to the game while this task ran it: opened
+    /// a socket to it or sent it a command (21.1: 以到达比赛座位为准; the
+    /// computer is always there). When nobody has moved at the end of the
+    /// first-move window and neither came, the game is called off for
+    /// both (21.3). A game resumed here counts both as come: what the task
+    /// before saw is not kept, and a double forfeit is ruled only on what
+    /// was seen.
+    pub(super) came: [bool; 2],
     /// This node's lease on the game: its writes carry it, and are refused
     /// once another node has taken the game over (issue 29).
     pub(super) fence: Option<store::Fence>,

@@ -37,8 +37,8 @@ pub mod teams;
 pub mod view;
 
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
-pub use fouls::{FoulRequest, FoulView, TeamForfeitRequest};
-pub use spec::{BoardResult, LineupOrder, NewEvent, Scoring, System, TiebreakOrder};
+pub use fouls::{FoulRequest, FoulView, TeamForfeitRequest, TeamWithdrawRequest};
+pub use spec::{BoardResult, LineupOrder, NewEvent, Scoring, System, TeamMatchKind, TeamRanking, TiebreakOrder};
 pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
     ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, CrosstableRow, CrosstableView,

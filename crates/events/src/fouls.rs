@@ -301,7 +301,9 @@ impl Events {
         let _one = self.lock(id).await;
         let l = self.load(id).await?;
         if !self.is_arbiter(&l, &by.id).await? {
-            return Err(Error::Forbidden("only the event's arbiter may withdraw a team".into()));
+            return Err(Error::Forbidden(
+                "only the event's arbiter may withdraw a team".into(),
+            ));
         }
         crate::teams::not_team_event(&l)?;
         if l.event.state == "finished" {
@@ -341,7 +343,11 @@ impl Events {
                 "{} (team {}) withdrawn from round {from} on: {}; {rule}{}",
                 team.name,
                 team.number,
-                entries.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", "),
+                entries
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 if reason.is_empty() {
                     String::new()
                 } else {

@@ -1039,16 +1039,18 @@ mod tests {
             "bad_team_terms"
         );
         // 15.5 on a team Swiss too.
-        assert!(NewEvent {
-            system: System::TeamSwiss,
-            rounds: Some(3),
-            boards: Some(2),
-            team_ranking: Some(TeamRanking::Places),
-            ..swiss()
-        }
-        .check()
-        .unwrap()
-        .team_ranking_places);
+        assert!(
+            NewEvent {
+                system: System::TeamSwiss,
+                rounds: Some(3),
+                boards: Some(2),
+                team_ranking: Some(TeamRanking::Places),
+                ..swiss()
+            }
+            .check()
+            .unwrap()
+            .team_ranking_places
+        );
     }
 
     #[test]

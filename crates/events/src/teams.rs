@@ -433,7 +433,8 @@ pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u3
                 .cloned()
                 .unwrap_or_default()
         } else {
-            team::pair_boards(&lineup(first)?, &lineup(second)?).map_err(|e| Error::Internal(e.to_string()))?
+            team::pair_boards(&lineup(first)?, &lineup(second)?)
+                .map_err(|e| Error::Internal(e.to_string()))?
         };
         for (a, b, colour) in pairs {
             let (a, b) = (member_number(l, first, a)?, member_number(l, second, b)?);
@@ -628,9 +629,15 @@ fn finished(l: &Loaded) -> (Vec<TeamMatch>, Vec<team::TeamBye>) {
         let Some(o) = ps.into_iter().collect::<Option<Vec<_>>>().map(|v| v.concat()) else {
             continue;
         };
-        let result = if o.iter().all(|&x| x == (Outcome::ForfeitWin, Outcome::ForfeitLoss)) {
+        let result = if o
+            .iter()
+            .all(|&x| x == (Outcome::ForfeitWin, Outcome::ForfeitLoss))
+        {
             MatchResult::Forfeit { absent: second }
-        } else if o.iter().all(|&x| x == (Outcome::ForfeitLoss, Outcome::ForfeitWin)) {
+        } else if o
+            .iter()
+            .all(|&x| x == (Outcome::ForfeitLoss, Outcome::ForfeitWin))
+        {
             MatchResult::Forfeit { absent: first }
         } else {
             MatchResult::Pairs(o)
@@ -718,7 +725,10 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
         let mut a = Points::ZERO;
         let mut b = Points::ZERO;
         let mut done = 0;
-        for (_, ms, _) in paired.iter().filter(|(r, _, _)| *r <= m.round && team_round(l, *r).0 == tr) {
+        for (_, ms, _) in paired
+            .iter()
+            .filter(|(r, _, _)| *r <= m.round && team_round(l, *r).0 == tr)
+        {
             for p in ms.iter().filter(|p| (p.first, p.second) == (m.first, m.second)) {
                 let (x, y) = board_points(p);
                 a += x;

@@ -2927,6 +2927,11 @@ async fn play_match(
     }
 }
 
+/// A match part as planned: the teams (first-listed first), each board's
+/// players (the first team's, the other's, the first team's red) and the
+/// first team's outcomes.
+type Planned = (u64, u64, [(String, String, bool); 2], &'static str);
+
 /// A team round robin of 3 teams × 2 players whose matches are
 /// all-play-all (seed 000 12.4 全队轮赛制: every player of a team meets
 /// every player of the other, one part of the match a round) and whose
@@ -2993,7 +2998,11 @@ async fn an_all_play_all_team_round_robin_ranked_by_places() {
             .await,
     )
     .await;
-    assert_eq!(got, (409, "no_lineups".to_string()), "all-play-all has no line-ups");
+    assert_eq!(
+        got,
+        (409, "no_lineups".to_string()),
+        "all-play-all has no line-ups"
+    );
     // The Berger table of 3 teams (a phantom 4th): 2 v 3, 1 v 2, 3 v 1,
     // each match 2 parts: event rounds 1–2, 3–4, 5–6. Part 1 pairs
     // player i with player i, the first team red on board 1; part 2
@@ -3004,7 +3013,7 @@ async fn an_all_play_all_team_round_robin_ranked_by_places() {
     // 2 v 3: b1–c1 W, b2–c2 L; b1–c2 D, b2–c1 W   → 2.5 : 1.5, MP 2 : 0
     // 1 v 2: a1–b1 D, a2–b2 L; a1–b2 W, a2–b1 L   → 1.5 : 2.5, MP 0 : 2
     // 3 v 1: c1–a1 L, c2–a2 W; c1–a2 L, c2–a1 W   → 2 : 2,     MP 1 : 1
-    let plan: [(u64, u64, [(String, String, bool); 2], &str); 6] = [
+    let plan: [Planned; 6] = [
         (2, 3, [(p(b, 0), p(c, 0), true), (p(b, 1), p(c, 1), false)], "WL"),
         (2, 3, [(p(b, 0), p(c, 1), false), (p(b, 1), p(c, 0), true)], "DW"),
         (1, 2, [(p(a, 0), p(b, 0), true), (p(a, 1), p(b, 1), false)], "DL"),
@@ -3021,11 +3030,22 @@ async fn an_all_play_all_team_round_robin_ranked_by_places() {
         let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
         let round = &tv["rounds"][r - 1];
         assert_eq!(
-            (round["team_round"].as_u64(), round["part"].as_u64(), round["sits_out"].as_u64()),
-            (Some((r as u64 + 1) / 2), Some(2 - r as u64 % 2), Some(sits_out[r - 1])),
+            (
+                round["team_round"].as_u64(),
+                round["part"].as_u64(),
+                round["sits_out"].as_u64()
+            ),
+            (
+                Some((r as u64).div_ceil(2)),
+                Some(2 - r as u64 % 2),
+                Some(sits_out[r - 1])
+            ),
             "{round:#}"
         );
-        let expect: Vec<(&str, &str, bool)> = boards.iter().map(|(x, y, red)| (x.as_str(), y.as_str(), *red)).collect();
+        let expect: Vec<(&str, &str, bool)> = boards
+            .iter()
+            .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
+            .collect();
         play_match(&org, &id, r, (*first, *second), &expect, result, &bots).await;
         round_done(&org, &id, r).await;
         // The match so far: its parts' board points together, its match
@@ -3041,13 +3061,18 @@ async fn an_all_play_all_team_round_robin_ranked_by_places() {
             ("2.0", "2.0"),
         ];
         assert_eq!(
-            (m["first_board_points"].as_str().unwrap(), m["second_board_points"].as_str().unwrap()),
+            (
+                m["first_board_points"].as_str().unwrap(),
+                m["second_board_points"].as_str().unwrap()
+            ),
             whole[r - 1],
             "round {r}: {m:#}"
         );
         let mp = [None, Some((2, 0)), None, Some((0, 2)), None, Some((1, 1))];
         assert_eq!(
-            m["first_match_points"].as_u64().zip(m["second_match_points"].as_u64()),
+            m["first_match_points"]
+                .as_u64()
+                .zip(m["second_match_points"].as_u64()),
             mp[r - 1],
             "round {r}"
         );
@@ -3066,14 +3091,20 @@ async fn an_all_play_all_team_round_robin_ranked_by_places() {
     // By match points team 2 (4) would lead and teams 1 and 3 (1 each,
     // 3.5 board points, 3 boards won, drawn with each other) share 2nd.
     let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
-    assert_eq!((tv["team_match"].as_str(), tv["ranking"].as_str()), (Some("all-play-all"), Some("places")));
+    assert_eq!(
+        (tv["team_match"].as_str(), tv["ranking"].as_str()),
+        (Some("all-play-all"), Some("places"))
+    );
     assert_eq!(tv["tiebreaks"], json!(["PLACES", "FOUL"]));
     assert_eq!(tv["substitutes"], 0);
     // The API's description has the new terms and the withdrawal.
     let doc = org.get_json("/api/openapi.json").await;
     assert!(doc["paths"].get("/api/events/{id}/teams/withdraw").is_some());
     let terms = &doc["components"]["schemas"]["NewEvent"]["properties"];
-    assert!(terms.get("team_match").is_some() && terms.get("team_ranking").is_some(), "{terms:#}");
+    assert!(
+        terms.get("team_match").is_some() && terms.get("team_ranking").is_some(),
+        "{terms:#}"
+    );
     let got: Vec<(u64, u64, u64, Value, u64, String)> = tv["standings"]
         .as_array()
         .unwrap()
@@ -3119,7 +3150,9 @@ async fn rated_win(winner: &Bot, loser: &Bot) {
         .await;
     assert_eq!(status, 200, "{ch}");
     let ch_id = ch["id"].as_str().unwrap();
-    let (status, ok) = loser.post_form(&format!("/api/challenge/{ch_id}/accept"), "").await;
+    let (status, ok) = loser
+        .post_form(&format!("/api/challenge/{ch_id}/accept"), "")
+        .await;
     assert_eq!(status, 200, "{ok}");
     let start = events.expect("gameStart").await;
     let game = start["game"]["gameId"].as_str().unwrap().to_string();
@@ -3166,7 +3199,12 @@ async fn a_team_swiss_seeded_by_ratings_with_a_team_withdrawn() {
     // Seeds by average rating, then registration: 4, 2, 3, 1. Round 1 (C.04.3):
     // seed 1 v seed 3 — team 4 v team 3 —, seed 4 v seed 2 — team 1 v team 2.
     let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
-    let seeds: Vec<u64> = tv["teams"].as_array().unwrap().iter().map(|t| t["seed"].as_u64().unwrap()).collect();
+    let seeds: Vec<u64> = tv["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["seed"].as_u64().unwrap())
+        .collect();
     assert_eq!(seeds, [4, 2, 3, 1], "{:#}", tv["teams"]);
     let r1 = |a: usize, b: usize| -> Vec<(String, String, bool)> {
         vec![
@@ -3175,18 +3213,30 @@ async fn a_team_swiss_seeded_by_ratings_with_a_team_withdrawn() {
         ]
     };
     for (teams, boards, plan) in [((4u64, 3u64), r1(3, 2), "WW"), ((1, 2), r1(0, 1), "WD")] {
-        let expect: Vec<(&str, &str, bool)> = boards.iter().map(|(x, y, red)| (x.as_str(), y.as_str(), *red)).collect();
+        let expect: Vec<(&str, &str, bool)> = boards
+            .iter()
+            .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
+            .collect();
         play_match(&org, &id, 1, teams, &expect, plan, &bots).await;
     }
     round_done(&org, &id, 1).await;
     // Bad withdrawals change nothing.
     assert_eq!(team_withdraw(&captains[0], &id, json!({"team": 3})).await.0, 403);
     assert_eq!(team_withdraw(&org, &id, json!({"team": 9})).await.0, 404);
-    let r = org.post(&format!("/api/events/{id}/teams/withdraw"), &json!({"team": "three"})).await;
+    let r = org
+        .post(
+            &format!("/api/events/{id}/teams/withdraw"),
+            &json!({"team": "three"}),
+        )
+        .await;
     assert!(r.status().is_client_error(), "{}", r.status());
     let entries = event(&org, &id).await["entries"].clone();
     assert!(
-        entries.as_array().unwrap().iter().all(|e| e["withdrawn"] == false),
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["withdrawn"] == false),
         "{entries:#}"
     );
     let w = team_withdraw(&org, &id, json!({"team": 3, "reason": "20.1: the team left"})).await;
@@ -3216,8 +3266,20 @@ async fn a_team_swiss_seeded_by_ratings_with_a_team_withdrawn() {
     // Team 4 wins both boards.
     let (f, sc) = (first as usize - 1, second as usize - 1);
     let boards = r1(f, sc);
-    let expect: Vec<(&str, &str, bool)> = boards.iter().map(|(x, y, red)| (x.as_str(), y.as_str(), *red)).collect();
-    play_match(&org, &id, 2, (first, second), &expect, if first == 4 { "WW" } else { "LL" }, &bots).await;
+    let expect: Vec<(&str, &str, bool)> = boards
+        .iter()
+        .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
+        .collect();
+    play_match(
+        &org,
+        &id,
+        2,
+        (first, second),
+        &expect,
+        if first == 4 { "WW" } else { "LL" },
+        &bots,
+    )
+    .await;
     finished(&org, &id).await;
     // By hand (15.4): 4: 2+2 = 4 MP, 2+2 board points; 1: 2+0, 1.5;
     // 2: 0+2 (the bye), 0.5+2; 3: 0, 0 — its result stands (20.4).
@@ -3306,14 +3368,26 @@ async fn a_team_withdrawn_from_a_round_robin_before_half_is_annulled() {
                     .find(|m| m["first"] == first && m["second"] == second)
                     .unwrap()
                     .clone();
-                let results: Vec<&str> = m["boards"].as_array().unwrap().iter().map(|b| b["result"].as_str().unwrap()).collect();
+                let results: Vec<&str> = m["boards"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|b| b["result"].as_str().unwrap())
+                    .collect();
                 let want = if first == 4 { ["-+", "+-"] } else { ["+-", "-+"] };
                 assert_eq!(results, want, "round {r}: {m:#}");
-                assert!(m["boards"].as_array().unwrap().iter().all(|b| b["game"].is_null()));
+                assert!(m["boards"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|b| b["game"].is_null()));
                 continue;
             }
             let bs = boards(first as usize - 1, second as usize - 1);
-            let expect: Vec<(&str, &str, bool)> = bs.iter().map(|(x, y, red)| (x.as_str(), y.as_str(), *red)).collect();
+            let expect: Vec<(&str, &str, bool)> = bs
+                .iter()
+                .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
+                .collect();
             play_match(&org, &id, r, (first, second), &expect, plan, &bots).await;
         }
         round_done(&org, &id, r).await;
@@ -3355,8 +3429,10 @@ async fn a_team_withdrawn_from_a_round_robin_before_half_is_annulled() {
     );
     let log = org.get_json(&format!("/api/events/{id}/log")).await;
     assert!(
-        log.as_array().unwrap().iter().any(|l| l["action"] == "team_withdraw"
-            && l["detail"].as_str().unwrap().contains("20.3")),
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["action"] == "team_withdraw" && l["detail"].as_str().unwrap().contains("20.3")),
         "{log:#}"
     );
     s.stop().await;

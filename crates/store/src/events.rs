@@ -497,7 +497,12 @@ impl Store {
     /// Withdraws several entries at once, not paired from round `from` on
     /// (a whole team, seed 000 20.x), in one transaction: all of them or
     /// none. Entries withdrawn already keep their round.
-    pub async fn withdraw_entries(&self, event_id: &str, user_ids: &[String], from: u32) -> Result<(), StoreError> {
+    pub async fn withdraw_entries(
+        &self,
+        event_id: &str,
+        user_ids: &[String],
+        from: u32,
+    ) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
         for user in user_ids {
             sqlx::query(

@@ -641,9 +641,7 @@ pub fn initial_ranking(teams: &[(TeamId, Vec<u32>)]) -> Vec<TeamId> {
     order.sort_by(|a, b| {
         // a's average above b's: sum_a / len_a > sum_b / len_b.
         let (la, lb) = (a.1.len().max(1) as u64, b.1.len().max(1) as u64);
-        (sum(&b.1) * la)
-            .cmp(&(sum(&a.1) * lb))
-            .then(a.0.cmp(&b.0))
+        (sum(&b.1) * la).cmp(&(sum(&a.1) * lb)).then(a.0.cmp(&b.0))
     });
     order.into_iter().map(|t| t.0).collect()
 }
@@ -709,9 +707,7 @@ pub fn pair_team_round(
         }
     }
     if seeds.len() - t.unavailable_in(round).len() < 2 {
-        return Err(TeamError::NoPairing(
-            "fewer than 2 teams are left to pair".into(),
-        ));
+        return Err(TeamError::NoPairing("fewer than 2 teams are left to pair".into()));
     }
     let p = crate::dutch::pair_next_round(&t).map_err(|e| TeamError::NoPairing(e.to_string()))?;
     let team = |n: TeamId| seeds[n as usize - 1];

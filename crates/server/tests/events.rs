@@ -3323,118 +3323,139 @@ async fn a_team_swiss_seeded_by_ratings_with_a_team_withdrawn() {
     s.stop().await;
 }
 
-/// A team round robin of 4 teams × 2 boards: team 4 is withdrawn after
-/// round 1, having played one of its three matches: its later matches are
-/// stored as its forfeits, board by board, without games, and 20.3 annuls
-/// all its results — the team listed last, its opponents' results against
-/// it gone from the standings worked out by hand.
-async fn a_team_withdrawn_from_a_round_robin_before_half_is_annulled() {
+/// A team round robin of 4 teams × 2 boards with team 4 withdrawn (20.3):
+/// its matches after the withdrawal are stored as its forfeits, board by
+/// board, without games. Withdrawn after round 1 (one of its three
+/// matches played) all its results are annulled — the team listed last,
+/// its opponents' results against it gone; withdrawn after round 2 (two
+/// played) they stand and the forfeit counts. Standings by hand.
+async fn a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3() {
     let mut s = server().await;
     let org = Client::register(&s, "org").await;
-    let id = create(
-        &org,
-        json!({"name": "Annulled", "time_control": "10+5", "system": "team-round-robin",
-               "boards": 2, "substitutes": 0}),
-    )
-    .await;
-    let mut bots = HashMap::new();
-    let (captains, rosters) = team_bots(&s, "an", 4, 2, &mut bots).await;
-    for t in 0..4 {
-        register_team(&captains[t], &id, &format!("Annulled {}", t + 1), &rosters[t]).await;
-    }
-    let boards = |a: usize, b: usize| -> Vec<(String, String, bool)> {
-        vec![
-            (rosters[a][0].clone(), rosters[b][0].clone(), true),
-            (rosters[a][1].clone(), rosters[b][1].clone(), false),
-        ]
-    };
-    // The Berger table: 1 v 4, 2 v 3; 4 v 3, 1 v 2; 2 v 4, 3 v 1.
-    let table = [
-        vec![((1u64, 4u64), "WW"), ((2, 3), "WD")],
-        vec![((4, 3), ""), ((1, 2), "DD")],
-        vec![((2, 4), ""), ((3, 1), "WL")],
+    // (Team 4 withdrawn after this round, its round-2 match's plan, the
+    // standings: rank, team, match points, board points, withdrawn,
+    // annulled.)
+    type Row = (u64, u64, u64, &'static str, bool, bool);
+    let cases: [(usize, &str, [Row; 4]); 2] = [
+        // Without team 4's matches: 2 v 3 2 : 0 (1.5 : 0.5), 1 v 2 1 : 1
+        // (1 : 1), 3 v 1 1 : 1 (1 : 1).
+        (
+            1,
+            "",
+            [
+                (1, 2, 3, "2.5", false, false),
+                (2, 1, 2, "2.0", false, false),
+                (3, 3, 1, "1.5", false, false),
+                (4, 4, 0, "0.0", true, true),
+            ],
+        ),
+        // Everything stands: 1: 2 + 1 + 1 MP, 2 + 1 + 1 BP; 2: 2 + 1 + 2
+        // (team 4's forfeit), 1.5 + 1 + 2; 3: 0 + 1 + 1, 0.5 + 1 + 1;
+        // 4: 0 + 1 + 0, 0 + 1 + 0.
+        (
+            2,
+            "DD",
+            [
+                (1, 2, 5, "4.5", false, false),
+                (2, 1, 4, "4.0", false, false),
+                (3, 3, 2, "2.5", false, false),
+                (4, 4, 1, "1.0", true, false),
+            ],
+        ),
     ];
-    for (r, matches) in table.iter().enumerate() {
-        let r = r + 1;
-        pair(&org, &id).await;
-        for &((first, second), plan) in matches {
-            if plan.is_empty() {
-                // Team 4's boards: its forfeits, not played.
-                let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
-                let m = tv["rounds"][r - 1]["matches"]
-                    .as_array()
-                    .unwrap()
+    for (case, (after, r2, want)) in cases.into_iter().enumerate() {
+        let id = create(
+            &org,
+            json!({"name": format!("Withdrawn {case}"), "time_control": "10+5",
+                   "system": "team-round-robin", "boards": 2, "substitutes": 0}),
+        )
+        .await;
+        let mut bots = HashMap::new();
+        let (captains, rosters) = team_bots(&s, &format!("wd{case}"), 4, 2, &mut bots).await;
+        for t in 0..4 {
+            register_team(&captains[t], &id, &format!("Withdrawn {}", t + 1), &rosters[t]).await;
+        }
+        let boards = |a: usize, b: usize| -> Vec<(String, String, bool)> {
+            vec![
+                (rosters[a][0].clone(), rosters[b][0].clone(), true),
+                (rosters[a][1].clone(), rosters[b][1].clone(), false),
+            ]
+        };
+        // The Berger table: 1 v 4, 2 v 3; 4 v 3, 1 v 2; 2 v 4, 3 v 1.
+        let table = [
+            vec![((1u64, 4u64), "WW"), ((2, 3), "WD")],
+            vec![((4, 3), r2), ((1, 2), "DD")],
+            vec![((2, 4), ""), ((3, 1), "WL")],
+        ];
+        for (r, matches) in table.iter().enumerate() {
+            let r = r + 1;
+            pair(&org, &id).await;
+            for &((first, second), plan) in matches {
+                if plan.is_empty() {
+                    // Team 4's boards: its forfeits, not played.
+                    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+                    let m = tv["rounds"][r - 1]["matches"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|m| m["first"] == first && m["second"] == second)
+                        .unwrap()
+                        .clone();
+                    let results: Vec<&str> = m["boards"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|b| b["result"].as_str().unwrap())
+                        .collect();
+                    let forfeits = if first == 4 { ["-+", "+-"] } else { ["+-", "-+"] };
+                    assert_eq!(results, forfeits, "round {r}: {m:#}");
+                    assert!(m["boards"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|b| b["game"].is_null()));
+                    continue;
+                }
+                let bs = boards(first as usize - 1, second as usize - 1);
+                let expect: Vec<(&str, &str, bool)> = bs
                     .iter()
-                    .find(|m| m["first"] == first && m["second"] == second)
-                    .unwrap()
-                    .clone();
-                let results: Vec<&str> = m["boards"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|b| b["result"].as_str().unwrap())
+                    .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
                     .collect();
-                let want = if first == 4 { ["-+", "+-"] } else { ["+-", "-+"] };
-                assert_eq!(results, want, "round {r}: {m:#}");
-                assert!(m["boards"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .all(|b| b["game"].is_null()));
-                continue;
+                play_match(&org, &id, r, (first, second), &expect, plan, &bots).await;
             }
-            let bs = boards(first as usize - 1, second as usize - 1);
-            let expect: Vec<(&str, &str, bool)> = bs
-                .iter()
-                .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
-                .collect();
-            play_match(&org, &id, r, (first, second), &expect, plan, &bots).await;
+            round_done(&org, &id, r).await;
+            if r == after {
+                assert_eq!(team_withdraw(&org, &id, json!({"team": 4})).await.0, 204);
+            }
         }
-        round_done(&org, &id, r).await;
-        if r == 1 {
-            let r = org
-                .post(&format!("/api/events/{id}/teams/withdraw"), &json!({"team": 4}))
-                .await;
-            assert_eq!(r.status(), 204);
-        }
-    }
-    finished(&org, &id).await;
-    // Without team 4's matches (20.3: one of three played): 2 v 3 2 : 0
-    // (1.5 : 0.5), 1 v 2 1 : 1 (1 : 1), 3 v 1 1 : 1 (1 : 1).
-    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
-    let got: Vec<(u64, u64, u64, String, bool)> = tv["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["rank"].as_u64().unwrap(),
-                r["team"].as_u64().unwrap(),
-                r["match_points"].as_u64().unwrap(),
-                r["board_points"].as_str().unwrap().to_string(),
-                r["annulled"].as_bool().unwrap(),
-            )
-        })
-        .collect();
-    assert_eq!(
-        got,
-        [
-            (1, 2, 3, "2.5".to_string(), false),
-            (2, 1, 2, "2.0".to_string(), false),
-            (3, 3, 1, "1.5".to_string(), false),
-            (4, 4, 0, "0.0".to_string(), true),
-        ],
-        "{:#}",
-        tv["standings"]
-    );
-    let log = org.get_json(&format!("/api/events/{id}/log")).await;
-    assert!(
-        log.as_array()
+        finished(&org, &id).await;
+        let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+        let got: Vec<Row> = tv["standings"]
+            .as_array()
             .unwrap()
             .iter()
-            .any(|l| l["action"] == "team_withdraw" && l["detail"].as_str().unwrap().contains("20.3")),
-        "{log:#}"
-    );
+            .zip(&want)
+            .map(|(r, w)| {
+                (
+                    r["rank"].as_u64().unwrap(),
+                    r["team"].as_u64().unwrap(),
+                    r["match_points"].as_u64().unwrap(),
+                    if r["board_points"] == w.3 { w.3 } else { "?" },
+                    r["withdrawn"].as_bool().unwrap(),
+                    r["annulled"].as_bool().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(got, want, "withdrawn after round {after}: {:#}", tv["standings"]);
+        let log = org.get_json(&format!("/api/events/{id}/log")).await;
+        assert!(
+            log.as_array()
+                .unwrap()
+                .iter()
+                .any(|l| l["action"] == "team_withdraw" && l["detail"].as_str().unwrap().contains("20.3")),
+            "{log:#}"
+        );
+    }
     s.stop().await;
 }
 
@@ -3458,5 +3479,5 @@ on_both_databases!(
     a_staged_event_draws_its_groups_by_lot,
     an_all_play_all_team_round_robin_ranked_by_places,
     a_team_swiss_seeded_by_ratings_with_a_team_withdrawn,
-    a_team_withdrawn_from_a_round_robin_before_half_is_annulled,
+    a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3,
 );

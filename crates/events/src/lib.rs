@@ -11,7 +11,8 @@
 //! * [`crosstable`]: the stored rows as the tournament crate's model.
 //! * `rounds`: pairing a round, starting its games, scoring what ends.
 //! * [`arena`]: the Arena, pairing whoever is free until its end time.
-//! * [`teams`]: team round robins — rosters, line-ups, match points.
+//! * [`teams`]: team round robins and Swisses — rosters, line-ups, match
+//!   points, all-play-all matches, the ranking by places, a team withdrawn.
 //! * `staged`: groups → knockout → final as one event (seed 001).
 //! * `arbiter`: entries, withdrawals, late entries, corrected results, the log.
 //! * `remote`: changes asked of a node that does not run the event, made

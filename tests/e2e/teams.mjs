@@ -185,6 +185,61 @@ try {
     await B.page.waitForSelector('#team-standings tbody tr');
     await shot(B, 'events-team-swiss-phone-zh');
   });
+
+  // 12.4 and 15.5: an all-play-all team round robin ranked by places,
+  // created in the page; the arbiter withdraws a team with the form.
+  const apaName = `All play all ${stamp}`;
+  let apaId = null;
+  const apaPlayers = [0, 1, 2].map((t) => [`p${t}a${stamp}`, `p${t}b${stamp}`]);
+  await step('an all-play-all team round robin ranked by places is created in the page', async () => {
+    for (const team of apaPlayers) for (const n of team) await account(n);
+    await A.page.goto(`${base}/events`);
+    await A.page.waitForSelector('#event-create');
+    await A.page.fill('#event-name', apaName);
+    await A.page.selectOption('#event-system', 'team-round-robin');
+    await A.page.fill('#event-boards', '2');
+    await A.page.selectOption('#event-team-match', 'all-play-all');
+    await A.page.selectOption('#event-team-ranking', 'places');
+    await A.page.click('#event-create button[type=submit]');
+    await A.page.waitForURL(/\/event\/[A-Za-z0-9_-]+$/);
+    apaId = A.page.url().split('/').pop();
+    for (const [i, who] of [B, C, A].entries()) {
+      const r = await call(who.page, 'POST', `/api/events/${apaId}/teams`,
+        { name: `APA ${i + 1}`, players: apaPlayers[i] });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    }
+  });
+
+  await step('round 1 is part 1 of a match; the standings lead with the sum of places; a team withdrawn', async () => {
+    const r = await call(A.page, 'POST', `/api/events/${apaId}/pair`, {});
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    for (const [board, result] of [[1, '1-0'], [2, '1-0']]) {
+      const res = await call(A.page, 'POST', `/api/events/${apaId}/result`,
+        { round: 1, board, result, reason: 'e2e' });
+      assert.equal(res.status, 204, JSON.stringify(res.body));
+    }
+    await A.page.goto(`${base}/event/${apaId}`);
+    await A.page.waitForSelector('#team-rulings');
+    const round = await A.page.$eval('.team-round h3', (e) => e.textContent);
+    assert.ok(/part 1/.test(round), round);
+    const head = await A.page.$eval('#team-standings thead', (e) => e.textContent);
+    assert.ok(head.includes('Sum of places'), head);
+    const title = await A.page.$eval('#teams-title', (e) => e.textContent);
+    assert.ok(title.includes('15.5') && title.includes('12.4'), title);
+    // Team 1 sits out rounds 1 and 2 (the table's round 1): withdrawn.
+    await A.page.selectOption('#forfeit-team', '1');
+    await A.page.locator('#team-rulings button', { hasText: 'Withdraw the team' }).click();
+    await A.page.waitForFunction(() => /withdrawn/.test(document.querySelector('#team-standings tbody')?.textContent || ''));
+    const log = await call(A.page, 'GET', `/api/events/${apaId}/log`);
+    assert.ok(log.body.some((l) => l.action === 'team_withdraw'), JSON.stringify(log.body));
+    await checkLabels(A.page, 'An all-play-all team event');
+    await shot(A, 'events-team-places-desktop-en');
+    await B.page.goto(`${base}/event/${apaId}`);
+    await B.page.waitForSelector('#team-standings tbody tr');
+    const zh = await B.page.$eval('#teams-title', (e) => e.textContent);
+    assert.ok(zh.includes('队员总分制'), zh);
+    await shot(B, 'events-team-places-phone-zh');
+  });
 } finally {
   finish('teams.mjs');
 }

@@ -149,6 +149,8 @@ impl Events {
             final_size: terms.stages.map_or(0, |s| s.final_size),
             groups_by_lot: terms.groups_by_lot,
             lineups_any_order: terms.lineups_any_order,
+            team_all_play_all: terms.team_all_play_all,
+            team_ranking_places: terms.team_ranking_places,
         };
         self.store().insert_event(&row).await?;
         self.log(

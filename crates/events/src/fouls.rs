@@ -10,6 +10,12 @@
 //!   does not come loses every board of its match by forfeit in one
 //!   ruling; the match is scored as the team's forfeit (2 match points to
 //!   the other team) and a team Swiss counts it unplayed.
+//! - **A team withdrawn** (20.1: 参赛队 … 退出比赛; 20.3–20.4): every
+//!   player of the team withdrawn from the next round on, in one ruling.
+//!   A Swiss pairs the team no more, its results standing (20.4); a round
+//!   robin stores its later boards as its forfeits when their rounds are
+//!   paired, and annuls all its results if it played fewer than half of
+//!   its matches (20.3, `teams::standings`).
 
 use crate::spec::BoardResult;
 use crate::{Events, Loaded};
@@ -42,6 +48,17 @@ pub struct TeamForfeitRequest {
     pub round: u32,
     /// The number of the team that did not come.
     pub team: u32,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// The arbiter withdraws a whole team (20.x).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TeamWithdrawRequest {
+    /// The team's number.
+    pub team: u32,
+    /// Why (20.1: the team's reason the organisers accepted).
     #[serde(default)]
     pub reason: String,
 }
@@ -256,5 +273,88 @@ impl Events {
         )
         .await?;
         self.after_result_locked(id).await
+    }
+
+    /// The arbiter withdraws team `req.team` from the event (20.x): its
+    /// players are not paired from the next round on — a match being
+    /// played is played out (the team's forfeit rules it otherwise). A
+    /// Swiss pairs the team no more and its results stand (20.4); in a
+    /// round robin its later matches are its forfeits as their rounds are
+    /// paired, and with fewer than half of its matches played all its
+    /// results are annulled (20.3). One line of the log.
+    ///
+    /// # Errors
+    /// Not the arbiter; not a team event; before round 1 or after the
+    /// end; no such team; the team withdrawn already.
+    pub async fn withdraw_team(&self, id: &str, by: &User, req: TeamWithdrawRequest) -> Result<(), Error> {
+        if let Some(done) = self
+            .forwarded(id, || crate::remote::Call::TeamWithdraw {
+                id: id.into(),
+                by: by.clone(),
+                req: req.clone(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
+        let reason = check_reason(&req.reason)?;
+        let _one = self.lock(id).await;
+        let l = self.load(id).await?;
+        if !self.is_arbiter(&l, &by.id).await? {
+            return Err(Error::Forbidden(
+                "only the event's arbiter may withdraw a team".into(),
+            ));
+        }
+        crate::teams::not_team_event(&l)?;
+        if l.event.state == "finished" {
+            return Err(Error::conflict("event_finished", "the event is over"));
+        }
+        if l.event.state == "open" {
+            return Err(Error::conflict(
+                "event_not_started",
+                "round 1 is not paired: a team is withdrawn from a started event (20.3–20.4)",
+            ));
+        }
+        let team = l
+            .teams
+            .iter()
+            .find(|t| t.number == req.team)
+            .ok_or_else(|| Error::NotFound(format!("team {}", req.team)))?;
+        let entries: Vec<&store::EntryRow> = team.members.iter().filter_map(|u| l.entry_of(u)).collect();
+        if entries.iter().all(|e| e.withdrawn) {
+            return Err(Error::conflict(
+                "already_withdrawn",
+                format!("{} is withdrawn already", team.name),
+            ));
+        }
+        let from = l.event.current_round + 1;
+        let users: Vec<String> = entries.iter().map(|e| e.user_id.clone()).collect();
+        self.store().withdraw_entries(id, &users, from).await?;
+        let rule = if l.system == crate::System::TeamSwiss {
+            "not paired again, its results stand (20.4)"
+        } else {
+            "its later matches forfeited to its opponents, its results annulled if it played fewer than half of its matches (20.3)"
+        };
+        self.log(
+            id,
+            Some(by),
+            "team_withdraw",
+            &format!(
+                "{} (team {}) withdrawn from round {from} on: {}; {rule}{}",
+                team.name,
+                team.number,
+                entries
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if reason.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({reason})")
+                }
+            ),
+        )
+        .await
     }
 }

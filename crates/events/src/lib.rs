@@ -11,7 +11,8 @@
 //! * [`crosstable`]: the stored rows as the tournament crate's model.
 //! * `rounds`: pairing a round, starting its games, scoring what ends.
 //! * [`arena`]: the Arena, pairing whoever is free until its end time.
-//! * [`teams`]: team round robins — rosters, line-ups, match points.
+//! * [`teams`]: team round robins and Swisses — rosters, line-ups, match
+//!   points, all-play-all matches, the ranking by places, a team withdrawn.
 //! * `staged`: groups → knockout → final as one event (seed 001).
 //! * `arbiter`: entries, withdrawals, late entries, corrected results, the log.
 //! * `remote`: changes asked of a node that does not run the event, made
@@ -37,8 +38,10 @@ pub mod teams;
 pub mod view;
 
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
-pub use fouls::{FoulRequest, FoulView, TeamForfeitRequest};
-pub use spec::{BoardResult, LineupOrder, NewEvent, Scoring, System, TiebreakOrder};
+pub use fouls::{FoulRequest, FoulView, TeamForfeitRequest, TeamWithdrawRequest};
+pub use spec::{
+    BoardResult, LineupOrder, NewEvent, Scoring, System, TeamMatchKind, TeamRanking, TiebreakOrder,
+};
 pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
     ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, CrosstableRow, CrosstableView,

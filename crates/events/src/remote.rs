@@ -9,6 +9,7 @@
 
 use crate::{
     ArbiterRequest, Events, FoulRequest, JoinRequest, PlayerAction, ResultRequest, TeamForfeitRequest,
+    TeamWithdrawRequest,
 };
 use common::{Error, Refusal};
 use serde::de::DeserializeOwned;
@@ -79,12 +80,17 @@ pub(crate) enum Call {
         by: User,
         req: TeamForfeitRequest,
     },
+    TeamWithdraw {
+        id: String,
+        by: User,
+        req: TeamWithdrawRequest,
+    },
 }
 
 /// The codes of this room's bad requests and conflicts, read back as
 /// themselves when a refusal comes from the event's node
 /// (`every_code_crosses_the_bus` keeps the list whole).
-const CODES: [&str; 53] = [
+const CODES: [&str; 57] = [
     "all_rounds_paired",
     "already_arbiter",
     "already_captain",
@@ -111,18 +117,22 @@ const CODES: [&str; 53] = [
     "bad_scoring",
     "bad_stages",
     "bad_state",
+    "bad_team_match",
     "bad_team_name",
+    "bad_team_terms",
     "bad_time_control",
     "bad_variant",
     "bye",
     "event_finished",
     "event_full",
     "event_not_finished",
+    "event_not_started",
     "event_paused",
     "event_started",
     "late_entry_round_robin",
     "lineup_deadline",
     "no_berserk",
+    "no_lineups",
     "no_pairing",
     "no_winner",
     "not_a_team_event",
@@ -241,6 +251,7 @@ impl Events {
             } => reply(self.submit_lineup(&id, &by, round, &players).await),
             Call::Foul { id, by, req } => reply(self.record_foul(&id, &by, req).await),
             Call::TeamForfeit { id, by, req } => reply(self.team_forfeit(&id, &by, req).await),
+            Call::TeamWithdraw { id, by, req } => reply(self.withdraw_team(&id, &by, req).await),
         }
     }
 }

@@ -201,7 +201,7 @@ impl Events {
             }
             // A team Swiss has its rounds from its terms.
             if l.system == System::TeamRoundRobin {
-                let rounds = crate::teams::rounds_for(l.teams.len());
+                let rounds = crate::teams::rounds_for(l.teams.len(), crate::teams::parts(l));
                 self.store().set_event_rounds(&id, rounds).await?;
                 *l = self.load(&id).await?;
             }

@@ -271,6 +271,36 @@ pub struct NewEvent {
     /// A team event's line-ups: `roster-order` (12.2, the default) or
     /// `any-order` (12.3 临时定台制).
     pub lineups: Option<LineupOrder>,
+    /// A team round robin's matches: `boards` (the default: board i
+    /// against board i, 12.1–12.3) or `all-play-all` (12.4 全队轮赛制:
+    /// every player of a team meets every player of the other, one part
+    /// of the match a round; the rosters have no substitutes and no
+    /// line-ups).
+    pub team_match: Option<TeamMatchKind>,
+    /// A team event's team standings: `match-points` (the default: 15.3 /
+    /// 15.4) or `places` (15.5 队员总分制: the sum of the players'
+    /// individual places, fewer first).
+    pub team_ranking: Option<TeamRanking>,
+}
+
+/// How the two teams of a match meet (seed 000 12.1–12.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TeamMatchKind {
+    /// Board against board (分台定人制, 12.1–12.3).
+    Boards,
+    /// 12.4 全队轮赛制: every player against every player.
+    AllPlayAll,
+}
+
+/// How a team event ranks its teams (seed 000 15.3–15.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TeamRanking {
+    /// 场分: match points, then 15.3's or 15.4's tie-breaks.
+    MatchPoints,
+    /// 15.5 队员总分制: the sum of the players' individual places.
+    Places,
 }
 
 /// How a staged event's groups are made.
@@ -349,6 +379,10 @@ pub struct Terms {
     /// Whether a staged event's groups are drawn by lot.
     pub groups_by_lot: bool,
     pub lineups_any_order: bool,
+    /// 12.4 全队轮赛制 matches (a team round robin only).
+    pub team_all_play_all: bool,
+    /// 15.5 队员总分制 team standings (a team event only).
+    pub team_ranking_places: bool,
 }
 
 impl NewEvent {
@@ -532,10 +566,31 @@ impl NewEvent {
                 ))
             }
         };
+        let all_play_all = self.team_match == Some(TeamMatchKind::AllPlayAll);
+        if (self.team_match.is_some() || self.team_ranking.is_some()) && !self.system.is_team() {
+            return Err(Error::bad(
+                "bad_team_terms",
+                "team_match and team_ranking are a team event's terms (system team-round-robin or team-swiss)",
+            ));
+        }
+        if all_play_all {
+            if self.system != System::TeamRoundRobin {
+                return Err(Error::bad(
+                    "bad_team_match",
+                    "all-play-all matches (12.4) are played on the team round robin's table, a part of each match a round: a team Swiss plays board against board",
+                ));
+            }
+            if self.substitutes.is_some_and(|s| s > 0) || self.lineups.is_some() {
+                return Err(Error::bad(
+                    "bad_team_match",
+                    "in an all-play-all match (12.4) every player of a team meets every player of the other: a roster is its boards' players, with no substitutes and no line-ups",
+                ));
+            }
+        }
         let (boards, substitutes) = match (self.system, self.boards, self.substitutes) {
             (System::TeamRoundRobin | System::TeamSwiss, b, sub) => {
                 let b = b.unwrap_or(4);
-                let sub = sub.unwrap_or(2);
+                let sub = sub.unwrap_or(if all_play_all { 0 } else { 2 });
                 if !TEAM_BOARDS.contains(&b) || sub > MAX_SUBSTITUTES {
                     return Err(Error::bad(
                         "bad_boards",
@@ -611,6 +666,8 @@ impl NewEvent {
             boards,
             substitutes,
             lineups_any_order: self.lineups == Some(LineupOrder::AnyOrder),
+            team_all_play_all: all_play_all,
+            team_ranking_places: self.team_ranking == Some(TeamRanking::Places),
             match_format,
             playoff_time_control,
             name,
@@ -736,6 +793,8 @@ mod tests {
             final_size: None,
             group_draw: None,
             lineups: None,
+            team_match: None,
+            team_ranking: None,
             first_to: None,
         }
     }
@@ -926,6 +985,72 @@ mod tests {
             "bad_lineups"
         );
         assert!(System::TeamSwiss.is_team() && !System::Swiss.is_team());
+    }
+
+    #[test]
+    fn all_play_all_matches_and_the_sum_of_places_are_team_terms() {
+        let code = |e: NewEvent| match e.check() {
+            Err(Error::BadRequest { code, .. }) => code,
+            other => panic!("{other:?}"),
+        };
+        let trr = || NewEvent {
+            system: System::TeamRoundRobin,
+            rounds: None,
+            boards: Some(2),
+            ..swiss()
+        };
+        let t = NewEvent {
+            team_match: Some(TeamMatchKind::AllPlayAll),
+            team_ranking: Some(TeamRanking::Places),
+            ..trr()
+        }
+        .check()
+        .unwrap();
+        // 12.4: a roster is its boards' players.
+        assert!(t.team_all_play_all && t.team_ranking_places);
+        assert_eq!((t.boards, t.substitutes), (2, 0));
+        let plain = trr().check().unwrap();
+        assert!(!plain.team_all_play_all && !plain.team_ranking_places);
+        for bad in [
+            NewEvent {
+                team_match: Some(TeamMatchKind::AllPlayAll),
+                substitutes: Some(1),
+                ..trr()
+            },
+            NewEvent {
+                team_match: Some(TeamMatchKind::AllPlayAll),
+                lineups: Some(LineupOrder::AnyOrder),
+                ..trr()
+            },
+            NewEvent {
+                team_match: Some(TeamMatchKind::AllPlayAll),
+                system: System::TeamSwiss,
+                rounds: Some(3),
+                ..trr()
+            },
+        ] {
+            assert_eq!(code(bad), "bad_team_match");
+        }
+        assert_eq!(
+            code(NewEvent {
+                team_ranking: Some(TeamRanking::Places),
+                ..swiss()
+            }),
+            "bad_team_terms"
+        );
+        // 15.5 on a team Swiss too.
+        assert!(
+            NewEvent {
+                system: System::TeamSwiss,
+                rounds: Some(3),
+                boards: Some(2),
+                team_ranking: Some(TeamRanking::Places),
+                ..swiss()
+            }
+            .check()
+            .unwrap()
+            .team_ranking_places
+        );
     }
 
     #[test]

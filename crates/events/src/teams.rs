@@ -32,7 +32,30 @@
 //!   (`tournament::team::swiss_model`); the team the pairing gives white
 //!   is due to move first: red on the odd boards. An odd team out has the
 //!   bye, worth a match won by forfeit (21.4): its line-up's boards are
-//!   stored without an opponent.
+//!   stored without an opponent. Its initial ranking — the teams'
+//!   pairing numbers — is the rosters' strength: the average rating of
+//!   each team's regular boards, then the registration order
+//!   (`tournament::team::initial_ranking`), read at every pairing from
+//!   the ratings the entries keep, so a strong team registered late is
+//!   seeded high from round 1.
+//! - **All-play-all matches** (12.4 全队轮赛制, `team_match:
+//!   "all-play-all"`, a team round robin): every player of a team meets
+//!   every player of the other. A match is `boards` parts, one a round
+//!   (the table's round r is the event's rounds (r−1)·B+1 … r·B); part s
+//!   pairs the first-listed team's i-th player with the other's
+//!   (i+s)-th (`tournament::team::all_play_all`), colours alternating
+//!   part by part. The match is scored whole (14.2): the board points of
+//!   its B×B games, match points once its last part is over.
+//! - **队员总分制** (15.5, `team_ranking: "places"`): the teams ranked by
+//!   the sum of their players' individual places (the players'
+//!   standings), each team's `boards` best places counted; then the best
+//!   place, the next best …, then 全队犯规 (`team_total_ranking`).
+//! - **A team withdrawn** (20.3–20.4, the arbiter's `teams/withdraw`):
+//!   its players are withdrawn from the next round on. A Swiss pairs it
+//!   no more, its results standing (20.4); in a round robin its later
+//!   matches are its forfeits, board by board, when their rounds are
+//!   paired, and with fewer than half of its matches played all its
+//!   results are annulled (20.3), the team listed last.
 
 use crate::view::BoardPlayer;
 use crate::{Events, Loaded};
@@ -42,7 +65,7 @@ use std::collections::BTreeMap;
 use store::{LineupRow, User};
 use tournament::model::{Colour, Points};
 use tournament::roundrobin::Board;
-use tournament::team::{self, LineupRule, MatchResult, TeamMatch, TeamTiebreak};
+use tournament::team::{self, LineupRule, MatchResult, TeamError, TeamMatch, TeamTiebreak};
 use utoipa::ToSchema;
 
 /// Most characters in a team's name.
@@ -87,6 +110,15 @@ pub struct TeamView {
     pub name: String,
     pub captain: String,
     pub roster: Vec<RosterView>,
+    /// A team Swiss's initial ranking (its pairing number): by the
+    /// average rating of the regular boards, then registration order.
+    /// `None` in a round robin (the registration order is the table's).
+    #[serde(default)]
+    pub seed: Option<u32>,
+    /// Withdrawn whole (20.x): not paired from the round its players
+    /// were withdrawn.
+    #[serde(default)]
+    pub withdrawn: bool,
 }
 
 /// One board of a team match.
@@ -125,12 +157,20 @@ pub struct TeamMatchView {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct TeamRoundView {
     pub round: u32,
+    /// The table's (or the Swiss's) round the matches belong to: the
+    /// event's round, except with all-play-all matches (12.4), whose
+    /// every match takes `boards` rounds.
+    pub team_round: u32,
+    /// All-play-all (12.4): which part of the matches this round is
+    /// (1 first); the board points shown are the match's so far, its
+    /// match points once the last part is over.
+    pub part: Option<u32>,
     pub matches: Vec<TeamMatchView>,
     /// The team without an opponent this round (an odd number of teams).
     pub sits_out: Option<u32>,
 }
 
-/// A line of the team standings (15.3 / 15.4).
+/// A line of the team standings (15.3 / 15.4; 15.5).
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct TeamStandingRow {
     pub rank: u32,
@@ -146,6 +186,16 @@ pub struct TeamStandingRow {
     pub played: u32,
     /// 全队犯规: the fouls of the team's players.
     pub fouls: u32,
+    /// 15.5 队员总分制 (`ranking: "places"`): the sum of the counted
+    /// places, and the team's `boards` best individual places, best
+    /// first. `None` and empty when ranked by match points.
+    pub place_sum: Option<u32>,
+    pub places: Vec<u32>,
+    /// The team was withdrawn (20.x).
+    pub withdrawn: bool,
+    /// Its results annulled (20.3: withdrawn from a round robin with
+    /// fewer than half its matches played): listed last, no points.
+    pub annulled: bool,
 }
 
 /// `GET /api/events/{id}/teams`: the teams, every paired round's matches
@@ -156,9 +206,15 @@ pub struct TeamsView {
     pub substitutes: u32,
     /// `roster-order` (12.2) or `any-order` (12.3).
     pub lineups: String,
+    /// `boards` (board against board) or `all-play-all` (12.4).
+    pub team_match: String,
+    /// `match-points` (15.3 / 15.4) or `places` (15.5 队员总分制).
+    pub ranking: String,
     pub teams: Vec<TeamView>,
     pub rounds: Vec<TeamRoundView>,
-    /// The tie-breaks after match points, in order (15.3 or 15.4).
+    /// The tie-breaks after match points, in order (15.3 or 15.4); with
+    /// `ranking: "places"`, after the sum of places: `PLACES` (the best
+    /// place, then the next best …) and `FOUL` (15.5).
     pub tiebreaks: Vec<String>,
     pub standings: Vec<TeamStandingRow>,
     /// The fouls the arbiter recorded, in order.
@@ -188,6 +244,83 @@ pub(crate) fn not_team_event(l: &Loaded) -> Result<(), Error> {
 /// The Berger table of the teams (CXA 11.2), team numbers 1..=n.
 fn table(teams: u32) -> Vec<Vec<Board>> {
     crate::crosstable::schedule(crate::System::RoundRobin, teams)
+}
+
+/// The parts of a match: 12.4's all-play-all match is `boards` parts,
+/// one a round; a match board against board is one.
+pub(crate) fn parts(l: &Loaded) -> u32 {
+    if l.event.team_all_play_all {
+        l.event.boards.max(1)
+    } else {
+        1
+    }
+}
+
+/// The games of a whole match: its boards, times its parts (12.4: B×B).
+fn match_size(l: &Loaded) -> usize {
+    l.event.boards as usize * parts(l) as usize
+}
+
+/// An event round as (the team round — the table's or the Swiss's —,
+/// the part of its matches, 0 first).
+fn team_round(l: &Loaded, round: u32) -> (u32, u32) {
+    let p = parts(l);
+    ((round.max(1) - 1) / p + 1, (round.max(1) - 1) % p)
+}
+
+/// The first-listed team's colour on each board of a match in `round`:
+/// red on the odd boards (13.2/13.3), or in part s of an all-play-all
+/// match the schedule's (12.4, `tournament::team::all_play_all`: each
+/// player's colours alternate part by part).
+fn first_colours(l: &Loaded, round: u32) -> Vec<Colour> {
+    let per = l.event.boards as usize;
+    if !l.event.team_all_play_all {
+        return team::board_colours(per);
+    }
+    let (_, part) = team_round(l, round);
+    team::all_play_all(per)
+        .get(part as usize)
+        .map_or_else(|| team::board_colours(per), |r| r.iter().map(|b| b.2).collect())
+}
+
+/// The teams withdrawn whole by round `round` (every player withdrawn
+/// from that round or before; 20.x): not paired.
+fn withdrawn_by(l: &Loaded, round: u32) -> Vec<u32> {
+    l.teams
+        .iter()
+        .filter(|t| {
+            !t.members.is_empty()
+                && t.members.iter().all(|u| {
+                    l.entry_of(u)
+                        .is_some_and(|e| e.withdrawn && e.withdrawn_from.is_some_and(|f| f <= round))
+                })
+        })
+        .map(|t| t.number)
+        .collect()
+}
+
+/// A team Swiss's initial ranking (the teams' pairing numbers, C.04.3
+/// applied to teams): the average rating of each team's regular boards,
+/// highest first, then registration order
+/// (`tournament::team::initial_ranking`). The ratings are those the
+/// entries keep from registration, so every pairing reads the same.
+fn seeds(l: &Loaded) -> Vec<u32> {
+    let per = l.event.boards as usize;
+    let teams: Vec<(u32, Vec<u32>)> = l
+        .teams
+        .iter()
+        .map(|t| {
+            let ratings = t
+                .members
+                .iter()
+                .take(per)
+                .filter_map(|u| l.entry_of(u))
+                .map(|e| u32::try_from(e.rating.max(0)).unwrap_or(u32::MAX))
+                .collect();
+            (t.number, ratings)
+        })
+        .collect();
+    team::initial_ranking(&teams)
 }
 
 /// How the event's line-ups may be ordered: roster order (12.2) or any
@@ -236,21 +369,22 @@ fn member_number(l: &Loaded, team: u32, position: usize) -> Result<u32, Error> {
 fn round_matches(l: &Loaded, round: u32) -> Result<tournament::dutch::Pairing, Error> {
     if l.system == crate::System::TeamSwiss {
         let (matches, byes) = finished(l);
-        let numbers: Vec<u32> = l.teams.iter().map(|t| t.number).collect();
-        let model = team::swiss_model(
-            &numbers,
+        return team::pair_team_round(
+            &seeds(l),
             &matches,
             &byes,
             l.event.boards as usize,
-            round - 1,
+            round,
             l.event.rounds,
+            &withdrawn_by(l, round),
         )
-        .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
-        return tournament::dutch::pair_next_round(&model)
-            .map_err(|e| Error::conflict("no_pairing", e.to_string()));
+        .map_err(|e| match e {
+            TeamError::NoPairing(why) => Error::conflict("no_pairing", why),
+            e => Error::Internal(format!("event {}: {e}", l.event.id)),
+        });
     }
     let tab = table(l.teams.len() as u32);
-    let r = tab.get(round as usize - 1).ok_or_else(|| {
+    let r = tab.get(team_round(l, round).0 as usize - 1).ok_or_else(|| {
         Error::conflict(
             "all_rounds_paired",
             "the teams' round-robin table has no more rounds",
@@ -291,9 +425,18 @@ pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u3
     };
     let mut out = Vec::new();
     for (first, second) in matches {
-        for (a, b, colour) in team::pair_boards(&lineup(first)?, &lineup(second)?)
-            .map_err(|e| Error::Internal(e.to_string()))?
-        {
+        let pairs = if l.event.team_all_play_all {
+            // 12.4: part s of the match, the whole roster against the
+            // whole roster, no line-ups.
+            team::all_play_all(boards)
+                .get(team_round(l, round).1 as usize)
+                .cloned()
+                .unwrap_or_default()
+        } else {
+            team::pair_boards(&lineup(first)?, &lineup(second)?)
+                .map_err(|e| Error::Internal(e.to_string()))?
+        };
+        for (a, b, colour) in pairs {
             let (a, b) = (member_number(l, first, a)?, member_number(l, second, b)?);
             out.push(if colour == Colour::White {
                 (a, Some(b))
@@ -310,9 +453,10 @@ pub(crate) fn round_boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u3
     Ok(out)
 }
 
-/// The number of rounds of a team round robin of `teams` teams.
-pub(crate) fn rounds_for(teams: usize) -> u32 {
-    table(teams as u32).len() as u32
+/// The number of rounds of a team round robin of `teams` teams whose
+/// matches are `parts` parts (12.4: `boards`; else 1).
+pub(crate) fn rounds_for(teams: usize, parts: u32) -> u32 {
+    table(teams as u32).len() as u32 * parts
 }
 
 /// One match as paired: the round, the teams, and its boards' rows in
@@ -322,6 +466,8 @@ struct PairedMatch<'a> {
     first: u32,
     second: u32,
     boards: Vec<&'a store::PairingRow>,
+    /// The first team's colour on each board (`first_colours`).
+    colours: Vec<Colour>,
 }
 
 /// The team an entry number plays for.
@@ -347,21 +493,30 @@ fn paired_matches(l: &Loaded) -> Vec<(u32, Vec<PairedMatch<'_>>, Option<u32>)> {
             rows.sort_by_key(|p| p.board);
             let mut matches = Vec::new();
             let mut sits_out = None;
+            let colours = first_colours(l, round);
             for boards in rows.chunks(per) {
-                let first = team_of(l, boards[0].white).unwrap_or(0);
+                let white = boards[0].white;
                 match boards[0].black {
-                    Some(b) => matches.push(PairedMatch {
-                        round,
-                        first,
-                        second: team_of(l, b).unwrap_or(0),
-                        boards: boards.to_vec(),
-                    }),
-                    None => sits_out = Some(first),
+                    Some(b) => {
+                        let (f, s) = if colours.first() == Some(&Colour::Black) {
+                            (b, white)
+                        } else {
+                            (white, b)
+                        };
+                        matches.push(PairedMatch {
+                            round,
+                            first: team_of(l, f).unwrap_or(0),
+                            second: team_of(l, s).unwrap_or(0),
+                            boards: boards.to_vec(),
+                            colours: colours.clone(),
+                        });
+                    }
+                    None => sits_out = team_of(l, white),
                 }
             }
             if l.system == crate::System::TeamRoundRobin {
                 sits_out = tab
-                    .get(round as usize - 1)
+                    .get(team_round(l, round).0 as usize - 1)
                     .into_iter()
                     .flatten()
                     .find_map(|b| match *b {
@@ -411,10 +566,9 @@ fn outcomes(
     if m.boards.len() != per {
         return None;
     }
-    let colours = team::board_colours(per);
     m.boards
         .iter()
-        .zip(colours)
+        .zip(m.colours.iter().copied())
         .map(|(p, c)| {
             let r = crate::BoardResult::parse(p.result.as_deref()?)?;
             let (w, b) = r.outcomes();
@@ -424,12 +578,11 @@ fn outcomes(
 }
 
 /// The board points of one side so far (results in, games going on).
-fn board_points(m: &PairedMatch<'_>, per: usize) -> (Points, Points) {
+fn board_points(m: &PairedMatch<'_>) -> (Points, Points) {
     let pts = tournament::model::PointSystem::default();
-    let colours = team::board_colours(per);
     let mut a = Points::ZERO;
     let mut b = Points::ZERO;
-    for (p, c) in m.boards.iter().zip(colours) {
+    for (p, &c) in m.boards.iter().zip(&m.colours) {
         let Some(r) = p.result.as_deref().and_then(crate::BoardResult::parse) else {
             continue;
         };
@@ -444,37 +597,57 @@ fn board_points(m: &PairedMatch<'_>, per: usize) -> (Points, Points) {
 /// The finished matches, as the tournament crate scores them — a match
 /// whose every board one team forfeited is that team's forfeit of the
 /// match (21.4), which a Swiss counts unplayed — and a team Swiss's byes.
+///
+/// An all-play-all match (12.4) is finished when its last part is: its
+/// parts' boards together are the match, under the table's round.
 fn finished(l: &Loaded) -> (Vec<TeamMatch>, Vec<team::TeamBye>) {
     use tournament::model::Outcome;
+    type Part = Option<Vec<(Outcome, Outcome)>>;
     let per = l.event.boards as usize;
     let mut matches = Vec::new();
     let mut byes = Vec::new();
+    // (team round, first, second) → each part's outcomes, in order.
+    let mut whole: Vec<((u32, u32, u32), Vec<Part>)> = Vec::new();
     for (round, ms, sits_out) in paired_matches(l) {
         if l.system == crate::System::TeamSwiss {
             byes.extend(sits_out.map(|team| team::TeamBye { round, team }));
         }
+        let tr = team_round(l, round).0;
         for m in ms {
-            let Some(o) = outcomes(&m, per) else { continue };
-            let result = if o
-                .iter()
-                .all(|&x| x == (Outcome::ForfeitWin, Outcome::ForfeitLoss))
-            {
-                MatchResult::Forfeit { absent: m.second }
-            } else if o
-                .iter()
-                .all(|&x| x == (Outcome::ForfeitLoss, Outcome::ForfeitWin))
-            {
-                MatchResult::Forfeit { absent: m.first }
-            } else {
-                MatchResult::Pairs(o)
-            };
-            matches.push(TeamMatch {
-                round: m.round,
-                first: m.first,
-                second: m.second,
-                result,
-            });
+            let key = (tr, m.first, m.second);
+            let o = outcomes(&m, per);
+            match whole.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, v)) => v.push(o),
+                None => whole.push((key, vec![o])),
+            }
         }
+    }
+    for ((round, first, second), ps) in whole {
+        if ps.len() != parts(l) as usize {
+            continue;
+        }
+        let Some(o) = ps.into_iter().collect::<Option<Vec<_>>>().map(|v| v.concat()) else {
+            continue;
+        };
+        let result = if o
+            .iter()
+            .all(|&x| x == (Outcome::ForfeitWin, Outcome::ForfeitLoss))
+        {
+            MatchResult::Forfeit { absent: second }
+        } else if o
+            .iter()
+            .all(|&x| x == (Outcome::ForfeitLoss, Outcome::ForfeitWin))
+        {
+            MatchResult::Forfeit { absent: first }
+        } else {
+            MatchResult::Pairs(o)
+        };
+        matches.push(TeamMatch {
+            round,
+            first,
+            second,
+            result,
+        });
     }
     (matches, byes)
 }
@@ -513,6 +686,8 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
         number: n,
         name: l.entry_number(n).map_or_else(String::new, |e| e.name.clone()),
     };
+    let seeds = (l.system == crate::System::TeamSwiss).then(|| seeds(l));
+    let gone = withdrawn_by(l, u32::MAX);
     let teams = l
         .teams
         .iter()
@@ -520,6 +695,11 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
             number: t.number,
             name: t.name.clone(),
             captain: captains.get(&t.captain_id).cloned().unwrap_or_default(),
+            seed: seeds
+                .as_ref()
+                .and_then(|s| s.iter().position(|&x| x == t.number))
+                .map(|i| i as u32 + 1),
+            withdrawn: gone.contains(&t.number),
             roster: t
                 .members
                 .iter()
@@ -537,17 +717,39 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
                 .collect(),
         })
         .collect();
-    let colours = team::board_colours(per);
-    let rounds = paired_matches(l)
-        .into_iter()
+    let paired = paired_matches(l);
+    // An all-play-all match so far (12.4): its parts up to `round`; the
+    // board points together, the match points once every part is over.
+    let so_far = |m: &PairedMatch<'_>| {
+        let tr = team_round(l, m.round).0;
+        let mut a = Points::ZERO;
+        let mut b = Points::ZERO;
+        let mut done = 0;
+        for (_, ms, _) in paired
+            .iter()
+            .filter(|(r, _, _)| *r <= m.round && team_round(l, *r).0 == tr)
+        {
+            for p in ms.iter().filter(|p| (p.first, p.second) == (m.first, m.second)) {
+                let (x, y) = board_points(p);
+                a += x;
+                b += y;
+                done += u32::from(outcomes(p, per).is_some());
+            }
+        }
+        (a, b, done == parts(l))
+    };
+    let rounds = paired
+        .iter()
         .map(|(round, ms, sits_out)| TeamRoundView {
-            round,
-            sits_out,
+            round: *round,
+            team_round: team_round(l, *round).0,
+            part: l.event.team_all_play_all.then(|| team_round(l, *round).1 + 1),
+            sits_out: *sits_out,
             matches: ms
                 .iter()
                 .map(|m| {
-                    let (a, b) = board_points(m, per);
-                    let mp = outcomes(m, per).map(|_| team::match_points(a, b));
+                    let (a, b, whole) = so_far(m);
+                    let mp = whole.then(|| team::match_points(a, b));
                     TeamMatchView {
                         first: m.first,
                         second: m.second,
@@ -556,7 +758,7 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
                         boards: m
                             .boards
                             .iter()
-                            .zip(&colours)
+                            .zip(&m.colours)
                             .enumerate()
                             .map(|(i, (p, &c))| {
                                 let black = p.black.unwrap_or(0);
@@ -595,31 +797,65 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
             "roster-order"
         }
         .into(),
+        team_match: if l.event.team_all_play_all {
+            "all-play-all"
+        } else {
+            "boards"
+        }
+        .into(),
+        ranking: if l.event.team_ranking_places {
+            "places"
+        } else {
+            "match-points"
+        }
+        .into(),
         teams,
         rounds,
-        tiebreaks: tiebreaks(l)
-            .iter()
-            .map(|&t| tiebreak_name(t).to_string())
-            .collect(),
+        tiebreaks: if l.event.team_ranking_places {
+            vec!["PLACES".to_string(), "FOUL".to_string()]
+        } else {
+            tiebreaks(l)
+                .iter()
+                .map(|&t| tiebreak_name(t).to_string())
+                .collect()
+        },
         standings: standings(l)?,
         fouls: l.foul_views(),
     })
 }
 
-/// The team standings (15.3 / 15.4) from the finished matches and byes.
+/// The team standings (15.3 / 15.4) from the finished matches and byes;
+/// a round robin's team withdrawn before half its matches has them
+/// annulled and is listed last (20.3); ranked by the players' places
+/// instead with `team_ranking: "places"` (15.5).
 pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
-    let per = l.event.boards as usize;
-    let numbers: Vec<u32> = l.teams.iter().map(|t| t.number).collect();
-    let (matches, byes) = finished(l);
+    let size = match_size(l);
+    let (mut matches, byes) = finished(l);
     let fouls = team_fouls(l);
-    let rows = team::team_standings(&numbers, &matches, &byes, per, tiebreaks(l), &fouls)
+    let gone = withdrawn_by(l, u32::MAX);
+    let mut annulled = Vec::new();
+    if l.system == crate::System::TeamRoundRobin {
+        let scheduled = l.teams.len().saturating_sub(1);
+        for &t in &gone {
+            if team::withdraw_from_round_robin(&mut matches, t, scheduled) {
+                annulled.push(t);
+            }
+        }
+    }
+    let numbers: Vec<u32> = l
+        .teams
+        .iter()
+        .map(|t| t.number)
+        .filter(|t| !annulled.contains(t))
+        .collect();
+    let rows = team::team_standings(&numbers, &matches, &byes, size, tiebreaks(l), &fouls)
         .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
     let mut wins: BTreeMap<u32, u32> = BTreeMap::new();
     let mut won: BTreeMap<u32, u32> = BTreeMap::new();
     let mut played: BTreeMap<u32, u32> = BTreeMap::new();
     for m in &matches {
         let (a, b) = m
-            .score(per)
+            .score(size)
             .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
         for (t, s) in [(m.first, a), (m.second, b)] {
             *wins.entry(t).or_default() += s.board_wins;
@@ -630,17 +866,19 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
     for b in &byes {
         *won.entry(b.team).or_default() += 1;
     }
-    Ok(rows
+    let name = |team: u32| {
+        l.teams
+            .iter()
+            .find(|t| t.number == team)
+            .map_or_else(String::new, |t| t.name.clone())
+    };
+    let mut out: Vec<TeamStandingRow> = rows
         .into_iter()
         .map(|r| TeamStandingRow {
             rank: r.rank,
             shared: r.shared,
             team: r.team,
-            name: l
-                .teams
-                .iter()
-                .find(|t| t.number == r.team)
-                .map_or_else(String::new, |t| t.name.clone()),
+            name: name(r.team),
             match_points: r.match_points,
             board_points: r.board_points.to_string(),
             board_wins: wins.get(&r.team).copied().unwrap_or(0),
@@ -648,6 +886,79 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
             opponent_match_points: r.opponent_match_points,
             played: played.get(&r.team).copied().unwrap_or(0),
             fouls: fouls.get(&r.team).copied().unwrap_or(0),
+            place_sum: None,
+            places: Vec::new(),
+            withdrawn: gone.contains(&r.team),
+            annulled: false,
+        })
+        .collect();
+    if l.event.team_ranking_places {
+        out = by_places(l, out)?;
+    }
+    // 20.3: annulled, after everyone else.
+    let last = out.len() as u32 + 1;
+    for &t in &annulled {
+        out.push(TeamStandingRow {
+            rank: last,
+            shared: annulled.len() > 1,
+            team: t,
+            name: name(t),
+            match_points: 0,
+            board_points: Points::ZERO.to_string(),
+            board_wins: 0,
+            matches_won: 0,
+            opponent_match_points: 0,
+            played: 0,
+            fouls: fouls.get(&t).copied().unwrap_or(0),
+            place_sum: None,
+            places: Vec::new(),
+            withdrawn: true,
+            annulled: true,
+        });
+    }
+    Ok(out)
+}
+
+/// 15.5 队员总分制: the rows again in the order of the sum of each team's
+/// players' individual places (the players' standings, a shared place
+/// counting as that place), fewer first; then the best place, the next
+/// best …, then 全队犯规 (`tournament::team::team_total_ranking`). A
+/// team counts its `boards` best places: its substitutes may have played
+/// in its regular players' stead, and each team counts as many.
+fn by_places(l: &Loaded, rows: Vec<TeamStandingRow>) -> Result<Vec<TeamStandingRow>, Error> {
+    let individual = crate::view::player_standings(l)?;
+    let place_of: BTreeMap<u32, u32> = individual.rows.iter().map(|r| (r.id, r.rank)).collect();
+    let unplaced = individual.rows.len() as u32 + 1;
+    let per = l.event.boards as usize;
+    let places: Vec<Vec<u32>> = rows
+        .iter()
+        .map(|r| {
+            let mut p: Vec<u32> = l
+                .teams
+                .iter()
+                .find(|t| t.number == r.team)
+                .map(|t| {
+                    t.members
+                        .iter()
+                        .filter_map(|u| l.entry_of(u))
+                        .map(|e| place_of.get(&e.number).copied().unwrap_or(unplaced))
+                        .collect()
+                })
+                .unwrap_or_default();
+            p.sort_unstable();
+            p.truncate(per);
+            p
+        })
+        .collect();
+    let fouls: Vec<u32> = rows.iter().map(|r| r.fouls).collect();
+    Ok(team::team_total_ranking(&places, &fouls)
+        .into_iter()
+        .map(|(i, rank, shared)| TeamStandingRow {
+            rank,
+            shared,
+            place_sum: Some(places[i].iter().sum()),
+            places: places[i].clone(),
+            ..rows[i].clone()
         })
         .collect())
 }
@@ -818,10 +1129,16 @@ impl Events {
         if l.event.state == "finished" {
             return Err(Error::conflict("event_finished", "the event is over"));
         }
+        if l.event.team_all_play_all {
+            return Err(Error::conflict(
+                "no_lineups",
+                "the event's matches are all-play-all (12.4): every player of the team meets every player of the other, so there is no line-up",
+            ));
+        }
         let last = if l.event.rounds > 0 {
             l.event.rounds
         } else {
-            rounds_for(l.teams.len()).max(1)
+            rounds_for(l.teams.len(), parts(&l)).max(1)
         };
         if round == 0 || round > last {
             return Err(Error::bad(

@@ -514,10 +514,7 @@ impl Events {
         if l.system == crate::System::GroupsKnockout {
             return staged_standings(&l);
         }
-        let t = l.model();
-        let mut rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
-        rules.fouls = l.fouls_by_number();
-        let s = standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))?;
+        let s = player_standings(&l)?;
         let complete = l.rounds_complete();
         Ok(StandingsView {
             tiebreaks: s.tiebreaks.iter().map(|t| t.name().to_string()).collect(),
@@ -795,6 +792,15 @@ fn staged_standings(l: &Loaded) -> Result<StandingsView, Error> {
             .collect(),
         rounds_complete: complete,
     })
+}
+
+/// The players' standings of a Swiss, a round robin or a team event:
+/// points, then the event's tie-breaks (the fouls recorded in CXA's).
+pub(crate) fn player_standings(l: &Loaded) -> Result<tournament::tiebreak::standings::Standings, Error> {
+    let t = l.model();
+    let mut rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
+    rules.fouls = l.fouls_by_number();
+    standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))
 }
 
 /// Standings rows as the API shows them.

@@ -24,7 +24,8 @@
 //! re-admit, publish — and the round's live boards following the players'
 //! moves), `tests/e2e/teams.mjs`
 //! (a team round robin: a team registered and a line-up with a substitute
-//! handed in from the page, the team standings, match and rosters shown)
+//! handed in from the page, the team standings, match and rosters shown;
+//! a team Swiss; an all-play-all event ranked by places, a team withdrawn)
 //! and `tests/e2e/variants.mjs`
 //! (issue 27: 升级象棋 against the computer with a promotion on the board,
 //! the operator's file `tests/e2e/operator-variant.toml` that the server is

@@ -112,6 +112,7 @@ use utoipa::OpenApi;
         crate::api::events::lineup,
         crate::api::events::foul,
         crate::api::events::team_forfeit,
+        crate::api::events::team_withdraw,
     ),
     tags(
         (name = "auth", description = "Accounts, sessions, guests, bot tokens"),

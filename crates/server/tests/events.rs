@@ -2889,6 +2889,623 @@ async fn a_staged_event_draws_its_groups_by_lot() {
     s.stop().await;
 }
 
+/// The status and stable code of a refused request.
+async fn refused(r: reqwest::Response) -> (u16, String) {
+    let status = r.status().as_u16();
+    let v: Value = r.json().await.unwrap_or(Value::Null);
+    (status, v["error"].as_str().unwrap_or_default().to_string())
+}
+
+/// Registers `teams` teams of fresh bots with `size` players each: the
+/// captains, the rosters (account names) and every bot by name.
+async fn team_bots(
+    s: &TestServer,
+    prefix: &str,
+    teams: usize,
+    size: usize,
+    bots: &mut HashMap<String, Bot>,
+) -> (Vec<Client>, Vec<Vec<String>>) {
+    let mut captains = Vec::new();
+    let mut rosters = Vec::new();
+    for t in 0..teams {
+        captains.push(Client::register(s, &format!("{prefix}cap{t}")).await);
+        let mut roster = Vec::new();
+        for i in 0..size {
+            let b = Bot::new(s, &format!("{prefix}{t}p{i}"), true).await;
+            roster.push(b.name.clone());
+            bots.insert(b.name.clone(), b);
+        }
+        rosters.push(roster);
+    }
+    (captains, rosters)
+}
+
+async fn register_team(cap: &Client, id: &str, name: &str, roster: &[String]) -> Value {
+    let r = cap
+        .post(
+            &format!("/api/events/{id}/teams"),
+            &json!({"name": name, "players": roster}),
+        )
+        .await;
+    let status = r.status();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(status, 201, "{v}");
+    v
+}
+
+/// Plays every board of round `r`'s match between teams `first` and
+/// `second` for `plan` (the first team's player's outcome, board by
+/// board: `W`, `L`, `D`), checking each board's players against
+/// `expect` (the two players by name) and its colours against the game.
+async fn play_match(
+    org: &Client,
+    id: &str,
+    r: usize,
+    teams: (u64, u64),
+    expect: &[(&str, &str, bool)],
+    plan: &str,
+    bots: &HashMap<String, Bot>,
+) {
+    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+    let m = tv["rounds"][r - 1]["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| (m["first"].as_u64().unwrap(), m["second"].as_u64().unwrap()) == teams)
+        .unwrap_or_else(|| panic!("round {r}: no match {teams:?}: {:#}", tv["rounds"][r - 1]))
+        .clone();
+    for (b, &(fp, sp, first_red)) in expect.iter().enumerate() {
+        let row = &m["boards"][b];
+        assert_eq!(
+            (
+                row["first_player"]["name"].as_str().unwrap(),
+                row["second_player"]["name"].as_str().unwrap(),
+                row["first_team_side"].as_str().unwrap(),
+            ),
+            (fp, sp, if first_red { "first" } else { "second" }),
+            "round {r}, board {}",
+            b + 1
+        );
+        let game = row["game"].as_str().unwrap();
+        let (white, black) = if first_red { (fp, sp) } else { (sp, fp) };
+        let record = org.get_json(&format!("/api/games/{game}")).await;
+        assert_eq!(record["first"]["name"].as_str().unwrap(), white);
+        play_board(&bots[white], &bots[black], game, plan.as_bytes()[b], first_red).await;
+    }
+}
+
+/// A match part as planned: the teams (first-listed first), each board's
+/// players (the first team's, the other's, the first team's red) and the
+/// first team's outcomes.
+type Planned = (u64, u64, [(String, String, bool); 2], &'static str);
+
+/// A team round robin of 3 teams × 2 players whose matches are
+/// all-play-all (seed 000 12.4 全队轮赛制: every player of a team meets
+/// every player of the other, one part of the match a round) and whose
+/// teams are ranked by the sum of their players' places (15.5 队员总分制).
+/// Bad terms, rosters and line-ups are refused with nothing made; every
+/// board's players and colours follow `tournament::team::all_play_all`;
+/// the match points, board points and places are worked out by hand.
+async fn an_all_play_all_team_round_robin_ranked_by_places() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let base = json!({"name": "APA", "time_control": "10+5", "system": "team-round-robin",
+                      "boards": 2, "team_match": "all-play-all", "team_ranking": "places"});
+    for (change, code) in [
+        (json!({"system": "team-swiss", "rounds": 2}), "bad_team_match"),
+        (json!({"substitutes": 1}), "bad_team_match"),
+        (json!({"lineups": "any-order"}), "bad_team_match"),
+        (
+            json!({"system": "swiss", "rounds": 3, "boards": null, "team_match": null}),
+            "bad_team_terms",
+        ),
+    ] {
+        let mut body = base.clone();
+        for (k, v) in change.as_object().unwrap() {
+            if v.is_null() {
+                body.as_object_mut().unwrap().remove(k);
+            } else {
+                body[k] = v.clone();
+            }
+        }
+        body["name"] = json!("Refused");
+        let got = refused(org.post("/api/events", &body).await).await;
+        assert_eq!(got, (400, code.to_string()), "{body}");
+    }
+    let listed = org.get_json("/api/events?state=upcoming").await;
+    assert!(
+        !listed.to_string().contains("Refused"),
+        "refused terms made nothing: {listed}"
+    );
+    let id = create(&org, base).await;
+    let mut bots = HashMap::new();
+    let (captains, rosters) = team_bots(&s, "apa", 3, 2, &mut bots).await;
+    // 12.4: the roster is the team, no substitutes.
+    let mut three = rosters[0].clone();
+    three.push(rosters[1][0].clone());
+    let got = refused(
+        captains[0]
+            .post(
+                &format!("/api/events/{id}/teams"),
+                &json!({"name": "Too many", "players": three}),
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(got, (400, "bad_roster".to_string()));
+    for t in 0..3 {
+        register_team(&captains[t], &id, &format!("APA {}", t + 1), &rosters[t]).await;
+    }
+    let got = refused(
+        captains[0]
+            .post(
+                &format!("/api/events/{id}/lineup"),
+                &json!({"round": 1, "players": [rosters[0][1], rosters[0][0]]}),
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(
+        got,
+        (409, "no_lineups".to_string()),
+        "all-play-all has no line-ups"
+    );
+    // The Berger table of 3 teams (a phantom 4th): 2 v 3, 1 v 2, 3 v 1,
+    // each match 2 parts: event rounds 1–2, 3–4, 5–6. Part 1 pairs
+    // player i with player i, the first team red on board 1; part 2
+    // player i with the other's i+1, the first team black on board 1.
+    let (a, b, c) = (&rosters[0], &rosters[1], &rosters[2]);
+    let p = |v: &Vec<String>, i: usize| v[i].clone();
+    // By hand, the first team's outcome board by board:
+    // 2 v 3: b1–c1 W, b2–c2 L; b1–c2 D, b2–c1 W   → 2.5 : 1.5, MP 2 : 0
+    // 1 v 2: a1–b1 D, a2–b2 L; a1–b2 W, a2–b1 L   → 1.5 : 2.5, MP 0 : 2
+    // 3 v 1: c1–a1 L, c2–a2 W; c1–a2 L, c2–a1 W   → 2 : 2,     MP 1 : 1
+    let plan: [Planned; 6] = [
+        (2, 3, [(p(b, 0), p(c, 0), true), (p(b, 1), p(c, 1), false)], "WL"),
+        (2, 3, [(p(b, 0), p(c, 1), false), (p(b, 1), p(c, 0), true)], "DW"),
+        (1, 2, [(p(a, 0), p(b, 0), true), (p(a, 1), p(b, 1), false)], "DL"),
+        (1, 2, [(p(a, 0), p(b, 1), false), (p(a, 1), p(b, 0), true)], "WL"),
+        (3, 1, [(p(c, 0), p(a, 0), true), (p(c, 1), p(a, 1), false)], "LW"),
+        (3, 1, [(p(c, 0), p(a, 1), false), (p(c, 1), p(a, 0), true)], "LW"),
+    ];
+    let sits_out = [1u64, 1, 3, 3, 2, 2];
+    for (r, (first, second, boards, result)) in plan.iter().enumerate() {
+        let r = r + 1;
+        pair(&org, &id).await;
+        let ev = event(&org, &id).await;
+        assert_eq!(ev["rounds_paired"][r - 1]["boards"].as_array().unwrap().len(), 2);
+        let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+        let round = &tv["rounds"][r - 1];
+        assert_eq!(
+            (
+                round["team_round"].as_u64(),
+                round["part"].as_u64(),
+                round["sits_out"].as_u64()
+            ),
+            (
+                Some((r as u64).div_ceil(2)),
+                Some(2 - r as u64 % 2),
+                Some(sits_out[r - 1])
+            ),
+            "{round:#}"
+        );
+        let expect: Vec<(&str, &str, bool)> = boards
+            .iter()
+            .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
+            .collect();
+        play_match(&org, &id, r, (*first, *second), &expect, result, &bots).await;
+        round_done(&org, &id, r).await;
+        // The match so far: its parts' board points together, its match
+        // points once the second part is over.
+        let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+        let m = &tv["rounds"][r - 1]["matches"][0];
+        let whole = [
+            ("1.0", "1.0"),
+            ("2.5", "1.5"),
+            ("0.5", "1.5"),
+            ("1.5", "2.5"),
+            ("1.0", "1.0"),
+            ("2.0", "2.0"),
+        ];
+        assert_eq!(
+            (
+                m["first_board_points"].as_str().unwrap(),
+                m["second_board_points"].as_str().unwrap()
+            ),
+            whole[r - 1],
+            "round {r}: {m:#}"
+        );
+        let mp = [None, Some((2, 0)), None, Some((0, 2)), None, Some((1, 1))];
+        assert_eq!(
+            m["first_match_points"]
+                .as_u64()
+                .zip(m["second_match_points"].as_u64()),
+            mp[r - 1],
+            "round {r}"
+        );
+    }
+    finished(&org, &id).await;
+    // The players: c2 3.5, b1 3, a1 2.5, b2 2, a2 1, c1 0 — places 1 to 6.
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    let order: Vec<&str> = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, [&c[1], &b[0], &a[0], &b[1], &a[1], &c[0]], "{st:#}");
+    // 15.5: team 2 places 2 + 4 = 6, team 3 1 + 6 = 7, team 1 3 + 5 = 8.
+    // By match points team 2 (4) would lead and teams 1 and 3 (1 each,
+    // 3.5 board points, 3 boards won, drawn with each other) share 2nd.
+    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+    assert_eq!(
+        (tv["team_match"].as_str(), tv["ranking"].as_str()),
+        (Some("all-play-all"), Some("places"))
+    );
+    assert_eq!(tv["tiebreaks"], json!(["PLACES", "FOUL"]));
+    assert_eq!(tv["substitutes"], 0);
+    // The API's description has the new terms and the withdrawal.
+    let doc = org.get_json("/api/openapi.json").await;
+    assert!(doc["paths"].get("/api/events/{id}/teams/withdraw").is_some());
+    let terms = &doc["components"]["schemas"]["NewEvent"]["properties"];
+    assert!(
+        terms.get("team_match").is_some() && terms.get("team_ranking").is_some(),
+        "{terms:#}"
+    );
+    let got: Vec<(u64, u64, u64, Value, u64, String)> = tv["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["rank"].as_u64().unwrap(),
+                r["team"].as_u64().unwrap(),
+                r["place_sum"].as_u64().unwrap(),
+                r["places"].clone(),
+                r["match_points"].as_u64().unwrap(),
+                r["board_points"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, 2, 6, json!([2, 4]), 4, "5.0".to_string()),
+            (2, 3, 7, json!([1, 6]), 1, "3.5".to_string()),
+            (3, 1, 8, json!([3, 5]), 1, "3.5".to_string()),
+        ],
+        "{:#}",
+        tv["standings"]
+    );
+    s.stop().await;
+}
+
+/// The arbiter's (or not) `POST /teams/withdraw`: status and code.
+async fn team_withdraw(who: &Client, id: &str, body: Value) -> (u16, String) {
+    refused(who.post(&format!("/api/events/{id}/teams/withdraw"), &body).await).await
+}
+
+/// Rated game `winner` wins against `loser` (a challenge through the Bot
+/// API, resigned): ratings apart before an event.
+async fn rated_win(winner: &Bot, loser: &Bot) {
+    let mut events = winner.lines("/api/stream/event").await;
+    let (status, ch) = winner
+        .post_form(
+            &format!("/api/challenge/{}", loser.name),
+            "rated=true&clock.limit=600&clock.increment=5&color=white",
+        )
+        .await;
+    assert_eq!(status, 200, "{ch}");
+    let ch_id = ch["id"].as_str().unwrap();
+    let (status, ok) = loser
+        .post_form(&format!("/api/challenge/{ch_id}/accept"), "")
+        .await;
+    assert_eq!(status, 200, "{ok}");
+    let start = events.expect("gameStart").await;
+    let game = start["game"]["gameId"].as_str().unwrap().to_string();
+    winner.play(&game, "h2e2", false).await;
+    loser.play(&game, "h7e7", false).await;
+    loser.resign(&game).await;
+}
+
+/// A team Swiss of 4 teams × 2 boards seeded by its rosters' ratings, not
+/// by registration: team 4, registered last, has the best average and is
+/// seed 1; team 1 the worst. After round 1 the arbiter withdraws team 3
+/// (20.4): bad requests change nothing, its players are withdrawn, it is
+/// paired no more (the three left: a bye), its results stand, the log has
+/// the ruling; the standings are worked out by hand.
+async fn a_team_swiss_seeded_by_ratings_with_a_team_withdrawn() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": "Seeded", "time_control": "10+5", "system": "team-swiss", "rounds": 2,
+               "boards": 2, "substitutes": 0}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    let (captains, rosters) = team_bots(&s, "sw", 4, 2, &mut bots).await;
+    // Team 4's players beat team 1's in rated games: 4 above 1500, 1 below.
+    for i in 0..2 {
+        rated_win(&bots[&rosters[3][i]], &bots[&rosters[0][i]]).await;
+    }
+    let mut ratings = Vec::new();
+    for t in 0..4 {
+        let v = register_team(&captains[t], &id, &format!("Seeded {}", t + 1), &rosters[t]).await;
+        ratings.push(v["roster"][0]["rating"].as_i64().unwrap());
+    }
+    assert!(
+        ratings[0] < ratings[1] && ratings[1] == ratings[2] && ratings[2] < ratings[3],
+        "{ratings:?}"
+    );
+    assert_eq!(
+        team_withdraw(&org, &id, json!({"team": 3})).await,
+        (409, "event_not_started".to_string())
+    );
+    pair(&org, &id).await;
+    // Seeds by average rating, then registration: 4, 2, 3, 1. Round 1 (C.04.3):
+    // seed 1 v seed 3 — team 4 v team 3 —, seed 4 v seed 2 — team 1 v team 2.
+    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+    let seeds: Vec<u64> = tv["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["seed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds, [4, 2, 3, 1], "{:#}", tv["teams"]);
+    let r1 = |a: usize, b: usize| -> Vec<(String, String, bool)> {
+        vec![
+            (rosters[a][0].clone(), rosters[b][0].clone(), true),
+            (rosters[a][1].clone(), rosters[b][1].clone(), false),
+        ]
+    };
+    for (teams, boards, plan) in [((4u64, 3u64), r1(3, 2), "WW"), ((1, 2), r1(0, 1), "WD")] {
+        let expect: Vec<(&str, &str, bool)> = boards
+            .iter()
+            .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
+            .collect();
+        play_match(&org, &id, 1, teams, &expect, plan, &bots).await;
+    }
+    round_done(&org, &id, 1).await;
+    // Bad withdrawals change nothing.
+    assert_eq!(team_withdraw(&captains[0], &id, json!({"team": 3})).await.0, 403);
+    assert_eq!(team_withdraw(&org, &id, json!({"team": 9})).await.0, 404);
+    let r = org
+        .post(
+            &format!("/api/events/{id}/teams/withdraw"),
+            &json!({"team": "three"}),
+        )
+        .await;
+    assert!(r.status().is_client_error(), "{}", r.status());
+    let entries = event(&org, &id).await["entries"].clone();
+    assert!(
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["withdrawn"] == false),
+        "{entries:#}"
+    );
+    let w = team_withdraw(&org, &id, json!({"team": 3, "reason": "20.1: the team left"})).await;
+    assert_eq!(w.0, 204, "{w:?}");
+    assert_eq!(
+        team_withdraw(&org, &id, json!({"team": 3})).await,
+        (409, "already_withdrawn".to_string())
+    );
+    let ev = event(&org, &id).await;
+    for e in ev["entries"].as_array().unwrap() {
+        let name = e["name"].as_str().unwrap();
+        assert_eq!(e["withdrawn"], rosters[2].iter().any(|p| p == name), "{e}");
+    }
+    // Round 2: teams 4 and 1 (2 match points each) meet; team 2, the
+    // lowest left, has the bye; team 3 is not paired.
+    pair(&org, &id).await;
+    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+    let round = &tv["rounds"][1];
+    assert_eq!(round["sits_out"], 2, "{round:#}");
+    let m = &round["matches"][0];
+    let (first, second) = (m["first"].as_u64().unwrap(), m["second"].as_u64().unwrap());
+    let mut pair_of = [first, second];
+    pair_of.sort_unstable();
+    assert_eq!(pair_of, [1, 4]);
+    assert_eq!(round["matches"].as_array().unwrap().len(), 1);
+    assert!(tv["teams"][2]["withdrawn"] == true, "{:#}", tv["teams"]);
+    // Team 4 wins both boards.
+    let (f, sc) = (first as usize - 1, second as usize - 1);
+    let boards = r1(f, sc);
+    let expect: Vec<(&str, &str, bool)> = boards
+        .iter()
+        .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
+        .collect();
+    play_match(
+        &org,
+        &id,
+        2,
+        (first, second),
+        &expect,
+        if first == 4 { "WW" } else { "LL" },
+        &bots,
+    )
+    .await;
+    finished(&org, &id).await;
+    // By hand (15.4): 4: 2+2 = 4 MP, 2+2 board points; 1: 2+0, 1.5;
+    // 2: 0+2 (the bye), 0.5+2; 3: 0, 0 — its result stands (20.4).
+    // 1 and 2 tie on 2: 团体对手分 1 met 2 (2) and 4 (4) = 6, 2 met 1 (2).
+    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+    let got: Vec<(u64, u64, u64, String, u64, bool)> = tv["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["rank"].as_u64().unwrap(),
+                r["team"].as_u64().unwrap(),
+                r["match_points"].as_u64().unwrap(),
+                r["board_points"].as_str().unwrap().to_string(),
+                r["opponent_match_points"].as_u64().unwrap(),
+                r["withdrawn"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, 4, 4, "4.0".to_string(), 2, false),
+            (2, 1, 2, "1.5".to_string(), 6, false),
+            (3, 2, 2, "2.5".to_string(), 2, false),
+            (4, 3, 0, "0.0".to_string(), 4, true),
+        ],
+        "{:#}",
+        tv["standings"]
+    );
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let line = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["action"] == "team_withdraw")
+        .unwrap_or_else(|| panic!("{log:#}"));
+    assert!(line["detail"].as_str().unwrap().contains("20.4"), "{line}");
+    assert_eq!(line["by"], org.name.as_str());
+    s.stop().await;
+}
+
+/// A team round robin of 4 teams × 2 boards with team 4 withdrawn (20.3):
+/// its matches after the withdrawal are stored as its forfeits, board by
+/// board, without games. Withdrawn after round 1 (one of its three
+/// matches played) all its results are annulled — the team listed last,
+/// its opponents' results against it gone; withdrawn after round 2 (two
+/// played) they stand and the forfeit counts. Standings by hand.
+async fn a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    // (Team 4 withdrawn after this round, its round-2 match's plan, the
+    // standings: rank, team, match points, board points, withdrawn,
+    // annulled.)
+    type Row = (u64, u64, u64, &'static str, bool, bool);
+    let cases: [(usize, &str, [Row; 4]); 2] = [
+        // Without team 4's matches: 2 v 3 2 : 0 (1.5 : 0.5), 1 v 2 1 : 1
+        // (1 : 1), 3 v 1 1 : 1 (1 : 1).
+        (
+            1,
+            "",
+            [
+                (1, 2, 3, "2.5", false, false),
+                (2, 1, 2, "2.0", false, false),
+                (3, 3, 1, "1.5", false, false),
+                (4, 4, 0, "0.0", true, true),
+            ],
+        ),
+        // Everything stands: 1: 2 + 1 + 1 MP, 2 + 1 + 1 BP; 2: 2 + 1 + 2
+        // (team 4's forfeit), 1.5 + 1 + 2; 3: 0 + 1 + 1, 0.5 + 1 + 1;
+        // 4: 0 + 1 + 0, 0 + 1 + 0.
+        (
+            2,
+            "DD",
+            [
+                (1, 2, 5, "4.5", false, false),
+                (2, 1, 4, "4.0", false, false),
+                (3, 3, 2, "2.5", false, false),
+                (4, 4, 1, "1.0", true, false),
+            ],
+        ),
+    ];
+    for (case, (after, r2, want)) in cases.into_iter().enumerate() {
+        let id = create(
+            &org,
+            json!({"name": format!("Withdrawn {case}"), "time_control": "10+5",
+                   "system": "team-round-robin", "boards": 2, "substitutes": 0}),
+        )
+        .await;
+        let mut bots = HashMap::new();
+        let (captains, rosters) = team_bots(&s, &format!("wd{case}"), 4, 2, &mut bots).await;
+        for t in 0..4 {
+            register_team(&captains[t], &id, &format!("Withdrawn {}", t + 1), &rosters[t]).await;
+        }
+        let boards = |a: usize, b: usize| -> Vec<(String, String, bool)> {
+            vec![
+                (rosters[a][0].clone(), rosters[b][0].clone(), true),
+                (rosters[a][1].clone(), rosters[b][1].clone(), false),
+            ]
+        };
+        // The Berger table: 1 v 4, 2 v 3; 4 v 3, 1 v 2; 2 v 4, 3 v 1.
+        let table = [
+            vec![((1u64, 4u64), "WW"), ((2, 3), "WD")],
+            vec![((4, 3), r2), ((1, 2), "DD")],
+            vec![((2, 4), ""), ((3, 1), "WL")],
+        ];
+        for (r, matches) in table.iter().enumerate() {
+            let r = r + 1;
+            pair(&org, &id).await;
+            for &((first, second), plan) in matches {
+                if plan.is_empty() {
+                    // Team 4's boards: its forfeits, not played.
+                    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+                    let m = tv["rounds"][r - 1]["matches"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|m| m["first"] == first && m["second"] == second)
+                        .unwrap()
+                        .clone();
+                    let results: Vec<&str> = m["boards"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|b| b["result"].as_str().unwrap())
+                        .collect();
+                    let forfeits = if first == 4 { ["-+", "+-"] } else { ["+-", "-+"] };
+                    assert_eq!(results, forfeits, "round {r}: {m:#}");
+                    assert!(m["boards"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|b| b["game"].is_null()));
+                    continue;
+                }
+                let bs = boards(first as usize - 1, second as usize - 1);
+                let expect: Vec<(&str, &str, bool)> = bs
+                    .iter()
+                    .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
+                    .collect();
+                play_match(&org, &id, r, (first, second), &expect, plan, &bots).await;
+            }
+            round_done(&org, &id, r).await;
+            if r == after {
+                assert_eq!(team_withdraw(&org, &id, json!({"team": 4})).await.0, 204);
+            }
+        }
+        finished(&org, &id).await;
+        let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+        let got: Vec<Row> = tv["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(&want)
+            .map(|(r, w)| {
+                (
+                    r["rank"].as_u64().unwrap(),
+                    r["team"].as_u64().unwrap(),
+                    r["match_points"].as_u64().unwrap(),
+                    if r["board_points"] == w.3 { w.3 } else { "?" },
+                    r["withdrawn"].as_bool().unwrap(),
+                    r["annulled"].as_bool().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(got, want, "withdrawn after round {after}: {:#}", tv["standings"]);
+        let log = org.get_json(&format!("/api/events/{id}/log")).await;
+        assert!(
+            log.as_array()
+                .unwrap()
+                .iter()
+                .any(|l| l["action"] == "team_withdraw" && l["detail"].as_str().unwrap().contains("20.3")),
+            "{log:#}"
+        );
+    }
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -2907,4 +3524,7 @@ on_both_databases!(
     groups_knockout_and_a_final_round_robin_as_one_event,
     a_staged_knockout_draws_its_second_round_by_a_reproducible_lot,
     a_staged_event_draws_its_groups_by_lot,
+    an_all_play_all_team_round_robin_ranked_by_places,
+    a_team_swiss_seeded_by_ratings_with_a_team_withdrawn,
+    a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3,
 );

@@ -80,6 +80,13 @@ pub struct EventRow {
     /// A team event's line-ups in any order (12.3 临时定台制) rather than
     /// in roster order (12.2).
     pub lineups_any_order: bool,
+    /// A team event's matches played 全队轮赛制 (12.4: every player of a
+    /// team against every player of the other, a part a round) rather
+    /// than board against board.
+    pub team_all_play_all: bool,
+    /// A team event's teams ranked 队员总分制 (15.5: by their players'
+    /// individual places) rather than by match points.
+    pub team_ranking_places: bool,
 }
 
 /// One entry: a player in an event, by pairing number.
@@ -132,7 +139,8 @@ const EVENT_COLS: &str =
     "id, node, name, organiser_id, variant, time_control, rated, system, rounds, scoring, \
      tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
      state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to, min_rated_games, forfeit_after_ms, \
-     group_count, group_size, advance_per_group, final_size, lineups_any_order, groups_by_lot";
+     group_count, group_size, advance_per_group, final_size, lineups_any_order, groups_by_lot, \
+     team_all_play_all, team_ranking_places";
 
 pub(crate) fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
@@ -183,6 +191,8 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         final_size: u32_of(row, "final_size", "events")?,
         lineups_any_order: row.try_get::<i64, _>("lineups_any_order")? != 0,
         groups_by_lot: row.try_get::<i64, _>("groups_by_lot")? != 0,
+        team_all_play_all: row.try_get::<i64, _>("team_all_play_all")? != 0,
+        team_ranking_places: row.try_get::<i64, _>("team_ranking_places")? != 0,
     })
 }
 
@@ -287,7 +297,7 @@ impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,$35,$36,$37,$38,$39)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,$35,$36,$37,$38,$39,$40,$41)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -328,6 +338,8 @@ impl Store {
         .bind(i64::from(e.final_size))
         .bind(i64::from(e.lineups_any_order))
         .bind(i64::from(e.groups_by_lot))
+        .bind(i64::from(e.team_all_play_all))
+        .bind(i64::from(e.team_ranking_places))
         .execute(&self.writer)
         .await?;
         Ok(())
@@ -480,6 +492,31 @@ impl Store {
         .await?
         .rows_affected()
             == 1)
+    }
+
+    /// Withdraws several entries at once, not paired from round `from` on
+    /// (a whole team, seed 000 20.x), in one transaction: all of them or
+    /// none. Entries withdrawn already keep their round.
+    pub async fn withdraw_entries(
+        &self,
+        event_id: &str,
+        user_ids: &[String],
+        from: u32,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        for user in user_ids {
+            sqlx::query(
+                "UPDATE event_entries SET withdrawn = 1, withdrawn_from = $1 \
+                 WHERE event_id = $2 AND user_id = $3 AND withdrawn = 0",
+            )
+            .bind(i64::from(from))
+            .bind(event_id)
+            .bind(user)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Gives the entries new pairing numbers (`(user id, number)`), in one

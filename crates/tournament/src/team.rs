@@ -11,8 +11,12 @@
 //! - 14.2: match points 2/1/0 from the board points; 21.4: a team's `+`
 //!   (a match won by forfeit) is worth 2.
 //! - 11 / 13.3 积分编排制 for teams: the Dutch system (`dutch`) pairs the
-//!   teams on their match points ([`swiss_model`], [`pair_teams`]); the
-//!   team due to move first has red on the odd boards.
+//!   teams on their match points ([`swiss_model`], [`pair_team_round`]);
+//!   the team due to move first has red on the odd boards. The initial
+//!   ranking is the rosters' strength ([`initial_ranking`]).
+//! - 20.3–20.4 applied to a team: a team that withdraws from a round
+//!   robin with fewer than half its matches played has them all annulled
+//!   ([`withdraw_from_round_robin`]); a Swiss pairs it no more.
 
 use std::collections::BTreeMap;
 
@@ -54,6 +58,9 @@ pub enum TeamError {
     },
     #[error("{boards} boards need at least {boards} players, the roster has {roster}")]
     RosterTooShort { boards: usize, roster: usize },
+    /// The Dutch system found no pairing of the teams left.
+    #[error("{0}")]
+    NoPairing(String),
 }
 
 /// Board order (12.1): by rating, highest first; players without a rating
@@ -621,6 +628,111 @@ pub fn swiss_model(
     })
 }
 
+/// The initial ranking of a team Swiss (its teams' pairing numbers, C.04.3
+/// 1.2 applied to teams): by the average rating of each team's regular
+/// boards, highest first; equal averages in registration order (team
+/// number). Seed 000 measures a player's strength by rating (12.1: 等级分
+/// 高者台次应列前) and says nothing of a team's; the regular boards are
+/// the players 12.1 ranks the team by. `teams`: each team with the
+/// ratings of its regular boards' players.
+pub fn initial_ranking(teams: &[(TeamId, Vec<u32>)]) -> Vec<TeamId> {
+    let mut order: Vec<&(TeamId, Vec<u32>)> = teams.iter().collect();
+    let sum = |r: &[u32]| r.iter().map(|&x| u64::from(x)).sum::<u64>();
+    order.sort_by(|a, b| {
+        // a's average above b's: sum_a / len_a > sum_b / len_b.
+        let (la, lb) = (a.1.len().max(1) as u64, b.1.len().max(1) as u64);
+        (sum(&b.1) * la).cmp(&(sum(&a.1) * lb)).then(a.0.cmp(&b.0))
+    });
+    order.into_iter().map(|t| t.0).collect()
+}
+
+/// Round `round` of a team Swiss, paired by the Dutch system on match
+/// points ([`swiss_model`]) with `seeds` — every team, in initial-ranking
+/// order ([`initial_ranking`]) — as the pairing numbers, and the teams in
+/// `out` (withdrawn, 20.4) not paired. Returns the pairing in team
+/// numbers: (white, black) — the team due to move first listed first —
+/// and the bye.
+///
+/// # Errors
+/// A match or bye naming a team not in `seeds`; a match not finished;
+/// fewer than two teams left; no pairing the Dutch system allows
+/// ([`TeamError::NoPairing`]).
+pub fn pair_team_round(
+    seeds: &[TeamId],
+    matches: &[TeamMatch],
+    byes: &[TeamBye],
+    boards: usize,
+    round: u32,
+    total_rounds: u32,
+    out: &[TeamId],
+) -> Result<crate::dutch::Pairing, TeamError> {
+    let number = |team: TeamId| -> Result<TeamId, TeamError> {
+        seeds
+            .iter()
+            .position(|&s| s == team)
+            .map(|i| i as TeamId + 1)
+            .ok_or(TeamError::UnknownTeam { team, round })
+    };
+    let matches = matches
+        .iter()
+        .map(|m| {
+            Ok(TeamMatch {
+                round: m.round,
+                first: number(m.first)?,
+                second: number(m.second)?,
+                result: match &m.result {
+                    MatchResult::Forfeit { absent } => MatchResult::Forfeit {
+                        absent: number(*absent)?,
+                    },
+                    r => r.clone(),
+                },
+            })
+        })
+        .collect::<Result<Vec<_>, TeamError>>()?;
+    let byes = byes
+        .iter()
+        .map(|b| {
+            Ok(TeamBye {
+                round: b.round,
+                team: number(b.team)?,
+            })
+        })
+        .collect::<Result<Vec<_>, TeamError>>()?;
+    let numbers: Vec<TeamId> = (1..=seeds.len() as TeamId).collect();
+    let mut t = swiss_model(&numbers, &matches, &byes, boards, round - 1, total_rounds)?;
+    for &team in out {
+        let n = number(team)?;
+        if let Some(p) = t.players.iter_mut().find(|p| p.id == n) {
+            p.rounds.push(RoundEntry::ABSENT);
+        }
+    }
+    if seeds.len() - t.unavailable_in(round).len() < 2 {
+        return Err(TeamError::NoPairing("fewer than 2 teams are left to pair".into()));
+    }
+    let p = crate::dutch::pair_next_round(&t).map_err(|e| TeamError::NoPairing(e.to_string()))?;
+    let team = |n: TeamId| seeds[n as usize - 1];
+    Ok(crate::dutch::Pairing {
+        boards: p.boards.iter().map(|&(w, b)| (team(w), team(b))).collect(),
+        bye: p.bye.map(team),
+    })
+}
+
+/// Seed 000 20.3 applied to a team that withdrew from a round robin
+/// (凡已赛对手不足半数者，则所有已赛结果一概注销): with fewer than half of
+/// its `scheduled` matches played — a match it forfeited whole is not
+/// played — all its matches are taken out of `matches` and `true` comes
+/// back; otherwise its results stand, and the matches it no longer plays
+/// are its forfeits, `+` to the opponents (其余未赛对局均作弃权对方获胜).
+pub fn withdraw_from_round_robin(matches: &mut Vec<TeamMatch>, team: TeamId, scheduled: usize) -> bool {
+    let plays = |m: &TeamMatch| m.first == team || m.second == team;
+    let played = matches.iter().filter(|m| plays(m) && !m.is_forfeit()).count();
+    if 2 * played >= scheduled {
+        return false;
+    }
+    matches.retain(|m| !plays(m));
+    true
+}
+
 /// 15.5 队员总分制: teams ranked by the sum of their players' individual
 /// places, fewer first; then by the best individual place, the next best
 /// and so on (最高个人名次, 次高个人名次); then fewer fouls; then shared.
@@ -846,5 +958,80 @@ mod tests {
         assert_eq!((rows[0].team, rows[0].shared), (2, false));
         let rows = team_standings(&[1, 2], &[], &[], 2, &TeamTiebreak::SWISS, &BTreeMap::new()).unwrap();
         assert!(rows[0].shared);
+    }
+
+    #[test]
+    fn a_team_swiss_is_seeded_by_its_regular_boards_average_rating() {
+        // Averages 1500, 1500, 1650, 1500: team 3 first, the rest in
+        // registration order.
+        let teams = [
+            (1, vec![1500, 1500]),
+            (2, vec![1600, 1400]),
+            (3, vec![1700, 1600]),
+            (4, vec![1550, 1450]),
+        ];
+        assert_eq!(initial_ranking(&teams), vec![3, 1, 2, 4]);
+        // Round 1 pairs by those numbers: seeds 1 v 3 and 4 v 2 (C.04.3),
+        // i.e. team 3 v team 2, team 4 v team 1.
+        let p = pair_team_round(&[3, 1, 2, 4], &[], &[], 2, 1, 3, &[]).unwrap();
+        assert_eq!((p.boards, p.bye), (vec![(3, 2), (4, 1)], None));
+        // Registration order when nobody is rated apart.
+        let even = [(1, vec![1500, 1500]), (2, vec![1500, 1500])];
+        assert_eq!(initial_ranking(&even), vec![1, 2]);
+    }
+
+    #[test]
+    fn a_withdrawn_team_is_not_paired_in_a_team_swiss() {
+        use Outcome::*;
+        let seeds = [1, 2, 3, 4];
+        let r1 = [played(1, 1, 3, vec![Win, Win]), played(1, 4, 2, vec![Draw, Draw])];
+        let all = pair_team_round(&seeds, &r1, &[], 2, 2, 3, &[]).unwrap();
+        assert_eq!(all.bye, None);
+        // Team 3 withdraws (20.4): of the three left, the bye goes to the
+        // lowest on match points (2 and 4, 1 each), the lower-ranked: 4;
+        // 2 (black in round 1) has white against 1 (white in round 1).
+        let p = pair_team_round(&seeds, &r1, &[], 2, 2, 3, &[3]).unwrap();
+        assert_eq!((p.boards, p.bye), (vec![(2, 1)], Some(4)));
+        assert!(matches!(
+            pair_team_round(&seeds, &r1, &[], 2, 2, 3, &[1, 2, 3]),
+            Err(TeamError::NoPairing(_))
+        ));
+        assert!(matches!(
+            pair_team_round(&[1, 2, 3], &r1, &[], 2, 2, 3, &[]),
+            Err(TeamError::UnknownTeam { team: 4, .. })
+        ));
+    }
+
+    #[test]
+    fn a_team_withdrawn_from_a_round_robin_before_half_its_matches_is_annulled() {
+        use Outcome::*;
+        // Four teams, three matches each. Team 4 played one, then withdrew:
+        // its later matches are forfeits, and all of them are annulled.
+        let mut ms = vec![
+            played(1, 1, 4, vec![Loss, Loss]),
+            played(1, 2, 3, vec![Win, Draw]),
+            TeamMatch {
+                round: 2,
+                first: 4,
+                second: 3,
+                result: MatchResult::Forfeit { absent: 4 },
+            },
+            played(2, 1, 2, vec![Draw, Draw]),
+        ];
+        let mut kept = ms.clone();
+        assert!(withdraw_from_round_robin(&mut ms, 4, 3));
+        assert_eq!(ms.len(), 2);
+        assert!(ms.iter().all(|m| m.first != 4 && m.second != 4));
+        // Two of three played: the results stand, the forfeit counts.
+        kept[2] = played(2, 4, 3, vec![Win, Loss]);
+        kept.push(TeamMatch {
+            round: 3,
+            first: 2,
+            second: 4,
+            result: MatchResult::Forfeit { absent: 4 },
+        });
+        let before = kept.clone();
+        assert!(!withdraw_from_round_robin(&mut kept, 4, 3));
+        assert_eq!(kept, before);
     }
 }

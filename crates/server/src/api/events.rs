@@ -18,7 +18,7 @@ use events::{
     ArbiterRequest, CrosstableView, EntryView, EventSummary, EventView, JoinRequest, LogView, NewEvent,
     PlayerRequest, ResultRequest, StandingsView,
 };
-use events::{FoulRequest, FoulView, TeamForfeitRequest};
+use events::{FoulRequest, FoulView, TeamForfeitRequest, TeamWithdrawRequest};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -346,5 +346,24 @@ pub async fn team_forfeit(
     Json(req): Json<TeamForfeitRequest>,
 ) -> Result<StatusCode, ApiError> {
     state.events().team_forfeit(&id, &user, req).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The arbiter withdraws a whole team (seed 000 20.x): its players are
+/// not paired from the next round on; a team Swiss pairs it no more, its
+/// results standing (20.4); a team round robin forfeits its later matches
+/// to its opponents and annuls its results if it played fewer than half
+/// of its matches (20.3).
+#[utoipa::path(post, path = "/api/events/{id}/teams/withdraw", tag = "events", params(("id" = String, Path)),
+    request_body = TeamWithdrawRequest,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn team_withdraw(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<TeamWithdrawRequest>,
+) -> Result<StatusCode, ApiError> {
+    state.events().withdraw_team(&id, &user, req).await?;
     Ok(StatusCode::NO_CONTENT)
 }

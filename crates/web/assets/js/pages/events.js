@@ -90,8 +90,15 @@ function createForm(variants, ctx) {
     ['seeded', 'lot'].map((s) => h('option', { value: s }, t(`events.groupDraw.${s}`))));
   const lineups = h('select', { id: 'event-lineups' },
     ['roster-order', 'any-order'].map((s) => h('option', { value: s }, t(`teams.lineups.${s}`))));
+  // 12.4 全队轮赛制 (a team round robin's) and 15.5 队员总分制.
+  const teamMatch = h('select', { id: 'event-team-match' },
+    ['boards', 'all-play-all'].map((s) => h('option', { value: s }, t(`teams.match.${s}`))));
+  const teamRanking = h('select', { id: 'event-team-ranking' },
+    ['match-points', 'places'].map((s) => h('option', { value: s }, t(`teams.ranking.${s}`))));
   const said = h('p', { role: 'status' });
   const sync = () => {
+    teamMatch.disabled = system.value !== 'team-round-robin';
+    teamRanking.disabled = !isTeam(system.value);
     boards.disabled = !isTeam(system.value);
     firstTo.disabled = system.value !== 'knockout' && system.value !== 'groups-knockout';
     for (const x of [groups, groupSize, advance, finalSize, groupDraw]) x.disabled = system.value !== 'groups-knockout';
@@ -120,8 +127,14 @@ function createForm(variants, ctx) {
       }
       if (isTeam(system.value)) {
         body.boards = Number(boards.value);
-        body.substitutes = Number(substitutes.value);
-        body.lineups = lineups.value;
+        body.team_ranking = teamRanking.value;
+        if (system.value === 'team-round-robin' && teamMatch.value === 'all-play-all') {
+          // Every player against every player: no substitutes, no line-ups.
+          body.team_match = teamMatch.value;
+        } else {
+          body.substitutes = Number(substitutes.value);
+          body.lineups = lineups.value;
+        }
       }
       if (system.value === 'groups-knockout') {
         body.groups = Number(groups.value);
@@ -151,6 +164,7 @@ function createForm(variants, ctx) {
   field(t('events.advance'), advance), field(t('events.finalSize'), finalSize),
   field(t('events.groupDrawTitle'), groupDraw),
   field(t('teams.lineupsTitle'), lineups),
+  field(t('teams.matchTitle'), teamMatch), field(t('teams.rankingTitle'), teamRanking),
   field(t('events.firstTo'), firstTo), field(t('events.minRatedGames'), minGames),
   field(t('events.forfeitAfter'), forfeit),
   field(t('events.duration'), minutes), field(t('events.berserk'), berserk), field(t('events.scoring'), scoring),

@@ -4,7 +4,10 @@
 // player on the left, red marked — the rosters in board order with the
 // substitutes, the fouls recorded, and the forms a captain uses:
 // registering a team before the start, and handing in a line-up before a
-// round is paired; the arbiter's: a foul, a whole team's forfeit.
+// round is paired; the arbiter's: a foul, a whole team's forfeit, a
+// team withdrawn (20.x). With `ranking: places` (15.5 队员总分制) the
+// standings lead with each team's sum of places; all-play-all matches
+// (12.4) show each round as a part of the table's round.
 
 import { api } from '../api.js';
 import { fill, h } from '../dom.js';
@@ -27,10 +30,15 @@ export async function drawTeams(section, forms, ev, ctx, act) {
   const teamName = (n) => (tv.teams.find((x) => x.number === n) || {}).name || String(n);
   // 团体对手分 is a Swiss's (15.4), 全队胜局 a round robin's (15.3).
   const swiss = ev.system === 'team-swiss';
+  const byPlaces = tv.ranking === 'places';
+  const teamCell = (r) => `${r.team}. ${r.name}${r.annulled ? ` · ${t('teams.annulled')}`
+    : r.withdrawn ? ` · ${t('teams.withdrawn')}` : ''}`;
   const columns = [
     ['#', (r) => `${r.rank}${r.shared ? '=' : ''}`],
-    [t('teams.team'), (r) => `${r.team}. ${r.name}`],
-    [t('teams.mp'), (r) => h('strong', {}, String(r.match_points))],
+    [t('teams.team'), teamCell],
+    ...(byPlaces ? [[t('teams.placeSum'), (r) => h('strong', { title: (r.places || []).join(' + ') },
+      r.place_sum === null || r.place_sum === undefined ? '' : String(r.place_sum))]] : []),
+    [t('teams.mp'), (r) => (byPlaces ? String(r.match_points) : h('strong', {}, String(r.match_points)))],
     ...(swiss ? [[t('teams.omp'), (r) => String(r.opponent_match_points)]] : []),
     [t('teams.bp'), (r) => r.board_points],
     swiss ? [t('teams.mw'), (r) => String(r.matches_won)] : [t('teams.wins'), (r) => String(r.board_wins)],
@@ -49,6 +57,7 @@ export async function drawTeams(section, forms, ev, ctx, act) {
   const side = (b) => (b.first_team_side === 'first' ? '●' : '○');
   const matches = tv.rounds.slice().reverse().map((r) => h('div', { class: 'team-round' },
     h('h3', {}, `${t('events.round')} ${r.round}`,
+      r.part ? h('span', { class: 'muted' }, ` · ${t('teams.part', { round: r.team_round, part: r.part })}`) : '',
       r.sits_out ? h('span', { class: 'muted' },
         ` · ${teamName(r.sits_out)} ${t(swiss ? 'teams.bye' : 'teams.sitsOut')}`) : ''),
     r.matches.map((m) => h('div', { class: 'team-match' },
@@ -69,7 +78,10 @@ export async function drawTeams(section, forms, ev, ctx, act) {
     h('ol', {}, team.roster.map((p) => h('li', {},
       link(`/@/${encodeURIComponent(p.name)}`, shownName(p.name)),
       h('span', { class: 'muted' }, ` · ${p.rating}${p.substitute ? ` · ${t('teams.substitute')}` : ''}`)))))));
-  fill(section, h('h2', { id: 'teams-title' }, t('teams.standings')), standings,
+  fill(section, h('h2', { id: 'teams-title' }, t('teams.standings'),
+    byPlaces ? h('span', { class: 'muted' }, ` · ${t('teams.byPlaces')}`) : '',
+    tv.team_match === 'all-play-all' ? h('span', { class: 'muted' }, ` · ${t('teams.allPlayAll')}`) : ''),
+  standings,
     ...fouls, h('h2', {}, t('teams.matches')), ...matches,
     h('h2', {}, t('teams.rosters')), rosters);
   const me = ctx.account && !ctx.account.guest ? ctx.account.name : null;
@@ -80,7 +92,7 @@ export async function drawTeams(section, forms, ev, ctx, act) {
   const said = h('p', { role: 'status' });
   const shown = [];
   if (me && ev.state === 'open' && !myTeam) shown.push(registerForm(ev, act));
-  if (myTeam && ev.state !== 'finished') shown.push(lineupForm(ev, tv, myTeam, said));
+  if (myTeam && ev.state !== 'finished' && tv.team_match !== 'all-play-all') shown.push(lineupForm(ev, tv, myTeam, said));
   if (ev.arbiter && ev.current_round > 0) shown.push(rulingsForm(ev, tv, act));
   fill(forms, ...shown, said);
 }
@@ -157,5 +169,7 @@ function rulingsForm(ev, tv, act) {
     h('label', { class: 'row' }, h('span', {}, t('teams.foulPlayer')), player),
     act(t('teams.foulRecord'), () => api.eventFoul(ev.id, body({ player: player.value }))),
     h('label', { class: 'row' }, h('span', {}, t('teams.team')), team),
-    act(t('teams.forfeit'), () => api.eventTeamForfeit(ev.id, body({ team: Number(team.value) }))));
+    act(t('teams.forfeit'), () => api.eventTeamForfeit(ev.id, body({ team: Number(team.value) }))),
+    act(t('teams.withdraw'), () => api.eventTeamWithdraw(ev.id,
+      { team: Number(team.value), reason: reason.value.trim() })));
 }

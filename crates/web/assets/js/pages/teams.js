@@ -169,7 +169,8 @@ function rulingsForm(ev, tv, act) {
     h('label', { class: 'row' }, h('span', {}, t('teams.foulPlayer')), player),
     act(t('teams.foulRecord'), () => api.eventFoul(ev.id, body({ player: player.value }))),
     h('label', { class: 'row' }, h('span', {}, t('teams.team')), team),
-    act(t('teams.forfeit'), () => api.eventTeamForfeit(ev.id, body({ team: Number(team.value) }))),
-    act(t('teams.withdraw'), () => api.eventTeamWithdraw(ev.id,
-      { team: Number(team.value), reason: reason.value.trim() })));
+    h('div', { class: 'actions' },
+      act(t('teams.forfeit'), () => api.eventTeamForfeit(ev.id, body({ team: Number(team.value) }))),
+      act(t('teams.withdraw'), () => api.eventTeamWithdraw(ev.id,
+        { team: Number(team.value), reason: reason.value.trim() }))));
 }

@@ -23,12 +23,47 @@ use common::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use store::{FoulRow, User};
+use tournament::tiebreak::standings::Penalty;
 use utoipa::ToSchema;
 
 /// Most characters in a ruling's reason (as a result's).
 const MAX_REASON_CHARS: usize = 200;
 
-/// The arbiter records a foul against a player.
+/// What the arbiter rules against a player.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Ruling {
+    /// A foul (犯规, 9.1): counted where a tie-break names it (`FOUL`,
+    /// 全队犯规).
+    #[default]
+    Foul,
+    /// A warning (警告, 18.1, the game's arbiter's penalty).
+    Warning,
+    /// A disqualification from the game (取消当场比赛资格, 18.2, the chief
+    /// arbiter's): the player's game of that round is lost.
+    Disqualification,
+}
+
+impl Ruling {
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ruling::Foul => "foul",
+            Ruling::Warning => "warning",
+            Ruling::Disqualification => "disqualification",
+        }
+    }
+
+    fn parse(s: &str) -> Ruling {
+        match s {
+            "warning" => Ruling::Warning,
+            "disqualification" => Ruling::Disqualification,
+            _ => Ruling::Foul,
+        }
+    }
+}
+
+/// The arbiter records a foul or a penalty against a player.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FoulRequest {
@@ -36,7 +71,12 @@ pub struct FoulRequest {
     pub round: u32,
     /// The player's account name.
     pub player: String,
-    /// What the foul was (9.1's kind, the move): kept with it.
+    /// A foul (the default), or a penalty: a warning or a disqualification
+    /// from the round's game (18.1–18.2).
+    #[serde(default)]
+    pub kind: Ruling,
+    /// What the foul was (9.1's kind, the move), or why the penalty: kept
+    /// with it.
     #[serde(default)]
     pub reason: String,
 }
@@ -63,10 +103,11 @@ pub struct TeamWithdrawRequest {
     pub reason: String,
 }
 
-/// A recorded foul.
+/// A recorded foul or penalty.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct FoulView {
     pub round: u32,
+    pub kind: Ruling,
     /// The player's entry number and name.
     pub number: u32,
     pub player: String,
@@ -75,12 +116,28 @@ pub struct FoulView {
 }
 
 impl Loaded {
-    /// Fouls per entry number: the `FOUL` tie-break's counts.
+    /// Fouls per entry number: the `FOUL` tie-break's counts (penalties
+    /// are not fouls).
     pub(crate) fn fouls_by_number(&self) -> BTreeMap<u32, u32> {
         let mut out = BTreeMap::new();
-        for f in &self.fouls {
+        for f in self.fouls.iter().filter(|f| Ruling::parse(&f.kind) == Ruling::Foul) {
             if let Some(e) = self.entry_of(&f.user_id) {
                 *out.entry(e.number).or_default() += 1;
+            }
+        }
+        out
+    }
+
+    /// Penalties per entry number, for 18.4: the penalised last among
+    /// equal scores, by weight, then number.
+    pub(crate) fn penalties_by_number(&self) -> BTreeMap<u32, Penalty> {
+        let mut out = BTreeMap::<u32, Penalty>::new();
+        for f in &self.fouls {
+            let Some(e) = self.entry_of(&f.user_id) else { continue };
+            match Ruling::parse(&f.kind) {
+                Ruling::Foul => {}
+                Ruling::Warning => out.entry(e.number).or_default().warnings += 1,
+                Ruling::Disqualification => out.entry(e.number).or_default().disqualifications += 1,
             }
         }
         out
@@ -93,6 +150,7 @@ impl Loaded {
                 let e = self.entry_of(&f.user_id)?;
                 Some(FoulView {
                     round: f.round,
+                    kind: Ruling::parse(&f.kind),
                     number: e.number,
                     player: e.name.clone(),
                     reason: f.reason.clone(),
@@ -128,8 +186,12 @@ fn paired_round(l: &Loaded, round: u32) -> Result<(), Error> {
 }
 
 impl Events {
-    /// The arbiter records a foul (犯规, 9.2) against an entered player in
-    /// a paired round; it is logged and counts in the tie-breaks at once.
+    /// The arbiter records a foul (犯规, 9.2), a warning (18.1) or a
+    /// disqualification from the game (18.2) against an entered player in
+    /// a paired round; it is logged and counts at once: a foul in the
+    /// tie-breaks that name it, a penalty by 18.4 (the penalised last
+    /// among equal scores). A disqualification also sets the player's game
+    /// of the round lost, as the arbiter's result.
     ///
     /// # Errors
     /// Not the arbiter; the round not paired; the player not entered; a
@@ -162,33 +224,81 @@ impl Events {
                     format!("{} is not entered in this event", req.player),
                 )
             })?;
+        // A disqualification loses the player's game of the round: their
+        // board (a bye has no game to lose).
+        let lost = if req.kind == Ruling::Disqualification {
+            let board = l
+                .pairings
+                .iter()
+                .find(|p| p.round == req.round && p.black.is_some() && (p.white == entry.number || p.black == Some(entry.number)))
+                .ok_or_else(|| {
+                    Error::conflict(
+                        "no_game",
+                        format!("{} has no game in round {} to be disqualified from", entry.name, req.round),
+                    )
+                })?;
+            let result = if board.white == entry.number {
+                BoardResult::BlackWins
+            } else {
+                BoardResult::WhiteWins
+            };
+            Some((board, result))
+        } else {
+            None
+        };
         let row = FoulRow {
             round: req.round,
+            kind: req.kind.as_str().to_string(),
             user_id: entry.user_id.clone(),
             reason: reason.clone(),
             by_id: by.id.clone(),
             recorded_ms: common::now_ms(),
         };
         self.store().add_foul(id, &row).await?;
+        let what = match req.kind {
+            Ruling::Foul => "a foul by",
+            Ruling::Warning => "a warning (18.1) to",
+            Ruling::Disqualification => "disqualified from the game (18.2):",
+        };
+        let why = if reason.is_empty() {
+            String::new()
+        } else {
+            format!(" ({reason})")
+        };
         self.log(
             id,
             Some(by),
-            "foul",
+            req.kind.as_str(),
             &format!(
-                "round {}: a foul by {} (number {}){}",
-                req.round,
-                entry.name,
-                entry.number,
-                if reason.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({reason})")
-                }
+                "round {}: {what} {} (number {}){why}",
+                req.round, entry.name, entry.number,
             ),
         )
         .await?;
+        if let Some((p, result)) = lost {
+            // As the arbiter's result: it stands when the game ends.
+            self.store()
+                .set_pairing_result(id, p.round, p.board, result.as_str(), false, false)
+                .await?;
+            self.log(
+                id,
+                Some(by),
+                "result",
+                &format!(
+                    "round {} board {}: {} → {} ({} disqualified from the game, 18.2)",
+                    p.round,
+                    p.board,
+                    p.result.as_deref().unwrap_or("no result"),
+                    result.as_str(),
+                    entry.name
+                ),
+            )
+            .await?;
+            self.after_result_locked(id).await?;
+        }
         Ok(FoulView {
             round: req.round,
+            kind: req.kind,
             number: entry.number,
             player: entry.name.clone(),
             reason,

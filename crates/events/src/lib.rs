@@ -38,7 +38,7 @@ pub mod teams;
 pub mod view;
 
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
-pub use fouls::{FoulRequest, FoulView, TeamForfeitRequest, TeamWithdrawRequest};
+pub use fouls::{FoulRequest, FoulView, Ruling, TeamForfeitRequest, TeamWithdrawRequest};
 pub use spec::{
     BoardResult, LineupOrder, NewEvent, Scoring, System, TeamMatchKind, TeamRanking, TiebreakOrder,
 };

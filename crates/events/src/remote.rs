@@ -90,7 +90,7 @@ pub(crate) enum Call {
 /// The codes of this room's bad requests and conflicts, read back as
 /// themselves when a refusal comes from the event's node
 /// (`every_code_crosses_the_bus` keeps the list whole).
-const CODES: [&str; 57] = [
+const CODES: [&str; 58] = [
     "all_rounds_paired",
     "already_arbiter",
     "already_captain",
@@ -132,6 +132,7 @@ const CODES: [&str; 57] = [
     "late_entry_round_robin",
     "lineup_deadline",
     "no_berserk",
+    "no_game",
     "no_lineups",
     "no_pairing",
     "no_winner",

@@ -795,11 +795,13 @@ fn staged_standings(l: &Loaded) -> Result<StandingsView, Error> {
 }
 
 /// The players' standings of a Swiss, a round robin or a team event:
-/// points, then the event's tie-breaks (the fouls recorded in CXA's).
+/// points, the penalised last among equal scores (18.4), then the event's
+/// tie-breaks (the fouls recorded in CXA's).
 pub(crate) fn player_standings(l: &Loaded) -> Result<tournament::tiebreak::standings::Standings, Error> {
     let t = l.model();
     let mut rules = Rules::new(l.system.tiebreak_system(), l.tiebreaks.tiebreaks(l.system));
     rules.fouls = l.fouls_by_number();
+    rules.penalties = l.penalties_by_number();
     standings(&t, &rules).map_err(|e| Error::Internal(e.to_string()))
 }
 

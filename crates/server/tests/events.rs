@@ -3506,6 +3506,176 @@ async fn a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3() {
     s.stop().await;
 }
 
+/// The standings' rows of an event by number: (rank, shared, points).
+async fn ranks(org: &Client, id: &str) -> HashMap<u64, (u64, bool, String)> {
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    st["rows"]
+        .as_array()
+        .unwrap_or_else(|| panic!("standings: {st}"))
+        .iter()
+        .map(|r| {
+            (
+                r["number"].as_u64().unwrap(),
+                (
+                    r["rank"].as_u64().unwrap(),
+                    r["shared"].as_bool().unwrap(),
+                    r["points"].as_str().unwrap().to_string(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Penalties (seed 000 18.1 警告, 18.2 取消当场比赛资格) recorded by the
+/// arbiter: the penalised rank last among equal scores (18.4), a
+/// disqualification before a warning; a disqualification loses the
+/// player's game of the round, and that ruling stands when the game ends;
+/// a penalty is not a foul (the `FOUL` tie-break does not count it).
+async fn penalties_put_the_penalised_last_among_equal_scores() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": "Discipline", "time_control": "10+5", "system": "swiss", "rounds": 2,
+               "tiebreaks": "cxa"}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    for i in 0..4 {
+        let b = Bot::new(&s, &format!("pn{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+        bots.insert(b.name.clone(), b);
+    }
+    assert_eq!(pair(&org, &id).await["round"], 1);
+    let ev = event(&org, &id).await;
+    let boards = ev["rounds_paired"][0]["boards"].as_array().unwrap().clone();
+    let name = |b: &Value, side: &str| b[side]["name"].as_str().unwrap().to_string();
+    let number = |b: &Value, side: &str| b[side]["number"].as_u64().unwrap();
+    // Round 1: both whites win.
+    for b in &boards {
+        let game = b["game"].as_str().unwrap();
+        bots[&name(b, "white")].play(game, "h2e2", false).await;
+        bots[&name(b, "black")].play(game, "h7e7", false).await;
+        bots[&name(b, "black")].resign(game).await;
+    }
+    round_done(&org, &id, 1).await;
+    let (w1, w2) = (number(&boards[0], "white"), number(&boards[1], "white"));
+    let r = ranks(&org, &id).await;
+    assert_eq!((r[&w1].0, r[&w1].1, r[&w2].0, r[&w2].1), (1, true, 1, true), "tied: {r:?}");
+
+    let penalise = |who: String, kind: &'static str, round: u32| {
+        let org = &org;
+        let id = &id;
+        async move {
+            let r = org
+                .post(
+                    &format!("/api/events/{id}/fouls"),
+                    &json!({"round": round, "player": who, "kind": kind, "reason": "18.x"}),
+                )
+                .await;
+            let status = r.status().as_u16();
+            (status, r.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    // Refused, changing nothing: an unknown kind; not the arbiter.
+    let refused = penalise(name(&boards[0], "white"), "caution", 1).await.0;
+    assert!(matches!(refused, 400 | 422), "{refused}");
+    let r = bots[&name(&boards[1], "white")]
+        .post_json(
+            &format!("/api/events/{id}/fouls"),
+            &json!({"round": 1, "player": name(&boards[0], "white"), "kind": "warning"}),
+        )
+        .await;
+    assert_eq!(r.0, 403, "{r:?}");
+    // A warning to board 1's winner: board 2's winner is first alone.
+    let (status, view) = penalise(name(&boards[0], "white"), "warning", 1).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["kind"], "warning");
+    let r = ranks(&org, &id).await;
+    assert_eq!((r[&w2].0, r[&w2].1, r[&w1].0, r[&w1].1), (1, false, 2, false), "18.4: {r:?}");
+    // A warning is no foul: the CXA order's FOUL column stays 0 for him.
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    let foul_col = st["tiebreaks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|t| t == "FOUL")
+        .unwrap_or_else(|| panic!("the CXA order has FOUL: {st}"));
+    let row = st["rows"].as_array().unwrap().iter().find(|r| r["number"] == w1).unwrap().clone();
+    assert_eq!(row["tiebreaks"][foul_col], "0", "{row}");
+
+    // Round 2: a disqualification from a game being played loses it, and
+    // outweighs any number of warnings among equal scores.
+    assert_eq!(pair(&org, &id).await["round"], 2);
+    let ev = event(&org, &id).await;
+    let boards2 = ev["rounds_paired"][1]["boards"].as_array().unwrap().clone();
+    let top = boards2
+        .iter()
+        .find(|b| [number(b, "white"), number(b, "black")].contains(&w1))
+        .unwrap()
+        .clone();
+    assert_eq!(top["result"], Value::Null, "{top}");
+    let w2_side = if number(&top, "white") == w2 { "white" } else { "black" };
+    let (status, view) = penalise(name(&top, w2_side), "disqualification", 2).await;
+    assert_eq!(status, 200, "{view}");
+    let ev = event(&org, &id).await;
+    let ruled = ev["rounds_paired"][1]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["board"] == top["board"])
+        .unwrap()
+        .clone();
+    assert_eq!(ruled["result"], if w2_side == "white" { "0-1" } else { "1-0" }, "{ruled}");
+    // The game goes on and the disqualified player wins it over the board:
+    // the ruling stands.
+    let game = top["game"].as_str().unwrap();
+    let w1_side = if w2_side == "white" { "black" } else { "white" };
+    bots[&name(&top, "white")].play(game, "h2e2", false).await;
+    bots[&name(&top, "black")].play(game, "h7e7", false).await;
+    bots[&name(&top, w1_side)].resign(game).await;
+    // The other board: its white wins, which makes the round's winners
+    // equal on 2 points with board 1's loser of round 1 … the scores:
+    let other = boards2.iter().find(|b| b["board"] != top["board"]).unwrap().clone();
+    let og = other["game"].as_str().unwrap();
+    bots[&name(&other, "white")].play(og, "h2e2", false).await;
+    bots[&name(&other, "black")].play(og, "h7e7", false).await;
+    bots[&name(&other, "black")].resign(og).await;
+    round_done(&org, &id, 2).await;
+    let ev = event(&org, &id).await;
+    let after = ev["rounds_paired"][1]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["board"] == top["board"])
+        .unwrap()
+        .clone();
+    assert_eq!(after["result"], ruled["result"], "the ruling stands: {after}");
+    let r = ranks(&org, &id).await;
+    // w1 (warned) won round 2 by the ruling: 2 points, first. w2 lost it:
+    // 1 point, tied with the other board's winner (who lost round 1 and
+    // won round 2) — and below them, disqualified.
+    let ow = number(&other, "white");
+    assert_eq!(r[&w1].2, "2.0", "{r:?}");
+    assert_eq!((r[&w2].2.as_str(), r[&ow].2.as_str()), ("1.0", "1.0"), "{r:?}");
+    assert_eq!(r[&w1].0, 1, "{r:?}");
+    assert!(r[&ow].0 < r[&w2].0 && !r[&w2].1, "18.4, a disqualification: {r:?}");
+    // No game to lose: a round not paired yet.
+    assert_eq!(penalise(name(&top, w2_side), "disqualification", 3).await.0, 400);
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let actions: Vec<&str> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["action"].as_str().unwrap())
+        .collect();
+    assert!(
+        actions.contains(&"warning") && actions.contains(&"disqualification"),
+        "{actions:?}"
+    );
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -3527,4 +3697,5 @@ on_both_databases!(
     an_all_play_all_team_round_robin_ranked_by_places,
     a_team_swiss_seeded_by_ratings_with_a_team_withdrawn,
     a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3,
+    penalties_put_the_penalised_last_among_equal_scores,
 );

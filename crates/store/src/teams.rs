@@ -25,6 +25,9 @@ pub struct TeamRow {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FoulRow {
     pub round: u32,
+    /// `foul` (犯规, 9.1), `warning` (警告, 18.1) or `disqualification`
+    /// (取消当场比赛资格, 18.2).
+    pub kind: String,
     pub user_id: String,
     pub reason: String,
     pub by_id: String,
@@ -187,11 +190,11 @@ impl Store {
         .collect()
     }
 
-    /// Records a foul; fouls are kept in the order recorded.
+    /// Records a foul or a penalty; they are kept in the order recorded.
     pub async fn add_foul(&self, event_id: &str, f: &FoulRow) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO event_fouls (event_id, seq, round, user_id, reason, by_id, recorded_ms) \
-             SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6 FROM event_fouls WHERE event_id = $1",
+            "INSERT INTO event_fouls (event_id, seq, round, user_id, reason, by_id, recorded_ms, kind) \
+             SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7 FROM event_fouls WHERE event_id = $1",
         )
         .bind(event_id)
         .bind(i64::from(f.round))
@@ -199,15 +202,16 @@ impl Store {
         .bind(&f.reason)
         .bind(&f.by_id)
         .bind(f.recorded_ms)
+        .bind(&f.kind)
         .execute(&self.writer)
         .await?;
         Ok(())
     }
 
-    /// An event's fouls in the order recorded.
+    /// An event's fouls and penalties in the order recorded.
     pub async fn fouls(&self, event_id: &str) -> Result<Vec<FoulRow>, StoreError> {
         sqlx::query(
-            "SELECT round, user_id, reason, by_id, recorded_ms FROM event_fouls WHERE event_id = $1 ORDER BY seq",
+            "SELECT round, kind, user_id, reason, by_id, recorded_ms FROM event_fouls WHERE event_id = $1 ORDER BY seq",
         )
         .bind(event_id)
         .fetch_all(&self.writer)
@@ -216,6 +220,7 @@ impl Store {
         .map(|row| {
             Ok(FoulRow {
                 round: u32_of(row, "round", "event_fouls")?,
+                kind: row.try_get("kind")?,
                 user_id: row.try_get("user_id")?,
                 reason: row.try_get("reason")?,
                 by_id: row.try_get("by_id")?,

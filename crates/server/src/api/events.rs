@@ -320,10 +320,13 @@ pub async fn lineup(
 
 /// The arbiter records a foul (犯规, seed 000 9.2) against a player of a
 /// paired round; it counts in the tie-breaks that name fouls (15.1–15.5).
+/// With `kind` a penalty instead: a warning (18.1) or a disqualification
+/// from the round's game (18.2, the game lost, `409 no_game` without
+/// one); the penalised rank last among equal scores (18.4).
 #[utoipa::path(post, path = "/api/events/{id}/fouls", tag = "events", params(("id" = String, Path)),
     request_body = FoulRequest,
     responses((status = 200, body = FoulView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody)))]
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn foul(
     State(state): State<AppState>,
     Auth(user): Auth,

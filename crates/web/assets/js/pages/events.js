@@ -388,6 +388,13 @@ async function eventPage(main, id, ctx) {
     const player = h('input', { id: 'player-name', maxlength: 40 });
     const playerAction = h('select', { id: 'player-action' },
       ['withdraw', 'readmit', 'late_entry', 'name_arbiter', 'remove_arbiter'].map((a) => h('option', { value: a }, t(`events.action.${a}`))));
+    // A foul (9.1) or a penalty (18.1 warning, 18.2 disqualification from
+    // the round's game): the penalised rank last among equal scores (18.4).
+    const rulingRound = h('input', { id: 'ruling-player-round', type: 'number', min: 1, value: Math.max(1, ev.current_round) });
+    const rulingPlayer = h('input', { id: 'ruling-player', maxlength: 40 });
+    const rulingKind = h('select', { id: 'ruling-kind' },
+      ['foul', 'warning', 'disqualification'].map((k) => h('option', { value: k }, t(`events.ruling.${k}`))));
+    const rulingReason = h('input', { id: 'ruling-player-reason', maxlength: 200 });
     fill(panel, h('h2', { id: 'arbiter-title' }, t('events.arbiterPanel')),
       h('div', { class: 'row' }, ['pause', 'resume', ...(ev.system === 'arena' ? [] : ['repair']), 'publish'].map(tool)),
       ev.system === 'arena' ? '' : h('form', {
@@ -398,6 +405,13 @@ async function eventPage(main, id, ctx) {
       act(t('events.apply'), () => api.eventResult(id, {
         round: Number(round.value), board: Number(board.value), result: result.value, reason: reason.value,
       }))),
+      ev.system === 'arena' ? '' : h('form', { id: 'ruling-form', onsubmit: (e) => e.preventDefault() },
+        h('h3', {}, t('events.ruling')), h('p', { class: 'muted' }, t('events.rulingHelp')),
+        field(t('events.round'), rulingRound), field(t('players.name'), rulingPlayer),
+        field(t('events.rulingKind'), rulingKind), field(t('events.reason'), rulingReason),
+        act(t('events.apply'), () => api.eventFoul(id, {
+          round: Number(rulingRound.value), player: rulingPlayer.value.trim(), kind: rulingKind.value, reason: rulingReason.value.trim(),
+        }))),
       h('form', { id: 'player-form', onsubmit: (e) => e.preventDefault() },
         h('h3', {}, t('events.playerAction')), field(t('players.name'), player), field(t('events.action'), playerAction),
         act(t('events.apply'), () => api.eventPlayer(id, { action: playerAction.value, player: player.value.trim() }))));

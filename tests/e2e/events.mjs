@@ -475,6 +475,20 @@ try {
     await playRound(panelId, 2);
   });
 
+  await step('the arbiter\'s panel: a warning (18.1) through the ruling form, shown in the log', async () => {
+    await A.page.fill('#ruling-player-round', '2');
+    await A.page.fill('#ruling-player', nameF);
+    await A.page.selectOption('#ruling-kind', 'warning');
+    await A.page.fill('#ruling-player-reason', 'a phone rang');
+    await A.page.click('#ruling-form button');
+    for (let i = 0; i < 50 && !(await logActions(panelId)).includes('warning'); i += 1) {
+      await A.page.waitForTimeout(100);
+    }
+    const log = (await call(A.page, 'GET', `/api/events/${panelId}/log`)).body;
+    const line = log.find((l) => l.action === 'warning');
+    assert.ok(line && line.detail.includes(nameF) && line.detail.includes('a phone rang'), JSON.stringify(log));
+  });
+
   await step('the arbiter\'s panel: the player re-admitted and paired in round 3; publishing, refused before the end, then done', async () => {
     await playerForm(nameE, 'readmit');
     await entryUntil(nameE, 'withdrawn', false);

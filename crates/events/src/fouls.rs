@@ -120,7 +120,11 @@ impl Loaded {
     /// are not fouls).
     pub(crate) fn fouls_by_number(&self) -> BTreeMap<u32, u32> {
         let mut out = BTreeMap::new();
-        for f in self.fouls.iter().filter(|f| Ruling::parse(&f.kind) == Ruling::Foul) {
+        for f in self
+            .fouls
+            .iter()
+            .filter(|f| Ruling::parse(&f.kind) == Ruling::Foul)
+        {
             if let Some(e) = self.entry_of(&f.user_id) {
                 *out.entry(e.number).or_default() += 1;
             }
@@ -133,7 +137,9 @@ impl Loaded {
     pub(crate) fn penalties_by_number(&self) -> BTreeMap<u32, Penalty> {
         let mut out = BTreeMap::<u32, Penalty>::new();
         for f in &self.fouls {
-            let Some(e) = self.entry_of(&f.user_id) else { continue };
+            let Some(e) = self.entry_of(&f.user_id) else {
+                continue;
+            };
             match Ruling::parse(&f.kind) {
                 Ruling::Foul => {}
                 Ruling::Warning => out.entry(e.number).or_default().warnings += 1,
@@ -230,11 +236,18 @@ impl Events {
             let board = l
                 .pairings
                 .iter()
-                .find(|p| p.round == req.round && p.black.is_some() && (p.white == entry.number || p.black == Some(entry.number)))
+                .find(|p| {
+                    p.round == req.round
+                        && p.black.is_some()
+                        && (p.white == entry.number || p.black == Some(entry.number))
+                })
                 .ok_or_else(|| {
                     Error::conflict(
                         "no_game",
-                        format!("{} has no game in round {} to be disqualified from", entry.name, req.round),
+                        format!(
+                            "{} has no game in round {} to be disqualified from",
+                            entry.name, req.round
+                        ),
                     )
                 })?;
             let result = if board.white == entry.number {

@@ -217,6 +217,7 @@ impl Events {
                             }
                         }
                         me.take_over_events().await;
+                        me.close_unclosed_rounds().await;
                         if let Err(err) = me.pair_scheduled().await {
                             tracing::error!(error = %err, "cannot pair a scheduled round");
                         }

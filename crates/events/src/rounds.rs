@@ -516,6 +516,30 @@ impl Events {
         Ok(())
     }
 
+    /// Closes the rounds whose last result came in but that were not
+    /// closed — the closing after a result was cut short (a database that
+    /// did not answer in time, an error after the result was written) —
+    /// so that no round waits for nothing: the next round of a staged
+    /// event is paired, a last round finishes its event. Run every second;
+    /// one query when there is nothing to do.
+    pub(crate) async fn close_unclosed_rounds(&self) {
+        let node = self.play().config().node_id.clone();
+        let ids = match self.store().unclosed_rounds(&node).await {
+            Ok(ids) => ids,
+            Err(err) => {
+                tracing::warn!(error = %err, "cannot look for rounds left open");
+                return;
+            }
+        };
+        for id in ids {
+            let _one = self.lock(&id).await;
+            tracing::warn!(event = %id, "a round had every result but was not closed; closing it now");
+            if let Err(err) = self.after_result_locked(&id).await {
+                tracing::error!(event = %id, error = %err, "cannot close a round");
+            }
+        }
+    }
+
     /// Reads every unfinished event of this node again: results of games
     /// that ended unheard (while the server was down, or when the room
     /// fell behind), games of the current round not yet started. Returns

@@ -646,6 +646,21 @@ impl Store {
         Ok(n.max(0) as u64)
     }
 
+    /// This node's events whose current round has every result but was
+    /// not closed (its `finished_ms` unset): what closing it after its last
+    /// result would have done, had it not been cut short.
+    pub async fn unclosed_rounds(&self, node: &str) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT e.id FROM events e JOIN event_rounds r ON r.event_id = e.id AND r.round = e.current_round \
+             WHERE e.node = $1 AND e.state <> 'finished' AND e.system <> 'arena' AND r.finished_ms IS NULL \
+             AND NOT EXISTS (SELECT 1 FROM event_pairings p \
+                 WHERE p.event_id = e.id AND p.round = e.current_round AND p.result IS NULL)",
+        )
+        .bind(node)
+        .fetch_all(&self.writer)
+        .await?)
+    }
+
     /// The event and board a game is played for, if any.
     pub async fn pairing_of_game(&self, game_id: &str) -> Result<Option<(String, PairingRow)>, StoreError> {
         let Some(row) = sqlx::query(&format!(

@@ -178,6 +178,12 @@ impl TestServer {
             .expect("such a user")
     }
 
+    /// The server's database, for a test that must leave it as only a
+    /// failure would (a write the rooms did not follow up).
+    pub fn store(&self) -> &store::Store {
+        self.server.as_ref().expect("running").state.play().store()
+    }
+
     /// Stops the server and starts the same node again on the same
     /// database and address (clients keep their cookies and URLs): its
     /// live games resume from the stored commands.

@@ -438,28 +438,20 @@ impl Events {
                 event,
                 None,
                 "forfeit",
-                &if result == BoardResult::DoubleForfeit {
-                    format!(
-                        "round {} board {}: the game was called off ({}): neither player came: {}",
-                        p.round,
-                        p.board,
-                        e.reason,
-                        result.as_str()
-                    )
-                } else {
-                    format!(
-                        "round {} board {}: the game was called off ({}) with the {} side to move: {}",
-                        p.round,
-                        p.board,
-                        e.reason,
-                        if e.plies.is_multiple_of(2) {
-                            "first"
-                        } else {
-                            "second"
-                        },
-                        result.as_str()
-                    )
-                },
+                &format!(
+                    "round {} board {}: the game was called off ({}){}: {}",
+                    p.round,
+                    p.board,
+                    e.reason,
+                    if result == BoardResult::DoubleForfeit {
+                        ": neither player came"
+                    } else if e.plies.is_multiple_of(2) {
+                        " with the first side to move"
+                    } else {
+                        " with the second side to move"
+                    },
+                    result.as_str()
+                ),
             )
             .await?;
         }

@@ -6,6 +6,7 @@
 use crate::{Events, Loaded};
 use common::Error;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use tournament::model::Outcome;
 use tournament::tiebreak::standings::{standings, Rules};
 use utoipa::ToSchema;
@@ -682,8 +683,9 @@ fn my_game(l: &Loaded, user_id: &str) -> Option<String> {
 }
 
 /// An arena's standings: points from each player's sheet (streaks,
-/// berserk, short draws: `arena::rules`), then rating; equal points share
-/// the place.
+/// berserk, short draws: `arena::rules`), then the performance
+/// (`arena::rules::performance`); equal points and performance share the
+/// place.
 fn arena_standings(l: &Loaded) -> StandingsView {
     use crate::arena::rules::Res;
     let sheets = crate::arena::sheets(&l.arena_games);
@@ -693,27 +695,31 @@ fn arena_standings(l: &Loaded) -> StandingsView {
         .iter()
         .map(|e| (e, sheets.get(&e.number).unwrap_or(&empty)))
         .collect();
+    let ratings: HashMap<u32, i64> = l.entries.iter().map(|e| (e.number, e.rating)).collect();
+    let performances = crate::arena::performances(&l.arena_games, &ratings);
+    // lila's order: points, then the performance (a player with no game
+    // yet: their rating). Only both equal share a place.
+    let key = |e: &store::EntryRow, s: &crate::arena::rules::Sheet| {
+        (s.points, performances.get(&e.number).copied().unwrap_or(e.rating))
+    };
     rows.sort_by(|a, b| {
-        b.1.points
-            .cmp(&a.1.points)
-            .then(b.0.rating.cmp(&a.0.rating))
+        key(b.0, b.1)
+            .cmp(&key(a.0, a.1))
             .then(a.0.number.cmp(&b.0.number))
     });
+    let keys: Vec<(u32, i64)> = rows.iter().map(|(e, s)| key(e, s)).collect();
     let mut out = Vec::with_capacity(rows.len());
     for (i, (e, s)) in rows.iter().enumerate() {
-        let rank = rows
-            .iter()
-            .position(|(_, t)| t.points == s.points)
-            .map_or(i, |p| p) as u32
-            + 1;
-        let shared = rows.iter().filter(|(_, t)| t.points == s.points).count() > 1;
+        let rank = keys.iter().position(|k| *k == keys[i]).map_or(i, |p| p) as u32 + 1;
+        let shared = keys.iter().filter(|k| **k == keys[i]).count() > 1;
+        let performance = performances.get(&e.number).copied();
         out.push(StandingRow {
             rank,
             shared,
             number: e.number,
             name: e.name.clone(),
             points: s.points.to_string(),
-            tiebreaks: Vec::new(),
+            tiebreaks: vec![performance.map(|p| p.to_string())],
             arena: Some(ArenaLine {
                 scores: s
                     .scores
@@ -746,11 +752,14 @@ fn arena_standings(l: &Loaded) -> StandingsView {
         });
     }
     StandingsView {
-        tiebreaks: Vec::new(),
+        tiebreaks: vec![ARENA_PERFORMANCE.to_string()],
         rows: out,
         rounds_complete: 0,
     }
 }
+
+/// The arena's one tie-break, as the standings name it.
+const ARENA_PERFORMANCE: &str = "PERF";
 
 /// A staged event's standings (seed 001's office event): the final round
 /// robin's order, then the knockout's losers by the round they reached,

@@ -1142,13 +1142,53 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
         assert_eq!(r["points"], points.to_string(), "{name}: {r}");
         assert_eq!(r["arena"]["fire"], fire, "{name}: {r}");
     }
-    let mut ranked: Vec<u32> = rows
+    // Equal points are ordered by lila's performance, written again here:
+    // the mean of the opponents' ratings, +500 a win, −500 a loss (a
+    // player with no game: their rating).
+    let rating_of: HashMap<&str, i64> = ev["entries"]
+        .as_array()
+        .unwrap()
         .iter()
-        .map(|r| r["points"].as_str().unwrap().parse().unwrap())
+        .map(|e| (e["name"].as_str().unwrap(), e["rating"].as_i64().unwrap()))
         .collect();
-    let before = ranked.clone();
+    let mut perf: HashMap<&str, (i64, i64)> = HashMap::new();
+    for g in games.iter().filter(|g| g["result"] != "*") {
+        let (w, b) = (
+            g["white"]["name"].as_str().unwrap(),
+            g["black"]["name"].as_str().unwrap(),
+        );
+        let swing = match g["result"].as_str().unwrap() {
+            "1-0" => 500,
+            "0-1" => -500,
+            _ => 0,
+        };
+        for (me, them, swing) in [(w, b, swing), (b, w, -swing)] {
+            let p = perf.entry(me).or_default();
+            *p = (p.0 + rating_of[them] + swing, p.1 + 1);
+        }
+    }
+    let mut keys = Vec::new();
+    for r in rows {
+        let name = r["name"].as_str().unwrap();
+        let performance = perf
+            .get(name)
+            .map(|&(sum, n)| (sum as f64 / n as f64).round() as i64);
+        assert_eq!(
+            r["tiebreaks"][0].as_str().map(|p| p.parse::<i64>().unwrap()),
+            performance,
+            "{name}: {r}"
+        );
+        let points: u32 = r["points"].as_str().unwrap().parse().unwrap();
+        keys.push((points, performance.unwrap_or(rating_of[name])));
+    }
+    assert_eq!(st["tiebreaks"], json!(["PERF"]));
+    let mut ranked = keys.clone();
     ranked.sort_by(|a, b| b.cmp(a));
-    assert_eq!(ranked, before, "ranked by points");
+    assert_eq!(ranked, keys, "ranked by points, then performance");
+    for (i, r) in rows.iter().enumerate() {
+        let first = keys.iter().position(|k| *k == keys[i]).unwrap();
+        assert_eq!(r["rank"].as_u64(), Some(first as u64 + 1), "{r}");
+    }
     // The rules were all exercised.
     let finished = games.iter().filter(|g| g["result"] != "*").count();
     waits.sort_unstable();

@@ -17,17 +17,25 @@ use rules::{Played, Res, Sheet, Waiting};
 use std::collections::HashMap;
 use store::{ArenaGameRow, User};
 
+/// A finished game's result for (white, black); `None` while it is played
+/// or when it was called off.
+fn results(g: &ArenaGameRow) -> Option<(Res, Res)> {
+    match g.result.as_deref()? {
+        "1-0" => Some((Res::Win, Res::Loss)),
+        "0-1" => Some((Res::Loss, Res::Win)),
+        "1/2-1/2" => Some((Res::Draw, Res::Draw)),
+        _ => None,
+    }
+}
+
 /// Each player's sheet, by pairing number, from an arena's games.
 pub(crate) fn sheets(games: &[ArenaGameRow]) -> HashMap<u32, Sheet> {
     let mut played: HashMap<u32, Vec<Played>> = HashMap::new();
     // A player plays one game at a time: the order paired is the order
     // played.
     for g in games {
-        let (white, black) = match g.result.as_deref() {
-            Some("1-0") => (Res::Win, Res::Loss),
-            Some("0-1") => (Res::Loss, Res::Win),
-            Some("1/2-1/2") => (Res::Draw, Res::Draw),
-            _ => continue, // playing, or called off
+        let Some((white, black)) = results(g) else {
+            continue; // playing, or called off
         };
         for (n, res, first, berserk) in [
             (g.white, white, true, g.white_berserk),
@@ -42,6 +50,25 @@ pub(crate) fn sheets(games: &[ArenaGameRow]) -> HashMap<u32, Sheet> {
         }
     }
     played.into_iter().map(|(n, p)| (n, rules::sheet(&p))).collect()
+}
+
+/// Each player's performance (`rules::performance`), by pairing number,
+/// from an arena's finished games and its entries' ratings.
+pub(crate) fn performances(games: &[ArenaGameRow], ratings: &HashMap<u32, i64>) -> HashMap<u32, i64> {
+    let mut played: HashMap<u32, Vec<(i64, Res)>> = HashMap::new();
+    for g in games {
+        let Some((white, black)) = results(g) else {
+            continue;
+        };
+        for (me, them, res) in [(g.white, g.black, white), (g.black, g.white, black)] {
+            let rating = ratings.get(&them).copied().unwrap_or_default();
+            played.entry(me).or_default().push((rating, res));
+        }
+    }
+    played
+        .into_iter()
+        .filter_map(|(n, p)| Some((n, rules::performance(p)?)))
+        .collect()
 }
 
 impl Events {

@@ -129,6 +129,31 @@ pub fn sheet(games: &[Played]) -> Sheet {
     out
 }
 
+/// A win's or a loss's swing in [`performance`] (lila's `DIFF`).
+pub const PERFORMANCE_SWING: i64 = 500;
+
+/// The performance that ranks players of equal points (lila's
+/// `Performance`, the linear performance rating of Elo's system): the
+/// mean, over a player's finished games, of the opponent's rating, plus
+/// [`PERFORMANCE_SWING`] for a win and minus it for a loss. Equal points
+/// are ordered by it, and a player with no game yet by their rating
+/// (lila's `magicScore`: score, then `performance | rating`). `None`
+/// before the first finished game. Rounded to the nearest point, halves
+/// away from zero.
+pub fn performance(games: impl IntoIterator<Item = (i64, Res)>) -> Option<i64> {
+    let (mut sum, mut n) = (0i64, 0i64);
+    for (opponent, res) in games {
+        sum += opponent
+            + match res {
+                Res::Win => PERFORMANCE_SWING,
+                Res::Draw => 0,
+                Res::Loss => -PERFORMANCE_SWING,
+            };
+        n += 1;
+    }
+    (n > 0).then(|| (sum as f64 / n as f64).round() as i64)
+}
+
 /// A player free to play, as the pairing sees them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Waiting {
@@ -302,6 +327,20 @@ mod tests {
             ..b(30, true)
         };
         assert_eq!(sheet(&[lost]).points, 0);
+    }
+
+    #[test]
+    fn performance_is_the_mean_of_opponents_ratings_swung_by_results() {
+        assert_eq!(performance([]), None);
+        // 1500+500, 1700, 1600-500: 4800 / 3.
+        assert_eq!(
+            performance([(1500, Res::Win), (1700, Res::Draw), (1600, Res::Loss)]),
+            Some(1600)
+        );
+        // 3501 / 2 = 1750.5, rounded away from zero.
+        assert_eq!(performance([(1501, Res::Win), (1500, Res::Draw)]), Some(1751));
+        assert_eq!(performance([(1400, Res::Loss)]), Some(900));
+        assert_eq!(performance([(99, Res::Loss), (100, Res::Loss)]), Some(-401));
     }
 
     fn w(number: u32, points: u32, last: Option<u32>) -> Waiting {

@@ -349,12 +349,13 @@ async function eventPage(main, id, ctx) {
           h('td', {}, name(g.white), g.white_berserk ? ' ⚡' : ''),
           h('td', {}, link(`/game/${encodeURIComponent(g.game)}`, g.result || t('events.watch'))),
           h('td', {}, name(g.black), g.black_berserk ? ' ⚡' : '')))))));
-    fill(standingsHead, ...['#', t('players.name'), t('events.points'), t('events.sheet'), '']
+    fill(standingsHead, ...['#', t('players.name'), t('events.points'), t('events.performance'), t('events.sheet'), '']
       .map((k) => h('th', { scope: 'col' }, k)));
     fill(standings, st.rows.map((r) => h('tr', { class: r.arena.fire ? 'on-fire' : '' },
       h('td', {}, `${r.rank}${r.shared ? '=' : ''}`),
       h('td', {}, `${r.number}. ${shownName(r.name)}`, r.arena.fire ? h('span', { title: t('events.fire') }, ' 🔥') : ''),
       h('td', {}, h('strong', {}, r.points)),
+      h('td', { title: t('events.performanceHint') }, r.tiebreaks[0] ?? ''),
       h('td', { class: 'sheet' }, r.arena.scores.map((s) => h('span', {
         class: `score ${s.result}${s.double ? ' double' : ''}`,
         title: s.berserk ? t('events.berserkMark')

@@ -143,6 +143,7 @@ impl Events {
             first_to: terms.match_format.first_to,
             min_rated_games: terms.min_rated_games,
             forfeit_after_ms: terms.forfeit_after_ms,
+            round_interval_ms: terms.round_interval_ms,
             group_count: terms.stages.map_or(0, |s| s.groups),
             group_size: terms.stages.map_or(0, |s| s.group_size),
             advance_per_group: terms.stages.map_or(0, |s| s.advance),

@@ -90,7 +90,7 @@ pub(crate) enum Call {
 /// The codes of this room's bad requests and conflicts, read back as
 /// themselves when a refusal comes from the event's node
 /// (`every_code_crosses_the_bus` keeps the list whole).
-const CODES: [&str; 58] = [
+const CODES: [&str; 59] = [
     "all_rounds_paired",
     "already_arbiter",
     "already_captain",
@@ -113,6 +113,7 @@ const CODES: [&str; 58] = [
     "bad_roster",
     "bad_round",
     "bad_round_starts",
+    "bad_round_interval",
     "bad_rounds",
     "bad_scoring",
     "bad_stages",

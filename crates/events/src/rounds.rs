@@ -474,7 +474,9 @@ impl Events {
         if round == 0 || !l.round_complete() || l.system == System::Arena {
             return Ok(());
         }
-        if self.store().finish_round(id, round, common::now_ms()).await? {
+        let now = common::now_ms();
+        self.schedule_next_round(&l, now).await?;
+        if self.store().finish_round(id, round, now).await? {
             self.log(id, None, "round_complete", &format!("round {round} complete"))
                 .await?;
         }
@@ -506,6 +508,39 @@ impl Events {
             .await?;
         }
         Ok(())
+    }
+
+    /// A scheduled event's next round, when it has no start of its own:
+    /// its start is `round_interval_ms` after `ended`, the end of the
+    /// round just complete, written into the event's starts so that it
+    /// is paired (`pair_scheduled`) and shown as any other start. Before
+    /// the round is marked closed, and only once: a closing cut short and
+    /// done again keeps the start first written.
+    async fn schedule_next_round(&self, l: &Loaded, ended: i64) -> Result<(), Error> {
+        let Some(interval) = l.event.round_interval_ms else {
+            return Ok(());
+        };
+        let round = l.event.current_round;
+        let mut starts: Vec<i64> = serde_json::from_str(&l.event.starts).unwrap_or_default();
+        if round >= l.event.rounds || starts.len() > round as usize {
+            return Ok(());
+        }
+        // Starts stay increasing: a start given for an earlier round may
+        // lie after this one's end (the arbiter paired that round early).
+        let at = (ended + interval).max(starts.last().map_or(i64::MIN, |&s| s + 1));
+        // Earlier rounds the arbiter paired with no start of their own
+        // are 0: no round waits for them, they are paired already.
+        starts.resize(round as usize, 0);
+        starts.push(at);
+        let json = serde_json::to_string(&starts).map_err(|e| Error::Internal(e.to_string()))?;
+        self.store().set_event_starts(&l.event.id, &json).await?;
+        self.log(
+            &l.event.id,
+            None,
+            "schedule",
+            &format!("round {} at {} (ms since the epoch)", round + 1, at),
+        )
+        .await
     }
 
     /// Closes the rounds whose last result came in but that were not

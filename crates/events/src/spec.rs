@@ -228,6 +228,12 @@ pub struct NewEvent {
     /// paired then by itself. Empty: the arbiter pairs each round.
     #[serde(default)]
     pub round_starts: Vec<i64>,
+    /// A scheduled event (lichess's Swiss "interval between rounds"): each
+    /// round after those in `round_starts` is paired this many seconds
+    /// after the round before ended (0 to 7 days; 0: at once). Not an
+    /// arena's (it has no rounds) nor a staged event's (its stages follow
+    /// at once).
+    pub round_interval_s: Option<u32>,
     /// Knockout: games of a match proper, 1 (the default), 2 or 3.
     pub match_games: Option<u32>,
     /// Knockout: rapid play-off games after a tied match (0–4, default 1).
@@ -335,6 +341,9 @@ pub const MAX_SWISS_ENTRIES: usize = 1000;
 pub const MAX_ROUND_ROBIN_ENTRIES: usize = 30;
 pub const MAX_KNOCKOUT_ENTRIES: usize = 256;
 pub const MAX_CODE_CHARS: usize = 40;
+/// The longest wait between a round's end and the next one's pairing
+/// (`round_interval_s`): a week, as a weekly club event is paced.
+pub const MAX_ROUND_INTERVAL_S: u32 = 7 * 86_400;
 /// An arena's length: at least 30 s (a test's), at most 12 hours.
 pub const ARENA_SECONDS: std::ops::RangeInclusive<u32> = 30..=43_200;
 /// Most players an arena takes (lila's arenas have thousands; a node's
@@ -364,6 +373,8 @@ pub struct Terms {
     pub min_rated_games: u32,
     /// 0: the server's window.
     pub forfeit_after_ms: i64,
+    /// See [`EventSpec::round_interval_s`].
+    pub round_interval_ms: Option<i64>,
     pub starts: Vec<i64>,
     pub match_format: tournament::knockout::MatchFormat,
     pub playoff_time_control: clock::TimeControl,
@@ -475,6 +486,22 @@ impl NewEvent {
                 format!("{} round starts for {rounds} rounds", self.round_starts.len()),
             ));
         }
+        let round_interval_ms = match self.round_interval_s {
+            None => None,
+            Some(_) if matches!(self.system, System::Arena | System::GroupsKnockout) => {
+                return Err(Error::bad(
+                    "bad_round_interval",
+                    "round_interval_s paces rounds paired one after another: an arena has none, and a staged event's follow at once",
+                ))
+            }
+            Some(s) if s <= MAX_ROUND_INTERVAL_S => Some(i64::from(s) * 1000),
+            Some(_) => {
+                return Err(Error::bad(
+                    "bad_round_interval",
+                    format!("round_interval_s is 0 to {MAX_ROUND_INTERVAL_S} seconds"),
+                ))
+            }
+        };
         let duration_ms = match (self.system, self.duration_s) {
             (System::Arena, Some(d)) if ARENA_SECONDS.contains(&d) => i64::from(d) * 1000,
             (System::Arena, _) => {
@@ -689,6 +716,7 @@ impl NewEvent {
             invitation,
             min_rated_games,
             forfeit_after_ms,
+            round_interval_ms,
             starts: self.round_starts,
         })
     }
@@ -778,6 +806,7 @@ mod tests {
             invitation_code: None,
             min_rated_games: None,
             forfeit_after_s: None,
+            round_interval_s: None,
             round_starts: vec![],
             match_games: None,
             playoff_games: None,
@@ -848,6 +877,20 @@ mod tests {
                 ..swiss()
             }),
             "bad_round_starts"
+        );
+        assert_eq!(
+            code(NewEvent {
+                round_interval_s: Some(MAX_ROUND_INTERVAL_S + 1),
+                ..swiss()
+            }),
+            "bad_round_interval"
+        );
+        assert_eq!(
+            code(NewEvent {
+                round_interval_s: Some(60),
+                ..arena()
+            }),
+            "bad_round_interval"
         );
     }
 

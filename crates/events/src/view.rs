@@ -106,7 +106,13 @@ pub struct EventView {
     pub max_rating: Option<i64>,
     /// Whether joining needs an invitation code (the code is the arbiter's).
     pub invitation_required: bool,
+    /// Each round's start as scheduled (ms since the epoch; 0: a round
+    /// the arbiter paired with no start of its own). A scheduled event's
+    /// later starts appear as the rounds before them end.
     pub round_starts: Vec<i64>,
+    /// Rounds after those with a start are paired this many seconds after
+    /// the round before ended (`null`: by the arbiter).
+    pub round_interval_s: Option<i64>,
     /// A knockout's match format: games of the match proper, play-off
     /// games after a tie, whether an armageddon game follows, and the
     /// play-off games' clock.
@@ -453,6 +459,7 @@ impl Events {
             max_rating: l.event.max_rating,
             invitation_required: l.event.invitation.is_some(),
             round_starts: serde_json::from_str(&l.event.starts).unwrap_or_default(),
+            round_interval_s: l.event.round_interval_ms.map(|ms| ms / 1000),
             match_games: l.event.match_games,
             playoff_games: l.event.playoff_games,
             armageddon: l.event.armageddon,

@@ -3790,6 +3790,106 @@ async fn a_round_left_open_is_closed_by_the_rooms_tick() {
     s.stop().await;
 }
 
+/// A scheduled Swiss (lichess's "interval between rounds"): round 1 at
+/// its start, each later round paired by itself `round_interval_s` after
+/// the round before ended — its start written into the event's starts as
+/// that round closes, shown as the next start and logged; the last round
+/// schedules nothing. Bad intervals are refused.
+async fn a_scheduled_swiss_paces_its_rounds_by_an_interval() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    for (body, why) in [
+        (
+            json!({"name": "S", "time_control": "3+2", "system": "swiss", "rounds": 3, "round_interval_s": 604_801}),
+            "over a week",
+        ),
+        (
+            json!({"name": "S", "time_control": "3+2", "system": "arena", "duration_s": 60, "round_interval_s": 60}),
+            "an arena has no rounds",
+        ),
+    ] {
+        let (status, body) = refused(org.post("/api/events", &body).await).await;
+        assert_eq!(status, 400, "{why}: {body}");
+        assert!(body.contains("bad_round_interval"), "{why}: {body}");
+    }
+    const INTERVAL_MS: i64 = 2_000;
+    let start = chrono_ms() + 1_500;
+    let id = create(
+        &org,
+        json!({"name": "Paced", "time_control": "3+2", "system": "swiss", "rounds": 3,
+               "round_starts": [start], "round_interval_s": INTERVAL_MS / 1000}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    for i in 0..4 {
+        let b = Bot::new(&s, &format!("pc{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+        bots.insert(b.name.clone(), b);
+    }
+    let ev = event(&org, &id).await;
+    assert_eq!(ev["round_interval_s"], INTERVAL_MS / 1000);
+    assert_eq!(ev["next_start_ms"], start);
+    let mut done = std::collections::HashSet::new();
+    let decide = |r: usize, w: u64, _b: u64| {
+        if (r as u64 + w) % 2 == 0 {
+            Decide::WhiteWins
+        } else {
+            Decide::BlackWins
+        }
+    };
+    for r in 1..=3usize {
+        paired_by_itself(&org, &id, r).await;
+        let began = chrono_ms();
+        play_out(&org, &id, r, &bots, &mut done, &decide).await;
+        let over = chrono_ms();
+        let ev = event(&org, &id).await;
+        let starts: Vec<i64> = ev["round_starts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        if r == 3 {
+            assert_eq!(starts.len(), 3, "the last round schedules nothing: {starts:?}");
+            finished(&org, &id).await;
+            break;
+        }
+        // The next round's start: the interval after this round's end,
+        // which came between `began` and `over`.
+        assert_eq!(starts.len(), r + 1, "{starts:?}");
+        let next = starts[r];
+        assert!(
+            next >= began + INTERVAL_MS && next <= over + INTERVAL_MS,
+            "round {} at {next}, round {r} played from {began} to {over}",
+            r + 1
+        );
+        if ev["current_round"] == r as u64 {
+            assert_eq!(ev["next_start_ms"], next);
+        }
+        paired_by_itself(&org, &id, r + 1).await;
+        let log = org.get_json(&format!("/api/events/{id}/log")).await;
+        let log = log.as_array().unwrap();
+        assert!(
+            log.iter().any(|l| l["action"] == "schedule"
+                && l["by"] == "server"
+                && l["detail"] == format!("round {} at {next} (ms since the epoch)", r + 1)),
+            "{log:#?}"
+        );
+        let paired = log
+            .iter()
+            .filter(|l| l["action"] == "pair" && l["by"] == "server")
+            .nth(r)
+            .unwrap_or_else(|| panic!("round {} paired by the server: {log:#?}", r + 1));
+        assert!(
+            paired["at_ms"].as_i64().unwrap() >= next,
+            "round {} paired at {} before its start {next}",
+            r + 1,
+            paired["at_ms"]
+        );
+    }
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -3813,4 +3913,5 @@ on_both_databases!(
     a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3,
     penalties_put_the_penalised_last_among_equal_scores,
     a_round_left_open_is_closed_by_the_rooms_tick,
+    a_scheduled_swiss_paces_its_rounds_by_an_interval,
 );

@@ -68,6 +68,10 @@ pub struct EventRow {
     /// The window for each game's first move, after which a player who
     /// has not moved loses (seed 000 21.1); 0: the node's window.
     pub forfeit_after_ms: i64,
+    /// The rounds after those with a start of their own are paired this
+    /// long after the round before closed (`None`: by the arbiter). Each
+    /// such start is written into `starts` as the round before closes.
+    pub round_interval_ms: Option<i64>,
     /// A staged event's plan (seed 001's office event; 0 for the other
     /// systems): groups, players per group, how many of each go on, and
     /// the size of the final round robin.
@@ -140,7 +144,7 @@ const EVENT_COLS: &str =
      tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
      state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to, min_rated_games, forfeit_after_ms, \
      group_count, group_size, advance_per_group, final_size, lineups_any_order, groups_by_lot, \
-     team_all_play_all, team_ranking_places";
+     team_all_play_all, team_ranking_places, round_interval_ms";
 
 pub(crate) fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
@@ -193,6 +197,7 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         groups_by_lot: row.try_get::<i64, _>("groups_by_lot")? != 0,
         team_all_play_all: row.try_get::<i64, _>("team_all_play_all")? != 0,
         team_ranking_places: row.try_get::<i64, _>("team_ranking_places")? != 0,
+        round_interval_ms: row.try_get("round_interval_ms")?,
     })
 }
 
@@ -297,7 +302,7 @@ impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,$35,$36,$37,$38,$39,$40,$41)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,$35,$36,$37,$38,$39,$40,$41,$42)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -340,6 +345,7 @@ impl Store {
         .bind(i64::from(e.groups_by_lot))
         .bind(i64::from(e.team_all_play_all))
         .bind(i64::from(e.team_ranking_places))
+        .bind(e.round_interval_ms)
         .execute(&self.writer)
         .await?;
         Ok(())
@@ -742,6 +748,17 @@ impl Store {
         .iter()
         .map(match_game_from)
         .collect()
+    }
+
+    /// Sets an event's round starts (a JSON array of ms since the epoch):
+    /// a start found when the round before closed.
+    pub async fn set_event_starts(&self, event_id: &str, starts: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE events SET starts = $1 WHERE id = $2")
+            .bind(starts)
+            .bind(event_id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
     }
 
     /// Marks a round complete (its last result is in); whether it was not

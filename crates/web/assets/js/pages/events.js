@@ -81,6 +81,10 @@ function createForm(variants, ctx) {
   const firstTo = h('input', { id: 'event-first-to', type: 'number', min: 1, max: 5, placeholder: '—' });
   const minGames = h('input', { id: 'event-min-games', type: 'number', min: 0, max: 1000, value: 0 });
   const forfeit = h('input', { id: 'event-forfeit', type: 'number', min: 10, max: 3600, placeholder: '—' });
+  // The first round's (an arena's) start, and the rounds after it each so
+  // many minutes after the one before ended: a scheduled event.
+  const start = h('input', { id: 'event-start', type: 'datetime-local' });
+  const interval = h('input', { id: 'event-interval', type: 'number', min: 0, max: 10080, placeholder: '—' });
   const substitutes = h('input', { id: 'event-substitutes', type: 'number', min: 0, max: 4, value: 2 });
   const groups = h('input', { id: 'event-groups', type: 'number', min: 1, max: 64, value: 12 });
   const groupSize = h('input', { id: 'event-group-size', type: 'number', min: 2, max: 30, value: 4 });
@@ -107,6 +111,7 @@ function createForm(variants, ctx) {
     rounds.disabled = !hasRounds(system.value);
     minutes.disabled = system.value !== 'arena';
     berserk.disabled = system.value !== 'arena';
+    interval.disabled = system.value === 'arena' || system.value === 'groups-knockout';
     if (system.value === 'arena') scoring.value = '2-1-0';
   };
   system.addEventListener('change', sync);
@@ -148,6 +153,8 @@ function createForm(variants, ctx) {
       }
       if (Number(minGames.value) > 0) body.min_rated_games = Number(minGames.value);
       if (forfeit.value.trim()) body.forfeit_after_s = Number(forfeit.value);
+      if (start.value) body.round_starts = [new Date(start.value).getTime()];
+      if (!interval.disabled && interval.value.trim()) body.round_interval_s = Number(interval.value) * 60;
       if (code.value.trim()) body.invitation_code = code.value.trim();
       try {
         const ev = await api.createEvent(body);
@@ -159,6 +166,7 @@ function createForm(variants, ctx) {
   },
   field(t('events.name'), nameInput), field(t('events.game'), variant), field(t('events.clock'), clock),
   field(t('events.systemTitle'), system), field(t('events.rounds'), rounds),
+  field(t('events.start'), start), field(t('events.interval'), interval),
   field(t('teams.boards'), boards), field(t('teams.substitutes'), substitutes),
   field(t('events.groups'), groups), field(t('events.groupSize'), groupSize),
   field(t('events.advance'), advance), field(t('events.finalSize'), finalSize),
@@ -172,6 +180,15 @@ function createForm(variants, ctx) {
   h('button', { type: 'submit' }, t('events.create')), said);
   return h('section', { class: 'card', 'aria-labelledby': 'event-create-title' },
     h('h2', { id: 'event-create-title' }, t('events.create')), form);
+}
+
+/** When the next round (an arena: the event) is paired by itself, if it
+ *  is scheduled and not yet paired. */
+function nextStart(ev) {
+  if (!ev.next_start_ms || ev.state === 'finished') return '';
+  const time = new Date(ev.next_start_ms).toLocaleString();
+  return ev.system === 'arena' ? t('events.startsAt', { time })
+    : t('events.nextRoundAt', { round: ev.current_round + 1, time });
 }
 
 /** While an event is running: the way to its round's live boards, all on
@@ -241,6 +258,7 @@ async function eventPage(main, id, ctx) {
         t(`events.state.${ev.state}`),
         arena ? (left !== null ? t('events.endsIn', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` }) : '')
           : `${t('events.round')} ${ev.current_round} / ${ev.rounds || '—'}`,
+        nextStart(ev),
         `${t('events.organiser')} ${shownName(ev.organiser)}`,
         (ev.arbiters || []).length ? `${t('events.arbiters')} ${ev.arbiters.map(shownName).join(', ')}` : '',
         ev.paused ? t('events.eventPaused') : '',

@@ -32,6 +32,7 @@ pub mod fouls;
 mod knockout;
 mod remote;
 mod rounds;
+mod seen;
 pub mod spec;
 mod staged;
 pub mod teams;
@@ -90,6 +91,23 @@ struct Inner {
     /// written its row (a bot can resign at once), so its end waits for
     /// that wave's lock before looking the game up.
     made: Mutex<HashMap<String, String>>,
+    /// What the pages read, kept a moment (`seen`).
+    seen: seen::Seen,
+}
+
+/// One event's lock, held while it changes: taking it and letting it go
+/// both forget what the pages' reads kept of the event (`seen`), so that
+/// the change is read at once.
+pub(crate) struct EventLock {
+    _guard: tokio::sync::OwnedMutexGuard<()>,
+    events: Events,
+    id: String,
+}
+
+impl Drop for EventLock {
+    fn drop(&mut self) {
+        self.events.0.seen.changed(&self.id);
+    }
 }
 
 impl Events {
@@ -105,6 +123,7 @@ impl Events {
             failed: Mutex::default(),
             last_takeover: std::sync::atomic::AtomicI64::new(0),
             made: Mutex::default(),
+            seen: seen::Seen::default(),
         }))
     }
 
@@ -145,7 +164,7 @@ impl Events {
     }
 
     /// The lock of one event.
-    async fn lock(&self, event: &str) -> tokio::sync::OwnedMutexGuard<()> {
+    async fn lock(&self, event: &str) -> EventLock {
         let m = {
             let mut map = self
                 .0
@@ -154,7 +173,34 @@ impl Events {
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             map.entry(event.to_string()).or_default().clone()
         };
-        m.lock_owned().await
+        let guard = m.lock_owned().await;
+        self.0.seen.changed(event);
+        EventLock {
+            _guard: guard,
+            events: self.clone(),
+            id: event.to_string(),
+        }
+    }
+
+    /// The event as the pages read it: as last loaded, if that was less
+    /// than `seen::FRESH_FOR` ago and nothing changed since; shared by
+    /// every reader. Never for a change: changes read the event under its
+    /// lock ([`Events::load`]).
+    pub(crate) async fn load_seen(&self, id: &str) -> Result<Arc<Loaded>, common::Error> {
+        match self.0.seen.loaded(id) {
+            Ok(l) => Ok(l),
+            Err(generation) => {
+                let l = Arc::new(self.load(id).await?);
+                self.0.seen.keep(id, generation, l.clone());
+                Ok(l)
+            }
+        }
+    }
+
+    /// Something outside the event's lock changed what its pages show (a
+    /// berserk's mark): forget what was kept.
+    pub(crate) fn changed(&self, id: &str) {
+        self.0.seen.changed(id);
     }
 
     /// Resumes this node's unfinished events and starts listening: to the

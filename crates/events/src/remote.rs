@@ -202,6 +202,9 @@ impl Events {
             return Ok(None);
         };
         let bus = self.play().bus().ok_or(Error::Unavailable)?;
+        // What this node's readers kept of the event is forgotten, so that
+        // whoever asked reads the change here at once.
+        let _forget = Forget(self, id);
         let body = serde_json::to_string(&call()).map_err(|e| Error::Internal(e.to_string()))?;
         let answer = bus
             .request(&node, TOPIC, body, ANSWER_WITHIN)
@@ -255,6 +258,16 @@ impl Events {
             Call::TeamForfeit { id, by, req } => reply(self.team_forfeit(&id, &by, req).await),
             Call::TeamWithdraw { id, by, req } => reply(self.withdraw_team(&id, &by, req).await),
         }
+    }
+}
+
+/// Forgets what this node's readers kept of an event when dropped: after
+/// a change asked of its node, answered or not.
+struct Forget<'a>(&'a Events, &'a str);
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        self.0.changed(self.1);
     }
 }
 

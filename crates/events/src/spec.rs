@@ -887,8 +887,11 @@ mod tests {
         );
         assert_eq!(
             code(NewEvent {
+                system: System::Arena,
+                rounds: None,
+                duration_s: Some(60),
                 round_interval_s: Some(60),
-                ..arena()
+                ..swiss()
             }),
             "bad_round_interval"
         );

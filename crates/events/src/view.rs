@@ -337,7 +337,7 @@ impl Events {
         };
         let mut out = Vec::new();
         for e in self.store().events_in(stored, 100).await? {
-            let l = self.load(&e.id).await?;
+            let l = self.load_seen(&e.id).await?;
             let name = self.organiser_name(&l).await?;
             out.push(self.summary(&l, name));
         }
@@ -350,7 +350,7 @@ impl Events {
     /// # Errors
     /// No such event, or the database.
     pub async fn get(&self, id: &str, viewer: Option<&store::User>) -> Result<EventView, Error> {
-        let l = self.load(id).await?;
+        let l = self.load_seen(id).await?;
         self.view_of(&l, viewer).await
     }
 
@@ -515,20 +515,13 @@ impl Events {
     /// # Errors
     /// No such event, or an inconsistent crosstable.
     pub async fn standings(&self, id: &str) -> Result<StandingsView, Error> {
-        let l = self.load(id).await?;
-        if l.system == crate::System::Arena {
-            return Ok(arena_standings(&l));
+        let l = self.load_seen(id).await?;
+        if let Some(s) = self.0.seen.standings(id, &l) {
+            return Ok(s);
         }
-        if l.system == crate::System::GroupsKnockout {
-            return staged_standings(&l);
-        }
-        let s = player_standings(&l)?;
-        let complete = l.rounds_complete();
-        Ok(StandingsView {
-            tiebreaks: s.tiebreaks.iter().map(|t| t.name().to_string()).collect(),
-            rows: table_rows(&s.rows),
-            rounds_complete: complete,
-        })
+        let s = standings_of(&l)?;
+        self.0.seen.keep_standings(id, &l, &s);
+        Ok(s)
     }
 
     /// The crosstable, one TRF-like cell per round.
@@ -536,7 +529,7 @@ impl Events {
     /// # Errors
     /// No such event.
     pub async fn crosstable(&self, id: &str) -> Result<CrosstableView, Error> {
-        let l = self.load(id).await?;
+        let l = self.load_seen(id).await?;
         let t = l.model();
         let rows = t
             .players
@@ -686,6 +679,23 @@ fn my_game(l: &Loaded, user_id: &str) -> Option<String> {
             .rev()
             .find(|p| p.result.is_none() && (p.white == n || p.black == Some(n)))
             .and_then(|p| p.game_id.clone())
+    })
+}
+
+/// The standings of a loaded event (see [`Events::standings`]).
+fn standings_of(l: &Loaded) -> Result<StandingsView, Error> {
+    if l.system == crate::System::Arena {
+        return Ok(arena_standings(l));
+    }
+    if l.system == crate::System::GroupsKnockout {
+        return staged_standings(l);
+    }
+    let s = player_standings(l)?;
+    let complete = l.rounds_complete();
+    Ok(StandingsView {
+        tiebreaks: s.tiebreaks.iter().map(|t| t.name().to_string()).collect(),
+        rows: table_rows(&s.rows),
+        rounds_complete: complete,
     })
 }
 

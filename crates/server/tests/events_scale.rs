@@ -254,6 +254,37 @@ async fn a_thousand_player_swiss() {
         "GET standings ({n} rows with tie-breaks): {}",
         ms(t.elapsed())
     ));
+    // The page's polls: every viewer re-reads the event and its standings
+    // every 5 s, so 1,000 viewers make 200 of each a second. Readers at
+    // once share one read of the database and one working out of the
+    // tie-breaks (`events::seen`); each reader alone would pay the single
+    // reads above.
+    let readers = 200;
+    let t = Instant::now();
+    let mut tasks = Vec::new();
+    for i in 0..readers {
+        let (bots, id) = (bots.clone(), id.clone());
+        tasks.push(tokio::spawn(async move {
+            let b = &bots[i % bots.len()];
+            let ev = b.get(&format!("/api/events/{id}")).await.bytes().await.unwrap();
+            let st = b
+                .get(&format!("/api/events/{id}/standings"))
+                .await
+                .bytes()
+                .await
+                .unwrap();
+            ev.len() + st.len()
+        }));
+    }
+    let mut bytes = 0;
+    for t in tasks {
+        bytes += t.await.unwrap();
+    }
+    lines.push(format!(
+        "{readers} viewers each GET the event and its standings at once: {} in all ({} KiB a viewer)",
+        ms(t.elapsed()),
+        bytes / readers / 1024
+    ));
     println!("\n== a {n}-player Swiss ({:?}) ==\n{}", db(), lines.join("\n"));
     s.stop().await;
 }

@@ -313,6 +313,7 @@ impl Events {
         };
         play::live::act_on(self.play(), game, &by.id, play::table::Action::Berserk).await?;
         self.store().set_arena_berserk(&event, g.seq, white).await?;
+        self.changed(&event);
         Ok(())
     }
 }

@@ -158,6 +158,161 @@ pub(crate) fn order(lines: &[Line], champion: Option<u32>) -> Vec<(u32, bool, Li
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::{Scoring, System, TiebreakOrder};
+    use store::PairingRow;
+
+    /// A double elimination of `players` with these boards stored.
+    fn event(players: u32, pairings: Vec<PairingRow>) -> Loaded {
+        let current_round = pairings.iter().map(|p| p.round).max().unwrap_or(0);
+        Loaded {
+            event: store::EventRow {
+                id: "de".into(),
+                node: "n".into(),
+                name: "Double".into(),
+                organiser_id: "o".into(),
+                variant: "xiangqi/cxa".into(),
+                time_control: "10+5".into(),
+                rated: false,
+                system: "double-elimination".into(),
+                rounds: current_round,
+                scoring: "1-0.5-0".into(),
+                tiebreaks: "fide".into(),
+                min_rating: None,
+                max_rating: None,
+                invitation: None,
+                starts: "[]".into(),
+                match_games: 1,
+                playoff_games: 1,
+                armageddon: true,
+                playoff_time_control: "5+3".into(),
+                state: "running".into(),
+                current_round,
+                created_ms: 0,
+                finished_ms: None,
+                duration_ms: 0,
+                berserk: false,
+                ends_ms: None,
+                paused: false,
+                published_ms: None,
+                boards: 0,
+                substitutes: 0,
+                first_to: 0,
+                min_rated_games: 0,
+                forfeit_after_ms: 0,
+                group_count: 0,
+                group_size: 0,
+                advance_per_group: 0,
+                final_size: 0,
+                groups_by_lot: false,
+                lineups_any_order: false,
+                team_all_play_all: false,
+                team_ranking_places: false,
+            },
+            system: System::DoubleElimination,
+            scoring: Scoring::OneHalfZero,
+            tiebreaks: TiebreakOrder::Fide,
+            entries: (1..=players)
+                .map(|n| store::EntryRow {
+                    user_id: format!("u{n}"),
+                    number: n,
+                    name: format!("p{n}"),
+                    rating: 1500,
+                    withdrawn: false,
+                    withdrawn_from: None,
+                    late: false,
+                    first_round: 1,
+                    joined_ms: 0,
+                })
+                .collect(),
+            pairings,
+            match_games: Vec::new(),
+            arena_games: Vec::new(),
+            teams: Vec::new(),
+            lineups: Vec::new(),
+            fouls: Vec::new(),
+        }
+    }
+
+    fn row(round: u32, board: u32, white: u32, black: Option<u32>, result: &str) -> PairingRow {
+        PairingRow {
+            round,
+            board,
+            white,
+            black,
+            game_id: None,
+            result: Some(result.into()),
+            forfeit: matches!(result, "+-" | "-+" | "--"),
+        }
+    }
+
+    /// Four players, round by round from the stored rows: the losers of
+    /// round 1 meet, a forfeit loses like a game (`-+`: the second-listed
+    /// won), and a player with one loss is still paired.
+    #[test]
+    fn each_round_is_the_pairing_replayed_over_the_stored_rounds() {
+        let r1 = vec![row(1, 1, 1, Some(4), "0-1"), row(1, 2, 2, Some(3), "-+")];
+        let l = event(4, r1.clone());
+        // Unbeaten 3 and 4, once beaten 1 and 2.
+        assert_eq!(boards(&l, 2).unwrap(), vec![(3, Some(4)), (1, Some(2))]);
+        let mut rows = r1.clone();
+        rows.extend([row(2, 1, 3, Some(4), "1-0"), row(2, 2, 1, Some(2), "1-0")]);
+        let l = event(4, rows.clone());
+        // 2 is out; unbeaten 3 sits out, once beaten 4 and 1 play.
+        assert_eq!(boards(&l, 3).unwrap(), vec![(1, Some(4)), (3, None)]);
+        let (lines, champion) = progress(&l).unwrap();
+        assert_eq!(
+            lines.iter().map(|x| (x.losses, x.out_in)).collect::<Vec<_>>(),
+            vec![(1, None), (2, Some(2)), (0, None), (1, None)]
+        );
+        assert_eq!(champion, None);
+        // A board without a winner stops the pairing until the arbiter
+        // sets one.
+        let mut open = r1.clone();
+        open[0].result = Some("--".into());
+        assert!(matches!(
+            boards(&event(4, open), 2),
+            Err(Error::Conflict {
+                code: "no_winner",
+                ..
+            })
+        ));
+        // A stored round that is not the pairing's is not paired on from.
+        let mut changed = r1;
+        changed[0].black = Some(3);
+        changed[1].black = Some(4);
+        assert!(matches!(boards(&event(4, changed), 2), Err(Error::Internal(_))));
+    }
+
+    /// The grand final replayed, then the end: no round after it.
+    #[test]
+    fn the_event_ends_with_one_player_under_two_losses() {
+        let rows = vec![
+            row(1, 1, 1, Some(2), "1-0"),
+            // 1 unbeaten, 2 once beaten: the grand final, 2 wins.
+            row(2, 1, 1, Some(2), "0-1"),
+            // Both once beaten: played again, 2 wins.
+            row(3, 1, 1, Some(2), "0-1"),
+        ];
+        assert_eq!(
+            boards(&event(2, rows[..1].to_vec()), 2).unwrap(),
+            vec![(1, Some(2))]
+        );
+        assert_eq!(
+            boards(&event(2, rows[..2].to_vec()), 3).unwrap(),
+            vec![(1, Some(2))]
+        );
+        let l = event(2, rows);
+        assert!(matches!(
+            boards(&l, 4),
+            Err(Error::Conflict {
+                code: "all_rounds_paired",
+                ..
+            })
+        ));
+        let (lines, champion) = progress(&l).unwrap();
+        assert_eq!(champion, Some(2));
+        assert_eq!((lines[0].out_in, lines[1].losses), (Some(3), 1));
+    }
 
     fn line(number: u32, losses: u32, wins: u32, out_in: Option<u32>) -> Line {
         Line {

@@ -228,6 +228,89 @@ try {
     await shot(B, 'events-bracket-phone');
   });
 
+  await step('a double elimination of three: offered by the form, played out, losses and places on the page', async () => {
+    const people = { [`eva${stamp}`]: A, [nameB]: B, [nameC]: C };
+    // The create form offers it, in each language.
+    for (const [p, label] of [[A, 'Double elimination'], [B, '双败淘汰']]) {
+      await p.page.goto(`${base}/events`);
+      await p.page.waitForSelector('#event-create');
+      assert.equal(await p.page.textContent('#event-system option[value="double-elimination"]'), label);
+    }
+    await A.page.fill('#event-name', `Double ${stamp}`);
+    await A.page.selectOption('#event-system', 'double-elimination');
+    assert.equal(await A.page.isDisabled('#event-rounds'), true, 'its rounds follow from the results');
+    await A.page.click('#event-create button[type=submit]');
+    await A.page.waitForURL(/\/event\/[A-Za-z0-9_-]+$/);
+    const de = A.page.url().split('/').pop();
+    for (const p of [A, B, C]) {
+      const r = await call(p.page, 'POST', `/api/events/${de}/join`, {});
+      assert.ok(r.status < 300, JSON.stringify(r.body));
+    }
+    // Round after round until one player is left with fewer than two
+    // losses; each game the first side wins.
+    const done = new Set();
+    let ev = null;
+    for (let round = 1; ; round++) {
+      assert.ok(round <= 8, 'a double elimination of three ends within 8 rounds');
+      const paired = await call(A.page, 'POST', `/api/events/${de}/pair`, {});
+      assert.ok(paired.status < 300, `round ${round}: ${JSON.stringify(paired.body)}`);
+      const deadline = Date.now() + 60000;
+      for (;;) {
+        ev = (await call(A.page, 'GET', `/api/events/${de}`)).body;
+        const r = ev.rounds_paired[round - 1];
+        if (r.complete) break;
+        assert.ok(Date.now() < deadline, `round ${round} of the double elimination did not finish`);
+        let moved = false;
+        for (const b of r.boards) {
+          const last = b.games?.[b.games.length - 1];
+          if (b.result || !b.black || !last || last.result || done.has(last.game)) continue;
+          done.add(last.game);
+          const blackNo = last.white === b.white.number ? b.black.number : b.white.number;
+          const byNo = (n) => people[ev.entries.find((e) => e.number === n).name];
+          const [w, k] = [byNo(last.white), byNo(blackNo)];
+          assert.equal((await call(w.page, 'POST', `/api/games/${last.game}/move/h2e2`)).status, 200);
+          assert.equal((await call(k.page, 'POST', `/api/games/${last.game}/move/h7e7`)).status, 200);
+          assert.ok((await call(k.page, 'POST', `/api/games/${last.game}/resign`)).status < 300);
+          moved = true;
+        }
+        if (!moved) await A.page.waitForTimeout(200);
+      }
+      // The standings know the champion as soon as the round's results
+      // are in; the event is then finished by the room.
+      const now = (await call(A.page, 'GET', `/api/events/${de}/standings`)).body;
+      if (now.rows.some((r) => r.elimination.champion)) {
+        const until = Date.now() + 10000;
+        while (ev.state !== 'finished') {
+          assert.ok(Date.now() < until, 'the double elimination did not finish');
+          await A.page.waitForTimeout(200);
+          ev = (await call(A.page, 'GET', `/api/events/${de}`)).body;
+        }
+        break;
+      }
+    }
+    const st = (await call(A.page, 'GET', `/api/events/${de}/standings`)).body;
+    assert.equal(st.rows.filter((r) => r.elimination.champion).length, 1, JSON.stringify(st));
+    assert.ok(st.rows.slice(1).every((r) => r.elimination.losses === 2 && r.elimination.out_in_round));
+    for (const [p, champion, out] of [[A, 'champion', 'out in round'], [B, '冠军', '轮出局']]) {
+      await p.page.goto(`${base}/event/${de}`);
+      await p.page.waitForSelector('#event-standings td.losses');
+      const rows = await p.page.$$eval('#event-standings tr', (trs) => trs.map((tr) => ({
+        rank: tr.children[0].textContent,
+        losses: tr.querySelector('td.losses')?.textContent,
+        out: tr.querySelector('td.out')?.textContent,
+      })));
+      assert.equal(rows.length, 3, JSON.stringify(rows));
+      assert.equal(rows[0].rank, '1');
+      assert.equal(rows[0].out, champion, JSON.stringify(rows));
+      assert.ok(Number(rows[0].losses) <= 1, JSON.stringify(rows));
+      assert.ok(rows.slice(1).every((r) => r.losses === '2' && r.out.includes(out)), JSON.stringify(rows));
+      await checkLabels(p.page, `${p === A ? 'A' : 'B'} double elimination`);
+    }
+    for (const p of [A, B]) await p.page.locator('#event-standings').scrollIntoViewIfNeeded();
+    await shot(A, 'events-double-elimination-desktop');
+    await shot(B, 'events-double-elimination-phone');
+  });
+
   await step('groups → knockout → final: two groups, the bracket, the final; the stages on the page', async () => {
     D = await person('D (en, desktop)', 'en-US');
     await register(D, nameD);

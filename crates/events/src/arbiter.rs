@@ -288,7 +288,7 @@ impl Events {
         let cap = match l.system {
             crate::System::Swiss => crate::spec::MAX_SWISS_ENTRIES,
             crate::System::Arena => crate::spec::MAX_ARENA_ENTRIES,
-            crate::System::Knockout => crate::spec::MAX_KNOCKOUT_ENTRIES,
+            crate::System::Knockout | crate::System::DoubleElimination => crate::spec::MAX_KNOCKOUT_ENTRIES,
             crate::System::GroupsKnockout => (l.event.group_count * l.event.group_size) as usize,
             _ => crate::spec::MAX_ROUND_ROBIN_ENTRIES,
         };

@@ -14,6 +14,8 @@
 //! * [`teams`]: team round robins and Swisses — rosters, line-ups, match
 //!   points, all-play-all matches, the ranking by places, a team withdrawn.
 //! * `staged`: groups → knockout → final as one event (seed 001).
+//! * `double_elimination`: 双败淘汰, out after a second lost match, each
+//!   round paired again from the stored rounds.
 //! * `arbiter`: entries, withdrawals, late entries, corrected results, the log.
 //! * `remote`: changes asked of a node that does not run the event, made
 //!   at the node that does (issue 29).
@@ -28,6 +30,7 @@
 mod arbiter;
 pub mod arena;
 pub mod crosstable;
+mod double_elimination;
 pub mod fouls;
 mod knockout;
 mod remote;
@@ -46,8 +49,8 @@ pub use spec::{
 pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
     ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, CrosstableRow, CrosstableView,
-    EntryView, EventSummary, EventView, LogView, MatchGameView, PairingView, RoundView, StagesView,
-    StandingRow, StandingsView,
+    EliminationLine, EntryView, EventSummary, EventView, LogView, MatchGameView, PairingView, RoundView,
+    StagesView, StandingRow, StandingsView,
 };
 
 use play::Play;
@@ -335,7 +338,7 @@ impl Loaded {
 
     /// Whether round `round`'s boards are knockout matches (`knockout`).
     pub fn is_match_round(&self, round: u32) -> bool {
-        self.system == System::Knockout || staged::is_knockout_round(self, round)
+        self.system.is_knockout() || staged::is_knockout_round(self, round)
     }
 
     pub fn entry_of(&self, user_id: &str) -> Option<&store::EntryRow> {

@@ -143,7 +143,9 @@ impl Events {
             return self.start_arena(&l, by).await;
         }
         let round = l.event.current_round + 1;
-        if l.event.rounds > 0 && round > l.event.rounds {
+        // A double elimination's rounds are known only as its results come
+        // in: its end is its own (`double_elimination::boards`).
+        if l.event.rounds > 0 && round > l.event.rounds && l.system != System::DoubleElimination {
             return Err(Error::conflict(
                 "all_rounds_paired",
                 format!("all {} rounds are paired", l.event.rounds),
@@ -157,6 +159,11 @@ impl Events {
         } else {
             (self.boards(&l, round)?, None)
         };
+        if l.system == System::DoubleElimination {
+            // Its rounds so far: the crosstable, the TRF and the page count
+            // them; written before the round, so a round is never beyond it.
+            self.store().set_event_rounds(&id, round).await?;
+        }
         let rows: Vec<PairingRow> = boards
             .iter()
             .enumerate()
@@ -251,6 +258,9 @@ impl Events {
     fn boards(&self, l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, Error> {
         if l.system == System::Knockout {
             return knockout::boards(l, round);
+        }
+        if l.system == System::DoubleElimination {
+            return crate::double_elimination::boards(l, round);
         }
         if l.system.is_team() {
             return crate::teams::round_boards(l, round);
@@ -403,7 +413,7 @@ impl Events {
             return Ok(());
         }
         let matches = match system {
-            Some(System::Knockout) => true,
+            Some(s) if s.is_knockout() => true,
             Some(System::GroupsKnockout) => self.load(event).await?.is_match_round(p.round),
             _ => false,
         };
@@ -474,8 +484,17 @@ impl Events {
         if round == 0 || !l.round_complete() || l.system == System::Arena {
             return Ok(());
         }
+        // A double elimination ends when one player is left with fewer
+        // than two losses, in whichever round that is.
+        let last = if l.system == System::DoubleElimination {
+            crate::double_elimination::progress(&l)?.1.is_some()
+        } else {
+            round >= l.event.rounds
+        };
         let now = common::now_ms();
-        self.schedule_next_round(&l, now).await?;
+        if !last {
+            self.schedule_next_round(&l, now).await?;
+        }
         if self.store().finish_round(id, round, now).await? {
             self.log(id, None, "round_complete", &format!("round {round} complete"))
                 .await?;
@@ -495,7 +514,7 @@ impl Events {
             }
             return Ok(());
         }
-        if round >= l.event.rounds && l.event.state != "finished" {
+        if last && l.event.state != "finished" {
             self.store()
                 .set_event_state(id, "finished", Some(common::now_ms()))
                 .await?;
@@ -510,7 +529,8 @@ impl Events {
         Ok(())
     }
 
-    /// A scheduled event's next round, when it has no start of its own:
+    /// A scheduled event's next round (the round just complete was not the
+    /// last), when it has no start of its own:
     /// its start is `round_interval_ms` after `ended`, the end of the
     /// round just complete, written into the event's starts so that it
     /// is paired (`pair_scheduled`) and shown as any other start. Before
@@ -522,7 +542,7 @@ impl Events {
         };
         let round = l.event.current_round;
         let mut starts: Vec<i64> = serde_json::from_str(&l.event.starts).unwrap_or_default();
-        if round >= l.event.rounds || starts.len() > round as usize {
+        if starts.len() > round as usize {
             return Ok(());
         }
         // Starts stay increasing: a start given for an earlier round may

@@ -39,6 +39,11 @@ pub enum System {
     /// move first red on the odd boards, a bye for an odd team worth a
     /// won match (21.4), ranked by 15.4 (`teams`).
     TeamSwiss,
+    /// 双败淘汰: out after a second lost match (`double_elimination`,
+    /// `tournament::knockout::DoubleElimination`): each round pairs the
+    /// unbeaten among themselves and the once beaten among themselves,
+    /// then the grand final; each board a match as `Knockout` plays it.
+    DoubleElimination,
 }
 
 impl System {
@@ -52,6 +57,7 @@ impl System {
             System::TeamRoundRobin => "team-round-robin",
             System::GroupsKnockout => "groups-knockout",
             System::TeamSwiss => "team-swiss",
+            System::DoubleElimination => "double-elimination",
         }
     }
 
@@ -65,15 +71,25 @@ impl System {
             System::TeamRoundRobin,
             System::GroupsKnockout,
             System::TeamSwiss,
+            System::DoubleElimination,
         ]
         .into_iter()
         .find(|x| x.as_str() == s)
     }
 
     /// Whether its knockout rounds are matches (`knockout`): a knockout,
-    /// and the knockout stage of groups → knockout → final.
+    /// a double elimination, and the knockout stage of groups → knockout
+    /// → final.
     pub fn plays_matches(self) -> bool {
-        matches!(self, System::Knockout | System::GroupsKnockout)
+        self.is_knockout() || self == System::GroupsKnockout
+    }
+
+    /// Whether every round is a knockout round of matches, its rounds
+    /// following from the players and the results (no `rounds` term),
+    /// its standings by how far each player went: a knockout or a double
+    /// elimination.
+    pub fn is_knockout(self) -> bool {
+        matches!(self, System::Knockout | System::DoubleElimination)
     }
 
     /// Whether captains enter teams (articles 12–15) instead of players
@@ -96,7 +112,8 @@ impl System {
             | System::Arena
             | System::TeamRoundRobin
             | System::GroupsKnockout
-            | System::TeamSwiss => tiebreak::System::Swiss,
+            | System::TeamSwiss
+            | System::DoubleElimination => tiebreak::System::Swiss,
             _ => tiebreak::System::RoundRobin,
         }
     }
@@ -168,7 +185,7 @@ impl TiebreakOrder {
     }
 
     pub fn tiebreaks(self, system: System) -> Vec<Tiebreak> {
-        if matches!(system, System::Knockout | System::Arena) {
+        if system.is_knockout() || system == System::Arena {
             // Matches won decide, the bracket says the rest; an arena's
             // points are its own (`arena::score`).
             return Vec::new();
@@ -426,7 +443,7 @@ impl NewEvent {
                     format!("a Swiss needs its number of rounds, 1 to {MAX_SWISS_ROUNDS}"),
                 ))
             }
-            (System::Knockout | System::Arena | System::GroupsKnockout, None) => 0,
+            (System::Knockout | System::DoubleElimination | System::Arena | System::GroupsKnockout, None) => 0,
             (System::Arena, Some(_)) => {
                 return Err(Error::bad(
                     "bad_rounds",
@@ -437,6 +454,12 @@ impl NewEvent {
                 return Err(Error::bad(
                     "bad_rounds",
                     "a knockout's rounds follow from its players (the bracket): leave rounds out",
+                ))
+            }
+            (System::DoubleElimination, Some(_)) => {
+                return Err(Error::bad(
+                    "bad_rounds",
+                    "a double elimination's rounds follow from its players and results (it ends when one player is left with fewer than two losses): leave rounds out",
                 ))
             }
             (_, None) => 0,
@@ -1097,6 +1120,64 @@ mod tests {
             .unwrap()
             .team_ranking_places
         );
+    }
+
+    #[test]
+    fn a_double_elimination_takes_a_knockouts_match_terms_and_no_rounds() {
+        let de = || NewEvent {
+            system: System::DoubleElimination,
+            rounds: None,
+            match_games: Some(2),
+            playoff_games: Some(2),
+            armageddon: Some(false),
+            playoff_time_control: Some("3+2".into()),
+            ..swiss()
+        };
+        let t = de().check().unwrap();
+        assert_eq!(t.rounds, 0, "the rounds follow from the results");
+        assert_eq!(
+            t.match_format,
+            tournament::knockout::MatchFormat {
+                games: 2,
+                playoff_games: 2,
+                armageddon: false,
+                first_to: 0
+            }
+        );
+        assert!(t.system.plays_matches() && t.system.is_knockout());
+        assert!(TiebreakOrder::Fide.tiebreaks(t.system).is_empty());
+        assert_eq!(
+            System::parse("double-elimination"),
+            Some(System::DoubleElimination)
+        );
+        let code = |e: NewEvent| match e.check() {
+            Err(Error::BadRequest { code, .. }) => code,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            code(NewEvent {
+                rounds: Some(5),
+                ..de()
+            }),
+            "bad_rounds"
+        );
+        assert_eq!(
+            code(NewEvent {
+                groups: Some(2),
+                group_size: Some(4),
+                ..de()
+            }),
+            "bad_stages"
+        );
+        // A race to two wins is a double elimination's match too.
+        let race = NewEvent {
+            first_to: Some(2),
+            match_games: None,
+            playoff_games: None,
+            armageddon: None,
+            ..de()
+        };
+        assert_eq!(race.check().unwrap().match_format.first_to, 2);
     }
 
     #[test]

@@ -249,6 +249,19 @@ pub struct StandingRow {
     pub tiebreaks: Vec<Option<String>>,
     /// An arena's sheet (`None` in other systems).
     pub arena: Option<ArenaLine>,
+    /// A double elimination's losses and the round of the second
+    /// (`None` in other systems).
+    pub elimination: Option<EliminationLine>,
+}
+
+/// A player of a double elimination: matches lost, and the round they
+/// went out in (`None`: still in, or the champion).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct EliminationLine {
+    pub losses: u32,
+    pub wins: u32,
+    pub out_in_round: Option<u32>,
+    pub champion: bool,
 }
 
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -661,6 +674,7 @@ fn tournament_kind(l: &Loaded) -> &'static str {
         crate::System::TeamRoundRobin => "Team round robin",
         crate::System::GroupsKnockout => "Groups, knockout, final round robin",
         crate::System::TeamSwiss => "Team Swiss (FIDE Dutch)",
+        crate::System::DoubleElimination => "Double elimination",
     }
 }
 
@@ -689,6 +703,9 @@ fn standings_of(l: &Loaded) -> Result<StandingsView, Error> {
     }
     if l.system == crate::System::GroupsKnockout {
         return staged_standings(l);
+    }
+    if l.system == crate::System::DoubleElimination {
+        return double_elimination_standings(l);
     }
     let s = player_standings(l)?;
     let complete = l.rounds_complete();
@@ -766,6 +783,7 @@ fn arena_standings(l: &Loaded) -> StandingsView {
                     .find(|g| g.result.is_none() && (g.white == e.number || g.black == e.number))
                     .map(|g| g.game_id.clone()),
             }),
+            elimination: None,
         });
     }
     StandingsView {
@@ -813,10 +831,44 @@ fn staged_standings(l: &Loaded) -> Result<StandingsView, Error> {
                     points: t.score_of(player, u32::MAX).to_string(),
                     tiebreaks: Vec::new(),
                     arena: None,
+                    elimination: None,
                 })
             })
             .collect(),
         rounds_complete: complete,
+    })
+}
+
+/// A double elimination's standings: the champion, then by the round
+/// each player went out (`double_elimination::order`), with their losses;
+/// the points are matches won, a bye counting as one (as a knockout's).
+fn double_elimination_standings(l: &Loaded) -> Result<StandingsView, Error> {
+    let t = l.model();
+    let (lines, champion) = crate::double_elimination::progress(l)?;
+    Ok(StandingsView {
+        tiebreaks: Vec::new(),
+        rows: crate::double_elimination::order(&lines, champion)
+            .into_iter()
+            .filter_map(|(rank, shared, x)| {
+                let player = t.players.iter().find(|p| p.id == x.number)?;
+                Some(StandingRow {
+                    rank,
+                    shared,
+                    number: x.number,
+                    name: player.name.clone(),
+                    points: t.score_of(player, u32::MAX).to_string(),
+                    tiebreaks: Vec::new(),
+                    arena: None,
+                    elimination: Some(EliminationLine {
+                        losses: x.losses,
+                        wins: x.wins,
+                        out_in_round: x.out_in,
+                        champion: champion == Some(x.number),
+                    }),
+                })
+            })
+            .collect(),
+        rounds_complete: l.rounds_complete(),
     })
 }
 
@@ -842,6 +894,7 @@ fn table_rows(rows: &[tournament::tiebreak::standings::Row]) -> Vec<StandingRow>
             points: r.points.to_string(),
             tiebreaks: r.values.iter().map(|v| v.map(|v| v.to_string())).collect(),
             arena: None,
+            elimination: None,
         })
         .collect()
 }

@@ -3841,16 +3841,6 @@ async fn a_scheduled_swiss_paces_its_rounds_by_an_interval() {
         paired_by_itself(&org, &id, r).await;
         let began = chrono_ms();
         play_out(&org, &id, r, &bots, &mut done, &decide).await;
-        // The round reads complete as its last result is written; the
-        // next start is written as the round closes, a moment later.
-        if r < 3 {
-            common::eventually("the next round scheduled", || async {
-                event(&org, &id).await["round_starts"].as_array().unwrap().len() > r
-            })
-            .await;
-        } else {
-            finished(&org, &id).await;
-        }
         let over = chrono_ms();
         let ev = event(&org, &id).await;
         let starts: Vec<i64> = ev["round_starts"]
@@ -3861,6 +3851,7 @@ async fn a_scheduled_swiss_paces_its_rounds_by_an_interval() {
             .collect();
         if r == 3 {
             assert_eq!(starts.len(), 3, "the last round schedules nothing: {starts:?}");
+            finished(&org, &id).await;
             break;
         }
         // The next round's start: the interval after this round's end,
@@ -3899,6 +3890,201 @@ async fn a_scheduled_swiss_paces_its_rounds_by_an_interval() {
     s.stop().await;
 }
 
+/// A round as planned: its boards (first-listed, second-listed or 0 for a
+/// bye) and each match's winner.
+type PlannedRound = (&'static [(u64, u64)], &'static [u64]);
+
+/// Double elimination (双败淘汰) of five: out after a second lost match.
+/// Round by round the boards are `DoubleElimination`'s (the unbeaten
+/// among themselves, the once beaten among themselves, the bye going
+/// round), number 1 loses round 1 and plays on, the arbiter rules one
+/// match (the game played out after it does not change it), a restart
+/// pairs the next round the same, the grand final is replayed when the
+/// unbeaten player loses it, and the standings rank by the round each
+/// player went out, with their losses; TRF and PGN hold the event.
+async fn a_double_elimination_of_five_with_byes_and_a_grand_final_replayed() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    for i in 0..5 {
+        let b = Bot::new(&s, &format!("de{i}"), true).await;
+        bots.insert(b.name.clone(), b);
+    }
+    let terms = json!({"name": common::unique("Double"), "time_control": "10+5",
+                       "system": "double-elimination", "forfeit_after_s": 300});
+    let mut bad = terms.clone();
+    bad["rounds"] = json!(4);
+    let (status, body) = refused(org.post("/api/events", &bad).await).await;
+    assert_eq!((status, body.contains("bad_rounds")), (400, true), "{body}");
+    let id = create(&org, terms).await;
+    for b in bots.values() {
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+    }
+    // Each round's boards (first-listed, second-listed or 0 for a bye) and
+    // each match's winner, worked out by hand from the losses.
+    let plan: [PlannedRound; 6] = [
+        // Unbeaten 1–5: the bye to 5; 4 beats 1, 2 beats 3.
+        (&[(1, 4), (2, 3), (5, 0)], &[4, 2]),
+        // Unbeaten 2, 4, 5 (5 had a bye: 4 sits out); once beaten 1, 3:
+        // number 1, beaten once, plays on; 3 goes out.
+        (&[(2, 5), (1, 3), (4, 0)], &[2, 1]),
+        // Unbeaten 2, 4; once beaten 1, 5. The arbiter gives 1 v 5 to 1.
+        (&[(2, 4), (1, 5)], &[2, 1]),
+        // Unbeaten 2 alone: a bye; 1 v 4 again (the only pair): 4 out.
+        (&[(1, 4), (2, 0)], &[1]),
+        // The grand final: 1 beats the unbeaten 2 …
+        (&[(2, 1)], &[1]),
+        // … and both have one loss: replayed, 2 goes out.
+        (&[(1, 2)], &[1]),
+    ];
+    let winner_of = |r: usize, a: u64, b: u64| -> u64 {
+        let (boards, winners) = plan[r - 1];
+        let i = boards
+            .iter()
+            .filter(|x| x.1 != 0)
+            .position(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+            .unwrap_or_else(|| panic!("round {r}: {a} v {b} is not planned"));
+        winners[i]
+    };
+    let decide = |r: usize, white: u64, black: u64| {
+        if winner_of(r, white, black) == white {
+            Decide::WhiteWins
+        } else {
+            Decide::BlackWins
+        }
+    };
+    let mut done = std::collections::HashSet::new();
+    for r in 1..=6usize {
+        if r == 4 {
+            // The next round after a restart is the same.
+            s.restart().await;
+        }
+        pair(&org, &id).await;
+        let ev = event(&org, &id).await;
+        assert_eq!(boards(&ev, r), plan[r - 1].0, "round {r}");
+        assert_eq!(ev["rounds"], r as u64, "the rounds so far");
+        assert_eq!(ev["state"], "running");
+        if r == 3 {
+            // The arbiter's ruling on 1 v 5 while its game waits; the game
+            // then played out the other way does not change it.
+            common::eventually("the match's first game", || async {
+                event(&org, &id).await["rounds_paired"][2]["boards"][1]["games"][0]["game"].is_string()
+            })
+            .await;
+            let game = event(&org, &id).await["rounds_paired"][2]["boards"][1]["games"][0]["game"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let r3 = org
+                .post(
+                    &format!("/api/events/{id}/result"),
+                    &json!({"round": 3, "board": 2, "result": "1/2-1/2"}),
+                )
+                .await;
+            assert_eq!(r3.status(), 400, "a match needs a winner");
+            let r3 = org
+                .post(
+                    &format!("/api/events/{id}/result"),
+                    &json!({"round": 3, "board": 2, "result": "1-0", "reason": "ruled"}),
+                )
+                .await;
+            assert_eq!(r3.status(), 204);
+            done.insert(game.clone());
+            let ev = event(&org, &id).await;
+            let g = &ev["rounds_paired"][2]["boards"][1]["games"][0];
+            let white_no = g["white"].as_u64().unwrap();
+            let name = |n: u64| {
+                ev["entries"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|e| e["number"] == n)
+                    .unwrap()["name"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            };
+            let (white, black) = (
+                &bots[&name(white_no)],
+                &bots[&name(if white_no == 1 { 5 } else { 1 })],
+            );
+            white.play(&game, "h2e2", false).await;
+            black.play(&game, "h7e7", false).await;
+            // Number 1 resigns.
+            if white_no == 1 {
+                white.resign(&game).await;
+            } else {
+                black.resign(&game).await;
+            }
+        }
+        play_out(&org, &id, r, &bots, &mut done, &decide).await;
+        let ev = event(&org, &id).await;
+        for b in ev["rounds_paired"][r - 1]["boards"].as_array().unwrap() {
+            let (a, k) = (
+                b["white"]["number"].as_u64().unwrap(),
+                b["black"]["number"].as_u64().unwrap_or(0),
+            );
+            let expect = if k == 0 {
+                "bye"
+            } else if winner_of(r, a, k) == a {
+                "1-0"
+            } else {
+                "0-1"
+            };
+            assert_eq!(b["result"], expect, "round {r}: {b}");
+        }
+    }
+    finished(&org, &id).await;
+    let (status, body) = refused(org.post(&format!("/api/events/{id}/pair"), &json!({})).await).await;
+    assert_eq!(status, 409, "{body}");
+    let ev = event(&org, &id).await;
+    assert_eq!(ev["rounds"], 6);
+    // The places: the champion (one loss), then by the round out.
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    let rows: Vec<(u64, u64, u64, Value)> = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["rank"].as_u64().unwrap(),
+                r["number"].as_u64().unwrap(),
+                r["elimination"]["losses"].as_u64().unwrap(),
+                r["elimination"]["out_in_round"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            (1, 1, 1, Value::Null),
+            (2, 2, 2, json!(6)),
+            (3, 4, 2, json!(4)),
+            (4, 5, 2, json!(3)),
+            (5, 3, 2, json!(2)),
+        ],
+        "{st}"
+    );
+    assert_eq!(st["rows"][0]["elimination"]["champion"], true);
+    // Matches won, a bye counting as one: 1 won rounds 2–6.
+    assert_eq!(st["rows"][0]["points"], "5.0", "{st}");
+    let trf = org
+        .get(&format!("/api/events/{id}/trf"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(trf.contains("092 Double elimination"), "{trf}");
+    let pgn = org
+        .get(&format!("/api/events/{id}/pgn"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(pgn.matches("[Round ").count(), 2 + 2 + 2 + 1 + 1 + 1, "{pgn}");
+    s.stop().await;
+}
+
 on_both_databases!(
     a_nine_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_late_entry,
     a_four_player_round_robin,
@@ -3923,4 +4109,5 @@ on_both_databases!(
     penalties_put_the_penalised_last_among_equal_scores,
     a_round_left_open_is_closed_by_the_rooms_tick,
     a_scheduled_swiss_paces_its_rounds_by_an_interval,
+    a_double_elimination_of_five_with_byes_and_a_grand_final_replayed,
 );

@@ -517,13 +517,19 @@ impl SingleElimination {
 /// second lost match. Each round pairs the unbeaten among themselves and the
 /// once-beaten among themselves, best seed against the worst it has not met
 /// yet in each group (against the worst, if it has met them all), the
-/// lowest-placed player of an odd group getting a bye (one per group);
-/// when one unbeaten and one once-beaten player remain they meet in the
-/// grand final, replayed once if the unbeaten player loses it (both then
-/// have one loss).
+/// lowest-placed player of an odd group among those with the fewest byes
+/// getting a bye (one per group); when one unbeaten and one once-beaten
+/// player remain they meet in the grand final, replayed once if the
+/// unbeaten player loses it (both then have one loss).
+///
+/// The bye goes round: a bye is a round won without play, and always
+/// giving it to the group's lowest seed let a 5-player event's 5th seed
+/// sit out rounds 1 and 2 and reach round 3 unbeaten without a game (as
+/// FIDE C.04.1 c keeps a Swiss's bye from going to anyone twice).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DoubleElimination {
     losses: Vec<u8>,
+    byes: Vec<u8>,
     round: u32,
     open: Vec<(u32, u32)>,
     met: std::collections::BTreeSet<(u32, u32)>,
@@ -538,6 +544,7 @@ impl DoubleElimination {
         }
         Ok(DoubleElimination {
             losses: vec![0; players as usize],
+            byes: vec![0; players as usize],
             round: 0,
             open: Vec::new(),
             met: std::collections::BTreeSet::new(),
@@ -555,6 +562,11 @@ impl DoubleElimination {
             .filter(|&p| self.losses(p) < Some(2))
             .collect();
         (alive.len() == 1).then(|| alive[0])
+    }
+
+    /// The rounds paired so far.
+    pub fn round(&self) -> u32 {
+        self.round
     }
 
     /// Pair the next round: games and byes.
@@ -584,7 +596,15 @@ impl DoubleElimination {
         } else {
             for mut g in [unbeaten, once] {
                 if g.len() % 2 == 1 {
-                    byes.push(g.pop().unwrap());
+                    // The lowest-placed of those with the fewest byes.
+                    let fewest = g.iter().map(|&p| self.byes[p as usize - 1]).min().unwrap_or(0);
+                    let i = g
+                        .iter()
+                        .rposition(|&p| self.byes[p as usize - 1] == fewest)
+                        .unwrap_or(g.len() - 1);
+                    let bye = g.remove(i);
+                    self.byes[bye as usize - 1] += 1;
+                    byes.push(bye);
                 }
                 while !g.is_empty() {
                     let a = g.remove(0);
@@ -959,6 +979,28 @@ mod tests {
         // 4–5 of round 1.
         let (games, _) = de.pair_round().unwrap();
         assert_eq!(games, vec![(1, 2), (3, 5), (4, 6)]);
+    }
+
+    /// Five players: the 5th seed has the round 1 bye and is unbeaten in
+    /// round 2, where the unbeaten are odd again; the bye goes to the
+    /// lowest seed who has not had one (it went to 5 again before).
+    #[test]
+    fn double_elimination_gives_nobody_a_second_bye_while_others_have_none() {
+        let mut de = DoubleElimination::seeded(5).unwrap();
+        let (games, byes) = de.pair_round().unwrap();
+        assert_eq!((games, byes), (vec![(1, 4), (2, 3)], vec![5]));
+        de.report(1).unwrap();
+        de.report(2).unwrap();
+        let (games, byes) = de.pair_round().unwrap();
+        // Unbeaten 1, 2, 5: 5 had the bye, so 2 sits out; the once
+        // beaten 3 and 4 play.
+        assert_eq!((games, byes), (vec![(1, 5), (3, 4)], vec![2]));
+        de.report(5).unwrap();
+        de.report(3).unwrap(); // 4 is out
+        let (games, byes) = de.pair_round().unwrap();
+        // Unbeaten 2, 5; once beaten 1, 3.
+        assert_eq!((games, byes), (vec![(2, 5), (1, 3)], vec![]));
+        assert_eq!(de.round(), 3);
     }
 
     #[test]

@@ -58,6 +58,8 @@ async function listPage(main, ctx) {
 // whose number of rounds the organiser sets (a Swiss of players or teams).
 const isTeam = (system) => system === 'team-round-robin' || system === 'team-swiss';
 const hasRounds = (system) => system === 'swiss' || system === 'team-swiss';
+// Systems whose boards are knockout matches (a race to N wins allowed).
+const playsMatches = (system) => ['knockout', 'double-elimination', 'groups-knockout'].includes(system);
 
 function createForm(variants, ctx) {
   const field = (label, input) => h('label', { class: 'row' }, h('span', {}, label), input);
@@ -66,7 +68,7 @@ function createForm(variants, ctx) {
     variants.map((v) => h('option', { value: v.id }, variantLabel(variants, v))));
   const clock = h('input', { id: 'event-clock', value: '10+5', maxlength: 20 });
   const system = h('select', { id: 'event-system' },
-    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'groups-knockout', 'arena', 'team-round-robin', 'team-swiss']
+    ['swiss', 'round-robin', 'double-round-robin', 'knockout', 'double-elimination', 'groups-knockout', 'arena', 'team-round-robin', 'team-swiss']
       .map((s) => h('option', { value: s }, t(`events.system.${s}`))));
   const minutes = h('input', { id: 'event-minutes', type: 'number', min: 1, max: 720, value: 60 });
   const berserk = h('input', { id: 'event-berserk', type: 'checkbox', checked: true });
@@ -104,7 +106,7 @@ function createForm(variants, ctx) {
     teamMatch.disabled = system.value !== 'team-round-robin';
     teamRanking.disabled = !isTeam(system.value);
     boards.disabled = !isTeam(system.value);
-    firstTo.disabled = system.value !== 'knockout' && system.value !== 'groups-knockout';
+    firstTo.disabled = !playsMatches(system.value);
     for (const x of [groups, groupSize, advance, finalSize, groupDraw]) x.disabled = system.value !== 'groups-knockout';
     substitutes.disabled = !isTeam(system.value);
     lineups.disabled = !isTeam(system.value);
@@ -148,7 +150,7 @@ function createForm(variants, ctx) {
         body.final_size = Number(finalSize.value);
         body.group_draw = groupDraw.value;
       }
-      if ((system.value === 'knockout' || system.value === 'groups-knockout') && firstTo.value) {
+      if (playsMatches(system.value) && firstTo.value) {
         body.first_to = Number(firstTo.value);
       }
       if (Number(minGames.value) > 0) body.min_rated_games = Number(minGames.value);
@@ -257,7 +259,8 @@ async function eventPage(main, id, ctx) {
         t(`events.system.${ev.system}`), ev.time_control, ev.rated ? t('events.rated') : t('events.casual'),
         t(`events.state.${ev.state}`),
         arena ? (left !== null ? t('events.endsIn', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` }) : '')
-          : `${t('events.round')} ${ev.current_round} / ${ev.rounds || '—'}`,
+          // A double elimination's rounds are known at its end only.
+          : `${t('events.round')} ${ev.current_round}${ev.system === 'double-elimination' && ev.state !== 'finished' ? '' : ` / ${ev.rounds || '—'}`}`,
         nextStart(ev),
         `${t('events.organiser')} ${shownName(ev.organiser)}`,
         (ev.arbiters || []).length ? `${t('events.arbiters')} ${ev.arbiters.map(shownName).join(', ')}` : '',
@@ -321,12 +324,20 @@ async function eventPage(main, id, ctx) {
             ? b.games.map((g) => [link(`/game/${encodeURIComponent(g.game)}`,
               `${t(`events.phase.${g.phase}`)} ${g.result || '…'}`), ' '])
             : '')))))))));
-    fill(standingsHead, ...['#', t('players.name'), t('events.points'), ...st.tiebreaks]
+    // A double elimination: each player's losses and the round they went
+    // out in (the place follows from it).
+    const elimination = ev.system === 'double-elimination';
+    fill(standingsHead, ...['#', t('players.name'), t('events.points'),
+      ...(elimination ? [t('events.losses'), t('events.outIn')] : []), ...st.tiebreaks]
       .map((k) => h('th', { scope: 'col' }, k)));
+    const out = (e) => (e.champion ? t('events.champion')
+      : e.out_in_round ? t('events.outInRound', { n: e.out_in_round }) : t('events.stillIn'));
     fill(standings, st.rows.map((r) => h('tr', {},
       h('td', {}, `${r.rank}${r.shared ? '=' : ''}`),
       h('td', {}, `${r.number}. ${shownName(r.name)}`),
       h('td', {}, r.points),
+      ...(r.elimination ? [h('td', { class: 'losses' }, String(r.elimination.losses)),
+        h('td', { class: 'out' }, out(r.elimination))] : []),
       ...r.tiebreaks.map((v) => h('td', {}, v ?? '')))));
     fill(entries, ev.entries.map((e) => h('li', {},
       `${e.number}. `, link(`/@/${encodeURIComponent(e.name)}`, shownName(e.name)),

@@ -2373,14 +2373,17 @@ async fn an_event_s_forfeit_time_is_its_games_first_move_window() {
     assert_eq!(ruled[1]["result"], "--", "neither came: {ruled}");
     let game = org.get_json(&format!("/api/games/{}", game_of(&boards[1]))).await;
     assert_eq!(game["reason"], "double_no_show", "{game}");
-    let log = org.get_json(&format!("/api/events/{id}/log")).await;
-    assert!(
-        log.as_array().unwrap().iter().any(|l| l["action"] == "forfeit"
-            && l["detail"]
-                .as_str()
-                .is_some_and(|d| d.contains("neither player came"))),
-        "{log:#}"
-    );
+    // The log line follows the result's write, under the same lock.
+    let logged = || async {
+        let log = org.get_json(&format!("/api/events/{id}/log")).await;
+        log.as_array().unwrap().iter().any(|l| {
+            l["action"] == "forfeit"
+                && l["detail"]
+                    .as_str()
+                    .is_some_and(|d| d.contains("neither player came"))
+        })
+    };
+    common::eventually("the double no-show logged", logged).await;
     // Both of board 2 scored nothing; board 1's black a forfeit's win.
     let st = org.get_json(&format!("/api/events/{id}/standings")).await;
     let points = |n: &Value| -> String {
@@ -3841,6 +3844,16 @@ async fn a_scheduled_swiss_paces_its_rounds_by_an_interval() {
         paired_by_itself(&org, &id, r).await;
         let began = chrono_ms();
         play_out(&org, &id, r, &bots, &mut done, &decide).await;
+        // The round reads complete as its last result is written; the
+        // next start is written as the round closes, a moment later.
+        if r < 3 {
+            common::eventually("the next round scheduled", || async {
+                event(&org, &id).await["round_starts"].as_array().unwrap().len() > r
+            })
+            .await;
+        } else {
+            finished(&org, &id).await;
+        }
         let over = chrono_ms();
         let ev = event(&org, &id).await;
         let starts: Vec<i64> = ev["round_starts"]
@@ -3851,7 +3864,6 @@ async fn a_scheduled_swiss_paces_its_rounds_by_an_interval() {
             .collect();
         if r == 3 {
             assert_eq!(starts.len(), 3, "the last round schedules nothing: {starts:?}");
-            finished(&org, &id).await;
             break;
         }
         // The next round's start: the interval after this round's end,

@@ -544,12 +544,22 @@ try {
     await playerForm(nameF, 'late_entry');
     await entryUntil(nameF, 'late entry');
     await pairButton();
-    await A.page.waitForFunction(() => document.querySelectorAll('#event-rounds h3').length === 2);
+    await A.page.waitForFunction(() => document.querySelectorAll('#round-choice button').length === 2);
     const round2 = (await eventNow(panelId)).rounds_paired[1].boards;
     const names = round2.flatMap((b) => [b.white.name, b.black?.name]);
     assert.ok(!names.includes(nameE) && names.includes(nameF), JSON.stringify(round2));
-    const shown = await A.page.textContent('#event-rounds > div:first-child');
-    assert.ok(shown.startsWith('Round 2') && shown.includes(nameF) && !shown.includes(nameE), shown);
+    await A.page.waitForFunction(() => document.querySelector('#round-shown h3')?.textContent.startsWith('Round 2'));
+    const shown = await A.page.textContent('#round-shown');
+    assert.ok(shown.includes(nameF) && !shown.includes(nameE), shown);
+    // One round's boards at a time: round 1 again by its button, where
+    // the withdrawn player still plays; the page read that round only.
+    await A.page.click('#round-choice button:first-child');
+    await A.page.waitForFunction(() => document.querySelector('#round-shown h3')?.textContent.startsWith('Round 1'));
+    assert.ok((await A.page.textContent('#round-shown')).includes(nameE));
+    const only = (await call(A.page, 'GET', `/api/events/${panelId}?round=1`)).body;
+    assert.deepEqual(only.rounds_paired.map((r) => [r.boards.length > 0, r.board_count > 0]), [[true, true], [false, true]]);
+    await A.page.click('#round-choice button:last-child');
+    await A.page.waitForFunction(() => document.querySelector('#round-shown h3')?.textContent.startsWith('Round 2'));
     // The live boards left open go on to round 2 by themselves.
     await S.page.waitForFunction(() => document.querySelector('#live-info')?.textContent.startsWith('Round 2'), null, { timeout: 15000 });
     for (const b of round2) await S.page.waitForSelector(`.live-tile[data-game="${b.game}"]`);
@@ -576,7 +586,7 @@ try {
     await playerForm(nameE, 'readmit');
     await entryUntil(nameE, 'withdrawn', false);
     await pairButton();
-    await A.page.waitForFunction(() => document.querySelectorAll('#event-rounds h3').length === 3);
+    await A.page.waitForFunction(() => document.querySelectorAll('#round-choice button').length === 3);
     const round3 = (await eventNow(panelId)).rounds_paired[2].boards;
     assert.ok(round3.some((b) => b.white.name === nameE || b.black?.name === nameE), JSON.stringify(round3));
     await refused(() => panelButton('Publish the results'), 'over');

@@ -48,7 +48,7 @@ pub use spec::{
 };
 pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
-    ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, CrosstableRow, CrosstableView,
+    ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, Boards, CrosstableRow, CrosstableView,
     EliminationLine, EntryView, EventSummary, EventView, LogView, MatchGameView, PairingView, RoundView,
     StagesView, StandingRow, StandingsView,
 };

@@ -92,7 +92,42 @@ pub struct MatchGameView {
 pub struct RoundView {
     pub round: u32,
     pub complete: bool,
+    /// The round's boards, shown or not.
+    pub board_count: usize,
+    /// Its boards; empty for a round the reader did not ask for
+    /// ([`Boards`]).
     pub boards: Vec<PairingView>,
+}
+
+/// Which rounds' boards an event's view carries. Every round is listed
+/// (number, complete, how many boards) either way; a page that shows one
+/// round asks for its boards only — a 1,000-player Swiss's page read
+/// every round's 500 boards every 5 s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Boards {
+    #[default]
+    All,
+    Round(u32),
+    /// The last round paired.
+    Latest,
+}
+
+impl Boards {
+    /// `latest` or a round's number.
+    ///
+    /// # Errors
+    /// Anything else.
+    pub fn parse(s: &str) -> Result<Boards, Error> {
+        if s == "latest" {
+            return Ok(Boards::Latest);
+        }
+        s.parse().map(Boards::Round).map_err(|_| {
+            Error::bad(
+                "bad_round",
+                format!("round {s:?} is not a round's number or latest"),
+            )
+        })
+    }
 }
 
 /// An event whole.
@@ -363,21 +398,50 @@ impl Events {
     /// # Errors
     /// No such event, or the database.
     pub async fn get(&self, id: &str, viewer: Option<&store::User>) -> Result<EventView, Error> {
-        let l = self.load_seen(id).await?;
-        self.view_of(&l, viewer).await
+        self.get_boards(id, viewer, Boards::All).await
     }
 
-    pub(crate) async fn view_of(&self, l: &Loaded, viewer: Option<&store::User>) -> Result<EventView, Error> {
+    /// As [`Events::get`], with only `boards`' boards.
+    ///
+    /// # Errors
+    /// No such event, or the database.
+    pub async fn get_boards(
+        &self,
+        id: &str,
+        viewer: Option<&store::User>,
+        boards: Boards,
+    ) -> Result<EventView, Error> {
+        let l = self.load_seen(id).await?;
+        self.view_of(&l, viewer, boards).await
+    }
+
+    pub(crate) async fn view_of(
+        &self,
+        l: &Loaded,
+        viewer: Option<&store::User>,
+        shown: Boards,
+    ) -> Result<EventView, Error> {
         let name_of = |n: u32| BoardPlayer {
             number: n,
             name: l.entry_number(n).map_or_else(String::new, |e| e.name.clone()),
         };
+        let shown = match shown {
+            Boards::All => None,
+            Boards::Round(r) => Some(r),
+            Boards::Latest => Some(l.event.current_round),
+        };
         let rounds_paired = (1..=l.event.current_round)
             .map(|r| {
-                let boards: Vec<PairingView> = l
-                    .pairings
-                    .iter()
-                    .filter(|p| p.round == r)
+                let rows: Vec<&store::PairingRow> = l.pairings.iter().filter(|p| p.round == r).collect();
+                let complete = rows.iter().all(|p| p.result.is_some());
+                let board_count = rows.len();
+                let rows = if shown.is_none_or(|s| s == r) {
+                    rows
+                } else {
+                    Vec::new()
+                };
+                let boards: Vec<PairingView> = rows
+                    .into_iter()
                     .map(|p| PairingView {
                         board: p.board,
                         white: name_of(p.white),
@@ -401,7 +465,8 @@ impl Events {
                     .collect();
                 RoundView {
                     round: r,
-                    complete: boards.iter().all(|b| b.result.is_some()),
+                    complete,
+                    board_count,
                     boards,
                 }
             })

@@ -3879,6 +3879,29 @@ async fn a_scheduled_swiss_paces_its_rounds_by_an_interval() {
             assert_eq!(ev["next_start_ms"], next);
         }
         paired_by_itself(&org, &id, r + 1).await;
+        // A page showing one round reads its boards only; every round is
+        // listed with its board count.
+        for (ask, with_boards) in [("1", 1), ("latest", r + 1)] {
+            let ev = org.get_json(&format!("/api/events/{id}?round={ask}")).await;
+            let shown: Vec<(u64, usize, u64)> = ev["rounds_paired"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| {
+                    (
+                        x["round"].as_u64().unwrap(),
+                        x["boards"].as_array().unwrap().len(),
+                        x["board_count"].as_u64().unwrap(),
+                    )
+                })
+                .collect();
+            let want: Vec<(u64, usize, u64)> = (1..=r as u64 + 1)
+                .map(|x| (x, if x == with_boards as u64 { 2 } else { 0 }, 2))
+                .collect();
+            assert_eq!(shown, want, "?round={ask}");
+        }
+        let (status, code) = refused(org.get(&format!("/api/events/{id}?round=first")).await).await;
+        assert_eq!((status, code.as_str()), (400, "bad_round"));
         let log = org.get_json(&format!("/api/events/{id}/log")).await;
         let log = log.as_array().unwrap();
         assert!(

@@ -18,9 +18,16 @@ use events::{
     ArbiterRequest, CrosstableView, EntryView, EventSummary, EventView, JoinRequest, LogView, NewEvent,
     PlayerRequest, ResultRequest, StandingsView,
 };
-use events::{FoulRequest, FoulView, TeamForfeitRequest, TeamWithdrawRequest};
+use events::{Boards, FoulRequest, FoulView, TeamForfeitRequest, TeamWithdrawRequest};
 use serde::Deserialize;
 use utoipa::IntoParams;
+
+#[derive(Deserialize, IntoParams)]
+pub struct EventQuery {
+    /// Only this round's boards (a number, or `latest`); every round is
+    /// listed with its board count either way. Left out: every board.
+    pub round: Option<String>,
+}
 
 #[derive(Deserialize, IntoParams)]
 pub struct ListQuery {
@@ -60,15 +67,19 @@ pub async fn create_event(
 }
 
 /// An event: its terms, entries and every round's pairings.
-#[utoipa::path(get, path = "/api/events/{id}", tag = "events", params(("id" = String, Path)),
-    responses((status = 200, body = EventView), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/events/{id}", tag = "events", params(("id" = String, Path), EventQuery),
+    responses((status = 200, body = EventView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn get_event(
     State(state): State<AppState>,
     MaybeSession(session): MaybeSession,
     Path(id): Path<String>,
+    Query(q): Query<EventQuery>,
 ) -> Result<Json<EventView>, ApiError> {
     let viewer = session.map(|s| s.user);
-    Ok(Json(state.events().get(&id, viewer.as_ref()).await?))
+    let boards = q.round.as_deref().map_or(Ok(Boards::All), Boards::parse)?;
+    Ok(Json(
+        state.events().get_boards(&id, viewer.as_ref(), boards).await?,
+    ))
 }
 
 /// The standings with the event's tie-breaks.

@@ -71,7 +71,8 @@ export const api = {
   follow: (name) => post(`/api/follows/${enc(name)}`),
   unfollow: (name) => del(`/api/follows/${enc(name)}`),
   events: (state) => get(`/api/events?state=${enc(state)}`),
-  event: (id) => get(`/api/events/${enc(id)}`),
+  // `round`: only that round's boards (a number or 'latest'); left out, all.
+  event: (id, round) => get(`/api/events/${enc(id)}${round ? `?round=${enc(round)}` : ''}`),
   eventStandings: (id) => get(`/api/events/${enc(id)}/standings`),
   eventCrosstable: (id) => get(`/api/events/${enc(id)}/crosstable`),
   createEvent: (e) => post('/api/events', e),

@@ -242,11 +242,21 @@ async function eventPage(main, id, ctx) {
     }
   });
 
+  // The round whose boards are shown (null: the latest). A bracket needs
+  // every round's boards; any other system reads the shown round's only,
+  // once its system is known (a 1,000-player Swiss's rounds are 500
+  // boards each).
+  let shownRound = null;
+  let system = null;
+  const wholeBracket = (s) => s === 'knockout' || s === 'double-elimination' || s === 'groups-knockout';
+
   async function draw() {
     let ev;
     let st;
+    const only = system && !wholeBracket(system) ? (shownRound ?? 'latest') : undefined;
     try {
-      [ev, st] = await Promise.all([api.event(id), api.eventStandings(id)]);
+      [ev, st] = await Promise.all([api.event(id, only), api.eventStandings(id)]);
+      system = ev.system;
     } catch (e) {
       fill(head, h('h1', {}, t('events.title')), h('p', { class: 'error' }, errorText(e)));
       return;
@@ -308,7 +318,16 @@ async function eventPage(main, id, ctx) {
     }
     drawChart(ev, st, team);
     const number = (p) => (p ? `${p.number}. ${shownName(p.name)}` : t('events.bye'));
-    fill(rounds, ev.rounds_paired.slice().reverse().map((r) => h('div', {},
+    // One round's boards at a time, chosen by its button.
+    const last = ev.rounds_paired.length;
+    const shown = ev.rounds_paired[(shownRound && shownRound <= last ? shownRound : last) - 1];
+    const choose = h('div', { class: 'row', id: 'round-choice', role: 'group', 'aria-label': t('events.round') },
+      ev.rounds_paired.map((r) => h('button', {
+        type: 'button',
+        'aria-pressed': String(r === shown),
+        onclick: () => { shownRound = r.round === last ? null : r.round; draw(); },
+      }, `${r.round}${r.complete ? '' : ' …'}`)));
+    fill(rounds, last > 1 ? choose : '', (shown ? [shown] : []).map((r) => h('div', { id: 'round-shown' },
       h('h3', {}, `${t('events.round')} ${r.round}${r.complete ? '' : ` · ${t('events.playing')}`}`),
       h('div', { class: 'table-scroll' }, h('table', { class: 'summary-table' }, h('tbody', {},
         r.boards.map((b) => h('tr', {},

@@ -88,7 +88,7 @@ export async function mount(main, params) {
   async function look() {
     let next;
     try {
-      next = await api.event(id);
+      next = await api.event(id, 'latest'); // the last round's boards only
     } catch (e) {
       if (!gone) fill(said, h('span', { class: 'error' }, errorText(e)));
       return;

@@ -3708,6 +3708,95 @@ async fn penalties_put_the_penalised_last_among_equal_scores() {
     s.stop().await;
 }
 
+/// 18.4 applied to teams (把受到18.1和18.2款处分的人(队)…排列在最后): a team
+/// round robin of 3 teams × 2 boards where every team ends on 2 match
+/// points — 全队总局分 ranks them 2 (2.5), 3 (2.0), 1 (1.5). A warning to a
+/// player of team 2 puts it last among them; two warnings to two players
+/// of team 1 (its players' penalties together, by number) put team 1
+/// behind team 2. The standings are worked out by hand.
+async fn a_penalised_player_puts_the_team_last_among_equal_match_points() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": "Team discipline", "time_control": "10+5",
+               "system": "team-round-robin", "boards": 2, "substitutes": 0}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    let (captains, rosters) = team_bots(&s, "tp", 3, 2, &mut bots).await;
+    for t in 0..3 {
+        register_team(&captains[t], &id, &format!("Discipline {}", t + 1), &rosters[t]).await;
+    }
+    // The Berger table of three (four with the phantom): 2 v 3 (1 sits
+    // out); 1 v 2 (3 sits out); 3 v 1 (2 sits out). 2 beats 3 2 : 0; 1
+    // beats 2 1.5 : 0.5; 3 beats 1 2 : 0.
+    let table = [((2u64, 3u64), "WW"), ((1, 2), "WD"), ((3, 1), "WW")];
+    for (r, &((first, second), plan)) in table.iter().enumerate() {
+        let r = r + 1;
+        pair(&org, &id).await;
+        let (a, b) = (first as usize - 1, second as usize - 1);
+        let expect = [
+            (rosters[a][0].as_str(), rosters[b][0].as_str(), true),
+            (rosters[a][1].as_str(), rosters[b][1].as_str(), false),
+        ];
+        play_match(&org, &id, r, (first, second), &expect, plan, &bots).await;
+        round_done(&org, &id, r).await;
+    }
+    finished(&org, &id).await;
+    // (rank, team, match points, board points, warnings)
+    let standings = || async {
+        let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+        tv["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["rank"].as_u64().unwrap(),
+                    r["team"].as_u64().unwrap(),
+                    r["match_points"].as_u64().unwrap(),
+                    r["board_points"].as_str().unwrap().to_string(),
+                    r["warnings"].as_u64().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let row = |rank: u64, team: u64, bp: &str, warnings: u64| (rank, team, 2u64, bp.to_string(), warnings);
+    assert_eq!(
+        standings().await,
+        vec![row(1, 2, "2.5", 0), row(2, 3, "2.0", 0), row(3, 1, "1.5", 0)]
+    );
+    let warn = |player: String, round: u32| {
+        let org = &org;
+        let id = &id;
+        async move {
+            let r = org
+                .post(
+                    &format!("/api/events/{id}/fouls"),
+                    &json!({"round": round, "player": player, "kind": "warning", "reason": "18.1"}),
+                )
+                .await;
+            assert_eq!(r.status(), 200, "{:?}", r.text().await);
+        }
+    };
+    // Team 2's board-2 player warned: last among the teams on 2.
+    warn(rosters[1][1].clone(), 2).await;
+    assert_eq!(
+        standings().await,
+        vec![row(1, 3, "2.0", 0), row(2, 1, "1.5", 0), row(3, 2, "2.5", 1)]
+    );
+    // Two of team 1's players warned once each: two warnings weigh more
+    // than team 2's one.
+    warn(rosters[0][0].clone(), 2).await;
+    warn(rosters[0][1].clone(), 3).await;
+    assert_eq!(
+        standings().await,
+        vec![row(1, 3, "2.0", 0), row(2, 2, "2.5", 1), row(3, 1, "1.5", 2)]
+    );
+    s.stop().await;
+}
+
 /// A round whose every result is in but which was not closed — what an
 /// error between a result's write and the round's closing leaves (under
 /// CI's load, twice, a staged event's next round was never paired) — is
@@ -3773,4 +3862,5 @@ on_both_databases!(
     a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3,
     penalties_put_the_penalised_last_among_equal_scores,
     a_round_left_open_is_closed_by_the_rooms_tick,
+    a_penalised_player_puts_the_team_last_among_equal_match_points,
 );

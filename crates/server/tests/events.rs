@@ -3241,10 +3241,6 @@ async fn a_team_swiss_seeded_by_ratings_with_a_team_withdrawn() {
         ratings[0] < ratings[1] && ratings[1] == ratings[2] && ratings[2] < ratings[3],
         "{ratings:?}"
     );
-    assert_eq!(
-        team_withdraw(&org, &id, json!({"team": 3})).await,
-        (409, "event_not_started".to_string())
-    );
     pair(&org, &id).await;
     // Seeds by average rating, then registration: 4, 2, 3, 1. Round 1 (C.04.3):
     // seed 1 v seed 3 — team 4 v team 3 —, seed 4 v seed 2 — team 1 v team 2.
@@ -3797,6 +3793,144 @@ async fn a_penalised_player_puts_the_team_last_among_equal_match_points() {
     s.stop().await;
 }
 
+/// A team withdrawn before round 1 (seed 000 20.2: 在比赛开始前退出，如系
+/// 循环制…应重新制签 — a new draw): five teams of a round robin register,
+/// team 2's captain withdraws it and the arbiter team 5, each once; a
+/// stranger's withdrawal is refused. The teams left are numbered 1–3 in
+/// their registration order, the withdrawn teams' players are no longer
+/// entered (the entries numbered again), a line-up moves with its team
+/// and the withdrawn team's goes; round 1 pairs on the Berger table of
+/// three — team 1 sits out, 2 v 3 — and the event has three rounds, all
+/// played. After the start a captain may no longer withdraw the team.
+async fn a_team_withdrawn_before_the_start_leaves_a_new_draw() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": "New draw", "time_control": "10+5", "system": "team-round-robin",
+               "boards": 2, "substitutes": 0, "lineups": "any-order"}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    let (captains, rosters) = team_bots(&s, "nd", 5, 2, &mut bots).await;
+    for t in 0..5 {
+        register_team(&captains[t], &id, &format!("Draw {}", t + 1), &rosters[t]).await;
+    }
+    // Teams 2 and 4 hand in round 1's line-ups, board 2's player first.
+    for t in [1, 3] {
+        let r = captains[t]
+            .post(
+                &format!("/api/events/{id}/lineup"),
+                &json!({"round": 1, "players": [rosters[t][1], rosters[t][0]]}),
+            )
+            .await;
+        assert_eq!(r.status(), 200, "{:?}", r.text().await);
+    }
+    // Refused, changing nothing: another team's captain; a player.
+    assert_eq!(team_withdraw(&captains[0], &id, json!({"team": 2})).await.0, 403);
+    let by_player = bots[&rosters[1][0]]
+        .post_json(&format!("/api/events/{id}/teams/withdraw"), &json!({"team": 2}))
+        .await;
+    assert_eq!(by_player.0, 403, "{by_player:?}");
+    assert_eq!(event(&org, &id).await["entries"].as_array().unwrap().len(), 10);
+    // Its captain withdraws team 2, the arbiter team 5.
+    let w = team_withdraw(&captains[1], &id, json!({"team": 2, "reason": "20.1"})).await;
+    assert_eq!(w.0, 204, "{w:?}");
+    // Team 5 is team 4 now.
+    assert_eq!(team_withdraw(&org, &id, json!({"team": 5})).await.0, 404);
+    assert_eq!(team_withdraw(&org, &id, json!({"team": 4})).await.0, 204);
+    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+    let teams: Vec<(u64, &str, bool)> = tv["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["number"].as_u64().unwrap(),
+                t["name"].as_str().unwrap(),
+                t["withdrawn"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        teams,
+        [(1, "Draw 1", false), (2, "Draw 3", false), (3, "Draw 4", false)]
+    );
+    let ev = event(&org, &id).await;
+    let entries: Vec<(u64, String)> = ev["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["number"].as_u64().unwrap(),
+                e["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want: Vec<(u64, String)> = [0, 2, 3]
+        .iter()
+        .flat_map(|&t| rosters[t].iter().cloned())
+        .enumerate()
+        .map(|(i, n)| (i as u64 + 1, n))
+        .collect();
+    assert_eq!(entries, want);
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let lines: Vec<&str> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["action"] == "team_withdraw")
+        .map(|l| l["detail"].as_str().unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{log:#}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.contains("before the start") && l.contains("20.2")),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains(&rosters[1][0]), "{lines:?}");
+
+    // The Berger table of three: 2 v 3 (1 sits out); 1 v 2 (3 sits out);
+    // 3 v 1 (2 sits out). Team 2 (registered third) plays its roster's
+    // order — the withdrawn team's line-up went with it —, team 3
+    // (registered fourth) its own line-up in round 1.
+    let pr = pair(&org, &id).await;
+    assert_eq!(pr["round"], 1, "{pr}");
+    assert_eq!(event(&org, &id).await["rounds"], 3);
+    let table = [((2u64, 3u64), 1u64, "WD"), ((1, 2), 3, "WW"), ((3, 1), 2, "DL")];
+    for (r, &((first, second), sits_out, plan)) in table.iter().enumerate() {
+        let r = r + 1;
+        if r > 1 {
+            pair(&org, &id).await;
+        } else {
+            // After the start the captain may not withdraw the team.
+            assert_eq!(team_withdraw(&captains[0], &id, json!({"team": 1})).await.0, 403);
+        }
+        let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+        assert_eq!(
+            tv["rounds"][r - 1]["sits_out"],
+            sits_out,
+            "{:#}",
+            tv["rounds"][r - 1]
+        );
+        assert_eq!(tv["rounds"][r - 1]["matches"].as_array().unwrap().len(), 1);
+        // Registered teams 1, 3, 4 are now 1, 2, 3.
+        let roster = |t: u64| &rosters[[0, 2, 3][t as usize - 1]];
+        let (a, b) = (roster(first), roster(second));
+        let b_order = if r == 1 { [1, 0] } else { [0, 1] };
+        let expect = [
+            (a[0].as_str(), b[b_order[0]].as_str(), true),
+            (a[1].as_str(), b[b_order[1]].as_str(), false),
+        ];
+        play_match(&org, &id, r, (first, second), &expect, plan, &bots).await;
+        round_done(&org, &id, r).await;
+    }
+    finished(&org, &id).await;
+    s.stop().await;
+}
+
 /// A round whose every result is in but which was not closed — what an
 /// error between a result's write and the round's closing leaves (under
 /// CI's load, twice, a staged event's next round was never paired) — is
@@ -3863,4 +3997,5 @@ on_both_databases!(
     penalties_put_the_penalised_last_among_equal_scores,
     a_round_left_open_is_closed_by_the_rooms_tick,
     a_penalised_player_puts_the_team_last_among_equal_match_points,
+    a_team_withdrawn_before_the_start_leaves_a_new_draw,
 );

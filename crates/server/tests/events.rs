@@ -2482,7 +2482,8 @@ async fn play_out(
 /// robin each, on its own Berger table), the top 2 of each group on to a
 /// knockout, and when 3 are left a final round robin — one event whose
 /// stages follow each other by themselves. Bad terms are refused with
-/// nothing created; the groups must be full before round 1; the group
+/// nothing created; the groups need their fewest players before round 1
+/// (and take 8 at most); the group
 /// standings seed the knockout (the two group winners sit its one match
 /// out); the match is drawn through its play-off into an armageddon game
 /// won by black on a draw; a restart in the middle of the match resumes
@@ -2541,25 +2542,25 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
         names.push(b.name.clone());
         bots.insert(b.name.clone(), b);
     }
-    for n in &names[..7] {
+    for n in &names[..3] {
         assert_eq!(
             bots[n].post_form(&format!("/api/events/{id}/join"), "").await.0,
             200
         );
     }
-    // The groups are not full: nothing is paired or renumbered.
+    // Too few for the groups (two going on from each: 4 at least):
+    // nothing is paired or renumbered.
     let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
     assert_eq!(r.status().as_u16(), 409);
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["error"], "wrong_players", "{body}");
     assert_eq!(event(&org, &id).await["current_round"], 0);
-    assert_eq!(
-        bots[&names[7]]
-            .post_form(&format!("/api/events/{id}/join"), "")
-            .await
-            .0,
-        200
-    );
+    for n in &names[3..] {
+        assert_eq!(
+            bots[n].post_form(&format!("/api/events/{id}/join"), "").await.0,
+            200
+        );
+    }
     let ninth = Bot::new(&s, "gk8", true).await;
     assert_eq!(
         ninth.post_form(&format!("/api/events/{id}/join"), "").await.0,
@@ -3931,6 +3932,85 @@ async fn a_team_withdrawn_before_the_start_leaves_a_new_draw() {
     s.stop().await;
 }
 
+/// Groups of unequal size: 7 players in 2 groups of at most 4, the top 2
+/// of each on to a knockout, a final of 3. Too few players (fewer than
+/// two going on from each group) is refused; the snake deals groups of 3
+/// and 4 — [1, 4, 5] and [2, 3, 6, 7] —, each on its own Berger table,
+/// the group of 3 with a bye every round, the stage the group of 4's
+/// three rounds; then the knockout (1 and 2 sit out, 3 v 4) and the final
+/// as for full groups. The lower number wins every game; the stages and
+/// the final order are worked out by hand.
+async fn groups_of_unequal_size_play_their_own_tables() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": common::unique("Uneven"), "time_control": "10+5", "system": "groups-knockout",
+               "forfeit_after_s": 300, "groups": 2, "group_size": 4, "advance": 2, "final_size": 3}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    for i in 0..7 {
+        let b = Bot::new(&s, &format!("gu{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+        bots.insert(b.name.clone(), b);
+        if i == 2 {
+            // Three: not two a group going on.
+            let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+            assert_eq!(refused(r).await, (409, "wrong_players".to_string()));
+        }
+    }
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    assert_eq!(
+        ev["rounds"], 7,
+        "3 group rounds, 1 knockout round, 3 final rounds"
+    );
+    let st = &ev["stages"];
+    assert_eq!(st["group_members"], json!([[1, 4, 5], [2, 3, 6, 7]]));
+    // Group 1 on the table of 3 (1's bye, 2 v 3 → 4 v 5), group 2 on the
+    // table of 4 (1 v 4, 2 v 3 → 2 v 7, 3 v 6).
+    assert_eq!(boards(&ev, 1), vec![(1, 0), (4, 5), (2, 7), (3, 6)]);
+    let decide = |_: usize, w: u64, b: u64| {
+        if w < b {
+            Decide::WhiteWins
+        } else {
+            Decide::BlackWins
+        }
+    };
+    let mut done = std::collections::HashSet::new();
+    let mut byes = Vec::new();
+    for r in 1..=7usize {
+        paired_by_itself(&org, &id, r).await;
+        let ev = event(&org, &id).await;
+        let bs = boards(&ev, r);
+        if r <= 3 {
+            // One bye a round, always group 1's; every game within a group.
+            let bye: Vec<u64> = bs.iter().filter(|b| b.1 == 0).map(|b| b.0).collect();
+            assert_eq!(bye.len(), 1, "round {r}: {bs:?}");
+            byes.push(bye[0]);
+            let group = |n: u64| [1, 4, 5].contains(&n);
+            assert!(
+                bs.iter().filter(|b| b.1 != 0).all(|b| group(b.0) == group(b.1)),
+                "{bs:?}"
+            );
+            assert_eq!(bs.len(), 4, "round {r}: {bs:?}");
+        }
+        play_out(&org, &id, r, &bots, &mut done, &decide).await;
+    }
+    byes.sort_unstable();
+    assert_eq!(byes, [1, 4, 5], "each of group 1 sits out once");
+    finished(&org, &id).await;
+    let st = event(&org, &id).await["stages"].clone();
+    assert_eq!(st["group_standings"], json!([[1, 4, 5], [2, 3, 6, 7]]));
+    assert_eq!(st["knockout_fields"], json!([[1, 2, 3, 4]]));
+    assert_eq!(st["finalists"], json!([1, 2, 3]));
+    // The final's order, the knockout's loser, then the group places
+    // (third: 5 and 6; fourth: 7).
+    assert_eq!(st["final_order"], json!([1, 2, 3, 4, 5, 6, 7]));
+    s.stop().await;
+}
+
 /// A round whose every result is in but which was not closed — what an
 /// error between a result's write and the round's closing leaves (under
 /// CI's load, twice, a staged event's next round was never paired) — is
@@ -3998,4 +4078,5 @@ on_both_databases!(
     a_round_left_open_is_closed_by_the_rooms_tick,
     a_penalised_player_puts_the_team_last_among_equal_match_points,
     a_team_withdrawn_before_the_start_leaves_a_new_draw,
+    groups_of_unequal_size_play_their_own_tables,
 );

@@ -398,17 +398,28 @@ impl Events {
         self.after_result_locked(id).await
     }
 
-    /// The arbiter withdraws team `req.team` from the event (20.x): its
-    /// players are not paired from the next round on — a match being
-    /// played is played out (the team's forfeit rules it otherwise). A
-    /// Swiss pairs the team no more and its results stand (20.4); in a
-    /// round robin its later matches are its forfeits as their rounds are
-    /// paired, and with fewer than half of its matches played all its
-    /// results are annulled (20.3). One line of the log.
+    /// The arbiter withdraws team `req.team` from the event (20.x).
+    ///
+    /// Before round 1 (20.2: 在比赛开始前退出…应重新制签) the team leaves
+    /// the draw, as a player's entry leaves before the start: its players'
+    /// entries, roster and line-ups go, the teams after it move up one
+    /// number, and round 1 pairs the teams left — a round robin on the
+    /// Berger table of their number. Its captain may do it too then, as a
+    /// player may leave before the start; once the event has started a
+    /// withdrawal is the organisers' ruling (20.1: 须向竞赛组织机构申明
+    /// 正当理由并取得同意), the arbiter's alone.
+    ///
+    /// After the start its players are not paired from the next round on
+    /// — a match being played is played out (the team's forfeit rules it
+    /// otherwise). A Swiss pairs the team no more and its results stand
+    /// (20.4); in a round robin its later matches are its forfeits as
+    /// their rounds are paired, and with fewer than half of its matches
+    /// played all its results are annulled (20.3). One line of the log.
     ///
     /// # Errors
-    /// Not the arbiter; not a team event; before round 1 or after the
-    /// end; no such team; the team withdrawn already.
+    /// Not the arbiter (nor, before the start, the team's captain); not a
+    /// team event; after the end; no such team; the team withdrawn
+    /// already.
     pub async fn withdraw_team(&self, id: &str, by: &User, req: TeamWithdrawRequest) -> Result<(), Error> {
         if let Some(done) = self
             .forwarded(id, || crate::remote::Call::TeamWithdraw {
@@ -423,26 +434,54 @@ impl Events {
         let reason = check_reason(&req.reason)?;
         let _one = self.lock(id).await;
         let l = self.load(id).await?;
-        if !self.is_arbiter(&l, &by.id).await? {
-            return Err(Error::Forbidden(
-                "only the event's arbiter may withdraw a team".into(),
-            ));
-        }
         crate::teams::not_team_event(&l)?;
+        let team = l.teams.iter().find(|t| t.number == req.team);
+        let open = l.event.state == "open";
+        let captain = open && team.is_some_and(|t| t.captain_id == by.id);
+        if !captain && !self.is_arbiter(&l, &by.id).await? {
+            return Err(Error::Forbidden(if open {
+                "only the event's arbiter or the team's captain may withdraw a team".into()
+            } else {
+                "the event has started: only its arbiter may withdraw a team (20.1)".into()
+            }));
+        }
         if l.event.state == "finished" {
             return Err(Error::conflict("event_finished", "the event is over"));
         }
-        if l.event.state == "open" {
-            return Err(Error::conflict(
-                "event_not_started",
-                "round 1 is not paired: a team is withdrawn from a started event (20.3–20.4)",
-            ));
+        let team = team.ok_or_else(|| Error::NotFound(format!("team {}", req.team)))?;
+        let why = if reason.is_empty() {
+            String::new()
+        } else {
+            format!(" ({reason})")
+        };
+        if open {
+            self.store().remove_team(id, team.number).await?;
+            let names: Vec<&str> = team
+                .members
+                .iter()
+                .filter_map(|u| l.entry_of(u))
+                .map(|e| e.name.as_str())
+                .collect();
+            let moved = if l.teams.iter().any(|t| t.number > team.number) {
+                ", the teams after it one number up"
+            } else {
+                ""
+            };
+            return self
+                .log(
+                    id,
+                    Some(by),
+                    "team_withdraw",
+                    &format!(
+                        "{} (team {}) withdrawn before the start: its entries ({}) removed, a new draw of the {} teams left (20.2){moved}{why}",
+                        team.name,
+                        team.number,
+                        names.join(", "),
+                        l.teams.len() - 1,
+                    ),
+                )
+                .await;
         }
-        let team = l
-            .teams
-            .iter()
-            .find(|t| t.number == req.team)
-            .ok_or_else(|| Error::NotFound(format!("team {}", req.team)))?;
         let entries: Vec<&store::EntryRow> = team.members.iter().filter_map(|u| l.entry_of(u)).collect();
         if entries.iter().all(|e| e.withdrawn) {
             return Err(Error::conflict(
@@ -463,7 +502,7 @@ impl Events {
             Some(by),
             "team_withdraw",
             &format!(
-                "{} (team {}) withdrawn from round {from} on: {}; {rule}{}",
+                "{} (team {}) withdrawn from round {from} on: {}; {rule}{why}",
                 team.name,
                 team.number,
                 entries
@@ -471,11 +510,6 @@ impl Events {
                     .map(|e| e.name.as_str())
                     .collect::<Vec<_>>()
                     .join(", "),
-                if reason.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({reason})")
-                }
             ),
         )
         .await

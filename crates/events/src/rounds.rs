@@ -222,7 +222,8 @@ impl Events {
             ));
         }
         if let Some(stages) = crate::staged::stages(l) {
-            // The groups are full before anything is numbered.
+            // The groups take the players before anything is numbered:
+            // two a group at least, and as many as go on from it.
             stages
                 .check_players(active.len() as u32)
                 .map_err(|e| Error::conflict("wrong_players", e.to_string()))?;

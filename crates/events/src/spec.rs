@@ -276,8 +276,9 @@ pub struct NewEvent {
     /// boards (0–4, default 2: seed 000 12.2's example).
     pub substitutes: Option<u32>,
     /// Groups → knockout → final (seed 001): the number of groups (分十二组
-    /// : 12), each a round robin of `group_size` players (每组四人: 4); the
-    /// event takes exactly groups × group_size entries.
+    /// : 12), each a round robin of at most `group_size` players (每组四人:
+    /// 4); the event takes groups × max(2, advance) to groups × group_size
+    /// entries, dealt so that the groups' sizes differ by one at most.
     pub groups: Option<u32>,
     pub group_size: Option<u32>,
     /// Groups → knockout → final: how many of each group go on to the
@@ -692,7 +693,7 @@ impl NewEvent {
                 "group_draw (seeded or lot) is a term of system groups-knockout",
             ));
         }
-        if stages.is_some_and(|s| s.players() as usize > MAX_KNOCKOUT_ENTRIES) {
+        if stages.is_some_and(|s| s.max_players() as usize > MAX_KNOCKOUT_ENTRIES) {
             return Err(Error::bad(
                 "bad_stages",
                 format!("groups × group_size is at most {MAX_KNOCKOUT_ENTRIES} players"),

@@ -20,13 +20,28 @@ use tournament::knockout::Line;
 use tournament::staged::{lot_seed, Stage, Stages};
 use tournament::tiebreak::standings::{standings, Row, Rules};
 
-/// A staged event's plan; `None` for the other systems.
+/// A staged event's plan; `None` for the other systems. Its groups are
+/// dealt from the players entered (`Stages::with_players`: from groups ×
+/// max(2, advance) to groups × group_size, the groups' sizes differing by
+/// one at most): once started, every entry (the initial ranking numbers
+/// them 1..=n, and nobody enters later); before, the entries not
+/// withdrawn — the full plan while they are too few or too many, which
+/// round 1 refuses (`rounds::seed`).
 pub(crate) fn stages(l: &Loaded) -> Option<Stages> {
     if l.system != System::GroupsKnockout {
         return None;
     }
     let e = &l.event;
-    let s = Stages::new(e.group_count, e.group_size, e.advance_per_group, e.final_size).ok()?;
+    let full = Stages::new(e.group_count, e.group_size, e.advance_per_group, e.final_size).ok()?;
+    let players = if e.state == "open" {
+        l.entries.iter().filter(|x| !x.withdrawn).count()
+    } else {
+        l.entries.len()
+    };
+    let s = u32::try_from(players)
+        .ok()
+        .and_then(|n| full.with_players(n).ok())
+        .unwrap_or(full);
     // The groups' lot is round 0's: drawn from the event's id, so it is
     // the same after a restart (seed 001: 抽签分组).
     Some(if e.groups_by_lot {

@@ -26,7 +26,10 @@
 //!   全队总局分 (board points), 全队胜局 (boards won), 直胜 (direct
 //!   encounter), 全队犯规 (fouls the arbiter recorded, `fouls`), else
 //!   shared; a Swiss: 团体对手分 (opponents' match points), 全队总局分,
-//!   全队胜场 (matches won), 全队犯规.
+//!   全队胜场 (matches won), 全队犯规. Among equal match points (or
+//!   equal sums of places, 15.5) a team whose players were warned or
+//!   disqualified from a game is placed last (18.4, 人(队): the team's
+//!   players' penalties together, by weight, then number).
 //! - **Team Swiss** (13.3, `system: "team-swiss"`): the teams are paired
 //!   by the Dutch system on their match points, from the boards stored
 //!   (`tournament::team::swiss_model`); the team the pairing gives white
@@ -66,6 +69,7 @@ use store::{LineupRow, User};
 use tournament::model::{Colour, Points};
 use tournament::roundrobin::Board;
 use tournament::team::{self, LineupRule, MatchResult, TeamError, TeamMatch, TeamTiebreak};
+use tournament::tiebreak::standings::Penalty;
 use utoipa::ToSchema;
 
 /// Most characters in a team's name.
@@ -186,6 +190,11 @@ pub struct TeamStandingRow {
     pub played: u32,
     /// 全队犯规: the fouls of the team's players.
     pub fouls: u32,
+    /// 18.4: its players' warnings (18.1) and disqualifications from a
+    /// game (18.2) together; a penalised team is last among teams equal
+    /// on match points (or on the sum of places).
+    pub warnings: u32,
+    pub disqualifications: u32,
     /// 15.5 队员总分制 (`ranking: "places"`): the sum of the counted
     /// places, and the team's `boards` best individual places, best
     /// first. `None` and empty when ranked by match points.
@@ -557,6 +566,24 @@ fn team_fouls(l: &Loaded) -> BTreeMap<u32, u32> {
         .collect()
 }
 
+/// 18.4 applied to a team (把受到18.1和18.2款处分的人(队)…排列在最后):
+/// its players' penalties together, substitutes' included.
+fn team_penalties(l: &Loaded) -> BTreeMap<u32, Penalty> {
+    let by_number = l.penalties_by_number();
+    l.teams
+        .iter()
+        .map(|t| {
+            let mut sum = Penalty::default();
+            for e in t.members.iter().filter_map(|u| l.entry_of(u)) {
+                let p = by_number.get(&e.number).copied().unwrap_or_default();
+                sum.warnings += p.warnings;
+                sum.disqualifications += p.disqualifications;
+            }
+            (t.number, sum)
+        })
+        .collect()
+}
+
 /// Each board's (first team, second team) outcome; `None` while a board
 /// has no result.
 fn outcomes(
@@ -832,6 +859,7 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
     let size = match_size(l);
     let (mut matches, byes) = finished(l);
     let fouls = team_fouls(l);
+    let penalties = team_penalties(l);
     let gone = withdrawn_by(l, u32::MAX);
     let mut annulled = Vec::new();
     if l.system == crate::System::TeamRoundRobin {
@@ -848,7 +876,7 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
         .map(|t| t.number)
         .filter(|t| !annulled.contains(t))
         .collect();
-    let rows = team::team_standings(&numbers, &matches, &byes, size, tiebreaks(l), &fouls)
+    let rows = team::team_standings(&numbers, &matches, &byes, size, tiebreaks(l), &fouls, &penalties)
         .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
     let mut wins: BTreeMap<u32, u32> = BTreeMap::new();
     let mut won: BTreeMap<u32, u32> = BTreeMap::new();
@@ -886,6 +914,8 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
             opponent_match_points: r.opponent_match_points,
             played: played.get(&r.team).copied().unwrap_or(0),
             fouls: fouls.get(&r.team).copied().unwrap_or(0),
+            warnings: penalties.get(&r.team).map_or(0, |p| p.warnings),
+            disqualifications: penalties.get(&r.team).map_or(0, |p| p.disqualifications),
             place_sum: None,
             places: Vec::new(),
             withdrawn: gone.contains(&r.team),
@@ -910,6 +940,8 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
             opponent_match_points: 0,
             played: 0,
             fouls: fouls.get(&t).copied().unwrap_or(0),
+            warnings: penalties.get(&t).map_or(0, |p| p.warnings),
+            disqualifications: penalties.get(&t).map_or(0, |p| p.disqualifications),
             place_sum: None,
             places: Vec::new(),
             withdrawn: true,
@@ -922,7 +954,8 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
 /// 15.5 队员总分制: the rows again in the order of the sum of each team's
 /// players' individual places (the players' standings, a shared place
 /// counting as that place), fewer first; then the best place, the next
-/// best …, then 全队犯规 (`tournament::team::team_total_ranking`). A
+/// best …, then 全队犯规 (`tournament::team::team_total_ranking`); among
+/// equal sums the penalised teams last (18.4). A
 /// team counts its `boards` best places: its substitutes may have played
 /// in its regular players' stead, and each team counts as many.
 fn by_places(l: &Loaded, rows: Vec<TeamStandingRow>) -> Result<Vec<TeamStandingRow>, Error> {
@@ -951,7 +984,14 @@ fn by_places(l: &Loaded, rows: Vec<TeamStandingRow>) -> Result<Vec<TeamStandingR
         })
         .collect();
     let fouls: Vec<u32> = rows.iter().map(|r| r.fouls).collect();
-    Ok(team::team_total_ranking(&places, &fouls)
+    let penalties: Vec<Penalty> = rows
+        .iter()
+        .map(|r| Penalty {
+            disqualifications: r.disqualifications,
+            warnings: r.warnings,
+        })
+        .collect();
+    Ok(team::team_total_ranking(&places, &fouls, &penalties)
         .into_iter()
         .map(|(i, rank, shared)| TeamStandingRow {
             rank,

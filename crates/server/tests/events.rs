@@ -2525,7 +2525,8 @@ async fn play_out(
 /// robin each, on its own Berger table), the top 2 of each group on to a
 /// knockout, and when 3 are left a final round robin — one event whose
 /// stages follow each other by themselves. Bad terms are refused with
-/// nothing created; the groups must be full before round 1; the group
+/// nothing created; the groups need their fewest players before round 1
+/// (and take 8 at most); the group
 /// standings seed the knockout (the two group winners sit its one match
 /// out); the match is drawn through its play-off into an armageddon game
 /// won by black on a draw; a restart in the middle of the match resumes
@@ -2584,25 +2585,25 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
         names.push(b.name.clone());
         bots.insert(b.name.clone(), b);
     }
-    for n in &names[..7] {
+    for n in &names[..3] {
         assert_eq!(
             bots[n].post_form(&format!("/api/events/{id}/join"), "").await.0,
             200
         );
     }
-    // The groups are not full: nothing is paired or renumbered.
+    // Too few for the groups (two going on from each: 4 at least):
+    // nothing is paired or renumbered.
     let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
     assert_eq!(r.status().as_u16(), 409);
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["error"], "wrong_players", "{body}");
     assert_eq!(event(&org, &id).await["current_round"], 0);
-    assert_eq!(
-        bots[&names[7]]
-            .post_form(&format!("/api/events/{id}/join"), "")
-            .await
-            .0,
-        200
-    );
+    for n in &names[3..] {
+        assert_eq!(
+            bots[n].post_form(&format!("/api/events/{id}/join"), "").await.0,
+            200
+        );
+    }
     let ninth = Bot::new(&s, "gk8", true).await;
     assert_eq!(
         ninth.post_form(&format!("/api/events/{id}/join"), "").await.0,
@@ -3284,10 +3285,6 @@ async fn a_team_swiss_seeded_by_ratings_with_a_team_withdrawn() {
         ratings[0] < ratings[1] && ratings[1] == ratings[2] && ratings[2] < ratings[3],
         "{ratings:?}"
     );
-    assert_eq!(
-        team_withdraw(&org, &id, json!({"team": 3})).await,
-        (409, "event_not_started".to_string())
-    );
     pair(&org, &id).await;
     // Seeds by average rating, then registration: 4, 2, 3, 1. Round 1 (C.04.3):
     // seed 1 v seed 3 — team 4 v team 3 —, seed 4 v seed 2 — team 1 v team 2.
@@ -3751,6 +3748,312 @@ async fn penalties_put_the_penalised_last_among_equal_scores() {
     s.stop().await;
 }
 
+/// 18.4 applied to teams (把受到18.1和18.2款处分的人(队)…排列在最后): a team
+/// round robin of 3 teams × 2 boards where every team ends on 2 match
+/// points — 全队总局分 ranks them 2 (2.5), 3 (2.0), 1 (1.5). A warning to a
+/// player of team 2 puts it last among them; two warnings to two players
+/// of team 1 (its players' penalties together, by number) put team 1
+/// behind team 2. The standings are worked out by hand.
+async fn a_penalised_player_puts_the_team_last_among_equal_match_points() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": "Team discipline", "time_control": "10+5",
+               "system": "team-round-robin", "boards": 2, "substitutes": 0}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    let (captains, rosters) = team_bots(&s, "tp", 3, 2, &mut bots).await;
+    for t in 0..3 {
+        register_team(&captains[t], &id, &format!("Discipline {}", t + 1), &rosters[t]).await;
+    }
+    // The Berger table of three (four with the phantom): 2 v 3 (1 sits
+    // out); 1 v 2 (3 sits out); 3 v 1 (2 sits out). 2 beats 3 2 : 0; 1
+    // beats 2 1.5 : 0.5; 3 beats 1 2 : 0.
+    let table = [((2u64, 3u64), "WW"), ((1, 2), "WD"), ((3, 1), "WW")];
+    for (r, &((first, second), plan)) in table.iter().enumerate() {
+        let r = r + 1;
+        pair(&org, &id).await;
+        let (a, b) = (first as usize - 1, second as usize - 1);
+        let expect = [
+            (rosters[a][0].as_str(), rosters[b][0].as_str(), true),
+            (rosters[a][1].as_str(), rosters[b][1].as_str(), false),
+        ];
+        play_match(&org, &id, r, (first, second), &expect, plan, &bots).await;
+        round_done(&org, &id, r).await;
+    }
+    finished(&org, &id).await;
+    // (rank, team, match points, board points, warnings)
+    let standings = || async {
+        let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+        tv["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["rank"].as_u64().unwrap(),
+                    r["team"].as_u64().unwrap(),
+                    r["match_points"].as_u64().unwrap(),
+                    r["board_points"].as_str().unwrap().to_string(),
+                    r["warnings"].as_u64().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let row = |rank: u64, team: u64, bp: &str, warnings: u64| (rank, team, 2u64, bp.to_string(), warnings);
+    assert_eq!(
+        standings().await,
+        vec![row(1, 2, "2.5", 0), row(2, 3, "2.0", 0), row(3, 1, "1.5", 0)]
+    );
+    let warn = |player: String, round: u32| {
+        let org = &org;
+        let id = &id;
+        async move {
+            let r = org
+                .post(
+                    &format!("/api/events/{id}/fouls"),
+                    &json!({"round": round, "player": player, "kind": "warning", "reason": "18.1"}),
+                )
+                .await;
+            assert_eq!(r.status(), 200, "{:?}", r.text().await);
+        }
+    };
+    // Team 2's board-2 player warned: last among the teams on 2.
+    warn(rosters[1][1].clone(), 2).await;
+    assert_eq!(
+        standings().await,
+        vec![row(1, 3, "2.0", 0), row(2, 1, "1.5", 0), row(3, 2, "2.5", 1)]
+    );
+    // Two of team 1's players warned once each: two warnings weigh more
+    // than team 2's one.
+    warn(rosters[0][0].clone(), 2).await;
+    warn(rosters[0][1].clone(), 3).await;
+    assert_eq!(
+        standings().await,
+        vec![row(1, 3, "2.0", 0), row(2, 2, "2.5", 1), row(3, 1, "1.5", 2)]
+    );
+    s.stop().await;
+}
+
+/// A team withdrawn before round 1 (seed 000 20.2: 在比赛开始前退出，如系
+/// 循环制…应重新制签 — a new draw): five teams of a round robin register,
+/// team 2's captain withdraws it and the arbiter team 5, each once; a
+/// stranger's withdrawal is refused. The teams left are numbered 1–3 in
+/// their registration order, the withdrawn teams' players are no longer
+/// entered (the entries numbered again), a line-up moves with its team
+/// and the withdrawn team's goes; round 1 pairs on the Berger table of
+/// three — team 1 sits out, 2 v 3 — and the event has three rounds, all
+/// played. After the start a captain may no longer withdraw the team.
+async fn a_team_withdrawn_before_the_start_leaves_a_new_draw() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": "New draw", "time_control": "10+5", "system": "team-round-robin",
+               "boards": 2, "substitutes": 0, "lineups": "any-order"}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    let (captains, rosters) = team_bots(&s, "nd", 5, 2, &mut bots).await;
+    for t in 0..5 {
+        register_team(&captains[t], &id, &format!("Draw {}", t + 1), &rosters[t]).await;
+    }
+    // Teams 2 and 4 hand in round 1's line-ups, board 2's player first.
+    for t in [1, 3] {
+        let r = captains[t]
+            .post(
+                &format!("/api/events/{id}/lineup"),
+                &json!({"round": 1, "players": [rosters[t][1], rosters[t][0]]}),
+            )
+            .await;
+        assert_eq!(r.status(), 200, "{:?}", r.text().await);
+    }
+    // Refused, changing nothing: another team's captain; a player.
+    assert_eq!(team_withdraw(&captains[0], &id, json!({"team": 2})).await.0, 403);
+    let by_player = bots[&rosters[1][0]]
+        .post_json(&format!("/api/events/{id}/teams/withdraw"), &json!({"team": 2}))
+        .await;
+    assert_eq!(by_player.0, 403, "{by_player:?}");
+    assert_eq!(event(&org, &id).await["entries"].as_array().unwrap().len(), 10);
+    // Its captain withdraws team 2, the arbiter team 5.
+    let w = team_withdraw(&captains[1], &id, json!({"team": 2, "reason": "20.1"})).await;
+    assert_eq!(w.0, 204, "{w:?}");
+    // Team 5 is team 4 now.
+    assert_eq!(team_withdraw(&org, &id, json!({"team": 5})).await.0, 404);
+    assert_eq!(team_withdraw(&org, &id, json!({"team": 4})).await.0, 204);
+    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+    let teams: Vec<(u64, &str, bool)> = tv["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["number"].as_u64().unwrap(),
+                t["name"].as_str().unwrap(),
+                t["withdrawn"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        teams,
+        [(1, "Draw 1", false), (2, "Draw 3", false), (3, "Draw 4", false)]
+    );
+    let ev = event(&org, &id).await;
+    let entries: Vec<(u64, String)> = ev["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["number"].as_u64().unwrap(),
+                e["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want: Vec<(u64, String)> = [0, 2, 3]
+        .iter()
+        .flat_map(|&t| rosters[t].iter().cloned())
+        .enumerate()
+        .map(|(i, n)| (i as u64 + 1, n))
+        .collect();
+    assert_eq!(entries, want);
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let lines: Vec<&str> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["action"] == "team_withdraw")
+        .map(|l| l["detail"].as_str().unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{log:#}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.contains("before the start") && l.contains("20.2")),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains(&rosters[1][0]), "{lines:?}");
+
+    // The Berger table of three: 2 v 3 (1 sits out); 1 v 2 (3 sits out);
+    // 3 v 1 (2 sits out). Team 2 (registered third) plays its roster's
+    // order — the withdrawn team's line-up went with it —, team 3
+    // (registered fourth) its own line-up in round 1.
+    let pr = pair(&org, &id).await;
+    assert_eq!(pr["round"], 1, "{pr}");
+    assert_eq!(event(&org, &id).await["rounds"], 3);
+    let table = [((2u64, 3u64), 1u64, "WD"), ((1, 2), 3, "WW"), ((3, 1), 2, "DL")];
+    for (r, &((first, second), sits_out, plan)) in table.iter().enumerate() {
+        let r = r + 1;
+        if r > 1 {
+            pair(&org, &id).await;
+        } else {
+            // After the start the captain may not withdraw the team.
+            assert_eq!(team_withdraw(&captains[0], &id, json!({"team": 1})).await.0, 403);
+        }
+        let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+        assert_eq!(
+            tv["rounds"][r - 1]["sits_out"],
+            sits_out,
+            "{:#}",
+            tv["rounds"][r - 1]
+        );
+        assert_eq!(tv["rounds"][r - 1]["matches"].as_array().unwrap().len(), 1);
+        // Registered teams 1, 3, 4 are now 1, 2, 3.
+        let roster = |t: u64| &rosters[[0, 2, 3][t as usize - 1]];
+        let (a, b) = (roster(first), roster(second));
+        let b_order = if r == 1 { [1, 0] } else { [0, 1] };
+        let expect = [
+            (a[0].as_str(), b[b_order[0]].as_str(), true),
+            (a[1].as_str(), b[b_order[1]].as_str(), false),
+        ];
+        play_match(&org, &id, r, (first, second), &expect, plan, &bots).await;
+        round_done(&org, &id, r).await;
+    }
+    finished(&org, &id).await;
+    s.stop().await;
+}
+
+/// Groups of unequal size: 7 players in 2 groups of at most 4, the top 2
+/// of each on to a knockout, a final of 3. Too few players (fewer than
+/// two going on from each group) is refused; the snake deals groups of 3
+/// and 4 — [1, 4, 5] and [2, 3, 6, 7] —, each on its own Berger table,
+/// the group of 3 with a bye every round, the stage the group of 4's
+/// three rounds; then the knockout (1 and 2 sit out, 3 v 4) and the final
+/// as for full groups. The lower number wins every game; the stages and
+/// the final order are worked out by hand.
+async fn groups_of_unequal_size_play_their_own_tables() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let id = create(
+        &org,
+        json!({"name": common::unique("Uneven"), "time_control": "10+5", "system": "groups-knockout",
+               "forfeit_after_s": 300, "groups": 2, "group_size": 4, "advance": 2, "final_size": 3}),
+    )
+    .await;
+    let mut bots = HashMap::new();
+    for i in 0..7 {
+        let b = Bot::new(&s, &format!("gu{i}"), true).await;
+        assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
+        bots.insert(b.name.clone(), b);
+        if i == 2 {
+            // Three: not two a group going on.
+            let r = org.post(&format!("/api/events/{id}/pair"), &json!({})).await;
+            assert_eq!(refused(r).await, (409, "wrong_players".to_string()));
+        }
+    }
+    pair(&org, &id).await;
+    let ev = event(&org, &id).await;
+    assert_eq!(
+        ev["rounds"], 7,
+        "3 group rounds, 1 knockout round, 3 final rounds"
+    );
+    let st = &ev["stages"];
+    assert_eq!(st["group_members"], json!([[1, 4, 5], [2, 3, 6, 7]]));
+    // Group 1 on the table of 3 (1's bye, 2 v 3 → 4 v 5), group 2 on the
+    // table of 4 (1 v 4, 2 v 3 → 2 v 7, 3 v 6).
+    assert_eq!(boards(&ev, 1), vec![(1, 0), (4, 5), (2, 7), (3, 6)]);
+    let decide = |_: usize, w: u64, b: u64| {
+        if w < b {
+            Decide::WhiteWins
+        } else {
+            Decide::BlackWins
+        }
+    };
+    let mut done = std::collections::HashSet::new();
+    let mut byes = Vec::new();
+    for r in 1..=7usize {
+        paired_by_itself(&org, &id, r).await;
+        let ev = event(&org, &id).await;
+        let bs = boards(&ev, r);
+        if r <= 3 {
+            // One bye a round, always group 1's; every game within a group.
+            let bye: Vec<u64> = bs.iter().filter(|b| b.1 == 0).map(|b| b.0).collect();
+            assert_eq!(bye.len(), 1, "round {r}: {bs:?}");
+            byes.push(bye[0]);
+            let group = |n: u64| [1, 4, 5].contains(&n);
+            assert!(
+                bs.iter().filter(|b| b.1 != 0).all(|b| group(b.0) == group(b.1)),
+                "{bs:?}"
+            );
+            assert_eq!(bs.len(), 4, "round {r}: {bs:?}");
+        }
+        play_out(&org, &id, r, &bots, &mut done, &decide).await;
+    }
+    byes.sort_unstable();
+    assert_eq!(byes, [1, 4, 5], "each of group 1 sits out once");
+    finished(&org, &id).await;
+    let st = event(&org, &id).await["stages"].clone();
+    assert_eq!(st["group_standings"], json!([[1, 4, 5], [2, 3, 6, 7]]));
+    assert_eq!(st["knockout_fields"], json!([[1, 2, 3, 4]]));
+    assert_eq!(st["finalists"], json!([1, 2, 3]));
+    // The final's order, the knockout's loser, then the group places
+    // (third: 5 and 6; fourth: 7).
+    assert_eq!(st["final_order"], json!([1, 2, 3, 4, 5, 6, 7]));
+    s.stop().await;
+}
+
 /// A round whose every result is in but which was not closed — what an
 /// error between a result's write and the round's closing leaves (under
 /// CI's load, twice, a staged event's next round was never paired) — is
@@ -4145,4 +4448,7 @@ on_both_databases!(
     a_round_left_open_is_closed_by_the_rooms_tick,
     a_scheduled_swiss_paces_its_rounds_by_an_interval,
     a_double_elimination_of_five_with_byes_and_a_grand_final_replayed,
+    a_penalised_player_puts_the_team_last_among_equal_match_points,
+    a_team_withdrawn_before_the_start_leaves_a_new_draw,
+    groups_of_unequal_size_play_their_own_tables,
 );

@@ -102,6 +102,84 @@ impl Store {
         })
     }
 
+    /// Takes team `number` out of an event before its start (seed 000
+    /// 20.2, 新抽签: a new draw), in one transaction: its players' entries,
+    /// its roster, its line-ups and the team go; the teams after it move
+    /// up one number (the registration order is the draw: the Berger
+    /// table is drawn for the teams left), and the entries are numbered
+    /// again 1, 2, … in their order, as if the team had never registered.
+    /// Returns whether the team was there.
+    pub async fn remove_team(&self, event_id: &str, number: u32) -> Result<bool, StoreError> {
+        let n = i64::from(number);
+        let mut tx = self.writer.begin().await?;
+        let members: Vec<String> =
+            sqlx::query_scalar("SELECT user_id FROM event_team_members WHERE event_id = $1 AND team = $2")
+                .bind(event_id)
+                .bind(n)
+                .fetch_all(&mut *tx)
+                .await?;
+        for user in &members {
+            sqlx::query("DELETE FROM event_entries WHERE event_id = $1 AND user_id = $2")
+                .bind(event_id)
+                .bind(user)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for table in ["event_team_members", "event_lineups"] {
+            sqlx::query(&format!("DELETE FROM {table} WHERE event_id = $1 AND team = $2"))
+                .bind(event_id)
+                .bind(n)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let gone = sqlx::query("DELETE FROM event_teams WHERE event_id = $1 AND number = $2")
+            .bind(event_id)
+            .bind(n)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            == 1;
+        // Out of the way first (the numbers are unique), then one less.
+        for (table, column) in [
+            ("event_teams", "number"),
+            ("event_team_members", "team"),
+            ("event_lineups", "team"),
+        ] {
+            sqlx::query(&format!(
+                "UPDATE {table} SET {column} = -{column} WHERE event_id = $1 AND {column} > $2"
+            ))
+            .bind(event_id)
+            .bind(n)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(&format!(
+                "UPDATE {table} SET {column} = -{column} - 1 WHERE event_id = $1 AND {column} < 0"
+            ))
+            .bind(event_id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let left: Vec<String> =
+            sqlx::query_scalar("SELECT user_id FROM event_entries WHERE event_id = $1 ORDER BY number")
+                .bind(event_id)
+                .fetch_all(&mut *tx)
+                .await?;
+        sqlx::query("UPDATE event_entries SET number = -number - 1 WHERE event_id = $1")
+            .bind(event_id)
+            .execute(&mut *tx)
+            .await?;
+        for (i, user) in left.iter().enumerate() {
+            sqlx::query("UPDATE event_entries SET number = $1 WHERE event_id = $2 AND user_id = $3")
+                .bind(i as i64 + 1)
+                .bind(event_id)
+                .bind(user)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(gone)
+    }
+
     /// An event's teams by number, each with its roster in order.
     pub async fn teams(&self, event_id: &str) -> Result<Vec<TeamRow>, StoreError> {
         let mut teams = Vec::new();

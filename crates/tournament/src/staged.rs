@@ -15,6 +15,14 @@
 //! Numbers are the event's pairing numbers 1..=players (the initial
 //! ranking), dealt to the groups in a snake (CXA 11.3,
 //! [`roundrobin::snake_groups`](crate::roundrobin::snake_groups)).
+//!
+//! The groups need not be full: `group_size` is the largest group, and
+//! any number of players from groups × max(2, advance) to groups ×
+//! group_size is dealt so that the groups' sizes differ by one at most
+//! ([`Stages::with_players`]). Each group plays its own Berger table (an
+//! odd group has a bye a round); the group stage lasts as many rounds as
+//! the largest group's table, and a group whose table is shorter sits the
+//! last rounds out (a bye worth nothing).
 
 use thiserror::Error;
 
@@ -31,11 +39,11 @@ pub enum StagesError {
     BadAdvance { advance: u32, size: u32 },
     #[error("the final round robin needs 2 to {field} players (the {field} who go on from the groups), not {final_size}")]
     BadFinalSize { final_size: u32, field: u32 },
-    #[error("{groups} groups of {size} need {needed} players, not {players}")]
+    #[error("{groups} groups take {min} to {max} players (at least 2 in a group, and as many as go on from it), not {players}")]
     WrongPlayers {
         groups: u32,
-        size: u32,
-        needed: u32,
+        min: u32,
+        max: u32,
         players: u32,
     },
     #[error("round {round} does not exist: the event has {rounds} rounds")]
@@ -53,6 +61,8 @@ pub enum StagesError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stages {
     pub groups: u32,
+    /// The largest group's size: the plan's, or with fewer players
+    /// ([`Stages::with_players`]) the largest dealt.
     pub group_size: u32,
     /// How many of each group go on (每组取第一名: 1).
     pub advance: u32,
@@ -62,6 +72,9 @@ pub struct Stages {
     /// The seed of the groups' drawing of lots (seed 001: 选手进场后进行
     /// 抽签分组); `None`: the groups are seeded in a snake (CXA 11.3).
     pub lot: Option<u64>,
+    /// The players dealt to the groups: groups × group_size unless
+    /// [`Stages::with_players`] says fewer.
+    players: u32,
 }
 
 /// Which stage a round of the event belongs to, and its number within it
@@ -104,7 +117,43 @@ impl Stages {
             advance,
             final_size,
             lot: None,
+            players: groups * group_size,
         })
+    }
+
+    /// The plan for `players` entries, from groups × max(2, advance) — a
+    /// round robin needs two, and every group must have the `advance`
+    /// who go on — up to groups × group_size. The groups' sizes differ by
+    /// one at most; `group_size` becomes the largest's.
+    ///
+    /// # Errors
+    /// [`StagesError::WrongPlayers`] outside that range.
+    pub fn with_players(self, players: u32) -> Result<Stages, StagesError> {
+        let (min, max) = (self.min_players(), self.max_players());
+        if !(min..=max).contains(&players) {
+            return Err(StagesError::WrongPlayers {
+                groups: self.groups,
+                min,
+                max,
+                players,
+            });
+        }
+        Ok(Stages {
+            group_size: players.div_ceil(self.groups),
+            players,
+            ..self
+        })
+    }
+
+    /// The fewest players the groups take: two a group, and never fewer
+    /// than go on from it.
+    pub fn min_players(&self) -> u32 {
+        self.groups * self.advance.max(2)
+    }
+
+    /// The most players the groups take: every group full.
+    pub fn max_players(&self) -> u32 {
+        self.groups * self.group_size
     }
 
     /// The same plan with its groups drawn by lot from `seed` (seed 001:
@@ -117,38 +166,41 @@ impl Stages {
         }
     }
 
+    /// The players dealt to the groups.
     pub fn players(&self) -> u32 {
-        self.groups * self.group_size
+        self.players
     }
 
-    /// Whether `players` entries fill the groups exactly.
+    /// Whether the groups take `players` entries ([`Stages::with_players`]).
     pub fn check_players(&self, players: u32) -> Result<(), StagesError> {
-        if players == self.players() {
-            return Ok(());
-        }
-        Err(StagesError::WrongPlayers {
-            groups: self.groups,
-            size: self.group_size,
-            needed: self.players(),
-            players,
-        })
+        self.with_players(players).map(|_| ())
     }
 
     /// Each group's pairing numbers, in the group's own order (its Berger
-    /// numbers 1, 2, …): seeded in a snake, or as the lot dealt them — the
-    /// first `group_size` drawn make group 1, in the order drawn, and so
-    /// on.
+    /// numbers 1, 2, …): seeded in a snake (a last band short of a full
+    /// one makes the groups it reaches one larger), or as the lot dealt
+    /// them — the first drawn make group 1, in the order drawn, and so on,
+    /// the first groups one larger when the players do not divide evenly.
     pub fn groups(&self) -> Vec<Vec<u32>> {
-        let seeded: Vec<u32> = (1..=self.players()).collect();
+        let seeded: Vec<u32> = (1..=self.players).collect();
         match self.lot {
             None => snake_groups(&seeded, self.groups).expect("checked by Stages::new"),
-            Some(seed) => draw_lots(&seeded, seed)
-                .chunks(self.group_size as usize)
-                .map(<[u32]>::to_vec)
-                .collect(),
+            Some(seed) => {
+                let drawn = draw_lots(&seeded, seed);
+                let (q, r) = (self.players / self.groups, self.players % self.groups);
+                let mut rest = drawn.as_slice();
+                (0..self.groups)
+                    .map(|g| {
+                        let (group, after) = rest.split_at((q + u32::from(g < r)) as usize);
+                        rest = after;
+                        group.to_vec()
+                    })
+                    .collect()
+            }
         }
     }
 
+    /// The group stage's rounds: the largest group's Berger table.
     pub fn group_rounds(&self) -> u32 {
         rounds_per_cycle(self.group_size)
     }
@@ -196,12 +248,23 @@ impl Stages {
     }
 
     /// Group round `round`: every group's Berger round together, each group
-    /// on its own table (its k-th seed is its number k), group 1's boards
-    /// first. `(white, None)` is a bye of an odd group.
+    /// on its own table of its own size (its k-th seed is its number k),
+    /// group 1's boards first. `(white, None)` is a bye: an odd group's, or
+    /// every player's of a group whose table is over — a group one
+    /// smaller than the largest, even where the largest is odd, has two
+    /// rounds fewer, and sits the last two out.
     pub fn group_round(&self, round: u32) -> Result<Vec<(u32, Option<u32>)>, StagesError> {
+        if round == 0 || round > self.group_rounds() {
+            return Err(self.no_round(round));
+        }
         let mut out = Vec::new();
         for group in self.groups() {
-            let table = berger_round(self.group_size, round).map_err(|_| self.no_round(round))?;
+            let size = group.len() as u32;
+            if round > rounds_per_cycle(size) {
+                out.extend(group.iter().map(|&p| (p, None)));
+                continue;
+            }
+            let table = berger_round(size, round).map_err(|_| self.no_round(round))?;
             out.extend(table.into_iter().map(|b| lines(b, &group)));
         }
         Ok(out)
@@ -514,13 +577,96 @@ mod tests {
         assert!(Stages::new(2, 4, 1, 1).is_err());
         let s = Stages::new(2, 4, 2, 3).unwrap();
         assert_eq!(
-            s.check_players(7),
+            s.check_players(9),
             Err(StagesError::WrongPlayers {
                 groups: 2,
-                size: 4,
-                needed: 8,
-                players: 7
+                min: 4,
+                max: 8,
+                players: 9
             })
         );
+        // Two go on from each group: a group needs two at least.
+        assert!(s.check_players(3).is_err());
+        assert!(s.check_players(4).is_ok());
+        // Three go on: groups of three at least.
+        let three = Stages::new(2, 4, 3, 3).unwrap();
+        assert_eq!(three.min_players(), 6);
+        assert!(three.with_players(5).is_err());
+    }
+
+    /// Groups of unequal size: 11 players in 3 groups of at most 4 are
+    /// groups of 4, 4 and 3 — by the snake, the last band (10, 11) goes
+    /// to the groups it reaches; by lot, to the first groups. Each group
+    /// plays its own table: the group of 3 has a bye every round, and the
+    /// stage lasts the groups of 4's three rounds.
+    #[test]
+    fn groups_of_unequal_size() {
+        let s = Stages::new(3, 4, 1, 3).unwrap().with_players(11).unwrap();
+        assert_eq!((s.players(), s.group_size), (11, 4));
+        let groups = s.groups();
+        // Snake: 1 2 3 | 6 5 4 | 7 8 9 | (12) 11 10.
+        assert_eq!(groups, vec![vec![1, 6, 7], vec![2, 5, 8, 11], vec![3, 4, 9, 10]]);
+        assert_eq!(s.group_rounds(), 3);
+        // No knockout: the three winners are the final's three.
+        assert_eq!(s.total_rounds(), 3 + 3);
+        for r in 1..=3 {
+            let boards = s.group_round(r).unwrap();
+            // Group 1 (3 players): one game, one bye; groups 2, 3: two games.
+            assert_eq!(boards.len(), 2 + 2 + 2, "round {r}: {boards:?}");
+            let byes: Vec<u32> = boards.iter().filter(|b| b.1.is_none()).map(|b| b.0).collect();
+            assert_eq!(byes.len(), 1, "round {r}");
+            assert!(groups[0].contains(&byes[0]));
+            for (w, b) in boards.iter().filter_map(|&(w, b)| Some((w, b?))) {
+                assert!(groups.iter().any(|g| g.contains(&w) && g.contains(&b)));
+            }
+        }
+        // Group 1's own table of three: 1 v 3 with 2's bye, then 3 v 2 and 1's bye … (Berger 3).
+        let first = |r| -> Vec<(u32, Option<u32>)> { s.group_round(r).unwrap()[..2].to_vec() };
+        assert_eq!(first(1), vec![(1, None), (6, Some(7))]);
+        assert!(s.group_round(4).is_err());
+        // By lot: the first two groups one larger.
+        let lot = s.drawn_by_lot(lot_seed("ev1", 0));
+        let sizes: Vec<usize> = lot.groups().iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![4, 4, 3]);
+        let mut all: Vec<u32> = lot.groups().concat();
+        all.sort_unstable();
+        assert_eq!(all, (1..=11).collect::<Vec<_>>());
+        // Knockout and final unchanged: the three group winners to a final.
+        assert!(s.knockout_fields().is_empty());
+        let field = s.field_from_groups(&groups).unwrap();
+        assert_eq!(field, vec![1, 2, 3]);
+        // Full groups: the plan as before.
+        let full = Stages::new(3, 4, 1, 3).unwrap();
+        assert_eq!(full.with_players(12).unwrap(), full);
+    }
+
+    /// A group two rounds short: 9 players in 2 groups of at most 5 are
+    /// groups of 5 and 4. The group of 5 plays five rounds with a bye each;
+    /// the group of 4 plays its three and sits rounds 4 and 5 out.
+    #[test]
+    fn a_smaller_group_sits_out_the_rounds_its_table_has_not() {
+        let s = Stages::new(2, 5, 2, 2).unwrap().with_players(9).unwrap();
+        let groups = s.groups();
+        assert_eq!(groups, vec![vec![1, 4, 5, 8, 9], vec![2, 3, 6, 7]]);
+        assert_eq!(s.group_rounds(), 5);
+        for r in 1..=5u32 {
+            let boards = s.group_round(r).unwrap();
+            let byes: Vec<u32> = boards.iter().filter(|b| b.1.is_none()).map(|b| b.0).collect();
+            let want = if r <= 3 { 1 } else { 1 + 4 };
+            assert_eq!(byes.len(), want, "round {r}: {boards:?}");
+        }
+        // Every pair of each group meets exactly once.
+        let mut met = std::collections::HashSet::new();
+        for r in 1..=5 {
+            for (w, b) in s
+                .group_round(r)
+                .unwrap()
+                .into_iter()
+                .filter_map(|(w, b)| Some((w, b?)))
+            {
+                assert!(met.insert((w.min(b), w.max(b))));
+            }
+        }
+        assert_eq!(met.len(), 10 + 6);
     }
 }

@@ -14,6 +14,10 @@
 //!   teams on their match points ([`swiss_model`], [`pair_team_round`]);
 //!   the team due to move first has red on the odd boards. The initial
 //!   ranking is the rosters' strength ([`initial_ranking`]).
+//! - 18.4 applied to a team (人(队)): a team whose players were warned
+//!   (18.1) or disqualified from a game (18.2) is placed last among the
+//!   teams equal on match points (or on the sum of places, 15.5), by the
+//!   weight and the number of its players' penalties together.
 //! - 20.3–20.4 applied to a team: a team that withdraws from a round
 //!   robin with fewer than half its matches played has them all annulled
 //!   ([`withdraw_from_round_robin`]); a Swiss pairs it no more.
@@ -23,6 +27,7 @@ use std::collections::BTreeMap;
 use thiserror::Error;
 
 use crate::model::{Colour, Outcome, Player, PointSystem, Points, RoundEntry, Tournament};
+use crate::tiebreak::standings::Penalty;
 
 /// A team's number in the event.
 pub type TeamId = u32;
@@ -431,9 +436,13 @@ pub struct TeamRow {
     pub opponent_match_points: u32,
 }
 
-/// Team standings (15.3 / 15.4): match points, then `tiebreaks` in order;
-/// what stays tied shares the place. A bye ([`TeamBye`]) scores as a
-/// match won by forfeit and brings no opponent to 团体对手分.
+/// Team standings (15.3 / 15.4): match points; among equal match points
+/// the penalised teams last (18.4: 在积分相同时，把受到18.1和18.2款处分的
+/// 人(队)…依次排列在最后几个位置上 — `penalties`, its players' together,
+/// a disqualification weighing more than any number of warnings); then
+/// `tiebreaks` in order; what stays tied shares the place. A bye
+/// ([`TeamBye`]) scores as a match won by forfeit and brings no opponent
+/// to 团体对手分.
 pub fn team_standings(
     teams: &[TeamId],
     matches: &[TeamMatch],
@@ -441,6 +450,7 @@ pub fn team_standings(
     boards: usize,
     tiebreaks: &[TeamTiebreak],
     fouls: &BTreeMap<TeamId, u32>,
+    penalties: &BTreeMap<TeamId, Penalty>,
 ) -> Result<Vec<TeamRow>, TeamError> {
     let mut total: BTreeMap<TeamId, MatchScore> = teams.iter().map(|&t| (t, MatchScore::default())).collect();
     let mut won: BTreeMap<TeamId, u32> = BTreeMap::new();
@@ -489,7 +499,7 @@ pub fn team_standings(
             TeamTiebreak::DirectEncounter => 0,
         }
     };
-    fn split_by(group: Vec<TeamId>, key: impl Fn(TeamId) -> i64) -> Vec<Vec<TeamId>> {
+    fn split_by<K: Ord>(group: Vec<TeamId>, key: impl Fn(TeamId) -> K) -> Vec<Vec<TeamId>> {
         let mut g = group;
         g.sort_by_key(|&t| (key(t), t));
         let mut out: Vec<Vec<TeamId>> = Vec::new();
@@ -529,6 +539,10 @@ pub fn team_standings(
             .collect()
     }
     let mut groups = split_by(teams.to_vec(), |t| -(total[&t].match_points as i64));
+    // 18.4, before any tie-break: the unpenalised first, then by weight
+    // and number (`Penalty`'s order).
+    let weight = |t: TeamId| penalties.get(&t).copied().unwrap_or_default();
+    groups = groups.into_iter().flat_map(|g| split_by(g, weight)).collect();
     for &tb in tiebreaks {
         groups = groups
             .into_iter()
@@ -734,15 +748,26 @@ pub fn withdraw_from_round_robin(matches: &mut Vec<TeamMatch>, team: TeamId, sch
 }
 
 /// 15.5 队员总分制: teams ranked by the sum of their players' individual
-/// places, fewer first; then by the best individual place, the next best
-/// and so on (最高个人名次, 次高个人名次); then fewer fouls; then shared.
-/// `places[i]` are the individual places of team `i`'s players. Returns
-/// (team index, rank, shared) best first.
-pub fn team_total_ranking(places: &[Vec<u32>], fouls: &[u32]) -> Vec<(usize, u32, bool)> {
+/// places, fewer first; among equal sums the penalised teams last (18.4,
+/// `penalties[i]`: the sum is this ranking's score, 积分); then by the
+/// best individual place, the next best and so on (最高个人名次, 次高个人
+/// 名次); then fewer fouls; then shared. `places[i]` are the individual
+/// places of team `i`'s players. Returns (team index, rank, shared) best
+/// first.
+pub fn team_total_ranking(
+    places: &[Vec<u32>],
+    fouls: &[u32],
+    penalties: &[Penalty],
+) -> Vec<(usize, u32, bool)> {
     let key = |i: usize| {
         let mut p = places[i].clone();
         p.sort_unstable();
-        (p.iter().sum::<u32>(), p, fouls.get(i).copied().unwrap_or(0))
+        (
+            p.iter().sum::<u32>(),
+            penalties.get(i).copied().unwrap_or_default(),
+            p,
+            fouls.get(i).copied().unwrap_or(0),
+        )
     };
     let mut order: Vec<usize> = (0..places.len()).collect();
     order.sort_by_key(|&i| (key(i), i));
@@ -936,6 +961,7 @@ mod tests {
             2,
             &TeamTiebreak::SWISS,
             &BTreeMap::from([(4, 1)]),
+            &BTreeMap::new(),
         )
         .unwrap();
         // Match points: 1: 2+0=2; 3: 2+2=4; 4: 2(bye)+1=3; 2: 0+1=1; 5: 0+2(bye)=2.
@@ -953,10 +979,20 @@ mod tests {
             2,
             &TeamTiebreak::SWISS,
             &BTreeMap::from([(1, 2)]),
+            &BTreeMap::new(),
         )
         .unwrap();
         assert_eq!((rows[0].team, rows[0].shared), (2, false));
-        let rows = team_standings(&[1, 2], &[], &[], 2, &TeamTiebreak::SWISS, &BTreeMap::new()).unwrap();
+        let rows = team_standings(
+            &[1, 2],
+            &[],
+            &[],
+            2,
+            &TeamTiebreak::SWISS,
+            &BTreeMap::new(),
+            &BTreeMap::new(),
+        )
+        .unwrap();
         assert!(rows[0].shared);
     }
 

@@ -8,6 +8,7 @@ use tournament::team::{
     check_lineup, permitted_lineups, team_standings, team_total_ranking, Lineup, LineupRule, MatchResult,
     TeamError, TeamMatch, TeamTiebreak,
 };
+use tournament::tiebreak::standings::Penalty;
 
 /// 12.2: "比赛分四台进行，另有两名替补队员，则出场顺序可以是1-2-3-4，也可以是
 /// 1-2-3-5，直至3-4-5-6共十五种顺序".
@@ -105,6 +106,7 @@ fn team_round_robin_by_15_3() {
         4,
         &TeamTiebreak::ROUND_ROBIN,
         &BTreeMap::new(),
+        &BTreeMap::new(),
     )
     .unwrap();
     let got: Vec<(u32, u32, u32, Points)> = rows
@@ -144,6 +146,7 @@ fn team_direct_encounter_and_shared_places() {
         4,
         &TeamTiebreak::ROUND_ROBIN,
         &BTreeMap::new(),
+        &BTreeMap::new(),
     )
     .unwrap();
     let got: Vec<(u32, bool, u32)> = rows.iter().map(|r| (r.rank, r.shared, r.team)).collect();
@@ -156,6 +159,7 @@ fn team_direct_encounter_and_shared_places() {
         4,
         &TeamTiebreak::ROUND_ROBIN,
         &fouls,
+        &BTreeMap::new(),
     )
     .unwrap();
     let got: Vec<(u32, bool, u32)> = rows.iter().map(|r| (r.rank, r.shared, r.team)).collect();
@@ -179,6 +183,7 @@ fn team_swiss_by_opponents_match_points() {
         4,
         &TeamTiebreak::SWISS,
         &BTreeMap::new(),
+        &BTreeMap::new(),
     )
     .unwrap();
     let order: Vec<u32> = rows.iter().map(|r| r.team).collect();
@@ -197,7 +202,7 @@ fn team_total_by_sum_of_places() {
         vec![13, 14, 15],
         vec![13, 14, 15],
     ];
-    let r = team_total_ranking(&places, &[0, 0, 0, 0, 1, 0]);
+    let r = team_total_ranking(&places, &[0, 0, 0, 0, 1, 0], &[]);
     assert_eq!(
         r,
         vec![
@@ -209,7 +214,7 @@ fn team_total_by_sum_of_places() {
             (4, 6, false)
         ]
     );
-    let r = team_total_ranking(&places, &[]);
+    let r = team_total_ranking(&places, &[], &[]);
     assert_eq!(&r[4..], &[(4, 5, true), (5, 5, true)]);
 }
 
@@ -231,6 +236,7 @@ fn team_direct_encounter_separates() {
         &[],
         2,
         &TeamTiebreak::ROUND_ROBIN,
+        &BTreeMap::new(),
         &BTreeMap::new(),
     )
     .unwrap();
@@ -255,7 +261,101 @@ fn team_direct_encounter_separates() {
         2,
         &[TeamTiebreak::BoardPoints, TeamTiebreak::BoardWins],
         &BTreeMap::new(),
+        &BTreeMap::new(),
     )
     .unwrap();
     assert_eq!((rows[1].rank, rows[1].shared), (1, true));
+}
+
+/// 18.4 applied to a team (在积分相同时，把受到18.1和18.2款处分的人(队)按其
+/// 轻重程度和次数，依次排列在最后几个位置上): among teams equal on match
+/// points the penalised last — before every 15.3 tie-break, so a team
+/// ahead on board points falls behind — by weight (a disqualification
+/// over any number of warnings), then number; teams on other match
+/// points do not move.
+#[test]
+fn a_penalised_team_is_last_among_equal_match_points() {
+    // As `team_round_robin_by_15_3`: 1: 4 MP; 2 and 3: 3 MP, 6 and 4.5
+    // BP; 4: 2 MP.
+    let matches = vec![
+        m(1, 1, 4, "11=0"),
+        m(1, 2, 3, "1100"),
+        m(2, 1, 2, "0010"),
+        m(2, 3, 4, "1=10"),
+        m(3, 1, 3, "1111"),
+        m(3, 2, 4, "0001"),
+    ];
+    let order = |penalties: &BTreeMap<u32, Penalty>| -> Vec<(u32, u32, bool, u32)> {
+        team_standings(
+            &[1, 2, 3, 4],
+            &matches,
+            &[],
+            4,
+            &TeamTiebreak::ROUND_ROBIN,
+            &BTreeMap::new(),
+            penalties,
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.rank, r.team, r.shared, r.match_points))
+        .collect()
+    };
+    let plain = order(&BTreeMap::new());
+    assert_eq!(
+        plain.iter().map(|r| r.1).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4],
+        "{plain:?}"
+    );
+    let warned = |n| Penalty {
+        disqualifications: 0,
+        warnings: n,
+    };
+    let disqualified = Penalty {
+        disqualifications: 1,
+        warnings: 0,
+    };
+    // A warning to team 2: behind team 3 despite more board points.
+    let got = order(&BTreeMap::from([(2, warned(1))]));
+    assert_eq!(
+        got,
+        vec![
+            (1, 1, false, 4),
+            (2, 3, false, 3),
+            (3, 2, false, 3),
+            (4, 4, false, 2)
+        ]
+    );
+    // The leader and the last alone on their match points do not move.
+    let got = order(&BTreeMap::from([(1, warned(3)), (4, disqualified)]));
+    assert_eq!(got, order(&BTreeMap::new()));
+    // Both penalised: two warnings weigh less than a disqualification.
+    let got = order(&BTreeMap::from([(2, disqualified), (3, warned(2))]));
+    assert_eq!(got[1..3], [(2, 3, false, 3), (3, 2, false, 3)]);
+    // The same penalties: the tie-breaks decide again.
+    let got = order(&BTreeMap::from([(2, warned(1)), (3, warned(1))]));
+    assert_eq!(got, order(&BTreeMap::new()));
+}
+
+/// 18.4 in 15.5's ranking: the sum of places is the score; a penalised
+/// team is last among equal sums, before the best place decides.
+#[test]
+fn a_penalised_team_is_last_among_equal_sums_of_places() {
+    let places = vec![vec![1, 8, 9], vec![2, 6, 10], vec![3, 4, 5]];
+    let warned = Penalty {
+        disqualifications: 0,
+        warnings: 1,
+    };
+    assert_eq!(
+        team_total_ranking(&places, &[], &[]),
+        vec![(2, 1, false), (0, 2, false), (1, 3, false)]
+    );
+    assert_eq!(
+        team_total_ranking(&places, &[], &[warned, Penalty::default(), Penalty::default()]),
+        vec![(2, 1, false), (1, 2, false), (0, 3, false)]
+    );
+    // Team 2 (index 2) is alone on 12: a penalty does not move it.
+    assert_eq!(
+        team_total_ranking(&places, &[], &[Penalty::default(), Penalty::default(), warned]),
+        vec![(2, 1, false), (0, 2, false), (1, 3, false)]
+    );
 }

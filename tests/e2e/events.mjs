@@ -16,7 +16,7 @@
 //
 // Started by crates/qiju/tests/browser.rs after casual.mjs. Environment as
 // for run.mjs (QIJU_CHROMIUM, QIJU_SCREENSHOTS). Screenshots: the event
-// list, the event page, the arbiter's panel, the arena, a staged event
+// list, the event page, the arbiter's panel, a round chosen, the arena, a staged event
 // (groups → knockout → final) and the live boards, desktop
 // (English) and phone (Chinese).
 
@@ -556,6 +556,8 @@ try {
     await A.page.click('#round-choice button:first-child');
     await A.page.waitForFunction(() => document.querySelector('#round-shown h3')?.textContent.startsWith('Round 1'));
     assert.ok((await A.page.textContent('#round-shown')).includes(nameE));
+    await A.page.locator('#round-choice').scrollIntoViewIfNeeded();
+    await shot(A, 'events-round-chooser-desktop');
     const only = (await call(A.page, 'GET', `/api/events/${panelId}?round=1`)).body;
     assert.deepEqual(only.rounds_paired.map((r) => [r.boards.length > 0, r.board_count > 0]), [[true, true], [false, true]]);
     await A.page.click('#round-choice button:last-child');

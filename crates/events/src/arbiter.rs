@@ -431,11 +431,9 @@ impl Events {
         {
             return Ok(done);
         }
-        let _one = self.lock(id).await;
-        let l = self.load(id).await?;
-        if !self.is_arbiter(&l, &by.id).await? {
-            return Err(Error::Forbidden("only the event's arbiter may do that".into()));
-        }
+        let (_one, l) = self
+            .as_arbiter(id, by, "only the event's arbiter may do that")
+            .await?;
         match action {
             PlayerAction::Withdraw => self.withdraw_locked(id, player, by).await,
             PlayerAction::NameArbiter | PlayerAction::RemoveArbiter => {
@@ -547,13 +545,9 @@ impl Events {
         if req.reason.chars().count() > 200 {
             return Err(Error::bad("bad_reason", "a reason has at most 200 characters"));
         }
-        let _one = self.lock(id).await;
-        let l = self.load(id).await?;
-        if !self.is_arbiter(&l, &by.id).await? {
-            return Err(Error::Forbidden(
-                "only the event's arbiter may set results".into(),
-            ));
-        }
+        let (_one, l) = self
+            .as_arbiter(id, by, "only the event's arbiter may set results")
+            .await?;
         let p = l
             .pairings
             .iter()
@@ -645,11 +639,9 @@ impl Events {
         } else {
             format!(" ({})", req.reason.trim())
         };
-        let guard = self.lock(id).await;
-        let l = self.load(id).await?;
-        if !self.is_arbiter(&l, &by.id).await? {
-            return Err(Error::Forbidden("only the event's arbiter may do that".into()));
-        }
+        let (guard, l) = self
+            .as_arbiter(id, by, "only the event's arbiter may do that")
+            .await?;
         let over = || Error::conflict("event_finished", "the event is over");
         match req.action {
             EventAction::Pause | EventAction::Resume => {

@@ -199,6 +199,7 @@ mod tests {
                 first_to: 0,
                 min_rated_games: 0,
                 forfeit_after_ms: 0,
+                round_interval_ms: None,
                 group_count: 0,
                 group_size: 0,
                 advance_per_group: 0,

@@ -214,11 +214,9 @@ impl Events {
             return Ok(done);
         }
         let reason = check_reason(&req.reason)?;
-        let _one = self.lock(id).await;
-        let l = self.load(id).await?;
-        if !self.is_arbiter(&l, &by.id).await? {
-            return Err(Error::Forbidden("only the event's arbiter records fouls".into()));
-        }
+        let (_one, l) = self
+            .as_arbiter(id, by, "only the event's arbiter records fouls")
+            .await?;
         paired_round(&l, req.round)?;
         let entry = l
             .entries
@@ -339,13 +337,9 @@ impl Events {
             return Ok(done);
         }
         let reason = check_reason(&req.reason)?;
-        let _one = self.lock(id).await;
-        let l = self.load(id).await?;
-        if !self.is_arbiter(&l, &by.id).await? {
-            return Err(Error::Forbidden(
-                "only the event's arbiter may rule a forfeit".into(),
-            ));
-        }
+        let (_one, l) = self
+            .as_arbiter(id, by, "only the event's arbiter may rule a forfeit")
+            .await?;
         crate::teams::not_team_event(&l)?;
         paired_round(&l, req.round)?;
         let team = l

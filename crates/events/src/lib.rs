@@ -461,6 +461,23 @@ impl Events {
     /// Whether `user_id` holds the event's arbiter tools (`arbiter_among`);
     /// the named arbiters are read from the database only for someone
     /// other than the organiser.
+    /// The event's lock and the event read under it, for its arbiter
+    /// `by`: anyone else is refused (`forbidden` says with what). Every
+    /// arbiter's ruling starts so.
+    pub(crate) async fn as_arbiter(
+        &self,
+        id: &str,
+        by: &store::User,
+        forbidden: &str,
+    ) -> Result<(EventLock, Loaded), common::Error> {
+        let lock = self.lock(id).await;
+        let l = self.load(id).await?;
+        if !self.is_arbiter(&l, &by.id).await? {
+            return Err(common::Error::Forbidden(forbidden.into()));
+        }
+        Ok((lock, l))
+    }
+
     pub(crate) async fn is_arbiter(&self, l: &Loaded, user_id: &str) -> Result<bool, common::Error> {
         if l.event.organiser_id == user_id {
             return Ok(true);

@@ -4137,7 +4137,7 @@ async fn a_scheduled_swiss_paces_its_rounds_by_an_interval() {
     assert_eq!(ev["next_start_ms"], start);
     let mut done = std::collections::HashSet::new();
     let decide = |r: usize, w: u64, _b: u64| {
-        if (r as u64 + w) % 2 == 0 {
+        if (r as u64 + w).is_multiple_of(2) {
             Decide::WhiteWins
         } else {
             Decide::BlackWins

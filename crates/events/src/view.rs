@@ -221,8 +221,17 @@ pub struct StagesView {
 pub struct ArenaView {
     pub duration_ms: i64,
     pub berserk: bool,
+    /// Every game in the order paired; for a reader who asked for one
+    /// round's boards ([`Boards`]: the page), the games being played and
+    /// the last [`RECENT_ARENA_GAMES`] finished — a 500-player arena pairs
+    /// thousands of games an hour.
     pub games: Vec<ArenaGameView>,
+    /// The games paired in all, shown or not.
+    pub games_total: usize,
 }
+
+/// Finished games an arena's page is sent (it shows the last 40).
+pub const RECENT_ARENA_GAMES: usize = 40;
 
 /// One game of an arena.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -567,9 +576,25 @@ impl Events {
             arena: (l.system == crate::System::Arena).then(|| ArenaView {
                 duration_ms: l.event.duration_ms,
                 berserk: l.event.berserk,
+                games_total: l.arena_games.len(),
                 games: l
                     .arena_games
                     .iter()
+                    .filter({
+                        let finished = l.arena_games.iter().filter(|g| g.result.is_some()).count();
+                        let mut skip = if shown.is_some() {
+                            finished.saturating_sub(RECENT_ARENA_GAMES)
+                        } else {
+                            0
+                        };
+                        move |g| {
+                            if g.result.is_none() || skip == 0 {
+                                return true;
+                            }
+                            skip -= 1;
+                            false
+                        }
+                    })
                     .map(|g| ArenaGameView {
                         seq: g.seq,
                         white: name_of(g.white),

@@ -51,6 +51,12 @@ async fn event(org: &Client, id: &str) -> Value {
     org.get_json(&format!("/api/events/{id}")).await
 }
 
+/// The event as a page reads it: `round`'s boards only (`latest` or a
+/// number).
+async fn event_round(org: &Client, id: &str, round: &str) -> Value {
+    org.get_json(&format!("/api/events/{id}?round={round}")).await
+}
+
 /// The boards of round `r`: (white, black or 0 for the bye), by number.
 fn boards(ev: &Value, r: usize) -> Vec<(u64, u64)> {
     ev["rounds_paired"][r - 1]["boards"]
@@ -1189,6 +1195,15 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
         let first = keys.iter().position(|k| *k == keys[i]).unwrap();
         assert_eq!(r["rank"].as_u64(), Some(first as u64 + 1), "{r}");
     }
+    // The page reads the games being played (none now) and the last 40.
+    let recent = event_round(&org, &id, "latest").await;
+    assert_eq!(recent["arena"]["games_total"], games.len());
+    let seqs = |v: &[Value]| -> Vec<u64> { v.iter().map(|g| g["seq"].as_u64().unwrap()).collect() };
+    let all = seqs(&games);
+    assert_eq!(
+        seqs(recent["arena"]["games"].as_array().unwrap()),
+        all[all.len().saturating_sub(40)..]
+    );
     // The rules were all exercised.
     let finished = games.iter().filter(|g| g["result"] != "*").count();
     waits.sort_unstable();
@@ -4185,7 +4200,7 @@ async fn a_scheduled_swiss_paces_its_rounds_by_an_interval() {
         // A page showing one round reads its boards only; every round is
         // listed with its board count.
         for (ask, with_boards) in [("1", 1), ("latest", r + 1)] {
-            let ev = org.get_json(&format!("/api/events/{id}?round={ask}")).await;
+            let ev = event_round(&org, &id, ask).await;
             let shown: Vec<(u64, usize, u64)> = ev["rounds_paired"]
                 .as_array()
                 .unwrap()

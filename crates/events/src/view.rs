@@ -731,15 +731,19 @@ impl Events {
         Ok(out)
     }
 
-    /// The arbiter's log, oldest first (public, as a noticeboard).
+    /// The arbiter's log, oldest first (public, as a noticeboard); only
+    /// its `last` lines if asked (the page shows 30, and a 1,000-player
+    /// event's log has thousands).
     ///
     /// # Errors
     /// No such event.
-    pub async fn log_of(&self, id: &str) -> Result<Vec<LogView>, Error> {
-        self.load(id).await?;
+    pub async fn log_of(&self, id: &str, last: Option<u32>) -> Result<Vec<LogView>, Error> {
+        if self.store().event(id).await?.is_none() {
+            return Err(Error::NotFound(format!("event {id}")));
+        }
         Ok(self
             .store()
-            .event_log(id)
+            .event_log(id, last)
             .await?
             .into_iter()
             .map(|r| LogView {

@@ -4221,6 +4221,10 @@ async fn a_scheduled_swiss_paces_its_rounds_by_an_interval() {
         let (status, code) = refused(org.get(&format!("/api/events/{id}?round=first")).await).await;
         assert_eq!((status, code.as_str()), (400, "bad_round"));
         let log = org.get_json(&format!("/api/events/{id}/log")).await;
+        // The page reads the log's last lines only, oldest first.
+        let tail = org.get_json(&format!("/api/events/{id}/log?last=3")).await;
+        let whole = log.as_array().unwrap();
+        assert_eq!(tail.as_array().unwrap()[..], whole[whole.len() - 3..]);
         let log = log.as_array().unwrap();
         assert!(
             log.iter().any(|l| l["action"] == "schedule"

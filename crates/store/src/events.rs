@@ -839,14 +839,18 @@ impl Store {
     }
 
     /// An event's log, oldest first.
-    pub async fn event_log(&self, event_id: &str) -> Result<Vec<LogRow>, StoreError> {
+    pub async fn event_log(&self, event_id: &str, last: Option<u32>) -> Result<Vec<LogRow>, StoreError> {
+        // The last lines, newest first, turned round below.
         let rows = sqlx::query(
-            "SELECT seq, at_ms, actor_id, actor, action, detail FROM event_log WHERE event_id = $1 ORDER BY seq",
+            "SELECT seq, at_ms, actor_id, actor, action, detail FROM event_log WHERE event_id = $1 \
+             ORDER BY seq DESC LIMIT $2",
         )
         .bind(event_id)
+        .bind(last.map_or(i64::MAX, i64::from))
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
+            .rev()
             .map(|r| {
                 Ok(LogRow {
                     seq: r.try_get("seq")?,

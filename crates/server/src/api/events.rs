@@ -102,14 +102,21 @@ pub async fn crosstable(
     Ok(Json(state.events().crosstable(&id).await?))
 }
 
+#[derive(Deserialize, IntoParams)]
+pub struct LogQuery {
+    /// Only the last this many lines (still oldest first).
+    pub last: Option<u32>,
+}
+
 /// The arbiter's log: every action, by whom and when.
-#[utoipa::path(get, path = "/api/events/{id}/log", tag = "events", params(("id" = String, Path)),
-    responses((status = 200, body = [LogView]), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/events/{id}/log", tag = "events", params(("id" = String, Path), LogQuery),
+    responses((status = 200, body = [LogView]), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn log(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(q): Query<LogQuery>,
 ) -> Result<Json<Vec<LogView>>, ApiError> {
-    Ok(Json(state.events().log_of(&id).await?))
+    Ok(Json(state.events().log_of(&id, q.last).await?))
 }
 
 /// Enter the event (before round 1), with its invitation code if it has one.

@@ -308,7 +308,7 @@ async function eventPage(main, id, ctx) {
     drawPanel(ev);
     teams.hidden = !team;
     if (team) drawTeams(teamsView, teamsForms, ev, ctx, act);
-    api.eventLog(id).then((lines) => fill(log, lines.slice(-30).reverse().map((l) => h('li', {},
+    api.eventLog(id, 30).then((lines) => fill(log, lines.slice().reverse().map((l) => h('li', {},
       h('span', { class: 'muted' }, `${new Date(l.at_ms).toLocaleTimeString()} · ${shownName(l.by)} · `),
       `${l.action}: ${l.detail}`)))).catch(() => {});
     if (arena) {

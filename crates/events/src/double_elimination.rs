@@ -10,7 +10,7 @@
 //! the stored rounds, each match's winner reported, so a restart pairs the
 //! same boards.
 
-use crate::knockout::winner_of;
+use crate::knockout::{match_winner, winner_of};
 use crate::Loaded;
 use common::Error;
 use tournament::knockout::DoubleElimination;
@@ -38,16 +38,7 @@ fn replay(l: &Loaded, upto: u32) -> Result<DoubleElimination, Error> {
             )));
         }
         for p in stored.iter().filter(|p| p.black.is_some()) {
-            let winner = winner_of(p).ok_or_else(|| {
-                Error::conflict(
-                    "no_winner",
-                    format!(
-                        "round {r} board {}: the match has no winner; the arbiter sets one",
-                        p.board
-                    ),
-                )
-            })?;
-            de.report(winner)
+            de.report(match_winner(p)?)
                 .map_err(|e| Error::conflict("no_pairing", e.to_string()))?;
         }
     }

@@ -27,17 +27,8 @@ pub(crate) fn boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, 
         SingleElimination::seeded(players).map_err(|e| Error::conflict("too_few_players", e.to_string()))?;
     for r in 1..round {
         for p in l.pairings.iter().filter(|p| p.round == r) {
-            let winner = winner_of(p).ok_or_else(|| {
-                Error::conflict(
-                    "no_winner",
-                    format!(
-                        "round {r} board {}: the match has no winner; the arbiter sets one",
-                        p.board
-                    ),
-                )
-            })?;
             bracket
-                .report(winner)
+                .report(match_winner(p)?)
                 .map_err(|e| Error::conflict("no_pairing", e.to_string()))?;
         }
         bracket
@@ -45,6 +36,21 @@ pub(crate) fn boards(l: &Loaded, round: u32) -> Result<Vec<(u32, Option<u32>)>, 
             .map_err(|e| Error::conflict("no_pairing", e.to_string()))?;
     }
     Ok(bracket.pairings())
+}
+
+/// Who went through on a board, to pair the next round from: refused
+/// while the match has none (a double forfeit, a draw the arbiter has
+/// not decided).
+pub(crate) fn match_winner(p: &PairingRow) -> Result<u32, Error> {
+    winner_of(p).ok_or_else(|| {
+        Error::conflict(
+            "no_winner",
+            format!(
+                "round {} board {}: the match has no winner; the arbiter sets one",
+                p.round, p.board
+            ),
+        )
+    })
 }
 
 /// Who went through on a board: the first-listed player on `1-0`, `+-`

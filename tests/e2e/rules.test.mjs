@@ -419,10 +419,15 @@ await test('live boards: the round\'s games with a board, a knockout\'s latest g
     system: 'arena', rounds_paired: [],
     arena: { games: [
       { seq: 1, game: 'x1', white: p(1, 'a'), black: p(2, 'b'), result: '1-0' },
-      { seq: 2, game: 'x2', white: p(2, 'b'), black: p(1, 'a'), result: null },
+      { seq: 2, game: 'x2', white: p(2, 'b'), black: p(1, 'a'), result: null, points_now: [0, 2] },
+      { seq: 3, game: 'x3', white: p(3, 'c'), black: p(4, 'd'), result: null, points_now: [0, 0] },
+      { seq: 4, game: 'x4', white: p(5, 'e'), black: p(6, 'f'), result: null, points_now: [5, 1] },
+      { seq: 5, game: 'x5', white: p(7, 'g'), black: p(8, 'h'), result: null, points_now: [2, 2] },
     ] },
   };
-  assert.deepEqual(live.liveGames(arena), [{ game: 'x2', label: 'Game 2', white: 'b', black: 'a' }]);
+  // The leaders' games first: the better player's points, then the other's.
+  assert.deepEqual(live.liveGames(arena).map((g) => g.game), ['x4', 'x5', 'x2', 'x3']);
+  assert.deepEqual(live.liveGames(arena)[2], { game: 'x2', label: 'Game 2', white: 'b', black: 'a' });
   assert.deepEqual(live.liveGames({ system: 'swiss', rounds_paired: [] }), []);
   // A 500-board round: 42 pages of 12, the last with 8; a page past the
   // end is the last one, before the start the first.

@@ -240,23 +240,25 @@ impl Events {
         };
         let tc = play::table::parse_time_control(tc)
             .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
-        let Some(game) = self.create_board_game(l, white, game_black, &tc).await? else {
-            return Ok(());
+        let link = async |game: &str| {
+            let row = MatchGameRow {
+                round: p.round,
+                board: p.board,
+                game_no: number,
+                phase: phase_name(phase).to_string(),
+                white,
+                game_id: game.to_string(),
+                result: None,
+            };
+            Ok(self.store().insert_match_game(&l.event.id, &row).await?)
         };
-        self.store()
-            .insert_match_game(
-                &l.event.id,
-                &MatchGameRow {
-                    round: p.round,
-                    board: p.board,
-                    game_no: number,
-                    phase: phase_name(phase).to_string(),
-                    white,
-                    game_id: game,
-                    result: None,
-                },
-            )
-            .await?;
+        if self
+            .create_board_game(l, white, game_black, &tc, link)
+            .await?
+            .is_none()
+        {
+            return Ok(());
+        }
         if number > 1 {
             self.log(
                 &l.event.id,

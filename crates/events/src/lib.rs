@@ -397,14 +397,23 @@ impl Events {
 
     /// Starts one game of the event between pairing numbers `white` and
     /// `black` (first and second side) through `play::live::create_game`,
-    /// as the lobby starts a game, and tells both players. `None` when a
-    /// player's account is gone.
+    /// as the lobby starts a game, links it where the event keeps it
+    /// (`link`: its board, its match, its arena row) and tells both
+    /// players. `None` when a player's account is gone.
+    ///
+    /// The game is created before it is linked, so that no reader of the
+    /// event sees a game that does not exist yet; the game's row records
+    /// the event in the same write, so that a node that dies between the
+    /// two leaves a game the restart finds and calls off
+    /// ([`Events::call_off_unlinked_games`]) — never one played beside the
+    /// game paired again.
     pub(crate) async fn create_board_game(
         &self,
         l: &Loaded,
         white: u32,
         black: u32,
         tc: &clock::TimeControl,
+        link: impl AsyncFnOnce(&str) -> Result<(), common::Error>,
     ) -> Result<Option<String>, common::Error> {
         let (Some(w), Some(b)) = (l.entry_number(white), l.entry_number(black)) else {
             return Ok(None);
@@ -426,6 +435,7 @@ impl Events {
                 first: play::live::Seat::person(&white_user),
                 second: play::live::Seat::person(&black_user),
                 first_move_ms: (l.event.forfeit_after_ms > 0).then_some(l.event.forfeit_after_ms),
+                event: Some(l.event.id.clone()),
             },
         )
         .await?;
@@ -434,6 +444,7 @@ impl Events {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(game.clone(), l.event.id.clone());
+        link(&game).await?;
         for (user, side) in [
             (&white_user, game::Side::First),
             (&black_user, game::Side::Second),
@@ -446,6 +457,47 @@ impl Events {
             });
         }
         Ok(Some(game))
+    }
+
+    /// Calls off the live games made for the event that none of its
+    /// boards, matches or arena rows names: the node died between creating
+    /// one and linking it ([`Events::create_board_game`]). Run at the
+    /// restart, before the event's games are scored and paired; the board
+    /// is then played again (its game started anew, or its players paired
+    /// again). The game's record says it was called off by its first
+    /// player, as a re-paired round's old games say.
+    pub(crate) async fn call_off_unlinked_games(&self, l: &Loaded) -> Result<usize, common::Error> {
+        let linked: std::collections::HashSet<&str> = l
+            .pairings
+            .iter()
+            .filter_map(|p| p.game_id.as_deref())
+            .chain(l.match_games.iter().map(|g| g.game_id.as_str()))
+            .chain(l.arena_games.iter().map(|g| g.game_id.as_str()))
+            .collect();
+        let mut called_off = 0;
+        for game in self.store().live_event_games(&l.event.id).await? {
+            if linked.contains(game.as_str()) {
+                continue;
+            }
+            let Some((row, _)) = self.store().game(&game).await? else {
+                continue;
+            };
+            let Some(first) = row.first_id else { continue };
+            tracing::warn!(event = %l.event.id, game, "a game made for the event was never linked to it; calling it off");
+            let _ = play::live::act_on(self.play(), &game, &first, play::table::Action::Abort).await;
+            self.log(
+                &l.event.id,
+                None,
+                "call_off",
+                &format!(
+                    "game {game} ({} – {}) was started as the node stopped, before it was recorded: called off, to be played again",
+                    row.first_name, row.second_name
+                ),
+            )
+            .await?;
+            called_off += 1;
+        }
+        Ok(called_off)
     }
 
     /// The event this node made `game` for, if its end was not heard yet;

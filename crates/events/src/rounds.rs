@@ -317,11 +317,13 @@ impl Events {
                 self.advance_match(l, p).await?;
                 continue;
             }
-            if let Some(game) = self.create_board_game(l, p.white, black, &tc).await? {
-                self.store()
-                    .set_pairing_game(&l.event.id, p.round, p.board, &game)
-                    .await?;
-            }
+            self.create_board_game(l, p.white, black, &tc, async |game| {
+                Ok(self
+                    .store()
+                    .set_pairing_game(&l.event.id, p.round, p.board, game)
+                    .await?)
+            })
+            .await?;
         }
         Ok(())
     }
@@ -598,6 +600,7 @@ impl Events {
         for e in &events {
             let _one = self.lock(&e.id).await;
             let l = self.load(&e.id).await?;
+            self.call_off_unlinked_games(&l).await?;
             if l.system == System::Arena {
                 self.reconcile_arena(&l).await?;
                 continue;

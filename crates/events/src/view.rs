@@ -248,6 +248,10 @@ pub struct ArenaGameView {
     pub white_berserk: bool,
     pub black_berserk: bool,
     pub ended_ms: Option<i64>,
+    /// The players' arena points now, first side then second: the live
+    /// boards show the leaders' games first, as lichess's arena does its
+    /// top games.
+    pub points_now: [u32; 2],
 }
 
 /// An arena player's line: the sheet behind the points.
@@ -573,41 +577,46 @@ impl Events {
             entered: viewer.is_some_and(|u| l.entry_of(&u.id).is_some_and(|e| !e.withdrawn)),
             my_game: viewer.and_then(|u| my_game(l, &u.id)),
             published_ms: l.event.published_ms,
-            arena: (l.system == crate::System::Arena).then(|| ArenaView {
-                duration_ms: l.event.duration_ms,
-                berserk: l.event.berserk,
-                games_total: l.arena_games.len(),
-                games: l
-                    .arena_games
-                    .iter()
-                    .filter({
-                        let finished = l.arena_games.iter().filter(|g| g.result.is_some()).count();
-                        let mut skip = if shown.is_some() {
-                            finished.saturating_sub(RECENT_ARENA_GAMES)
-                        } else {
-                            0
-                        };
-                        move |g| {
-                            if g.result.is_none() || skip == 0 {
-                                return true;
+            arena: (l.system == crate::System::Arena).then(|| {
+                let sheets = crate::arena::sheets(&l.arena_games);
+                let points = |n: u32| sheets.get(&n).map_or(0, |s| s.points);
+                ArenaView {
+                    duration_ms: l.event.duration_ms,
+                    berserk: l.event.berserk,
+                    games_total: l.arena_games.len(),
+                    games: l
+                        .arena_games
+                        .iter()
+                        .filter({
+                            let finished = l.arena_games.iter().filter(|g| g.result.is_some()).count();
+                            let mut skip = if shown.is_some() {
+                                finished.saturating_sub(RECENT_ARENA_GAMES)
+                            } else {
+                                0
+                            };
+                            move |g| {
+                                if g.result.is_none() || skip == 0 {
+                                    return true;
+                                }
+                                skip -= 1;
+                                false
                             }
-                            skip -= 1;
-                            false
-                        }
-                    })
-                    .map(|g| ArenaGameView {
-                        seq: g.seq,
-                        white: name_of(g.white),
-                        black: name_of(g.black),
-                        game: g.game_id.clone(),
-                        paired_ms: g.paired_ms,
-                        result: g.result.clone(),
-                        plies: g.plies,
-                        white_berserk: g.white_berserk,
-                        black_berserk: g.black_berserk,
-                        ended_ms: g.ended_ms,
-                    })
-                    .collect(),
+                        })
+                        .map(|g| ArenaGameView {
+                            seq: g.seq,
+                            white: name_of(g.white),
+                            black: name_of(g.black),
+                            game: g.game_id.clone(),
+                            paired_ms: g.paired_ms,
+                            result: g.result.clone(),
+                            plies: g.plies,
+                            white_berserk: g.white_berserk,
+                            black_berserk: g.black_berserk,
+                            ended_ms: g.ended_ms,
+                            points_now: [points(g.white), points(g.black)],
+                        })
+                        .collect(),
+                }
             }),
         })
     }

@@ -115,6 +115,7 @@ impl Lobby {
                 first: red,
                 second: black,
                 first_move_ms: None,
+                event: None,
             },
             client,
         )

@@ -107,6 +107,7 @@ impl Lobby {
                 first: Seat::person(red),
                 second: Seat::person(black),
                 first_move_ms: None,
+                event: None,
             },
         )
         .await?;

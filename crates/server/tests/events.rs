@@ -1148,6 +1148,15 @@ async fn an_arena_of_ten_bots_scored_by_the_rules() {
         assert_eq!(r["points"], points.to_string(), "{name}: {r}");
         assert_eq!(r["arena"]["fire"], fire, "{name}: {r}");
     }
+    // Each game carries its players' points now (the live boards put the
+    // leaders' games first).
+    for g in &games {
+        for (i, side) in ["white", "black"].into_iter().enumerate() {
+            let name = g[side]["name"].as_str().unwrap();
+            let points = arena_points(sheets.get(name).map_or(&[][..], |v| &v[..])).0;
+            assert_eq!(g["points_now"][i], points, "{name} in {g}");
+        }
+    }
     // Equal points are ordered by lila's performance, written again here:
     // the mean of the opponents' ratings, +500 a win, −500 a loss (a
     // player with no game: their rating).
@@ -1393,7 +1402,28 @@ async fn an_arena_resumes_after_a_restart() {
         event(&org, &id).await["arena"]["games"][0]["result"] == "1-0"
     })
     .await;
-    // Game 1's players just met: they wait for the others.
+    // Game 1's players just met: they wait for the others. The node made
+    // them a game for the event and stopped before linking it
+    // (`Events::create_board_game` creates, then links): the restart
+    // calls that game off, and nobody is paired twice.
+    let name = |side: &str| games[0][side]["name"].as_str().unwrap().to_string();
+    let (first, second) = (s.user(&name("black")).await, s.user(&name("white")).await);
+    let lost = play::live::create_game(
+        s.play(),
+        play::live::GameSetup {
+            variant: "xiangqi/cxa".into(),
+            profile: registry::Profile::default(),
+            fen: None,
+            time_control: play::table::parse_time_control("1+0").unwrap(),
+            rated: false,
+            first: play::live::Seat::person(&first),
+            second: play::live::Seat::person(&second),
+            first_move_ms: None,
+            event: Some(id.clone()),
+        },
+    )
+    .await
+    .unwrap();
     let before = event(&org, &id).await;
     assert_eq!(before["arena"]["games"].as_array().unwrap().len(), 2);
 
@@ -1404,6 +1434,19 @@ async fn an_arena_resumes_after_a_restart() {
     assert_eq!(
         (after["state"].as_str(), after["ends_ms"].clone()),
         (Some("running"), before["ends_ms"].clone())
+    );
+    assert_eq!(
+        s.store().game_state(&lost).await.unwrap().as_deref(),
+        Some("aborted"),
+        "the game no board names is called off at the restart"
+    );
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["action"] == "call_off" && l["detail"].as_str().unwrap().contains(lost.as_str())),
+        "{log:#}"
     );
     // Game 2 goes on and counts; then the four are paired anew.
     bot(&games[1], "white").play(g2, "c3c4", false).await;

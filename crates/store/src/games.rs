@@ -298,6 +298,46 @@ impl Store {
     /// answered 500 now and then. Text has one type either way, and Rust
     /// prints an `f64` so that it reads back exactly.
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        insert_game_on(&self.writer, g).await
+    }
+
+    /// As [`Store::insert_game`], for a game made for event `event_id`:
+    /// the game's row and which event it is for are one write, so that a
+    /// node that dies before the event links the game leaves a game the
+    /// restart can find ([`Store::live_event_games`]).
+    pub async fn insert_event_game(&self, g: &GameRow, event_id: &str) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        insert_game_on(&mut *tx, g).await?;
+        sqlx::query("INSERT INTO event_games (game_id, event_id) VALUES ($1, $2)")
+            .bind(&g.id)
+            .bind(event_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The live games made for `event_id`.
+    pub async fn live_event_games(&self, event_id: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT e.game_id FROM event_games e JOIN games g ON g.id = e.game_id \
+             WHERE e.event_id = $1 AND g.state = 'live' ORDER BY e.game_id",
+        )
+        .bind(event_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("game_id"))
+            .collect::<Result<_, _>>()?)
+    }
+}
+
+async fn insert_game_on<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
+    ex: E,
+    g: &GameRow,
+) -> Result<(), StoreError> {
+    {
         sqlx::query(&format!(
             "INSERT INTO games ({GAME_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,\
              CAST($13 AS DOUBLE PRECISION),CAST($14 AS DOUBLE PRECISION),$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27)"
@@ -329,11 +369,13 @@ impl Store {
         .bind(g.second_ms)
         .bind(&g.rules_profile)
         .bind(g.first_move_ms)
-        .execute(&self.writer)
+        .execute(ex)
         .await?;
-        Ok(())
     }
+    Ok(())
+}
 
+impl Store {
     /// A game's command log, in order.
     pub async fn commands(&self, game_id: &str) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query("SELECT seq, body FROM commands WHERE game_id = $1 ORDER BY seq")

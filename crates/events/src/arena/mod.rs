@@ -174,26 +174,23 @@ impl Events {
         let tc = play::table::parse_time_control(&l.event.time_control)
             .map_err(|e| Error::Internal(format!("event {}: {e}", l.event.id)))?;
         for (white, black) in rules::pair(&waiting, active.len() <= 2) {
-            let Some(game) = self.create_board_game(l, white, black, &tc).await? else {
-                continue;
-            };
-            self.store()
-                .insert_arena_game(
-                    &l.event.id,
-                    &ArenaGameRow {
-                        seq: 0,
-                        white,
-                        black,
-                        game_id: game,
-                        paired_ms: common::now_ms(),
-                        result: None,
-                        plies: 0,
-                        white_berserk: false,
-                        black_berserk: false,
-                        ended_ms: None,
-                    },
-                )
-                .await?;
+            self.create_board_game(l, white, black, &tc, async |game| {
+                let row = ArenaGameRow {
+                    seq: 0,
+                    white,
+                    black,
+                    game_id: game.to_string(),
+                    paired_ms: common::now_ms(),
+                    result: None,
+                    plies: 0,
+                    white_berserk: false,
+                    black_berserk: false,
+                    ended_ms: None,
+                };
+                self.store().insert_arena_game(&l.event.id, &row).await?;
+                Ok(())
+            })
+            .await?;
         }
         Ok(())
     }

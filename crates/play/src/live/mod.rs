@@ -75,6 +75,11 @@ pub struct GameSetup {
     /// The window for each side's first move, if not the node's (an
     /// event's forfeit time, seed 000 21.1).
     pub first_move_ms: Option<i64>,
+    /// The event the game is made for, recorded with the game's row in
+    /// one write (`Store::insert_event_game`): the event links the game to
+    /// its board only after it exists, and a restart finds a game made
+    /// for it that no board names.
+    pub event: Option<String>,
 }
 
 /// Why an action was refused.
@@ -424,7 +429,10 @@ async fn create(
         second_ms: main_ms,
         first_move_ms: setup.first_move_ms.unwrap_or(0).max(0),
     };
-    state.store().insert_game(&row).await?;
+    match &setup.event {
+        Some(event) => state.store().insert_event_game(&row, event).await?,
+        None => state.store().insert_game(&row).await?,
+    }
     // A new row is this node's at generation 0 (the column's default):
     // no other node can have taken it, so no taking is written. Were this
     // node stale and the game taken over, the generation would be 1 and

@@ -184,6 +184,12 @@ impl TestServer {
         self.server.as_ref().expect("running").state.play().store()
     }
 
+    /// The server's games, for a test that must start one as only a
+    /// failure would (made for an event that never linked it).
+    pub fn play(&self) -> &play::Play {
+        self.server.as_ref().expect("running").state.play()
+    }
+
     /// Stops the server and starts the same node again on the same
     /// database and address (clients keep their cookies and URLs): its
     /// live games resume from the stored commands.

@@ -33,16 +33,22 @@ const SIDES = ['first', 'second'];
 /**
  * The games the screen shows, in order: `{ game, label, white, black }`
  * (`white`/`black` the event's names, shown until the game's own view
- * comes). An arena: the games being played, in the order paired. Any
+ * comes). An arena: the games being played, the leaders' first. Any
  * other event: the current round's boards with a game (a bye or a forfeit
  * without one has nothing to watch); a knockout board's game is its
  * match's latest.
  */
 export function liveGames(ev) {
   if (ev.system === 'arena') {
-    return (ev.arena ? ev.arena.games : []).filter((g) => !g.result).map((g) => ({
-      game: g.game, label: t('live.arenaGame', { n: g.seq }), white: g.white.name, black: g.black.name,
-    }));
+    // The leaders' games first (the better player's points now, then the
+    // other's), as lichess shows an arena's top games; then as paired.
+    const lead = (g) => Math.max(...(g.points_now || [0, 0]));
+    const other = (g) => Math.min(...(g.points_now || [0, 0]));
+    return (ev.arena ? ev.arena.games : []).filter((g) => !g.result)
+      .sort((a, b) => lead(b) - lead(a) || other(b) - other(a) || a.seq - b.seq)
+      .map((g) => ({
+        game: g.game, label: t('live.arenaGame', { n: g.seq }), white: g.white.name, black: g.black.name,
+      }));
   }
   const round = ev.rounds_paired[ev.rounds_paired.length - 1];
   if (!round) return [];

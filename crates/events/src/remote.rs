@@ -179,16 +179,20 @@ impl Events {
         self.other_node(id).await
     }
 
-    /// The node that runs event `id` when it is not this one (its row's
-    /// `node`, which a takeover moves).
+    /// The node that runs event `id` when it is not this one.
     pub(crate) async fn other_node(&self, id: &str) -> Result<Option<String>, Error> {
-        let here = &self.play().config().node_id;
         Ok(self
             .store()
             .event(id)
             .await?
-            .map(|e| e.node)
-            .filter(|node| node != here))
+            .filter(|e| !self.runs_here(e))
+            .map(|e| e.node))
+    }
+
+    /// Whether this node runs the event: its row's `node`, which a
+    /// takeover moves. Only that node pairs the event and scores its games.
+    pub(crate) fn runs_here(&self, ev: &store::EventRow) -> bool {
+        ev.node == self.play().config().node_id
     }
 
     /// Makes the change `call` at event `id`'s node if that is another:

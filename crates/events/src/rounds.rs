@@ -331,8 +331,7 @@ impl Events {
     /// The row of `event` when this node runs it (issue 29): another
     /// node scores its own events' games and pairs them.
     async fn event_here(&self, event: &str) -> Result<Option<store::EventRow>, Error> {
-        let here = &self.play().config().node_id;
-        Ok(self.store().event(event).await?.filter(|ev| &ev.node == here))
+        Ok(self.store().event(event).await?.filter(|ev| self.runs_here(ev)))
     }
 
     /// Games that ended, heard together (those queued when the room got

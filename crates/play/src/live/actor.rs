@@ -130,6 +130,7 @@ pub(super) fn spawn(
         fence,
         lost: false,
         bus: state.bus().cloned(),
+        followed_elsewhere: false,
     };
     let st = state.clone();
     tokio::spawn(async move {
@@ -220,7 +221,8 @@ async fn handle(state: &Play, g: &mut LiveGame, cmd: Cmd, me: &mpsc::Sender<Cmd>
             v.first_move = first_move_view(state, g);
             let _ = reply.send((v, rx));
         }
-        Cmd::View { reply } => {
+        Cmd::View { reply, follow } => {
+            g.followed_elsewhere |= follow;
             let now = common::now_ms();
             let mut v = view_of(g.variant, &g.row, &g.table, g.version, now);
             v.away = away_view(state, g, now);

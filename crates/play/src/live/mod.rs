@@ -146,6 +146,9 @@ pub enum Cmd {
     },
     View {
         reply: oneshot::Sender<GameView>,
+        /// Asked by another node that follows the game's events from now
+        /// on ([`remote::join`]).
+        follow: bool,
     },
     Computer(ComputerMove),
     /// A player's game socket opened (`true`) or closed.
@@ -654,7 +657,7 @@ pub async fn join(state: &Play, game_id: &str) -> Option<(GameView, broadcast::R
 
 /// The current view of a game, live or stored.
 pub async fn view(state: &Play, game_id: &str) -> Result<Option<GameView>, common::Error> {
-    if let Some(v) = view_here(state, game_id).await {
+    if let Some(v) = view_here(state, game_id, false).await {
         return Ok(Some(v));
     }
     if state.games().get(game_id).is_none() {
@@ -665,10 +668,11 @@ pub async fn view(state: &Play, game_id: &str) -> Result<Option<GameView>, commo
     stored_view(state, game_id).await
 }
 
-/// The view of a game of this node's, from its task.
-async fn view_here(state: &Play, game_id: &str) -> Option<GameView> {
+/// The view of a game of this node's, from its task; `follow`: for
+/// another node that follows its events from now on.
+async fn view_here(state: &Play, game_id: &str, follow: bool) -> Option<GameView> {
     let h = state.games().get(game_id)?;
     let (reply, rx) = oneshot::channel();
-    h.tx.send(Cmd::View { reply }).await.ok()?;
+    h.tx.send(Cmd::View { reply, follow }).await.ok()?;
     rx.await.ok()
 }

@@ -42,6 +42,11 @@ enum Call {
     },
     View {
         game: String,
+        /// The asking node follows the game's events from now on (a join):
+        /// the owner publishes them on the game's channel only once some
+        /// node does (`LiveGame::followed_elsewhere`).
+        #[serde(default)]
+        follow: bool,
     },
     Chat {
         game: String,
@@ -208,15 +213,16 @@ async fn act_at(bus: &bus::Bus, node: &str, game: &str, user: &str, action: Acti
 /// The live view of a game owned by another node.
 pub(super) async fn view(state: &Play, game: &str) -> Option<GameView> {
     let (bus, node) = owner(state, game).await?;
-    view_at(bus, &node, game).await
+    view_at(bus, &node, game, false).await
 }
 
-async fn view_at(bus: &bus::Bus, node: &str, game: &str) -> Option<GameView> {
+async fn view_at(bus: &bus::Bus, node: &str, game: &str, follow: bool) -> Option<GameView> {
     let answer = call(
         bus,
         node,
         &Call::View {
             game: game.to_string(),
+            follow,
         },
     )
     .await
@@ -229,7 +235,7 @@ async fn view_at(bus: &bus::Bus, node: &str, game: &str) -> Option<GameView> {
 pub(super) async fn join(state: &Play, game: &str) -> Option<(GameView, broadcast::Receiver<Arc<Event>>)> {
     let (bus, node) = owner(state, game).await?;
     let mut heard = bus.subscribe(&channel(game)).await.ok()?;
-    let view = view_at(bus, &node, game).await?;
+    let view = view_at(bus, &node, game, true).await?;
     state.remote_owners().insert(game, &node);
     let (tx, rx) = broadcast::channel(256);
     let seen = view.v;
@@ -330,7 +336,7 @@ async fn answer(play: &Play, body: &str) -> String {
             let r = super::act_here(play, &game, &user, action).await;
             serde_json::to_string(&r.map_err(|e| Refusal::from(&e)))
         }
-        Call::View { game } => serde_json::to_string(&super::view_here(play, &game).await),
+        Call::View { game, follow } => serde_json::to_string(&super::view_here(play, &game, follow).await),
         Call::Chat { game, msg } => {
             let r = super::chat_here(play, &game, *msg).await;
             serde_json::to_string(&r.map_err(|e| Refusal::from(&e)))

@@ -50,6 +50,14 @@ pub(super) struct LiveGame {
     pub(super) lost: bool,
     /// The bus to the other nodes, where they follow this game (issue 29).
     pub(super) bus: Option<bus::Bus>,
+    /// Whether another node has joined the game (its `view` with
+    /// `follow`, asked after it subscribed to the game's channel): only
+    /// then are the events published there, so that a game whose players
+    /// and spectators are all on its own node costs the bus nothing. A
+    /// node that joins gets the view first and every event after it; a
+    /// takeover starts unfollowed, and the followers, told `moved`, join
+    /// the new owner again.
+    pub(super) followed_elsewhere: bool,
 }
 
 /// Sends a game event to every listener; its version is the next one.
@@ -63,7 +71,7 @@ pub(super) fn broadcast(g: &mut LiveGame, msg: &ServerMsg) {
 /// listener.
 pub(super) fn tell(g: &LiveGame, msg: &ServerMsg, v: Option<u64>) {
     let event = Event::of(msg);
-    if let Some(bus) = &g.bus {
+    if let Some(bus) = g.bus.as_ref().filter(|_| g.followed_elsewhere) {
         super::remote::publish(bus, &g.row.id, &event, v);
     }
     let _ = g.events.send(event);

@@ -37,7 +37,9 @@ pub enum ChoiceRefusal {
         first: &'static str,
         second: &'static str,
     },
-    #[error("no armageddon colour is waiting to be chosen in this event")]
+    /// Before the play-off is over, once chosen, or never theirs to
+    /// choose.
+    #[error("no armageddon colour of yours is waiting to be chosen in this event")]
     NoChoicePending,
     /// Seed 001: the player who had no choice at the lot chooses, not the
     /// other.
@@ -121,7 +123,9 @@ impl Events {
         chooser: u32,
     ) -> Result<Option<bool>, Error> {
         let now = common::now_ms();
-        let name = l.entry_number(chooser).map_or_else(String::new, |e| e.name.clone());
+        let name = l
+            .entry_number(chooser)
+            .map_or_else(String::new, |e| e.name.clone());
         match choice_of(l, p) {
             Some(c) => match c.side.as_deref() {
                 Some(side) => Ok(Some(side == "first")),
@@ -177,9 +181,9 @@ impl Events {
     /// starts at once (`POST /api/events/{id}/armageddon`).
     ///
     /// # Errors
-    /// A side that is none (`bad_side`), no colour waiting to be chosen in
-    /// the event (`no_choice_pending`), another player's choice
-    /// (`not_your_choice`); nothing changes.
+    /// A side that is none (`bad_side`), no colour of theirs waiting to be
+    /// chosen (`no_choice_pending`), their match's colour the other
+    /// player's to choose (`not_your_choice`); nothing changes.
     pub async fn choose_armageddon(&self, id: &str, by: &User, req: ArmageddonRequest) -> Result<(), Error> {
         if let Some(done) = self
             .forwarded(id, || Call::Armageddon {
@@ -196,24 +200,24 @@ impl Events {
         let variant = registry::get(Some(&l.event.variant)).map_err(|e| Error::Internal(e.to_string()))?;
         let white = parse_side(variant, &req.side)?;
         let waiting = pending(&l);
-        let Some(&(first, _)) = waiting.first() else {
-            return Err(ChoiceRefusal::NoChoicePending.into());
-        };
         let me = l.entry_of(&by.id).map(|e| e.number);
         let Some(&(p, c)) = waiting.iter().find(|(_, c)| Some(c.chooser) == me) else {
-            // Theirs is the match they play in, else the first waiting.
-            let (p, c) = waiting
+            // Their own match waiting for the other player's choice.
+            if let Some(&(p, c)) = waiting
                 .iter()
                 .find(|(p, _)| me.is_some() && (Some(p.white) == me || p.black == me))
-                .copied()
-                .unwrap_or((first, waiting[0].1));
-            return Err(ChoiceRefusal::NotYourChoice {
-                name: l.entry_number(c.chooser).map_or_else(String::new, |e| e.name.clone()),
-                number: c.chooser,
-                round: p.round,
-                board: p.board,
+            {
+                return Err(ChoiceRefusal::NotYourChoice {
+                    name: l
+                        .entry_number(c.chooser)
+                        .map_or_else(String::new, |e| e.name.clone()),
+                    number: c.chooser,
+                    round: p.round,
+                    board: p.board,
+                }
+                .into());
             }
-            .into());
+            return Err(ChoiceRefusal::NoChoicePending.into());
         };
         // The match itself must be at its choice (a row never outlives it
         // otherwise; checked rather than trusted).
@@ -248,11 +252,7 @@ impl Events {
                 by.name,
                 c.chooser,
                 side_word(white),
-                if white {
-                    ""
-                } else {
-                    ", a draw their win"
-                }
+                if white { "" } else { ", a draw their win" }
             ),
         )
         .await?;
@@ -273,11 +273,7 @@ impl Events {
     /// tick.
     pub(crate) async fn choose_when_due(&self) {
         let node = self.play().config().node_id.clone();
-        let ids = match self
-            .store()
-            .armageddon_choices_due(&node, common::now_ms())
-            .await
-        {
+        let ids = match self.store().armageddon_choices_due(&node, common::now_ms()).await {
             Ok(ids) => ids,
             Err(err) => {
                 tracing::warn!(error = %err, "cannot look for armageddon colours due");

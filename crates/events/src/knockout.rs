@@ -104,7 +104,11 @@ fn game_result(r: &str) -> Option<GameResult> {
 
 /// The match as its finished games left it; `None` before its first game.
 /// The armageddon colour is read from the armageddon game itself.
-pub(crate) fn rebuild(format: MatchFormat, p: &PairingRow, games: &[&MatchGameRow]) -> Result<Option<Match>, Error> {
+pub(crate) fn rebuild(
+    format: MatchFormat,
+    p: &PairingRow,
+    games: &[&MatchGameRow],
+) -> Result<Option<Match>, Error> {
     let Some(first) = games.first() else {
         return Ok(None);
     };
@@ -420,7 +424,11 @@ mod tests {
         let m = rebuild(MatchFormat::NATIONAL, &p, &[&g1, &g2, &g3])
             .unwrap()
             .unwrap();
-        assert_eq!(m.winner(), Some(Player::Second), "4 took red; black (5) wins the draw");
+        assert_eq!(
+            m.winner(),
+            Some(Player::Second),
+            "4 took red; black (5) wins the draw"
+        );
     }
 
     #[test]

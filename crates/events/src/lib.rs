@@ -44,17 +44,17 @@ mod staged;
 pub mod teams;
 pub mod view;
 
-pub use armageddon::{ArmageddonRequest, ChoiceRefusal};
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
+pub use armageddon::{ArmageddonRequest, ChoiceRefusal};
 pub use fouls::{FoulRequest, FoulView, Ruling, TeamForfeitRequest, TeamWithdrawRequest};
 pub use spec::{
     BoardResult, LineupOrder, NewEvent, Scoring, System, TeamMatchKind, TeamRanking, TiebreakOrder,
 };
 pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
-    ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, ArmageddonChoiceView, BoardPlayer, MyArmageddonChoice, Boards, CrosstableRow, CrosstableView,
-    EliminationLine, EntryView, EventSummary, EventView, LogView, MatchGameView, PairingView, RoundView,
-    StagesView, StandingRow, StandingsView,
+    ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, ArmageddonChoiceView, BoardPlayer, Boards,
+    CrosstableRow, CrosstableView, EliminationLine, EntryView, EventSummary, EventView, LogView,
+    MatchGameView, MyArmageddonChoice, PairingView, RoundView, StagesView, StandingRow, StandingsView,
 };
 
 use play::Play;

@@ -750,7 +750,12 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
                         .unwrap();
                     assert_eq!(mine["my_armageddon_choice"]["board"], 1, "{mine}");
                     assert_eq!(mine["my_armageddon_choice"]["until_ms"], waiting["until_ms"]);
-                    let theirs: Value = other.get(&format!("/api/events/{id}")).await.json().await.unwrap();
+                    let theirs: Value = other
+                        .get(&format!("/api/events/{id}"))
+                        .await
+                        .json()
+                        .await
+                        .unwrap();
                     assert!(theirs["my_armageddon_choice"].is_null(), "{theirs}");
                     // Refused, changing nothing: the other player, a side
                     // that is none.
@@ -850,13 +855,19 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
             // Board 1's chooser took red: the other player has black and
             // goes through on the draw.
             assert_eq!(games[2]["white"], chooser, "{drawn}");
-            assert_eq!((&choice["side"], &choice["by_server"]), (&json!("first"), &json!(false)));
+            assert_eq!(
+                (&choice["side"], &choice["by_server"]),
+                (&json!("first"), &json!(false))
+            );
             assert_eq!(chosen["by"], name_of(&ev, chooser.as_u64().unwrap()), "{chosen}");
         } else {
             // Board 2's chooser let the wait run out: black for them.
             assert_eq!(games[2]["white"], games[0]["white"], "{drawn}");
             assert_eq!(through, &chooser);
-            assert_eq!((&choice["side"], &choice["by_server"]), (&json!("second"), &json!(true)));
+            assert_eq!(
+                (&choice["side"], &choice["by_server"]),
+                (&json!("second"), &json!(true))
+            );
             assert_eq!(chosen["by"], "server", "{chosen}");
             assert!(
                 chosen["at_ms"].as_i64().unwrap() >= choice["until_ms"].as_i64().unwrap(),
@@ -873,7 +884,9 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
     let playoff = org
         .get_json(&format!(
             "/api/games/{}",
-            ev["rounds_paired"][0]["boards"][0]["games"][1]["game"].as_str().unwrap()
+            ev["rounds_paired"][0]["boards"][0]["games"][1]["game"]
+                .as_str()
+                .unwrap()
         ))
         .await;
     assert_eq!(playoff["time_control"], ev["playoff_time_control"]);
@@ -2839,7 +2852,10 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
     assert!(waiting["side"].is_null(), "{waiting}");
     s.restart().await;
     let after = event(&org, &id).await["rounds_paired"][3]["boards"][2]["armageddon_choice"].clone();
-    assert_eq!(after["until_ms"], waiting["until_ms"], "the same wait after the restart");
+    assert_eq!(
+        after["until_ms"], waiting["until_ms"],
+        "the same wait after the restart"
+    );
     assert_eq!(after["chooser"], waiting["chooser"]);
     if !after["side"].is_null() {
         // The restart outlasted the wait.
@@ -2868,7 +2884,11 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
     assert_eq!(through, armageddon_black, "a draw is black's win: {m}");
     let choice = &m["armageddon_choice"];
     assert_eq!(choice["chooser"]["number"], armageddon_black, "{m}");
-    assert_eq!((&choice["side"], &choice["by_server"]), (&json!("second"), &json!(true)), "{m}");
+    assert_eq!(
+        (&choice["side"], &choice["by_server"]),
+        (&json!("second"), &json!(true)),
+        "{m}"
+    );
 
     // The final round robin of the three left, by itself.
     assert_eq!(ev["stages"]["finalists"], json!([1, 2, through]));

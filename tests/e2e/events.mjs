@@ -665,7 +665,14 @@ try {
     const g = (await B.page.getAttribute('#my-game a', 'href')).split('/').pop();
     // Berserk from the event page, before the first move.
     await B.page.locator('#event-actions button', { hasText: '狂战' }).click();
-    const view = await call(B.page, 'GET', `/api/events/${arenaId}`);
+    // The click sends the berserk; the event is read once it has landed
+    // (read at once, the view raced the request and lost under load).
+    const berserked = (v) => v.body.arena.games.find((x) => x.game === g && (x.white_berserk || x.black_berserk));
+    let view = await call(B.page, 'GET', `/api/events/${arenaId}`);
+    for (let i = 0; i < 50 && !berserked(view); i++) {
+      await B.page.waitForTimeout(100);
+      view = await call(B.page, 'GET', `/api/events/${arenaId}`);
+    }
     const mine = view.body.arena.games.find((x) => x.game === g);
     assert.ok(mine.white_berserk || mine.black_berserk, JSON.stringify(mine));
     const gv = await call(B.page, 'GET', `/api/games/${g}`);

@@ -601,10 +601,12 @@ async fn a_scheduled_round_is_paired_at_its_time() {
         "/api/events/{id}",
         "/api/events/{id}/trf",
         "/api/events/{id}/players",
+        "/api/events/{id}/armageddon",
     ] {
         assert!(doc["paths"].get(p).is_some(), "{p} documented");
     }
     assert!(doc["components"]["schemas"].get("NewEvent").is_some());
+    assert!(doc["components"]["schemas"].get("ArmageddonRequest").is_some());
     // One account organises at most 5 unfinished events.
     for i in 0..4 {
         create(

@@ -157,7 +157,7 @@ try {
     await shot(B, 'events-crosstable-phone');
   });
 
-  await step('a knockout of three: a drawn match to play-off and armageddon, a bye, the final; the bracket', async () => {
+  await step('a knockout of three: a drawn match to play-off and armageddon (its colour chosen on the page), a bye, the final; the bracket', async () => {
     const people = { [`eva${stamp}`]: A, [nameB]: B, [nameC]: C };
     const made = await call(A.page, 'POST', '/api/events', {
       name: `Cup ${stamp}`, time_control: '10+5', system: 'knockout', playoff_time_control: '3+2',
@@ -169,6 +169,7 @@ try {
       assert.ok(r.status < 300, JSON.stringify(r.body));
     }
     const done = new Set();
+    let chosen = null;
     for (const round of [1, 2]) {
       const paired = await call(A.page, 'POST', `/api/events/${cup}/pair`, {});
       assert.ok(paired.status < 300, `round ${round}: ${JSON.stringify(paired.body)} ${JSON.stringify((await call(A.page, 'GET', `/api/events/${cup}`)).body.rounds_paired)}`);
@@ -180,6 +181,29 @@ try {
         assert.ok(Date.now() < deadline, `round ${round} of the knockout did not finish`);
         let moved = false;
         for (const b of r.boards) {
+          const wait = b.armageddon_choice;
+          if (!b.result && wait && !wait.side && !chosen) {
+            // The armageddon colour (seed 001): the player who had no
+            // choice at the lot sees two buttons and the seconds left,
+            // the other "waiting for …"; the chooser takes the first side.
+            const chooser = people[wait.chooser.name];
+            const otherName = [b.white.name, b.black.name].find((n) => n !== wait.chooser.name);
+            const other = people[otherName];
+            for (const p of [chooser, other]) await p.page.goto(`${base}/event/${cup}`);
+            await chooser.page.waitForSelector('#armageddon-choice:not([hidden]) button.armageddon-first');
+            await other.page.waitForSelector('#armageddon-choice:not([hidden]) .armageddon-waiting');
+            assert.equal(await chooser.page.locator('#armageddon-choice button').count(), 2);
+            assert.match(await chooser.page.locator('#armageddon-choice .armageddon-left').textContent(), /^\d+ s$/);
+            assert.equal(await other.page.locator('#armageddon-choice button').count(), 0);
+            assert.ok((await other.page.locator('#armageddon-choice').textContent()).includes(wait.chooser.name));
+            await checkLabels(chooser.page, 'the armageddon choice');
+            await shot(chooser, 'events-armageddon-choose');
+            await shot(other, 'events-armageddon-waiting');
+            await chooser.page.click('#armageddon-choice button.armageddon-first');
+            chosen = wait.chooser.number;
+            moved = true;
+            continue;
+          }
           const last = b.games?.[b.games.length - 1];
           if (b.result || !b.black || !last || last.result || done.has(last.game)) continue;
           done.add(last.game);
@@ -204,8 +228,12 @@ try {
     }
     const ev = (await call(A.page, 'GET', `/api/events/${cup}`)).body;
     assert.equal(ev.state, 'finished');
-    assert.deepEqual(ev.rounds_paired[0].boards.find((b) => b.black).games.map((g) => g.phase),
-      ['regular', 'playoff', 'armageddon']);
+    const drawn = ev.rounds_paired[0].boards.find((b) => b.black);
+    assert.deepEqual(drawn.games.map((g) => g.phase), ['regular', 'playoff', 'armageddon']);
+    // The chooser took the first side with the page's button.
+    assert.equal(drawn.armageddon_choice.side, 'first');
+    assert.equal(drawn.armageddon_choice.by_server, false);
+    assert.equal(drawn.games[2].white, chosen);
     for (const p of [A, B]) {
       await p.page.goto(`${base}/event/${cup}`);
       await p.page.waitForSelector('#event-chart:not([hidden]) #event-bracket');
@@ -637,7 +665,14 @@ try {
     const g = (await B.page.getAttribute('#my-game a', 'href')).split('/').pop();
     // Berserk from the event page, before the first move.
     await B.page.locator('#event-actions button', { hasText: '狂战' }).click();
-    const view = await call(B.page, 'GET', `/api/events/${arenaId}`);
+    // The click sends the berserk; the event is read once it has landed
+    // (read at once, the view raced the request and lost under load).
+    const berserked = (v) => v.body.arena.games.find((x) => x.game === g && (x.white_berserk || x.black_berserk));
+    let view = await call(B.page, 'GET', `/api/events/${arenaId}`);
+    for (let i = 0; i < 50 && !berserked(view); i++) {
+      await B.page.waitForTimeout(100);
+      view = await call(B.page, 'GET', `/api/events/${arenaId}`);
+    }
     const mine = view.body.arena.games.find((x) => x.game === g);
     assert.ok(mine.white_berserk || mine.black_berserk, JSON.stringify(mine));
     const gv = await call(B.page, 'GET', `/api/games/${g}`);

@@ -144,6 +144,7 @@ impl Events {
             min_rated_games: terms.min_rated_games,
             forfeit_after_ms: terms.forfeit_after_ms,
             round_interval_ms: terms.round_interval_ms,
+            armageddon_choice_ms: terms.armageddon_choice_ms,
             group_count: terms.stages.map_or(0, |s| s.groups),
             group_size: terms.stages.map_or(0, |s| s.group_size),
             advance_per_group: terms.stages.map_or(0, |s| s.advance),

@@ -4,10 +4,11 @@
 //! the rapid play-off games and the armageddon game, in which a draw is
 //! black's win (seed 001: 和棋黑胜). Colours: the first game by lot (猜先,
 //! CXA 13.4), then alternating through the play-off (seed 001); the
-//! armageddon colour is chosen by the player who had no choice at the lot,
-//! and the server chooses for them the side a draw favours, black. A tie
-//! with no armageddon game is decided by lot. A game's no-show loses the
-//! match by forfeit.
+//! armageddon colour is chosen by the player who had no choice at the lot
+//! (`armageddon`: the match waits for them a while, then the server
+//! chooses for them the side a draw favours, black). A tie with no
+//! armageddon game is decided by lot. A game's no-show loses the match by
+//! forfeit.
 //!
 //! The match is not stored as a state: it is rebuilt from its stored games
 //! (`store::MatchGameRow`) each time, so a restart finds it where it was.
@@ -66,6 +67,24 @@ pub(crate) fn winner_of(p: &PairingRow) -> Option<u32> {
     }
 }
 
+/// The event's match format.
+pub(crate) fn format_of(l: &Loaded) -> MatchFormat {
+    MatchFormat {
+        games: l.event.match_games,
+        playoff_games: l.event.playoff_games,
+        armageddon: l.event.armageddon,
+        first_to: l.event.first_to,
+    }
+}
+
+/// The games of the match on board `p`, in order.
+pub(crate) fn match_games_of<'a>(l: &'a Loaded, p: &PairingRow) -> Vec<&'a MatchGameRow> {
+    l.match_games
+        .iter()
+        .filter(|g| g.round == p.round && g.board == p.board)
+        .collect()
+}
+
 fn phase_name(p: Phase) -> &'static str {
     match p {
         Phase::Regular => "regular",
@@ -84,7 +103,12 @@ fn game_result(r: &str) -> Option<GameResult> {
 }
 
 /// The match as its finished games left it; `None` before its first game.
-fn rebuild(format: MatchFormat, p: &PairingRow, games: &[&MatchGameRow]) -> Result<Option<Match>, Error> {
+/// The armageddon colour is read from the armageddon game itself.
+pub(crate) fn rebuild(
+    format: MatchFormat,
+    p: &PairingRow,
+    games: &[&MatchGameRow],
+) -> Result<Option<Match>, Error> {
     let Some(first) = games.first() else {
         return Ok(None);
     };
@@ -102,7 +126,14 @@ fn rebuild(format: MatchFormat, p: &PairingRow, games: &[&MatchGameRow]) -> Resu
             break;
         };
         if let Next::ChooseColour { chooser } = m.next() {
-            m.choose_colour(chooser, false)
+            // `g` is the armageddon game: the colour chosen is the one its
+            // chooser has in it.
+            let chooser_no = if chooser == Player::First {
+                p.white
+            } else {
+                p.black.unwrap_or_default()
+            };
+            m.choose_colour(chooser, g.white == chooser_no)
                 .map_err(|e| Error::Internal(e.to_string()))?;
         }
         m.record(result).map_err(|e| Error::Internal(e.to_string()))?;
@@ -171,25 +202,16 @@ impl Events {
     }
 
     /// What the match on board `p` needs next, done: its next game started
-    /// (unless it is already), the armageddon colour chosen, a lot drawn,
-    /// or the winner recorded.
+    /// (unless it is already), the armageddon colour waited for or chosen,
+    /// a lot drawn, or the winner recorded.
     pub(crate) async fn advance_match(&self, l: &Loaded, p: &PairingRow) -> Result<(), Error> {
         let Some(black) = p.black else { return Ok(()) };
-        let format = MatchFormat {
-            games: l.event.match_games,
-            playoff_games: l.event.playoff_games,
-            armageddon: l.event.armageddon,
-            first_to: l.event.first_to,
-        };
-        let games: Vec<&MatchGameRow> = l
-            .match_games
-            .iter()
-            .filter(|g| g.round == p.round && g.board == p.board)
-            .collect();
+        let games = match_games_of(l, p);
         if games.last().is_some_and(|g| g.result.is_none()) {
             return Ok(()); // a game is being played
         }
-        let next = match rebuild(format, p, &games)? {
+        let number_of = |pl: Player| if pl == Player::First { p.white } else { black };
+        let next = match rebuild(format_of(l), p, &games)? {
             None => {
                 // The first game: colours by lot (CXA 13.4).
                 let white = if common::random_bit()? { p.white } else { black };
@@ -197,13 +219,17 @@ impl Events {
             }
             Some(mut m) => {
                 if let Next::ChooseColour { chooser } = m.next() {
-                    m.choose_colour(chooser, false)
+                    // The chooser's choice, or black once the wait ran out;
+                    // until then the match waits.
+                    let Some(white) = self.armageddon_colour(l, p, number_of(chooser)).await? else {
+                        return Ok(());
+                    };
+                    m.choose_colour(chooser, white)
                         .map_err(|e| Error::Internal(e.to_string()))?;
                 }
                 m.next()
             }
         };
-        let number_of = |pl: Player| if pl == Player::First { p.white } else { black };
         match next {
             Next::Game { number, phase, white } => {
                 self.start_match_game(l, p, number, phase, number_of(white)).await
@@ -386,6 +412,25 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(m.winner(), None);
+    }
+
+    /// The armageddon colour is replayed from the armageddon game: number
+    /// 4 (no choice at the lot) chose red, so 5 has black and goes through
+    /// on the draw. Read as "black chosen", the replay would name 4.
+    #[test]
+    fn the_armageddon_colour_chosen_is_read_from_its_game() {
+        let p = board(None);
+        let g1 = game(1, "regular", 5, Some("1/2-1/2"));
+        let g2 = game(2, "playoff", 4, Some("1/2-1/2"));
+        let g3 = game(3, "armageddon", 4, Some("1/2-1/2"));
+        let m = rebuild(MatchFormat::NATIONAL, &p, &[&g1, &g2, &g3])
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            m.winner(),
+            Some(Player::Second),
+            "4 took red; black (5) wins the draw"
+        );
     }
 
     #[test]

@@ -14,6 +14,8 @@
 //! * [`teams`]: team round robins and Swisses — rosters, line-ups, match
 //!   points, all-play-all matches, the ranking by places, a team withdrawn.
 //! * `staged`: groups → knockout → final as one event (seed 001).
+//! * [`armageddon`]: a knockout match's armageddon colour, chosen by the
+//!   player who had no choice at the lot within the event's wait.
 //! * `double_elimination`: 双败淘汰, out after a second lost match, each
 //!   round paired again from the stored rounds.
 //! * `arbiter`: entries, withdrawals, late entries, corrected results, the log.
@@ -29,6 +31,7 @@
 
 mod arbiter;
 pub mod arena;
+pub mod armageddon;
 pub mod crosstable;
 mod double_elimination;
 pub mod fouls;
@@ -42,15 +45,16 @@ pub mod teams;
 pub mod view;
 
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
+pub use armageddon::{ArmageddonRequest, ChoiceRefusal};
 pub use fouls::{FoulRequest, FoulView, Ruling, TeamForfeitRequest, TeamWithdrawRequest};
 pub use spec::{
     BoardResult, LineupOrder, NewEvent, Scoring, System, TeamMatchKind, TeamRanking, TiebreakOrder,
 };
 pub use teams::{LineupRequest, TeamRequest, TeamsView};
 pub use view::{
-    ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, BoardPlayer, Boards, CrosstableRow, CrosstableView,
-    EliminationLine, EntryView, EventSummary, EventView, LogView, MatchGameView, PairingView, RoundView,
-    StagesView, StandingRow, StandingsView,
+    ArenaGameView, ArenaLine, ArenaScoreView, ArenaView, ArmageddonChoiceView, BoardPlayer, Boards,
+    CrosstableRow, CrosstableView, EliminationLine, EntryView, EventSummary, EventView, LogView,
+    MatchGameView, MyArmageddonChoice, PairingView, RoundView, StagesView, StandingRow, StandingsView,
 };
 
 use play::Play;
@@ -267,6 +271,7 @@ impl Events {
                         }
                         me.take_over_events().await;
                         me.close_unclosed_rounds().await;
+                        me.choose_when_due().await;
                         if let Err(err) = me.pair_scheduled().await {
                             tracing::error!(error = %err, "cannot pair a scheduled round");
                         }
@@ -289,6 +294,9 @@ pub(crate) struct Loaded {
     pub pairings: Vec<store::PairingRow>,
     /// A knockout's match games (empty otherwise).
     pub match_games: Vec<store::MatchGameRow>,
+    /// Its matches' armageddon colours, waited for or chosen (empty
+    /// otherwise).
+    pub armageddon_choices: Vec<store::ArmageddonChoiceRow>,
     /// An arena's games (empty otherwise).
     pub arena_games: Vec<store::ArenaGameRow>,
     /// A team event's teams and the line-ups handed in (empty otherwise).
@@ -364,10 +372,13 @@ impl Events {
         let tiebreaks = TiebreakOrder::parse(&event.tiebreaks).ok_or_else(|| bad("tie-break order"))?;
         let entries = self.store().entries(id).await?;
         let pairings = self.store().pairings(id).await?;
-        let match_games = if system.plays_matches() {
-            self.store().match_games(id).await?
+        let (match_games, armageddon_choices) = if system.plays_matches() {
+            (
+                self.store().match_games(id).await?,
+                self.store().armageddon_choices(id).await?,
+            )
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         let arena_games = if system == System::Arena {
             self.store().arena_games(id).await?
@@ -386,6 +397,7 @@ impl Events {
             lineups,
             arena_games,
             match_games,
+            armageddon_choices,
             event,
             system,
             scoring,

@@ -85,12 +85,17 @@ pub(crate) enum Call {
         by: User,
         req: TeamWithdrawRequest,
     },
+    Armageddon {
+        id: String,
+        by: User,
+        req: crate::ArmageddonRequest,
+    },
 }
 
 /// The codes of this room's bad requests and conflicts, read back as
 /// themselves when a refusal comes from the event's node
 /// (`every_code_crosses_the_bus` keeps the list whole).
-const CODES: [&str; 59] = [
+const CODES: [&str; 62] = [
     "all_rounds_paired",
     "already_arbiter",
     "already_captain",
@@ -116,6 +121,7 @@ const CODES: [&str; 59] = [
     "bad_round_interval",
     "bad_rounds",
     "bad_scoring",
+    "bad_side",
     "bad_stages",
     "bad_state",
     "bad_team_match",
@@ -133,12 +139,14 @@ const CODES: [&str; 59] = [
     "late_entry_round_robin",
     "lineup_deadline",
     "no_berserk",
+    "no_choice_pending",
     "no_game",
     "no_lineups",
     "no_pairing",
     "no_winner",
     "not_a_team_event",
     "not_an_arbiter",
+    "not_your_choice",
     "not_withdrawn",
     "nothing_to_repair",
     "round_not_finished",
@@ -261,6 +269,7 @@ impl Events {
             Call::Foul { id, by, req } => reply(self.record_foul(&id, &by, req).await),
             Call::TeamForfeit { id, by, req } => reply(self.team_forfeit(&id, &by, req).await),
             Call::TeamWithdraw { id, by, req } => reply(self.withdraw_team(&id, &by, req).await),
+            Call::Armageddon { id, by, req } => reply(self.choose_armageddon(&id, &by, req).await),
         }
     }
 }

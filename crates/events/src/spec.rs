@@ -260,6 +260,10 @@ pub struct NewEvent {
     pub armageddon: Option<bool>,
     /// Knockout: the play-off and armageddon games' clock (default `5+3`).
     pub playoff_time_control: Option<String>,
+    /// Knockout: how long the player who had no choice at the lot has to
+    /// choose the armageddon colour, in seconds (5–600, default 60); then
+    /// the server chooses black for them (a draw is black's win).
+    pub armageddon_choice_s: Option<u32>,
     /// Arena: how long it pairs, in seconds (30 s to 12 h). Its start is
     /// `round_starts[0]`, or the arbiter's button.
     pub duration_s: Option<u32>,
@@ -362,6 +366,14 @@ pub const MAX_CODE_CHARS: usize = 40;
 /// The longest wait between a round's end and the next one's pairing
 /// (`round_interval_s`): a week, as a weekly club event is paced.
 pub const MAX_ROUND_INTERVAL_S: u32 = 7 * 86_400;
+/// The wait for a knockout match's armageddon colour (`armageddon_choice_s`):
+/// seed 001 gives the choice to the player who had none at the lot (和棋
+/// 黑胜) and is silent on how long they may think. 60 s by default, the
+/// node's forfeit window for a game's first move (the time a player has
+/// to come to a game); at least 5 s (a test's, and a click), at most 10
+/// minutes — the match stands still meanwhile.
+pub const ARMAGEDDON_CHOICE_SECONDS: std::ops::RangeInclusive<u32> = 5..=600;
+pub const DEFAULT_ARMAGEDDON_CHOICE_S: u32 = 60;
 /// An arena's length: at least 30 s (a test's), at most 12 hours.
 pub const ARENA_SECONDS: std::ops::RangeInclusive<u32> = 30..=43_200;
 /// Most players an arena takes (lila's arenas have thousands; a node's
@@ -396,6 +408,9 @@ pub struct Terms {
     pub starts: Vec<i64>,
     pub match_format: tournament::knockout::MatchFormat,
     pub playoff_time_control: clock::TimeControl,
+    /// The wait for a match's armageddon colour
+    /// ([`ARMAGEDDON_CHOICE_SECONDS`]).
+    pub armageddon_choice_ms: i64,
     /// An arena's length (0 otherwise) and whether berserk is allowed.
     pub duration_ms: i64,
     pub berserk: bool,
@@ -594,6 +609,26 @@ impl NewEvent {
                 first_to: 0,
             },
         };
+        let armageddon_choice_ms = match self.armageddon_choice_s {
+            None => i64::from(DEFAULT_ARMAGEDDON_CHOICE_S) * 1000,
+            Some(_) if !self.system.plays_matches() || !match_format.armageddon => {
+                return Err(Error::bad(
+                    "bad_match_format",
+                    "armageddon_choice_s is the wait for a knockout match's armageddon colour: this event plays no armageddon game",
+                ))
+            }
+            Some(s) if ARMAGEDDON_CHOICE_SECONDS.contains(&s) => i64::from(s) * 1000,
+            Some(_) => {
+                return Err(Error::bad(
+                    "bad_match_format",
+                    format!(
+                        "armageddon_choice_s is {} to {} seconds",
+                        ARMAGEDDON_CHOICE_SECONDS.start(),
+                        ARMAGEDDON_CHOICE_SECONDS.end()
+                    ),
+                ))
+            }
+        };
         if !(1..=3).contains(&match_format.games) || match_format.playoff_games > 4 {
             return Err(Error::bad(
                 "bad_match_format",
@@ -721,6 +756,7 @@ impl NewEvent {
             team_ranking_places: self.team_ranking == Some(TeamRanking::Places),
             match_format,
             playoff_time_control,
+            armageddon_choice_ms,
             name,
             variant,
             time_control,
@@ -836,6 +872,7 @@ mod tests {
             playoff_games: None,
             armageddon: None,
             playoff_time_control: None,
+            armageddon_choice_s: None,
             duration_s: None,
             berserk: None,
             boards: None,
@@ -1216,6 +1253,43 @@ mod tests {
             }),
             "bad_match_format"
         );
+    }
+
+    /// The wait for the armageddon colour (seed 001: the player without a
+    /// choice at the lot chooses) is a knockout match's term, bounded.
+    #[test]
+    fn the_armageddon_choice_wait_is_a_match_term_within_bounds() {
+        let ko = |wait: Option<u32>| NewEvent {
+            system: System::Knockout,
+            rounds: None,
+            armageddon_choice_s: wait,
+            ..swiss()
+        };
+        assert_eq!(ko(None).check().unwrap().armageddon_choice_ms, 60_000);
+        assert_eq!(ko(Some(5)).check().unwrap().armageddon_choice_ms, 5_000);
+        assert_eq!(ko(Some(600)).check().unwrap().armageddon_choice_ms, 600_000);
+        let code = |e: NewEvent| match e.check() {
+            Err(Error::BadRequest { code, .. }) => code,
+            other => panic!("{other:?}"),
+        };
+        for bad in [
+            ko(Some(4)),
+            ko(Some(601)),
+            NewEvent {
+                armageddon_choice_s: Some(30),
+                ..swiss()
+            },
+            NewEvent {
+                armageddon: Some(false),
+                ..ko(Some(30))
+            },
+            NewEvent {
+                first_to: Some(2),
+                ..ko(Some(30))
+            },
+        ] {
+            assert_eq!(code(bad), "bad_match_format");
+        }
     }
 
     #[test]

@@ -73,6 +73,36 @@ pub struct PairingView {
     /// and `black` above are the bracket's first- and second-listed
     /// players, the result says who went through.
     pub games: Vec<MatchGameView>,
+    /// A knockout match's armageddon colour once its wait opened: who
+    /// chooses, until when, and what was chosen (`None` before, and in
+    /// other systems).
+    pub armageddon_choice: Option<ArmageddonChoiceView>,
+}
+
+/// A knockout match's armageddon colour (seed 001: chosen by the player
+/// who had no choice at the lot; black, a draw's winner, when they let
+/// the wait run out).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ArmageddonChoiceView {
+    /// Who chooses.
+    pub chooser: BoardPlayer,
+    /// The wait's end (ms since the epoch): then the server chooses black
+    /// for them.
+    pub until_ms: i64,
+    /// `first` or `second`: the side the chooser took; `None` while the
+    /// match waits.
+    pub side: Option<String>,
+    /// The wait ran out and the server chose.
+    pub by_server: bool,
+}
+
+/// Your own match waiting for your armageddon colour:
+/// `POST /api/events/{id}/armageddon` before `until_ms`.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MyArmageddonChoice {
+    pub round: u32,
+    pub board: u32,
+    pub until_ms: i64,
 }
 
 /// One game of a knockout match.
@@ -173,6 +203,10 @@ pub struct EventView {
     pub entered: bool,
     /// Your game being played in this event, if any.
     pub my_game: Option<String>,
+    /// Your match waiting for you to choose its armageddon colour, if any.
+    pub my_armageddon_choice: Option<MyArmageddonChoice>,
+    /// A knockout match's wait for its armageddon colour, in seconds.
+    pub armageddon_choice_s: i64,
     /// When the arbiter published the final results.
     pub published_ms: Option<i64>,
     /// An arena's length, berserk rule and games (`None` in other systems).
@@ -474,6 +508,12 @@ impl Events {
                                 result: g.result.clone(),
                             })
                             .collect(),
+                        armageddon_choice: crate::armageddon::choice_of(l, p).map(|c| ArmageddonChoiceView {
+                            chooser: name_of(c.chooser),
+                            until_ms: c.due_ms,
+                            side: c.side.clone(),
+                            by_server: c.by_server,
+                        }),
                     })
                     .collect();
                 RoundView {
@@ -576,6 +616,18 @@ impl Events {
             arbiters,
             entered: viewer.is_some_and(|u| l.entry_of(&u.id).is_some_and(|e| !e.withdrawn)),
             my_game: viewer.and_then(|u| my_game(l, &u.id)),
+            my_armageddon_choice: viewer.and_then(|u| {
+                let me = l.entry_of(&u.id)?.number;
+                crate::armageddon::pending(l)
+                    .into_iter()
+                    .find(|(_, c)| c.chooser == me)
+                    .map(|(p, c)| MyArmageddonChoice {
+                        round: p.round,
+                        board: p.board,
+                        until_ms: c.due_ms,
+                    })
+            }),
+            armageddon_choice_s: l.event.armageddon_choice_ms / 1000,
             published_ms: l.event.published_ms,
             arena: (l.system == crate::System::Arena).then(|| {
                 let sheets = crate::arena::sheets(&l.arena_games);

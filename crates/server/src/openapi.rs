@@ -104,6 +104,7 @@ use utoipa::OpenApi;
         crate::api::events::set_result,
         crate::api::events::player_action,
         crate::api::events::arbiter,
+        crate::api::events::armageddon,
         crate::api::events::berserk,
         crate::api::events::trf,
         crate::api::events::pgn,

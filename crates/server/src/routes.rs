@@ -238,6 +238,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/events/{id}/result", post(events::set_result))
         .route("/api/events/{id}/players", post(events::player_action))
         .route("/api/events/{id}/arbiter", post(events::arbiter))
+        .route("/api/events/{id}/armageddon", post(events::armageddon))
         .route(
             "/api/events/{id}/teams",
             get(events::teams).post(events::register_team),

@@ -601,10 +601,12 @@ async fn a_scheduled_round_is_paired_at_its_time() {
         "/api/events/{id}",
         "/api/events/{id}/trf",
         "/api/events/{id}/players",
+        "/api/events/{id}/armageddon",
     ] {
         assert!(doc["paths"].get(p).is_some(), "{p} documented");
     }
     assert!(doc["components"]["schemas"].get("NewEvent").is_some());
+    assert!(doc["components"]["schemas"].get("ArmageddonRequest").is_some());
     // One account organises at most 5 unfinished events.
     for i in 0..4 {
         create(
@@ -634,6 +636,21 @@ fn chrono_ms() -> i64 {
     .unwrap()
 }
 
+/// A bot asks for its match's armageddon colour (`side`): the status and
+/// the error's code (`None` on success).
+async fn choose(bot: &Bot, id: &str, side: &str) -> (u16, Option<String>) {
+    let (status, body) = bot
+        .post_json(&format!("/api/events/{id}/armageddon"), &json!({ "side": side }))
+        .await;
+    (status, body["error"].as_str().map(str::to_string))
+}
+
+/// Eight bots in a knockout of three rounds; boards 1 and 2 of round 1
+/// are drawn game after game into their armageddon games. Board 1's
+/// chooser (the player without a choice at the lot, seed 001) chooses red
+/// through the API after the bad requests are refused; board 2's lets the
+/// wait (`armageddon_choice_s`) run out and the server chooses black for
+/// them. A draw is black's win in both.
 async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
     let mut s = server().await;
     let org = Client::register(&s, "org").await;
@@ -642,15 +659,34 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
         let b = Bot::new(&s, &format!("ko{i}"), true).await;
         bots.insert(b.name.clone(), b);
     }
+    // A wait outside its bounds, or without an armageddon game, is refused.
+    for bad in [
+        json!({"name": "Cup", "time_control": "10+5", "system": "knockout", "armageddon_choice_s": 4}),
+        json!({"name": "Cup", "time_control": "10+5", "system": "knockout", "armageddon": false, "armageddon_choice_s": 30}),
+        json!({"name": "Cup", "time_control": "10+5", "system": "swiss", "rounds": 3, "armageddon_choice_s": 30}),
+    ] {
+        let r = org.post("/api/events", &bad).await;
+        assert_eq!(r.status().as_u16(), 400, "{bad}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"], "bad_match_format", "{bad}: {body}");
+    }
     let id = create(
         &org,
-        json!({"name": "Cup", "time_control": "10+5", "system": "knockout", "playoff_time_control": "3+2"}),
+        json!({"name": "Cup", "time_control": "10+5", "system": "knockout", "playoff_time_control": "3+2",
+               "armageddon_choice_s": 5}),
     )
     .await;
+    assert_eq!(event(&org, &id).await["armageddon_choice_s"], 5);
     for b in bots.values() {
         assert_eq!(b.post_form(&format!("/api/events/{id}/join"), "").await.0, 200);
     }
     pair(&org, &id).await;
+    // No colour is waited for yet.
+    let any = bots.values().next().unwrap();
+    assert_eq!(
+        choose(any, &id, "red").await,
+        (409, Some("no_choice_pending".into()))
+    );
     let ev = event(&org, &id).await;
     assert_eq!(ev["rounds"], 3, "8 players: quarter-finals, semi-finals, final");
     // The seeded bracket: 1 v 8, 4 v 5, 2 v 7, 3 v 6.
@@ -674,12 +710,13 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
     };
     // Games played out, which the event may not have scored yet.
     let mut done = std::collections::HashSet::new();
+    let drawn_board = |r: usize, b: &Value| r == 1 && (b["board"] == 1 || b["board"] == 2);
     for r in 1..=3usize {
         if r > 1 {
             pair(&org, &id).await;
         }
-        // Board 1 of the first round is drawn game after game; every
-        // other match the first game's white wins.
+        // Boards 1 and 2 of the first round are drawn game after game;
+        // every other match the first game's white wins.
         loop {
             let ev = event(&org, &id).await;
             let round = &ev["rounds_paired"][r - 1];
@@ -691,9 +728,62 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
                 if !b["result"].is_null() {
                     continue;
                 }
+                let waiting = &b["armageddon_choice"];
+                if !waiting.is_null() && waiting["side"].is_null() && b["board"] == 1 {
+                    // Board 1's chooser is the player who had black in
+                    // game 1 (no choice at the lot).
+                    let games = b["games"].as_array().unwrap();
+                    let first_white = games[0]["white"].as_u64().unwrap();
+                    let (w, k) = (
+                        b["white"]["number"].as_u64().unwrap(),
+                        b["black"]["number"].as_u64().unwrap(),
+                    );
+                    let chooser_no = if first_white == w { k } else { w };
+                    assert_eq!(waiting["chooser"]["number"], chooser_no, "{b}");
+                    assert!(waiting["until_ms"].as_i64().unwrap() > chrono_ms(), "{b}");
+                    let chooser = &bots[&name_of(&ev, chooser_no)];
+                    let other = &bots[&name_of(&ev, first_white)];
+                    // The chooser sees it as theirs, the other does not.
+                    let mine: Value = chooser
+                        .get(&format!("/api/events/{id}"))
+                        .await
+                        .json()
+                        .await
+                        .unwrap();
+                    assert_eq!(mine["my_armageddon_choice"]["board"], 1, "{mine}");
+                    assert_eq!(mine["my_armageddon_choice"]["until_ms"], waiting["until_ms"]);
+                    let theirs: Value = other
+                        .get(&format!("/api/events/{id}"))
+                        .await
+                        .json()
+                        .await
+                        .unwrap();
+                    assert!(theirs["my_armageddon_choice"].is_null(), "{theirs}");
+                    // Refused, changing nothing: the other player, a side
+                    // that is none.
+                    assert_eq!(
+                        choose(other, &id, "black").await,
+                        (409, Some("not_your_choice".into()))
+                    );
+                    assert_eq!(
+                        choose(chooser, &id, "white").await,
+                        (400, Some("bad_side".into()))
+                    );
+                    let still = event(&org, &id).await;
+                    assert_eq!(still["rounds_paired"][0]["boards"][0], *b, "nothing changed");
+                    // Red: the armageddon game starts at once.
+                    assert_eq!(choose(chooser, &id, "red").await, (204, None));
+                    assert_eq!(
+                        choose(chooser, &id, "black").await,
+                        (409, Some("no_choice_pending".into())),
+                        "chosen once"
+                    );
+                    moved = true;
+                    continue;
+                }
                 let last = b["games"].as_array().unwrap().last().unwrap().clone();
                 if !last["result"].is_null() {
-                    continue; // the next game is being started
+                    continue; // the next game is being started (or waits)
                 }
                 let game = last["game"].as_str().unwrap();
                 if !done.insert(game.to_string()) {
@@ -707,7 +797,7 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
                 let black_no = if white_no == first { second } else { first };
                 let (white, black) = (&bots[&name_of(&ev, white_no)], &bots[&name_of(&ev, black_no)]);
                 white.play(game, "h2e2", false).await;
-                if r == 1 && b["board"] == 1 {
+                if drawn_board(r, b) {
                     black.play(game, "h7e7", true).await;
                     white.accept_draw(game).await;
                 } else {
@@ -723,40 +813,87 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
     }
     finished(&org, &id).await;
     let ev = event(&org, &id).await;
-    let drawn = &ev["rounds_paired"][0]["boards"][0];
-    let games = drawn["games"].as_array().unwrap();
-    assert_eq!(
-        games
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let log = log.as_array().unwrap();
+    for board in [0, 1] {
+        let drawn = &ev["rounds_paired"][0]["boards"][board];
+        let games = drawn["games"].as_array().unwrap();
+        assert_eq!(
+            games
+                .iter()
+                .map(|g| g["phase"].as_str().unwrap())
+                .collect::<Vec<_>>(),
+            ["regular", "playoff", "armageddon"],
+            "{drawn}"
+        );
+        assert!(games.iter().all(|g| g["result"] == "1/2-1/2"));
+        // Colours alternate into the play-off.
+        assert_ne!(games[0]["white"], games[1]["white"]);
+        let choice = &drawn["armageddon_choice"];
+        let chooser = choice["chooser"]["number"].clone();
+        assert_ne!(chooser, games[0]["white"], "game 1's black chooses: {drawn}");
+        let armageddon_black = if games[2]["white"] == drawn["white"]["number"] {
+            drawn["black"]["number"].clone()
+        } else {
+            drawn["white"]["number"].clone()
+        };
+        let through = if drawn["result"] == "1-0" {
+            &drawn["white"]["number"]
+        } else {
+            &drawn["black"]["number"]
+        };
+        assert_eq!(through, &armageddon_black, "a draw is black's win: {drawn}");
+        let chosen = log
             .iter()
-            .map(|g| g["phase"].as_str().unwrap())
-            .collect::<Vec<_>>(),
-        ["regular", "playoff", "armageddon"],
-        "{drawn}"
+            .find(|l| {
+                l["action"] == "armageddon_choice"
+                    && l["detail"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with(&format!("round 1 board {}:", board + 1))
+            })
+            .unwrap_or_else(|| panic!("{log:#?}"));
+        if board == 0 {
+            // Board 1's chooser took red: the other player has black and
+            // goes through on the draw.
+            assert_eq!(games[2]["white"], chooser, "{drawn}");
+            assert_eq!(
+                (&choice["side"], &choice["by_server"]),
+                (&json!("first"), &json!(false))
+            );
+            assert_eq!(chosen["by"], name_of(&ev, chooser.as_u64().unwrap()), "{chosen}");
+        } else {
+            // Board 2's chooser let the wait run out: black for them.
+            assert_eq!(games[2]["white"], games[0]["white"], "{drawn}");
+            assert_eq!(through, &chooser);
+            assert_eq!(
+                (&choice["side"], &choice["by_server"]),
+                (&json!("second"), &json!(true))
+            );
+            assert_eq!(chosen["by"], "server", "{chosen}");
+            assert!(
+                chosen["at_ms"].as_i64().unwrap() >= choice["until_ms"].as_i64().unwrap(),
+                "not before the wait's end: {chosen} {choice}"
+            );
+        }
+    }
+    assert_eq!(
+        log.iter().filter(|l| l["action"] == "armageddon_wait").count(),
+        2,
+        "each wait opened once: {log:#?}"
     );
-    assert!(games.iter().all(|g| g["result"] == "1/2-1/2"));
-    // Colours alternate into the play-off; the armageddon's black, who had
-    // no choice at the lot, took black and goes through on the draw.
-    assert_ne!(games[0]["white"], games[1]["white"]);
-    assert_eq!(games[2]["white"], games[0]["white"]);
-    let armageddon_black = if games[2]["white"] == drawn["white"]["number"] {
-        drawn["black"]["number"].clone()
-    } else {
-        drawn["white"]["number"].clone()
-    };
-    let through = if drawn["result"] == "1-0" {
-        &drawn["white"]["number"]
-    } else {
-        &drawn["black"]["number"]
-    };
-    assert_eq!(through, &armageddon_black);
     // The play-off games run on their own clock.
     let playoff = org
-        .get_json(&format!("/api/games/{}", games[1]["game"].as_str().unwrap()))
+        .get_json(&format!(
+            "/api/games/{}",
+            ev["rounds_paired"][0]["boards"][0]["games"][1]["game"]
+                .as_str()
+                .unwrap()
+        ))
         .await;
     assert_eq!(playoff["time_control"], ev["playoff_time_control"]);
     assert_ne!(playoff["time_control"], ev["time_control"]);
-    let log = org.get_json(&format!("/api/events/{id}/log")).await;
-    assert!(log.as_array().unwrap().iter().any(|l| l["action"] == "match_won"));
+    assert!(log.iter().any(|l| l["action"] == "match_won"));
     // The champion won three matches.
     let st = org.get_json(&format!("/api/events/{id}/standings")).await;
     assert_eq!(st["rows"][0]["points"], "3.0", "{st}");
@@ -766,7 +903,7 @@ async fn a_knockout_where_a_drawn_match_goes_to_rapid_and_armageddon() {
         .text()
         .await
         .unwrap();
-    assert_eq!(pgn.matches("[Event \"Cup\"]").count(), 4 + 2 + 2 + 1, "{pgn}");
+    assert_eq!(pgn.matches("[Event \"Cup\"]").count(), 4 + 2 + 2 + 2 + 1, "{pgn}");
     s.stop().await;
 }
 
@@ -2588,7 +2725,9 @@ async fn play_out(
 /// standings seed the knockout (the two group winners sit its one match
 /// out); the match is drawn through its play-off into an armageddon game
 /// won by black on a draw; a restart in the middle of the match resumes
-/// it; the final order is the final's, then the knockout's loser, then
+/// it, and another while the match waits for its armageddon colour keeps
+/// the wait's end, after which the server chooses black for the chooser;
+/// the final order is the final's, then the knockout's loser, then
 /// the group places; TRF and PGN hold every round and game.
 async fn groups_knockout_and_a_final_round_robin_as_one_event() {
     let mut s = server().await;
@@ -2600,7 +2739,7 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
                "scoring": "3-1-0", "tiebreaks": "cxa", "playoff_time_control": "3+2",
                // No forfeits when the machine is slow: the games are
                // played by the test, in turn.
-               "forfeit_after_s": 300,
+               "forfeit_after_s": 300, "armageddon_choice_s": 6,
                "groups": groups, "group_size": 4, "advance": advance, "final_size": final_size})
     };
     // Bad terms: a clear 400, and no event made.
@@ -2744,7 +2883,30 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
         "the same pairings and games"
     );
     assert_eq!(after["stages"], before["stages"]);
-    // The play-off and the armageddon game drawn too: black goes through.
+    // The play-off drawn too; then a restart while the match waits for
+    // its armageddon colour: the wait goes on with the same end, and when
+    // it runs out the server chooses black for the chooser.
+    while !play_waiting(&org, &id, &bots, &mut done, &decide).await {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    common::eventually("the match waits for its armageddon colour", || async {
+        !event(&org, &id).await["rounds_paired"][3]["boards"][2]["armageddon_choice"].is_null()
+    })
+    .await;
+    let waiting = event(&org, &id).await["rounds_paired"][3]["boards"][2]["armageddon_choice"].clone();
+    assert!(waiting["side"].is_null(), "{waiting}");
+    s.restart().await;
+    let after = event(&org, &id).await["rounds_paired"][3]["boards"][2]["armageddon_choice"].clone();
+    assert_eq!(
+        after["until_ms"], waiting["until_ms"],
+        "the same wait after the restart"
+    );
+    assert_eq!(after["chooser"], waiting["chooser"]);
+    if !after["side"].is_null() {
+        // The restart outlasted the wait.
+        assert!(chrono_ms() >= waiting["until_ms"].as_i64().unwrap(), "{after}");
+    }
+    // The armageddon game drawn too: black goes through.
     while event(&org, &id).await["current_round"] == 4 {
         if !play_waiting(&org, &id, &bots, &mut done, &decide).await {
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
@@ -2765,6 +2927,13 @@ async fn groups_knockout_and_a_final_round_robin_as_one_event() {
     let armageddon_black = if games[2]["white"] == 3 { 4 } else { 3 };
     let (through, out) = if m["result"] == "1-0" { (3, 4) } else { (4, 3) };
     assert_eq!(through, armageddon_black, "a draw is black's win: {m}");
+    let choice = &m["armageddon_choice"];
+    assert_eq!(choice["chooser"]["number"], armageddon_black, "{m}");
+    assert_eq!(
+        (&choice["side"], &choice["by_server"]),
+        (&json!("second"), &json!(true)),
+        "{m}"
+    );
 
     // The final round robin of the three left, by itself.
     assert_eq!(ev["stages"]["finalists"], json!([1, 2, through]));

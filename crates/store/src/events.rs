@@ -91,6 +91,9 @@ pub struct EventRow {
     /// A team event's teams ranked 队员总分制 (15.5: by their players'
     /// individual places) rather than by match points.
     pub team_ranking_places: bool,
+    /// How long a knockout match waits for its armageddon colour to be
+    /// chosen before the server chooses black for the chooser.
+    pub armageddon_choice_ms: i64,
 }
 
 /// One entry: a player in an event, by pairing number.
@@ -144,7 +147,7 @@ const EVENT_COLS: &str =
      tiebreaks, min_rating, max_rating, invitation, starts, match_games, playoff_games, armageddon, playoff_time_control, \
      state, current_round, created_ms, finished_ms, duration_ms, berserk, ends_ms, paused, published_ms, boards, substitutes, first_to, min_rated_games, forfeit_after_ms, \
      group_count, group_size, advance_per_group, final_size, lineups_any_order, groups_by_lot, \
-     team_all_play_all, team_ranking_places, round_interval_ms";
+     team_all_play_all, team_ranking_places, round_interval_ms, armageddon_choice_ms";
 
 pub(crate) fn u32_of(row: &AnyRow, col: &'static str, table: &'static str) -> Result<u32, StoreError> {
     let v: i64 = row.try_get(col)?;
@@ -198,6 +201,7 @@ fn event_from(row: &AnyRow) -> Result<EventRow, StoreError> {
         team_all_play_all: row.try_get::<i64, _>("team_all_play_all")? != 0,
         team_ranking_places: row.try_get::<i64, _>("team_ranking_places")? != 0,
         round_interval_ms: row.try_get("round_interval_ms")?,
+        armageddon_choice_ms: row.try_get("armageddon_choice_ms")?,
     })
 }
 
@@ -245,6 +249,39 @@ pub struct MatchGameRow {
     pub game_id: String,
     /// `None` while playing; `1-0`, `0-1` or `1/2-1/2` as the game went.
     pub result: Option<String>,
+}
+
+/// A knockout match's armageddon colour: who chooses it and until when,
+/// and, once chosen, the side they took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArmageddonChoiceRow {
+    pub round: u32,
+    pub board: u32,
+    /// The pairing number of the player who chooses.
+    pub chooser: u32,
+    /// The wait's end (ms since the epoch).
+    pub due_ms: i64,
+    /// `first` or `second`: the side the chooser takes; `None` while the
+    /// match waits.
+    pub side: Option<String>,
+    pub chosen_ms: Option<i64>,
+    /// The wait ran out and the server chose.
+    pub by_server: bool,
+}
+
+const CHOICE_COLS: &str = "round, board, chooser, due_ms, side, chosen_ms, by_server";
+
+fn choice_from(row: &AnyRow) -> Result<ArmageddonChoiceRow, StoreError> {
+    let t = "event_armageddon_choices";
+    Ok(ArmageddonChoiceRow {
+        round: u32_of(row, "round", t)?,
+        board: u32_of(row, "board", t)?,
+        chooser: u32_of(row, "chooser", t)?,
+        due_ms: row.try_get("due_ms")?,
+        side: row.try_get("side")?,
+        chosen_ms: row.try_get("chosen_ms")?,
+        by_server: row.try_get::<i64, _>("by_server")? != 0,
+    })
 }
 
 /// One game of an arena.
@@ -302,7 +339,7 @@ impl Store {
     /// Stores a new event.
     pub async fn insert_event(&self, e: &EventRow) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,$35,$36,$37,$38,$39,$40,$41,$42)"
+            "INSERT INTO events ({EVENT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,$35,$36,$37,$38,$39,$40,$41,$42,$43)"
         ))
         .bind(&e.id)
         .bind(&e.node)
@@ -346,6 +383,7 @@ impl Store {
         .bind(i64::from(e.team_all_play_all))
         .bind(i64::from(e.team_ranking_places))
         .bind(e.round_interval_ms)
+        .bind(e.armageddon_choice_ms)
         .execute(&self.writer)
         .await?;
         Ok(())
@@ -748,6 +786,89 @@ impl Store {
         .iter()
         .map(match_game_from)
         .collect()
+    }
+
+    /// Opens the wait for a match's armageddon colour, once: whether it
+    /// was not open already (a wait opened before a restart keeps its end).
+    pub async fn open_armageddon_choice(
+        &self,
+        event_id: &str,
+        round: u32,
+        board: u32,
+        chooser: u32,
+        due_ms: i64,
+    ) -> Result<bool, StoreError> {
+        Ok(sqlx::query(
+            "INSERT INTO event_armageddon_choices (event_id, round, board, chooser, due_ms, by_server) \
+             VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT DO NOTHING",
+        )
+        .bind(event_id)
+        .bind(i64::from(round))
+        .bind(i64::from(board))
+        .bind(i64::from(chooser))
+        .bind(due_ms)
+        .execute(&self.writer)
+        .await?
+        .rows_affected()
+            == 1)
+    }
+
+    /// Records the armageddon colour of a match whose wait is open, once:
+    /// whether it was still open (`side` is `first` or `second`, the
+    /// chooser's).
+    pub async fn choose_armageddon(
+        &self,
+        event_id: &str,
+        round: u32,
+        board: u32,
+        side: &str,
+        at_ms: i64,
+        by_server: bool,
+    ) -> Result<bool, StoreError> {
+        Ok(sqlx::query(
+            "UPDATE event_armageddon_choices SET side = $1, chosen_ms = $2, by_server = $3 \
+             WHERE event_id = $4 AND round = $5 AND board = $6 AND side IS NULL",
+        )
+        .bind(side)
+        .bind(at_ms)
+        .bind(i64::from(by_server))
+        .bind(event_id)
+        .bind(i64::from(round))
+        .bind(i64::from(board))
+        .execute(&self.writer)
+        .await?
+        .rows_affected()
+            == 1)
+    }
+
+    /// Every armageddon colour of an event, waited for or chosen.
+    pub async fn armageddon_choices(&self, event_id: &str) -> Result<Vec<ArmageddonChoiceRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {CHOICE_COLS} FROM event_armageddon_choices WHERE event_id = $1 ORDER BY round, board"
+        ))
+        .bind(event_id)
+        .fetch_all(&self.writer)
+        .await?
+        .iter()
+        .map(choice_from)
+        .collect()
+    }
+
+    /// The unfinished events of `node` with an armageddon colour whose
+    /// wait ran out by `now_ms` and was not chosen, its match undecided: the room's tick
+    /// chooses for the player. One query when there are none.
+    pub async fn armageddon_choices_due(&self, node: &str, now_ms: i64) -> Result<Vec<String>, StoreError> {
+        sqlx::query_scalar(
+            "SELECT DISTINCT c.event_id FROM event_armageddon_choices c JOIN events e ON e.id = c.event_id \
+             JOIN event_pairings p ON p.event_id = c.event_id AND p.round = c.round AND p.board = c.board \
+             WHERE c.side IS NULL AND c.due_ms <= $1 AND e.node = $2 AND e.state <> 'finished' \
+             AND p.result IS NULL",
+        )
+        .bind(now_ms)
+        .bind(node)
+        .fetch_all(&self.writer)
+        .await
+        .map_err(StoreError::from)
     }
 
     /// Sets an event's round starts (a JSON array of ms since the epoch):

@@ -28,7 +28,7 @@ mod writer;
 use accounts::user_from;
 pub use accounts::User;
 use append::{checkpoint_once, checkpointer, group_commit, WriterMsg};
-pub use events::{ArenaGameRow, EntryRow, EventRow, LogRow, MatchGameRow, PairingRow};
+pub use events::{ArenaGameRow, ArmageddonChoiceRow, EntryRow, EventRow, LogRow, MatchGameRow, PairingRow};
 pub use follows::Followed;
 pub use games::{GameEnd, GameRow, MoveRow, PlayerResult};
 pub use moderation::{NewReport, Report};

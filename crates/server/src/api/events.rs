@@ -18,7 +18,7 @@ use events::{
     ArbiterRequest, CrosstableView, EntryView, EventSummary, EventView, JoinRequest, LogView, NewEvent,
     PlayerRequest, ResultRequest, StandingsView,
 };
-use events::{Boards, FoulRequest, FoulView, TeamForfeitRequest, TeamWithdrawRequest};
+use events::{ArmageddonRequest, Boards, FoulRequest, FoulView, TeamForfeitRequest, TeamWithdrawRequest};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -235,6 +235,25 @@ pub async fn arbiter(
     Json(req): Json<ArbiterRequest>,
 ) -> Result<StatusCode, ApiError> {
     state.events().arbiter_action(&id, &user, req).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The player who had no choice at the lot chooses their knockout match's
+/// armageddon colour (seed 001: 和棋黑胜): `{"side": "first"|"second"}` or
+/// the game's names (`red`, `black`), before the wait the event shows
+/// (`my_armageddon_choice.until_ms`) runs out — then the server chooses
+/// black for them. The armageddon game starts at once.
+#[utoipa::path(post, path = "/api/events/{id}/armageddon", tag = "events", params(("id" = String, Path)),
+    request_body = ArmageddonRequest,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn armageddon(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<ArmageddonRequest>,
+) -> Result<StatusCode, ApiError> {
+    state.events().choose_armageddon(&id, &user, req).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -79,6 +79,7 @@ export const api = {
   joinEvent: (id, body) => post(`/api/events/${enc(id)}/join`, body),
   withdrawEvent: (id) => post(`/api/events/${enc(id)}/withdraw`),
   pairEvent: (id) => post(`/api/events/${enc(id)}/pair`),
+  chooseArmageddon: (id, side) => post(`/api/events/${enc(id)}/armageddon`, { side }),
   eventLog: (id, last) => get(`/api/events/${enc(id)}/log${last ? `?last=${last}` : ''}`),
   eventResult: (id, body) => post(`/api/events/${enc(id)}/result`, body),
   eventPlayer: (id, body) => post(`/api/events/${enc(id)}/players`, body),

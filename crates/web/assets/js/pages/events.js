@@ -11,7 +11,7 @@
 import { api } from '../api.js';
 import { button, fill, h } from '../dom.js';
 import { errorText, shownName, t } from '../i18n.js';
-import { loadVariants, variantLabel } from '../variants.js';
+import { findVariant, loadVariants, sideKeys, variantLabel } from '../variants.js';
 import { drawTeams } from './teams.js';
 import { bracket, crosstable, stages } from './crosstable.js';
 
@@ -209,6 +209,9 @@ async function eventPage(main, id, ctx) {
   const standingsHead = h('tr', {});
   const entries = h('ul', { class: 'plain', id: 'event-entries' });
   const said = h('p', { role: 'status' });
+  // A knockout match waiting for its armageddon colour: the chooser's two
+  // buttons, everyone else's "waiting for X".
+  const armageddon = h('div', { id: 'armageddon-choice', role: 'status', hidden: true });
   const panel = h('section', { class: 'card', id: 'arbiter-panel', 'aria-labelledby': 'arbiter-title', hidden: true });
   const log = h('ol', { id: 'event-log', class: 'plain' });
   const teamsView = h('div', { id: 'event-teams-view' });
@@ -219,7 +222,7 @@ async function eventPage(main, id, ctx) {
   const chartBody = h('div', {});
   const chart = h('section', { class: 'card', id: 'event-chart', 'aria-labelledby': 'chart-title', hidden: true },
     chartTitle, chartBody);
-  main.append(head, actions, said, teams,
+  main.append(head, actions, armageddon, said, teams,
     h('section', { class: 'card', 'aria-labelledby': 'standings-title' },
       h('h2', { id: 'standings-title' }, t('events.standings')),
       h('div', { class: 'table-scroll' }, h('table', {}, h('thead', {}, standingsHead), standings))),
@@ -305,6 +308,7 @@ async function eventPage(main, id, ctx) {
       buttons.push(act(arena ? t('events.startArena') : t('events.pair'), () => api.pairEvent(id)));
     }
     fill(actions, buttons);
+    await drawArmageddon(ev);
     drawPanel(ev);
     teams.hidden = !team;
     if (team) drawTeams(teamsView, teamsForms, ev, ctx, act);
@@ -466,8 +470,54 @@ async function eventPage(main, id, ctx) {
         act(t('events.apply'), () => api.eventPlayer(id, { action: playerAction.value, player: player.value.trim() }))));
   }
 
+  // Seed 001: the player who had no choice at the lot chooses the
+  // armageddon colour (a draw is black's win); when the wait runs out the
+  // server chooses black for them. The seconds left count down here.
+  async function drawArmageddon(ev) {
+    const mine = ev.my_armageddon_choice;
+    const round = ev.rounds_paired[ev.current_round - 1];
+    const waiting = ((round && round.boards) || [])
+      .filter((b) => !b.result && b.armageddon_choice && !b.armageddon_choice.side);
+    armageddon.hidden = !mine && !waiting.length;
+    if (armageddon.hidden) {
+      fill(armageddon);
+      return;
+    }
+    const variants = await loadVariants().catch(() => []);
+    const [first, second] = sideKeys(findVariant(variants, ev.variant));
+    const left = (until) => h('span', { class: 'armageddon-left', 'data-until': String(until) }, secondsLeft(until));
+    if (mine) {
+      fill(armageddon, h('section', { class: 'card', 'aria-labelledby': 'armageddon-title' },
+        h('h2', { id: 'armageddon-title' }, t('events.armageddonChoose')),
+        h('p', {}, t('events.armageddonWhy', { black: t(`side.${second}`) }), ' ',
+          t('events.armageddonLeft', { s: '' }), left(mine.until_ms)),
+        h('div', { class: 'row' },
+          act(t('events.armageddonTake', { side: t(`side.${first}`) }), () => api.chooseArmageddon(id, 'first')),
+          act(t('events.armageddonTake', { side: t(`side.${second}`) }), () => api.chooseArmageddon(id, 'second')))));
+      armageddon.querySelectorAll('button').forEach((b, i) => b.classList.add(i ? 'armageddon-second' : 'armageddon-first'));
+      return;
+    }
+    fill(armageddon, waiting.map((b) => h('p', { class: 'armageddon-waiting' },
+      t('events.armageddonWaiting', { board: b.board, name: shownName(b.armageddon_choice.chooser.name) }), ' ',
+      t('events.armageddonLeft', { s: '' }), left(b.armageddon_choice.until_ms))));
+  }
+
   await draw();
-  // Results come in as games end: look again every 5 s.
+  // Results come in as games end: look again every 5 s; the armageddon
+  // choice's seconds count down each second.
   const timer = setInterval(draw, 5000);
-  return () => clearInterval(timer);
+  const countdown = setInterval(() => {
+    armageddon.querySelectorAll('.armageddon-left').forEach((e) => {
+      e.textContent = secondsLeft(Number(e.dataset.until));
+    });
+  }, 1000);
+  return () => {
+    clearInterval(timer);
+    clearInterval(countdown);
+  };
+}
+
+/** The seconds left until `until` (ms since the epoch), as `12 s`. */
+function secondsLeft(until) {
+  return `${Math.max(0, Math.ceil((until - Date.now()) / 1000))} s`;
 }

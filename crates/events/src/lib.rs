@@ -42,7 +42,7 @@ pub mod teams;
 pub mod view;
 
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
-pub use fouls::{FoulRequest, FoulView, Ruling, TeamForfeitRequest, TeamWithdrawRequest};
+pub use fouls::{FoulRequest, FoulView, Ruling, TeamForfeitRequest, TeamReadmitRequest, TeamWithdrawRequest};
 pub use spec::{
     BoardResult, LineupOrder, NewEvent, Scoring, System, TeamMatchKind, TeamRanking, TiebreakOrder,
 };
@@ -311,6 +311,7 @@ impl Loaded {
             self.event.current_round,
         );
         crosstable::apply_round_robin_withdrawals(&mut t, self.system, &self.entries);
+        teams::annul_withdrawn_players(&mut t, self);
         staged::round_robin_byes(&mut t, self);
         t
     }

@@ -9,7 +9,7 @@
 
 use crate::{
     ArbiterRequest, Events, FoulRequest, JoinRequest, PlayerAction, ResultRequest, TeamForfeitRequest,
-    TeamWithdrawRequest,
+    TeamReadmitRequest, TeamWithdrawRequest,
 };
 use common::{Error, Refusal};
 use serde::de::DeserializeOwned;
@@ -84,6 +84,11 @@ pub(crate) enum Call {
         id: String,
         by: User,
         req: TeamWithdrawRequest,
+    },
+    TeamReadmit {
+        id: String,
+        by: User,
+        req: TeamReadmitRequest,
     },
 }
 
@@ -257,6 +262,7 @@ impl Events {
             Call::Foul { id, by, req } => reply(self.record_foul(&id, &by, req).await),
             Call::TeamForfeit { id, by, req } => reply(self.team_forfeit(&id, &by, req).await),
             Call::TeamWithdraw { id, by, req } => reply(self.withdraw_team(&id, &by, req).await),
+            Call::TeamReadmit { id, by, req } => reply(self.readmit_team(&id, &by, req).await),
         }
     }
 }

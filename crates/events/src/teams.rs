@@ -58,7 +58,9 @@
 //!   no more, its results standing (20.4); in a round robin its later
 //!   matches are its forfeits, board by board, when their rounds are
 //!   paired, and with fewer than half of its matches played all its
-//!   results are annulled (20.3), the team listed last.
+//!   results are annulled (20.3), the team listed last — in the players'
+//!   own standings too (`annul_withdrawn_players`). Re-admitted whole
+//!   (`fouls::readmit_team`) it is paired again; what it missed stays.
 
 use crate::view::BoardPlayer;
 use crate::{Events, Loaded};

@@ -3547,7 +3547,8 @@ async fn a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3() {
     // standings: rank, team, match points, board points, withdrawn,
     // annulled; the players' points, team by team in roster order.)
     type Row = (u64, u64, u64, &'static str, bool, bool);
-    let cases: [(usize, &str, [Row; 4], [[&str; 2]; 4]); 2] = [
+    type Points = [[&'static str; 2]; 4];
+    let cases: [(usize, &str, [Row; 4], Points); 2] = [
         // Without team 4's matches: 2 v 3 2 : 0 (1.5 : 0.5), 1 v 2 1 : 1
         // (1 : 1), 3 v 1 1 : 1 (1 : 1). The players' standings strike
         // team 4's players' games out too: team 1's round-1 wins, team

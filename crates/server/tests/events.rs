@@ -3733,6 +3733,10 @@ async fn a_withdrawn_team_is_readmitted_whole() {
         detail.contains("round 3") && detail.contains(&rosters[3][1]) && detail.contains("20.1"),
         "{detail}"
     );
+    // The API's description has it.
+    let doc = org.get_json("/api/openapi.json").await;
+    assert!(doc["paths"].get("/api/events/{id}/teams/readmit").is_some());
+    assert!(doc["components"]["schemas"].get("TeamReadmitRequest").is_some());
     // Round 3: team 4 plays over the board; its round-2 forfeits stay.
     pair(&org, &id).await;
     play_two_boards(&org, &id, 3, (2, 4), "LD", &rosters, &bots).await;

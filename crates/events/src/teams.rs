@@ -876,6 +876,11 @@ fn annul_withdrawn(l: &Loaded, matches: &mut Vec<TeamMatch>) -> Vec<u32> {
 /// stand, its players' forfeits stand too (其余未赛对局均作弃权对方获胜),
 /// as they were stored.
 pub(crate) fn annul_withdrawn_players(t: &mut tournament::model::Tournament, l: &Loaded) {
+    // Only a team round robin annuls; any other event has no matches to
+    // read (and no team withdrawn), so nothing is read.
+    if l.system != crate::System::TeamRoundRobin || withdrawn_by(l, u32::MAX).is_empty() {
+        return;
+    }
     let (mut matches, _) = finished(l);
     for team in annul_withdrawn(l, &mut matches) {
         let Some(team) = l.teams.iter().find(|x| x.number == team) else {

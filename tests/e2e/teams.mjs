@@ -6,7 +6,11 @@
 // event page shows the team standings, the match board by board and the
 // rosters, desktop (English) and phone (Chinese). Then a team Swiss of
 // three teams created in the page: its round with the bye, a foul
-// recorded with the arbiter's form, the standings with 15.4's columns:
+// recorded with the arbiter's form, a warning in the standings' penalties
+// column (18.4), the standings with 15.4's columns. A captain withdraws a
+// team with the page's button before round 1, asked to confirm (20.2),
+// and is refused once the event has started; the arbiter withdraws a
+// team and re-admits it with the panel's buttons:
 //
 //   node tests/e2e/teams.mjs http://127.0.0.1:PORT
 //
@@ -18,7 +22,7 @@
 import assert from 'node:assert/strict';
 import { call, checkLabels, setUp, PHONE } from './harness.mjs';
 
-const { base, step, person, register, shot, finish } = await setUp('teams.mjs', {
+const { base, step, person, register, shot, finish, expected } = await setUp('teams.mjs', {
   emulatePhones: true,
   keepGoing: process.env.QIJU_E2E_KEEP_GOING === '1',
 });
@@ -39,6 +43,7 @@ async function account(name) {
 
 const red = [`r1${stamp}`, `r2${stamp}`, `r3${stamp}`];
 const blue = [`b1${stamp}`, `b2${stamp}`];
+const green = [`g1${stamp}`, `g2${stamp}`];
 
 try {
   const A = await person('A organiser (en, desktop)', 'en-US');
@@ -49,7 +54,7 @@ try {
     await register(A, `tma${stamp}`);
     await register(B, `tmb${stamp}`);
     await register(C, `tmc${stamp}`);
-    for (const n of [...red, ...blue]) await account(n);
+    for (const n of [...red, ...blue, ...green]) await account(n);
   });
 
   await step('the organiser creates a team round robin on 2 boards in the page', async () => {
@@ -81,6 +86,30 @@ try {
     assert.equal(r.status, 201, JSON.stringify(r.body));
   });
 
+  await step('a third captain withdraws the team with the page\'s button before round 1, confirming first', async () => {
+    const r = await call(A.page, 'POST', `/api/events/${eventId}/teams`, { name: 'Green', players: green });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    await A.page.goto(`${base}/event/${eventId}`);
+    await A.page.waitForSelector('#team-withdraw-own');
+    // Asked first; cancelled, nothing is sent.
+    await A.page.click('#team-withdraw-own');
+    const ask = await A.page.textContent('#team-withdraw-ask');
+    assert.ok(ask.includes('Green'), ask);
+    await checkLabels(A.page, 'A withdrawing the team');
+    await shot(A, 'events-team-withdraw-desktop-en');
+    await A.page.click('#team-withdraw-cancel');
+    await A.page.waitForSelector('#team-withdraw-own');
+    let teams = await call(A.page, 'GET', `/api/events/${eventId}/teams`);
+    assert.equal(teams.body.teams.length, 3, JSON.stringify(teams.body.teams));
+    // Confirmed: the team leaves the draw, the register form comes back.
+    await A.page.click('#team-withdraw-own');
+    await A.page.locator('#team-withdraw button', { hasText: 'Yes, withdraw the team' }).click();
+    await A.page.waitForSelector('#team-register');
+    await A.page.waitForFunction(() => document.querySelectorAll('#team-standings tbody tr').length === 2);
+    teams = await call(A.page, 'GET', `/api/events/${eventId}/teams`);
+    assert.deepEqual(teams.body.teams.map((x) => x.name), ['红队', 'Blue']);
+  });
+
   await step('the first captain fields the substitute on board 2 by ticking the roster', async () => {
     await B.page.reload();
     await B.page.waitForSelector('#team-lineup');
@@ -92,9 +121,33 @@ try {
     await B.page.waitForFunction(() => /1/.test(document.querySelector('#event-teams-forms [role=status]')?.textContent || ''));
   });
 
-  await step('the arbiter pairs round 1: the match is on the page with the substitute', async () => {
+  await step('the arbiter pairs round 1; the captain\'s withdrawal, confirmed too late, is refused in the page', async () => {
+    // The captain's page still shows the button: its 5-s refresh stopped,
+    // so that the start comes between the page and the click.
+    await B.page.waitForSelector('#team-withdraw-own');
+    await B.page.evaluate(() => {
+      const last = setInterval(() => {}, 60000);
+      for (let i = 1; i <= last; i += 1) clearInterval(i);
+    });
     const r = await call(A.page, 'POST', `/api/events/${eventId}/pair`, {});
     assert.equal(r.status, 200, JSON.stringify(r.body));
+    const forbidden = /status of 403/;
+    expected.push(forbidden);
+    try {
+      await B.page.click('#team-withdraw-own');
+      await B.page.locator('#team-withdraw button', { hasText: '确定退出' }).click();
+      // Beside the button and in the page's status line.
+      await B.page.waitForFunction(() => ['#event-teams-forms [role=status] .error', '#main > p[role=status] .error']
+        .every((q) => document.querySelector(q)?.textContent.includes('你不能这样做')));
+    } finally {
+      expected.splice(expected.indexOf(forbidden), 1);
+    }
+    await shot(B, 'events-team-withdraw-refused-phone-zh');
+    const teams = await call(B.page, 'GET', `/api/events/${eventId}/teams`);
+    assert.equal(teams.body.teams.length, 2, JSON.stringify(teams.body.teams));
+    await B.page.reload();
+    await B.page.waitForSelector('#team-standings');
+    assert.equal(await B.page.locator('#team-withdraw-own').count(), 0, 'no button after the start');
     await A.page.reload();
     await A.page.waitForSelector('.team-match tr');
     const rows = await A.page.$$eval('.team-match tr', (trs) => trs.map((t) => t.textContent));
@@ -167,6 +220,10 @@ try {
     await A.page.fill('#ruling-reason', '9.1');
     await A.page.locator('#team-rulings button', { hasText: 'Record a foul' }).click();
     await A.page.waitForSelector('#team-fouls tr');
+    // A warning (18.1) to Shanghai's board 1: its penalties column.
+    const warned = await call(A.page, 'POST', `/api/events/${swissId}/fouls`,
+      { round: 1, player: swissPlayers[1][0], kind: 'warning', reason: '18.1' });
+    assert.equal(warned.status, 200, JSON.stringify(warned.body));
     for (const [board, result] of [[1, '1-0'], [2, '1/2-1/2']]) {
       const res = await call(A.page, 'POST', `/api/events/${swissId}/result`,
         { round: 1, board, result, reason: 'e2e' });
@@ -175,14 +232,20 @@ try {
     await A.page.reload();
     await A.page.waitForFunction(() => document.querySelectorAll('#team-standings tbody tr').length === 3);
     const head = await A.page.$eval('#team-standings thead', (e) => e.textContent);
-    assert.ok(head.includes("Opponents' match points") && head.includes('Fouls'), head);
+    assert.ok(head.includes("Opponents' match points") && head.includes('Fouls') && head.includes('Penalties'), head);
     const rows = await A.page.$$eval('#team-standings tbody tr', (trs) => trs.map((t) => t.textContent));
+    const shanghai = rows.find((row) => row.includes('Shanghai')) || '';
+    assert.ok(shanghai.includes('1 warning'), shanghai);
     // The match's winner and the bye's team have 2 match points each.
     assert.ok(rows.slice(0, 2).every((row) => /2/.test(row)), rows.join(' | '));
     await checkLabels(A.page, 'A team Swiss');
     await shot(A, 'events-team-swiss-desktop-en');
     await B.page.goto(`${base}/event/${swissId}`);
     await B.page.waitForSelector('#team-standings tbody tr');
+    const zhHead = await B.page.$eval('#team-standings thead', (e) => e.textContent);
+    assert.ok(zhHead.includes('处分'), zhHead);
+    const zhRows = await B.page.$eval('#team-standings tbody', (e) => e.textContent);
+    assert.ok(zhRows.includes('警告1次'), zhRows);
     await shot(B, 'events-team-swiss-phone-zh');
   });
 
@@ -239,6 +302,24 @@ try {
     const zh = await B.page.$eval('#teams-title', (e) => e.textContent);
     assert.ok(zh.includes('队员总分制'), zh);
     await shot(B, 'events-team-places-phone-zh');
+  });
+
+  await step('the arbiter re-admits the withdrawn team whole with the panel\'s button', async () => {
+    await A.page.selectOption('#forfeit-team', '1');
+    await A.page.locator('#team-rulings button', { hasText: 'Re-admit the team' }).click();
+    await A.page.waitForFunction(() => !/withdrawn/.test(document.querySelector('#team-standings tbody')?.textContent || ''));
+    const log = await call(A.page, 'GET', `/api/events/${apaId}/log`);
+    assert.ok(log.body.some((l) => l.action === 'team_readmit'), JSON.stringify(log.body));
+    // Again: refused, the error shown.
+    const conflict = /status of 409/;
+    expected.push(conflict);
+    try {
+      await A.page.locator('#team-rulings button', { hasText: 'Re-admit the team' }).click();
+      await A.page.waitForFunction(() => /has not withdrawn/.test(document.querySelector('#main > p[role=status] .error')?.textContent || ''));
+    } finally {
+      expected.splice(expected.indexOf(conflict), 1);
+    }
+    await checkLabels(A.page, 'A re-admitting a team');
   });
 } finally {
   finish('teams.mjs');

@@ -16,6 +16,13 @@
 //!   robin stores its later boards as its forfeits when their rounds are
 //!   paired, and annuls all its results if it played fewer than half of
 //!   its matches (20.3, `teams::standings`).
+//! - **A team re-admitted** (20.1: the organisers' consent works both
+//!   ways): every player of a withdrawn team paired again from the next
+//!   round on, in one ruling, as a re-admitted player is. What it missed
+//!   stays as it was stored: a round robin's matches forfeited while it
+//!   was out stay its forfeits, a Swiss's rounds it was not paired stay
+//!   blank; no longer withdrawn, its results are not annulled (20.3
+//!   concerns a team that left).
 
 use crate::spec::BoardResult;
 use crate::{Events, Loaded};
@@ -99,6 +106,17 @@ pub struct TeamWithdrawRequest {
     /// The team's number.
     pub team: u32,
     /// Why (20.1: the team's reason the organisers accepted).
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// The arbiter re-admits a withdrawn team whole (20.x).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TeamReadmitRequest {
+    /// The team's number.
+    pub team: u32,
+    /// Why: kept in the log.
     #[serde(default)]
     pub reason: String,
 }
@@ -497,6 +515,85 @@ impl Events {
             "team_withdraw",
             &format!(
                 "{} (team {}) withdrawn from round {from} on: {}; {rule}{why}",
+                team.name,
+                team.number,
+                entries
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        )
+        .await
+    }
+
+    /// The arbiter re-admits team `req.team`, withdrawn whole: every
+    /// player of its roster is paired again from the next round on, in
+    /// one transaction, as `players` `readmit` re-admits one player (the
+    /// organisers' consent of 20.1 brings a team back as it let it go).
+    ///
+    /// The rounds it missed stay as they were stored: in a round robin
+    /// the matches paired while it was out stay its forfeits (20.3: 弃权
+    /// 对方获胜 — its opponents keep those wins), in a Swiss the rounds it
+    /// was not paired stay blank, no points and no bye (20.4's results
+    /// stand). No longer withdrawn, its results are not annulled (20.3's
+    /// 注销 is for a team that left). One `team_readmit` line of the log.
+    ///
+    /// # Errors
+    /// Not the arbiter (a captain may not bring the team back: 20.1 is
+    /// the organisers'); not a team event; after the end; no such team;
+    /// the team not withdrawn whole (`not_withdrawn`: a player withdrawn
+    /// alone comes back by `players` `readmit`).
+    pub async fn readmit_team(&self, id: &str, by: &User, req: TeamReadmitRequest) -> Result<(), Error> {
+        if let Some(done) = self
+            .forwarded(id, || crate::remote::Call::TeamReadmit {
+                id: id.into(),
+                by: by.clone(),
+                req: req.clone(),
+            })
+            .await?
+        {
+            return Ok(done);
+        }
+        let reason = check_reason(&req.reason)?;
+        let (_one, l) = self
+            .as_arbiter(id, by, "only the event's arbiter may re-admit a team (20.1)")
+            .await?;
+        crate::teams::not_team_event(&l)?;
+        if l.event.state == "finished" {
+            return Err(Error::conflict("event_finished", "the event is over"));
+        }
+        let team = l
+            .teams
+            .iter()
+            .find(|t| t.number == req.team)
+            .ok_or_else(|| Error::NotFound(format!("team {}", req.team)))?;
+        if !crate::teams::withdrawn_by(&l, u32::MAX).contains(&team.number) {
+            return Err(Error::conflict(
+                "not_withdrawn",
+                format!("{} is not withdrawn", team.name),
+            ));
+        }
+        let entries: Vec<&store::EntryRow> = team.members.iter().filter_map(|u| l.entry_of(u)).collect();
+        let users: Vec<String> = entries.iter().map(|e| e.user_id.clone()).collect();
+        self.store().readmit_entries(id, &users).await?;
+        let from = l.event.current_round + 1;
+        let missed = if l.system == crate::System::TeamSwiss {
+            "the rounds it missed stay unpaired (20.4)"
+        } else {
+            "the matches it missed stay its forfeits, its results not annulled (20.3)"
+        };
+        let why = if reason.is_empty() {
+            String::new()
+        } else {
+            format!(" ({reason})")
+        };
+        self.log(
+            id,
+            Some(by),
+            "team_readmit",
+            &format!(
+                "{} (team {}) re-admitted: {} paired from round {from} on; {missed}{why}",
                 team.name,
                 team.number,
                 entries

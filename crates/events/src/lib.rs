@@ -46,7 +46,7 @@ pub mod view;
 
 pub use arbiter::{ArbiterRequest, EventAction, JoinRequest, PlayerAction, PlayerRequest, ResultRequest};
 pub use armageddon::{ArmageddonRequest, ChoiceRefusal};
-pub use fouls::{FoulRequest, FoulView, Ruling, TeamForfeitRequest, TeamWithdrawRequest};
+pub use fouls::{FoulRequest, FoulView, Ruling, TeamForfeitRequest, TeamReadmitRequest, TeamWithdrawRequest};
 pub use spec::{
     BoardResult, LineupOrder, NewEvent, Scoring, System, TeamMatchKind, TeamRanking, TiebreakOrder,
 };
@@ -319,6 +319,7 @@ impl Loaded {
             self.event.current_round,
         );
         crosstable::apply_round_robin_withdrawals(&mut t, self.system, &self.entries);
+        teams::annul_withdrawn_players(&mut t, self);
         staged::round_robin_byes(&mut t, self);
         t
     }

@@ -9,7 +9,7 @@
 
 use crate::{
     ArbiterRequest, Events, FoulRequest, JoinRequest, PlayerAction, ResultRequest, TeamForfeitRequest,
-    TeamWithdrawRequest,
+    TeamReadmitRequest, TeamWithdrawRequest,
 };
 use common::{Error, Refusal};
 use serde::de::DeserializeOwned;
@@ -89,6 +89,11 @@ pub(crate) enum Call {
         id: String,
         by: User,
         req: crate::ArmageddonRequest,
+    },
+    TeamReadmit {
+        id: String,
+        by: User,
+        req: TeamReadmitRequest,
     },
 }
 
@@ -270,6 +275,7 @@ impl Events {
             Call::TeamForfeit { id, by, req } => reply(self.team_forfeit(&id, &by, req).await),
             Call::TeamWithdraw { id, by, req } => reply(self.withdraw_team(&id, &by, req).await),
             Call::Armageddon { id, by, req } => reply(self.choose_armageddon(&id, &by, req).await),
+            Call::TeamReadmit { id, by, req } => reply(self.readmit_team(&id, &by, req).await),
         }
     }
 }

@@ -58,7 +58,9 @@
 //!   no more, its results standing (20.4); in a round robin its later
 //!   matches are its forfeits, board by board, when their rounds are
 //!   paired, and with fewer than half of its matches played all its
-//!   results are annulled (20.3), the team listed last.
+//!   results are annulled (20.3), the team listed last — in the players'
+//!   own standings too (`annul_withdrawn_players`). Re-admitted whole
+//!   (`fouls::readmit_team`) it is paired again; what it missed stays.
 
 use crate::view::BoardPlayer;
 use crate::{Events, Loaded};
@@ -294,7 +296,7 @@ fn first_colours(l: &Loaded, round: u32) -> Vec<Colour> {
 
 /// The teams withdrawn whole by round `round` (every player withdrawn
 /// from that round or before; 20.x): not paired.
-fn withdrawn_by(l: &Loaded, round: u32) -> Vec<u32> {
+pub(crate) fn withdrawn_by(l: &Loaded, round: u32) -> Vec<u32> {
     l.teams
         .iter()
         .filter(|t| {
@@ -851,6 +853,45 @@ pub(crate) fn view(l: &Loaded, captains: &BTreeMap<String, String>) -> Result<Te
     })
 }
 
+/// 20.3 in a team round robin (凡已赛对手不足半数者，则所有已赛结果一概
+/// 注销): the withdrawn teams that played fewer than half of their
+/// matches, their matches taken out of `matches`
+/// (`tournament::team::withdraw_from_round_robin`). A team Swiss annuls
+/// nothing (20.4).
+fn annul_withdrawn(l: &Loaded, matches: &mut Vec<TeamMatch>) -> Vec<u32> {
+    if l.system != crate::System::TeamRoundRobin {
+        return Vec::new();
+    }
+    let scheduled = l.teams.len().saturating_sub(1);
+    withdrawn_by(l, u32::MAX)
+        .into_iter()
+        .filter(|&t| team::withdraw_from_round_robin(matches, t, scheduled))
+        .collect()
+}
+
+/// 20.3 in a team round robin's players' standings, as in its team
+/// standings: the players of a team whose results are annulled have
+/// theirs struck out, and their opponents' games against them too
+/// (`tournament::tiebreak::scoring::annul`). Where the team's results
+/// stand, its players' forfeits stand too (其余未赛对局均作弃权对方获胜),
+/// as they were stored.
+pub(crate) fn annul_withdrawn_players(t: &mut tournament::model::Tournament, l: &Loaded) {
+    // Only a team round robin annuls; any other event has no matches to
+    // read (and no team withdrawn), so nothing is read.
+    if l.system != crate::System::TeamRoundRobin || withdrawn_by(l, u32::MAX).is_empty() {
+        return;
+    }
+    let (mut matches, _) = finished(l);
+    for team in annul_withdrawn(l, &mut matches) {
+        let Some(team) = l.teams.iter().find(|x| x.number == team) else {
+            continue;
+        };
+        for e in team.members.iter().filter_map(|u| l.entry_of(u)) {
+            let _ = tournament::tiebreak::scoring::annul(t, e.number);
+        }
+    }
+}
+
 /// The team standings (15.3 / 15.4) from the finished matches and byes;
 /// a round robin's team withdrawn before half its matches has them
 /// annulled and is listed last (20.3); ranked by the players' places
@@ -861,15 +902,7 @@ pub(crate) fn standings(l: &Loaded) -> Result<Vec<TeamStandingRow>, Error> {
     let fouls = team_fouls(l);
     let penalties = team_penalties(l);
     let gone = withdrawn_by(l, u32::MAX);
-    let mut annulled = Vec::new();
-    if l.system == crate::System::TeamRoundRobin {
-        let scheduled = l.teams.len().saturating_sub(1);
-        for &t in &gone {
-            if team::withdraw_from_round_robin(&mut matches, t, scheduled) {
-                annulled.push(t);
-            }
-        }
-    }
+    let annulled = annul_withdrawn(l, &mut matches);
     let numbers: Vec<u32> = l
         .teams
         .iter()

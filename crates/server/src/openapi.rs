@@ -114,6 +114,7 @@ use utoipa::OpenApi;
         crate::api::events::foul,
         crate::api::events::team_forfeit,
         crate::api::events::team_withdraw,
+        crate::api::events::team_readmit,
     ),
     tags(
         (name = "auth", description = "Accounts, sessions, guests, bot tokens"),

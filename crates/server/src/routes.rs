@@ -247,6 +247,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/events/{id}/fouls", post(events::foul))
         .route("/api/events/{id}/teams/forfeit", post(events::team_forfeit))
         .route("/api/events/{id}/teams/withdraw", post(events::team_withdraw))
+        .route("/api/events/{id}/teams/readmit", post(events::team_readmit))
         // An arena game's berserk, at lichess's Board API path (bots too).
         .route("/api/board/game/{id}/berserk", post(events::berserk))
         .route("/api/bot/game/{id}/berserk", post(events::berserk))

@@ -3459,6 +3459,112 @@ async fn team_withdraw(who: &Client, id: &str, body: Value) -> (u16, String) {
     refused(who.post(&format!("/api/events/{id}/teams/withdraw"), &body).await).await
 }
 
+/// The arbiter's (or not) `POST /teams/readmit`: status and code.
+async fn team_readmit(who: &Client, id: &str, body: Value) -> (u16, String) {
+    refused(who.post(&format!("/api/events/{id}/teams/readmit"), &body).await).await
+}
+
+/// A team round robin of `teams` teams × 2 boards without substitutes,
+/// each team of fresh bots registered by its captain ("{name} 1" …):
+/// the event, the captains and the rosters.
+async fn two_board_team_round_robin(
+    s: &TestServer,
+    org: &Client,
+    name: &str,
+    prefix: &str,
+    teams: usize,
+    bots: &mut HashMap<String, Bot>,
+) -> (String, Vec<Client>, Vec<Vec<String>>) {
+    let id = create(
+        org,
+        json!({"name": name, "time_control": "10+5",
+               "system": "team-round-robin", "boards": 2, "substitutes": 0}),
+    )
+    .await;
+    let (captains, rosters) = team_bots(s, prefix, teams, 2, bots).await;
+    for t in 0..teams {
+        register_team(&captains[t], &id, &format!("{name} {}", t + 1), &rosters[t]).await;
+    }
+    (id, captains, rosters)
+}
+
+/// Plays round `r`'s 2-board match of teams `first` v `second` (numbers
+/// 1..) for `plan`, each team's roster in order (13.2: board 1 red for
+/// the first-listed team).
+async fn play_two_boards(
+    org: &Client,
+    id: &str,
+    r: usize,
+    (first, second): (u64, u64),
+    plan: &str,
+    rosters: &[Vec<String>],
+    bots: &HashMap<String, Bot>,
+) {
+    let (a, b) = (&rosters[first as usize - 1], &rosters[second as usize - 1]);
+    let expect = [
+        (a[0].as_str(), b[0].as_str(), true),
+        (a[1].as_str(), b[1].as_str(), false),
+    ];
+    play_match(org, id, r, (first, second), &expect, plan, bots).await;
+}
+
+/// Round `r`'s match of teams `first` v `second`: each board's result and
+/// whether it has a game.
+async fn match_boards(org: &Client, id: &str, r: usize, first: u64, second: u64) -> Vec<(String, bool)> {
+    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+    let m = tv["rounds"][r - 1]["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["first"] == first && m["second"] == second)
+        .unwrap_or_else(|| {
+            panic!(
+                "round {r}: no match {first} v {second}: {:#}",
+                tv["rounds"][r - 1]
+            )
+        })
+        .clone();
+    m["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["result"].as_str().unwrap_or_default().to_string(),
+                b["game"].is_string(),
+            )
+        })
+        .collect()
+}
+
+/// The players' standings (`GET /standings`): each player's points by
+/// name.
+async fn points_by_name(org: &Client, id: &str) -> HashMap<String, String> {
+    let st = org.get_json(&format!("/api/events/{id}/standings")).await;
+    st["rows"]
+        .as_array()
+        .unwrap_or_else(|| panic!("standings: {st}"))
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_string(),
+                r["points"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Whether each team is withdrawn, as `GET /teams` lists them.
+async fn teams_withdrawn(org: &Client, id: &str) -> Vec<bool> {
+    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+    tv["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["withdrawn"].as_bool().unwrap())
+        .collect()
+}
+
 /// Rated game `winner` wins against `loser` (a challenge through the Bot
 /// API, resigned): ratings apart before an event.
 async fn rated_win(winner: &Bot, loser: &Bot) {
@@ -3651,11 +3757,14 @@ async fn a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3() {
     let org = Client::register(&s, "org").await;
     // (Team 4 withdrawn after this round, its round-2 match's plan, the
     // standings: rank, team, match points, board points, withdrawn,
-    // annulled.)
+    // annulled; the players' points, team by team in roster order.)
     type Row = (u64, u64, u64, &'static str, bool, bool);
-    let cases: [(usize, &str, [Row; 4]); 2] = [
+    type Points = [[&'static str; 2]; 4];
+    let cases: [(usize, &str, [Row; 4], Points); 2] = [
         // Without team 4's matches: 2 v 3 2 : 0 (1.5 : 0.5), 1 v 2 1 : 1
-        // (1 : 1), 3 v 1 1 : 1 (1 : 1).
+        // (1 : 1), 3 v 1 1 : 1 (1 : 1). The players' standings strike
+        // team 4's players' games out too: team 1's round-1 wins, team
+        // 3's and team 2's forfeit wins.
         (
             1,
             "",
@@ -3665,10 +3774,11 @@ async fn a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3() {
                 (3, 3, 1, "1.5", false, false),
                 (4, 4, 0, "0.0", true, true),
             ],
+            [["0.5", "1.5"], ["1.5", "1.0"], ["1.0", "0.5"], ["0.0", "0.0"]],
         ),
         // Everything stands: 1: 2 + 1 + 1 MP, 2 + 1 + 1 BP; 2: 2 + 1 + 2
         // (team 4's forfeit), 1.5 + 1 + 2; 3: 0 + 1 + 1, 0.5 + 1 + 1;
-        // 4: 0 + 1 + 0, 0 + 1 + 0.
+        // 4: 0 + 1 + 0, 0 + 1 + 0. The players' forfeits count.
         (
             2,
             "DD",
@@ -3678,26 +3788,20 @@ async fn a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3() {
                 (3, 3, 2, "2.5", false, false),
                 (4, 4, 1, "1.0", true, false),
             ],
+            [["1.5", "2.5"], ["2.5", "2.0"], ["1.5", "1.0"], ["0.5", "0.5"]],
         ),
     ];
-    for (case, (after, r2, want)) in cases.into_iter().enumerate() {
-        let id = create(
+    for (case, (after, r2, want, points)) in cases.into_iter().enumerate() {
+        let mut bots = HashMap::new();
+        let (id, _, rosters) = two_board_team_round_robin(
+            &s,
             &org,
-            json!({"name": format!("Withdrawn {case}"), "time_control": "10+5",
-                   "system": "team-round-robin", "boards": 2, "substitutes": 0}),
+            &format!("Withdrawn {case}"),
+            &format!("wd{case}"),
+            4,
+            &mut bots,
         )
         .await;
-        let mut bots = HashMap::new();
-        let (captains, rosters) = team_bots(&s, &format!("wd{case}"), 4, 2, &mut bots).await;
-        for t in 0..4 {
-            register_team(&captains[t], &id, &format!("Withdrawn {}", t + 1), &rosters[t]).await;
-        }
-        let boards = |a: usize, b: usize| -> Vec<(String, String, bool)> {
-            vec![
-                (rosters[a][0].clone(), rosters[b][0].clone(), true),
-                (rosters[a][1].clone(), rosters[b][1].clone(), false),
-            ]
-        };
         // The Berger table: 1 v 4, 2 v 3; 4 v 3, 1 v 2; 2 v 4, 3 v 1.
         let table = [
             vec![((1u64, 4u64), "WW"), ((2, 3), "WD")],
@@ -3710,35 +3814,15 @@ async fn a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3() {
             for &((first, second), plan) in matches {
                 if plan.is_empty() {
                     // Team 4's boards: its forfeits, not played.
-                    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
-                    let m = tv["rounds"][r - 1]["matches"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .find(|m| m["first"] == first && m["second"] == second)
-                        .unwrap()
-                        .clone();
-                    let results: Vec<&str> = m["boards"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|b| b["result"].as_str().unwrap())
-                        .collect();
                     let forfeits = if first == 4 { ["-+", "+-"] } else { ["+-", "-+"] };
-                    assert_eq!(results, forfeits, "round {r}: {m:#}");
-                    assert!(m["boards"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .all(|b| b["game"].is_null()));
+                    assert_eq!(
+                        match_boards(&org, &id, r, first, second).await,
+                        forfeits.map(|f| (f.to_string(), false)),
+                        "round {r}"
+                    );
                     continue;
                 }
-                let bs = boards(first as usize - 1, second as usize - 1);
-                let expect: Vec<(&str, &str, bool)> = bs
-                    .iter()
-                    .map(|(x, y, red)| (x.as_str(), y.as_str(), *red))
-                    .collect();
-                play_match(&org, &id, r, (first, second), &expect, plan, &bots).await;
+                play_two_boards(&org, &id, r, (first, second), plan, &rosters, &bots).await;
             }
             round_done(&org, &id, r).await;
             if r == after {
@@ -3764,6 +3848,13 @@ async fn a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3() {
             })
             .collect();
         assert_eq!(got, want, "withdrawn after round {after}: {:#}", tv["standings"]);
+        // 20.3 in the players' own standings, as in the teams'.
+        let by_name = points_by_name(&org, &id).await;
+        let got: Vec<[&str; 2]> = rosters
+            .iter()
+            .map(|r| [0, 1].map(|i| by_name.get(&r[i]).map_or("?", String::as_str)))
+            .collect();
+        assert_eq!(got, points, "withdrawn after round {after}: {by_name:?}");
         let log = org.get_json(&format!("/api/events/{id}/log")).await;
         assert!(
             log.as_array()
@@ -3773,6 +3864,140 @@ async fn a_team_withdrawn_from_a_round_robin_annulled_or_standing_by_20_3() {
             "{log:#}"
         );
     }
+    s.stop().await;
+}
+
+/// A team round robin of 4 teams × 2 boards: team 4, withdrawn after
+/// round 1, forfeits its round-2 match (20.3); the arbiter re-admits it
+/// whole after round 2 and it plays round 3 over the board. Refused,
+/// changing nothing: a team not withdrawn, no such team, its captain, a
+/// player, an unknown field, and after the end. The round-2 forfeits stay
+/// (its missed match, as a re-admitted player's), its results are not
+/// annulled, and the standings are worked out by hand.
+async fn a_withdrawn_team_is_readmitted_whole() {
+    let mut s = server().await;
+    let org = Client::register(&s, "org").await;
+    let mut bots = HashMap::new();
+    let (id, captains, rosters) =
+        two_board_team_round_robin(&s, &org, "Readmitted", "ra", 4, &mut bots).await;
+    // The Berger table: 1 v 4, 2 v 3; 4 v 3, 1 v 2; 2 v 4, 3 v 1.
+    pair(&org, &id).await;
+    play_two_boards(&org, &id, 1, (1, 4), "WW", &rosters, &bots).await;
+    play_two_boards(&org, &id, 1, (2, 3), "WD", &rosters, &bots).await;
+    round_done(&org, &id, 1).await;
+    assert_eq!(
+        team_readmit(&org, &id, json!({"team": 4})).await,
+        (409, "not_withdrawn".to_string())
+    );
+    assert_eq!(team_withdraw(&org, &id, json!({"team": 4})).await.0, 204);
+    // Refused, changing nothing.
+    assert_eq!(team_readmit(&captains[3], &id, json!({"team": 4})).await.0, 403);
+    let by_player = bots[&rosters[3][0]]
+        .post_json(&format!("/api/events/{id}/teams/readmit"), &json!({"team": 4}))
+        .await;
+    assert_eq!(by_player.0, 403, "{by_player:?}");
+    assert_eq!(team_readmit(&org, &id, json!({"team": 9})).await.0, 404);
+    assert_eq!(
+        team_readmit(&org, &id, json!({"team": 1})).await,
+        (409, "not_withdrawn".to_string())
+    );
+    let unknown = team_readmit(&org, &id, json!({"team": 4, "round": 3})).await.0;
+    assert!(matches!(unknown, 400 | 422), "{unknown}");
+    assert_eq!(teams_withdrawn(&org, &id).await, [false, false, false, true]);
+    // Round 2: team 4's match is its forfeit.
+    pair(&org, &id).await;
+    let forfeit = [("-+".to_string(), false), ("+-".to_string(), false)];
+    assert_eq!(match_boards(&org, &id, 2, 4, 3).await, forfeit);
+    play_two_boards(&org, &id, 2, (1, 2), "DD", &rosters, &bots).await;
+    round_done(&org, &id, 2).await;
+    // Re-admitted whole, from round 3 on.
+    let r = team_readmit(
+        &org,
+        &id,
+        json!({"team": 4, "reason": "20.1: the organisers agree"}),
+    )
+    .await;
+    assert_eq!(r.0, 204, "{r:?}");
+    assert_eq!(teams_withdrawn(&org, &id).await, [false; 4]);
+    let ev = event(&org, &id).await;
+    assert!(
+        ev["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["withdrawn"] == false),
+        "{:#}",
+        ev["entries"]
+    );
+    assert_eq!(
+        team_readmit(&org, &id, json!({"team": 4})).await,
+        (409, "not_withdrawn".to_string())
+    );
+    let log = org.get_json(&format!("/api/events/{id}/log")).await;
+    let line = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["action"] == "team_readmit")
+        .unwrap_or_else(|| panic!("the re-admission is logged: {log:#}"));
+    let detail = line["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("round 3") && detail.contains(&rosters[3][1]) && detail.contains("20.1"),
+        "{detail}"
+    );
+    // The API's description has it.
+    let doc = org.get_json("/api/openapi.json").await;
+    assert!(doc["paths"].get("/api/events/{id}/teams/readmit").is_some());
+    assert!(doc["components"]["schemas"].get("TeamReadmitRequest").is_some());
+    // Round 3: team 4 plays over the board; its round-2 forfeits stay.
+    pair(&org, &id).await;
+    play_two_boards(&org, &id, 3, (2, 4), "LD", &rosters, &bots).await;
+    // Team 1 withdrawn during the last round: its match is played out.
+    assert_eq!(team_withdraw(&org, &id, json!({"team": 1})).await.0, 204);
+    play_two_boards(&org, &id, 3, (3, 1), "WL", &rosters, &bots).await;
+    round_done(&org, &id, 3).await;
+    finished(&org, &id).await;
+    assert_eq!(match_boards(&org, &id, 2, 4, 3).await, forfeit);
+    assert_eq!(
+        team_readmit(&org, &id, json!({"team": 1})).await,
+        (409, "event_finished".to_string())
+    );
+    // 1: 2 + 1 + 1 MP, 2 + 1 + 1 BP; 3: 0 + 2 + 1, 0.5 + 2 + 1; 2: 2 + 1
+    // + 0, 1.5 + 1 + 0.5; 4: 0 + 0 + 2, 0 + 0 + 1.5 (3 and 2 equal on
+    // match points, 全队总局分 first).
+    let tv = org.get_json(&format!("/api/events/{id}/teams")).await;
+    let got: Vec<(u64, u64, String, bool, bool)> = tv["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["team"].as_u64().unwrap(),
+                r["match_points"].as_u64().unwrap(),
+                r["board_points"].as_str().unwrap().to_string(),
+                r["withdrawn"].as_bool().unwrap(),
+                r["annulled"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let want: Vec<(u64, u64, String, bool, bool)> = [
+        (1, 4, "4.0", true, false),
+        (3, 3, "3.5", false, false),
+        (2, 3, "3.0", false, false),
+        (4, 2, "1.5", false, false),
+    ]
+    .into_iter()
+    .map(|(t, mp, bp, w, a)| (t, mp, bp.to_string(), w, a))
+    .collect();
+    assert_eq!(got, want, "{:#}", tv["standings"]);
+    // The players' standings keep team 4's round-2 forfeits: 0 + 0 + 1
+    // and 0 + 0 + 0.5.
+    let by_name = points_by_name(&org, &id).await;
+    assert_eq!(
+        (by_name[&rosters[3][0]].as_str(), by_name[&rosters[3][1]].as_str()),
+        ("1.0", "0.5"),
+        "{by_name:?}"
+    );
     s.stop().await;
 }
 
@@ -4681,5 +4906,6 @@ on_both_databases!(
     a_double_elimination_of_five_with_byes_and_a_grand_final_replayed,
     a_penalised_player_puts_the_team_last_among_equal_match_points,
     a_team_withdrawn_before_the_start_leaves_a_new_draw,
+    a_withdrawn_team_is_readmitted_whole,
     groups_of_unequal_size_play_their_own_tables,
 );

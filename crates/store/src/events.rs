@@ -563,6 +563,25 @@ impl Store {
         Ok(())
     }
 
+    /// Re-admits several entries at once, paired again (a whole team the
+    /// arbiter re-admits, seed 000 20.x), in one transaction: all of them
+    /// or none.
+    pub async fn readmit_entries(&self, event_id: &str, user_ids: &[String]) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        for user in user_ids {
+            sqlx::query(
+                "UPDATE event_entries SET withdrawn = 0, withdrawn_from = NULL \
+                 WHERE event_id = $1 AND user_id = $2",
+            )
+            .bind(event_id)
+            .bind(user)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Gives the entries new pairing numbers (`(user id, number)`), in one
     /// transaction: the initial ranking made when the first round is paired.
     pub async fn renumber_entries(

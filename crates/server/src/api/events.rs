@@ -18,7 +18,10 @@ use events::{
     ArbiterRequest, CrosstableView, EntryView, EventSummary, EventView, JoinRequest, LogView, NewEvent,
     PlayerRequest, ResultRequest, StandingsView,
 };
-use events::{ArmageddonRequest, Boards, FoulRequest, FoulView, TeamForfeitRequest, TeamWithdrawRequest};
+use events::{
+    ArmageddonRequest, Boards, FoulRequest, FoulView, TeamForfeitRequest, TeamReadmitRequest,
+    TeamWithdrawRequest,
+};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -405,5 +408,23 @@ pub async fn team_withdraw(
     Json(req): Json<TeamWithdrawRequest>,
 ) -> Result<StatusCode, ApiError> {
     state.events().withdraw_team(&id, &user, req).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The arbiter re-admits a team withdrawn whole (seed 000 20.x): its
+/// players are paired again from the next round on; what it missed stays
+/// as stored — a team round robin's matches forfeited while it was out
+/// stay its forfeits (20.3), a team Swiss's rounds unpaired stay blank.
+#[utoipa::path(post, path = "/api/events/{id}/teams/readmit", tag = "events", params(("id" = String, Path)),
+    request_body = TeamReadmitRequest,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn team_readmit(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<TeamReadmitRequest>,
+) -> Result<StatusCode, ApiError> {
+    state.events().readmit_team(&id, &user, req).await?;
     Ok(StatusCode::NO_CONTENT)
 }

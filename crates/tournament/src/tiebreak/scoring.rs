@@ -108,6 +108,30 @@ pub enum Withdrawal {
     Forfeited,
 }
 
+/// CXA 20.3's first case (所有已赛结果一概注销): every result of `player`
+/// is struck out — each round of theirs blank, and each opponent's game
+/// against them too (no points, no game). A player of a team whose
+/// results 20.3 annuls is struck out so as well.
+pub fn annul(t: &mut Tournament, player: PlayerId) -> Result<(), ScoringError> {
+    let p = t
+        .player(player)
+        .ok_or(ScoringError::NoSuchPlayer { player })?
+        .clone();
+    for (i, e) in p.rounds.iter().enumerate() {
+        let r = i as u32 + 1;
+        if let Some(opp) = e.opponent {
+            if t.player(opp).is_some_and(|o| o.round(r).opponent == Some(player)) {
+                set(t, opp, r, RoundEntry::ABSENT);
+            }
+        }
+    }
+    player_mut(t, player)?
+        .rounds
+        .iter_mut()
+        .for_each(|e| *e = RoundEntry::ABSENT);
+    Ok(())
+}
+
 /// A player leaves a round robin after the rounds played so far; the rest
 /// of the event follows `schedule` (the Berger table the event uses, in
 /// playing order). CXA 20.3: with fewer than half of their scheduled games
@@ -142,16 +166,7 @@ pub fn withdraw_round_robin(
         .filter(|(r, _, _)| p.round(*r).outcome.is_played())
         .count();
     if played * 2 < scheduled.len() {
-        for &(r, opp, _) in &scheduled {
-            set(t, player, r, RoundEntry::ABSENT);
-            if t.player(opp).is_some_and(|o| o.round(r).opponent == Some(player)) {
-                set(t, opp, r, RoundEntry::ABSENT);
-            }
-        }
-        player_mut(t, player)?
-            .rounds
-            .iter_mut()
-            .for_each(|e| *e = RoundEntry::ABSENT);
+        annul(t, player)?;
         return Ok(Withdrawal::Annulled);
     }
     for &(r, opp, colour) in &scheduled {

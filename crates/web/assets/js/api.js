@@ -90,6 +90,7 @@ export const api = {
   eventFoul: (id, body) => post(`/api/events/${enc(id)}/fouls`, body),
   eventTeamForfeit: (id, body) => post(`/api/events/${enc(id)}/teams/forfeit`, body),
   eventTeamWithdraw: (id, body) => post(`/api/events/${enc(id)}/teams/withdraw`, body),
+  eventTeamReadmit: (id, body) => post(`/api/events/${enc(id)}/teams/readmit`, body),
   berserk: (game) => post(`/api/board/game/${enc(game)}/berserk`),
   game: (id) => get(`/api/games/${enc(id)}`),
   liveGames: () => get('/api/games/live'),

@@ -3,17 +3,30 @@
 // 15.3 or, in a team Swiss, 15.4), every round's matches with their boards — the first-listed team's
 // player on the left, red marked — the rosters in board order with the
 // substitutes, the fouls recorded, and the forms a captain uses:
-// registering a team before the start, and handing in a line-up before a
-// round is paired; the arbiter's: a foul, a whole team's forfeit, a
-// team withdrawn (20.x). With `ranking: places` (15.5 队员总分制) the
+// registering a team before the start, handing in a line-up before a
+// round is paired, and withdrawing the team before round 1 (20.2, asked
+// again before it is sent); the arbiter's: a foul, a whole team's
+// forfeit, a team withdrawn or re-admitted whole (20.x). The standings
+// show each team's penalties (18.4: its players' warnings and
+// disqualifications, which put it last among equal match points). With `ranking: places` (15.5 队员总分制) the
 // standings lead with each team's sum of places; all-play-all matches
 // (12.4) show each round as a part of the table's round.
 
 import { api } from '../api.js';
-import { fill, h } from '../dom.js';
+import { button, fill, h } from '../dom.js';
 import { errorText, shownName, t } from '../i18n.js';
 
 const link = (href, text) => h('a', { href, 'data-link': '' }, text);
+
+// A team's penalties (18.1 warnings, 18.2 disqualifications from a game,
+// its players' together): 18.4 puts a penalised team last among the teams
+// equal on match points, so the standings say why it is there.
+function penaltiesCell(r) {
+  const parts = [];
+  if (r.disqualifications) parts.push(t('teams.penalty.disqualifications', { n: r.disqualifications }));
+  if (r.warnings) parts.push(t('teams.penalty.warnings', { n: r.warnings }));
+  return parts.length ? h('span', { class: 'penalties', title: t('teams.penaltiesHelp') }, parts.join(' · ')) : '0';
+}
 
 // Draws the team view into `section` from the event `ev` (again at each
 // refresh) and the captain's forms into `forms` (once per state, so that
@@ -43,6 +56,7 @@ export async function drawTeams(section, forms, ev, ctx, act) {
     [t('teams.bp'), (r) => r.board_points],
     swiss ? [t('teams.mw'), (r) => String(r.matches_won)] : [t('teams.wins'), (r) => String(r.board_wins)],
     [t('teams.fouls'), (r) => String(r.fouls)],
+    [t('teams.penalties'), penaltiesCell],
     [t('teams.played'), (r) => String(r.played)],
   ];
   const standings = h('div', { class: 'table-scroll' }, h('table', { id: 'team-standings' },
@@ -53,6 +67,7 @@ export async function drawTeams(section, forms, ev, ctx, act) {
       tv.fouls.map((f) => h('tr', {},
         h('td', {}, `${t('events.round')} ${f.round}`),
         h('td', {}, shownName(f.player)),
+        h('td', {}, t(`events.ruling.${f.kind}`)),
         h('td', {}, f.reason))))))] : [];
   const side = (b) => (b.first_team_side === 'first' ? '●' : '○');
   const matches = tv.rounds.slice().reverse().map((r) => h('div', { class: 'team-round' },
@@ -93,6 +108,7 @@ export async function drawTeams(section, forms, ev, ctx, act) {
   const shown = [];
   if (me && ev.state === 'open' && !myTeam) shown.push(registerForm(ev, act));
   if (myTeam && ev.state !== 'finished' && tv.team_match !== 'all-play-all') shown.push(lineupForm(ev, tv, myTeam, said));
+  if (myTeam && ev.state === 'open') shown.push(withdrawOwnForm(ev, myTeam, said, act));
   if (ev.arbiter && ev.current_round > 0) shown.push(rulingsForm(ev, tv, act));
   fill(forms, ...shown, said);
 }
@@ -152,8 +168,43 @@ function lineupForm(ev, tv, team, said) {
   h('button', { type: 'submit' }, t('teams.lineupSend')));
 }
 
+// Before round 1 a captain may withdraw the team (20.2: it leaves the
+// draw, its entries removed, the teams after it one number up). That
+// cannot be undone, so the button asks again before anything is sent; a
+// refusal (the event started meanwhile: 20.1 makes it the arbiter's) is
+// shown beside it and in the page's status line.
+function withdrawOwnForm(ev, team, said, act) {
+  const box = h('div', { class: 'actions' });
+  const idle = () => fill(box, button(t('teams.withdrawOwn'), ask, { id: 'team-withdraw-own' }));
+  const ask = () => {
+    fill(box, h('p', { id: 'team-withdraw-ask' }, h('strong', {}, t('teams.withdrawOwnAsk', { name: team.name }))),
+      act(t('teams.withdrawOwnYes'), async () => {
+        try {
+          await api.eventTeamWithdraw(ev.id, { team: team.number, reason: '' });
+          fill(said);
+        } catch (err) {
+          // Beside the button, and (rethrown) in the page's status line,
+          // which stays when the next refresh redraws these forms.
+          fill(said, h('span', { class: 'error' }, errorText(err)));
+          idle();
+          throw err;
+        }
+      }),
+      button(t('lobby.cancel'), () => {
+        fill(said);
+        idle();
+      }, { id: 'team-withdraw-cancel' }));
+    document.querySelector('#team-withdraw-cancel')?.focus();
+  };
+  idle();
+  return h('div', { id: 'team-withdraw' }, h('h3', {}, `${t('teams.withdrawOwn')} · ${team.name}`),
+    h('p', { class: 'muted' }, t('teams.withdrawOwnHelp')), box);
+}
+
 // The arbiter's rulings on a paired round: a foul (犯规, 9.2) against a
-// player, or a whole team's forfeit of its match (21.4).
+// player, a whole team's forfeit of its match (21.4), a team withdrawn
+// or re-admitted whole (20.x: re-admitted, it is paired again from the
+// next round on; what it missed stays as it was).
 function rulingsForm(ev, tv, act) {
   const round = h('input', { id: 'ruling-round', type: 'number', min: 1, max: ev.current_round, value: ev.current_round });
   const player = h('select', { id: 'foul-player' }, tv.teams.flatMap((team) => team.roster.map((p) =>
@@ -172,5 +223,7 @@ function rulingsForm(ev, tv, act) {
     h('div', { class: 'actions' },
       act(t('teams.forfeit'), () => api.eventTeamForfeit(ev.id, body({ team: Number(team.value) }))),
       act(t('teams.withdraw'), () => api.eventTeamWithdraw(ev.id,
+        { team: Number(team.value), reason: reason.value.trim() })),
+      act(t('teams.readmit'), () => api.eventTeamReadmit(ev.id,
         { team: Number(team.value), reason: reason.value.trim() }))));
 }

@@ -334,6 +334,11 @@ pub struct StandingRow {
     /// A double elimination's losses and the round of the second
     /// (`None` in other systems).
     pub elimination: Option<EliminationLine>,
+    /// The player's penalties (seed 000 18.1 warnings, 18.2
+    /// disqualifications from a game): 18.4 ranks the penalised last
+    /// among equal scores, so the table says why they are there.
+    pub warnings: u32,
+    pub disqualifications: u32,
 }
 
 /// A player of a double elimination: matches lost, and the round they
@@ -864,9 +869,16 @@ fn standings_of(l: &Loaded) -> Result<StandingsView, Error> {
     }
     let s = player_standings(l)?;
     let complete = l.rounds_complete();
+    let mut rows = table_rows(&s.rows);
+    let penalties = l.penalties_by_number();
+    for r in &mut rows {
+        if let Some(p) = penalties.get(&r.number) {
+            (r.warnings, r.disqualifications) = (p.warnings, p.disqualifications);
+        }
+    }
     Ok(StandingsView {
         tiebreaks: s.tiebreaks.iter().map(|t| t.name().to_string()).collect(),
-        rows: table_rows(&s.rows),
+        rows,
         rounds_complete: complete,
     })
 }
@@ -939,6 +951,8 @@ fn arena_standings(l: &Loaded) -> StandingsView {
                     .map(|g| g.game_id.clone()),
             }),
             elimination: None,
+            warnings: 0,
+            disqualifications: 0,
         });
     }
     StandingsView {
@@ -987,6 +1001,8 @@ fn staged_standings(l: &Loaded) -> Result<StandingsView, Error> {
                     tiebreaks: Vec::new(),
                     arena: None,
                     elimination: None,
+                    warnings: 0,
+                    disqualifications: 0,
                 })
             })
             .collect(),
@@ -1020,6 +1036,8 @@ fn double_elimination_standings(l: &Loaded) -> Result<StandingsView, Error> {
                         out_in_round: x.out_in,
                         champion: champion == Some(x.number),
                     }),
+                    warnings: 0,
+                    disqualifications: 0,
                 })
             })
             .collect(),
@@ -1050,6 +1068,8 @@ fn table_rows(rows: &[tournament::tiebreak::standings::Row]) -> Vec<StandingRow>
             tiebreaks: r.values.iter().map(|v| v.map(|v| v.to_string())).collect(),
             arena: None,
             elimination: None,
+            warnings: 0,
+            disqualifications: 0,
         })
         .collect()
 }

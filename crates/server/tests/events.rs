@@ -4112,6 +4112,21 @@ async fn penalties_put_the_penalised_last_among_equal_scores() {
         .unwrap()
         .clone();
     assert_eq!(row["tiebreaks"][foul_col], "0", "{row}");
+    // The row says why it is second: one warning (the page's column).
+    assert_eq!(
+        (row["warnings"].clone(), row["disqualifications"].clone()),
+        (json!(1), json!(0)),
+        "{row}"
+    );
+    assert!(
+        st["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["number"] != w1)
+            .all(|r| r["warnings"] == 0),
+        "{st}"
+    );
 
     // Round 2: a disqualification from a game being played loses it, and
     // outweighs any number of warnings among equal scores.

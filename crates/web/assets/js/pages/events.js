@@ -12,7 +12,7 @@ import { api } from '../api.js';
 import { button, fill, h } from '../dom.js';
 import { errorText, shownName, t } from '../i18n.js';
 import { findVariant, loadVariants, sideKeys, variantLabel } from '../variants.js';
-import { drawTeams } from './teams.js';
+import { drawTeams, penaltiesCell } from './teams.js';
 import { bracket, crosstable, stages } from './crosstable.js';
 
 const link = (href, text, attrs = {}) => h('a', { href, 'data-link': '', ...attrs }, text);
@@ -350,8 +350,11 @@ async function eventPage(main, id, ctx) {
     // A double elimination: each player's losses and the round they went
     // out in (the place follows from it).
     const elimination = ev.system === 'double-elimination';
+    // Penalties (18.4) get a column once anyone has one.
+    const penalised = st.rows.some((r) => r.warnings || r.disqualifications);
     fill(standingsHead, ...['#', t('players.name'), t('events.points'),
-      ...(elimination ? [t('events.losses'), t('events.outIn')] : []), ...st.tiebreaks]
+      ...(elimination ? [t('events.losses'), t('events.outIn')] : []),
+      ...(penalised ? [t('teams.penalties')] : []), ...st.tiebreaks]
       .map((k) => h('th', { scope: 'col' }, k)));
     const out = (e) => (e.champion ? t('events.champion')
       : e.out_in_round ? t('events.outInRound', { n: e.out_in_round }) : t('events.stillIn'));
@@ -361,6 +364,7 @@ async function eventPage(main, id, ctx) {
       h('td', {}, r.points),
       ...(r.elimination ? [h('td', { class: 'losses' }, String(r.elimination.losses)),
         h('td', { class: 'out' }, out(r.elimination))] : []),
+      ...(penalised ? [h('td', { class: 'penalty-cell' }, penaltiesCell(r, 'events.penaltiesHelp'))] : []),
       ...r.tiebreaks.map((v) => h('td', {}, v ?? '')))));
     fill(entries, ev.entries.map((e) => h('li', {},
       `${e.number}. `, link(`/@/${encodeURIComponent(e.name)}`, shownName(e.name)),

@@ -18,14 +18,15 @@ import { errorText, shownName, t } from '../i18n.js';
 
 const link = (href, text) => h('a', { href, 'data-link': '' }, text);
 
-// A team's penalties (18.1 warnings, 18.2 disqualifications from a game,
-// its players' together): 18.4 puts a penalised team last among the teams
-// equal on match points, so the standings say why it is there.
-function penaltiesCell(r) {
+// A team's or a player's penalties (18.1 warnings, 18.2
+// disqualifications from a game; a team's are its players' together):
+// 18.4 puts the penalised last among equal scores, so the standings say
+// why they are there.
+export function penaltiesCell(r, help = 'teams.penaltiesHelp') {
   const parts = [];
   if (r.disqualifications) parts.push(t('teams.penalty.disqualifications', { n: r.disqualifications }));
   if (r.warnings) parts.push(t('teams.penalty.warnings', { n: r.warnings }));
-  return parts.length ? h('span', { class: 'penalties', title: t('teams.penaltiesHelp') }, parts.join(' · ')) : '0';
+  return parts.length ? h('span', { class: 'penalties', title: t(help) }, parts.join(' · ')) : '0';
 }
 
 // Draws the team view into `section` from the event `ev` (again at each

@@ -474,6 +474,10 @@ impl Events {
                 let entry = l
                     .entry_of(&player.id)
                     .ok_or_else(|| Error::NotFound(format!("{}'s entry", player.name)))?;
+                // No round is left to pair them in (as a team's).
+                if l.event.state == "finished" {
+                    return Err(Error::conflict("event_finished", "the event is over"));
+                }
                 if !entry.withdrawn {
                     return Err(Error::conflict(
                         "not_withdrawn",

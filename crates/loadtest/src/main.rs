@@ -357,7 +357,9 @@ fn start_server(bin: &str, a: &Args, k: usize) -> anyhow::Result<(Server, String
             extra.extend([f.to_string(), "0".to_string()]);
         }
     }
-    if a.nodes > 1 {
+    // One node on a bus too: what the bus costs a node whose games are
+    // all its own.
+    if a.nodes > 1 || a.bus.is_some() {
         let bus = a.bus.clone().unwrap_or_default();
         extra.extend([
             "--node-id".into(),

@@ -1488,6 +1488,17 @@ async fn the_arbiter_pauses_re_pairs_and_publishes() {
     play_round(&org, &id, 2, &bots, None).await;
     finished(&org, &id).await;
     assert_eq!(tool("pause", "").await.1["error"], "event_finished");
+    // The leaver cannot be re-admitted once no round is left.
+    let (status, body) = refused(
+        org.post(
+            &format!("/api/events/{id}/players"),
+            &json!({"action": "readmit", "player": leaver}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("event_finished"), "{body}");
     assert_eq!(tool("publish", "final").await.0, 204);
     assert!(event(&org, &id).await["published_ms"].is_i64());
     // Every action is in the log, by the arbiter.

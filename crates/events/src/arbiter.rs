@@ -471,13 +471,13 @@ impl Events {
                 self.log(id, Some(by), what, &detail).await
             }
             PlayerAction::Readmit => {
-                let entry = l
-                    .entry_of(&player.id)
-                    .ok_or_else(|| Error::NotFound(format!("{}'s entry", player.name)))?;
                 // No round is left to pair them in (as a team's).
                 if l.event.state == "finished" {
                     return Err(Error::conflict("event_finished", "the event is over"));
                 }
+                let entry = l
+                    .entry_of(&player.id)
+                    .ok_or_else(|| Error::NotFound(format!("{}'s entry", player.name)))?;
                 if !entry.withdrawn {
                     return Err(Error::conflict(
                         "not_withdrawn",

@@ -1488,7 +1488,8 @@ async fn the_arbiter_pauses_re_pairs_and_publishes() {
     play_round(&org, &id, 2, &bots, None).await;
     finished(&org, &id).await;
     assert_eq!(tool("pause", "").await.1["error"], "event_finished");
-    // The leaver cannot be re-admitted once no round is left.
+    // Nobody is re-admitted once no round is left (the leaver, who left
+    // before round 1 was played, has no entry to come back to either).
     let (status, body) = refused(
         org.post(
             &format!("/api/events/{id}/players"),

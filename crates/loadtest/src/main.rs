@@ -226,6 +226,34 @@ async fn connect(ws_url: &str, game: &str, p: &Player) -> anyhow::Result<Socket>
     Ok(s)
 }
 
+/// What a player reads of a server message: the rest (the legal moves,
+/// the clocks, the notation) is skipped unread, so that the client's own
+/// CPU — which shares the machine with the server — stays small.
+#[derive(serde::Deserialize)]
+struct Incoming<'a> {
+    #[serde(borrow)]
+    t: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    turn: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    fen: std::borrow::Cow<'a, str>,
+    #[serde(default)]
+    ply: u64,
+    /// A `full` message's game.
+    #[serde(default, borrow)]
+    game: Option<FullGame<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct FullGame<'a> {
+    #[serde(default, borrow)]
+    turn: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    fen: std::borrow::Cow<'a, str>,
+    #[serde(default)]
+    ply: u64,
+}
+
 /// Plays one side of a game until `stop`.
 async fn play(
     mut socket: Socket,
@@ -254,39 +282,35 @@ async fn play(
             Ok(Some(Ok(_))) => continue,
         };
         let received = Instant::now();
-        let Ok(v) = serde_json::from_str::<Value>(&msg) else {
+        let Ok(m) = serde_json::from_str::<Incoming>(&msg) else {
             continue;
         };
-        let (turn, fen, ply) = match v["t"].as_str() {
-            Some("full") => (
-                v["game"]["turn"].as_str().unwrap_or_default().to_string(),
-                v["game"]["fen"].as_str().unwrap_or_default().to_string(),
-                v["game"]["ply"].as_u64().unwrap_or(0),
-            ),
-            Some("move") => {
-                let fen = v["fen"].as_str().unwrap_or_default().to_string();
-                let ply = v["ply"].as_u64().unwrap_or(0);
-                let turn = v["turn"].as_str().unwrap_or_default().to_string();
-                if turn == me {
+        let (turn, fen, ply) = match m.t.as_ref() {
+            "full" => {
+                let Some(g) = m.game else { continue };
+                (g.turn, g.fen, g.ply)
+            }
+            "move" => {
+                if m.turn == me {
                     // The opponent's move reached us: its latency.
                     let sent = *table.sent.lock().unwrap();
                     if let Some((p, at)) = sent {
-                        if p == ply {
+                        if p == m.ply {
                             let us = u32::try_from((received - at).as_micros()).unwrap_or(u32::MAX);
                             stats.latencies_us.lock().unwrap().push(us);
                             stats.moves.fetch_add(1, Ordering::Relaxed);
                         }
                     }
                 }
-                (turn, fen, ply)
+                (m.turn, m.fen, m.ply)
             }
-            Some("end") => {
+            "end" => {
                 if me == "first" {
                     stats.ended.fetch_add(1, Ordering::Relaxed);
                 }
                 break;
             }
-            Some("error") => {
+            "error" => {
                 if stats.errors.fetch_add(1, Ordering::Relaxed) < 3 {
                     eprintln!("server error: {msg}");
                 }
@@ -732,8 +756,18 @@ async fn play_in_processes(a: &Args, urls: &[String], pids: &[u32]) -> anyhow::R
     })
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+/// Each process runs its players on one thread: a wake-up between threads
+/// (a futex, a context switch) costs more than the work of a move here, and
+/// the client shares the machine with the server it measures. `--clients`
+/// spreads the players over processes.
+fn main() -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?
+        .block_on(run())
+}
+
+async fn run() -> anyhow::Result<()> {
     let a = Args::parse();
     if let Some(out) = &a.child {
         return child(&a, out).await;

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
 #[derive(Parser)]
@@ -222,7 +223,13 @@ type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStre
 async fn connect(ws_url: &str, game: &str, p: &Player) -> anyhow::Result<Socket> {
     let mut req = format!("{ws_url}/api/games/{game}/ws").into_client_request()?;
     req.headers_mut().insert("cookie", p.cookie.parse()?);
-    let (s, _) = tokio_tungstenite::connect_async(req).await?;
+    // Small buffers, as the server's: tungstenite zeroes its read buffer's
+    // free space before each read, and at the default 128 KiB that was a
+    // third of the client's CPU.
+    let config = WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
+    let (s, _) = tokio_tungstenite::connect_async_with_config(req, Some(config), false).await?;
     Ok(s)
 }
 

@@ -296,6 +296,12 @@ pub async fn serve(
 pub struct IdleIo {
     inner: TcpStream,
     idle: Duration,
+    /// When a byte last moved either way.
+    moved: Instant,
+    /// Armed for `idle` after some moment no later than `moved`: moving
+    /// the timer at every read and write cost a timer-wheel removal and
+    /// insertion each (three a move, under a lock the workers share), so
+    /// it is moved on only when it fires (`check`).
     deadline: Pin<Box<Sleep>>,
 }
 
@@ -304,18 +310,29 @@ impl IdleIo {
         IdleIo {
             inner,
             idle,
+            moved: Instant::now(),
             deadline: Box::pin(tokio::time::sleep(idle)),
         }
     }
 
     fn moved(&mut self) {
-        self.deadline.as_mut().reset(Instant::now() + self.idle);
+        self.moved = Instant::now();
     }
 
     fn check(&mut self, cx: &mut Context<'_>) -> io::Result<()> {
-        match self.deadline.as_mut().poll(cx) {
-            Poll::Ready(()) => Err(io::Error::new(io::ErrorKind::TimedOut, "connection idle")),
-            Poll::Pending => Ok(()),
+        loop {
+            match self.deadline.as_mut().poll(cx) {
+                Poll::Pending => return Ok(()),
+                Poll::Ready(()) => {
+                    let due = self.moved + self.idle;
+                    if due <= Instant::now() {
+                        return Err(io::Error::new(io::ErrorKind::TimedOut, "connection idle"));
+                    }
+                    // Something moved since it was armed: the idle time
+                    // counts from then. Polled again to register the waker.
+                    self.deadline.as_mut().reset(due);
+                }
+            }
         }
     }
 

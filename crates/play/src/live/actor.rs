@@ -152,6 +152,13 @@ async fn run(state: Play, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc
     }
     maybe_computer(&state, &mut g, &me);
     let mut shutdown = state.shutdown_signal();
+    // One timer and one wait for the shutdown for the task's life, moved or
+    // kept rather than made and registered anew at each command: the
+    // timer's wheel and the shutdown channel's waiter list are shared by
+    // every game, under locks.
+    let shutting_down = shutdown.changed();
+    let timer = tokio::time::sleep(Duration::ZERO);
+    tokio::pin!(shutting_down, timer);
     loop {
         let now = common::now_ms();
         let over = g.table.is_over();
@@ -171,6 +178,7 @@ async fn run(state: Play, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc
             (false, Some(d)) => Duration::from_millis(u64::try_from((d - now).max(0)).unwrap_or(0)),
             (false, None) => Duration::from_secs(3600),
         };
+        timer.as_mut().reset(tokio::time::Instant::now() + sleep_for);
         tokio::select! {
             cmd = rx.recv() => {
                 let Some(cmd) = cmd else { break };
@@ -179,7 +187,7 @@ async fn run(state: Play, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc
                     break;
                 }
             }
-            () = tokio::time::sleep(sleep_for) => {
+            () = &mut timer => {
                 if over {
                     break; // lingered long enough after the end
                 }
@@ -206,7 +214,7 @@ async fn run(state: Play, mut g: LiveGame, mut rx: mpsc::Receiver<Cmd>, me: mpsc
                     }
                 }
             }
-            _ = shutdown.changed() => break,
+            _ = &mut shutting_down => break,
         }
     }
 }

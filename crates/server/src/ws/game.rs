@@ -116,6 +116,13 @@ async fn serve(
     }
     let mut shutdown = state.shutdown_signal();
     let mut ended = held.as_ref().map(|h| h.ended.clone());
+    // Made once, not at each turn of the loop: a watch's `changed` joins
+    // the list of the channel's waiters under its lock when first polled
+    // and leaves it when dropped, and every socket waits on the same
+    // shutdown channel.
+    let shutting_down = shutdown.changed();
+    let session_ended = super::session_end(&mut ended);
+    tokio::pin!(shutting_down, session_ended);
     let mut hb = Heartbeat::new(&state);
     loop {
         tokio::select! {
@@ -123,7 +130,7 @@ async fn serve(
                 Some(ping) => if socket.send(ping).await.is_err() { break },
                 None => break,
             },
-            () = super::session_end(&mut ended) => {
+            () = &mut session_ended => {
                 let _ = socket.send(text_msg(super::session_ended())).await;
                 let _ = socket.send(Message::Close(None)).await;
                 break;
@@ -171,7 +178,7 @@ async fn serve(
                     break;
                 }
             }
-            _ = shutdown.changed() => {
+            _ = &mut shutting_down => {
                 let _ = socket.send(Message::Close(None)).await;
                 break;
             }

@@ -72,10 +72,14 @@ async fn serve(state: AppState, user: Option<User>, held: Option<Held>, socket: 
     }
     let mut shutdown = state.shutdown_signal();
     let mut ended = held.as_ref().map(|h| h.ended.clone());
+    // Made once, as game.rs's: not a waiter list's lock at each message.
+    let shutting_down = shutdown.changed();
+    let session_ended = super::session_end(&mut ended);
+    tokio::pin!(shutting_down, session_ended);
     let mut hb = Heartbeat::new(&state);
     loop {
         let out = tokio::select! {
-            () = super::session_end(&mut ended) => {
+            () = &mut session_ended => {
                 let _ = socket.send(text_msg(super::session_ended())).await;
                 break;
             }
@@ -113,7 +117,7 @@ async fn serve(state: AppState, user: Option<User>, held: Option<Held>, socket: 
                 Err(RecvError::Lagged(_)) => continue,
                 Err(RecvError::Closed) => break,
             },
-            _ = shutdown.changed() => break,
+            _ = &mut shutting_down => break,
         };
         if socket.send(text_msg(out)).await.is_err() {
             break;

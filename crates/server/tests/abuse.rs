@@ -9,7 +9,7 @@
 mod common;
 
 use common::{Client, TestServer};
-use futures_util::StreamExt;
+use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant};
@@ -161,10 +161,34 @@ async fn a_websocket_peer_that_stops_answering_is_dropped() {
         }
         (pings, true)
     });
+    // `talker` sends a message every 300 ms: alive without being asked,
+    // so it is never pinged.
+    let (mut talker, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let talking = tokio::spawn(async move {
+        let until = Instant::now() + Duration::from_secs(5);
+        let mut pings = 0;
+        let mut next = Instant::now();
+        while Instant::now() < until {
+            if Instant::now() >= next {
+                let ping = tokio_tungstenite::tungstenite::Message::Text(r#"{"t":"ping"}"#.into());
+                talker.send(ping).await.unwrap();
+                next += Duration::from_millis(300);
+            }
+            match tokio::time::timeout(Duration::from_millis(50), talker.next()).await {
+                Ok(Some(Ok(tokio_tungstenite::tungstenite::Message::Ping(_)))) => pings += 1,
+                Ok(Some(Ok(_))) | Err(_) => {}
+                Ok(None | Some(Err(_))) => return (pings, false),
+            }
+        }
+        (pings, true)
+    });
     tokio::time::sleep(Duration::from_secs(5)).await;
     let (pings, open) = reader.await.unwrap();
     assert!(open, "a peer that answers pings stays connected");
     assert!(pings >= 3, "pinged {pings} times in 5 s (every idle/3 = 1 s)");
+    let (pings, open) = talking.await.unwrap();
+    assert!(open, "a peer that talks stays connected");
+    assert_eq!(pings, 0, "a peer heard since the last tick was pinged");
     // The silent one was closed: what it reads now ends.
     let ended = tokio::time::timeout(Duration::from_secs(2), async {
         while let Some(Ok(m)) = dead.next().await {

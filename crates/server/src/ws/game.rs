@@ -1,6 +1,6 @@
 //! `/api/games/{id}/ws`: play or watch one game.
 
-use super::{error_msg, sized, text_msg, ClientMsg, Heartbeat};
+use super::{error_msg, sized, text_msg, Beat, ClientMsg, Heartbeat};
 use crate::auth::{same_origin, MaybeSession};
 use crate::error::ApiError;
 use crate::listen::ConnSlot;
@@ -127,8 +127,9 @@ async fn serve(
     loop {
         tokio::select! {
             _ = hb.tick.tick() => match hb.beat() {
-                Some(ping) => if socket.send(ping).await.is_err() { break },
-                None => break,
+                Beat::Alive => {}
+                Beat::Ping(ping) => if socket.send(ping).await.is_err() { break },
+                Beat::Dead => break,
             },
             () = &mut session_ended => {
                 let _ = socket.send(text_msg(super::session_ended())).await;
@@ -136,7 +137,7 @@ async fn serve(
                 break;
             }
             msg = socket.recv() => {
-                hb.heard();
+                hb.heard(&msg);
                 let text = match msg {
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,

@@ -1,6 +1,6 @@
 //! `/api/lobby/ws`: the seek list, the lobby chat and your own events.
 
-use super::{error_msg, sized, text_msg, ClientMsg, Heartbeat};
+use super::{error_msg, sized, text_msg, Beat, ClientMsg, Heartbeat};
 use crate::auth::{same_origin, MaybeSession};
 use crate::error::ApiError;
 use crate::listen::ConnSlot;
@@ -84,11 +84,12 @@ async fn serve(state: AppState, user: Option<User>, held: Option<Held>, socket: 
                 break;
             }
             _ = hb.tick.tick() => match hb.beat() {
-                Some(ping) => if socket.send(ping).await.is_err() { break } else { continue },
-                None => break,
+                Beat::Alive => continue,
+                Beat::Ping(ping) => if socket.send(ping).await.is_err() { break } else { continue },
+                Beat::Dead => break,
             },
             msg = socket.recv() => {
-                hb.heard();
+                hb.heard(&msg);
                 match msg {
                     Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMsg>(&t) {
                         Ok(ClientMsg::Ping {}) => ServerMsg::Pong.to_json(),

@@ -59,11 +59,26 @@ pub enum ClientMsg {
 /// pings by themselves) for `dead_after`, the connection's idle limit. A peer that
 /// vanished without closing (a laptop lid, a cut cable) is noticed here:
 /// the pings themselves still go into the kernel's buffer, so the
-/// connection's own idle check would not see it.
+/// connection's own idle check would not see it. A peer that sent a
+/// message since the last tick is not pinged: it is alive, and a ping and
+/// its pong are two more packets each on 20,000 sockets, most of them
+/// players moving every few seconds (docs/PERFORMANCE.md).
 struct Heartbeat {
     tick: tokio::time::Interval,
     heard: tokio::time::Instant,
+    /// A message other than a pong came since the last tick.
+    spoke: bool,
     dead_after: std::time::Duration,
+}
+
+/// What a heartbeat's tick asks for.
+enum Beat {
+    /// Heard since the last tick.
+    Alive,
+    /// Quiet for a while: ask for a pong.
+    Ping(Message),
+    /// Quiet for the idle limit: the connection ends.
+    Dead,
 }
 
 impl Heartbeat {
@@ -75,17 +90,26 @@ impl Heartbeat {
         Heartbeat {
             tick,
             heard: tokio::time::Instant::now(),
+            spoke: false,
             dead_after,
         }
     }
 
-    fn heard(&mut self) {
+    /// A frame came: a pong, or a message (anything else).
+    fn heard(&mut self, frame: &Option<Result<Message, axum::Error>>) {
         self.heard = tokio::time::Instant::now();
+        self.spoke |= !matches!(frame, Some(Ok(Message::Pong(_))));
     }
 
-    /// At each tick: the ping to send, or `None` when the peer is dead.
-    fn beat(&self) -> Option<Message> {
-        (self.heard.elapsed() < self.dead_after).then(|| Message::Ping(axum::body::Bytes::new()))
+    /// At each tick: whether to ping, or the peer is dead.
+    fn beat(&mut self) -> Beat {
+        if self.heard.elapsed() >= self.dead_after {
+            Beat::Dead
+        } else if std::mem::take(&mut self.spoke) {
+            Beat::Alive
+        } else {
+            Beat::Ping(Message::Ping(axum::body::Bytes::new()))
+        }
     }
 }
 

@@ -95,12 +95,21 @@ fn rss_kib(pid: u32) -> Option<u64> {
 
 /// CPU time (user + system) a process has used, in seconds (Linux).
 fn cpu_s(pid: u32) -> Option<f64> {
+    cpu_split_s(pid).map(|(user, kernel)| user + kernel)
+}
+
+/// CPU time a process has used in user space and in the kernel, in
+/// seconds (Linux's `/proc/PID/stat`). The kernel's share of a server's
+/// move is mostly its sockets' sends, which carry the loopback's receive
+/// path too (docs/PERFORMANCE.md).
+fn cpu_split_s(pid: u32) -> Option<(f64, f64)> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name (which may contain spaces).
     let rest = &s[s.rfind(')')? + 2..];
     let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
+    let user: f64 = f.get(11)?.parse().ok()?;
+    let kernel: f64 = f.get(12)?.parse().ok()?;
+    Some((user / 100.0, kernel / 100.0))
 }
 
 struct Server {
@@ -357,11 +366,11 @@ fn rss_all(pids: &[u32]) -> Option<u64> {
 }
 
 /// Each node's CPU seconds so far.
-fn cpu_each(pids: &[u32]) -> Option<Vec<f64>> {
+fn cpu_each(pids: &[u32]) -> Option<Vec<(f64, f64)>> {
     if pids.is_empty() {
         return None;
     }
-    pids.iter().map(|p| cpu_s(*p)).collect()
+    pids.iter().map(|p| cpu_split_s(*p)).collect()
 }
 
 /// Starts node `k` of the benchmark: its server, URL and pid.
@@ -603,8 +612,9 @@ struct Played {
     rss_games: Option<u64>,
     rss_sockets: Option<u64>,
     rss_play: Option<u64>,
-    cpu_before: Option<Vec<f64>>,
-    cpu_after: Option<Vec<f64>>,
+    /// Each node's user and kernel CPU seconds.
+    cpu_before: Option<Vec<(f64, f64)>>,
+    cpu_after: Option<Vec<(f64, f64)>>,
     bus_cpu_s: Option<f64>,
 }
 
@@ -839,8 +849,13 @@ async fn run() -> anyhow::Result<()> {
         p.stats.errors.load(Ordering::Relaxed)
     );
     if let (Some(s0), Some(s1)) = (&p.cpu_before, &p.cpu_after) {
-        let used: Vec<f64> = s0.iter().zip(s1).map(|(a, b)| b - a).collect();
+        let used: Vec<f64> = s0
+            .iter()
+            .zip(s1)
+            .map(|(a, b)| (b.0 + b.1) - (a.0 + a.1))
+            .collect();
         let total: f64 = used.iter().sum();
+        let kernel: f64 = s0.iter().zip(s1).map(|(a, b)| b.1 - a.1).sum();
         let each: Vec<String> = used
             .iter()
             .map(|u| format!("{:.1}%", u / elapsed * 100.0))
@@ -856,8 +871,9 @@ async fn run() -> anyhow::Result<()> {
         // several nodes, the CPU of all of them.
         if moves > 0 {
             println!(
-                "server CPU per move: {:.0} µs (all nodes together)",
-                total / moves as f64 * 1e6
+                "server CPU per move: {:.0} µs (all nodes together; {:.0} µs of it in the kernel)",
+                total / moves as f64 * 1e6,
+                kernel / moves as f64 * 1e6
             );
         }
     }

@@ -181,39 +181,36 @@ impl Store {
     }
 
     /// An event's teams by number, each with its roster in order.
+    ///
+    /// One statement, so that both tables are read at one moment: read as
+    /// two, a withdrawal's renumbering (`remove_team`) or a registration
+    /// committed between them showed members of a team the first read had
+    /// not seen (a 500 on the team page, seen once in the browser test).
     pub async fn teams(&self, event_id: &str) -> Result<Vec<TeamRow>, StoreError> {
-        let mut teams = Vec::new();
+        let mut teams: Vec<TeamRow> = Vec::new();
         for row in sqlx::query(
-            "SELECT number, name, captain_id, registered_ms FROM event_teams WHERE event_id = $1 ORDER BY number",
+            "SELECT t.number, t.name, t.captain_id, t.registered_ms, m.user_id FROM event_teams t \
+             LEFT JOIN event_team_members m ON m.event_id = t.event_id AND m.team = t.number \
+             WHERE t.event_id = $1 ORDER BY t.number, m.position",
         )
         .bind(event_id)
         .fetch_all(&self.writer)
         .await?
         {
-            teams.push(TeamRow {
-                number: u32_of(&row, "number", "event_teams")?,
-                name: row.try_get("name")?,
-                captain_id: row.try_get("captain_id")?,
-                registered_ms: row.try_get("registered_ms")?,
-                members: Vec::new(),
-            });
-        }
-        for row in sqlx::query(
-            "SELECT team, user_id FROM event_team_members WHERE event_id = $1 ORDER BY team, position",
-        )
-        .bind(event_id)
-        .fetch_all(&self.writer)
-        .await?
-        {
-            let team = u32_of(&row, "team", "event_team_members")?;
-            let t = teams
-                .iter_mut()
-                .find(|t| t.number == team)
-                .ok_or_else(|| StoreError::Corrupt {
-                    table: "event_team_members",
-                    detail: format!("team {team} of event {event_id} is not registered"),
-                })?;
-            t.members.push(row.try_get("user_id")?);
+            let number = u32_of(&row, "number", "event_teams")?;
+            if teams.last().is_none_or(|t| t.number != number) {
+                teams.push(TeamRow {
+                    number,
+                    name: row.try_get("name")?,
+                    captain_id: row.try_get("captain_id")?,
+                    registered_ms: row.try_get("registered_ms")?,
+                    members: Vec::new(),
+                });
+            }
+            let member: Option<String> = row.try_get("user_id")?;
+            if let (Some(t), Some(m)) = (teams.last_mut(), member) {
+                t.members.push(m);
+            }
         }
         Ok(teams)
     }

@@ -244,10 +244,11 @@ async fn connect(ws_url: &str, game: &str, p: &Player) -> anyhow::Result<Socket>
 
 /// What a player reads of a server message: the rest (the legal moves,
 /// the clocks, the notation) is skipped unread, so that the client's own
-/// CPU — which shares the machine with the server — stays small.
+/// CPU — which shares the machine with the server — stays small. A `full`
+/// message's `game` carries the same three fields, read by the same type.
 #[derive(serde::Deserialize)]
 struct Incoming<'a> {
-    #[serde(borrow)]
+    #[serde(default, borrow)]
     t: std::borrow::Cow<'a, str>,
     #[serde(default, borrow)]
     turn: std::borrow::Cow<'a, str>,
@@ -255,19 +256,8 @@ struct Incoming<'a> {
     fen: std::borrow::Cow<'a, str>,
     #[serde(default)]
     ply: u64,
-    /// A `full` message's game.
     #[serde(default, borrow)]
-    game: Option<FullGame<'a>>,
-}
-
-#[derive(serde::Deserialize)]
-struct FullGame<'a> {
-    #[serde(default, borrow)]
-    turn: std::borrow::Cow<'a, str>,
-    #[serde(default, borrow)]
-    fen: std::borrow::Cow<'a, str>,
-    #[serde(default)]
-    ply: u64,
+    game: Option<Box<Incoming<'a>>>,
 }
 
 /// Plays one side of a game until `stop`.
@@ -365,7 +355,7 @@ fn rss_all(pids: &[u32]) -> Option<u64> {
     pids.iter().map(|p| rss_kib(*p)).sum()
 }
 
-/// Each node's CPU seconds so far.
+/// Each node's CPU seconds so far, in user space and in the kernel.
 fn cpu_each(pids: &[u32]) -> Option<Vec<(f64, f64)>> {
     if pids.is_empty() {
         return None;
